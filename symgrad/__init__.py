@@ -1,0 +1,28 @@
+"""symgrad: trace TF-style programs, differentiate them like tf.gradients, print the
+closed form and run it fast.
+
+Public API only: re-exports, nothing else lives here.
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default():
+...     a = sg.constant(0.0, name="a")
+...     b = 2 * a
+...     [str(g) for g in sg.gradients(a + b, [a, b])]
+['3', '1']
+"""
+import numpy as _np
+
+from . import ops  # noqa: F401
+from .differentiate import Sweep, gradients, hessians, jacobian  # noqa: F401
+from .errors import (ArgumentError, DtypeError, FeedError, GraphError,  # noqa: F401
+                     NoGradientError, NotATensorError, ShapeError, SymgradError)
+from .evaluate import evaluate  # noqa: F401
+from .graph import format_graph  # noqa: F401
+from .printing import latex, mathml, pprint, pretty  # noqa: F401
+from .simplify import closed_form  # noqa: F401
+from .tracing import *  # noqa: F401,F403
+
+__version__ = "0.1.0"
+
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+int32, int64, bool_ = _np.int32, _np.int64, _np.bool_

@@ -1,0 +1,254 @@
+"""gradients / hessians / jacobian with the semantics of TF1's ``tf.gradients``.
+
+The reverse sweep visits, in reverse topological order, the nodes that lie on a
+path from some x to some y through float tensors.  Each node sums the cotangents
+it received (its adjoint) and hands them to its op's derivative rule.  The sweep
+returns a structured :class:`Sweep` record; the teaching layer renders it.
+
+Connectivity is structural: an x is ``None`` when no cotangent reached it, never
+because a value happened to be zero.
+
+>>> from symgrad import tracing as t
+>>> with t.Graph().as_default():
+...     a = t.constant(0.0, name="a")
+...     b = 2 * a
+...     [float(g.numpy()) for g in gradients(a + b, [a, b])]
+[3.0, 1.0]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
+from .graph import Node, ancestors
+from .ops import F, as_node, common_graph, literal
+
+UNCONNECTED = ("none", "zero")
+AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",
+                       "experimental_accumulate_n")
+
+
+class Sweep:
+    """What one reverse sweep did, for results and explanations.
+
+    Attributes:
+        ys, seeds, xs, stops: the call's arguments as nodes.
+        between: nodes on a float path from an x to a y (topological order).
+        adjoints: ``{node: summed cotangent node}`` for every node reached.
+        contributions: ``[(consumer, input_index, input, cotangent)]`` in sweep order.
+        cut: ``{node: reason}`` where the sweep stopped (``"stop_gradients"`` or the op).
+    """
+
+    def __init__(self, ys, seeds, xs, stops):
+        self.ys, self.seeds, self.xs, self.stops = ys, seeds, xs, stops
+        self.between = []
+        self.adjoints = {}
+        self.contributions = []
+        self.cut = {}
+
+
+def _as_nodes(values, what):
+    if values is None:
+        raise NotATensorError(f"{what} is None; pass a tensor or a list of tensors")
+    items = list(values) if isinstance(values, (list, tuple)) else [values]
+    for i, v in enumerate(items):
+        if not isinstance(v, Node):
+            kind = "a numpy array" if isinstance(v, np.ndarray) else \
+                "None" if v is None else f"a {type(v).__name__}"
+            raise NotATensorError(
+                f"cannot take the gradient with {what}[{i}] being {kind}; gradients are taken "
+                "between tensors of the graph — create it with sg.Variable(value) or "
+                "sg.constant(value) and use that tensor in the computation")
+    return items
+
+
+def _check_options(unconnected_gradients, aggregation_method):
+    if unconnected_gradients not in UNCONNECTED:
+        raise ArgumentError(f"unconnected_gradients={unconnected_gradients!r}: use 'none' "
+                            "(unconnected xs get None) or 'zero' (they get zeros)")
+    if aggregation_method not in AGGREGATION_METHODS:
+        raise ArgumentError(f"aggregation_method={aggregation_method!r} is unknown; "
+                            f"valid: {AGGREGATION_METHODS}")
+
+
+def _seeds(ys, grad_ys, graph):
+    """One seed node per y: ones like y, or grad_ys broadcast to y's shape."""
+    if grad_ys is None:
+        grad_ys = [None] * len(ys)
+    elif not isinstance(grad_ys, (list, tuple)):
+        grad_ys = [grad_ys]
+    if len(grad_ys) != len(ys):
+        raise ArgumentError(f"grad_ys has {len(grad_ys)} entries but ys has {len(ys)}; "
+                            "pass one seed per y (None for ones)")
+    seeds = []
+    for i, (y, s) in enumerate(zip(ys, grad_ys)):
+        if s is None:
+            seeds.append(literal(graph, np.ones(y.shape, y.dtype if y.is_float else float)))
+            continue
+        s = as_node(s, graph)
+        try:
+            ok = tuple(np.broadcast_shapes(s.shape, y.shape)) == y.shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ShapeError(f"grad_ys[{i}] has shape {s.shape}, which does not broadcast to "
+                             f"the shape {y.shape} of ys[{i}] ({y.name!r})")
+        seeds.append(s if s.shape == y.shape else F.broadcast_to(s, shape=y.shape))
+    return seeds
+
+
+def _between(ys, xs):
+    """Nodes on a path from an x to a y through float tensors (topological order)."""
+    xset = set(xs)
+    upstream = ancestors(ys)
+    reach = set()
+    for node in upstream:
+        if node.is_float and (node in xset or any(i in reach for i in node.inputs)):
+            reach.add(node)
+    return [n for n in upstream if n in reach]
+
+
+def _add_n(terms):
+    if len(terms) == 1:
+        return terms[0]
+    total = terms[0]
+    for t in terms[1:]:
+        total = F.add(total, t)
+    return total
+
+
+def backprop(ys, seeds, xs, stops):
+    """Run the reverse sweep; returns the :class:`Sweep` record."""
+    sweep = Sweep(ys, seeds, xs, stops)
+    sweep.between = _between(ys, xs)
+    on_path = set(sweep.between)
+    pending = {}
+    for y, s in zip(ys, seeds):
+        if y in on_path:
+            pending.setdefault(y, []).append(s)
+            sweep.contributions.append((None, None, y, s))
+    for node in reversed(sweep.between):
+        terms = pending.pop(node, None)
+        if not terms:
+            continue
+        g = _add_n(terms)
+        sweep.adjoints[node] = g
+        if node in stops:
+            sweep.cut[node] = "stop_gradients"
+            continue
+        wanted = [x in on_path for x in node.inputs]
+        if not any(wanted):
+            continue
+        if node.op.grad is None:
+            raise NoGradientError(
+                f"op {node.op.name!r} (node {node.name!r}) has no derivative rule, and a "
+                "gradient must flow through it; wrap its use in sg.stop_gradient(...) or "
+                "register a grad rule for it in symgrad.ops")
+        grads = node.op.grad(node, g)
+        if all(gx is None for gx, w in zip(grads, wanted) if w):
+            sweep.cut[node] = node.op.name
+        for i, (x, gx, w) in enumerate(zip(node.inputs, grads, wanted)):
+            if w and gx is not None:
+                if gx.shape != x.shape:
+                    raise ShapeError(f"internal: the {node.op.name} rule gave a cotangent of "
+                                     f"shape {gx.shape} for input {x.name!r} of shape {x.shape}")
+                pending.setdefault(x, []).append(gx)
+                sweep.contributions.append((node, i, x, gx))
+    return sweep
+
+
+def sweep(ys, xs, grad_ys=None, stop_gradients=None):
+    """Validate the arguments and run the sweep inside a ``gradients`` name scope."""
+    ys = _as_nodes(ys, "ys")
+    xs = _as_nodes(xs, "xs")
+    stops = _as_nodes(stop_gradients, "stop_gradients") if stop_gradients is not None else []
+    graph = common_graph(ys + xs + stops, "ys, xs and stop_gradients")
+    with graph.name_scope("gradients"):
+        seeds = _seeds(ys, grad_ys, graph)
+        return backprop(ys, seeds, xs, set(stops))
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None, unconnected_gradients="none",
+              colocate_gradients_with_ops=False):
+    """The derivative of sum(grad_ys * ys) with respect to each x, like ``tf.gradients``.
+
+    Args:
+        ys: a tensor or list of tensors (summed; non-scalar ys are summed over elements).
+        xs: a tensor or list of tensors of the graph (any tensor, not only leaves).
+        grad_ys: seeds, one per y (None entries mean ones); each must broadcast to its y.
+        stop_gradients: tensors treated as constants for this call.
+        unconnected_gradients: ``"none"`` or ``"zero"``.
+        name, gate_gradients, aggregation_method, colocate_gradients_with_ops: accepted
+            for compatibility; they do not change values.
+    Returns:
+        a list with one entry per x: a tensor of x's shape and dtype, or None.
+    Raises:
+        NotATensorError: ys/xs contain numpy arrays, numbers or None.
+        ArgumentError: grad_ys of the wrong length, unknown options.
+        ShapeError: a seed that does not broadcast to its y.
+        NoGradientError: an op on the path has no derivative rule.
+
+    >>> from symgrad import tracing as t
+    >>> with t.Graph().as_default():
+    ...     a = t.constant(5.0, name="a")
+    ...     b = 2 * a
+    ...     [str(g) for g in gradients(a**3 + 2 * b**2, [a, b])]
+    ['3*a**2 + 16*a', '8*a']
+    """
+    _check_options(unconnected_gradients, aggregation_method)
+    record = sweep(ys, xs, grad_ys, stop_gradients)
+    return [_result(x, record.adjoints.get(x), unconnected_gradients) for x in record.xs]
+
+
+def _result(x, adjoint, unconnected):
+    if adjoint is None or not x.is_float:
+        if unconnected == "zero":
+            return literal(x.graph, np.zeros(x.shape, x.dtype))
+        return None
+    return adjoint
+
+
+def jacobian(y, x, unconnected_gradients="none"):
+    """d y / d x with shape ``y.shape + x.shape`` (like ``GradientTape.jacobian``).
+
+    Row i is ``gradients(y[i], x)``: ``gradients`` is this Jacobian contracted
+    with grad_ys.  None (zeros with ``"zero"``) when y does not depend on x.
+    """
+    _check_options(unconnected_gradients, None)
+    (y,) = _as_nodes(y, "y")
+    (x,) = _as_nodes(x, "x")
+    rows, any_connected = [], False
+    for idx in np.ndindex(y.shape):
+        element = F.index(y, index=idx) if idx else y
+        (g,) = gradients(element, x)
+        any_connected |= g is not None
+        rows.append(g)
+    if not any_connected:
+        return _result(x, None, unconnected_gradients)
+    zero = None
+    for i, g in enumerate(rows):
+        if g is None:
+            zero = zero or literal(x.graph, np.zeros(x.shape, x.dtype))
+            rows[i] = zero
+    if not y.shape:
+        return rows[0]
+    stacked = F.concat(*[F.reshape(r, shape=(1,) + x.shape) for r in rows], axis=0)
+    return F.reshape(stacked, shape=y.shape + x.shape)
+
+
+def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=None,
+             unconnected_gradients="none"):
+    """Per x, the Hessian of sum(ys) with respect to that x alone: shape x.shape * 2.
+
+    symgrad differs from TF: where a second derivative is structurally zero (or
+    sum(ys) does not depend on x) the block is zeros instead of an error.
+    """
+    _check_options(unconnected_gradients, aggregation_method)
+    xs = _as_nodes(xs, "xs")
+    out = []
+    for x in xs:
+        (g,) = gradients(ys, x)
+        h = jacobian(g, x, "zero") if g is not None else None
+        out.append(h if h is not None else literal(x.graph, np.zeros(x.shape * 2, x.dtype)))
+    return out

@@ -1,0 +1,41 @@
+"""The exception hierarchy of symgrad.
+
+Every error subclasses :class:`SymgradError` and the builtin exception a caller
+would naturally catch, so ``except ValueError`` keeps working.  Imports nothing
+from symgrad.
+
+>>> issubclass(ShapeError, ValueError)
+True
+"""
+
+
+class SymgradError(Exception):
+    """Base class of every error raised by symgrad."""
+
+
+class ShapeError(SymgradError, ValueError):
+    """Shapes that do not fit together (broadcasting, reshape, matmul, grad_ys)."""
+
+
+class GraphError(SymgradError, ValueError):
+    """Tensors from different graphs, or a structurally invalid graph."""
+
+
+class NotATensorError(SymgradError, TypeError):
+    """A numpy array or Python number where a tensor of the graph is required."""
+
+
+class DtypeError(SymgradError, TypeError):
+    """A value of a dtype symgrad does not support (complex, object, string)."""
+
+
+class FeedError(SymgradError, ValueError):
+    """A placeholder was not fed, or fed a value of the wrong shape."""
+
+
+class NoGradientError(SymgradError, LookupError):
+    """An op on a path from xs to ys has no derivative rule."""
+
+
+class ArgumentError(SymgradError, ValueError):
+    """An argument with an invalid value (unknown option, wrong length)."""

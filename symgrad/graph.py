@@ -1,0 +1,175 @@
+"""The graph IR: :class:`Graph` and :class:`Node`.
+
+A node is one tensor-level operation with a single output: its op (an entry of
+the registry in ``symgrad.ops``), its input nodes, static attributes, and its
+static shape and dtype.  Nodes are immutable once made and can only refer to
+nodes made before them, so creation order is a topological order; every pass
+walks nodes by ``id`` instead of recursing (a 10,000-node chain is fine).
+
+Imports only ``symgrad.errors``; the op registry and every stage import this.
+
+>>> g = Graph()
+>>> g.unique_name("add"), g.unique_name("add")
+('add', 'add_1')
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from .errors import GraphError
+
+
+class Node:
+    """One op application in a graph: the IR's only node type.
+
+    Leaves (constants, variables, placeholders) keep their value in ``value``
+    (``None`` for placeholders).  ``attrs`` are the op's static parameters.
+    """
+
+    __array_priority__ = 1000  # numpy defers ``ndarray * node`` to the node
+
+    def __init__(self, graph, node_id, op, inputs, attrs, shape, dtype, name, value=None):
+        self.graph = graph
+        self.id = node_id
+        self.op = op
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.name = name
+        self.value = value
+
+    # TF1 semantics: tensors hash and compare by identity (``==`` is not elementwise),
+    # so they can be dict keys in feed_dict and members of stop_gradients sets.
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def is_float(self):
+        return self.dtype.kind == "f"
+
+    @property
+    def is_leaf(self):
+        return not self.inputs and self.op.kind == "leaf"
+
+    def __repr__(self):
+        return f"<Node {self.name!r} op={self.op.name} shape={self.shape} dtype={self.dtype.name}>"
+
+
+class Graph:
+    """A growing list of nodes plus the names already used in it.
+
+    ``node_class`` is the class of the nodes this graph makes; the tracing layer
+    passes its ``Tensor`` (a ``Node`` with operators) so every node a rule makes
+    is also usable as a user-facing tensor.
+    """
+
+    node_class = Node
+
+    def __init__(self):
+        self.nodes: list[Node] = []
+        self._names: dict[str, int] = {}
+        self._scope: list[str] = []
+
+    def unique_name(self, base):
+        """Return ``base`` inside the current scope, suffixed ``_N`` if taken."""
+        full = "/".join(self._scope + [base]) if self._scope else base
+        count = self._names.get(full)
+        if count is None:
+            self._names[full] = 1
+            return full
+        while True:
+            candidate = f"{full}_{count}"
+            count += 1
+            if candidate not in self._names:
+                self._names[full] = count
+                self._names[candidate] = 1
+                return candidate
+
+    @contextlib.contextmanager
+    def name_scope(self, scope):
+        """Prefix names of nodes made inside the block with ``scope/`` (made unique)."""
+        unique = self.unique_name(scope).split("/")[-1]
+        self._scope.append(unique)
+        try:
+            yield "/".join(self._scope)
+        finally:
+            self._scope.pop()
+
+    def add_node(self, op, inputs, attrs, shape, dtype, name=None, value=None, cls=None):
+        """Append a node (of ``cls``, default ``node_class``); inputs must be in this graph."""
+        for x in inputs:
+            if x.graph is not self:
+                raise GraphError(
+                    f"input {x.name!r} of op {op.name!r} belongs to another graph; "
+                    "build every tensor of one computation in the same sg.Graph")
+        node_name = self.unique_name(name or op.name)
+        node = object.__new__(cls or self.node_class)
+        Node.__init__(node, self, len(self.nodes), op, inputs, attrs, shape, dtype,
+                      node_name, value)
+        self.nodes.append(node)
+        return node
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def __repr__(self):
+        return f"<Graph with {len(self.nodes)} nodes>"
+
+
+def ancestors(outputs):
+    """All nodes the ``outputs`` depend on (themselves included), in topological order."""
+    seen = set()
+    stack = [n for n in outputs if n is not None]
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            stack.extend(node.inputs)
+    return sorted(seen, key=lambda n: n.id)
+
+
+def consumers(nodes):
+    """Map each node to the list of nodes among ``nodes`` that use it as input."""
+    users = {n: [] for n in nodes}
+    for n in nodes:
+        for x in n.inputs:
+            if x in users and n not in users[x]:
+                users[x].append(n)
+    return users
+
+
+def format_graph(outputs):
+    """A readable listing of the IR below ``outputs``, one node a line.
+
+    >>> from symgrad import tracing as t
+    >>> with t.Graph().as_default():
+    ...     x = t.Variable(2.0, name="x")
+    ...     print(format_graph([x * x]))
+    x = variable(trainable=True) : () float64
+    mul = mul(x, x) : () float64
+    """
+    lines = []
+    for node in ancestors(outputs):
+        parts = [x.name for x in node.inputs]
+        parts += [f"{k}={v!r}" for k, v in node.attrs.items() if k != "expr"]
+        if "expr" in node.attrs:
+            parts.append(f"expr={node.attrs['expr']}")
+        lines.append(f"{node.name} = {node.op.name}({', '.join(parts)}) : "
+                     f"{node.shape} {node.dtype.name}")
+    return "\n".join(lines)

@@ -1,0 +1,235 @@
+"""The registry's machinery: :class:`Op`, ``register``, ``apply`` and rule helpers.
+
+An op is a primitive with
+- a *shape rule* and a *dtype rule* (static, from the input shapes/dtypes),
+- a numeric implementation over numpy arrays (the reference evaluator's),
+- a symbolic implementation over numpy object arrays of SymPy expressions
+  (the closed forms'; structural ops share one generic implementation),
+- a *derivative rule* ``grad(node, g) -> [input cotangent node or None, ...]``
+  that builds more graph, so gradients of gradients need nothing special,
+- a one-line explanation and examples that drive the registry tests.
+
+Rules build nodes through :func:`apply` by op name, so op modules never import
+each other.  Imports ``symgrad.graph`` and ``symgrad.errors`` only.
+
+>>> from symgrad.ops import REGISTRY
+>>> REGISTRY["reduce_sum"].kind
+'reduce'
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import DtypeError, GraphError, NotATensorError, ShapeError
+from ..graph import Node
+
+REGISTRY: dict = {}
+
+
+class Example:
+    """An input recipe for the registry tests.
+
+    ``args`` holds, per input, a shape (random floats drawn from ``domain``) or a
+    concrete array (used as given).  ``attrs`` are passed to the op.
+    """
+
+    def __init__(self, *args, domain=(-2.0, 2.0), **attrs):
+        self.args = args
+        self.domain = domain
+        self.attrs = attrs
+
+    def __repr__(self):
+        shapes = [a if isinstance(a, tuple) else np.asarray(a).shape for a in self.args]
+        return f"Example{tuple(shapes)}{self.attrs or ''}"
+
+
+class Op:
+    """One primitive of the registry.
+
+    Args:
+        name: registry key, also the default node name.
+        kind: ``leaf``, ``elementwise``, ``structural`` (moves elements), ``reduce``,
+            ``contract`` (matmul, einsum) or ``special``.
+        shape: ``shape(in_shapes, **attrs) -> tuple``.
+        impl: numeric rule ``impl(*arrays, **attrs) -> ndarray``.
+        symbolic: ``symbolic(node, *arrays)`` over object arrays of SymPy expressions;
+            defaults to ``impl`` (structural ops are written generically over dtypes).
+        grad: derivative rule ``grad(node, g) -> list``; ``None`` means the op has
+            none (a gradient that must pass through it raises LookupError).
+        dtype: ``dtype(in_dtypes, **attrs) -> np.dtype``; defaults to numpy promotion.
+        doc: one line for explanations.
+        examples: :class:`Example` list for the registry-driven tests.
+    """
+
+    def __init__(self, name, *, kind, shape, impl, symbolic=None, grad=None, dtype=None,
+                 doc="", examples=()):
+        self.name = name
+        self.kind = kind
+        self.shape_rule = shape
+        self.impl = impl
+        self.symbolic = symbolic or (lambda node, *arrays: impl(*arrays, **node.attrs))
+        self.grad = grad
+        self.dtype_rule = dtype or promote
+        self.doc = doc
+        self.examples = list(examples)
+
+    def __repr__(self):
+        return f"<Op {self.name}>"
+
+
+def register(op):
+    """Add ``op`` to the registry and return it."""
+    if op.name in REGISTRY:
+        raise ValueError(f"op {op.name!r} registered twice")
+    REGISTRY[op.name] = op
+    return op
+
+
+def promote(dtypes, **attrs):
+    """numpy's promotion of the input dtypes (float64 if there are none)."""
+    return np.result_type(*dtypes) if dtypes else np.dtype(np.float64)
+
+
+def float_result(dtypes, **attrs):
+    """Promotion, but integers and booleans become float64 (sin, exp, division)."""
+    out = promote(dtypes)
+    return out if out.kind == "f" else np.dtype(np.float64)
+
+
+def common_graph(values, what="inputs"):
+    """The graph shared by every node among ``values``; GraphError if there are two."""
+    graph = None
+    for v in values:
+        if isinstance(v, Node):
+            if graph is None:
+                graph = v.graph
+            elif v.graph is not graph:
+                raise GraphError(
+                    f"{what} mix tensors from two different graphs ({v.name!r} is from "
+                    "another one); build every tensor of one computation in the same graph")
+    return graph
+
+
+def check_value(value, what="value"):
+    """Turn ``value`` into a numpy array of a supported dtype or raise DtypeError."""
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise DtypeError(f"{what} cannot be converted to a numeric array: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise DtypeError(
+            f"{what} has dtype {arr.dtype}; symgrad tensors are real (float, int or bool): "
+            "pass real numbers, e.g. np.real(z) or float(v)")
+    if arr.dtype.kind == "u":
+        arr = arr.astype(np.int64)
+    if arr.dtype == np.float16:
+        arr = arr.astype(np.float32)
+    return arr
+
+
+def literal(graph, value, dtype=None):
+    """A constant node for a Python/numpy value met inside an expression."""
+    arr = check_value(value, "a constant in the expression")
+    if dtype is not None:
+        arr = arr.astype(dtype)
+    return graph.add_node(REGISTRY["const"], (), {"literal": True}, arr.shape, arr.dtype,
+                          name="Const", value=arr)
+
+
+def as_node(value, graph, like=None):
+    """``value`` if it is a node, else a literal constant (weakly typed like ``like``).
+
+    A Python scalar next to a tensor takes the tensor's float dtype, as in TF
+    (``2 * x`` stays float32 when x is float32).
+    """
+    if isinstance(value, Node):
+        return value
+    if like is not None and isinstance(value, (bool, int, float)) and not isinstance(
+            value, np.generic):
+        if like.dtype.kind == "f" or (like.dtype.kind in "iu" and type(value) is int):
+            return literal(graph, value, like.dtype)
+    return literal(graph, value)
+
+
+def apply(op, inputs, name=None, **attrs):
+    """Add a node applying ``op`` (a name or an Op) to ``inputs``.
+
+    Non-node inputs become literal constants.  The shape and dtype come from the
+    op's rules, so errors surface here, at trace time, naming the op.
+    """
+    op = REGISTRY[op] if isinstance(op, str) else op
+    graph = common_graph(inputs, f"the inputs of {op.name}")
+    if graph is None:
+        raise NotATensorError(f"{op.name} needs at least one tensor input")
+    nodes_in = [v for v in inputs if isinstance(v, Node)]
+    like = next((v for v in nodes_in if v.is_float), nodes_in[0])
+    nodes = [as_node(v, graph, like) for v in inputs]
+    shape = op.shape_rule([n.shape for n in nodes], **attrs)
+    dtype = op.dtype_rule([n.dtype for n in nodes], **attrs)
+    return graph.add_node(op, nodes, attrs, shape, dtype, name=name)
+
+
+class _Builder:
+    """``F.add(a, b)`` is ``apply("add", [a, b])``: terse graph building in rules."""
+
+    def __getattr__(self, name):
+        def build(*inputs, **attrs):
+            return apply(name, list(inputs), **attrs)
+        build.__name__ = name
+        return build
+
+
+F = _Builder()
+
+
+def broadcast_shapes(*shapes, op="op"):
+    """numpy's broadcast of ``shapes``; ShapeError naming the op when they clash."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ShapeError(f"{op}: shapes {', '.join(map(str, shapes))} do not broadcast "
+                         "(numpy rules: trailing axes must match or be 1)") from None
+
+
+def normalize_axis(axis, ndim, op="op"):
+    """``axis`` (None, int or sequence) as a sorted tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+            raise ShapeError(f"{op}: axis {a} is out of range for a tensor of rank {ndim}")
+        out.append(a % ndim if ndim else 0)
+    if len(set(out)) != len(out):
+        raise ShapeError(f"{op}: repeated axis in {axis}")
+    return tuple(sorted(out)) if ndim else ()
+
+
+def unbroadcast(g, shape):
+    """Sum the cotangent ``g`` over the axes broadcasting added, back to ``shape``.
+
+    d(broadcast x)/dx sums: every copy of an element sends its gradient home.
+    """
+    if g.shape == tuple(shape):
+        return g
+    lead = len(g.shape) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, d in enumerate(shape) if d == 1 and g.shape[lead + i] != 1)
+    summed = F.reduce_sum(g, axis=axes, keepdims=False) if axes else g
+    return summed if summed.shape == tuple(shape) else F.reshape(summed, shape=tuple(shape))
+
+
+def zeros_like(node, dtype=None):
+    """A literal zero tensor shaped like ``node``."""
+    return literal(node.graph, np.zeros(node.shape, dtype or node.dtype))
+
+
+def as_object_array(value):
+    """Wrap a SymPy object (or nested result) as a numpy object array."""
+    if isinstance(value, np.ndarray):
+        return value if value.dtype == object else value.astype(object)
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out

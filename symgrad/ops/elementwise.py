@@ -1,0 +1,296 @@
+"""Elementwise ops: each is a SymPy rule over scalar argument symbols.
+
+The rule gives the forward mathematics; the partial derivatives come from
+``sympy.diff`` of it, except where TF fixes a convention at a kink (noted at the
+op).  One derivative rule serves every elementwise op: the cotangent of input i is
+``g * d(rule)/d(arg_i)``, summed back over broadcast axes.  That product is built
+as a generic ``elementwise`` node whose expression is held in its attributes, so
+second derivatives are again ``sympy.diff``.
+
+Cotangent products are *strong-zero*: where ``g`` is exactly 0 the contribution
+is 0 even if the local derivative is inf or NaN.  That is how the branch of
+``where`` that is not taken leaks no NaN (SEMANTICS: symgrad differs from TF).
+
+>>> import sympy
+>>> x = sympy.Symbol("x", real=True)
+>>> REGISTRY["tanh"].rule(x)
+tanh(x)
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import sympy
+
+from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, float_result, promote,
+                   register, unbroadcast, zeros_like)
+from .functions import expm1, log1p, numeric, relu, sigmoid, softplus, trunc
+
+
+@functools.lru_cache(maxsize=None)
+def arg_symbol(i, is_bool=False):
+    """The canonical symbol of argument ``i``: real for numbers, plain for booleans."""
+    return sympy.Symbol(f"_c{i}") if is_bool else sympy.Symbol(f"_x{i}", real=True)
+
+
+def arg_symbols(dtypes):
+    """Canonical argument symbols for inputs of the given dtypes."""
+    return tuple(arg_symbol(i, np.dtype(d).kind == "b") for i, d in enumerate(dtypes))
+
+
+def _broadcast_rule(op_name):
+    def shape(in_shapes, **attrs):
+        return broadcast_shapes(*in_shapes, op=op_name)
+    return shape
+
+
+class ElementwiseOp(Op):
+    """An op applied element by element, with numpy broadcasting.
+
+    Args:
+        rule: ``rule(*symbols, **attrs) -> sympy.Expr``, the forward mathematics.
+        nargs: number of inputs.
+        numpy: optional numpy function (else the rule is lambdified).
+        partials: optional ``partials(*symbols, **attrs) -> [expr or None]`` where a
+            convention must be chosen; default ``sympy.diff`` of the rule.
+        blocks: True for stop_gradient: no gradient passes.
+    """
+
+    def __init__(self, name, rule, *, nargs, numpy=None, partials=None, dtype=float_result,
+                 doc="", examples=None, domain=(-2.0, 2.0), blocks=False):
+        if examples is None:
+            examples = _default_examples(nargs, domain)
+        super().__init__(name, kind="elementwise", shape=_broadcast_rule(name),
+                         impl=self._numeric, symbolic=self._symbolic,
+                         grad=_blocked_grad if blocks else elementwise_grad, dtype=dtype,
+                         doc=doc, examples=examples)
+        self.rule = rule
+        self.nargs = nargs
+        self.numpy = numpy
+        self.partials_rule = partials
+
+    def expr(self, dtypes, **attrs):
+        """The rule's expression in the canonical symbols for ``dtypes``, and those symbols."""
+        syms = arg_symbols(dtypes)
+        return sympy.sympify(self.rule(*syms, **attrs)), syms
+
+    def partials(self, dtypes, **attrs):
+        """d(rule)/d(arg_i) for each input (None where no gradient flows)."""
+        expr, syms = self.expr(dtypes, **attrs)
+        if self.partials_rule is not None:
+            return list(self.partials_rule(*syms, **attrs)), syms
+        return [None if s.is_real is not True else sympy.diff(expr, s) for s in syms], syms
+
+    def _numeric(self, *arrays, **attrs):
+        if self.numpy is not None:
+            return self.numpy(*arrays, **attrs)
+        expr, syms = self.expr([a.dtype for a in arrays], **attrs)
+        return numeric(expr, syms)(*arrays)
+
+    def _symbolic(self, node, *arrays):
+        expr, syms = self.expr([x.dtype for x in node.inputs], **node.attrs)
+        strong = node.attrs.get("strong")
+
+        def one(*values):
+            if strong is not None and values[strong] == 0:
+                return sympy.S.Zero
+            out = expr.xreplace(dict(zip(syms, values)))
+            return sympy.piecewise_fold(out) if out.has(sympy.Piecewise) else out
+        result = np.frompyfunc(one, len(arrays), 1)(*arrays)
+        return np.asarray(result, dtype=object)
+
+
+def _default_examples(nargs, domain):
+    shapes = {1: [((3,),), ((),), ((2, 3),)],
+              2: [((2, 3), (3,)), ((), (2,)), ((4,), (4,))],
+              3: [((3,), (3,), (3,))]}[nargs]
+    return [Example(*s, domain=domain) for s in shapes]
+
+
+def _blocked_grad(node, g):
+    # stop_gradient: the op stays in the graph and passes nothing back.
+    return [None] * len(node.inputs)
+
+
+def elementwise_grad(node, g):
+    """Cotangents ``g * d out / d input_i``, unbroadcast to each input's shape."""
+    dtypes = [x.dtype for x in node.inputs]
+    parts, syms = node.op.partials(dtypes, **node.attrs)
+    grads = []
+    for x, p in zip(node.inputs, parts):
+        if p is None or not x.is_float:
+            grads.append(None)
+        elif p == 0:
+            grads.append(zeros_like(x))
+        else:
+            grads.append(unbroadcast(_scaled(node, g, sympy.sympify(p), syms), x.shape))
+    return grads
+
+
+def _scaled(node, g, partial, syms):
+    """The node ``g * partial(node.inputs)``, strong-zero in ``g``."""
+    if partial == 1:
+        return g
+    if partial == -1:
+        return apply("neg", [g])
+    used = [i for i, s in enumerate(syms) if s in partial.free_symbols]
+    inputs = [node.inputs[i] for i in used] + [g]
+    new = arg_symbols([x.dtype for x in inputs])
+    expr = new[-1] * partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
+    return apply("elementwise", inputs, expr=expr, strong=len(used),
+                 label=f"{node.op.name}_grad")
+
+
+def _generic_numeric(*arrays, expr, strong=None, label=None):
+    syms = arg_symbols([a.dtype for a in arrays])
+    out = numeric(expr, syms)(*arrays)
+    if strong is not None:
+        out = np.where(arrays[strong] == 0, 0, out)
+    return out
+
+
+def _generic_dtype(dtypes, expr, **attrs):
+    if isinstance(expr, sympy.logic.boolalg.Boolean) and not isinstance(expr, sympy.Symbol):
+        return np.dtype(bool)
+    return float_result(dtypes)
+
+
+def _bool_result(dtypes, **attrs):
+    return np.dtype(bool)
+
+
+def _cast_rule(x, dtype):
+    kind = np.dtype(dtype).kind
+    if x.is_real is not True:  # a boolean argument
+        return x if kind == "b" else sympy.Piecewise((1, x), (0, True))
+    if kind == "b":
+        return sympy.Ne(x, 0)
+    return trunc(x) if kind in "iu" else x
+
+
+def _cast_partials(x, dtype):
+    # Only float -> float carries a gradient; casting to int cuts the path.
+    return [sympy.S.One if x.is_real and np.dtype(dtype).kind == "f" else None]
+
+
+def _heaviside(x, at_zero):
+    return sympy.Heaviside(x, at_zero)
+
+
+def _max_partials(x, y):
+    # TF: a tie goes wholly to the first argument (x gets g where x >= y).
+    return [_heaviside(x - y, 1), _heaviside(y - x, 0)]
+
+
+def _min_partials(x, y):
+    # TF: x gets g where x <= y; a tie goes to the first argument.
+    return [_heaviside(y - x, 1), _heaviside(x - y, 0)]
+
+
+def _pow_partials(x, y):
+    # TF: d(x**y)/dy = x**y * log(x), defined as 0 where x <= 0 (no NaN from log).
+    return [y * x ** (y - 1), sympy.Piecewise((x ** y * sympy.log(x), x > 0), (0, True))]
+
+
+def _where_partials(c, a, b):
+    return [None, sympy.Piecewise((1, c), (0, True)), sympy.Piecewise((0, c), (1, True))]
+
+
+def _where_dtype(dtypes, **attrs):
+    return promote(dtypes[1:])
+
+
+def _np_pow(x, y):
+    if x.dtype.kind in "iub" and y.dtype.kind in "iub" and np.any(np.asarray(y) < 0):
+        return np.power(x.astype(np.float64), y)
+    return np.power(x, y)
+
+
+def _unary(name, rule, numpy=None, domain=(-2.0, 2.0), partials=None, doc="", dtype=float_result):
+    return register(ElementwiseOp(name, rule, nargs=1, numpy=numpy, domain=domain,
+                                  partials=partials, doc=doc, dtype=dtype))
+
+
+def _binary(name, rule, numpy=None, domain=(-2.0, 2.0), partials=None, doc="", dtype=promote,
+            examples=None):
+    return register(ElementwiseOp(name, rule, nargs=2, numpy=numpy, domain=domain,
+                                  partials=partials, doc=doc, dtype=dtype, examples=examples))
+
+
+POS = (0.2, 3.0)
+UNIT = (-0.9, 0.9)
+
+_unary("neg", lambda x: -x, np.negative, doc="-x", dtype=promote)
+_unary("abs", sympy.Abs, np.abs, doc="|x|; its derivative sign(x) is 0 at 0", dtype=promote)
+_unary("sin", sympy.sin, np.sin, doc="sine")
+_unary("cos", sympy.cos, np.cos, doc="cosine")
+_unary("tan", sympy.tan, np.tan, domain=(-1.2, 1.2), doc="tangent")
+_unary("asin", sympy.asin, np.arcsin, domain=UNIT, doc="inverse sine")
+_unary("acos", sympy.acos, np.arccos, domain=UNIT, doc="inverse cosine")
+_unary("atan", sympy.atan, np.arctan, doc="inverse tangent")
+_unary("sinh", sympy.sinh, np.sinh, doc="hyperbolic sine")
+_unary("cosh", sympy.cosh, np.cosh, doc="hyperbolic cosine")
+_unary("tanh", sympy.tanh, np.tanh, doc="hyperbolic tangent; derivative 1 - tanh(x)**2")
+_unary("exp", sympy.exp, np.exp, doc="exponential")
+_unary("expm1", expm1, np.expm1, doc="exp(x) - 1, accurate near 0")
+_unary("log", sympy.log, np.log, domain=POS, doc="natural logarithm")
+_unary("log1p", log1p, np.log1p, domain=POS, doc="log(1 + x), accurate near 0")
+_unary("sqrt", sympy.sqrt, np.sqrt, domain=POS, doc="square root; derivative +inf at 0")
+_unary("square", lambda x: x ** 2, np.square, doc="x**2", dtype=promote)
+_unary("reciprocal", lambda x: 1 / x, np.reciprocal, domain=POS, doc="1/x")
+_unary("sign", sympy.sign, np.sign, partials=lambda x: [sympy.S.Zero],
+       doc="sign of x; TF defines its gradient as zeros", dtype=promote)
+_unary("sigmoid", sigmoid, doc="logistic function; derivative sigmoid*(1 - sigmoid)")
+_unary("softplus", softplus, doc="log(1 + exp(x)); derivative sigmoid(x)")
+_unary("relu", relu, doc="max(x, 0); derivative 1 where x > 0, 0 at the kink (TF)",
+       dtype=promote)
+_unary("erf", sympy.erf, doc="error function")
+_unary("identity", lambda x: x, lambda x: np.array(x, copy=True), doc="the same tensor",
+       dtype=promote)
+register(ElementwiseOp("stop_gradient", lambda x: x, nargs=1, numpy=lambda x: np.array(x),
+                       dtype=promote, blocks=True,
+                       doc="the same value, but no gradient flows back through this use"))
+register(ElementwiseOp("cast", _cast_rule, nargs=1, partials=_cast_partials,
+                       numpy=lambda x, dtype: x.astype(dtype),
+                       dtype=lambda dts, dtype: np.dtype(dtype),
+                       examples=[Example((3,), dtype="float64"), Example((2,), dtype="float32")],
+                       doc="change of dtype; a cast to an integer type cuts the gradient"))
+
+_binary("add", lambda x, y: x + y, np.add, doc="x + y")
+_binary("sub", lambda x, y: x - y, np.subtract, doc="x - y")
+_binary("mul", lambda x, y: x * y, np.multiply, doc="x * y")
+_binary("div", lambda x, y: x / y, np.true_divide, dtype=float_result,
+        examples=[Example((2, 3), (3,), domain=POS), Example((), (2,), domain=POS)],
+        doc="x / y (true division)")
+_binary("pow", lambda x, y: x ** y, _np_pow, partials=_pow_partials, domain=(0.3, 2.0),
+        doc="x ** y; d/dy is 0 where x <= 0 (TF)")
+_binary("maximum", sympy.Max, np.maximum, partials=_max_partials,
+        doc="elementwise max; a tie sends the gradient to the first argument (TF)")
+_binary("minimum", sympy.Min, np.minimum, partials=_min_partials,
+        doc="elementwise min; a tie sends the gradient to the first argument (TF)")
+for _name, _rel, _np in [("less", sympy.Lt, np.less), ("less_equal", sympy.Le, np.less_equal),
+                         ("greater", sympy.Gt, np.greater),
+                         ("greater_equal", sympy.Ge, np.greater_equal),
+                         ("equal", sympy.Eq, np.equal), ("not_equal", sympy.Ne, np.not_equal)]:
+    _binary(_name, _rel, _np, dtype=_bool_result, partials=lambda x, y: [None, None],
+            doc=f"elementwise comparison ({_name}); boolean, carries no gradient")
+_BOOLS = [Example(np.array([True, False, True]), np.array([True, True, False]))]
+_binary("logical_and", sympy.And, np.logical_and, dtype=_bool_result, examples=_BOOLS,
+        partials=lambda x, y: [None, None], doc="elementwise and of booleans")
+_binary("logical_or", sympy.Or, np.logical_or, dtype=_bool_result, examples=_BOOLS,
+        partials=lambda x, y: [None, None], doc="elementwise or of booleans")
+register(ElementwiseOp("logical_not", sympy.Not, nargs=1, numpy=np.logical_not,
+                       dtype=_bool_result, partials=lambda x: [None],
+                       examples=[Example(np.array([True, False]))],
+                       doc="elementwise not of booleans"))
+register(ElementwiseOp(
+    "where", lambda c, a, b: sympy.Piecewise((a, c), (b, True)), nargs=3, numpy=np.where,
+    partials=_where_partials, dtype=_where_dtype,
+    examples=[Example(np.array([True, False, True]), (3,), (3,)),
+              Example(np.array([[True], [False]]), (2, 3), ())],
+    doc="a where c else b; the branch not taken gets zero gradient and leaks no NaN"))
+register(ElementwiseOp(
+    "elementwise", lambda *args, expr, strong=None, label=None: expr, nargs=-1,
+    numpy=_generic_numeric, dtype=_generic_dtype, examples=[],
+    doc="a fused elementwise expression (built by derivative rules)"))

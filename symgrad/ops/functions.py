@@ -1,0 +1,138 @@
+"""SymPy functions SymPy lacks, and the numpy table that evaluates all of them.
+
+``sigmoid``, ``softplus``, ``relu`` and ``trunc`` are SymPy ``Function``s with
+TF's derivatives, so closed forms read ``sigmoid(x)*(1 - sigmoid(x))`` rather than
+a tower of exponentials.  ``NUMPY_FUNCS`` maps every function name that can appear
+in a rule to its numpy implementation (used by ``numeric``).
+
+>>> import sympy
+>>> x = sympy.Symbol("x", real=True)
+>>> sympy.diff(softplus(x), x)
+sigmoid(x)
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import sympy
+from sympy.codegen.cfunctions import expm1, log1p
+
+
+class sigmoid(sympy.Function):
+    """The logistic function 1 / (1 + exp(-x))."""
+
+    is_real = True
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_zero:
+            return sympy.Rational(1, 2)
+        if x is sympy.oo:
+            return sympy.S.One
+        if x is sympy.S.NegativeInfinity:
+            return sympy.S.Zero
+
+    def fdiff(self, argindex=1):
+        s = sigmoid(self.args[0])
+        return s * (1 - s)
+
+    def _eval_rewrite_as_exp(self, x, **kwargs):
+        return 1 / (1 + sympy.exp(-x))
+
+    def _eval_evalf(self, prec):
+        return (1 / (1 + sympy.exp(-self.args[0])))._eval_evalf(prec)
+
+
+class softplus(sympy.Function):
+    """log(1 + exp(x)), whose derivative is the sigmoid."""
+
+    is_real = True
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_zero:
+            return sympy.log(2)
+
+    def fdiff(self, argindex=1):
+        return sigmoid(self.args[0])
+
+    def _eval_rewrite_as_log(self, x, **kwargs):
+        return sympy.log(1 + sympy.exp(x))
+
+    def _eval_evalf(self, prec):
+        return sympy.log(1 + sympy.exp(self.args[0]))._eval_evalf(prec)
+
+
+class relu(sympy.Function):
+    """max(x, 0) with TF's derivative: 1 where x > 0, 0 elsewhere (0 at the kink)."""
+
+    is_real = True
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_number and x.is_real:
+            return sympy.Max(x, 0)
+
+    def fdiff(self, argindex=1):
+        return sympy.Heaviside(self.args[0], 0)
+
+    def _eval_rewrite_as_Max(self, x, **kwargs):
+        return sympy.Max(x, 0)
+
+
+class trunc(sympy.Function):
+    """Conversion to an integer by truncation toward zero (numpy's astype(int))."""
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_number and x.is_real:
+            return sympy.Integer(int(x))
+
+    def fdiff(self, argindex=1):
+        return sympy.S.Zero
+
+
+def _np_sigmoid(x):
+    x = np.asarray(x, dtype=np.result_type(x, np.float64) if np.asarray(x).dtype.kind != "f"
+                   else np.asarray(x).dtype)
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _np_heaviside(x, h0=0.5):
+    return np.heaviside(x, h0)
+
+
+_vec_erf = np.vectorize(math.erf, otypes=[float])
+
+
+def _np_erf(x):
+    return _vec_erf(np.asarray(x, dtype=float))
+
+
+def _np_zero(*args):
+    return np.zeros(np.broadcast(*[np.asarray(a) for a in args]).shape)
+
+
+NUMPY_FUNCS = {
+    "sigmoid": _np_sigmoid,
+    "softplus": lambda x: np.logaddexp(0, x),
+    "relu": lambda x: np.maximum(x, 0),
+    "trunc": lambda x: np.trunc(x),
+    "erf": _np_erf,
+    "expm1": np.expm1,
+    "log1p": np.log1p,
+    "Heaviside": _np_heaviside,
+    "DiracDelta": _np_zero,  # d/dx of a step is 0 away from the kink, and TF says 0 there too
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def numeric(expr, symbols):
+    """A numpy function of ``symbols`` computing ``expr`` (cached per expression)."""
+    return sympy.lambdify(symbols, expr, modules=[NUMPY_FUNCS, "numpy"])
+
+
+__all__ = ["sigmoid", "softplus", "relu", "trunc", "expm1", "log1p", "NUMPY_FUNCS", "numeric"]

@@ -1,0 +1,110 @@
+"""Contractions: matmul (numpy semantics for rank >= 2) and einsum.
+
+The tracing layer reshapes vectors so ``matmul`` here always sees rank >= 2,
+with broadcast batch axes.  einsum takes explicit subscripts without ellipsis.
+
+>>> import numpy as np
+>>> REGISTRY["matmul"].impl(np.eye(2), np.ones((2, 3))).shape
+(2, 3)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ShapeError
+from .base import REGISTRY, Example, F, Op, broadcast_shapes, register, unbroadcast
+
+
+def _matmul_shape(in_shapes):
+    a, b = in_shapes
+    if len(a) < 2 or len(b) < 2:
+        raise ShapeError(f"matmul: needs rank >= 2 operands here, got {a} and {b}")
+    if a[-1] != b[-2]:
+        raise ShapeError(f"matmul: inner dimensions differ: {a} @ {b} "
+                         f"({a[-1]} != {b[-2]})")
+    return broadcast_shapes(a[:-2], b[:-2], op="matmul") + (a[-2], b[-1])
+
+
+def _swap(t):
+    perm = tuple(range(t.ndim - 2)) + (t.ndim - 1, t.ndim - 2)
+    return F.transpose(t, perm=perm)
+
+
+def _matmul_grad(node, g):
+    # C = A B: dA = G B^T, dB = A^T G, summed over broadcast batch axes.
+    a, b = node.inputs
+    return [unbroadcast(F.matmul(g, _swap(b)), a.shape),
+            unbroadcast(F.matmul(_swap(a), g), b.shape)]
+
+
+register(Op("matmul", kind="contract", shape=_matmul_shape, impl=np.matmul,
+            grad=_matmul_grad,
+            examples=[Example((2, 3), (3, 4)), Example((2, 2, 3), (3, 1)), Example((1, 3), (3, 1))],
+            doc="matrix product; dA = G B^T and dB = A^T G"))
+
+
+def parse_subscripts(subscripts, nargs):
+    """Split ``"ij,jk->ik"`` into input and output index strings, checking them."""
+    spec = subscripts.replace(" ", "")
+    if "." in spec:
+        raise ShapeError("einsum: ellipsis ('...') is not supported; name every axis")
+    if "->" in spec:
+        ins, out = spec.split("->")
+    else:
+        ins = spec
+        letters = ins.replace(",", "")
+        out = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    parts = ins.split(",")
+    if len(parts) != nargs:
+        raise ShapeError(f"einsum: {subscripts!r} names {len(parts)} operands, got {nargs}")
+    for p in parts:
+        if len(set(p)) != len(p):
+            raise ShapeError(f"einsum: repeated index within {p!r} (a diagonal or trace) is "
+                             "not supported; use sg.trace or multiply by an identity")
+    if not set(out) <= set("".join(parts)) or len(set(out)) != len(out):
+        raise ShapeError(f"einsum: output indices {out!r} must be distinct input indices")
+    return parts, out
+
+
+def _einsum_shape(in_shapes, subscripts):
+    parts, out = parse_subscripts(subscripts, len(in_shapes))
+    sizes = {}
+    for p, shape in zip(parts, in_shapes):
+        if len(p) != len(shape):
+            raise ShapeError(f"einsum: {p!r} has {len(p)} indices for a tensor of shape {shape}")
+        for c, d in zip(p, shape):
+            if sizes.setdefault(c, d) != d:
+                raise ShapeError(f"einsum: index {c!r} has sizes {sizes[c]} and {d}")
+    return tuple(sizes[c] for c in out)
+
+
+def _einsum_grad(node, g):
+    # d/dX_i of einsum: contract g with the other operands onto X_i's indices;
+    # indices summed only within X_i come back by broadcasting.
+    parts, out = parse_subscripts(node.attrs["subscripts"], len(node.inputs))
+    grads = []
+    for i, x in enumerate(node.inputs):
+        others = [p for j, p in enumerate(parts) if j != i]
+        present = set(out).union(*others) if others else set(out)
+        keep = "".join(c for c in parts[i] if c in present)
+        spec = ",".join([out] + others) + "->" + keep
+        inputs = [g] + [t for j, t in enumerate(node.inputs) if j != i]
+        r = F.einsum(*inputs, subscripts=spec)
+        if keep != parts[i]:
+            r = F.reshape(r, shape=tuple(d if c in present else 1 for c, d in zip(parts[i], x.shape)))
+            r = F.broadcast_to(r, shape=x.shape)
+        grads.append(r)
+    return grads
+
+
+def _einsum_impl(*xs, subscripts):
+    return np.asarray(np.einsum(subscripts, *xs), dtype=xs[0].dtype if xs[0].dtype == object else None)
+
+
+register(Op("einsum", kind="contract", shape=_einsum_shape, impl=_einsum_impl,
+            grad=_einsum_grad,
+            examples=[Example((2, 3), (3, 4), subscripts="ij,jk->ik"),
+                      Example((3,), (3,), subscripts="i,i->"),
+                      Example((2, 3), subscripts="ij->j"),
+                      Example((2, 3), (4,), subscripts="ij,k->ikj")],
+            doc="Einstein summation over named axes"))

@@ -1,0 +1,293 @@
+"""The public op functions: ``sg.sin``, ``sg.reduce_sum``, ``sg.concat`` and friends.
+
+Thin wrappers that normalise arguments (axes, shapes, lists) and apply registry
+ops; composites (reduce_mean, norm, stack, tensordot, ...) are built from
+primitives here, so they need no derivative rules of their own.
+
+>>> with Graph().as_default():
+...     x = constant([[1.0, 2.0], [3.0, 4.0]], name="x")
+...     reduce_sum(x, axis=1).numpy()
+array([3., 7.])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import DtypeError, ShapeError
+from ..ops import apply, common_graph, literal, normalize_axis
+from .tensor import Graph, as_dtype, as_tensor, constant, get_default_graph, matmul  # noqa: F401
+
+__all__ = []
+
+
+def _public(fn):
+    __all__.append(fn.__name__)
+    return fn
+
+
+def _lift(values):
+    graph = common_graph(values) or get_default_graph()
+    from ..ops import as_node
+    nodes = [v for v in values if hasattr(v, "graph")]
+    like = next((v for v in nodes if v.is_float), nodes[0] if nodes else None)
+    return [as_node(v, graph, like) for v in values]
+
+
+def _elementwise(name):
+    def op(*args, name=None):
+        return apply(_op_name, _lift(list(args)), name=name)
+    _op_name = name
+    return op
+
+
+_UNARY = ["neg", "abs", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+          "exp", "expm1", "log", "log1p", "sqrt", "square", "reciprocal", "sign", "sigmoid",
+          "softplus", "relu", "erf", "identity", "stop_gradient", "logical_not"]
+_BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "less", "less_equal",
+           "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or"]
+for _name in _UNARY + _BINARY:
+    globals()[_name] = _elementwise(_name)
+    globals()[_name].__name__ = _name
+    globals()[_name].__doc__ = f"Elementwise ``{_name}`` (see ``sg.ops.REGISTRY[{_name!r}].doc``)."
+    __all__.append(_name)
+_ALIASES = {"negative": "neg", "subtract": "sub", "multiply": "mul", "divide": "div",
+            "truediv": "div", "realdiv": "div", "arcsin": "asin", "arccos": "acos",
+            "arctan": "atan", "power": "pow"}
+for _alias, _name in _ALIASES.items():
+    globals()[_alias] = globals()[_name]
+    __all__.append(_alias)
+
+
+@_public
+def where(condition, x, y, name=None):
+    """``x`` where ``condition`` else ``y``; no NaN leaks from the untaken branch's gradient."""
+    c, a, b = _lift([condition, x, y])
+    if c.dtype.kind != "b":
+        raise DtypeError(f"where(condition): needs a boolean tensor, got {c.dtype}; "
+                         "compare first, e.g. sg.where(x > 0, a, b)")
+    return apply("where", [c, a, b], name=name)
+
+
+@_public
+def cast(x, dtype, name=None):
+    """``x`` converted to ``dtype``; casting to an integer type cuts the gradient."""
+    (x,) = _lift([x])
+    return apply("cast", [x], dtype=as_dtype(dtype).name, name=name)
+
+
+def _reduce(op_name, x, axis, keepdims, name):
+    (x,) = _lift([x])
+    axes = normalize_axis(axis, x.ndim, op_name)
+    return apply(op_name, [x], axis=axes, keepdims=bool(keepdims), name=name)
+
+
+@_public
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Sum over ``axis`` (all axes by default)."""
+    return _reduce("reduce_sum", input_tensor, axis, keepdims, name)
+
+
+@_public
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Product over ``axis``; its gradient is exact with zeros."""
+    return _reduce("reduce_prod", input_tensor, axis, keepdims, name)
+
+
+@_public
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum over ``axis``; ties share the gradient (TF)."""
+    return _reduce("reduce_max", input_tensor, axis, keepdims, name)
+
+
+@_public
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum over ``axis``; ties share the gradient (TF)."""
+    return _reduce("reduce_min", input_tensor, axis, keepdims, name)
+
+
+@_public
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over ``axis``, computed stably."""
+    return _reduce("logsumexp", input_tensor, axis, keepdims, name)
+
+
+logsumexp = reduce_logsumexp
+__all__.append("logsumexp")
+
+
+@_public
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean over ``axis`` (a float result, also for integer input)."""
+    (x,) = _lift([input_tensor])
+    total = reduce_sum(x, axis, keepdims)
+    count = int(np.prod([x.shape[a] for a in normalize_axis(axis, x.ndim)], dtype=np.int64))
+    return apply("div", [total, literal(x.graph, float(count), total.dtype if total.is_float
+                                        else None)], name=name)
+
+
+@_public
+def softmax(logits, axis=-1, name=None):
+    """exp(x) / sum(exp(x)) along one axis."""
+    (x,) = _lift([logits])
+    return apply("softmax", [x], axis=normalize_axis(axis, x.ndim, "softmax"), name=name)
+
+
+@_public
+def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
+    """Vector norm over ``axis``: ``'euclidean'``/2 (default), 1 or ``np.inf``."""
+    (x,) = _lift([tensor])
+    if ord in ("euclidean", "fro", 2, None):
+        return sqrt(reduce_sum(square(x), axis, keepdims), name=name)
+    if ord == 1:
+        return reduce_sum(abs(x), axis, keepdims)
+    if ord in (np.inf, "inf"):
+        return reduce_max(abs(x), axis, keepdims)
+    raise ValueError(f"norm(ord={ord!r}): supported orders are 'euclidean', 2, 1 and np.inf")
+
+
+@_public
+def transpose(a, perm=None, name=None):
+    """Axes permuted by ``perm`` (reversed by default)."""
+    (x,) = _lift([a])
+    perm = tuple(reversed(range(x.ndim))) if perm is None else tuple(int(p) % max(x.ndim, 1)
+                                                                     for p in perm)
+    return apply("transpose", [x], perm=perm, name=name)
+
+
+@_public
+def reshape(tensor, shape, name=None):
+    """The same elements in ``shape`` (one entry may be -1)."""
+    (x,) = _lift([tensor])
+    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(d) for d in shape)
+    if shape.count(-1) > 1:
+        raise ShapeError(f"reshape: at most one -1 in shape {shape}")
+    if -1 in shape:
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        if known == 0 or x.size % known:
+            raise ShapeError(f"reshape: cannot reshape size {x.size} into {shape}")
+        shape = tuple(x.size // known if d == -1 else d for d in shape)
+    return apply("reshape", [x], shape=shape, name=name)
+
+
+@_public
+def expand_dims(input, axis, name=None):
+    """A new axis of length 1 at ``axis``."""
+    (x,) = _lift([input])
+    axis = int(axis) % (x.ndim + 1)
+    return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:], name=name)
+
+
+@_public
+def squeeze(input, axis=None, name=None):
+    """Axes of length 1 removed (all of them, or those in ``axis``)."""
+    (x,) = _lift([input])
+    axes = [i for i, d in enumerate(x.shape) if d == 1] if axis is None else \
+        list(normalize_axis(axis, x.ndim, "squeeze"))
+    if any(x.shape[a] != 1 for a in axes):
+        raise ShapeError(f"squeeze: axes {axes} of shape {x.shape} are not all of length 1")
+    return reshape(x, tuple(d for i, d in enumerate(x.shape) if i not in axes), name=name)
+
+
+@_public
+def broadcast_to(input, shape, name=None):
+    """``input`` repeated to ``shape`` (numpy broadcasting rules)."""
+    (x,) = _lift([input])
+    return apply("broadcast_to", [x], shape=tuple(int(d) for d in shape), name=name)
+
+
+@_public
+def concat(values, axis, name=None):
+    """Tensors joined along ``axis``."""
+    xs = _lift(list(values))
+    if not xs:
+        raise ValueError("concat(values): needs at least one tensor")
+    axis = normalize_axis(axis, xs[0].ndim, "concat")[0]
+    return apply("concat", xs, axis=axis, name=name)
+
+
+@_public
+def stack(values, axis=0, name=None):
+    """Tensors of one shape stacked along a new axis."""
+    xs = _lift(list(values))
+    if not xs:
+        raise ValueError("stack(values): needs at least one tensor")
+    ndim = xs[0].ndim + 1
+    axis = int(axis) % ndim
+    return concat([expand_dims(x, axis) for x in xs], axis, name=name)
+
+
+@_public
+def einsum(equation, *inputs, name=None):
+    """Einstein summation, e.g. ``einsum('ij,jk->ik', a, b)``."""
+    xs = _lift(list(inputs))
+    return apply("einsum", xs, subscripts=equation.replace(" ", ""), name=name)
+
+
+@_public
+def tensordot(a, b, axes=2, name=None):
+    """numpy's tensordot (sum over the last/first ``axes`` axes, or explicit lists)."""
+    a, b = _lift([a, b])
+    if np.ndim(axes) == 0:
+        axes = (list(range(a.ndim - int(axes), a.ndim)), list(range(int(axes))))
+    ax_a, ax_b = ([int(i) % a.ndim for i in np.atleast_1d(s)] for s in axes)
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    sa = [next(letters) for _ in range(a.ndim)]
+    sb = [next(letters) for _ in range(b.ndim)]
+    for i, j in zip(ax_a, ax_b):
+        sb[j] = sa[i]
+    out = [c for i, c in enumerate(sa) if i not in ax_a] + \
+          [c for j, c in enumerate(sb) if j not in ax_b]
+    return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b, name=name)
+
+
+@_public
+def trace(x, name=None):
+    """Sum of the diagonal of a matrix (of the last two axes)."""
+    (x,) = _lift([x])
+    n = x.shape[-1]
+    if x.ndim < 2 or x.shape[-2] != n:
+        raise ShapeError(f"trace: needs square matrices in the last two axes, got {x.shape}")
+    eye = literal(x.graph, np.eye(n, dtype=x.dtype if x.is_float else np.float64))
+    return reduce_sum(x * eye, axis=(-2, -1), name=name)
+
+
+@_public
+def zeros(shape, dtype=np.float64, name=None):
+    """A constant of zeros (a named leaf)."""
+    return constant(np.zeros(shape, as_dtype(dtype)), name=name or "zeros")
+
+
+@_public
+def ones(shape, dtype=np.float64, name=None):
+    """A constant of ones (a named leaf)."""
+    return constant(np.ones(shape, as_dtype(dtype)), name=name or "ones")
+
+
+@_public
+def fill(dims, value, name=None):
+    """A constant of ``dims`` filled with ``value``."""
+    return constant(np.full(dims, value), name=name or "Fill")
+
+
+@_public
+def zeros_like(tensor, dtype=None, name=None):
+    """Literal zeros of the tensor's shape (appear as 0 in closed forms)."""
+    (x,) = _lift([tensor])
+    return literal(x.graph, np.zeros(x.shape, as_dtype(dtype) or x.dtype))
+
+
+@_public
+def ones_like(tensor, dtype=None, name=None):
+    """Literal ones of the tensor's shape."""
+    (x,) = _lift([tensor])
+    return literal(x.graph, np.ones(x.shape, as_dtype(dtype) or x.dtype))
+
+
+@_public
+def convert_to_tensor(value, dtype=None, name=None):
+    """``value`` as a tensor (tensors pass through unchanged)."""
+    t = as_tensor(value)
+    return t if dtype is None or t.dtype == as_dtype(dtype) else cast(t, dtype)
+
+
+__all__ += ["matmul"]

@@ -1,0 +1,318 @@
+"""Tensors, graphs and leaves: what a user's program is traced into.
+
+A :class:`Tensor` is a graph node with Python operators.  Leaves are made by
+:func:`constant`, :class:`Variable` and :func:`placeholder`; every other tensor
+by applying a registry op.  The default graph is explicit and resettable:
+``get_default_graph()``, ``reset_default_graph()``, ``with Graph().as_default():``.
+
+>>> with Graph().as_default():
+...     x = Variable(2.0, name="x")
+...     (x * x + 1).shape
+()
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from .. import graph as _graph
+from ..errors import DtypeError, NotATensorError, ShapeError
+from ..evaluate import evaluate
+from ..ops import apply, check_value, normalize_index
+from ..simplify import closed_form
+
+
+class Tensor(_graph.Node):
+    """A node of a traced graph, with Python and numpy operators."""
+
+    def __add__(self, other):
+        return apply("add", [self, other])
+
+    def __radd__(self, other):
+        return apply("add", [other, self])
+
+    def __sub__(self, other):
+        return apply("sub", [self, other])
+
+    def __rsub__(self, other):
+        return apply("sub", [other, self])
+
+    def __mul__(self, other):
+        return apply("mul", [self, other])
+
+    def __rmul__(self, other):
+        return apply("mul", [other, self])
+
+    def __truediv__(self, other):
+        return apply("div", [self, other])
+
+    def __rtruediv__(self, other):
+        return apply("div", [other, self])
+
+    def __pow__(self, other):
+        return apply("pow", [self, other])
+
+    def __rpow__(self, other):
+        return apply("pow", [other, self])
+
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    def __neg__(self):
+        return apply("neg", [self])
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return apply("abs", [self])
+
+    def __lt__(self, other):
+        return apply("less", [self, other])
+
+    def __le__(self, other):
+        return apply("less_equal", [self, other])
+
+    def __gt__(self, other):
+        return apply("greater", [self, other])
+
+    def __ge__(self, other):
+        return apply("greater_equal", [self, other])
+
+    def __and__(self, other):
+        return apply("logical_and", [self, other])
+
+    def __or__(self, other):
+        return apply("logical_or", [self, other])
+
+    def __invert__(self):
+        return apply("logical_not", [self])
+
+    def __getitem__(self, index):
+        return apply("index", [self], index=normalize_index(index, self.shape))
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iterating over a 0-d tensor is not allowed")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __bool__(self):
+        raise TypeError(
+            f"using tensor {self.name!r} as a Python bool is not allowed: its value is only "
+            "known at evaluation; use sg.where(cond, a, b) for a choice inside the graph")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            f"tensor {self.name!r} is symbolic and cannot become a numpy array; "
+            "evaluate it with t.numpy() or sg.evaluate(t, feed_dict)")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from .numpy_interop import dispatch_ufunc
+        return dispatch_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from .numpy_interop import dispatch_function
+        return dispatch_function(func, args, kwargs)
+
+    @property
+    def T(self):
+        return apply("transpose", [self], perm=tuple(reversed(range(self.ndim))))
+
+    def numpy(self, feed_dict=None):
+        """The value by the reference evaluator (placeholders need ``feed_dict``)."""
+        return evaluate(self, feed_dict)
+
+    def eval(self, feed_dict=None, session=None):
+        """TF1's ``Tensor.eval``: the same as :meth:`numpy`."""
+        return evaluate(self, feed_dict)
+
+    def get_shape(self):
+        return self.shape
+
+    def __str__(self):
+        return str(closed_form(self))
+
+    def __repr__(self):
+        return f"<Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
+
+    def _repr_latex_(self):
+        import sympy
+        return f"${sympy.latex(closed_form(self))}$"
+
+
+class Graph(_graph.Graph):
+    """A traced graph whose nodes are :class:`Tensor` objects."""
+
+    node_class = Tensor
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this the graph new leaves go into, inside the ``with`` block."""
+        _STACK.append(self)
+        try:
+            yield self
+        finally:
+            _STACK.pop()
+
+
+_STACK: list = []
+_GLOBAL = [Graph()]
+
+
+def get_default_graph():
+    """The graph new leaves go into: the innermost ``as_default`` or the global one."""
+    return _STACK[-1] if _STACK else _GLOBAL[0]
+
+
+def reset_default_graph():
+    """Replace the global default graph by a new, empty one and return it."""
+    if _STACK:
+        raise RuntimeError("reset_default_graph() inside a `with graph.as_default()` block")
+    _GLOBAL[0] = Graph()
+    return _GLOBAL[0]
+
+
+def as_dtype(dtype, what="dtype"):
+    """A numpy dtype from a numpy type, a string or a TF-style name."""
+    if dtype is None:
+        return None
+    name = getattr(dtype, "name", None) if not isinstance(dtype, (str, type)) else None
+    try:
+        out = np.dtype(name or dtype)
+    except TypeError:
+        raise DtypeError(f"{what}={dtype!r} is not a dtype; use e.g. np.float64 or 'float32'") from None
+    if out.kind not in "biuf":
+        raise DtypeError(f"{what}={out} is not supported: symgrad tensors are float, int or bool")
+    return out
+
+
+def _leaf(op_name, value, name, dtype, shape, cls=None, **attrs):
+    graph = get_default_graph()
+    from ..ops import REGISTRY
+    return graph.add_node(REGISTRY[op_name], (), attrs, shape, dtype, name=name, value=value,
+                          cls=cls)
+
+
+def _leaf_value(value, dtype, shape, what):
+    if isinstance(value, _graph.Node):
+        value = evaluate(value)
+    arr = check_value(value, what)
+    if arr.dtype.kind == "f" and dtype is None:
+        arr = arr.astype(np.float64) if arr.dtype != np.float32 else arr
+    if dtype is not None:
+        arr = arr.astype(dtype)
+    if shape is not None:
+        shape = tuple(shape)
+        if arr.size == 1 or arr.shape == ():
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif int(np.prod(shape)) == arr.size:
+            arr = arr.reshape(shape)
+        else:
+            raise ShapeError(f"{what}: a value of shape {arr.shape} does not fit shape {shape}")
+    return np.array(arr)
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A leaf with a fixed value; shown as a symbol (its name) in closed forms.
+
+    Python ints give an integer tensor, floats float64.
+    """
+    arr = _leaf_value(value, as_dtype(dtype), shape, "constant(value)")
+    return _leaf("const", arr, name or "Const", arr.dtype, arr.shape)
+
+
+class Variable(Tensor):
+    """A leaf whose value can be re-assigned (``assign``, ``assign_add``, ``assign_sub``)."""
+
+    def __new__(cls, initial_value, name=None, dtype=None, trainable=True, **kwargs):
+        arr = _leaf_value(initial_value, as_dtype(dtype), None, "Variable(initial_value)")
+        return _leaf("variable", arr, name or "Variable", arr.dtype, arr.shape, cls=cls,
+                     trainable=trainable)
+
+    def __init__(self, *args, **kwargs):
+        pass  # the node is fully built in __new__
+
+    def assign(self, value):
+        """Set the value (same shape; cast to the variable's dtype); returns the variable."""
+        arr = check_value(value, f"the value assigned to {self.name!r}")
+        if arr.shape != self.shape:
+            raise ShapeError(f"assign: {self.name!r} has shape {self.shape}, the value has "
+                             f"shape {arr.shape}")
+        self.value = np.array(arr, dtype=self.dtype)
+        return self
+
+    def assign_add(self, delta):
+        return self.assign(self.value + np.asarray(delta))
+
+    def assign_sub(self, delta):
+        return self.assign(self.value - np.asarray(delta))
+
+    @property
+    def initial_value(self):
+        return self.value
+
+
+def placeholder(dtype=None, shape=None, name=None):
+    """A leaf without a value, fed at evaluation (``feed_dict={p: value}``).
+
+    symgrad needs static shapes: ``shape`` must be fully known (``None`` means a
+    scalar).
+    """
+    if shape is None:
+        shape = ()
+    if isinstance(shape, int):
+        shape = (shape,)
+    if any(d is None or int(d) < 0 for d in shape):
+        raise ShapeError(f"placeholder shape {tuple(shape)} has unknown dimensions; symgrad "
+                         "compiles static shapes: give every dimension (batch over a leading "
+                         "axis with sg.compile(...).batched)")
+    dt = as_dtype(dtype, "placeholder(dtype)") or np.dtype(np.float64)
+    return _leaf("placeholder", None, name or "Placeholder", dt, tuple(int(d) for d in shape))
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False):
+    """Matrix product with numpy's rules for vectors (1-D operands)."""
+    from ..ops import as_node, common_graph
+    graph = common_graph([a, b], "matmul's operands") or get_default_graph()
+    a, b = as_node(a, graph), as_node(b, graph)
+    if transpose_a:
+        a = a.T if a.ndim == 2 else apply("transpose", [a], perm=_swap_perm(a.ndim))
+    if transpose_b:
+        b = b.T if b.ndim == 2 else apply("transpose", [b], perm=_swap_perm(b.ndim))
+    if a.ndim == 0 or b.ndim == 0:
+        raise ShapeError("matmul: operands must be at least 1-d; use * for scalars")
+    a2 = apply("reshape", [a], shape=(1,) + a.shape) if a.ndim == 1 else a
+    b2 = apply("reshape", [b], shape=b.shape + (1,)) if b.ndim == 1 else b
+    out = apply("matmul", [a2, b2])
+    shape = out.shape
+    if a.ndim == 1:
+        shape = shape[:-2] + shape[-1:]
+    if b.ndim == 1:
+        shape = shape[:-1]
+    return out if shape == out.shape else apply("reshape", [out], shape=shape)
+
+
+def _swap_perm(ndim):
+    return tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)
+
+
+def as_tensor(value, what="value"):
+    """``value`` if it is a tensor, else a literal constant in the default graph."""
+    if isinstance(value, _graph.Node):
+        return value
+    from ..ops import literal
+    return literal(get_default_graph(), value)
+
+
+__all__ = ["Tensor", "Graph", "Variable", "constant", "placeholder", "matmul",
+           "get_default_graph", "reset_default_graph", "as_dtype", "as_tensor",
+           "NotATensorError"]

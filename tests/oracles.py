@@ -1,0 +1,39 @@
+"""Numerical oracles shared by the tests: central finite differences and closed-form evaluation."""
+import numpy as np
+import sympy
+
+import symgrad as sg
+from symgrad.symbolic import leaf_symbols
+
+
+def central_difference(f, x0, eps=1e-6):
+    """Gradient of scalar ``f`` at array ``x0`` by central differences."""
+    x0 = np.array(x0, dtype=float)
+    grad = np.zeros_like(x0)
+    for idx in np.ndindex(x0.shape):
+        hi, lo = x0.copy(), x0.copy()
+        hi[idx] += eps
+        lo[idx] -= eps
+        grad[idx] = (f(hi) - f(lo)) / (2 * eps)
+    return grad
+
+
+def eval_closed_form(t, leaves, simplify="none"):
+    """Evaluate the closed form of ``t`` numerically at the leaves' current values."""
+    form = sg.closed_form(t, simplify=simplify)
+    subs = {}
+    for leaf in leaves:
+        syms = leaf_symbols(leaf)
+        vals = np.asarray(leaf.value if leaf.value is not None else 0.0)
+        for idx in np.ndindex(leaf.shape):
+            subs[syms[idx]] = (sympy.true if vals[idx] else sympy.false) \
+                if leaf.dtype.kind == "b" else sympy.Float(float(vals[idx]))
+    arr = np.array(sympy.Array(form).tolist() if t.shape else form, dtype=object)
+    out = np.empty(arr.shape, dtype=float)
+    for idx in np.ndindex(arr.shape):
+        v = sympy.sympify(arr[idx]).xreplace(subs)
+        if isinstance(v, sympy.logic.boolalg.Boolean):
+            out[idx] = float(bool(v))
+        else:
+            out[idx] = complex(sympy.N(v)).real
+    return out
