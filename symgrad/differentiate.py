@@ -225,7 +225,9 @@ def jacobian(y, x, unconnected_gradients="none"):
         any_connected |= g is not None
         rows.append(g)
     if not any_connected:
-        return _result(x, None, unconnected_gradients)
+        if unconnected_gradients == "zero":
+            return literal(x.graph, np.zeros(y.shape + x.shape, x.dtype))
+        return None
     zero = None
     for i, g in enumerate(rows):
         if g is None:
