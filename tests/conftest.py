@@ -14,3 +14,18 @@ def fresh_graph():
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+# Property-test profiles: "ci" (default, bounded time) and "long" (run locally:
+# python -m pytest tests/test_properties.py --hypothesis-profile=long).
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=30, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.filter_too_much,
+                                                 HealthCheck.data_too_large])
+settings.register_profile("long", max_examples=1500, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.filter_too_much,
+                                                 HealthCheck.data_too_large])
+settings.load_profile("ci")

@@ -76,7 +76,19 @@ class ElementwiseOp(Op):
         return sympy.sympify(self.rule(*syms, **attrs)), syms
 
     def partials(self, dtypes, **attrs):
-        """d(rule)/d(arg_i) for each input (None where no gradient flows)."""
+        """d(rule)/d(arg_i) for each input (None where no gradient flows), memoised.
+
+        The same op meets the same dtypes again and again in a long chain; sympy.diff
+        is the cost of differentiation, so each distinct rule is differentiated once.
+        """
+        key = (tuple(np.dtype(d).kind for d in dtypes), tuple(sorted(attrs.items())))
+        try:
+            return _PARTIALS[self.name, key]
+        except KeyError:
+            out = _PARTIALS[self.name, key] = self._partials(dtypes, **attrs)
+            return out
+
+    def _partials(self, dtypes, **attrs):
         expr, syms = self.expr(dtypes, **attrs)
         if self.partials_rule is not None:
             return list(self.partials_rule(*syms, **attrs)), syms
@@ -99,6 +111,9 @@ class ElementwiseOp(Op):
             return sympy.piecewise_fold(out) if out.has(sympy.Piecewise) else out
         result = np.frompyfunc(one, len(arrays), 1)(*arrays)
         return np.asarray(result, dtype=object)
+
+
+_PARTIALS: dict = {}
 
 
 def _default_examples(nargs, domain):

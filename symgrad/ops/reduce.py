@@ -114,8 +114,14 @@ register(Op("reduce_min", kind="reduce", shape=_reduce_shape,
             doc="minimum over axes; ties share the gradient equally (TF)"))
 
 
+def _stable_max(x, axis):
+    # the shift that keeps exp() finite; empty or all-infinite rows shift by 0
+    m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
+    return np.where(np.isfinite(m), m, 0)
+
+
 def _softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - _stable_max(x, axis)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
 
@@ -151,8 +157,7 @@ register(Op("softmax", kind="special", shape=_softmax_shape, impl=_softmax_impl,
 
 
 def _lse_impl(x, axis, keepdims=False):
-    m = np.max(x, axis=axis, keepdims=True) if x.size else np.zeros(())
-    m = np.where(np.isfinite(m), m, 0)
+    m = _stable_max(x, axis)
     out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
     return out if keepdims else np.squeeze(out, axis=axis)
 
