@@ -61,14 +61,11 @@ def check_feed(feed_dict):
             raise NotATensorError(f"feed_dict key {key!r} is not a tensor of the graph")
         arr = check_value(value, f"the value fed for {key.name!r}")
         if arr.shape != key.shape:
-            try:
-                arr = np.broadcast_to(arr, key.shape)
-            except ValueError:
-                raise FeedError(f"feed_dict: {key.name!r} has shape {key.shape} but the value "
-                                f"fed has shape {arr.shape}") from None
-            if arr.size and np.asarray(value).shape != ():
-                raise FeedError(f"feed_dict: {key.name!r} has shape {key.shape} but the value "
-                                f"fed has shape {np.asarray(value).shape}")
+            hint = (" (it was created without a shape, which symgrad reads as a scalar: "
+                    "pass shape=... to placeholder)" if key.attrs.get("unspecified_shape")
+                    else "")
+            raise FeedError(f"feed_dict: {key.name!r} has shape {key.shape} but the value fed "
+                            f"has shape {arr.shape}{hint}")
         feeds[key] = np.array(arr, dtype=key.dtype)
     return feeds
 

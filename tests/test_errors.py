@@ -110,3 +110,11 @@ def test_closed_form_rejects_unknown_strategy():
     x = sg.Variable(1.0, name="x")
     with pytest.raises(ValueError, match="simplify"):
         sg.closed_form(x, simplify="magic")
+
+
+def test_placeholder_without_shape_is_a_scalar_and_says_so_when_fed_an_array():
+    p = sg.placeholder(name="p")
+    assert p.shape == ()
+    assert sg.evaluate(p * 2, feed_dict={p: 1.5}) == 3.0
+    with pytest.raises(sg.FeedError, match="without a shape"):
+        sg.evaluate(p, feed_dict={p: [1.0, 2.0]})

@@ -267,7 +267,8 @@ def placeholder(dtype=None, shape=None, name=None):
     symgrad needs static shapes: ``shape`` must be fully known (``None`` means a
     scalar).
     """
-    if shape is None:
+    unspecified = shape is None
+    if unspecified:
         shape = ()
     if isinstance(shape, int):
         shape = (shape,)
@@ -276,7 +277,9 @@ def placeholder(dtype=None, shape=None, name=None):
                          "compiles static shapes: give every dimension (batch over a leading "
                          "axis with sg.compile(...).batched)")
     dt = as_dtype(dtype, "placeholder(dtype)") or np.dtype(np.float64)
-    return _leaf("placeholder", None, name or "Placeholder", dt, tuple(int(d) for d in shape))
+    attrs = {"unspecified_shape": True} if unspecified else {}
+    return _leaf("placeholder", None, name or "Placeholder", dt, tuple(int(d) for d in shape),
+                 **attrs)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False):
