@@ -214,6 +214,12 @@ def jacobian(y, x, unconnected_gradients="none"):
 
     Row i is ``gradients(y[i], x)``: ``gradients`` is this Jacobian contracted
     with grad_ys.  None (zeros with ``"zero"``) when y does not depend on x.
+
+    >>> from symgrad import tracing as t
+    >>> with t.Graph().as_default():
+    ...     x = t.Variable([1.0, 2.0], name="x")
+    ...     jacobian(x * x, x).numpy().tolist()
+    [[2.0, 0.0], [0.0, 4.0]]
     """
     _check_options(unconnected_gradients, None)
     (y,) = _as_nodes(y, "y")
@@ -245,6 +251,12 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
 
     symgrad differs from TF: where a second derivative is structurally zero (or
     sum(ys) does not depend on x) the block is zeros instead of an error.
+
+    >>> from symgrad import tracing as t
+    >>> with t.Graph().as_default():
+    ...     x = t.Variable([1.0, 2.0], name="x")
+    ...     hessians(t.reduce_sum(x ** 3), x)[0].numpy().tolist()
+    [[6.0, 0.0], [0.0, 12.0]]
     """
     _check_options(unconnected_gradients, aggregation_method)
     xs = _as_nodes(xs, "xs")

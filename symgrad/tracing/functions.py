@@ -60,7 +60,13 @@ for _alias, _name in _ALIASES.items():
 
 @_public
 def where(condition, x, y, name=None):
-    """``x`` where ``condition`` else ``y``; no NaN leaks from the untaken branch's gradient."""
+    """``x`` where ``condition`` else ``y``; no NaN leaks from the untaken branch's gradient.
+
+    >>> with Graph().as_default():
+    ...     v = constant([-1.0, 2.0])
+    ...     where(v > 0, v, 0.0).numpy().tolist()
+    [0.0, 2.0]
+    """
     c, a, b = _lift([condition, x, y])
     if c.dtype.kind != "b":
         raise DtypeError(f"where(condition): needs a boolean tensor, got {c.dtype}; "
@@ -70,7 +76,12 @@ def where(condition, x, y, name=None):
 
 @_public
 def cast(x, dtype, name=None):
-    """``x`` converted to ``dtype``; casting to an integer type cuts the gradient."""
+    """``x`` converted to ``dtype``; casting to an integer type cuts the gradient.
+
+    >>> with Graph().as_default():
+    ...     cast(constant(2.7), "int64").numpy()
+    np.int64(2)
+    """
     (x,) = _lift([x])
     return apply("cast", [x], dtype=as_dtype(dtype).name, name=name)
 
@@ -134,7 +145,12 @@ def softmax(logits, axis=-1, name=None):
 
 @_public
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
-    """Vector norm over ``axis``: ``'euclidean'``/2 (default), 1 or ``np.inf``."""
+    """Vector norm over ``axis``: ``'euclidean'``/2 (default), 1 or ``np.inf``.
+
+    >>> with Graph().as_default():
+    ...     float(norm(constant([3.0, 4.0])).numpy())
+    5.0
+    """
     (x,) = _lift([tensor])
     if ord in ("euclidean", "fro", 2, None):
         return sqrt(reduce_sum(square(x), axis, keepdims), name=name)
@@ -207,7 +223,12 @@ def concat(values, axis, name=None):
 
 @_public
 def stack(values, axis=0, name=None):
-    """Tensors of one shape stacked along a new axis."""
+    """Tensors of one shape stacked along a new axis.
+
+    >>> with Graph().as_default():
+    ...     stack([constant(1.0), constant(2.0)]).shape
+    (2,)
+    """
     xs = _lift(list(values))
     if not xs:
         raise ValueError("stack(values): needs at least one tensor")
@@ -218,7 +239,12 @@ def stack(values, axis=0, name=None):
 
 @_public
 def einsum(equation, *inputs, name=None):
-    """Einstein summation, e.g. ``einsum('ij,jk->ik', a, b)``."""
+    """Einstein summation, e.g. ``einsum('ij,jk->ik', a, b)``.
+
+    >>> with Graph().as_default():
+    ...     float(einsum("i,i->", constant([1.0, 2.0]), constant([3.0, 4.0])).numpy())
+    11.0
+    """
     xs = _lift(list(inputs))
     return apply("einsum", xs, subscripts=equation.replace(" ", ""), name=name)
 
