@@ -41,6 +41,7 @@ from .tracing import placeholder, stack
 
 MAX_LENGTH = 5000
 MAX_DEPTH = 200
+MAX_LIST_DEPTH = 32         # numpy arrays have at most 64 axes
 _NOT_TENSOR_FUNCTIONS = {"cast", "einsum", "reshape", "broadcast_to", "zeros", "ones", "fill",
                          "zeros_like", "ones_like", "convert_to_tensor", "expand_dims",
                          "squeeze", "tensordot", "concat", "stack"}
@@ -122,6 +123,8 @@ class _Parser:
             _fail(self.text, tok.pos, f"unexpected character {tok.text!r}; " + _HINTS.get(
                 tok.text, "use names, numbers, + - * / ** @, parentheses and calls of "
                           "sg functions"))
+        if tok.kind == "name":
+            _check_name(self.text, tok)
         return tok
 
     def take(self, text=None):
@@ -164,6 +167,9 @@ class _Parser:
             return inner
         if tok.text == "[":
             return self.list_literal(tok)
+        if tok.kind == "name" and self.tokens[self.i].text == "(":
+            _check_name(self.text, tok)
+            return self.call(tok)
         if tok.kind == "name":
             return self.name(tok)
         found = "the end of the expression" if tok.kind == "end" else repr(tok.text)
@@ -176,6 +182,9 @@ class _Parser:
             items.append(self.expr())
         self.take("]")
         if all(isinstance(v, (float, int, np.ndarray)) for v in items):
+            if any(np.ndim(v) >= MAX_LIST_DEPTH for v in items):
+                _fail(self.text, open_tok.pos, f"lists are nested deeper than "
+                      f"{MAX_LIST_DEPTH} levels")
             try:
                 return np.array(items, dtype=np.float64)
             except ValueError:
@@ -204,6 +213,8 @@ class _Parser:
         _fail(self.text, tok.pos, f"unknown name {tok.text!r} (known names: {known})")
 
     def call(self, name_tok):
+        # Arguments are parsed in this loop (not a helper) to keep three Python
+        # frames per nesting level: MAX_DEPTH levels stay far from the recursion limit.
         if name_tok.text not in FUNCTIONS:
             _fail(self.text, name_tok.pos, f"{name_tok.text!r} is not a known function; "
                   "known: " + ", ".join(sorted(FUNCTIONS)))
@@ -212,25 +223,24 @@ class _Parser:
         while self.peek().text != ")":
             if args or kwargs:
                 self.take(",")
-            self.argument(args, kwargs)
+            tok = self.peek()
+            if tok.kind == "name" and self.tokens[self.i + 1].text == "=":
+                self.i += 2
+                kwargs[tok.text] = self.keyword_value(tok)
+            elif kwargs:
+                _fail(self.text, tok.pos, "a positional argument after a keyword argument")
+            else:
+                args.append(self.expr())
         self.take(")")
         return _call(name_tok, args, kwargs, self.text)
 
-    def argument(self, args, kwargs):
-        tok = self.peek()
-        if tok.kind == "name" and self.tokens[self.i + 1].text == "=":  # "bad" has no "="
-            if tok.text not in KEYWORDS:
-                _fail(self.text, tok.pos, f"keyword {tok.text!r} is not allowed; "
-                      f"allowed: {', '.join(KEYWORDS)}")
-            self.i += 2
-            if self.peek().text in ("True", "False"):
-                kwargs[tok.text] = self.take().text == "True"
-            else:
-                kwargs[tok.text] = _integral(self.expr(), self.text, tok)
-            return
-        if kwargs:
-            _fail(self.text, tok.pos, "a positional argument after a keyword argument")
-        args.append(self.expr())
+    def keyword_value(self, tok):
+        if tok.text not in KEYWORDS:
+            _fail(self.text, tok.pos, f"keyword {tok.text!r} is not allowed; "
+                  f"allowed: {', '.join(KEYWORDS)}")
+        if self.peek().text in ("True", "False"):
+            return self.take().text == "True"
+        return _integral(self.expr(), self.text, tok)
 
 
 def _check_name(text, tok):
@@ -285,9 +295,8 @@ def _binary(op, left, right, text, pos):
 
 
 def _call(tok, args, kwargs, text):
-    if not any(isinstance(a, Node) for a in args):
-        _fail(text, tok.pos, f"{tok.text}(...) needs at least one tensor argument (a name); "
-              "numbers alone are not evaluated here")
+    if not args:
+        _fail(text, tok.pos, f"{tok.text}() needs an argument")
     try:
         return FUNCTIONS[tok.text](*args, **kwargs)
     except TypeError as exc:
