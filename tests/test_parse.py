@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import symgrad as sg
@@ -46,7 +46,10 @@ def _expressions():
 @given(_expressions())
 def test_random_expressions_match_python(text):
     env = {"x": 0.7, "y": -1.3, "sin": math.sin}
-    expected = eval(text, {"__builtins__": {}}, env)
+    try:
+        expected = eval(text, {"__builtins__": {}}, env)
+    except OverflowError:   # the oracle (Python floats) overflows where numpy gives inf
+        assume(False)
     with sg.Graph().as_default():
         assert _value(text, x=0.7, y=-1.3) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
