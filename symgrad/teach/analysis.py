@@ -35,6 +35,7 @@ class Reason:
 
     def __init__(self, kind, x, nodes=(), how=()):
         self.kind, self.x, self.nodes, self.how = kind, x, list(nodes), list(how)
+        self.blockers = []      # integer tensors on other paths (for "stopped")
 
     def __repr__(self):
         return f"Reason({self.kind!r}, {self.x.name!r}, {[n.name for n in self.nodes]})"
@@ -100,12 +101,14 @@ def none_reason(sweep, x):
     down = downstream(x, sweep.ys)
     if not down & set(sweep.ys):
         return Reason("no_path", x)
-    on_path = set(sweep.between)
-    if x not in on_path:
-        blockers = [n for n in sorted(down, key=lambda n: n.id) if not n.is_float]
-        return Reason("integer_path", x, blockers[:3])
-    cuts = [n for n in sorted(down, key=lambda n: n.id) if n in sweep.cut]
-    return Reason("stopped", x, cuts, [sweep.cut[n] for n in cuts])
+    ordered = sorted(down, key=lambda n: n.id)
+    blockers = [n for n in ordered if not n.is_float][:3]
+    cuts = [n for n in ordered if n in sweep.cut and n is not x]
+    if not cuts:
+        return Reason("integer_path", x, blockers)
+    reason = Reason("stopped", x, cuts, [sweep.cut[n] for n in cuts])
+    reason.blockers = blockers
+    return reason
 
 
 def paths(sweep, x):

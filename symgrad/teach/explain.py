@@ -228,7 +228,7 @@ def why_none(ys, xs, index, grad_ys=None, stop_gradients=None):
     ...     a = sg.constant(1.0, name="a")
     ...     b = sg.constant(2.0, name="b")
     ...     why_none(a * 2, [a, b], 1)
-    "ys do not depend on 'b': there is no path from 'b' to any of the ys (['mul']), so there is nothing to differentiate.  Use unconnected_gradients='zero' to get zeros instead of None."
+    "No y depends on 'b': there is no path from 'b' to any of the ys (['mul']), so there is nothing to differentiate.  Use unconnected_gradients='zero' to get zeros instead of None."
     """
     from .render import reason_text
     record = _sweep(ys, xs, grad_ys, stop_gradients)

@@ -77,16 +77,19 @@ def reason_text(reason, sweep):
                 "carry no gradient (as in TF).  Make it a float, e.g. sg.Variable(2.0) "
                 "instead of sg.Variable(2).")
     if reason.kind == "no_path":
-        return (f"ys do not depend on '{x}': there is no path from '{x}' to any of the ys "
+        return (f"No y depends on '{x}': there is no path from '{x}' to any of the ys "
                 f"({[y.name for y in sweep.ys]}), so there is nothing to differentiate.  "
                 "Use unconnected_gradients='zero' to get zeros instead of None.")
     if reason.kind == "integer_path":
         where = ", ".join(f"'{n.name}' ({n.dtype})" for n in reason.nodes)
-        return (f"every path from '{x}' to the ys passes through an integer or boolean tensor "
+        return (f"Every path from '{x}' to the ys passes through an integer or boolean tensor "
                 f"({where}); no gradient flows through integer tensors (a cast to an integer "
                 "type or a comparison cuts the path).")
     cuts = "; ".join(_cut_text(n, how) for n, how in zip(reason.nodes, reason.how))
-    return (f"every path from '{x}' to the ys is cut: at {cuts}.  A gradient flows into a "
+    if reason.blockers:
+        cuts += " (other paths pass through integer tensors: " + \
+            ", ".join(f"'{n.name}'" for n in reason.blockers) + ")"
+    return (f"Every path from '{x}' to the ys is cut: at {cuts}.  A gradient flows into a "
             "stopped tensor but not through it to its inputs, so nothing reaches "
             f"'{x}'.  Unconnected means None (not 0); use unconnected_gradients='zero' for "
             "zeros.")
@@ -118,8 +121,12 @@ def _path_notes(row, latex):
         return [f"Total derivative: more than a dozen paths from '{row.name}' were summed."]
     if not row.paths:
         return []
-    head = (f"Total derivative: the sum over {len(row.paths)} path(s) from '{row.name}' to "
-            "the ys, each the product of the local derivatives along it:")
+    if len(row.paths) == 1:
+        head = (f"One path from '{row.name}' to the ys; the gradient is the product of the "
+                "local derivatives along it:")
+    else:
+        head = (f"Total derivative: the sum over {len(row.paths)} paths from '{row.name}' to "
+                "the ys, each the product of the local derivatives along it:")
     lines = [head]
     for p in row.paths:
         chain = _chain(p)
@@ -148,9 +155,12 @@ def _chain(path):
 def _result_notes(row, sweep, latex):
     if row.reason is not None:
         return [f"xs[{row.index}] '{row.name}': None.  " + reason_text(row.reason, sweep)]
-    head = (f"xs[{row.index}] '{row.name}': d/d{row.name} = {form_text(row.form, latex)} "
-            f"= {value_text(row.value)}")
-    return [head, _shape_note(row)] + _path_notes(row, latex)
+    head = f"xs[{row.index}] '{row.name}': d/d{row.name} = {form_text(row.form, latex)}"
+    if not (isinstance(row.form, sympy.Number) and row.value is not None
+            and float(row.form) == float(row.value)):
+        head += f" = {value_text(row.value)}"
+    shape = [_shape_note(row)] if row.x.shape or any(y.shape for y in row.ys) else []
+    return [head] + shape + _path_notes(row, latex)
 
 
 # ---- sections ----------------------------------------------------------------------
@@ -169,8 +179,10 @@ def sections(expl, latex=False):
     rev = Section("Reverse sweep (adjoint = d(seeded sum of ys)/d node)",
                   ["node", "seed", "from", "local partials", "adjoint", "value"],
                   [_reverse_cells(r, expl, latex) for r in expl.reverse])
-    res = Section("Results", notes=[n for r in expl.results
-                                    for n in _result_notes(r, sw, latex)])
+    notes = []
+    for r in expl.results:
+        notes += ([""] if notes else []) + _result_notes(r, sw, latex)
+    res = Section("Results", notes=notes)
     return [intro, fwd, rev, res]
 
 
@@ -204,7 +216,7 @@ def text(expl):
         out.append(sec.title)
         if sec.headers:
             out.extend(_text_table(sec.headers, sec.rows))
-        out.extend("  " + n for n in sec.notes)
+        out.extend(("  " + n).rstrip() for n in sec.notes)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -229,6 +241,8 @@ def markdown(expl):
 
 
 def _md_note(note):
+    if not note:
+        return ""
     return ("- " + note.strip()) if note.startswith("  ") else "\n" + note
 
 
@@ -244,7 +258,8 @@ def html(expl):
                 out.append("<tr>" + "".join(f"<td>{_html_cell(c)}</td>" for c in r) + "</tr>")
             out.append("</table>")
         for n in sec.notes:
-            out.append(f"<p>{_html.escape(n)}</p>")
+            if n:
+                out.append(f"<p>{_html.escape(n)}</p>")
     out.append("</div>")
     return "\n".join(out)
 
