@@ -108,9 +108,10 @@ def _grad(args):
                 continue
             form = sg.latex(g) if args.latex else str(sg.closed_form(g))
             try:
-                print(f"d/d{name} = {form} = {value_text(sg.evaluate(g))}")
+                value = value_text(sg.evaluate(g))
             except sg.FeedError:
-                print(f"d/d{name} = {form}")
+                value = form            # a leaf without --at: the closed form only
+            print(f"d/d{name} = {form}" + ("" if value == form else f" = {value}"))
     return 0
 
 

@@ -144,7 +144,7 @@ def test_vector_y_mentions_the_jacobian_and_seeds():
     np.testing.assert_allclose(e.results[0].value, [2.0, 40.0])
     text = e.text()
     assert "(2,) + (2,) = (2, 2)" in text and "sg.jacobian(y, x)" in text
-    assert "ys[0]: [ 1., 10.]" in text
+    assert "ys[0]: [1, 10]" in text
     assert "x -> mul (input 0): (x) (elementwise)" in text
 
 

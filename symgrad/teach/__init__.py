@@ -9,5 +9,5 @@ Sits on top of the pipeline (it may import every stage); nothing below imports i
 2*x
 """
 from .explain import Explanation, explain, why_none  # noqa: F401
-from .draw import Drawing, dot_available, draw  # noqa: F401
+from .dot import Drawing, dot_available, draw  # noqa: F401
 from .plots import descent_path, field_values, gradient_field  # noqa: F401

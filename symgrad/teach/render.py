@@ -38,8 +38,14 @@ def value_text(v):
     if arr.size and np.all(arr == arr.flat[0]):
         return f"all {_scalar(arr.flat[0])}, shape {arr.shape}"
     if arr.size <= 9:
-        return np.array2string(arr, precision=6, separator=", ").replace("\n", "")
+        return _nested(arr)
     return f"shape {arr.shape}, from {_scalar(arr.min())} to {_scalar(arr.max())}"
+
+
+def _nested(arr):
+    if arr.ndim == 0:
+        return _scalar(arr[()])
+    return "[" + ", ".join(_nested(a) for a in arr) + "]"
 
 
 def _scalar(v):
