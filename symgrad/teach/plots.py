@@ -125,14 +125,17 @@ def gradient_field(f, x, y, xlim=(-1.0, 1.0), ylim=(-1.0, 1.0), n=21, path=None,
         ax = Figure(figsize=(6, 5)).subplots()
     filled = ax.contourf(X, Y, F, levels=levels, cmap="viridis", alpha=0.8)
     ax.figure.colorbar(filled, ax=ax, label=f.name)
-    ax.quiver(X, Y, GX, GY, color="white", alpha=0.9)
+    # unit arrows: the direction of the gradient (its size varies too much to draw to scale)
+    norm = np.hypot(GX, GY)
+    norm[norm == 0] = 1.0
+    ax.quiver(X, Y, GX / norm, GY / norm, color="white", alpha=0.9, angles="xy")
     if path is not None:
         p = np.asarray(path, dtype=float)
         ax.plot(p[:, 0], p[:, 1], "o-", color="red", markersize=3, label="optimiser path")
         ax.legend(loc="upper right")
     ax.set_xlabel(x.name)
     ax.set_ylabel(y.name)
-    ax.set_title(f"{f.name} and its gradient (arrows point uphill)")
+    ax.set_title(f"{f.name}: contours and gradient directions (uphill)")
     if filename is not None:
         ax.figure.savefig(filename, dpi=100)
     return ax

@@ -175,7 +175,8 @@ def sections(expl, latex=False):
     """The explanation as :class:`Section` objects (target-independent)."""
     sw = expl.sweep
     call = (f"gradients(ys={[y.name for y in sw.ys]}, xs={[x.name for x in sw.xs]}"
-            + (f", stop_gradients={[s.name for s in sw.stops]}" if sw.stops else "") + ")")
+            + (f", stop_gradients={[s.name for s in sorted(sw.stops, key=lambda n: n.id)]}"
+               if sw.stops else "") + ")")
     intro = Section(call, notes=[
         "Each entry is the derivative of sum_k sum(grad_ys[k] * ys[k]) with respect to "
         "xs[i] (seeds grad_ys default to ones), summed over every path: a total derivative."])
