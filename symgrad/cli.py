@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import keyword
 import re
+import signal
 import sys
+import threading
 
 import numpy as np
 
@@ -160,6 +162,8 @@ def _program_arguments(p):
                    help="give a leaf a value, e.g. --at a=5 or --at 'x=[1, 2]' (repeatable)")
     p.add_argument("--stop", nargs="+", metavar="NAME",
                    help="stop_gradients: names held constant (partial derivatives)")
+    p.add_argument("--timeout", type=int, default=60, metavar="SECONDS",
+                   help="give up on closed forms after this long (default 60; 0: never)")
 
 
 def build_parser():
@@ -188,15 +192,39 @@ def build_parser():
     return parser
 
 
+class _TimeLimit:
+    """Interrupt the work after ``seconds`` (SIGALRM; a no-op where unavailable)."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.active = bool(seconds) and hasattr(signal, "SIGALRM") and \
+            threading.current_thread() is threading.main_thread()
+
+    def _expired(self, signum, frame):
+        raise TimeoutError(f"gave up after {self.seconds} s (--timeout): the expression is too "
+                           "large for closed forms; simplify it or raise --timeout")
+
+    def __enter__(self):
+        if self.active:
+            self.previous = signal.signal(signal.SIGALRM, self._expired)
+            signal.alarm(int(self.seconds))
+
+    def __exit__(self, *exc):
+        if self.active:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+
 def main(argv=None):
     """Run the CLI; returns the process exit code (2 for bad input, 1 for other errors)."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with _TimeLimit(getattr(args, "timeout", None)):
+            return args.run(args)
     except ParseError as exc:
         print(f"symgrad: error: {exc}", file=sys.stderr)
         return 2
-    except (SymgradError, RuntimeError) as exc:
+    except (SymgradError, RuntimeError, TimeoutError) as exc:
         print(f"symgrad: error: {exc}", file=sys.stderr)
         return 1
 

@@ -42,6 +42,7 @@ from .tracing import placeholder, stack
 MAX_LENGTH = 5000
 MAX_DEPTH = 200
 MAX_LIST_DEPTH = 32         # numpy arrays have at most 64 axes
+MAX_INTEGER_POWER = 256     # SymPy expands (x + 1)**n and computes 2**n exactly: keep n small
 _NOT_TENSOR_FUNCTIONS = {"cast", "einsum", "reshape", "broadcast_to", "zeros", "ones", "fill",
                          "zeros_like", "ones_like", "convert_to_tensor", "expand_dims",
                          "squeeze", "tensordot", "concat", "stack"}
@@ -289,14 +290,25 @@ def _binary(op, left, right, text, pos):
     if op == "@":
         return left @ right
     if op == "**":
+        _check_power(right, text, pos)
         return left ** right
     return {"+": lambda: left + right, "-": lambda: left - right,
             "*": lambda: left * right, "/": lambda: left / right}[op]()
 
 
+def _check_power(exponent, text, pos):
+    if not isinstance(exponent, Node) and np.ndim(exponent) == 0 and \
+            float(exponent).is_integer() and abs(exponent) > MAX_INTEGER_POWER:
+        _fail(text, pos, f"the exponent {exponent:g} is too large for closed forms (limit "
+              f"{MAX_INTEGER_POWER}; SymPy would expand it); give it a name instead, e.g. "
+              "x**n with n a leaf")
+
+
 def _call(tok, args, kwargs, text):
     if not args:
         _fail(text, tok.pos, f"{tok.text}() needs an argument")
+    if FUNCTIONS[tok.text] is _functions.pow and len(args) == 2:
+        _check_power(args[1], text, tok.pos)
     try:
         return FUNCTIONS[tok.text](*args, **kwargs)
     except TypeError as exc:

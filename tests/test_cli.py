@@ -109,6 +109,17 @@ def test_other_errors_exit_1(capsys):
     assert code == 1 and "matmul" in err
 
 
+def test_time_limit_backstop(capsys):
+    # (x+1)**40000 after SymPy combines the powers: the closed form would run for minutes
+    code, out, err = run(capsys, "grad", "((x+1)**200)**200", "--wrt", "x", "--timeout", "1")
+    assert code == 1 and "gave up after 1 s (--timeout)" in err
+
+
+def test_large_sweeps_explain_by_value(capsys):
+    code, out, _ = run(capsys, "explain", "*".join(["x"] * 250), "--wrt", "x", "--at", "x=1")
+    assert code == 0 and "d/dx = 250*x**249 = 250" in out
+
+
 def test_help_teaches_by_example(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--help"])

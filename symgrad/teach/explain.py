@@ -33,6 +33,7 @@ from ..simplify import closed_form
 from . import analysis
 
 MAX_SYMBOLIC_SIZE = 100     # adjoints of larger tensors are shown by value only
+MAX_SYMBOLIC_ROWS = 200     # sweeps over more nodes show adjoints by value only
 MAX_FORM_CHARS = 100        # longer closed forms in the leaves are shown in intermediate names
 
 
@@ -100,7 +101,7 @@ def _kept(sweep):
 
 
 def _form(t, keep):
-    if t is None or t.size > MAX_SYMBOLIC_SIZE:
+    if t is None or keep is None or t.size > MAX_SYMBOLIC_SIZE:
         return None
     return closed_form(t, keep=[k for k in keep if k is not t])
 
@@ -119,6 +120,8 @@ def _forward_rows(sweep, values):
 def _reverse_rows(sweep, values, keep):
     rows = []
     on_path = set(sweep.between)
+    if len(sweep.between) > MAX_SYMBOLIC_ROWS:
+        keep = None
     for node in reversed(sweep.between):
         adjoint = sweep.adjoints.get(node)
         if adjoint is None:
