@@ -27,7 +27,7 @@ def test_arithmetic_matches_python(text):
     assert _value(text, x=1.25, y=-0.75) == pytest.approx(expected, rel=1e-12)
 
 
-_ATOMS = st.sampled_from(["x", "y", "2", "0.5", "3"])
+_ATOMS = st.sampled_from(["x", "y", "2.0", "0.5", "3.0"])   # floats, like the parser's folding
 
 
 def _expressions():
@@ -38,7 +38,7 @@ def _expressions():
                 lambda t: f"({t[0]} {t[1]} {t[2]})"),
             inner.map(lambda e: f"-{e}"),
             inner.map(lambda e: f"sin({e})"),
-            inner.map(lambda e: f"{e}**2")),
+            inner.map(lambda e: f"({e})**2")),
         max_leaves=12)
 
 
