@@ -60,7 +60,16 @@ def _classic_graphs():
         q = sg.Variable(0.3, name="q")
         u = sg.sin(p * q) + p * sg.exp(q)
         return [u, u * u], [p, q, u], {p: 1.7}
-    return [total, cubic, mixed]
+    def kinks():
+        x = sg.Variable(2.0, name="x")
+        y = sg.where(x > 1, sg.log(x), x * 0)
+        return sg.maximum(y, 0.5) * x, [x], {}
+
+    def second_order():
+        x = sg.Variable(1.5, name="x")
+        (g,) = sg.gradients(sg.sin(x) * x ** 3, x)
+        return g, [x], {}
+    return [total, cubic, mixed, kinks, second_order]
 
 
 @pytest.mark.parametrize("build", _classic_graphs(), ids=lambda f: f.__name__)

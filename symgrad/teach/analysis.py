@@ -50,7 +50,9 @@ def input_symbol(node):
     """How an input appears in a local expression: its name, or a literal's value."""
     if is_literal(node) and node.size == 1:
         return to_number(np.asarray(node.value).reshape(())[()])
-    return sympy.Symbol(node.name, real=node.dtype.kind != "b")
+    if node.dtype.kind == "b":
+        return sympy.Symbol(node.name)      # booleans carry no assumptions (as in closed forms)
+    return sympy.Symbol(node.name, real=True)
 
 
 def _inputs_map(node, syms):
@@ -146,6 +148,11 @@ def symbol_values(nodes, values):
     out = {}
     for n in nodes:
         v = values.get(n)
-        if v is not None and np.size(v) == 1:
-            out[sympy.Symbol(n.name, real=True)] = float(np.asarray(v).reshape(()))
+        if v is None or np.size(v) != 1:
+            continue
+        v = np.asarray(v).reshape(())[()]
+        if n.dtype.kind == "b":
+            out[sympy.Symbol(n.name)] = sympy.true if v else sympy.false
+        else:
+            out[sympy.Symbol(n.name, real=True)] = float(v)
     return out

@@ -157,7 +157,7 @@ def _path_rows(sweep, x, values):
             except TypeError:
                 number = None
         rows.append(Row(nodes=[x] + [c for c, _ in edges], edges=edges, factors=factors,
-                        product=product, value=number))
+                        product=product, value=number, scalar=scalar))
     return rows
 
 

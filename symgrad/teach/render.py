@@ -138,7 +138,8 @@ def _path_notes(row, latex):
         chain = _chain(p)
         if p.factors and None not in p.factors:
             factors = " * ".join(f"({form_text(f, latex)})" for f in p.factors)
-            value = f" = {value_text(p.value)}" if p.value is not None else " (elementwise)"
+            value = f" = {value_text(p.value)}" if p.value is not None else \
+                "" if p.scalar else " (elementwise)"
             lines.append(f"  {chain}: {factors}{value}")
         else:
             lines.append(f"  {chain}")
