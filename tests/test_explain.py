@@ -7,7 +7,7 @@ import pytest
 import sympy
 
 import symgrad as sg
-from symgrad.teach import analysis, why_none
+from symgrad.teach import why_none
 
 GOLDEN = """\
 gradients(ys=['add'], xs=['a', 'mul'])

@@ -196,7 +196,8 @@ def trainable_variables():
     return [v for v in _variables(get_default_graph()) if v.attrs.get("trainable", True)]
 
 
-global_variables = lambda: _variables(get_default_graph())  # noqa: E731
+def global_variables():
+    return _variables(get_default_graph())
 
 
 class GradientDescentOptimizer:
