@@ -157,12 +157,17 @@ def test_gradient_descent_optimizer_matches_manual_updates():
         assert sess.run(w) == pytest.approx(expected, rel=1e-6)
         sess.run(tf.global_variables_initializer())      # resets to the initial value
         assert sess.run(w) == 0.0
+        sess.run(step)
+        sess.run(w.initializer)
+        assert sess.run(w) == 0.0
 
 
 def test_names_dtypes_and_namespaces():
     assert tf.constant(1.0).dtype == np.float32
     assert tf.constant(1).dtype == np.int32
     assert tf.constant(1.0, dtype=tf.float64).dtype == np.float64
+    assert tf.constant(np.ones(2)).dtype == np.float64        # numpy values keep their dtype
+    assert tf.constant([1.0, 2.0]).dtype == np.float32
     assert tf.Variable(1.0).dtype == np.float32
     assert isinstance(tf.Variable(1.0), sg.Variable)
     with tf.name_scope("layer"):

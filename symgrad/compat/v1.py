@@ -66,8 +66,9 @@ class UnconnectedGradients:
 
 
 def _tf_dtype(value, dtype):
-    """TF's defaults: Python floats become float32, Python ints int32."""
-    if dtype is not None or isinstance(value, Node):
+    """TF's defaults: Python floats become float32, Python ints int32; numpy values keep
+    their dtype."""
+    if dtype is not None or isinstance(value, (Node, np.ndarray, np.generic)):
         return dtype
     kind = np.asarray(value).dtype.kind
     return np.float32 if kind == "f" else np.int32 if kind in "iu" else None
@@ -89,6 +90,11 @@ class Variable(_t.Variable):
 
     def initializer_run(self):
         self.value = np.array(self.initial)
+
+    @property
+    def initializer(self):
+        """``sess.run(v.initializer)``: reset this variable to its initial value."""
+        return Operation(f"{self.name}/Assign", lambda feed: self.initializer_run())
 
 
 def placeholder(dtype, shape=None, name=None):
