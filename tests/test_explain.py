@@ -30,7 +30,7 @@ Results
   Total derivative: the sum over 2 paths from 'a' to the ys, each the product of the local derivatives along it:
     a -> mul -> add: (2) * (1) = 2
     a -> add: (1) = 1
-    (the adjoint of 'a' is the sum of what add, mul sent back; stop_gradients=[...] on the intermediate tensors gives the partial derivative instead)
+  Partial derivative (the other xs held fixed, stop_gradients=xs): d/da = 1.  gradients gives the total derivative, which also counts the paths through the other xs.
 
   xs[1] 'mul': d/dmul = 1
   One path from 'mul' to the ys; the gradient is the product of the local derivatives along it:
@@ -93,6 +93,17 @@ def test_closed_forms_match_sympy_diff():
     A = sympy.Symbol("a", real=True)
     assert sympy.simplify(e.results[0].form - sympy.diff(A ** 3 + 2 * (2 * A) ** 2, A)) == 0
     assert str(e.results[0].form) == "3*a**2 + 16*a"
+
+
+def test_partial_beside_total_matches_stop_gradients():
+    a = sg.constant(5.0, name="a")
+    b = 2 * a
+    y = a ** 3 + 2 * b ** 2
+    e = sg.explain(y, [a, b])
+    want = sg.evaluate(sg.gradients(y, [a, b], stop_gradients=[a, b]))
+    assert float(e.results[0].partial_value) == pytest.approx(float(want[0]))   # 3 a**2
+    assert str(e.results[0].partial_form) == "3*a**2"
+    assert "Partial derivative" not in sg.explain(y, [a]).text()   # nothing held fixed
 
 
 def test_stop_gradients_give_partials():

@@ -178,13 +178,30 @@ def _result_rows(sweep, values, keep):
         reason = analysis.none_reason(sweep, x)
         grad = None if reason is not None else sweep.adjoints[x]
         form = _result_form(grad, keep)
-        rows.append(Row(index=i, x=x, name=x.name, gradient=grad, form=form,
+        rows.append(Row(index=i, x=x, name=x.name, gradient=grad, form=form, partial_form=None,
+                        partial_value=None,
                         value=values.get(grad) if grad is not None else None,
                         reason=reason, ys=sweep.ys, seeds=sweep.seeds,
                         paths=_path_rows(sweep, x, values) if grad is not None else None,
                         senders=[c for c, _, inp, _ in sweep.contributions
                                  if inp is x and c is not None]))
     return rows
+
+
+def _partials(record, grad_ys, feed_dict, results):
+    """Where xs depend on each other: the partial derivatives (stop_gradients=xs) beside
+    the total ones, so the difference can be shown."""
+    xs = list(dict.fromkeys(record.xs))
+    if record.stops or len(xs) < 2 or not any(
+            x in ancestors([other]) for x in xs for other in xs if other is not x):
+        return
+    partial = _sweep(record.ys, xs, grad_ys, xs)
+    values = node_values([partial.adjoints.get(x) for x in xs], feed_dict)
+    for row in results:
+        adjoint = partial.adjoints.get(row.x)
+        if adjoint is not None and row.gradient is not None:
+            row.partial_form = _result_form(adjoint, [])
+            row.partial_value = values.get(adjoint)
 
 
 def sweep_values(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None):
@@ -218,9 +235,10 @@ def explain(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None):
     """
     record, values = sweep_values(ys, xs, grad_ys, stop_gradients, feed_dict)
     keep = _kept(record)
+    results = _result_rows(record, values, keep)
+    _partials(record, grad_ys, feed_dict, results)
     return Explanation(record, _forward_rows(record, values),
-                       _reverse_rows(record, values, keep),
-                       _result_rows(record, values, keep), values)
+                       _reverse_rows(record, values, keep), results, values)
 
 
 def why_none(ys, xs, index, grad_ys=None, stop_gradients=None):

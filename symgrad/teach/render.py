@@ -143,7 +143,7 @@ def _path_notes(row, latex):
             lines.append(f"  {chain}: {factors}{value}")
         else:
             lines.append(f"  {chain}")
-    if len(row.senders) > 1:
+    if len(row.senders) > 1 and row.partial_form is None:
         lines.append(f"  (the adjoint of '{row.name}' is the sum of what "
                      f"{_names(row.senders)} sent back; stop_gradients=[...] on the "
                      "intermediate tensors gives the partial derivative instead)")
@@ -162,12 +162,26 @@ def _chain(path):
 def _result_notes(row, sweep, latex):
     if row.reason is not None:
         return [f"xs[{row.index}] '{row.name}': None.  " + reason_text(row.reason, sweep)]
-    head = f"xs[{row.index}] '{row.name}': d/d{row.name} = {form_text(row.form, latex)}"
-    if not (isinstance(row.form, sympy.Number) and row.value is not None
-            and float(row.form) == float(row.value)):
-        head += f" = {value_text(row.value)}"
+    head = f"xs[{row.index}] '{row.name}': " + _equation(row.name, row.form, row.value, latex)
     shape = [_shape_note(row)] if row.x.shape or any(y.shape for y in row.ys) else []
-    return [head] + shape + _path_notes(row, latex)
+    return [head] + shape + _path_notes(row, latex) + _partial_note(row, latex)
+
+
+def _partial_note(row, latex):
+    if row.partial_form is None or row.partial_form == row.form:
+        return []
+    return ["Partial derivative (the other xs held fixed, stop_gradients=xs): "
+            + _equation(row.name, row.partial_form, row.partial_value, latex)
+            + ".  gradients gives the total derivative, which also counts the paths through "
+            "the other xs."]
+
+
+def _equation(name, form, value, latex):
+    """``d/dx = form = value``, without repeating a number."""
+    text = f"d/d{name} = {form_text(form, latex)}"
+    if isinstance(form, sympy.Number) and value is not None and float(form) == float(value):
+        return text
+    return text + f" = {value_text(value)}"
 
 
 # ---- sections ----------------------------------------------------------------------
