@@ -103,7 +103,7 @@ def _explained():
 
 
 def _indent(text):
-    return "\n".join("   " + line for line in text.splitlines())
+    return "\n".join(("   " + line).rstrip() for line in text.splitlines())
 
 
 def run_demo(explain=False):

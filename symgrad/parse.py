@@ -110,7 +110,11 @@ def tokenize(text):
 
 
 class _Parser:
-    """Recursive descent with binding powers; two Python frames per nesting level."""
+    """Recursive descent with binding powers (a Pratt parser).
+
+    Names are checked (dunder, keywords) and bad characters reported as soon as
+    ``peek`` meets them.  Each nesting level costs at most three Python frames.
+    """
 
     def __init__(self, text, names, leaves):
         self.text, self.names, self.leaves = text, names, leaves
@@ -145,10 +149,8 @@ class _Parser:
         while True:
             tok = self.peek()
             power = _BINDING.get(tok.text) if tok.kind == "op" else None
-            if power is None or power <= min_power and tok.text != "**":
-                break
-            if tok.text == "**" and power < min_power:
-                break
+            if power is None or power <= min_power:
+                break       # ** re-enters with power - 1, so it groups to the right
             self.take()
             right = self.expr(power - 1 if tok.text == "**" else power)
             left = _binary(tok.text, left, right, self.text, tok.pos)
@@ -169,7 +171,6 @@ class _Parser:
         if tok.text == "[":
             return self.list_literal(tok)
         if tok.kind == "name" and self.tokens[self.i].text == "(":
-            _check_name(self.text, tok)
             return self.call(tok)
         if tok.kind == "name":
             return self.name(tok)
@@ -193,9 +194,9 @@ class _Parser:
         return stack(items)
 
     def name(self, tok):
-        _check_name(self.text, tok)
-        if self.peek().text == "(":
-            return self.call(tok)
+        if tok.text in ("True", "False"):
+            _fail(self.text, tok.pos, f"{tok.text} is only allowed as a keyword value "
+                  "(keepdims=True)")
         if tok.text in self.names:
             value = self.names[tok.text]
             if not isinstance(value, (Node, int, float, np.ndarray)):

@@ -105,6 +105,8 @@ def test_numbers_fold_in_floating_point():
     ("", "empty"),
     ("2 x", "unexpected 'x'"),
     ("x $ y", "unexpected character '\\$'"),
+    ("True + x", "only allowed as a keyword value"),
+    ("None", "Python keyword"),
 ])
 def test_rejects_with_a_clear_message(text, message):
     with pytest.raises(sg.ParseError, match=message):
