@@ -167,7 +167,7 @@ class Session:
         feed_dict = dict(feed_dict or {})
         _check_unknown_shape_feeds(feed_dict)
         ops, tensors = [], []
-        _collect(fetches, ops, tensors, None)
+        _collect(fetches, ops, tensors, None, self.graph)
         for op in ops:
             op.run(feed_dict, self)
         values = evaluate(tensors, feed_dict) if tensors else []
@@ -175,22 +175,22 @@ class Session:
         return _tf1_structure(_rebuild(fetches, found))
 
 
-def _collect(fetch, ops, tensors, parent):
+def _collect(fetch, ops, tensors, parent, graph):
     if fetch is None:
         context = None
         if isinstance(parent, GradientList):
             context = (parent, next(i for i, g in enumerate(parent) if g is None))
-        raise none_fetch_error(context or _RECENT_NONE.get(get_default_graph()))
+        raise none_fetch_error(context or _RECENT_NONE.get(graph))
     if isinstance(fetch, Operation):
         ops.append(fetch)
     elif isinstance(fetch, Node):
         tensors.append(fetch)
     elif isinstance(fetch, dict):
         for v in fetch.values():
-            _collect(v, ops, tensors, fetch)
+            _collect(v, ops, tensors, fetch, graph)
     elif isinstance(fetch, (list, tuple)):
         for v in fetch:
-            _collect(v, ops, tensors, fetch)
+            _collect(v, ops, tensors, fetch, graph)
     else:
         raise _invalid_fetch(fetch)
 
