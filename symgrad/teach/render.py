@@ -117,8 +117,8 @@ def _shape_note(row):
     note = (f"Why the shape {x.shape}: gradients returns sum_k grad_ys[k] . J_k (a "
             f"vector-Jacobian product), which has x's shape.  " + "; ".join(parts) + ".")
     if any(y.shape for y in row.ys):
-        note += (" A non-scalar y is summed over its elements (seed = ones); for every "
-                 f"d y[i]/d {x.name} separately use sg.jacobian(y, x).")
+        note += (" A non-scalar y enters as sum(seed * y) (the seed is ones unless grad_ys "
+                 f"is given); for every d y[i]/d {x.name} separately use sg.jacobian(y, x).")
     return note
 
 
