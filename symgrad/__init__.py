@@ -15,12 +15,14 @@ import numpy as _np
 from . import ops  # noqa: F401
 from .differentiate import Sweep, gradients, hessians, jacobian  # noqa: F401
 from .errors import (ArgumentError, DtypeError, FeedError, GraphError,  # noqa: F401
-                     NoGradientError, NotATensorError, ShapeError, SymgradError)
+                     NoGradientError, NotATensorError, ParseError, ShapeError, SymgradError)
 from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401
 from .printing import latex, mathml, pprint, pretty  # noqa: F401
 from .simplify import closed_form  # noqa: F401
 from .tracing import *  # noqa: F401,F403
+from .parse import parse  # noqa: F401  (the top layers: parse, teach)
+from .teach import descent_path, draw, explain, gradient_field  # noqa: F401
 
 __version__ = "0.1.0"
 

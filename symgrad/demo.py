@@ -1,19 +1,22 @@
 """The classic questions about ``tf.gradients``, each with its closed form and value.
 
 Used by ``symgrad demo`` and the examples; every question runs in a graph of its
-own so leaf names stay as written.
+own so leaf names stay as written.  Sits with the CLI on top of the pipeline.
 
 >>> "[3.0, 1.0]" in run_demo()
 True
 """
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .differentiate import gradients, jacobian
 from .evaluate import evaluate
 from .simplify import closed_form
-from .tracing import Graph, Variable, constant, reduce_sum
+from .teach import explain, why_none as why_none_text
+from .tracing import Graph, Variable, constant, multiply, reduce_sum, stop_gradient
 
 
 def _fmt(values):
@@ -80,11 +83,34 @@ def jacobian_vs_gradient():
                 "sums of the Jacobian (the Jacobian contracted with grad_ys = ones)")
 
 
+def why_none():
+    with Graph().as_default():
+        a = constant(0.0, name="a")
+        b = multiply(2.0, a, name="b")
+        y = a + stop_gradient(b)
+        g = gradients(y, [a, b])
+        return ("6. a = 0; b = 2a; gradients(a + stop_gradient(b), [a, b])\n"
+                f"   value {_fmt(evaluate(g))}: b's entry is None, not 0.\n"
+                + _indent(textwrap.fill(why_none_text(y, [a, b], 1), 86)))
+
+
+def _explained():
+    """The explanation printed after a question (``symgrad demo --explain``)."""
+    with Graph().as_default():
+        a = constant(0.0, name="a")
+        b = 2 * a
+        return _indent(str(explain(a + b, [a, b])))
+
+
 def _indent(text):
-    return "\n".join("   " + line for line in text.splitlines())
+    return "\n".join(("   " + line).rstrip() for line in text.splitlines())
 
 
-def run_demo():
-    """All classic questions as one printable text."""
-    return "\n\n".join(q() for q in (total_derivative, cubic, quadratic, matrix_shape,
-                                     jacobian_vs_gradient))
+def run_demo(explain=False):
+    """All classic questions as one printable text (with ``explain``, the full
+    explanation of the first question follows)."""
+    parts = [q() for q in (total_derivative, cubic, quadratic, matrix_shape,
+                           jacobian_vs_gradient, why_none)]
+    if explain:
+        parts.append("The first question, explained step by step:\n" + _explained())
+    return "\n\n".join(parts)

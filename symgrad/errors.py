@@ -39,3 +39,7 @@ class NoGradientError(SymgradError, LookupError):
 
 class ArgumentError(SymgradError, ValueError):
     """An argument with an invalid value (unknown option, wrong length)."""
+
+
+class ParseError(SymgradError, ValueError):
+    """Text given to ``sg.parse`` or the CLI that is outside the expression grammar."""

@@ -1,0 +1,25 @@
+"""A gradient field: contours of f(x, y), its gradient as arrows, and a gradient-descent
+path.  Saves gradient_field.png (or the path given as the first argument) when
+matplotlib is installed; prints the path either way."""
+import sys
+
+import symgrad as sg
+
+x = sg.Variable(0.0, name="x")
+y = sg.Variable(0.0, name="y")
+f = sg.identity((1 - x) ** 2 + 5 * (y - x ** 2) ** 2, name="f")
+
+path = sg.descent_path(f, x, y, start=(-1.5, 2.0), learning_rate=0.02, steps=200)
+print("gradient descent from (-1.5, 2.0):")
+for i in range(0, len(path), 50):
+    print(f"  step {i:2d}: x = {path[i, 0]: .4f}, y = {path[i, 1]: .4f}, "
+          f"f = {float(sg.evaluate(f, {x: path[i, 0], y: path[i, 1]})):.4f}")
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("matplotlib is not installed: pip install matplotlib to draw the picture")
+else:
+    out = sys.argv[1] if len(sys.argv) > 1 else "gradient_field.png"
+    sg.gradient_field(f, x, y, xlim=(-2, 2), ylim=(-1, 3), n=21, path=path, filename=out)
+    print("wrote", out)

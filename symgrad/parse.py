@@ -1,0 +1,357 @@
+"""A whitelist parser: untrusted text -> symgrad tensors, never ``eval``.
+
+The grammar is explicit (a Pratt parser over a regex tokenizer)::
+
+    expr    := prefix (infix expr)*          infix: + - * / @ (left), ** (right)
+    prefix  := NUMBER | NAME | NAME '(' args ')' | '(' expr ')' | '[' expr, ... ']'
+             | '-' expr | '+' expr           (-x**2 is -(x**2), as in Python)
+    args    := expr, ...  then  axis=..., keepdims=...
+
+Names are looked up in ``names`` (tensors or numbers), then ``pi``; a name
+followed by ``(`` must be one of the known sg functions (:data:`FUNCTIONS`).
+Everything else is rejected with a :class:`~symgrad.errors.ParseError` that
+points at the column: strings, attribute access, Python keywords (``lambda``),
+dunder names (``__import__``), input longer than :data:`MAX_LENGTH` characters
+or nested deeper than :data:`MAX_DEPTH` levels.  Work is linear in the input.
+
+Purely numeric sub-expressions are folded in float64 (``10**10**10`` is inf),
+so no exact big-integer arithmetic can be triggered.
+
+Imports the tracing layer (to build tensors) and the errors; nothing imports it
+but the public face, ``cli`` and ``teach``.
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default():
+...     a = sg.constant(5.0, name="a")
+...     str(parse("a**3 + 2*(2*a)**2", {"a": a}))
+'a**3 + 8*a**2'
+"""
+from __future__ import annotations
+
+import keyword
+import math
+import re
+
+import numpy as np
+
+from .errors import ParseError
+from .graph import Node
+from .tracing import functions as _functions
+from .tracing import placeholder, stack
+
+MAX_LENGTH = 5000
+MAX_DEPTH = 200
+MAX_LIST_DEPTH = 32         # numpy arrays have at most 64 axes
+MAX_INTEGER_POWER = 256     # SymPy expands (x + 1)**n and computes 2**n exactly: keep n small
+_NOT_TENSOR_FUNCTIONS = {"cast", "einsum", "reshape", "broadcast_to", "zeros", "ones", "fill",
+                         "zeros_like", "ones_like", "convert_to_tensor", "expand_dims",
+                         "squeeze", "tensordot", "concat", "stack"}
+FUNCTIONS = {name: getattr(_functions, name) for name in _functions.__all__
+             if name not in _NOT_TENSOR_FUNCTIONS}
+"""The functions an expression may call: sg's tensor functions (``sin``, ``reduce_sum``, ...)."""
+KEYWORDS = ("axis", "keepdims")
+CONSTANTS = {"pi": math.pi}
+
+_TOKEN = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
+  | (?P<op>\*\*|[-+*/@(),=\[\]])
+""", re.VERBOSE)
+_BINDING = {"+": 10, "-": 10, "*": 20, "/": 20, "@": 20, "**": 40}
+_UNARY_POWER = 30           # -x**2 == -(x**2) but x**-2 == x**(-2)
+_HINTS = {"'": "strings are not allowed", '"': "strings are not allowed",
+          ".": "attribute access ('.') is not allowed",
+          ":": "slices, lambdas and statements are not allowed",
+          ";": "statements are not allowed", "#": "comments are not allowed"}
+
+
+class Token:
+    def __init__(self, kind, text, pos):
+        self.kind, self.text, self.pos = kind, text, pos
+
+    def __repr__(self):
+        return f"Token({self.kind}, {self.text!r}, {self.pos})"
+
+
+def _fail(text, pos, message):
+    snippet = text if len(text) <= 70 else text[max(0, pos - 30):pos + 30]
+    caret = pos if len(text) <= 70 else min(pos, 30)
+    raise ParseError(f"cannot parse the expression: {message} (at column {pos + 1})\n"
+                     f"  {snippet}\n  {' ' * caret}^")
+
+
+def tokenize(text):
+    """The tokens of ``text``, ending with an ``end`` token.
+
+    The first character outside the grammar's alphabet becomes a ``bad`` token
+    (tokenizing stops there); the parser reports it when it reaches it, so an
+    earlier error (a dunder name) is named first.
+
+    >>> [t.text for t in tokenize("2*x**2")]
+    ['2', '*', 'x', '**', '2', '']
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"the expression must be a string, not {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ParseError(f"the expression is {len(text)} characters long; the limit is "
+                         f"{MAX_LENGTH}: build large programs in Python instead")
+    tokens, pos = [], 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:  # reported when the parser reaches it, after earlier errors
+            tokens.append(Token("bad", text[pos], pos))
+            break
+        if m.lastgroup != "space":
+            tokens.append(Token(m.lastgroup, m.group(), pos))
+        pos = m.end()
+    tokens.append(Token("end", "", len(text)))
+    return tokens
+
+
+class _Parser:
+    """Recursive descent with binding powers (a Pratt parser).
+
+    Names are checked (dunder, keywords) and bad characters reported as soon as
+    ``peek`` meets them.  Each nesting level costs at most three Python frames.
+    """
+
+    def __init__(self, text, names, leaves):
+        self.text, self.names, self.leaves = text, names, leaves
+        self.tokens = tokenize(text)
+        self.i = 0
+        self.depth = 0
+
+    def peek(self):
+        tok = self.tokens[self.i]
+        if tok.kind == "bad":
+            _fail(self.text, tok.pos, f"unexpected character {tok.text!r}; " + _HINTS.get(
+                tok.text, "use names, numbers, + - * / ** @, parentheses and calls of "
+                          "sg functions"))
+        if tok.kind == "name":
+            _check_name(self.text, tok)
+        return tok
+
+    def take(self, text=None):
+        tok = self.peek()
+        if text is not None and tok.text != text:
+            found = "the end" if tok.kind == "end" else repr(tok.text)
+            _fail(self.text, tok.pos, f"expected {text!r}, found {found}")
+        self.i += 1
+        return tok
+
+    def expr(self, min_power=0):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            _fail(self.text, self.peek().pos,
+                  f"the expression is nested deeper than {MAX_DEPTH} levels")
+        left = self.prefix()
+        while True:
+            tok = self.peek()
+            power = _BINDING.get(tok.text) if tok.kind == "op" else None
+            if power is None or power <= min_power:
+                break       # ** re-enters with power - 1, so it groups to the right
+            self.take()
+            right = self.expr(power - 1 if tok.text == "**" else power)
+            left = _binary(tok.text, left, right, self.text, tok.pos)
+        self.depth -= 1
+        return left
+
+    def prefix(self):
+        tok = self.take()
+        if tok.kind == "number":
+            return _number(tok.text)
+        if tok.text in ("-", "+"):
+            operand = self.expr(_UNARY_POWER)
+            return operand if tok.text == "+" else _negate(operand)
+        if tok.text == "(":
+            inner = self.expr()
+            self.take(")")
+            return inner
+        if tok.text == "[":
+            return self.list_literal(tok)
+        if tok.kind == "name" and self.tokens[self.i].text == "(":
+            return self.call(tok)
+        if tok.kind == "name":
+            return self.name(tok)
+        found = "the end of the expression" if tok.kind == "end" else repr(tok.text)
+        _fail(self.text, tok.pos, f"expected a number, a name or '(', found {found}")
+
+    def list_literal(self, open_tok):
+        items = [self.expr()]
+        while self.peek().text == ",":
+            self.take()
+            items.append(self.expr())
+        self.take("]")
+        if all(isinstance(v, (float, int, np.ndarray)) for v in items):
+            if any(np.ndim(v) >= MAX_LIST_DEPTH for v in items):
+                _fail(self.text, open_tok.pos, f"lists are nested deeper than "
+                      f"{MAX_LIST_DEPTH} levels")
+            try:
+                return np.array(items, dtype=np.float64)
+            except ValueError:
+                _fail(self.text, open_tok.pos, "the rows of a list have different lengths")
+        return stack(items)
+
+    def name(self, tok):
+        if tok.text in ("True", "False"):
+            _fail(self.text, tok.pos, f"{tok.text} is only allowed as a keyword value "
+                  "(keepdims=True)")
+        if tok.text in self.names:
+            value = self.names[tok.text]
+            if not isinstance(value, (Node, int, float, np.ndarray)):
+                _fail(self.text, tok.pos, f"name {tok.text!r} is bound to a "
+                      f"{type(value).__name__}, not a tensor or number")
+            return value
+        if tok.text in CONSTANTS:
+            return CONSTANTS[tok.text]
+        if tok.text in FUNCTIONS:
+            _fail(self.text, tok.pos, f"{tok.text!r} is a function: call it, e.g. "
+                  f"{tok.text}(x)")
+        if self.leaves == "placeholder":
+            self.names[tok.text] = placeholder(shape=(), name=tok.text)
+            return self.names[tok.text]
+        known = ", ".join(sorted(self.names)) or "none"
+        _fail(self.text, tok.pos, f"unknown name {tok.text!r} (known names: {known})")
+
+    def call(self, name_tok):
+        # Arguments are parsed in this loop (not a helper) to keep three Python
+        # frames per nesting level: MAX_DEPTH levels stay far from the recursion limit.
+        if name_tok.text not in FUNCTIONS:
+            _fail(self.text, name_tok.pos, f"{name_tok.text!r} is not a known function; "
+                  "known: " + ", ".join(sorted(FUNCTIONS)))
+        self.take("(")
+        args, kwargs = [], {}
+        while self.peek().text != ")":
+            if args or kwargs:
+                self.take(",")
+            tok = self.peek()
+            if tok.kind == "name" and self.tokens[self.i + 1].text == "=":
+                self.i += 2
+                kwargs[tok.text] = self.keyword_value(tok)
+            elif kwargs:
+                _fail(self.text, tok.pos, "a positional argument after a keyword argument")
+            else:
+                args.append(self.expr())
+        self.take(")")
+        return _call(name_tok, args, kwargs, self.text)
+
+    def keyword_value(self, tok):
+        if tok.text not in KEYWORDS:
+            _fail(self.text, tok.pos, f"keyword {tok.text!r} is not allowed; "
+                  f"allowed: {', '.join(KEYWORDS)}")
+        if self.peek().text in ("True", "False"):
+            return self.take().text == "True"
+        return _integral(self.expr(), self.text, tok)
+
+
+def _check_name(text, tok):
+    if "__" in tok.text:
+        _fail(text, tok.pos, f"name {tok.text!r}: names with '__' (Python internals) are "
+              "not allowed")
+    if keyword.iskeyword(tok.text) and tok.text not in ("True", "False"):
+        _fail(text, tok.pos, f"{tok.text!r} is a Python keyword; only mathematical "
+              "expressions are allowed")
+
+
+def _number(text):
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2 ** 53 and \
+        not any(c in text for c in ".eE") else value
+
+
+def _integral(value, text, tok):
+    arr = np.asarray(value)
+    if isinstance(value, Node) or not np.all(np.mod(arr, 1) == 0):
+        _fail(text, tok.pos, f"{tok.text}= needs an integer or a list of integers")
+    return int(arr) if arr.ndim == 0 else tuple(int(v) for v in arr.ravel())
+
+
+def _negate(value):
+    if isinstance(value, Node):
+        return -value
+    return _fold(np.negative, value)
+
+
+def _fold(fn, *values):
+    with np.errstate(all="ignore"):
+        out = fn(*[np.asarray(v, dtype=np.float64) for v in values])
+    return float(out) if np.ndim(out) == 0 else out
+
+
+_NUMPY = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide,
+          "**": np.power}
+
+
+def _binary(op, left, right, text, pos):
+    if not isinstance(left, Node) and not isinstance(right, Node):
+        if op == "@":
+            _fail(text, pos, "'@' needs at least one tensor operand")
+        return _fold(_NUMPY[op], left, right)
+    if op == "@":
+        return left @ right
+    if op == "**":
+        _check_power(right, text, pos)
+        return left ** right
+    return {"+": lambda: left + right, "-": lambda: left - right,
+            "*": lambda: left * right, "/": lambda: left / right}[op]()
+
+
+def _check_power(exponent, text, pos):
+    if not isinstance(exponent, Node) and np.ndim(exponent) == 0 and \
+            float(exponent).is_integer() and abs(exponent) > MAX_INTEGER_POWER:
+        _fail(text, pos, f"the exponent {exponent:g} is too large for closed forms (limit "
+              f"{MAX_INTEGER_POWER}; SymPy would expand it); give it a name instead, e.g. "
+              "x**n with n a leaf")
+
+
+def _call(tok, args, kwargs, text):
+    if not args:
+        _fail(text, tok.pos, f"{tok.text}() needs an argument")
+    if FUNCTIONS[tok.text] is _functions.pow and len(args) == 2:
+        _check_power(args[1], text, tok.pos)
+    try:
+        return FUNCTIONS[tok.text](*args, **kwargs)
+    except TypeError as exc:
+        _fail(text, tok.pos, f"bad arguments for {tok.text}: {exc}")
+
+
+def parse(text, names=None, leaves="placeholder"):
+    """Build the tensor an expression describes, without ``eval``.
+
+    Args:
+        text: the expression, e.g. ``"a**3 + 2*b**2"`` or ``"reduce_sum(sin(x)**2)"``.
+        names: ``{name: tensor or number}`` the expression may use.  Names it
+            creates (see ``leaves``) are added to this dict.
+        leaves: ``"placeholder"`` (default): an unknown name becomes a scalar
+            float64 placeholder of that name in the default graph; ``"error"``:
+            an unknown name is a ParseError.
+    Returns:
+        a Tensor (or a float / numpy array when the text has no names at all).
+    Raises:
+        ParseError: text outside the grammar (strings, attributes, keywords,
+            dunder names, unknown functions), too long or too deeply nested.
+
+    >>> import symgrad as sg
+    >>> with sg.Graph().as_default():
+    ...     names = {}
+    ...     y = parse("x**2 + x - 1", names)
+    ...     float(sg.evaluate(sg.gradients(y, names["x"])[0], {names["x"]: 2.0}))
+    5.0
+    >>> parse("__import__('os')")
+    Traceback (most recent call last):
+    ...
+    symgrad.errors.ParseError: cannot parse the expression: name '__import__': names with '__' (Python internals) are not allowed (at column 1)
+      __import__('os')
+      ^
+    """
+    if leaves not in ("placeholder", "error"):
+        raise ValueError(f"leaves={leaves!r}: use 'placeholder' or 'error'")
+    parser = _Parser(text, names if names is not None else {}, leaves)
+    if parser.peek().kind == "end":
+        raise ParseError("cannot parse the expression: it is empty")
+    result = parser.expr()
+    tok = parser.peek()
+    if tok.kind != "end":
+        _fail(text, tok.pos, f"unexpected {tok.text!r} after a complete expression")
+    return result

@@ -1,0 +1,154 @@
+"""``sg.draw``: the graph of a gradient computation as Graphviz DOT, with values and adjoints.
+
+Each node shows its expression in its inputs, its value and its adjoint (the
+gradient the reverse sweep accumulated there).  Edges where the sweep stopped
+(``stop_gradients``, ``stop_gradient`` ops) are dashed, xs whose gradient is
+None are greyed, and ``highlight=x`` colours every edge on a path from x to
+the ys.  The DOT text needs nothing; rendering to SVG/PNG/PDF needs the
+Graphviz ``dot`` program (``apt-get install graphviz``).
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default():
+...     a = sg.constant(0.0, name="a")
+...     b = 2 * a
+...     print(draw(a + b, [a, b]).source.splitlines()[0])
+digraph gradients {
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from ..errors import ArgumentError
+from ..graph import ancestors
+from . import analysis
+from .explain import sweep_values
+from .render import form_text, value_text
+
+FORMATS = ("svg", "png", "pdf")
+TIMEOUT_SECONDS = 60
+
+
+def dot_available():
+    """True if the Graphviz ``dot`` program is on PATH."""
+    return shutil.which("dot") is not None
+
+
+def _quote(text):
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+class Drawing:
+    """DOT source plus rendering: ``.source``, ``.save(path)``, ``.render(fmt)``."""
+
+    def __init__(self, source):
+        self.source = source
+
+    def __str__(self):
+        return self.source
+
+    def render(self, fmt="svg"):
+        """The drawing as bytes in ``fmt`` (svg, png, pdf), by the ``dot`` program.
+
+        Raises:
+            RuntimeError: ``dot`` is not installed or failed.
+        """
+        if fmt not in FORMATS:
+            raise ArgumentError(f"format {fmt!r}: use one of {FORMATS}, or save as .dot")
+        if not dot_available():
+            raise RuntimeError("the Graphviz 'dot' program is not installed; install graphviz "
+                               "(e.g. apt-get install graphviz) or save the DOT text as .dot")
+        done = subprocess.run(["dot", f"-T{fmt}"], input=self.source.encode(),
+                              capture_output=True, timeout=TIMEOUT_SECONDS)
+        if done.returncode != 0:
+            raise RuntimeError(f"dot failed: {done.stderr.decode(errors='replace').strip()}")
+        return done.stdout
+
+    def save(self, path):
+        """Write to ``path``: ``.dot``/``.gv`` as text, ``.svg``/``.png``/``.pdf`` via dot."""
+        ext = str(path).rsplit(".", 1)[-1].lower()
+        if ext in ("dot", "gv"):
+            with open(path, "w") as f:
+                f.write(self.source)
+            return path
+        data = self.render(ext)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def _repr_svg_(self):
+        return self.render("svg").decode() if dot_available() else None
+
+
+def _flowing_from(x, record):
+    """Nodes reached from x along edges the gradient flowed through."""
+    reached, changed = {x}, True
+    while changed:
+        changed = False
+        for consumer, _, inp, _ in record.contributions:
+            if consumer is not None and inp in reached and consumer not in reached:
+                reached.add(consumer)
+                changed = True
+    return reached
+
+
+def _node_line(node, record, values, grey):
+    expr = analysis.local_expression(node)
+    head = node.name if expr is None else f"{node.name} = {form_text(expr)}"
+    lines = [head, f"{node.op.name} {node.shape}" if node.shape else node.op.name,
+             f"value {value_text(values.get(node))}"]
+    adjoint = record.adjoints.get(node)
+    if adjoint is not None:
+        lines.append(f"adjoint {value_text(values.get(adjoint))}")
+    attrs = {"label": "\n".join(lines)}
+    if node in record.xs:
+        attrs["peripheries"] = "2"
+    if node in record.ys:
+        attrs["penwidth"] = "2"
+    if grey:
+        attrs.update(fillcolor="gray90", fontcolor="gray50", color="gray60")
+        attrs["label"] += "\ngradient None"
+    elif node in record.cut:
+        attrs["fillcolor"] = "lightyellow"
+    return f"  n{node.id} [" + ", ".join(f"{k}={_quote(v)}" for k, v in attrs.items()) + "];"
+
+
+def _edge_line(inp, consumer, record, hot):
+    attrs = {}
+    if consumer in record.cut and inp in record.between:
+        attrs.update(style="dashed", label="stop")
+    if inp in hot and consumer in hot:
+        attrs.update(color="red", penwidth="2")
+    tail = " [" + ", ".join(f"{k}={_quote(v)}" for k, v in attrs.items()) + "]" if attrs else ""
+    return f"  n{inp.id} -> n{consumer.id}{tail};"
+
+
+def draw(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None, highlight=None,
+         path=None):
+    """Draw the graph of ``gradients(ys, xs, ...)`` with values and adjoints.
+
+    Args:
+        ys, xs, grad_ys, stop_gradients, feed_dict: as for ``sg.explain``.
+        highlight: an x (tensor) whose paths to the ys are drawn in red.
+        path: optional file to save to (``.dot``, ``.svg``, ``.png``, ``.pdf``).
+    Returns:
+        a :class:`Drawing` (``.source`` is the DOT text; in Jupyter it shows as SVG).
+    Raises:
+        the errors of ``sg.gradients``; RuntimeError when rendering without ``dot``.
+    """
+    record, values = sweep_values(ys, xs, grad_ys, stop_gradients, feed_dict)
+    hot = _flowing_from(highlight, record) if highlight is not None else set()
+    greyed = {x for x in record.xs if analysis.none_reason(record, x) is not None}
+    nodes = [n for n in ancestors(record.ys + record.xs) if not analysis.is_literal(n)]
+    lines = ["digraph gradients {", "  rankdir=BT;",
+             '  node [shape=box, style="rounded,filled", fillcolor=white, fontname=Helvetica];',
+             '  edge [fontname=Helvetica, fontsize=10];']
+    lines += [_node_line(n, record, values, n in greyed) for n in nodes]
+    shown = set(nodes)
+    lines += [_edge_line(i, n, record, hot) for n in nodes for i in dict.fromkeys(n.inputs)
+              if i in shown]
+    lines.append("}")
+    drawing = Drawing("\n".join(lines) + "\n")
+    if path is not None:
+        drawing.save(path)
+    return drawing

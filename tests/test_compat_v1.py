@@ -1,0 +1,200 @@
+"""symgrad.compat.v1: TF1 snippets run with only the import changed and give TF's numbers."""
+import numpy as np
+import pytest
+
+import symgrad as sg
+import symgrad.compat.v1 as tf
+
+
+def test_total_derivative_question():
+    a = tf.constant(0.)
+    b = 2 * a
+    g = tf.gradients(a + b, [a, b])
+    with tf.Session() as sess:
+        out = sess.run(g)
+    assert out == [3.0, 1.0]
+    assert repr(out) == "[3.0, 1.0]"          # what TF1 printed
+    assert isinstance(out, list) and all(v.dtype == np.float32 for v in out)
+
+
+def test_partial_derivatives_with_stop_gradients():
+    a = tf.constant(0.)
+    b = 2 * a
+    g = tf.gradients(a + b, [a, b], stop_gradients=[a, b])
+    with tf.Session() as sess:
+        assert repr(sess.run(g)) == "[1.0, 1.0]"
+
+
+def test_cubic_and_quadratic():
+    a = tf.constant(5.)
+    b = 2 * a
+    g = tf.gradients(a ** 3 + 2 * b ** 2, [a, b])
+    x = tf.Variable(2.0)
+    h = tf.gradients(x ** 2 + x - 1, x)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert repr(sess.run(g)) == "[155.0, 40.0]"
+        assert repr(sess.run(h)) == "[5.0]"
+    assert str(g[0]) == "3*a**2 + 16*a".replace("a", g[0].graph.nodes[0].name)
+
+
+def test_gradient_of_sum_has_x_shape_and_relation():
+    # every entry equals 2*sum + 1 (random values, so pinned by the relation)
+    x = tf.Variable(tf.random_normal([3, 3]))
+    s = tf.reduce_sum(x)
+    y = s ** 2 + s - 1
+    g = tf.gradients(y, x)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        (gx,), total = sess.run([g, s])
+    assert gx.shape == (3, 3) and gx.dtype == np.float32
+    np.testing.assert_allclose(gx, np.full((3, 3), 2 * total + 1), rtol=1e-5)
+    assert len(np.unique(gx)) == 1
+
+
+def test_random_normal_is_sampled_once_and_seeded():
+    t = tf.random.normal([4], seed=7)
+    u = tf.random_normal([4], seed=7)
+    with tf.Session() as sess:
+        first, again = sess.run(t), sess.run(t)
+        np.testing.assert_array_equal(first, again)       # sampled when created
+        np.testing.assert_array_equal(first, sess.run(u))  # same seed, same sample
+    tf.set_random_seed(3)
+    v = tf.random_uniform([2, 2], minval=-1, maxval=1)
+    assert v.dtype == np.float32 and np.all(np.abs(v.numpy()) <= 1)
+    assert np.all(np.abs(tf.truncated_normal([50], seed=1).numpy()) <= 2)
+
+
+def test_fetch_structures_and_ops():
+    a = tf.constant(1.5, name="a")
+    b = tf.Variable([1.0, 2.0], name="b")
+    init = tf.global_variables_initializer()
+    with tf.Session() as sess:
+        out = sess.run({"a": a, "pair": (a, [b, a * 2])})
+        assert sess.run(init) is None
+        assert sess.run([init, a])[0] is None
+    assert out["a"] == 1.5 and isinstance(out["pair"], tuple)
+    np.testing.assert_array_equal(out["pair"][1][0], [1.0, 2.0])
+    assert repr(out) == "{'a': 1.5, 'pair': (1.5, [array([1., 2.], dtype=float32), 3.0])}"
+
+
+def test_placeholders_and_feeds():
+    p = tf.placeholder(tf.float32)
+    q = tf.placeholder(tf.float32, shape=(3,))
+    y = p * tf.reduce_sum(q * q)
+    g = tf.gradients(y, [p, q])
+    with tf.Session() as sess:
+        gp, gq = sess.run(g, feed_dict={p: 2.0, q: [1.0, 2.0, 3.0]})
+        assert gp == pytest.approx(14.0)
+        np.testing.assert_allclose(gq, [4.0, 8.0, 12.0])
+        with pytest.raises(sg.FeedError, match=r"shape=None.*shape=\(2,\)"):
+            sess.run(y, feed_dict={p: [1.0, 2.0], q: [1.0, 2.0, 3.0]})
+        with pytest.raises(sg.FeedError, match="was not fed"):
+            sess.run(y, feed_dict={q: [1.0, 2.0, 3.0]})
+    with pytest.raises(sg.ShapeError, match="unknown dimensions"):
+        tf.placeholder(tf.float32, shape=[None, 3])
+
+
+def test_fetching_none_raises_tfs_error_with_the_reason():
+    x = tf.Variable(1.0, name="x")
+    z = tf.Variable(2.0, name="z")
+    g = tf.gradients(3 * x, [x, z])
+    assert g[1] is None
+    with tf.Session() as sess:
+        with pytest.raises(TypeError) as info:
+            sess.run(g)
+        message = str(info.value)
+        assert message.startswith("Fetch argument None has invalid type <class 'NoneType'>")
+        assert "no path from 'z'" in message
+        with pytest.raises(TypeError, match="no path from 'z'"):
+            sess.run(g[1])                                # a bare None: latest record
+
+
+def test_none_through_stop_gradient_and_integers():
+    a = tf.constant(0.)
+    b = 2 * a
+    g = tf.gradients(a + tf.stop_gradient(b), [a, b])
+    n = tf.constant(3)                                    # int32, as in TF
+    h = tf.gradients(tf.cast(n, tf.float32) * a, [n])
+    assert n.dtype == np.int32 and h == [None]
+    with tf.Session() as sess:
+        assert sess.run(g[0]) == 1.0
+        with pytest.raises(TypeError, match="cut: at 'stop_gradient'"):
+            sess.run(g)
+        with pytest.raises(TypeError, match="integer tensor"):
+            sess.run(h)
+
+
+def test_invalid_fetch_and_closed_session():
+    sess = tf.Session()
+    with pytest.raises(TypeError, match="Fetch argument 'x:0' has invalid type"):
+        sess.run("x:0")
+    sess.close()
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(tf.constant(1.0))
+
+
+def test_hessians_and_unconnected_zero():
+    x = tf.Variable(2.0)
+    (h,) = tf.hessians(x ** 3, x)
+    y = tf.Variable(1.0)
+    g = tf.gradients(x * x, [y], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    with tf.Session() as sess:
+        assert sess.run(h) == pytest.approx(12.0)
+        assert sess.run(g) == [0.0]
+
+
+def test_gradient_descent_optimizer_matches_manual_updates():
+    w = tf.Variable(0.0)
+    loss = (w - 3.0) ** 2
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    expected = 0.0
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(5):
+            sess.run(step)
+            expected -= 0.1 * 2 * (expected - 3.0)
+        assert sess.run(w) == pytest.approx(expected, rel=1e-6)
+        sess.run(tf.global_variables_initializer())      # resets to the initial value
+        assert sess.run(w) == 0.0
+        sess.run(step)
+        sess.run(w.initializer)
+        assert sess.run(w) == 0.0
+
+
+def test_names_dtypes_and_namespaces():
+    assert tf.constant(1.0).dtype == np.float32
+    assert tf.constant(1).dtype == np.int32
+    assert tf.constant(1.0, dtype=tf.float64).dtype == np.float64
+    assert tf.constant(np.ones(2)).dtype == np.float64        # numpy values keep their dtype
+    assert tf.constant([1.0, 2.0]).dtype == np.float32
+    assert tf.Variable(1.0).dtype == np.float32
+    assert isinstance(tf.Variable(1.0), sg.Variable)
+    with tf.name_scope("layer"):
+        t = tf.constant(1.0, name="w")
+    assert t.name == "layer/w"
+    m = tf.matmul(tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]]))
+    assert m.numpy().tolist() == [[11.0]]
+    assert tf.nn.relu(tf.constant(-1.0)).numpy() == 0.0
+    assert tf.math.exp(tf.constant(0.0)).numpy() == 1.0
+    assert tf.add_n([tf.constant(1.0), tf.constant(2.0)]).numpy() == 3.0
+
+
+class TestDefaultGraph:
+    """TF1 snippets that reset the global default graph."""
+
+    @pytest.fixture(autouse=True)
+    def fresh_graph(self):
+        # replaces the conftest fixture: reset_default_graph refuses inside as_default
+        tf.reset_default_graph()
+        yield
+        tf.reset_default_graph()
+
+    def test_reset_default_graph_snippet(self):
+        tf.reset_default_graph()
+        a = tf.constant(0.)
+        b = 2 * a
+        g = tf.gradients(a + b, [a, b])
+        assert a.graph is tf.get_default_graph()
+        sess = tf.InteractiveSession()
+        assert sess.run(g) == [3.0, 1.0]
