@@ -22,6 +22,7 @@ import numpy as np
 from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
 from .graph import Node, ancestors
 from .ops import F, as_node, common_graph, literal
+from .ops.base import merge_terms
 
 UNCONNECTED = ("none", "zero")
 AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",
@@ -109,6 +110,8 @@ def _between(ys, xs):
 
 
 def _add_n(terms):
+    if len(terms) > 1:
+        terms = merge_terms(terms)
     if len(terms) == 1:
         return terms[0]
     total = terms[0]

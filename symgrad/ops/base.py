@@ -59,10 +59,13 @@ class Op:
         dtype: ``dtype(in_dtypes, **attrs) -> np.dtype``; defaults to numpy promotion.
         doc: one line for explanations.
         examples: :class:`Example` list for the registry-driven tests.
+        merge: optional ``merge(nodes) -> nodes``: when a reverse sweep sums several
+            cotangents made by this op, it may fuse them into fewer nodes (point
+            scatters into one scatter), keeping the sum linear in the graph size.
     """
 
     def __init__(self, name, *, kind, shape, impl, symbolic=None, grad=None, dtype=None,
-                 doc="", examples=()):
+                 doc="", examples=(), merge=None):
         self.name = name
         self.kind = kind
         self.shape_rule = shape
@@ -72,6 +75,7 @@ class Op:
         self.dtype_rule = dtype or promote
         self.doc = doc
         self.examples = list(examples)
+        self.merge = merge
 
     def __repr__(self):
         return f"<Op {self.name}>"
@@ -219,6 +223,17 @@ def unbroadcast(g, shape):
         lead + i for i, d in enumerate(shape) if d == 1 and g.shape[lead + i] != 1)
     summed = F.reduce_sum(g, axis=axes, keepdims=False) if axes else g
     return summed if summed.shape == tuple(shape) else F.reshape(summed, shape=tuple(shape))
+
+
+def merge_terms(terms):
+    """Let each op fuse the cotangent terms it made (``Op.merge``) before they are summed."""
+    by_op = {}
+    for t in terms:
+        by_op.setdefault(t.op, []).append(t)
+    out = []
+    for op, group in by_op.items():
+        out.extend(op.merge(group) if op.merge is not None and len(group) > 1 else group)
+    return out
 
 
 def zeros_like(node, dtype=None):

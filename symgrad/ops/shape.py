@@ -146,8 +146,31 @@ def _index_add_impl(g, shape, index):
     return out
 
 
+def _merge_point_scatters(nodes):
+    # The gradient of x[0], x[1], ..., x[n-1] used separately is n scatters into zeros
+    # of x's shape: summing them costs n * size(x).  Scatters at integer points of the
+    # same shape fuse into one scatter of the stacked cotangents at an index array.
+    groups, out = {}, []
+    for n in nodes:
+        index = n.attrs["index"]
+        if index and all(isinstance(i, int) for i in index):
+            groups.setdefault((tuple(n.attrs["shape"]), len(index)), []).append(n)
+        else:
+            out.append(n)
+    for (shape, m), group in groups.items():
+        if len(group) == 1:
+            out.extend(group)
+            continue
+        rows = [F.reshape(n.inputs[0], shape=(1,) + n.inputs[0].shape) for n in group]
+        stacked = F.concat(*rows, axis=0)
+        index = tuple(np.array([n.attrs["index"][j] for n in group], dtype=np.int64)
+                      for j in range(m))
+        out.append(F.index_add(stacked, shape=shape, index=index))
+    return out
+
+
 register(Op("index_add", kind="structural", shape=lambda in_shapes, shape, index: tuple(shape),
-            impl=_index_add_impl,
+            impl=_index_add_impl, merge=_merge_point_scatters,
             grad=lambda node, g: [F.index(g, index=node.attrs["index"])],
             doc="zeros of a shape with g added at an index (the adjoint of index)",
             examples=[Example((2,), shape=(4,), index=(slice(1, 3),)),
