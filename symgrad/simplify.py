@@ -1,10 +1,20 @@
 """Closed forms: expand a tensor into SymPy and simplify it under a budget.
 
-Strategies: ``"none"`` (the raw expansion), ``"auto"`` (cheap canonicalisation,
-then ``sympy.simplify`` only on small expressions and only while the time budget
-lasts) and ``"full"`` (``sympy.simplify`` on every element).  A stronger pass is
-kept only when it makes the expression smaller, so "auto" never reads worse
-than "none".
+Strategies:
+- ``"none"``: the raw expansion (SymPy's automatic evaluation only).
+- ``"auto"`` (default): cheap canonicalisation on every element, then
+  ``sympy.simplify`` only on elements of at most ``SMALL_OPS`` operations and
+  only while the call's time budget lasts; mid-sized elements (up to
+  ``MEDIUM_OPS``) get the cheap structural passes only.  ``sympy.simplify``
+  cannot be interrupted, so the gate is the size: its time grows steeply with
+  the operation count (measured: ~0.05 s at 15 ops, 1-13 s at 60-90 ops;
+  ``benchmarks/closed_forms.py``), so "auto" never starts it on a large element.
+- ``"full"``: ``sympy.simplify`` on every element, whatever its size.
+
+Whatever the strategy, a rewrite is kept only when it is not larger
+(``count_ops``), so a stronger pass never reads worse.  Polynomials print
+expanded (``3*a**2 + 16*a``, not ``a*(3*a + 16)``): the textbook derivative of a
+polynomial is a polynomial.
 
 Imports the graph-level expansion (``symbolic``) and nothing above it.
 
@@ -26,50 +36,90 @@ from .graph import Node
 from .symbolic import expand, leaf_symbols
 
 STRATEGIES = ("none", "auto", "full")
-SMALL_OPS = 60          # sympy.simplify is tried only below this many operations
-BUDGET_SECONDS = 2.0    # total time "auto" may spend on stronger passes per call
+SMALL_OPS = 40          # sympy.simplify is tried only up to this many operations ("auto")
+MEDIUM_OPS = 400        # cheap structural passes are tried only up to this many
+BUDGET_SECONDS = 2.0    # time "auto" may spend on stronger passes per call
 
 
-def _size(expr):
+def size(expr):
+    """The operation count SymPy's own simplify minimises (0 for non-SymPy values)."""
     return sympy.count_ops(expr, visual=False) if isinstance(expr, sympy.Basic) else 0
 
 
-def _cheap(expr):
-    if not isinstance(expr, sympy.Expr):
-        return expr
+def _canonical(expr):
     if expr.has(sympy.Piecewise):
         expr = sympy.piecewise_fold(expr)
     return expr
 
 
-KEEP_RATIO = 0.7        # a stronger form must be at least 30% smaller to replace the input
+def _is_polynomial(expr):
+    syms = expr.free_symbols
+    return bool(syms) and not expr.has(sympy.Function) and expr.is_polynomial(*syms)
 
 
-def _stronger(expr):
-    # sympy.simplify likes factored forms (a*(3*a + 16)); a person reads the expanded
-    # polynomial 3*a**2 + 16*a as well, so a rewrite must pay for itself in size.
-    candidate = sympy.simplify(expr)
-    return candidate if _size(candidate) <= KEEP_RATIO * _size(expr) else expr
+def _smallest(expr, candidates):
+    """The first of ``expr, *candidates`` with the fewest operations (ties keep ``expr``)."""
+    best, best_size = expr, size(expr)
+    for c in candidates:
+        s = size(c)
+        if s < best_size:
+            best, best_size = c, s
+    return best
+
+
+def _cheap_passes(expr):
+    # Structural rewrites that are linear-ish in the expression size.
+    return [sympy.factor_terms(expr), sympy.powsimp(expr)]
+
+
+def _polynomial(expr):
+    # Expanded unless expanding makes it larger ((x + 1)**9 stays).
+    expanded = sympy.expand(expr)
+    return expanded if size(expanded) <= size(expr) else expr
 
 
 def simplify_expr(expr, strategy="auto", deadline=None):
-    """Simplify one SymPy expression with ``strategy``; see the module docstring."""
-    if strategy == "none" or not isinstance(expr, sympy.Basic):
+    """Simplify one SymPy expression with ``strategy`` (see the module docstring).
+
+    Args:
+        expr: a SymPy expression (other values pass through).
+        strategy: ``"none"``, ``"auto"`` or ``"full"``.
+        deadline: ``time.monotonic()`` value after which "auto" starts no strong pass.
+    Returns:
+        an expression equal to ``expr`` and not larger.
+
+    >>> x = sympy.Symbol("x", real=True)
+    >>> simplify_expr(sympy.sin(x)**2 + sympy.cos(x)**2 + x)
+    x + 1
+    """
+    if strategy == "none" or not isinstance(expr, sympy.Expr):
         return expr
-    expr = _cheap(expr)
-    if strategy == "full":
-        return _stronger(expr)
-    if _size(expr) <= SMALL_OPS and (deadline is None or time.monotonic() < deadline):
-        return _stronger(expr)
-    return expr
+    expr = _canonical(expr)
+    if _is_polynomial(expr):
+        return _polynomial(expr)
+    n = size(expr)
+    within = deadline is None or time.monotonic() < deadline
+    if strategy == "auto" and (n > MEDIUM_OPS or not within):
+        return expr
+    candidates = _cheap_passes(expr)
+    if strategy == "full" or n <= SMALL_OPS:
+        candidates.append(sympy.simplify(expr))
+    return _smallest(expr, candidates)
 
 
 def simplify_array(values, strategy="auto", budget=BUDGET_SECONDS):
-    """Simplify every element of an object array within one time budget."""
+    """Simplify every element of an object array within one time budget.
+
+    Equal elements are simplified once (a gradient of ``sum(X)`` is one ``1``).
+    """
     deadline = time.monotonic() + budget
     out = np.empty(values.shape, dtype=object)
+    done = {}
     for idx in np.ndindex(values.shape):
-        out[idx] = simplify_expr(sympy.sympify(values[idx]), strategy, deadline)
+        expr = sympy.sympify(values[idx])
+        if expr not in done:
+            done[expr] = simplify_expr(expr, strategy, deadline)
+        out[idx] = done[expr]
     return out
 
 
@@ -80,7 +130,14 @@ def to_sympy(values):
     return sympy.ImmutableDenseNDimArray(values.tolist(), values.shape)
 
 
-def closed_form(t, simplify="auto", keep=()):
+def check_strategy(simplify):
+    """Raise ArgumentError unless ``simplify`` is one of :data:`STRATEGIES`."""
+    if simplify not in STRATEGIES:
+        raise ArgumentError(f"simplify={simplify!r} is not one of {STRATEGIES}; use 'auto' "
+                            "(budgeted), 'none' (raw expansion) or 'full' (unbounded)")
+
+
+def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS):
     """The closed form of tensor ``t`` in its leaves' symbols.
 
     Args:
@@ -88,16 +145,22 @@ def closed_form(t, simplify="auto", keep=()):
         simplify: ``"none"``, ``"auto"`` (default) or ``"full"``.
         keep: intermediate tensors to show as symbols of their own name instead of
             expanding them (``keep=[s]`` prints ``2*s + 1``).
+        budget: seconds "auto" may spend on stronger passes.
     Returns:
         a SymPy expression for a 0-d tensor, else a SymPy N-d array of t's shape.
     Raises:
         ArgumentError: unknown strategy.  TypeError: ``t`` is not a tensor.
+
+    >>> from symgrad import tracing as tr
+    >>> with tr.Graph().as_default():
+    ...     x = tr.Variable(0.5, name="x")
+    ...     closed_form(tr.sin(x) ** 2 + tr.cos(x) ** 2 + x)
+    x + 1
     """
-    if simplify not in STRATEGIES:
-        raise ArgumentError(f"simplify={simplify!r} is not one of {STRATEGIES}")
+    check_strategy(simplify)
     if t is None:
         return None
     if not isinstance(t, Node):
         raise TypeError(f"closed_form takes a tensor of the graph, not {type(t).__name__}")
     (values,) = expand([t], {k: leaf_symbols(k) for k in keep})
-    return to_sympy(simplify_array(values, simplify))
+    return to_sympy(simplify_array(values, simplify, budget))
