@@ -82,7 +82,7 @@ def _targeted_passes(expr):
     # The parts of sympy.simplify that pay off on derivatives (rational normal forms,
     # factoring, trig/hyperbolic identities), without its slow general search:
     # measured about 2x faster than sympy.simplify on the identity table.
-    out = [sympy.cancel(expr), sympy.together(expr), sympy.factor(expr)]
+    out = [sympy.expand(expr), sympy.cancel(expr), sympy.together(expr), sympy.factor(expr)]
     if expr.has(*_TRIG):
         out.append(_trig_part_simplified(expr))
     return out
@@ -196,7 +196,10 @@ def check_strategy(simplify):
                             "(budgeted), 'none' (raw expansion) or 'full' (unbounded)")
 
 
-def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS):
+FORMS = ("elementwise", "matrix")
+
+
+def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS, form="elementwise"):
     """The closed form of tensor ``t`` in its leaves' symbols.
 
     Args:
@@ -205,10 +208,13 @@ def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS):
         keep: intermediate tensors to show as symbols of their own name instead of
             expanding them (``keep=[s]`` prints ``2*s + 1``).
         budget: seconds "auto" may spend on stronger passes.
+        form: ``"elementwise"`` (default) or ``"matrix"``: matrix notation where the
+            graph is built from matrix ops (see ``symgrad.matrixform.matrix_form``).
     Returns:
-        a SymPy expression for a 0-d tensor, else a SymPy N-d array of t's shape.
+        a SymPy expression for a 0-d tensor, else a SymPy N-d array of t's shape;
+        with ``form="matrix"`` a ``MatrixForm`` that says which form it holds.
     Raises:
-        ArgumentError: unknown strategy.  TypeError: ``t`` is not a tensor.
+        ArgumentError: unknown strategy or form.  TypeError: ``t`` is not a tensor.
 
     >>> from symgrad import tracing as tr
     >>> with tr.Graph().as_default():
@@ -217,6 +223,11 @@ def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS):
     x + 1
     """
     check_strategy(simplify)
+    if form not in FORMS:
+        raise ArgumentError(f"form={form!r} is not one of {FORMS}")
+    if form == "matrix":
+        from .matrixform import matrix_form  # same stage; matrixform builds on this module
+        return matrix_form(t, simplify)
     if t is None:
         return None
     if not isinstance(t, Node):

@@ -1,0 +1,204 @@
+"""SymPy printers for closed forms: plain, textbook unicode, 2-d pretty, LaTeX, MathML.
+
+Subclasses of SymPy's printers that read matrix notation as a person writes it:
+an elementwise function application ``Lambda(d, sigmoid(d)).(X*w)`` prints as
+``sigmoid(X*w)`` (``σ(X w)`` in textbook and LaTeX), the trace of a 1x1 matrix
+as the matrix itself (``xᵀ A x``), ``OneMatrix`` as a ones vector ``𝟏``.
+
+Imports only SymPy (and ``symgrad.ops.functions`` for the custom functions).
+
+>>> import sympy
+>>> X, w = sympy.MatrixSymbol("X", 3, 2), sympy.MatrixSymbol("w", 2, 1)
+>>> y = sympy.MatrixSymbol("y", 3, 1)
+>>> to_text(2 * X.T * (X * w - y))
+'2 Xᵀ(X w − y)'
+"""
+from __future__ import annotations
+
+import sympy
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+from sympy.printing.latex import LatexPrinter
+from sympy.printing.mathml import MathMLPresentationPrinter
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.str import StrPrinter
+
+GREEK = {"sigmoid": ("σ", r"\sigma")}
+
+
+def _ones_suffix(expr):
+    """A ones matrix reads as a column ``1``, a row ``1ᵀ`` or the all-ones matrix."""
+    r, c = expr.shape
+    return "T" if r == 1 and c != 1 else ""
+
+
+def _inlined(printer, expr):
+    """A general elementwise application printed as its body at the argument."""
+    fn = expr.function
+    arg = sympy.Symbol(f"({printer._print(expr.expr)})")
+    return printer._print(fn.expr.xreplace({fn.variables[0]: arg}))
+
+
+def _applied(expr):
+    """(function name, argument) of an elementwise application, when it is f(d)."""
+    fn = expr.function
+    d, body = fn.variables[0], fn.expr
+    if isinstance(body, sympy.Function) and body.args == (d,):
+        return body.func, expr.expr
+    return None, expr.expr
+
+
+class _MatrixMixin:
+    def _one_by_one(self, expr):
+        return getattr(expr.arg, "shape", None) == (1, 1)
+
+    def parenthesize(self, item, level, *args, **kwargs):
+        # A scalar xᵀ A x inside a product keeps its parentheses: (𝟏ᵀ w) y.
+        if isinstance(item, sympy.Trace) and self._one_by_one(item) and level >= 50:
+            inner = self._print(item)
+            return f"\\left({inner}\\right)" if isinstance(self, LatexPrinter) else f"({inner})"
+        return super().parenthesize(item, level, *args, **kwargs)
+
+
+class PlainPrinter(_MatrixMixin, StrPrinter):
+    """``str``: SymPy's syntax, with readable elementwise applications."""
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            return _inlined(self, expr)
+        return f"{func.__name__}({self._print(arg)})"
+
+    def _print_Trace(self, expr):
+        return self._print(expr.arg) if self._one_by_one(expr) else super()._print_Trace(expr)
+
+    def _print_OneMatrix(self, expr):
+        return f"ones({expr.shape[0]}, {expr.shape[1]})"
+
+    def _print_HadamardPower(self, expr):
+        return f"{self.parenthesize(expr.base, 60)}.**{self._print(expr.exp)}"
+
+
+class TextPrinter(PlainPrinter):
+    """Textbook unicode on one line: ``2 Xᵀ(X w − y)``, ``σ(X w)``."""
+
+    def _print_Transpose(self, expr):
+        inner = self._print(expr.arg)
+        simple = isinstance(expr.arg, sympy.MatrixSymbol)
+        return (inner if simple else f"({inner})") + "ᵀ"
+
+    def _print_MatMul(self, expr):
+        args, sign = list(expr.args), ""
+        if args[0] == -1:
+            args, sign = args[1:], "−"
+        parts = []
+        for a in args:
+            text = self._print(a)
+            if isinstance(a, (sympy.MatAdd, sympy.Add, sympy.HadamardProduct, sympy.Trace)):
+                text = f"({text})"
+            parts.append(text)
+        out = parts[0]
+        for p in parts[1:]:
+            out += p if p.startswith("(") and not out[-1].isdigit() else " " + p
+        return sign + out
+
+    def _print_MatAdd(self, expr):
+        terms = [self._print(t) for t in expr.args]
+        terms.sort(key=lambda t: t.startswith("−"))  # x − y rather than −y + x
+        out = terms[0]
+        for t in terms[1:]:
+            out += f" − {t[1:]}" if t.startswith("−") else f" + {t}"
+        return out
+
+    def _print_Add(self, expr, order=None):
+        return super()._print_Add(expr, order).replace(" - ", " − ")
+
+    def _print_HadamardProduct(self, expr):
+        return " ∘ ".join(self.parenthesize(a, 50) for a in expr.args)
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is not None and func.__name__ in GREEK:
+            return f"{GREEK[func.__name__][0]}({self._print(arg)})"
+        return super()._print_ElementwiseApplyFunction(expr)
+
+    def _print_OneMatrix(self, expr):
+        return "𝟏" + ("ᵀ" if _ones_suffix(expr) else "")
+
+    def _print_HadamardPower(self, expr):
+        exp = str(expr.exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        return f"{self.parenthesize(expr.base, 60)}^∘{exp}"
+
+
+class Latex(_MatrixMixin, LatexPrinter):
+    """LaTeX with σ for the sigmoid and elementwise applications as f(M)."""
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            fn = expr.function
+            hole = sympy.Symbol("HOLE")
+            body = self._print(fn.expr.xreplace({fn.variables[0]: hole}))
+            return body.replace("HOLE", rf"\left({self._print(arg)}\right)")
+        name = GREEK.get(func.__name__, (None, r"\operatorname{%s}" % func.__name__))[1]
+        return rf"{name}\left({self._print(arg)}\right)"
+
+    def _print_sigmoid(self, expr, exp=None):
+        out = rf"\sigma\left({self._print(expr.args[0])}\right)"
+        return f"{out}^{{{exp}}}" if exp else out
+
+    def _print_Trace(self, expr):
+        if getattr(expr.arg, "shape", None) == (1, 1):
+            return self._print(expr.arg)
+        return super()._print_Trace(expr)
+
+    def _print_OneMatrix(self, expr):
+        return r"\mathbf{1}" + ("^{T}" if _ones_suffix(expr) else "")
+
+
+class Pretty(PrettyPrinter):
+    """2-d unicode with readable elementwise applications."""
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            return super()._print_ElementwiseApplyFunction(expr)
+        name = GREEK.get(func.__name__, (func.__name__,))[0]
+        return self._helper_print_function(func, [arg], func_name=name)
+
+    def _print_sigmoid(self, expr):
+        return self._helper_print_function(expr.func, list(expr.args), func_name="σ")
+
+    def _print_Trace(self, expr):
+        if getattr(expr.arg, "shape", None) == (1, 1):
+            return self._print(expr.arg)
+        return super()._print_Trace(expr)
+
+
+class MathML(MathMLPresentationPrinter):
+    """Presentation MathML; the trace of a 1x1 matrix prints as the matrix."""
+
+    def _print_Trace(self, expr):
+        if getattr(expr.arg, "shape", None) == (1, 1):
+            return self._print(expr.arg)
+        return super()._print_Trace(expr)
+
+
+def to_str(expr):
+    return PlainPrinter().doprint(expr)
+
+
+def to_text(expr):
+    """One-line textbook unicode."""
+    return TextPrinter().doprint(expr)
+
+
+def to_latex(expr):
+    return Latex().doprint(expr)
+
+
+def to_pretty(expr):
+    return Pretty({"use_unicode": True}).doprint(expr)
+
+
+def to_mathml(expr):
+    return MathML().doprint(expr)
