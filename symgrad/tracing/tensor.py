@@ -145,8 +145,12 @@ class Tensor(_graph.Node):
         return f"<Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
 
     def _repr_latex_(self):
-        import sympy
-        return f"${sympy.latex(closed_form(self))}$"
+        from ..printing import repr_latex
+        return repr_latex(self)
+
+    def _repr_html_(self):
+        from ..printing import repr_html
+        return repr_html(self)
 
 
 class Graph(_graph.Graph):
