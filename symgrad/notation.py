@@ -115,6 +115,19 @@ class TextPrinter(PlainPrinter):
     def _print_HadamardProduct(self, expr):
         return " ∘ ".join(self.parenthesize(a, 50) for a in expr.args)
 
+    def _print_sigmoid(self, expr):
+        return f"σ({self._print(expr.args[0])})"
+
+    def _print_Mul(self, expr):
+        # Juxtaposition, as on paper: (1 − σ(x)) σ(x), 2 x.
+        return super()._print_Mul(expr).replace("**", "^").replace("*", " ").replace("^", "**")
+
+    def _print_Pow(self, expr, rational=False):
+        if expr.exp.is_Integer and expr.exp > 1:
+            sup = str(expr.exp).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+            return self.parenthesize(expr.base, 60) + sup
+        return super()._print_Pow(expr, rational)
+
     def _print_ElementwiseApplyFunction(self, expr):
         func, arg = _applied(expr)
         if func is not None and func.__name__ in GREEK:
