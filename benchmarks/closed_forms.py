@@ -22,6 +22,7 @@ import sympy
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import symgrad as sg  # noqa: E402
+import symgrad.printing  # noqa: E402,F401
 from symgrad.simplify import BUDGET_SECONDS, SMALL_OPS, size  # noqa: E402
 from tests.test_closed_forms_table import CASES, build_case, reference  # noqa: E402
 
@@ -61,12 +62,74 @@ def table_identities():
         print(f"| {label} | `{first}` | {size(first)} | {t_ours * 1e3:.1f} | "
               f"`{ref.reshape(-1)[0]}` | {size(ref.reshape(-1)[0])} | {t_ref * 1e3:.1f} |")
         ratios.append(t_ref / t_ours)
+    slower = sum(r < 1 for r in ratios)
     print(f"\nsympy time / our time: median {statistics.median(ratios):.1f}x, "
-          f"min {min(ratios):.2f}x over {len(ratios)} derivatives\n")
+          f"min {min(ratios):.2f}x over {len(ratios)} derivatives; ours slower in {slower}\n")
+
+
+def random_derivative(rng, depth):
+    x, y, z = sympy.symbols("x y z", real=True)
+    fs = [sympy.sin, sympy.exp, sympy.tanh, sympy.log, sympy.cos]
+
+    def build(d):
+        if d == 0:
+            return [x, y, z, sympy.Integer(int(rng.integers(1, 4)))][int(rng.integers(0, 4))]
+        r = rng.random()
+        if r < 0.3:
+            return fs[int(rng.integers(0, len(fs)))](build(d - 1))
+        if r < 0.6:
+            return build(d - 1) * build(d - 1)
+        return build(d - 1) + build(d - 1) if r < 0.8 else build(d - 1) ** 2
+    return sympy.diff(build(depth), x)
+
+
+def table_simplify_cost(quick):
+    """Why "auto" gates by size: time of sympy.simplify vs our auto pass, by size."""
+    from symgrad.simplify import simplify_expr
+    rng = np.random.default_rng(0)
+    rows = []
+    for depth in range(2, 6 if quick else 7):
+        for _ in range(6):
+            e = random_derivative(rng, depth)
+            n = size(e)
+            if not 0 < n <= (60 if quick else 120):
+                continue
+            _, t_auto = timed(lambda: simplify_expr(e, "auto"), 1)
+            _, t_full = timed(lambda: sympy.simplify(e), 1)
+            rows.append((n, t_auto, t_full))
+    print(f"| ops | auto ms | sympy.simplify ms |   (auto gate: SMALL_OPS = {SMALL_OPS})")
+    print("|---|---|---|")
+    for n, a, f in sorted(rows):
+        print(f"| {n} | {a * 1e3:.1f} | {f * 1e3:.1f} |")
+    print()
+
+
+def table_large(quick):
+    """Closed form and printing of a two-layer net's gradient: tree size vs time."""
+    from symgrad import cseprint
+    print(f"| n | tree ops | distinct ops | closed_form s | str with names s | latex s |"
+          f"   (budget {BUDGET_SECONDS} s)")
+    print("|---|---|---|---|---|---|")
+    for n in ([4, 8, 16] if quick else [4, 8, 16, 24, 32]):
+        with sg.Graph().as_default():
+            W = sg.Variable(np.full((n, n), 0.1), name="W")
+            x = sg.Variable(np.ones(n), name="x")
+            (g,) = sg.gradients(sg.reduce_sum(sg.sigmoid(W @ sg.tanh(W @ x))), x)
+            form, t_form = timed(lambda: sg.closed_form(g), 1)
+            items = list(form)
+            _, t_str = timed(lambda: sg.printing.render_form(form, "str"), 1)
+            _, t_tex = timed(lambda: sg.printing.render_form(form, "latex"), 1)
+            order, _ = cseprint._postorder(items)
+            print(f"| {n} | {cseprint.tree_size(items):,} | {len(order):,} | {t_form:.2f} | "
+                  f"{t_str:.2f} | {t_tex:.2f} |")
+    print()
 
 
 def main():
+    quick = "--quick" in sys.argv
     table_identities()
+    table_simplify_cost(quick)
+    table_large(quick)
 
 
 if __name__ == "__main__":

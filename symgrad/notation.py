@@ -16,7 +16,6 @@ Imports only SymPy (and ``symgrad.ops.functions`` for the custom functions).
 from __future__ import annotations
 
 import sympy
-from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.mathml import MathMLPresentationPrinter
 from sympy.printing.pretty.pretty import PrettyPrinter

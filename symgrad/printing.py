@@ -154,7 +154,8 @@ def _row_header():
 
 def _row(t, label=None):
     if t is None:
-        return f"<tr><td>{html.escape(label or '')}</td><td>None</td><td></td><td></td><td></td></tr>"
+        empty = "<td></td>" * 3
+        return f"<tr><td>{html.escape(label or '')}</td><td>None</td>{empty}</tr>"
     value = known_value(t)
     shown = "" if value is None else html.escape(_value_text(value))
     formula = f'<math xmlns="http://www.w3.org/1998/Math/MathML">{mathml(t)}</math>'

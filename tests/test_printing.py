@@ -1,7 +1,6 @@
 """Printers: every target for scalars, tensors, gradient lists; CSE for large forms; Jupyter."""
 import numpy as np
 import pytest
-import sympy
 
 import symgrad as sg
 from symgrad import cseprint, printing
