@@ -151,3 +151,15 @@ def test_keep_shows_an_intermediate_by_name():
     s = sg.reduce_sum(X_, name="s")
     (g,) = sg.gradients(s ** 2 + s - 1, X_)
     assert str(sg.closed_form(g, keep=[s])[0, 0]) == "2*s + 1"
+
+
+def test_auto_never_expands_a_small_expression_with_a_huge_expansion(monkeypatch):
+    v = sg.Variable(np.full(4, 0.1), name="v")
+    y = sg.sin(v[0]) * sg.reduce_sum(v) ** 30
+    (g,) = sg.gradients(y, v)
+    calls = count_calls(monkeypatch, ["expand", "cancel", "trigsimp"])
+    form = sg.closed_form(g)
+    assert calls == []
+    assert simp.expanded_terms(form[0]) > simp.EXPAND_TERMS
+    s = sum(leaf_symbols(v))
+    assert form[1] == 30 * s ** 29 * sympy.sin(leaf_symbols(v)[0])
