@@ -239,10 +239,28 @@ def _broadcast_to(lifter, node, arg):
     return lifter.broadcast(arg, node.shape)
 
 
-# The matrix reading of each structural op, one rule per primitive (as autodiff
+def _sum_of_exp(lifter, node, arg):
+    # 1ᵀ exp(v): the normaliser of softmax and logsumexp, for a vector v only.
+    if node.inputs[0].ndim != 1:
+        raise Unsupported(f"{node.op.name} of a rank-{node.inputs[0].ndim} tensor "
+                          "has no matrix notation here (vectors only)")
+    exp_v = lifter.to_matrix(sympy.exp(arg.expr), mat_shape(arg.shape))
+    return sympy.Trace(OneMatrix(1, arg.shape[0]) * exp_v)
+
+
+def _softmax(lifter, node, arg):
+    return Lifted(sympy.exp(arg.expr) / _sum_of_exp(lifter, node, arg), node.shape)
+
+
+def _logsumexp(lifter, node, arg):
+    return Lifted(sympy.log(_sum_of_exp(lifter, node, arg)), node.shape)
+
+
+# The matrix reading of each non-elementwise op, one rule per primitive (as autodiff
 # systems keep one rule table per transformation); elementwise ops need none.
 MATRIX_RULES = {"reshape": _reshape, "transpose": _transpose, "broadcast_to": _broadcast_to,
-                "reduce_sum": _reduce_sum, "matmul": _matmul}
+                "reduce_sum": _reduce_sum, "matmul": _matmul, "softmax": _softmax,
+                "logsumexp": _logsumexp}
 
 
 def lift(node, lifter, values):

@@ -58,6 +58,18 @@ class _MatrixMixin:
         return super().parenthesize(item, level, *args, **kwargs)
 
 
+def _over(expr):
+    """(numerator MatMul, denominator) when a matrix product has a scalar 1/s factor."""
+    scalars = [a for a in expr.args if not a.is_Matrix]
+    num, den = sympy.fraction(sympy.Mul(*scalars))
+    if den == 1:
+        return None, None
+    mats = [a for a in expr.args if a.is_Matrix]
+    if num == 1:
+        return (mats[0] if len(mats) == 1 else sympy.MatMul(*mats)), den
+    return sympy.MatMul(num, *mats), den
+
+
 class PlainPrinter(_MatrixMixin, StrPrinter):
     """``str``: SymPy's syntax, with readable elementwise applications."""
 
@@ -86,6 +98,9 @@ class TextPrinter(PlainPrinter):
         return (inner if simple else f"({inner})") + "ᵀ"
 
     def _print_MatMul(self, expr):
+        num, den = _over(expr)
+        if num is not None:
+            return f"{self._print(num)}/{self.parenthesize(den, 50)}"
         args, sign = list(expr.args), ""
         if args[0] == -1:
             args, sign = args[1:], "−"
@@ -143,6 +158,12 @@ class TextPrinter(PlainPrinter):
 
 class Latex(_MatrixMixin, LatexPrinter):
     """LaTeX with σ for the sigmoid and elementwise applications as f(M)."""
+
+    def _print_MatMul(self, expr):
+        num, den = _over(expr)
+        if num is not None:
+            return rf"\frac{{{self._print(num)}}}{{{self._print(den)}}}"
+        return super()._print_MatMul(expr)
 
     def _print_ElementwiseApplyFunction(self, expr):
         func, arg = _applied(expr)

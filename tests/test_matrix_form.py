@@ -107,7 +107,7 @@ def test_forward_quadratic_form_is_a_scalar(rng):
 @pytest.mark.parametrize("build,op", [
     (lambda v: v[0] * v, "index"),
     (lambda v: sg.concat([v, v], axis=0), "concat"),
-    (lambda v: sg.softmax(v), "softmax"),
+    (lambda v: sg.softmax(sg.reshape(v, (1, 3))), "softmax of a rank-2"),
     (lambda v: sg.reshape(v, (1, 1, 3)) * 2.0, "rank 3"),
 ])
 def test_without_matrix_reading_falls_back_and_says_why(rng, build, op):
@@ -131,3 +131,24 @@ def test_matrix_form_of_none_and_non_tensors():
     assert sg.matrix_form(None) is None
     with pytest.raises(TypeError, match="tensor of the graph"):
         sg.matrix_form([1, 2])
+
+
+def test_gradient_of_logsumexp_is_softmax_in_matrix_notation(rng):
+    v = sg.Variable(rng.normal(size=3), name="v")
+    (g,) = sg.gradients(sg.reduce_logsumexp(v), v)
+    m = sg.matrix_form(g)
+    assert m.text() == "exp(v)/(𝟏ᵀ exp(v))"
+    assert m.latex() == (r"\frac{\operatorname{exp}\left(v\right)}"
+                         r"{\mathbf{1}^{T} \operatorname{exp}\left(v\right)}")
+    assert_matches_elementwise(m, rng)
+
+
+def test_softmax_cross_entropy_matches_elementwise(rng):
+    W = sg.Variable(rng.normal(size=(3, 2)), name="W")
+    x = sg.Variable(rng.normal(size=2), name="x")
+    c = sg.constant(rng.uniform(size=3), name="c")
+    for y in (sg.reduce_logsumexp(W @ x), sg.reduce_sum(sg.softmax(W @ x) * c)):
+        for wrt in (W, x):
+            m = sg.matrix_form(sg.gradients(y, wrt)[0])
+            assert m.form == "matrix", m.reason
+            assert_matches_elementwise(m, rng)
