@@ -76,6 +76,8 @@ def matrix():
         out.append(("d/dX trace(Xᵀ A X)", sg.gradients(sg.trace(sg.transpose(X) @ A @ X), X)[0],
                     "matrix"))
         v = sg.Variable(rng.normal(size=3), name="v")
+        out.append(("d/dv logsumexp(v): softmax", sg.gradients(sg.reduce_logsumexp(v), v)[0],
+                    "matrix"))
         out.append(("no matrix reading: d/dv v[0] * sum(v)",
                     sg.gradients(v[0] * sg.reduce_sum(v), v)[0], "matrix"))
     return out
