@@ -28,6 +28,8 @@ Imports the graph, the op registry, ``symbolic`` and ``simplify``.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import sympy
 from sympy import Identity, MatAdd, MatMul, MatrixSymbol, OneMatrix, Transpose
@@ -35,7 +37,7 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from .graph import Node, ancestors
 from .matrixalgebra import collect, explicit
-from .simplify import check_strategy, closed_form, simplify_expr
+from .simplify import BUDGET_SECONDS, check_strategy, closed_form, simplify_expr
 from .symbolic import is_symbolic_leaf, to_number
 
 
@@ -65,10 +67,11 @@ class Lifted:
 class Lifter:
     """Walks the graph and keeps the atom table (Dummy -> matrix expression)."""
 
-    def __init__(self, strategy="auto"):
+    def __init__(self, strategy="auto", budget=BUDGET_SECONDS):
         self.atoms = {}
         self.by_matrix = {}
         self.strategy = strategy
+        self.deadline = time.monotonic() + budget   # shared by every scalar simplification
 
     def atom(self, matrix):
         """A scalar stand-in for ``matrix`` (one per distinct matrix); 1x1 ones are traces."""
@@ -104,12 +107,13 @@ class Lifter:
         if args != list(m.args):
             m = m.func(*args).doit()
         if isinstance(m, sympy.MatAdd):
-            m = self.to_matrix(simplify_expr(self.elementwise_of(m), self.strategy), m.shape)
+            scalar = simplify_expr(self.elementwise_of(m), self.strategy, self.deadline)
+            m = self.to_matrix(scalar, m.shape)
         return m
 
     def matrix(self, value):
         """The matrix expression of a lifted value (a scalar expr for 1x1)."""
-        expr = simplify_expr(value.expr, self.strategy)
+        expr = simplify_expr(value.expr, self.strategy, self.deadline)
         r, c = mat_shape(value.shape)
         return self.to_matrix(expr, (r, c))
 

@@ -152,3 +152,13 @@ def test_softmax_cross_entropy_matches_elementwise(rng):
             m = sg.matrix_form(sg.gradients(y, wrt)[0])
             assert m.form == "matrix", m.reason
             assert_matches_elementwise(m, rng)
+
+
+def test_matrix_form_does_not_expand_elements(rng, monkeypatch):
+    X = sg.Variable(rng.normal(size=(300, 40)), name="X")
+    w = sg.Variable(rng.normal(size=40), name="w")
+    y = sg.constant(rng.uniform(size=300), name="y")
+    (g,) = sg.gradients(sg.reduce_sum(sg.softplus(X @ w) - y * (X @ w)), w)
+    import symgrad.symbolic
+    monkeypatch.setattr(symgrad.symbolic, "leaf_symbols", None)  # any expansion would fail
+    assert sg.matrix_form(g).text() == "Xᵀ(σ(X w) − y)"
