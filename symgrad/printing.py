@@ -88,9 +88,16 @@ def render(t, target="str", simplify="auto", form="elementwise"):
         the text; a list prints as ``[a, b]``.
     """
     forms = _forms(t, simplify, form)
-    if isinstance(forms, list):
-        return "[" + ", ".join(render_form(f, target) for f in forms) + "]"
-    return render_form(forms, target)
+    if not isinstance(forms, list):
+        return render_form(forms, target)
+    items = [render_form(f, target) for f in forms]
+    if target == "latex":
+        return r"\left[" + r",\ ".join(r"\text{None}" if i == "None" else i
+                                          for i in items) + r"\right]"
+    if target == "mathml":
+        sep = "<mo>,</mo>"
+        return f"<mrow><mo>[</mo>{sep.join(items)}<mo>]</mo></mrow>"
+    return "[" + ", ".join(items) + "]"
 
 
 def latex(t, simplify="auto", form="elementwise"):
@@ -171,8 +178,7 @@ class GradientList(list):
     """
 
     def _repr_latex_(self):
-        return "$\\displaystyle \\left[" + ",\\ ".join(
-            "\\text{None}" if g is None else latex(g) for g in self) + "\\right]$"
+        return f"$\\displaystyle {latex(self)}$"
 
     def _repr_html_(self):
         rows = "".join(_row(g, f"[{i}]" + ("" if g is None else f" {g.name}"))

@@ -33,8 +33,9 @@ def test_gradient_list_prints_entry_by_entry_with_none():
     b = 2 * a
     c = sg.constant(1.0, name="c")
     g = sg.gradients(a + b, [a, b, c])
-    assert sg.latex(g) == "[3, 1, None]"
+    assert sg.latex(g) == r"\left[3,\ 1,\ \text{None}\right]"
     assert sg.pretty(g) == "[3, 1, None]"
+    assert sg.mathml(g).startswith("<mrow><mo>[</mo><mn>3</mn><mo>,</mo>")
 
 
 def test_gradients_return_a_real_list_that_compares_like_one():
