@@ -3,13 +3,16 @@
 Strategies:
 - ``"none"``: the raw expansion (SymPy's automatic evaluation only).
 - ``"auto"`` (default): cheap canonicalisation on every element; elements of at
-  most ``MEDIUM_OPS`` operations get cheap structural passes, elements of at
-  most ``SMALL_OPS`` also the targeted passes (``cancel``, ``factor``,
-  ``trigsimp``) -- all only while the call's time budget lasts.  SymPy's passes
-  cannot be interrupted, so the gate is the size: ``sympy.simplify``'s time grows
-  steeply with the operation count (measured: ~0.05 s at 15 ops, 1-13 s at
-  60-90 ops; ``benchmarks/closed_forms.py``), so "auto" never starts a strong
-  pass on a large element.
+  most ``MEDIUM_OPS`` distinct operations get cheap structural passes
+  (``factor_terms``, ``powsimp``), elements of at most ``SMALL_OPS`` also the
+  targeted passes (``together``, ``factor``, ``expand``, ``cancel``, ``trigsimp``
+  on small trig parts) -- all only while the call's time budget lasts.  SymPy's
+  passes cannot be interrupted, so the gates are sizes, measured on the DAG (a
+  gradient's tree repeats shared parts millions of times) and, for expanding
+  passes, on the estimated expanded term count.  ``sympy.simplify`` itself is
+  never called: its time grows steeply with size (measured 0.7-1.4 s at 24-37
+  ops, 13 s at 75; ``benchmarks/closed_forms.py``), while the targeted passes
+  give forms at most as large on the 38-derivative table in less time.
 - ``"full"``: the same passes plus ``sympy.simplify`` on every element, whatever
   its size (unbounded time).
 
