@@ -191,6 +191,10 @@ class Latex(_MatrixMixin, LatexPrinter):
 class Pretty(PrettyPrinter):
     """2-d unicode with readable elementwise applications."""
 
+    def _print_OneMatrix(self, expr):
+        from sympy.printing.pretty.stringpict import prettyForm
+        return prettyForm("𝟏ᵀ" if _ones_suffix(expr) else "𝟏")
+
     def _print_ElementwiseApplyFunction(self, expr):
         func, arg = _applied(expr)
         if func is None:
@@ -208,7 +212,40 @@ class Pretty(PrettyPrinter):
 
 
 class MathML(MathMLPresentationPrinter):
-    """Presentation MathML; the trace of a 1x1 matrix prints as the matrix."""
+    """Presentation MathML; the trace of a 1x1 matrix prints as the matrix, f(M) as f(M)."""
+
+    def _element(self, tag, text=None, children=()):
+        node = self.dom.createElement(tag)
+        if text is not None:
+            node.appendChild(self.dom.createTextNode(text))
+        for child in children:
+            node.appendChild(child)
+        return node
+
+    def _applied_to(self, name, arg):
+        paren = self._element("mrow", children=[self._element("mo", "("), self._print(arg),
+                                                self._element("mo", ")")])
+        return self._element("mrow", children=[self._element("mi", name), paren])
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            fn = expr.function
+            return self._print(fn.expr.xreplace({fn.variables[0]: sympy.Symbol(to_str(arg))}))
+        return self._applied_to(GREEK.get(func.__name__, (func.__name__,))[0], arg)
+
+    def _print_sigmoid(self, expr):
+        return self._applied_to("σ", expr.args[0])
+
+    def _print_HadamardPower(self, expr):
+        exp = self._element("mrow", children=[self._element("mo", "∘"), self._print(expr.exp)])
+        return self._element("msup", children=[self._print(expr.base), exp])
+
+    def _print_OneMatrix(self, expr):
+        one = self._element("mn", "𝟏")
+        if not _ones_suffix(expr):
+            return one
+        return self._element("msup", children=[one, self._element("mo", "T")])
 
     def _print_Trace(self, expr):
         if getattr(expr.arg, "shape", None) == (1, 1):

@@ -131,3 +131,16 @@ def test_small_forms_print_without_names():
 @pytest.mark.parametrize("target", sorted(printing.TARGETS))
 def test_none_prints_as_none(target):
     assert printing.render(None, target) == "None"
+
+
+def test_matrix_notation_in_mathml_and_pretty_reads_as_functions():
+    X = sg.Variable(np.ones((3, 2)), name="X")
+    w = sg.Variable(np.ones(2), name="w")
+    y = sg.constant(np.ones(3), name="y")
+    (g,) = sg.gradients(sg.reduce_sum(sg.softplus(X @ w) - y * (X @ w)), w)
+    ml = sg.mathml(g, form="matrix")
+    assert "<mi>&#963;</mi>" in ml and "elementwise" not in ml.lower()
+    assert "σ(X⋅w)" in sg.pretty(g, form="matrix")
+    v = sg.Variable(np.zeros(3), name="v")
+    (s,) = sg.gradients(sg.reduce_logsumexp(v), v)
+    assert "𝟏ᵀ⋅exp(v)" in sg.pretty(s, form="matrix")
