@@ -23,6 +23,7 @@ from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
 from .graph import Node, ancestors
 from .ops import F, as_node, common_graph, literal
 from .ops.base import merge_terms
+from .printing import GradientList
 
 UNCONNECTED = ("none", "zero")
 AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",
@@ -201,7 +202,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     """
     _check_options(unconnected_gradients, aggregation_method)
     record = sweep(ys, xs, grad_ys, stop_gradients)
-    return [_result(x, record.adjoints.get(x), unconnected_gradients) for x in record.xs]
+    return GradientList(_result(x, record.adjoints.get(x), unconnected_gradients)
+                        for x in record.xs)
 
 
 def _result(x, adjoint, unconnected):
@@ -268,4 +270,4 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
         (g,) = gradients(ys, x)
         h = jacobian(g, x, "zero") if g is not None else None
         out.append(h if h is not None else literal(x.graph, np.zeros(x.shape * 2, x.dtype)))
-    return out
+    return GradientList(out)

@@ -32,7 +32,8 @@ def flatten(structure, what="fetches"):
     if isinstance(structure, (list, tuple)):
         parts = [flatten(s, what) for s in structure]
         kind = type(structure)
-        return _join(parts, lambda items: kind(items) if kind in (list, tuple) else kind(*items))
+        return _join(parts, lambda items: list(items) if issubclass(kind, list) else
+                     kind(items) if kind is tuple else kind(*items))
     raise NotATensorError(
         f"{what} contains {type(structure).__name__} {structure!r}, which is not a tensor of "
         "the graph; create tensors with sg.constant/sg.Variable/sg.placeholder")

@@ -1,48 +1,186 @@
-"""Printable forms of tensors and gradient lists: str, unicode pretty, LaTeX, MathML.
+"""Printable forms of tensors and gradient lists: str, unicode pretty, LaTeX, MathML, Jupyter.
 
-All text comes from SymPy's printers applied to closed forms; a list (as
-``gradients`` returns) prints entry by entry, ``None`` as ``None``.
+All text comes from the printers of ``symgrad.notation`` (SymPy printer
+subclasses) applied to closed forms.  A list (as ``gradients`` returns) prints
+entry by entry, ``None`` as ``None``.  A form larger than ``cseprint.CSE_OPS``
+operations prints with its shared subexpressions named (``where t1 = ...``).
+``form="matrix"`` prints matrix notation where the graph has one.
+
+:class:`GradientList` is the list ``gradients``/``hessians`` return: a real
+``list`` that Jupyter shows as formulas, shapes and values.
+
+Imports simplify, matrixform, cseprint, notation and evaluate (all below tracing).
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
 ...     x = sg.Variable(2.0, name="x")
-...     print(latex(x ** 2))
-x^{2}
+...     print(latex(x ** 2), pretty(sg.sigmoid(x)), text(x - 1 / x))
+x^{2} σ(x) x − 1/x
 """
 from __future__ import annotations
 
+import html
+
+import numpy as np
 import sympy
 
+from . import notation
+from .cseprint import CSE_OPS, shared, tree_size
+from .evaluate import evaluate
+from .graph import ancestors
+from .matrixform import matrix_form
 from .simplify import closed_form
 
+TARGETS = {"str": notation.to_str, "text": notation.to_text, "pretty": notation.to_pretty,
+           "latex": notation.to_latex, "mathml": notation.to_mathml}
+WHERE = {"latex": (r"\quad\text{where}\quad ", r",\quad ", " = "),
+         "mathml": ("<mtext>  where  </mtext>", "<mtext>, </mtext>", "<mo>=</mo>")}
 
-def _forms(t, simplify):
+
+def _elements(form):
+    if isinstance(form, sympy.NDimArray):
+        return list(np.asarray(form.tolist(), dtype=object).reshape(-1)), form.shape
+    return [form], None
+
+
+def render_form(form, target="str"):
+    """Text of one closed form (SymPy expression, array or MatrixForm) for ``target``."""
+    printer = TARGETS[target]
+    if form is None:
+        return "None"
+    if hasattr(form, "form") and hasattr(form, "expr"):   # a MatrixForm
+        form = form.expr
+    items, shape = _elements(form)
+    if tree_size(items) <= CSE_OPS:
+        return printer(form)
+    pairs, reduced = shared(items)
+    body = sympy.ImmutableDenseNDimArray(reduced, shape) if shape else reduced[0]
+    return printer(body) + _where(pairs, target, printer)
+
+
+def _where(pairs, target, printer):
+    if not pairs:
+        return ""
+    if target in WHERE:
+        lead, sep, eq = WHERE[target]
+        return lead + sep.join(f"{printer(s)}{eq}{printer(v)}" for s, v in pairs)
+    return "\n  where\n" + "\n".join(f"    {printer(s)} = {printer(v)}" for s, v in pairs)
+
+
+def _forms(t, simplify, form):
+    one = (lambda v: matrix_form(v, simplify)) if form == "matrix" else \
+        (lambda v: closed_form(v, simplify))
     if isinstance(t, (list, tuple)):
-        return [closed_form(v, simplify) for v in t]
-    return closed_form(t, simplify)
+        return [None if v is None else one(v) for v in t]
+    return one(t)
 
 
-def _render(form, printer):
-    if isinstance(form, list):
-        return "[" + ", ".join("None" if f is None else printer(f) for f in form) + "]"
-    return "None" if form is None else printer(form)
+def render(t, target="str", simplify="auto", form="elementwise"):
+    """Text of tensor ``t`` (or of each entry of a list) for ``target``.
+
+    Args:
+        t: a tensor, None, or a list of them (as ``gradients`` returns).
+        target: ``"str"``, ``"text"`` (textbook unicode), ``"pretty"``, ``"latex"``
+            or ``"mathml"``.
+        simplify: the closed form's strategy.
+        form: ``"elementwise"`` or ``"matrix"``.
+    Returns:
+        the text; a list prints as ``[a, b]``.
+    """
+    forms = _forms(t, simplify, form)
+    if not isinstance(forms, list):
+        return render_form(forms, target)
+    items = [render_form(f, target) for f in forms]
+    if target == "latex":
+        return r"\left[" + r",\ ".join(r"\text{None}" if i == "None" else i
+                                          for i in items) + r"\right]"
+    if target == "mathml":
+        sep = "<mo>,</mo>"
+        return f"<mrow><mo>[</mo>{sep.join(items)}<mo>]</mo></mrow>"
+    return "[" + ", ".join(items) + "]"
 
 
-def latex(t, simplify="auto"):
+def latex(t, simplify="auto", form="elementwise"):
     """LaTeX of the closed form of a tensor (or of each entry of a list)."""
-    return _render(_forms(t, simplify), sympy.latex)
+    return render(t, "latex", simplify, form)
 
 
-def mathml(t, simplify="auto"):
+def mathml(t, simplify="auto", form="elementwise"):
     """Presentation MathML of the closed form."""
-    return _render(_forms(t, simplify), lambda f: sympy.mathml(f, printer="presentation"))
+    return render(t, "mathml", simplify, form)
 
 
-def pretty(t, simplify="auto"):
+def pretty(t, simplify="auto", form="elementwise"):
     """Unicode 2-d text of the closed form."""
-    return _render(_forms(t, simplify), lambda f: sympy.pretty(f, use_unicode=True))
+    return render(t, "pretty", simplify, form)
 
 
-def pprint(t, simplify="auto"):
+def text(t, simplify="auto", form="elementwise"):
+    """One-line textbook unicode (``σ(x)``, ``Xᵀ(σ(X w) − y)``)."""
+    return render(t, "text", simplify, form)
+
+
+def pprint(t, simplify="auto", form="elementwise"):
     """Print :func:`pretty` of ``t``."""
-    print(pretty(t, simplify))
+    print(pretty(t, simplify, form))
+
+
+def known_value(t):
+    """The value of ``t`` if every leaf below it has one (no unfed placeholder), else None."""
+    if any(n.is_leaf and n.value is None for n in ancestors([t])):
+        return None
+    return evaluate(t)
+
+
+def _value_text(value):
+    return np.array2string(np.asarray(value), precision=6, threshold=20)
+
+
+def repr_latex(t):
+    """Jupyter LaTeX of a tensor: name, closed form, shape and value when known."""
+    value = known_value(t)
+    parts = [rf"\mathtt{{{_tt(t.name)}}} = {latex(t)}",
+             rf"\text{{shape }} {_tt(str(t.shape))}"]
+    if value is not None:
+        parts.append(rf"\text{{value }} {_tt(_value_text(value))}")
+    return "$\\displaystyle " + r",\quad ".join(parts) + "$"
+
+
+def _tt(s):
+    return s.replace("_", r"\_").replace("\n", " ")
+
+
+def repr_html(t):
+    """Jupyter HTML of a tensor: one table row (name, formula as MathML, shape, dtype, value)."""
+    return "<table>" + _row_header() + _row(t) + "</table>"
+
+
+def _row_header():
+    return "<tr><th>tensor</th><th>closed form</th><th>shape</th><th>dtype</th><th>value</th></tr>"
+
+
+def _row(t, label=None):
+    if t is None:
+        empty = "<td></td>" * 3
+        return f"<tr><td>{html.escape(label or '')}</td><td>None</td>{empty}</tr>"
+    value = known_value(t)
+    shown = "" if value is None else html.escape(_value_text(value))
+    formula = f'<math xmlns="http://www.w3.org/1998/Math/MathML">{mathml(t)}</math>'
+    return (f"<tr><td>{html.escape(label or t.name)}</td><td>{formula}</td>"
+            f"<td>{t.shape}</td><td>{t.dtype.name}</td><td><pre>{shown}</pre></td></tr>")
+
+
+class GradientList(list):
+    """The list ``gradients`` returns: a real list, shown in Jupyter as a table of formulas.
+
+    >>> GradientList([None]) == [None]
+    True
+    """
+
+    def _repr_latex_(self):
+        return f"$\\displaystyle {latex(self)}$"
+
+    def _repr_html_(self):
+        rows = "".join(_row(g, f"[{i}]" + ("" if g is None else f" {g.name}"))
+                       for i, g in enumerate(self))
+        return "<table>" + _row_header() + rows + "</table>"

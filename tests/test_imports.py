@@ -8,7 +8,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "symgrad"
 # Lower number = lower layer.  A module may import only its own layer or below.
 LAYERS = {
     "errors": 0, "graph": 1, "ops": 2,
-    "evaluate": 3, "symbolic": 3, "simplify": 3, "printing": 3,
+    "evaluate": 3, "symbolic": 3, "simplify": 3, "printing": 3, "notation": 3, "cseprint": 3,
+    "matrixalgebra": 3, "matrixform": 3,
     "tracing": 4, "differentiate": 5,
     "lower": 6, "compiler": 6, "optimize": 7,
     "demo": 8, "teach": 8, "compat": 8, "parse": 8, "cli": 9, "__init__": 10,

@@ -108,9 +108,18 @@ class ElementwiseOp(Op):
             if strong is not None and values[strong] == 0:
                 return sympy.S.Zero
             out = expr.xreplace(dict(zip(syms, values)))
-            return sympy.piecewise_fold(out) if out.has(sympy.Piecewise) else out
+            return sympy.piecewise_fold(out) if _top_piecewise(out) else out
         result = np.frompyfunc(one, len(arrays), 1)(*arrays)
         return np.asarray(result, dtype=object)
+
+
+def _top_piecewise(expr):
+    # g * d with g = Piecewise((1, c), (0, True)) must fold into Piecewise((d, c), (0, True))
+    # so the closed form, like the evaluators, leaks no NaN from d where c is false.  Only
+    # a Piecewise at the top or among the factors matters; walking the whole tree
+    # (expr.has) dominated the expansion of large gradients.
+    return isinstance(expr, sympy.Piecewise) or (
+        isinstance(expr, sympy.Mul) and any(isinstance(a, sympy.Piecewise) for a in expr.args))
 
 
 _PARTIALS: dict = {}

@@ -20,7 +20,7 @@ from .. import graph as _graph
 from ..errors import DtypeError, NotATensorError, ShapeError
 from ..evaluate import evaluate
 from ..ops import apply, check_value, normalize_index
-from ..simplify import closed_form
+from ..printing import render, repr_html, repr_latex
 
 
 class Tensor(_graph.Node):
@@ -139,14 +139,16 @@ class Tensor(_graph.Node):
         return self.shape
 
     def __str__(self):
-        return str(closed_form(self))
+        return render(self)  # the closed form; large ones with shared parts named
 
     def __repr__(self):
         return f"<Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
 
     def _repr_latex_(self):
-        import sympy
-        return f"${sympy.latex(closed_form(self))}$"
+        return repr_latex(self)
+
+    def _repr_html_(self):
+        return repr_html(self)
 
 
 class Graph(_graph.Graph):

@@ -1,0 +1,156 @@
+"""Closed forms: size and time against SymPy, and the budget on large expressions.
+
+Run from the worktree root:  python benchmarks/closed_forms.py [--quick]
+
+Table 1: for each derivative of ``tests/test_closed_forms_table.py``, our
+``closed_form`` (graph -> gradient graph -> expansion -> "auto") against
+``sympy.simplify(sympy.diff(inlined forward expression))``: operation counts
+and wall time of each.
+Table 2: ``sympy.simplify`` time against expression size (why "auto" gates at
+``SMALL_OPS``).
+Table 3: large expressions (thousands of operations): time of ``closed_form``
+and of the CSE printing, against the budget.
+"""
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+import sympy
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import symgrad as sg  # noqa: E402
+import symgrad.printing  # noqa: E402,F401
+from symgrad.simplify import BUDGET_SECONDS, SMALL_OPS, size  # noqa: E402
+from tests.test_closed_forms_table import CASES, build_case, reference  # noqa: E402
+
+
+def timed(fn, repeat=3):
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return out, best
+
+
+def timed_fresh(fn, repeat=3):
+    """Like :func:`timed`, each run in a fresh graph so leaf names stay as written."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        with sg.Graph().as_default():
+            t0 = time.perf_counter()
+            out = fn()
+            best = min(best, time.perf_counter() - t0)
+    return out, best
+
+
+def table_identities():
+    print("| derivative of | ours | ops | ms | sympy.simplify(diff) | ops | ms |")
+    print("|---|---|---|---|---|---|---|")
+    ratios = []
+    for label, build, shape in CASES:
+        with sg.Graph().as_default():
+            def ours_fn():
+                x, y, g, inlined, syms = build_case(build, shape)
+                return sg.closed_form(g), inlined, syms
+            (ours, inlined, syms), t_ours = timed_fresh(ours_fn)
+            ref, t_ref = timed(lambda: reference(inlined, syms))
+        first = ours if not shape else ours[0]
+        print(f"| {label} | `{first}` | {size(first)} | {t_ours * 1e3:.1f} | "
+              f"`{ref.reshape(-1)[0]}` | {size(ref.reshape(-1)[0])} | {t_ref * 1e3:.1f} |")
+        ratios.append(t_ref / t_ours)
+    slower = sum(r < 1 for r in ratios)
+    print(f"\nsympy time / our time: median {statistics.median(ratios):.1f}x, "
+          f"min {min(ratios):.2f}x over {len(ratios)} derivatives; ours slower in {slower}\n")
+
+
+def random_derivative(rng, depth):
+    x, y, z = sympy.symbols("x y z", real=True)
+    fs = [sympy.sin, sympy.exp, sympy.tanh, sympy.log, sympy.cos]
+
+    def build(d):
+        if d == 0:
+            return [x, y, z, sympy.Integer(int(rng.integers(1, 4)))][int(rng.integers(0, 4))]
+        r = rng.random()
+        if r < 0.3:
+            return fs[int(rng.integers(0, len(fs)))](build(d - 1))
+        if r < 0.6:
+            return build(d - 1) * build(d - 1)
+        return build(d - 1) + build(d - 1) if r < 0.8 else build(d - 1) ** 2
+    return sympy.diff(build(depth), x)
+
+
+def table_simplify_cost(quick):
+    """Why "auto" gates by size: time of sympy.simplify vs our auto pass, by size."""
+    from symgrad.simplify import simplify_expr
+    rng = np.random.default_rng(0)
+    rows = []
+    for depth in range(2, 6 if quick else 7):
+        for _ in range(6):
+            e = random_derivative(rng, depth)
+            n = size(e)
+            if not 0 < n <= (60 if quick else 120):
+                continue
+            _, t_auto = timed(lambda: simplify_expr(e, "auto"), 1)
+            _, t_full = timed(lambda: sympy.simplify(e), 1)
+            rows.append((n, t_auto, t_full))
+    print(f"| ops | auto ms | sympy.simplify ms |   (auto gate: SMALL_OPS = {SMALL_OPS})")
+    print("|---|---|---|")
+    for n, a, f in sorted(rows):
+        print(f"| {n} | {a * 1e3:.1f} | {f * 1e3:.1f} |")
+    print()
+
+
+def table_large(quick):
+    """Closed form and printing of a two-layer net's gradient: tree size vs time."""
+    from symgrad import cseprint
+    print(f"| n | tree ops | distinct ops | closed_form s | str with names s | latex s |"
+          f"   (budget {BUDGET_SECONDS} s)")
+    print("|---|---|---|---|---|---|")
+    for n in ([4, 8, 16] if quick else [4, 8, 16, 24, 32]):
+        with sg.Graph().as_default():
+            W = sg.Variable(np.full((n, n), 0.1), name="W")
+            x = sg.Variable(np.ones(n), name="x")
+            (g,) = sg.gradients(sg.reduce_sum(sg.sigmoid(W @ sg.tanh(W @ x))), x)
+            form, t_form = timed(lambda: sg.closed_form(g), 1)
+            items = list(form)
+            _, t_str = timed(lambda: sg.printing.render_form(form, "str"), 1)
+            _, t_tex = timed(lambda: sg.printing.render_form(form, "latex"), 1)
+            order, _ = cseprint._postorder(items)
+            print(f"| {n} | {cseprint.tree_size(items):,} | {len(order):,} | {t_form:.2f} | "
+                  f"{t_str:.2f} | {t_tex:.2f} |")
+    print()
+
+
+def table_matrix(quick):
+    """Matrix notation never expands elements: its time does not grow with the data."""
+    print("| X shape | logistic-regression gradient | matrix_form s | elementwise closed_form s |")
+    print("|---|---|---|---|")
+    rng = np.random.default_rng(0)
+    for n, d in ([(10, 3), (100, 10)] if quick else [(10, 3), (100, 10), (1000, 50)]):
+        with sg.Graph().as_default():
+            X = sg.Variable(rng.normal(size=(n, d)), name="X")
+            w = sg.Variable(rng.normal(size=d), name="w")
+            y = sg.constant(rng.uniform(size=n), name="y")
+            z = X @ w
+            L = -sg.reduce_sum(y * sg.log(sg.sigmoid(z)) + (1 - y) * sg.log(1 - sg.sigmoid(z)))
+            (g,) = sg.gradients(L, w)
+            m, t_m = timed(lambda: sg.matrix_form(g), 1)
+            t_e = timed(lambda: sg.closed_form(g), 1)[1] if n * d <= 1000 else float("nan")
+            print(f"| {n}x{d} | `{m.text()}` | {t_m:.3f} | {t_e:.2f} |")
+    print()
+
+
+def main():
+    quick = "--quick" in sys.argv
+    table_identities()
+    table_simplify_cost(quick)
+    table_large(quick)
+    table_matrix(quick)
+
+
+if __name__ == "__main__":
+    main()

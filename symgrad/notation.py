@@ -1,0 +1,274 @@
+"""SymPy printers for closed forms: plain, textbook unicode, 2-d pretty, LaTeX, MathML.
+
+Subclasses of SymPy's printers that read matrix notation as a person writes it:
+an elementwise function application ``Lambda(d, sigmoid(d)).(X*w)`` prints as
+``sigmoid(X*w)`` (``σ(X w)`` in textbook and LaTeX), the trace of a 1x1 matrix
+as the matrix itself (``xᵀ A x``), ``OneMatrix`` as a ones vector ``𝟏``.
+
+Imports only SymPy (and ``symgrad.ops.functions`` for the custom functions).
+
+>>> import sympy
+>>> X, w = sympy.MatrixSymbol("X", 3, 2), sympy.MatrixSymbol("w", 2, 1)
+>>> y = sympy.MatrixSymbol("y", 3, 1)
+>>> to_text(2 * X.T * (X * w - y))
+'2 Xᵀ(X w − y)'
+"""
+from __future__ import annotations
+
+import sympy
+from sympy.printing.latex import LatexPrinter
+from sympy.printing.mathml import MathMLPresentationPrinter
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.str import StrPrinter
+
+GREEK = {"sigmoid": ("σ", r"\sigma")}
+
+
+def _ones_suffix(expr):
+    """A ones matrix reads as a column ``1``, a row ``1ᵀ`` or the all-ones matrix."""
+    r, c = expr.shape
+    return "T" if r == 1 and c != 1 else ""
+
+
+def _inlined(printer, expr):
+    """A general elementwise application printed as its body at the argument."""
+    fn = expr.function
+    arg = sympy.Symbol(f"({printer._print(expr.expr)})")
+    return printer._print(fn.expr.xreplace({fn.variables[0]: arg}))
+
+
+def _applied(expr):
+    """(function name, argument) of an elementwise application, when it is f(d)."""
+    fn = expr.function
+    d, body = fn.variables[0], fn.expr
+    if isinstance(body, sympy.Function) and body.args == (d,):
+        return body.func, expr.expr
+    return None, expr.expr
+
+
+class _MatrixMixin:
+    def _one_by_one(self, expr):
+        return getattr(expr.arg, "shape", None) == (1, 1)
+
+    def parenthesize(self, item, level, *args, **kwargs):
+        # A scalar xᵀ A x inside a product keeps its parentheses: (𝟏ᵀ w) y.
+        if isinstance(item, sympy.Trace) and self._one_by_one(item) and level >= 50:
+            inner = self._print(item)
+            return f"\\left({inner}\\right)" if isinstance(self, LatexPrinter) else f"({inner})"
+        return super().parenthesize(item, level, *args, **kwargs)
+
+
+def _over(expr):
+    """(numerator MatMul, denominator) when a matrix product has a scalar 1/s factor."""
+    scalars = [a for a in expr.args if not a.is_Matrix]
+    num, den = sympy.fraction(sympy.Mul(*scalars))
+    if den == 1:
+        return None, None
+    mats = [a for a in expr.args if a.is_Matrix]
+    if num == 1:
+        return (mats[0] if len(mats) == 1 else sympy.MatMul(*mats)), den
+    return sympy.MatMul(num, *mats), den
+
+
+class PlainPrinter(_MatrixMixin, StrPrinter):
+    """``str``: SymPy's syntax, with readable elementwise applications."""
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            return _inlined(self, expr)
+        return f"{func.__name__}({self._print(arg)})"
+
+    def _print_Trace(self, expr):
+        return self._print(expr.arg) if self._one_by_one(expr) else super()._print_Trace(expr)
+
+    def _print_OneMatrix(self, expr):
+        return f"ones({expr.shape[0]}, {expr.shape[1]})"
+
+    def _print_HadamardPower(self, expr):
+        return f"{self.parenthesize(expr.base, 60)}.**{self._print(expr.exp)}"
+
+
+class TextPrinter(PlainPrinter):
+    """Textbook unicode on one line: ``2 Xᵀ(X w − y)``, ``σ(X w)``."""
+
+    def _print_Transpose(self, expr):
+        inner = self._print(expr.arg)
+        simple = isinstance(expr.arg, sympy.MatrixSymbol)
+        return (inner if simple else f"({inner})") + "ᵀ"
+
+    def _print_MatMul(self, expr):
+        num, den = _over(expr)
+        if num is not None:
+            return f"{self._print(num)}/{self.parenthesize(den, 50)}"
+        args, sign = list(expr.args), ""
+        if args[0] == -1:
+            args, sign = args[1:], "−"
+        parts = []
+        for a in args:
+            text = self._print(a)
+            if isinstance(a, (sympy.MatAdd, sympy.Add, sympy.HadamardProduct, sympy.Trace)):
+                text = f"({text})"
+            parts.append(text)
+        out = parts[0]
+        for p in parts[1:]:
+            out += p if p.startswith("(") and not out[-1].isdigit() else " " + p
+        return sign + out
+
+    def _print_MatAdd(self, expr):
+        terms = [self._print(t) for t in expr.args]
+        terms.sort(key=lambda t: t.startswith("−"))  # x − y rather than −y + x
+        out = terms[0]
+        for t in terms[1:]:
+            out += f" − {t[1:]}" if t.startswith("−") else f" + {t}"
+        return out
+
+    def _print_Add(self, expr, order=None):
+        return super()._print_Add(expr, order).replace(" - ", " − ")
+
+    def _print_HadamardProduct(self, expr):
+        return " ∘ ".join(self.parenthesize(a, 50) for a in expr.args)
+
+    def _print_sigmoid(self, expr):
+        return f"σ({self._print(expr.args[0])})"
+
+    def _print_Mul(self, expr):
+        # Juxtaposition, as on paper: (1 − σ(x)) σ(x), 2 x.
+        return super()._print_Mul(expr).replace("**", "^").replace("*", " ").replace("^", "**")
+
+    def _print_Pow(self, expr, rational=False):
+        if expr.exp.is_Integer and expr.exp > 1:
+            sup = str(expr.exp).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+            return self.parenthesize(expr.base, 60) + sup
+        return super()._print_Pow(expr, rational)
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is not None and func.__name__ in GREEK:
+            return f"{GREEK[func.__name__][0]}({self._print(arg)})"
+        return super()._print_ElementwiseApplyFunction(expr)
+
+    def _print_OneMatrix(self, expr):
+        return "𝟏" + ("ᵀ" if _ones_suffix(expr) else "")
+
+    def _print_HadamardPower(self, expr):
+        exp = str(expr.exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        return f"{self.parenthesize(expr.base, 60)}^∘{exp}"
+
+
+class Latex(_MatrixMixin, LatexPrinter):
+    """LaTeX with σ for the sigmoid and elementwise applications as f(M)."""
+
+    def _print_MatMul(self, expr):
+        num, den = _over(expr)
+        if num is not None:
+            return rf"\frac{{{self._print(num)}}}{{{self._print(den)}}}"
+        return super()._print_MatMul(expr)
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            fn = expr.function
+            hole = sympy.Symbol("HOLE")
+            body = self._print(fn.expr.xreplace({fn.variables[0]: hole}))
+            return body.replace("HOLE", rf"\left({self._print(arg)}\right)")
+        name = GREEK.get(func.__name__, (None, r"\operatorname{%s}" % func.__name__))[1]
+        return rf"{name}\left({self._print(arg)}\right)"
+
+    def _print_sigmoid(self, expr, exp=None):
+        out = rf"\sigma\left({self._print(expr.args[0])}\right)"
+        return f"{out}^{{{exp}}}" if exp else out
+
+    def _print_Trace(self, expr):
+        if getattr(expr.arg, "shape", None) == (1, 1):
+            return self._print(expr.arg)
+        return super()._print_Trace(expr)
+
+    def _print_OneMatrix(self, expr):
+        return r"\mathbf{1}" + ("^{T}" if _ones_suffix(expr) else "")
+
+
+class Pretty(PrettyPrinter):
+    """2-d unicode with readable elementwise applications."""
+
+    def _print_OneMatrix(self, expr):
+        from sympy.printing.pretty.stringpict import prettyForm
+        return prettyForm("𝟏ᵀ" if _ones_suffix(expr) else "𝟏")
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            return super()._print_ElementwiseApplyFunction(expr)
+        name = GREEK.get(func.__name__, (func.__name__,))[0]
+        return self._helper_print_function(func, [arg], func_name=name)
+
+    def _print_sigmoid(self, expr):
+        return self._helper_print_function(expr.func, list(expr.args), func_name="σ")
+
+    def _print_Trace(self, expr):
+        if getattr(expr.arg, "shape", None) == (1, 1):
+            return self._print(expr.arg)
+        return super()._print_Trace(expr)
+
+
+class MathML(MathMLPresentationPrinter):
+    """Presentation MathML; the trace of a 1x1 matrix prints as the matrix, f(M) as f(M)."""
+
+    def _element(self, tag, text=None, children=()):
+        node = self.dom.createElement(tag)
+        if text is not None:
+            node.appendChild(self.dom.createTextNode(text))
+        for child in children:
+            node.appendChild(child)
+        return node
+
+    def _applied_to(self, name, arg):
+        paren = self._element("mrow", children=[self._element("mo", "("), self._print(arg),
+                                                self._element("mo", ")")])
+        return self._element("mrow", children=[self._element("mi", name), paren])
+
+    def _print_ElementwiseApplyFunction(self, expr):
+        func, arg = _applied(expr)
+        if func is None:
+            fn = expr.function
+            return self._print(fn.expr.xreplace({fn.variables[0]: sympy.Symbol(to_str(arg))}))
+        return self._applied_to(GREEK.get(func.__name__, (func.__name__,))[0], arg)
+
+    def _print_sigmoid(self, expr):
+        return self._applied_to("σ", expr.args[0])
+
+    def _print_HadamardPower(self, expr):
+        exp = self._element("mrow", children=[self._element("mo", "∘"), self._print(expr.exp)])
+        return self._element("msup", children=[self._print(expr.base), exp])
+
+    def _print_OneMatrix(self, expr):
+        one = self._element("mn", "𝟏")
+        if not _ones_suffix(expr):
+            return one
+        return self._element("msup", children=[one, self._element("mo", "T")])
+
+    def _print_Trace(self, expr):
+        if getattr(expr.arg, "shape", None) == (1, 1):
+            return self._print(expr.arg)
+        return super()._print_Trace(expr)
+
+
+def to_str(expr):
+    return PlainPrinter().doprint(expr)
+
+
+def to_text(expr):
+    """One-line textbook unicode."""
+    return TextPrinter().doprint(expr)
+
+
+def to_latex(expr):
+    return Latex().doprint(expr)
+
+
+def to_pretty(expr):
+    return Pretty({"use_unicode": True}).doprint(expr)
+
+
+def to_mathml(expr):
+    return MathML().doprint(expr)

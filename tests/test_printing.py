@@ -1,0 +1,146 @@
+"""Printers: every target for scalars, tensors, gradient lists; CSE for large forms; Jupyter."""
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad import cseprint, printing
+from symgrad.ops.functions import numeric
+from symgrad.symbolic import leaf_symbols
+
+
+def test_scalar_in_every_target():
+    x = sg.Variable(0.5, name="x")
+    (g,) = sg.gradients(sg.sigmoid(x), x)
+    assert str(g) == "(1 - sigmoid(x))*sigmoid(x)"
+    assert sg.text(g) == "(1 − σ(x)) σ(x)"
+    (h,) = sg.gradients(x ** 3, x)
+    assert sg.text(h) == "3 x²"
+    assert sg.latex(g) == r"\left(1 - \sigma\left(x\right)\right) \sigma\left(x\right)"
+    assert "σ(x)" in sg.pretty(g)
+    assert "<mi>x</mi>" in sg.mathml(g)
+
+
+def test_tensor_prints_as_an_array():
+    v = sg.Variable(np.ones(2), name="v")
+    (g,) = sg.gradients(sg.reduce_sum(v * v), v)
+    assert sg.latex(g) == r"\left[\begin{matrix}2 v[0] & 2 v[1]\end{matrix}\right]"
+    assert str(g) == "[2*v[0], 2*v[1]]"
+    assert "2⋅v[0]" in sg.pretty(g)
+
+
+def test_gradient_list_prints_entry_by_entry_with_none():
+    a = sg.constant(0.0, name="a")
+    b = 2 * a
+    c = sg.constant(1.0, name="c")
+    g = sg.gradients(a + b, [a, b, c])
+    assert sg.latex(g) == r"\left[3,\ 1,\ \text{None}\right]"
+    assert sg.pretty(g) == "[3, 1, None]"
+    assert sg.mathml(g).startswith("<mrow><mo>[</mo><mn>3</mn><mo>,</mo>")
+
+
+def test_gradients_return_a_real_list_that_compares_like_one():
+    a = sg.constant(0.0, name="a")
+    g = sg.gradients(2 * a, [a, a])
+    assert isinstance(g, list) and isinstance(g, printing.GradientList)
+    assert g == [g[0], g[1]] and len(g) == 2
+    values = sg.evaluate(g)
+    assert type(values) is list and values == [2.0, 2.0]
+    H = sg.hessians(a ** 3, a)
+    assert isinstance(H, printing.GradientList)
+
+
+def test_jupyter_latex_of_a_tensor_has_formula_shape_and_value():
+    x = sg.Variable(2.0, name="x")
+    y = x ** 2 + 1
+    out = y._repr_latex_()
+    assert out.startswith("$") and out.endswith("$")
+    assert "x^{2} + 1" in out and "()" in out and "5." in out
+
+
+def test_jupyter_shows_no_value_while_a_placeholder_is_unfed():
+    p = sg.placeholder(shape=(2,), name="p")
+    y = p * 3.0
+    assert printing.known_value(y) is None
+    assert "value" not in y._repr_latex_()
+    html = y._repr_html_()
+    assert "<math" in html and "(2,)" in html and "float64" in html
+
+
+def test_jupyter_html_of_a_gradient_list_has_one_row_per_entry():
+    x = sg.Variable(np.array([1.0, 2.0]), name="x")
+    c = sg.constant(1.0, name="c")
+    g = sg.gradients(sg.reduce_sum(x ** 2), [x, c])
+    html = g._repr_html_()
+    assert html.count("<tr>") == 3 and "None" in html and "[2. 4.]" in html
+    assert g._repr_latex_().count(r"\text{None}") == 1
+
+
+def test_matrix_form_renders_in_every_target():
+    X = sg.Variable(np.ones((3, 2)), name="X")
+    w = sg.Variable(np.ones(2), name="w")
+    y = sg.constant(np.ones(3), name="y")
+    g = sg.gradients(sg.reduce_sum((X @ w - y) ** 2), [w])
+    assert sg.text(g, form="matrix") == "[2 Xᵀ(X w − y)]"
+    assert printing.render(g[0], "latex", form="matrix") == r"2 X^{T} \left(X w - y\right)"
+    assert "<msup>" in sg.mathml(g[0], form="matrix")
+
+
+def big_gradient(n):
+    W = sg.Variable(np.full((n, n), 0.1), name="W")
+    x = sg.Variable(np.ones(n), name="x")
+    y = sg.reduce_sum(sg.sigmoid(W @ sg.tanh(W @ x)))
+    return sg.gradients(y, x)[0], [W, x]
+
+
+def test_large_form_prints_with_named_shared_parts_and_the_same_value():
+    g, leaves = big_gradient(3)
+    items = list(sg.closed_form(g))
+    assert cseprint.tree_size(items) > 10 * cseprint.CSE_OPS
+    text = sg.pretty(g)
+    assert "where" in text and "t₁ = " in text
+    pairs, reduced = cseprint.shared(items)
+    back = dict(pairs)
+    for sym, value in reversed(pairs):
+        reduced = [e.xreplace({sym: value}) for e in reduced]
+    syms = tuple(s for leaf in leaves for s in leaf_symbols(leaf).reshape(-1))
+    point = np.random.default_rng(0).uniform(-1, 1, len(syms))
+    np.testing.assert_allclose([numeric(e, syms)(*point) for e in reduced],
+                               [numeric(e, syms)(*point) for e in items], rtol=1e-12)
+    assert back
+
+
+def test_thousands_of_operations_print_within_the_budget():
+    g, _ = big_gradient(16)   # millions of tree operations over ~1,200 distinct ones
+    items = list(sg.closed_form(g))
+    assert cseprint.tree_size(items) > 1_000_000
+    assert "where" in sg.latex(g) and r"\quad\text{where}\quad" in sg.latex(g)
+
+
+def test_linear_naming_above_the_cse_limit(monkeypatch):
+    g, _ = big_gradient(4)
+    monkeypatch.setattr(cseprint, "CSE_MAX_NODES", 0)
+    out = str(printing.render(g))
+    assert "where" in out and "t1 = " in out
+
+
+def test_small_forms_print_without_names():
+    x = sg.Variable(1.0, name="x")
+    assert "where" not in sg.pretty(sg.exp(x) * sg.exp(x) + x)
+
+
+@pytest.mark.parametrize("target", sorted(printing.TARGETS))
+def test_none_prints_as_none(target):
+    assert printing.render(None, target) == "None"
+
+
+def test_matrix_notation_in_mathml_and_pretty_reads_as_functions():
+    X = sg.Variable(np.ones((3, 2)), name="X")
+    w = sg.Variable(np.ones(2), name="w")
+    y = sg.constant(np.ones(3), name="y")
+    (g,) = sg.gradients(sg.reduce_sum(sg.softplus(X @ w) - y * (X @ w)), w)
+    ml = sg.mathml(g, form="matrix")
+    assert "<mi>&#963;</mi>" in ml and "elementwise" not in ml.lower()
+    assert "σ(X⋅w)" in sg.pretty(g, form="matrix")
+    v = sg.Variable(np.zeros(3), name="v")
+    (s,) = sg.gradients(sg.reduce_logsumexp(v), v)
+    assert "𝟏ᵀ⋅exp(v)" in sg.pretty(s, form="matrix")
