@@ -74,9 +74,15 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     inputs = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
     program = lower_graph(nodes, inputs)
-    text = module_text(program, repr(program.to_literal()), fastmath)
+    literal = repr(program.to_literal())
+    text = module_text(program, literal, fastmath)
     names = [x.name for x in inputs]
-    return Evaluator(text, tree, names, render_program(program, names), cache)
+    from .lower import runtime  # numba is imported only when something is compiled
+    runtime.HANDOFF[literal] = program
+    try:
+        return Evaluator(text, tree, names, render_program(program, names), cache)
+    finally:
+        runtime.HANDOFF.pop(literal, None)
 
 
 def flatten_outputs(structure):

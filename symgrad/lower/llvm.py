@@ -78,8 +78,10 @@ class _Emitter:
                 self.scalars[("in", k)] = self.scalar_in(ty, val, dtype)
         for k, ty, val in zip(self.p.array_outputs, sig.args[nin:], args[nin:]):
             self.mem[("out", k)] = self.array_out(ty, val, self.p.outputs[k][1])
+        used = {st.dst for st in self.p.stmts} | {r for st in self.p.stmts for r, _ in st.srcs}
         for k, size in enumerate(self.p.buffers):
-            self.mem[("buf", k)] = _Mem(self.alloca(size), np.float64)
+            if ("buf", k) in used:
+                self.mem[("buf", k)] = _Mem(self.alloca(size), np.float64)
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
         for stmt in self.p.stmts:

@@ -33,6 +33,7 @@ Imports graph, ops, evaluate and ``lower.scalar``.
 from __future__ import annotations
 
 import base64
+import functools
 
 import numpy as np
 import sympy
@@ -42,6 +43,7 @@ from ..evaluate import needed
 from ..graph import Graph
 from ..ops import REGISTRY, arg_symbols
 from ..symbolic import to_number
+from .inplace import InPlaceSums
 from .scalar import translate
 
 
@@ -157,31 +159,49 @@ def lower_graph(outputs, inputs):
     for k, x in enumerate(inputs):
         low.program.inputs.append((x.name, x.dtype.str, x.shape))
         low.env[x] = ("in", k)
-    low.lower_nodes(needed(outputs, set(inputs)))
+    nodes = needed(outputs, set(inputs))
+    low.count_uses(nodes, outputs)
+    low.lower_nodes(nodes)
     low.finish_outputs(outputs)
     return low.program
 
 
-class _Lowering:
+class _Lowering(InPlaceSums):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
         self.program = Program()
-        self.env, self.seen = {}, {}
+        self.env, self.seen, self.keys = {}, {}, {}
         self.known = {}  # ref -> value of 0-d constants (folded into the bodies using them)
+        self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
 
     def lower_nodes(self, nodes):
         for node in nodes:
             if node in self.env:
                 continue
+            if self.defer(node):
+                self.env[node] = ("deferred", self.deferred[node])
+                continue
             key = node_key(node, self.env)
             if key in self.seen:  # common subexpression: an equal node was lowered
                 self.env[node] = self.seen[key]
-                continue
-            self.env[node] = self.lower_node(node)
-            self.seen[key] = self.env[node]
+            else:
+                self.env[node] = self.lower_node(node)
+                self.seen[key], self.keys[node] = self.env[node], key
+            self.claim(node, self.env[node])
+
+    def forget(self, group):
+        """Drop the CSE entries of ``group`` (their buffer is about to be modified)."""
+        for n in group:
+            self.seen.pop(self.keys.pop(n, None), None)
+
+    def copy_of(self, node, ref):
+        return self.emit(node, node.shape, [(ref, ("aff", 0, c_strides(node.shape)))], _COPY)
 
     def lower_node(self, node):
+        summed = self.accumulate(node)
+        if summed is not None:
+            return summed
         kind = node.op.kind
         if kind == "leaf":
             return self.leaf(node)
@@ -251,18 +271,10 @@ class _Lowering:
     def elementwise(self, node):
         expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
         strong = node.attrs.get("strong")
-        fold, kept = {}, []
-        for i, x in enumerate(node.inputs):
-            if self.env[x] in self.known and i != strong:  # a 0-d constant: fold it in
-                fold[syms[i]] = _sympy_number(self.known[self.env[x]], x.dtype)
-            else:
-                kept.append(i)
-        if fold:
-            new = arg_symbols([node.inputs[i].dtype for i in kept])
-            expr = sympy.sympify(expr).xreplace(fold).xreplace(
-                {syms[i]: new[k] for k, i in enumerate(kept)})
-            strong = None if strong is None else kept.index(strong)
-        body = translate(expr, len(kept), strong)
+        fold = tuple((i, self.known[self.env[x]]) for i, x in enumerate(node.inputs)
+                     if self.env[x] in self.known and i != strong)  # 0-d constants: folded in
+        dtypes = tuple(x.dtype.str for x in node.inputs)
+        body, kept = _folded_body(sympy.sympify(expr), dtypes, fold, strong)
         srcs = [(self.env[node.inputs[i]], broadcast_addr(node.inputs[i].shape, node.shape))
                 for i in kept]
         ref = self.emit(node, node.shape, srcs, body)
@@ -301,16 +313,22 @@ class _Lowering:
         return affine_fit(table) or ("tab", self.add_const(table, "i8"))
 
     def scatter(self, node):
+        if not node.shape:  # everything lands on one scalar: a plain sum
+            (g,) = node.inputs
+            src = [(self.env[g], ("aff", 0, c_strides(g.shape)))]
+            return self.emit(node, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), True), nout=0)
+        dst = self.emit(node, node.shape, [], _ZERO)
+        self.scatter_into(node, dst, node)
+        return dst
+
+    def scatter_into(self, node, dst, owner):
+        """Add the scatter ``node``'s g into the buffer ``dst`` (statement of ``owner``)."""
         (g,) = node.inputs
         pos = np.asarray(node.op.scatter_positions(**node.attrs), dtype=np.int64)
         pos = np.broadcast_to(pos, g.shape)
-        reduce = (_ADD, 0.0.hex(), not node.shape)
         src = [(self.env[g], ("aff", 0, c_strides(g.shape)))]
-        if not node.shape:  # everything lands on one scalar: a plain sum
-            return self.emit(node, g.shape, src, _COPY, reduce=reduce, nout=0)
-        dst = self.emit(node, node.shape, [], _ZERO)
-        self.emit(node, g.shape, src, _COPY, reduce=reduce, dst=dst, dst_addr=self.table_addr(pos))
-        return dst
+        self.emit(owner, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), False), dst=dst,
+                  dst_addr=self.table_addr(pos))
 
     def reduction(self, node):
         (x,) = node.inputs
@@ -408,6 +426,20 @@ def _canonical(v):
     if isinstance(v, np.dtype) or isinstance(v, type):
         return ("dtype", np.dtype(v).str)
     return v
+
+
+@functools.lru_cache(maxsize=8192)
+def _folded_body(expr, dtypes, fold, strong):
+    """The body of ``expr`` with the arguments in ``fold`` replaced by their values."""
+    syms = arg_symbols([np.dtype(d) for d in dtypes])
+    done = dict(fold)
+    kept = [i for i in range(len(dtypes)) if i not in done]
+    if fold:
+        new = arg_symbols([np.dtype(dtypes[i]) for i in kept])
+        expr = expr.xreplace({syms[i]: _sympy_number(v, dtypes[i]) for i, v in fold})
+        expr = expr.xreplace({syms[i]: new[k] for k, i in enumerate(kept)})
+        strong = None if strong is None else kept.index(strong)
+    return translate(expr, len(kept), strong), kept
 
 
 def _sympy_number(value, dtype):
