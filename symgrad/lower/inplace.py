@@ -53,7 +53,7 @@ class InPlaceSums:
 
     def defer(self, node):
         """Whether ``node`` (a scatter) is left to its single consumer, a plain sum."""
-        if not is_scatter(node) or self.uses.get(node) != 1:
+        if not is_scatter(node) or self.uses.get(node) != 1 or len(self.users[node]) != 1:
             return False
         (user,) = self.users[node]
         if not is_plain_sum(user) or user.inputs[0] is user.inputs[1]:
