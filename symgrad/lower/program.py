@@ -271,8 +271,11 @@ class _Lowering(InPlaceSums):
     def elementwise(self, node):
         expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
         strong = node.attrs.get("strong")
+        # Fold finite nonzero 0-d constants into the expression (x**2 becomes x*x).  Never
+        # 0, inf or NaN: SymPy would simplify 0*x to 0 where IEEE gives NaN for x = inf.
         fold = tuple((i, self.known[self.env[x]]) for i, x in enumerate(node.inputs)
-                     if self.env[x] in self.known and i != strong)  # 0-d constants: folded in
+                     if i != strong and self.env[x] in self.known
+                     and np.isfinite(self.known[self.env[x]]) and self.known[self.env[x]] != 0)
         dtypes = tuple(x.dtype.str for x in node.inputs)
         body, kept = _folded_body(sympy.sympify(expr), dtypes, fold, strong)
         srcs = [(self.env[node.inputs[i]], broadcast_addr(node.inputs[i].shape, node.shape))
