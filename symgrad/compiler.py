@@ -157,7 +157,7 @@ class Evaluator:
     def __call__(self, *args):
         try:
             out = self.jit(*args)
-        except TypeError:
+        except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
             out = self.jit(*self._coerce(args))
         return self._rebuild(out)
 
