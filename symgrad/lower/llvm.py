@@ -34,6 +34,7 @@ F64 = ir.DoubleType()
 I64 = ir.IntType(64)
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt"}
+STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
 
 
@@ -66,7 +67,7 @@ class _Emitter:
     def __init__(self, program, context, builder, fastmath):
         self.p, self.context, self.b = program, context, builder
         self.flags = ("fast",) if fastmath else ()
-        self.mem, self.scalars, self.funcs, self.copy_out = {}, {}, {}, []
+        self.mem, self.scalars, self.funcs, self.copy_out, self.heap = {}, {}, {}, [], []
 
     # -- setup -------------------------------------------------------------------
     def run(self, sig, args):
@@ -79,19 +80,37 @@ class _Emitter:
         for k, ty, val in zip(self.p.array_outputs, sig.args[nin:], args[nin:]):
             self.mem[("out", k)] = self.array_out(ty, val, self.p.outputs[k][1])
         used = {st.dst for st in self.p.stmts} | {r for st in self.p.stmts for r, _ in st.srcs}
+        heap = self.heap
         for k, size in enumerate(self.p.buffers):
             if ("buf", k) in used:
-                self.mem[("buf", k)] = _Mem(self.alloca(size), np.float64)
+                ptr = self.heap_alloc(size) if size > STACK_LIMIT else self.alloca(size)
+                if size > STACK_LIMIT:
+                    heap.append(ptr)
+                self.mem[("buf", k)] = _Mem(ptr, np.float64)
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
         for stmt in self.p.stmts:
             self.statement(stmt)
         for src, dst, ary, shape in self.copy_out:
             self.strided_copy(src, dst, ary, shape, to_array=True)
+        for ptr in heap:
+            self.context.nrt.free(self.b, self.b.bitcast(ptr, ir.IntType(8).as_pointer()))
         values = [self.scalar(ref) for _, shape, ref in self.p.outputs if not shape]
         ret = sig.return_type
         values = values or [ir.Constant(F64, 0.0)]
         return self.context.make_tuple(self.b, ret, values)
+
+    def temp(self, size):
+        if size <= STACK_LIMIT:
+            return self.alloca(size)
+        ptr = self.heap_alloc(size)
+        self.heap.append(ptr)
+        return ptr
+
+    def heap_alloc(self, size):
+        """A temporary too large for the stack, from Numba's allocator (freed on exit)."""
+        raw = self.context.nrt.allocate(self.b, ir.Constant(I64, 8 * size))
+        return self.b.bitcast(raw, F64.as_pointer())
 
     def alloca(self, size):
         return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
@@ -101,7 +120,7 @@ class _Emitter:
         mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
         if ty.layout == "C":
             return mem
-        tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
+        tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
         self.strided_copy(tmp, mem, ary, shape, to_array=False)
         return tmp
 
@@ -110,7 +129,7 @@ class _Emitter:
         mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
         if ty.layout == "C":
             return mem
-        tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
+        tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
         self.copy_out.append((tmp, mem, ary, shape))
         return tmp
 
