@@ -80,7 +80,7 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     from .lower import runtime  # numba is imported only when something is compiled
     runtime.HANDOFF[literal] = program
     try:
-        return Evaluator(text, tree, names, render_program(program, names), cache)
+        return Evaluator(text, tree, names, program, cache)
     finally:
         runtime.HANDOFF.pop(literal, None)
 
@@ -144,7 +144,8 @@ class Evaluator:
     """A compiled graph: call it, batch it, use ``jit`` from Numba, pickle it."""
 
     def __init__(self, text, tree, names, source, use_cache=True):
-        self._text, self._tree, self.input_names, self.source = text, tree, names, source
+        # ``source`` is the text, or the Program to render on first access.
+        self._text, self._tree, self.input_names, self._source = text, tree, names, source
         self._use_cache = use_cache
         directory = None if use_cache else tempfile.mkdtemp(prefix="symgrad_")
         self.module = cache.load_module(text, directory)
@@ -153,6 +154,13 @@ class Evaluator:
         self._outputs = self.module.OUTPUTS
         self._rebuild = _rebuilder(tree)
         self._gufuncs = {}
+
+    @property
+    def source(self):
+        """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
+        if not isinstance(self._source, str):
+            self._source = render_program(self._source, self.input_names)
+        return self._source
 
     def __call__(self, *args):
         try:

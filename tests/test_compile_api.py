@@ -227,3 +227,25 @@ def test_pickle_round_trip_in_another_process(rosen, cache_path, tmp_path):
         print(v, g[0], g[1])
         """, cache_path)
     assert [float(t) for t in out.split()] == [6.5, 151.0, -50.0]
+
+
+def test_concurrent_processes_share_one_cache(tmp_path):
+    cache_path = str(tmp_path / "fresh")
+    env = dict(os.environ, SYMGRAD_CACHE_DIR=cache_path, PYTHONPATH=ROOT)
+    procs = [subprocess.Popen([sys.executable, "-c", _BUILD], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    assert all(_parse(o[0])[:3] == (6.5, 151.0, -50.0) for o in outs)
+    assert _parse(_run(_BUILD, cache_path))[3:5] == (1, 0)  # a valid cache was left behind
+
+
+def test_fastmath_agrees_on_finite_inputs(cache_path):
+    with sg.Graph().as_default():
+        x, y = _rosen()
+        fetches = [y, sg.gradients(y, x)[0]]
+        fast = sg.compile(fetches, [x], fastmath=True)
+        exact = sg.compile(fetches, [x])
+    assert fast.module is not exact.module
+    v = np.array([0.7, -1.3])
+    np.testing.assert_allclose(fast(v)[1], exact(v)[1], rtol=1e-12)
