@@ -34,6 +34,7 @@ F64 = ir.DoubleType()
 I64 = ir.IntType(64)
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt"}
+BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
 STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
 
@@ -89,8 +90,13 @@ class _Emitter:
                 self.mem[("buf", k)] = _Mem(ptr, np.float64)
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
+        size = 0
         for stmt in self.p.stmts:
             self.statement(stmt)
+            size += len(stmt.body)
+            if size > BLOCK_SIZE:
+                self.block_boundary()
+                size = 0
         for src, dst, ary, shape in self.copy_out:
             self.strided_copy(src, dst, ary, shape, to_array=True)
         for ptr in heap:
@@ -111,6 +117,27 @@ class _Emitter:
         """A temporary too large for the stack, from Numba's allocator (freed on exit)."""
         raw = self.context.nrt.allocate(self.b, ir.Constant(I64, 8 * size))
         return self.b.bitcast(raw, F64.as_pointer())
+
+    def block_boundary(self):
+        """End the current basic block with a branch LLVM cannot fold away.
+
+        Instruction selection and the schedulers work per basic block and grow
+        faster than linearly with its size; cutting long straight-line code into
+        blocks of ~BLOCK_SIZE instructions keeps compile time linear.  The branch
+        costs one register read and a predictable branch at run time.
+        """
+        # An empty inline-asm "call" yields a value LLVM cannot know, and the cold
+        # block's empty asm has a side effect, so the diamond survives optimisation.
+        # Either path does nothing; the asm text is empty, so it suits every target.
+        i8 = ir.IntType(8)
+        value = self.b.asm(ir.FunctionType(i8, []), "", "=r", [], True)
+        cold = self.b.append_basic_block("chunk.cold")
+        after = self.b.append_basic_block("chunk.next")
+        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(i8, 0)), cold, after)
+        self.b.position_at_end(cold)
+        self.b.asm(ir.FunctionType(ir.VoidType(), []), "", "", [], True)
+        self.b.branch(after)
+        self.b.position_at_end(after)
 
     def alloca(self, size):
         return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
