@@ -69,6 +69,7 @@ class _Emitter:
         self.p, self.context, self.b = program, context, builder
         self.flags = ("fast",) if fastmath else ()
         self.mem, self.scalars, self.funcs, self.copy_out, self.heap = {}, {}, {}, [], []
+        self.flags_of = {}
 
     # -- setup -------------------------------------------------------------------
     def run(self, sig, args):
@@ -335,9 +336,9 @@ class _Emitter:
         if op == "id":
             return v[0]
         if op in _CMP:
-            return b.uitofp(b.fcmp_ordered(_CMP[op], v[0], v[1]), F64)
+            return self.as_double(b.fcmp_ordered(_CMP[op], v[0], v[1]))
         if op == "ne":
-            return b.uitofp(b.fcmp_unordered("!=", v[0], v[1]), F64)
+            return self.as_double(b.fcmp_unordered("!=", v[0], v[1]))
         if op == "select":
             return b.select(self.truth(v[0]), v[1], v[2])
         if op in ("max", "min"):
@@ -346,12 +347,21 @@ class _Emitter:
             return b.select(b.fcmp_unordered("uno", v[0], v[0]), v[0], r)  # NaN propagates
         if op in ("and", "or"):
             f = b.and_ if op == "and" else b.or_
-            return b.uitofp(f(self.truth(v[0]), self.truth(v[1])), F64)
+            return self.as_double(f(self.truth(v[0]), self.truth(v[1])))
         if op == "not":
-            return b.uitofp(b.fcmp_ordered("==", v[0], ir.Constant(F64, 0.0)), F64)
+            return self.as_double(b.not_(self.truth(v[0])))
         raise ValueError(f"unknown instruction {instr!r}")
 
+    def as_double(self, flag):
+        """A boolean as 0.0/1.0, remembering the i1 so conditions use it directly."""
+        v = self.b.uitofp(flag, F64)
+        self.flags_of[id(v)] = (v, flag)
+        return v
+
     def truth(self, v):
+        known = self.flags_of.get(id(v))
+        if known is not None and known[0] is v:
+            return known[1]
         return self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))  # bool(nan) is True
 
     def call(self, name, args):

@@ -126,6 +126,7 @@ def affine_fit(table):
     return ("aff", base, tuple(strides)) if np.array_equal(grid, table) else None
 
 
+@functools.lru_cache(maxsize=4096)
 def broadcast_addr(in_shape, out_shape):
     """Affine address of an input broadcast against ``out_shape`` (stride 0 on copies)."""
     lead = len(out_shape) - len(in_shape)
