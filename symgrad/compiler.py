@@ -32,7 +32,9 @@ Imports errors, graph, evaluate and lower.
 """
 from __future__ import annotations
 
+import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -200,7 +202,11 @@ class Evaluator:
 
     @property
     def gufunc_parallel(self):
-        """Like ``gufunc``, with the batch loop on Numba's threads."""
+        """Like ``gufunc``, compiled for Numba's ``parallel`` target (its own threads).
+
+        ``batched(parallel=True)`` splits the batch over Python threads running the
+        serial gufunc instead: measured faster here than Numba's parallel gufunc.
+        """
         return self._gufunc(True)
 
     @property
@@ -209,9 +215,14 @@ class Evaluator:
         return tuple(np.zeros(d) for d in extra_dims(self._inputs, self._outputs))
 
     def batched(self, *values, parallel=False):
-        """Evaluate at many points: each value has a leading batch axis (or broadcasts).
+        """Evaluate at many points: each value has leading batch axes (or broadcasts).
 
-        Returns the outputs in their structure, each with the batch axes in front.
+        Args:
+            values: one array per input, shaped ``batch + input.shape``.
+            parallel: split the batch over threads (one per core); each thread runs
+                the serial gufunc on its slice (Numba's kernels release the GIL).
+        Returns:
+            the outputs in their structure, each with the batch axes in front.
         """
         if len(values) != len(self._inputs):
             raise ArgumentError(f"batched takes {len(self._inputs)} inputs "
@@ -219,13 +230,16 @@ class Evaluator:
         arrays = []
         for k, (value, (name, dtype, shape)) in enumerate(zip(values, self._inputs)):
             arr = np.asarray(value, dtype=dtype)
-            if arr.shape[arr.ndim - len(shape):] != tuple(shape) or arr.ndim < len(shape):
+            if arr.ndim < len(shape) or arr.shape[arr.ndim - len(shape):] != tuple(shape):
                 raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
                                  f"{tuple(shape)} after its batch axes, got {arr.shape}")
             arrays.append(arr)
-        out = self._gufunc(parallel)(*arrays, *self.gufunc_extra)
-        out = out if isinstance(out, tuple) else (out,)
-        return self._rebuild(out)
+        gufunc = self._gufunc(False)
+        if parallel:
+            out = _threaded(gufunc, arrays, self._inputs, self._outputs, self.gufunc_extra)
+        else:
+            out = gufunc(*arrays, *self.gufunc_extra)
+        return self._rebuild(out if isinstance(out, tuple) else (out,))
 
     def __reduce__(self):
         return (_restore, (self._text, self._tree, self.input_names, self.source,
@@ -234,6 +248,30 @@ class Evaluator:
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
                 f"module={self.module.__name__}>")
+
+
+_POOL = []
+_MIN_THREADED = 32768  # smaller batches run serially: a thread hand-off costs more
+
+
+def _threaded(gufunc, arrays, inputs, outputs, extra):
+    """Run ``gufunc`` on slices of the first batch axis, one thread per core."""
+    batch = np.broadcast_shapes(*[a.shape[:a.ndim - len(s)] for a, (_, _, s) in
+                                  zip(arrays, inputs)])
+    workers = os.cpu_count() or 1
+    if not batch or batch[0] < 2 * workers or int(np.prod(batch)) < _MIN_THREADED:
+        return gufunc(*arrays, *extra)
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=workers))
+    full = [np.broadcast_to(a, batch + tuple(s)) for a, (_, _, s) in zip(arrays, inputs)]
+    outs = tuple(np.empty(batch + tuple(s), dtype=d) for d, s, _ in outputs)
+    edges = np.linspace(0, batch[0], workers + 1).astype(int)
+
+    def run(k):
+        part = slice(edges[k], edges[k + 1])
+        gufunc(*[a[part] for a in full], *extra, out=tuple(o[part] for o in outs))
+    list(_POOL[0].map(run, range(workers)))
+    return outs
 
 
 def _restore(text, tree, names, source, use_cache):

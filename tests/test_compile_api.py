@@ -97,10 +97,10 @@ def test_jit_is_callable_from_user_njit(rosen):
 @pytest.mark.parametrize("parallel", [False, True])
 def test_batched_matches_loop(rosen, parallel):
     f, _ = rosen
-    pts = np.random.default_rng(0).normal(size=(1000, 2))
+    pts = np.random.default_rng(0).normal(size=(40000, 2))  # large enough to use threads
     values, grads = f.batched(pts, parallel=parallel)
-    assert values.shape == (1000,) and grads.shape == (1000, 2)
-    for i in range(0, 1000, 97):
+    assert values.shape == (40000,) and grads.shape == (40000, 2)
+    for i in range(0, 40000, 997):
         v, g = f(pts[i])
         assert values[i] == v
         np.testing.assert_array_equal(grads[i], g)
