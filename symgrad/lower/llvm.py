@@ -15,7 +15,7 @@ request.
 
 Imports numba, llvmlite and ``lower.program``.
 
->>> from symgrad.lower.program import Program
+>>> from symgrad.lower.ir import Program
 >>> kernel_return_type(Program()).count
 1
 """
@@ -28,7 +28,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.typing import signature
 
-from .program import c_strides
+from .ir import c_strides
 
 F64 = ir.DoubleType()
 I64 = ir.IntType(64)

@@ -20,7 +20,7 @@ from numba.np import numpy_support
 
 from .llvm import emit_kernel, kernel_signature
 from .module import extra_dims
-from .program import Program
+from .ir import Program
 
 
 # Programs handed over by the compiler in this process, by text: no need to parse them.
