@@ -40,7 +40,8 @@ import numpy as np
 
 from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node
-from .lower import cache
+from .lower import cache as lower_cache
+from .lower.ir import graph_key
 from .lower.module import extra_dims, module_text
 from .lower.program import lower_graph
 from .lower.source import render_program
@@ -75,16 +76,23 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     flat, tree = flatten_outputs(outputs)
     inputs = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
+    names = [x.name for x in inputs]
+    directory = None if cache else tempfile.mkdtemp(prefix="symgrad_")
+    key = graph_key(nodes, inputs, fastmath)
+    text = lower_cache.lookup(key, directory)
+    if text is not None:  # lowered before: the module (and its machine code) is on disk
+        return Evaluator(text, tree, names, None, directory)
     program = lower_graph(nodes, inputs)
     literal = repr(program.to_literal())
     text = module_text(program, literal, fastmath)
-    names = [x.name for x in inputs]
     from .lower import runtime  # numba is imported only when something is compiled
     runtime.HANDOFF[literal] = program
     try:
-        return Evaluator(text, tree, names, program, cache)
+        evaluator = Evaluator(text, tree, names, program, directory)
     finally:
         runtime.HANDOFF.pop(literal, None)
+    lower_cache.remember(key, text, directory)
+    return evaluator
 
 
 def flatten_outputs(structure):
@@ -145,12 +153,14 @@ def _build(tree, it):
 class Evaluator:
     """A compiled graph: call it, batch it, use ``jit`` from Numba, pickle it."""
 
-    def __init__(self, text, tree, names, source, use_cache=True):
-        # ``source`` is the text, or the Program to render on first access.
+    def __init__(self, text, tree, names, source, directory=None):
+        # ``source``: the text, the Program to render on first access, or None (parse
+        # the module's).  ``directory``: where the module lives (None: the cache).
         self._text, self._tree, self.input_names, self._source = text, tree, names, source
-        self._use_cache = use_cache
-        directory = None if use_cache else tempfile.mkdtemp(prefix="symgrad_")
-        self.module = cache.load_module(text, directory)
+        self._directory = directory
+        if directory is not None and not os.path.isdir(directory):
+            directory = tempfile.mkdtemp(prefix="symgrad_")  # unpickled elsewhere
+        self.module = lower_cache.load_module(text, directory)
         self.jit = self.module.jit
         self._inputs = self.module.INPUTS
         self._outputs = self.module.OUTPUTS
@@ -160,6 +170,8 @@ class Evaluator:
     @property
     def source(self):
         """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
+        if self._source is None:
+            self._source = self.module.PROGRAM.program
         if not isinstance(self._source, str):
             self._source = render_program(self._source, self.input_names)
         return self._source
@@ -243,7 +255,7 @@ class Evaluator:
 
     def __reduce__(self):
         return (_restore, (self._text, self._tree, self.input_names, self.source,
-                           self._use_cache))
+                           self._directory))
 
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
@@ -274,5 +286,5 @@ def _threaded(gufunc, arrays, inputs, outputs, extra):
     return outs
 
 
-def _restore(text, tree, names, source, use_cache):
-    return Evaluator(text, tree, names, source, use_cache)
+def _restore(text, tree, names, source, directory):
+    return Evaluator(text, tree, names, source, directory)

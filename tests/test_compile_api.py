@@ -249,3 +249,20 @@ def test_fastmath_agrees_on_finite_inputs(cache_path):
     assert fast.module is not exact.module
     v = np.array([0.7, -1.3])
     np.testing.assert_allclose(fast(v)[1], exact(v)[1], rtol=1e-12)
+
+
+def test_equal_graph_reuses_lowering_and_module(rosen, cache_path):
+    f, _ = rosen
+    with sg.Graph().as_default():  # the same program traced again: found by its graph key
+        x, y = _rosen()
+        g = sg.compile([y, sg.gradients(y, x)[0]], [x])
+    assert g.module is f.module
+    assert g.source == f.source  # rendered from the module's own program text
+    index = os.path.join(cache_path, "index")
+    for name in os.listdir(index):  # a damaged index entry is ignored, not trusted
+        with open(os.path.join(index, name), "w") as fh:
+            fh.write("not a key")
+    with sg.Graph().as_default():
+        x, y = _rosen()
+        h = sg.compile([y, sg.gradients(y, x)[0]], [x])
+    assert h.module is f.module

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 
 import numpy as np
 import sympy
@@ -119,6 +120,11 @@ def node_key(node, env):
             node.dtype.str)
 
 
+@functools.lru_cache(maxsize=65536)
+def _srepr(expr):
+    return sympy.srepr(expr)
+
+
 def _canonical(v):
     if isinstance(v, np.ndarray):
         return ("arr", v.dtype.str, v.shape, v.tobytes())
@@ -127,7 +133,40 @@ def _canonical(v):
     if isinstance(v, slice):
         return ("slice", v.start, v.stop, v.step)
     if isinstance(v, sympy.Basic):
-        return ("sympy", sympy.srepr(v))
+        return ("sympy", _srepr(v))
     if isinstance(v, np.dtype) or isinstance(v, type):
         return ("dtype", np.dtype(v).str)
     return v
+
+
+def graph_key(outputs, inputs, fastmath):
+    """A hash of everything the generated code depends on: the graph below ``outputs``
+    (ops, attrs, shapes, dtypes, baked leaf values), which nodes are inputs, and flags.
+
+    Equal keys lower to the same module, so the cache can skip lowering.
+    """
+    position = {x: ("in", k, x.dtype.str, x.shape) for k, x in enumerate(inputs)}
+    parts = [repr(bool(fastmath))]
+    stack, order, seen = list(outputs), [], set(inputs)
+    while stack:  # the nodes needed, stopping at inputs
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            order.append(node)
+            stack.extend(node.inputs)
+    for n, node in enumerate(sorted(order, key=lambda m: m.id)):
+        position[node] = n
+        parts.append(repr(_graph_entry(node, position)))
+    parts.append(repr([position[x] for x in outputs]))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _graph_entry(node, position):
+    if not node.inputs:
+        value = None if node.value is None else np.asarray(node.value)
+        data = None if value is None else hashlib.sha256(value.tobytes()).hexdigest()
+        return ("leaf", node.op.name, node.dtype.str, node.shape, data, id(node) if
+                value is None else None)
+    attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
+    return (node.op.name, tuple(position[x] for x in node.inputs), attrs, node.shape,
+            node.dtype.str)
