@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import os
 
 import numpy as np
 import sympy
@@ -146,7 +147,7 @@ def graph_key(outputs, inputs, fastmath):
     Equal keys lower to the same module, so the cache can skip lowering.
     """
     position = {x: ("in", k, x.dtype.str, x.shape) for k, x in enumerate(inputs)}
-    parts = [repr(bool(fastmath))]
+    parts = [repr(bool(fastmath)), code_version()]
     stack, order, seen = list(outputs), [], set(inputs)
     while stack:  # the nodes needed, stopping at inputs
         node = stack.pop()
@@ -159,6 +160,22 @@ def graph_key(outputs, inputs, fastmath):
         parts.append(repr(_graph_entry(node, position)))
     parts.append(repr([position[x] for x in outputs]))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def code_version():
+    """A hash of the code that turns graphs into modules (``ops/`` and ``lower/``).
+
+    Part of the graph key, so a changed lowering never reuses an old module.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for sub in ("ops", "lower"):
+        for name in sorted(os.listdir(os.path.join(root, sub))):
+            if name.endswith(".py"):
+                with open(os.path.join(root, sub, name), "rb") as fh:
+                    digest.update(name.encode() + fh.read())
+    return digest.hexdigest()
 
 
 def _graph_entry(node, position):

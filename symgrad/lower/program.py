@@ -44,6 +44,7 @@ from ..graph import Graph
 from ..ops import REGISTRY, arg_symbols
 from ..symbolic import to_number
 from .inplace import InPlaceSums
+from .reuse import ReuseValues
 from .ir import Loop, Program, affine_fit, broadcast_addr, c_strides, node_key
 from .scalar import translate
 
@@ -79,7 +80,7 @@ def lower_graph(outputs, inputs):
     return low.program
 
 
-class _Lowering(InPlaceSums):
+class _Lowering(InPlaceSums, ReuseValues):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
@@ -87,6 +88,7 @@ class _Lowering(InPlaceSums):
         self.env, self.seen, self.keys = {}, {}, {}
         self.known = {}  # ref -> value of 0-d constants (folded into the bodies using them)
         self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
+        self.computed = {}  # (rule over refs, shape) -> ref: see lower.reuse
 
     def lower_nodes(self, nodes):
         for node in nodes:
@@ -107,6 +109,7 @@ class _Lowering(InPlaceSums):
         """Drop the CSE entries of ``group`` (their buffer is about to be modified)."""
         for n in group:
             self.seen.pop(self.keys.pop(n, None), None)
+            self.drop_computed(self.env[n])
 
     def copy_of(self, node, ref):
         return self.emit(node, node.shape, [(ref, ("aff", 0, c_strides(node.shape)))], _COPY)
@@ -183,19 +186,29 @@ class _Lowering(InPlaceSums):
 
     def elementwise(self, node):
         expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
-        strong = node.attrs.get("strong")
+        expr, strong = sympy.sympify(expr), node.attrs.get("strong")
+        refs = [self.env[x] for x in node.inputs]
+        addrs = [broadcast_addr(x.shape, node.shape) for x in node.inputs]
+        dtypes = tuple(x.dtype.str for x in node.inputs)
+        full = self.over_refs(node, expr, syms) if self.eligible(node) else None
+        reused = None if full is None else self.reuse(node, full)
+        if reused is not None:  # read values other nodes computed (cross-node CSE)
+            if strong is not None:
+                strong = reused[1].index(refs[strong])
+            expr, refs = reused
+            addrs = [("aff", 0, c_strides(node.shape))] * len(refs)
+            dtypes = ("<f8",) * len(refs)
         # Fold finite nonzero 0-d constants into the expression (x**2 becomes x*x).  Never
         # 0, inf or NaN: SymPy would simplify 0*x to 0 where IEEE gives NaN for x = inf.
-        fold = tuple((i, self.known[self.env[x]]) for i, x in enumerate(node.inputs)
-                     if i != strong and self.env[x] in self.known
-                     and np.isfinite(self.known[self.env[x]]) and self.known[self.env[x]] != 0)
-        dtypes = tuple(x.dtype.str for x in node.inputs)
-        body, kept = _folded_body(sympy.sympify(expr), dtypes, fold, strong)
-        srcs = [(self.env[node.inputs[i]], broadcast_addr(node.inputs[i].shape, node.shape))
-                for i in kept]
-        ref = self.emit(node, node.shape, srcs, body)
+        fold = tuple((i, self.known[r]) for i, r in enumerate(refs)
+                     if i != strong and r in self.known
+                     and np.isfinite(self.known[r]) and self.known[r] != 0)
+        body, kept = _folded_body(expr, dtypes, fold, strong)
+        ref = self.emit(node, node.shape, [(refs[i], addrs[i]) for i in kept], body)
         if not kept and not node.shape and len(body) == 1 and body[0][0] == "const":
             self.known[ref] = float.fromhex(body[0][1])
+        if full is not None:
+            self.remember(node, full, ref)
         return ref
 
     def gather(self, node):
