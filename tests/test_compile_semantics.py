@@ -144,3 +144,24 @@ def test_division_by_zero_and_overflow_do_not_raise():
         got = f(1000.0, 1.0)
         assert np.isnan(got[1])  # exp overflows to inf; inf * 0 is NaN, as numpy
         assert isinstance(got[0], float)
+
+
+def test_second_order_and_jacobians_match_reference():
+    """Hessians reshape one tensor two ways ((n, 1) and (1, n)): they share memory but
+    must not be mistaken for each other."""
+    rng = np.random.default_rng(5)
+    with sg.Graph().as_default():
+        X = sg.placeholder(shape=(4, 3), name="X")
+        d = sg.reshape(X, (4, 1, 3)) - sg.reshape(X, (1, 4, 3))
+        r2 = sg.reduce_sum(d * d, axis=2) + sg.constant(np.eye(4))
+        inv6 = 1.0 / r2 ** 3
+        energy = 0.5 * sg.reduce_sum(sg.constant(1 - np.eye(4)) * 4.0 * (inv6 * inv6 - inv6))
+        v = sg.placeholder(shape=(3,), name="v")
+        pair = sg.reduce_sum((sg.reshape(v, (3, 1)) - sg.reshape(v, (1, 3))) ** 2 * sg.sin(v))
+        fetches = [energy, sg.hessians(energy, X)[0], sg.hessians(pair, v)[0],
+                   sg.jacobian(sg.tanh(v) * v[0], v)]
+        f = sg.compile(fetches, [X, v])
+        feed = {X: rng.normal(size=(4, 3)) * 2, v: rng.normal(size=3)}
+        expected = sg.evaluate(fetches, feed)
+    for g, e in zip(f(feed[X], feed[v]), expected):
+        np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)

@@ -117,7 +117,9 @@ def node_key(node, env):
         value = np.asarray(node.value)
         return ("leaf", value.dtype.str, value.shape, value.tobytes())
     attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
-    return (node.op.name, tuple(env[x] for x in node.inputs), attrs, node.shape,
+    # Input shapes matter: a reshape shares its input's ref, so one ref may be read
+    # with two shapes ((1, 2) vs (2, 1) broadcast differently).
+    return (node.op.name, tuple((env[x], x.shape) for x in node.inputs), attrs, node.shape,
             node.dtype.str)
 
 
