@@ -43,6 +43,7 @@ from ..evaluate import needed
 from ..graph import Graph
 from ..ops import REGISTRY, arg_symbols
 from ..symbolic import to_number
+from .fuse import FuseLoops
 from .inplace import InPlaceSums
 from .reuse import ReuseValues
 from .ir import Loop, Program, affine_fit, broadcast_addr, c_strides, node_key
@@ -80,7 +81,7 @@ def lower_graph(outputs, inputs):
     return low.program
 
 
-class _Lowering(InPlaceSums, ReuseValues):
+class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
@@ -89,6 +90,7 @@ class _Lowering(InPlaceSums, ReuseValues):
         self.known = {}  # ref -> value of 0-d constants (folded into the bodies using them)
         self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
         self.computed = {}  # (rule over refs, shape) -> ref: see lower.reuse
+        self.fused = []  # (srcs, body) of producers computed inside their user's loop
 
     def lower_nodes(self, nodes):
         for node in nodes:
@@ -102,7 +104,8 @@ class _Lowering(InPlaceSums, ReuseValues):
                 self.env[node] = self.seen[key]
             else:
                 self.env[node] = self.lower_node(node)
-                self.seen[key], self.keys[node] = self.env[node], key
+                if self.env[node][0] != "fused":  # a fused value exists only in its user
+                    self.seen[key], self.keys[node] = self.env[node], key
             self.claim(node, self.env[node])
 
     def forget(self, group):
@@ -205,7 +208,11 @@ class _Lowering(InPlaceSums, ReuseValues):
                      if i != strong and r in self.known
                      and np.isfinite(self.known[r]) and self.known[r] != 0)
         body, kept = _folded_body(expr, dtypes, fold, strong)
-        ref = self.emit(node, node.shape, [(refs[i], addrs[i]) for i in kept], body)
+        srcs, body = self.fuse_inputs([(refs[i], addrs[i]) for i in kept], body)
+        if self.fusible(node):  # computed inside its single user's loop (lower.fuse)
+            self.fused.append((srcs, body))
+            return ("fused", len(self.fused) - 1)
+        ref = self.emit(node, node.shape, srcs, body)
         if not kept and not node.shape and len(body) == 1 and body[0][0] == "const":
             self.known[ref] = float.fromhex(body[0][1])
         if full is not None:
