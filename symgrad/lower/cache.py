@@ -48,6 +48,14 @@ def cache_dir():
         else:
             root = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
             path = os.path.join(root, "symgrad")
+    try:
+        os.makedirs(path, exist_ok=True)
+        if os.access(path, os.W_OK):
+            return path
+    except OSError:
+        pass
+    # An unwritable cache location still compiles: fall back to a per-user temp dir.
+    path = os.path.join(tempfile.gettempdir(), f"symgrad-cache-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
     os.makedirs(path, exist_ok=True)
     return path
 
