@@ -55,7 +55,8 @@ def cache_dir():
     except OSError:
         pass
     # An unwritable cache location still compiles: fall back to a per-user temp dir.
-    path = os.path.join(tempfile.gettempdir(), f"symgrad-cache-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+    user = os.getuid() if hasattr(os, "getuid") else "user"
+    path = os.path.join(tempfile.gettempdir(), f"symgrad-cache-{user}")
     os.makedirs(path, exist_ok=True)
     return path
 
