@@ -1,4 +1,5 @@
-"""The disk cache: generated modules in a directory, keyed by a hash of their text and of symgrad's lowering code.
+"""The disk cache: generated modules in a directory, keyed by hashes of their text
+and of symgrad's lowering code.
 
 ``lookup(graph_key)`` finds the module text a graph lowered to before (an index
 from a hash of the graph to the module key), so a cache hit skips the lowering.

@@ -290,7 +290,7 @@ def _number(e):
 
 
 def render(body, args, prefix="v"):
-    """Readable Python lines for ``body`` with source names ``args``; the last line is the result."""
+    """Readable Python lines for ``body`` over source names ``args`` (last line: result)."""
     names, lines = [], []
     for k, (op, *ops) in enumerate(body):
         if op == "arg":
