@@ -134,6 +134,8 @@ def test_output_structures_and_unconnected_gradients(cache_path):
         got = f(xv, tv, nv)
         expected = sg.evaluate([y, (gx, [t * 2]), x > 0], {x: xv, t: tv, n: nv})
         single = sg.compile(y, [x, t, n])(xv, tv, nv)
+        named = sg.compile({"loss": y, "grads": [gx, gn]}, [x, t, n])(xv, tv, nv)
+    assert named["loss"] == single and named["grads"][1] is None
     assert isinstance(got, list) and isinstance(got[1], tuple) and got[1][1][1] is None
     assert got[0] == pytest.approx(float(expected[0]), rel=1e-14) == single
     np.testing.assert_allclose(got[1][0], expected[1][0], rtol=1e-14)
