@@ -134,11 +134,10 @@ class _Emitter:
         # An empty inline-asm "call" yields a value LLVM cannot know, and the cold
         # block's empty asm has a side effect, so the diamond survives optimisation.
         # Either path does nothing; the asm text is empty, so it suits every target.
-        i8 = ir.IntType(8)
-        value = self.b.asm(ir.FunctionType(i8, []), "", "=r", [], True)
+        value = self.b.asm(ir.FunctionType(I64, []), "", "=r", [], True)  # a 64-bit register
         cold = self.b.append_basic_block("chunk.cold")
         after = self.b.append_basic_block("chunk.next")
-        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(i8, 0)), cold, after)
+        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(I64, 0)), cold, after)
         self.b.position_at_end(cold)
         self.b.asm(ir.FunctionType(ir.VoidType(), []), "", "", [], True)
         self.b.branch(after)
