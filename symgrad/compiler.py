@@ -175,11 +175,28 @@ class Evaluator:
     @property
     def source(self):
         """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
-        if self._source is None:
-            self._source = self.module.PROGRAM.program
         if not isinstance(self._source, str):
-            self._source = render_program(self._source, self.input_names)
+            self._source = render_program(self.program, self.input_names)
         return self._source
+
+    @property
+    def program(self):
+        """The loop IR the kernel was emitted from (``symgrad.lower.ir.Program``)."""
+        if self._source is not None and not isinstance(self._source, str):
+            return self._source
+        return self.module.PROGRAM.program
+
+    @property
+    def op_count(self):
+        """Scalar operations in the generated code (static count: a loop body counts
+        once; reductions count their combine step; loads, stores and constants are free)."""
+        free = ("arg", "const", "id")
+        total = 0
+        for st in self.program.stmts:
+            total += sum(op[0] not in free for op in st.body)
+            if st.reduce is not None:
+                total += sum(op[0] not in free for op in st.reduce[0])
+        return total
 
     def __call__(self, *args):
         try:

@@ -363,6 +363,9 @@ class _Emitter:
             return self.as_double(b.fcmp_unordered("!=", v[0], v[1]))
         if op == "select":
             return b.select(self.truth(v[0]), v[1], v[2])
+        if op == "strong":  # strong zero: where g is exactly 0 the result is 0 (even inf*0)
+            zero = ir.Constant(F64, 0.0)
+            return b.select(b.fcmp_ordered("==", v[0], zero), zero, v[1])
         if op in ("max", "min"):
             pick = b.fcmp_ordered(">=" if op == "max" else "<=", v[0], v[1])
             r = b.select(pick, v[0], v[1])
