@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import math
 
 import numpy as np
 import sympy
@@ -204,9 +205,9 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
             dtypes = ("<f8",) * len(refs)
         # Fold finite nonzero 0-d constants into the expression (x**2 becomes x*x).  Never
         # 0, inf or NaN: SymPy would simplify 0*x to 0 where IEEE gives NaN for x = inf.
+        # A folded strong-zero input is a nonzero constant, so its guard goes too.
         fold = tuple((i, self.known[r]) for i, r in enumerate(refs)
-                     if i != strong and r in self.known
-                     and np.isfinite(self.known[r]) and self.known[r] != 0)
+                     if r in self.known and math.isfinite(self.known[r]) and self.known[r] != 0)
         body, kept = _folded_body(expr, dtypes, fold, strong)
         srcs, body = self.fuse_inputs([(refs[i], addrs[i]) for i in kept], body)
         if self.fusible(node):  # computed inside its single user's loop (lower.fuse)
@@ -349,7 +350,7 @@ def _folded_body(expr, dtypes, fold, strong):
         new = arg_symbols([np.dtype(dtypes[i]) for i in kept])
         expr = expr.xreplace({syms[i]: _sympy_number(v, dtypes[i]) for i, v in fold})
         expr = expr.xreplace({syms[i]: new[k] for k, i in enumerate(kept)})
-        strong = None if strong is None else kept.index(strong)
+        strong = None if strong is None or strong in done else kept.index(strong)
     return translate(expr, len(kept), strong), kept
 
 
