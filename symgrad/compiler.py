@@ -200,10 +200,9 @@ class Evaluator:
 
     def __call__(self, *args):
         try:
-            out = self.jit(*args)
+            return self._rebuild(self.jit(*args))
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
-            out = self.jit(*self._coerce(args))
-        return self._rebuild(out)
+            return self._rebuild(self.jit(*self._coerce(args)))
 
     def _coerce(self, args):
         if len(args) != len(self._inputs):
