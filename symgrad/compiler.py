@@ -275,8 +275,8 @@ class Evaluator:
         return self._rebuild(out if isinstance(out, tuple) else (out,))
 
     def __reduce__(self):
-        return (_restore, (self._text, self._tree, self.input_names, self.source,
-                           self._directory))
+        source = self._source if isinstance(self._source, str) else None  # re-rendered
+        return (_restore, (self._text, self._tree, self.input_names, source, self._directory))
 
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
