@@ -273,3 +273,12 @@ def test_equal_graph_reuses_lowering_and_module(rosen, cache_path):
         x, y = _rosen()
         h = sg.compile([y, sg.gradients(y, x)[0]], [x])
     assert h.module is f.module
+
+
+def test_cache_false_keeps_the_cache_directory_untouched(cache_path):
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(2,), name="x")
+        f = sg.compile(sg.reduce_sum(sg.cos(x) * 3.25), [x], cache=False)
+    assert not f.module.__file__.startswith(cache_path)
+    assert f([0.0, 0.0]) == 6.5
+    assert pickle.loads(pickle.dumps(f))([0.0, 0.0]) == 6.5
