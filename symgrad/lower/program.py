@@ -27,8 +27,8 @@ Imports graph, ops, evaluate and ``lower.scalar``.
 >>> with sg.Graph().as_default():
 ...     x = sg.placeholder(shape=(3,), name="x")
 ...     p = lower_graph([sg.reduce_sum(sg.sin(x))], [x])
->>> [s.dims for s in p.stmts]
-[(3,), (3,)]
+>>> [s.dims for s in p.stmts]  # sin is computed inside the sum's loop (lower.fuse)
+[(3,)]
 """
 from __future__ import annotations
 
@@ -315,8 +315,10 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         combined = np.asarray(node.op.symbolic(_Attrs(axis=(0,), keepdims=False), pair)).item()
         identity = float(np.asarray(node.op.impl(np.empty(0), axis=(0,), keepdims=False)))
         dims = tuple(x.shape[i] for i in order)
-        src = [self.read(x, order)]
-        return self.emit(node, dims, src, _COPY, nout=len(keep),
+        src, body = [self.read(x, order)], _COPY
+        if self.env[x][0] == "fused":  # the elementwise producer runs inside this loop
+            src, body = self.fused_reads(self.env[x], order)
+        return self.emit(node, dims, src, body, nout=len(keep),
                          reduce=(translate(combined, 2), identity.hex(), True))
 
     def contraction(self, node):
