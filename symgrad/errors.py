@@ -41,5 +41,9 @@ class ArgumentError(SymgradError, ValueError):
     """An argument with an invalid value (unknown option, wrong length)."""
 
 
+class CompileError(SymgradError, NotImplementedError):
+    """A graph or expression the compiler cannot lower to machine code."""
+
+
 class ParseError(SymgradError, ValueError):
     """Text given to ``sg.parse`` or the CLI that is outside the expression grammar."""

@@ -29,3 +29,12 @@ settings.register_profile("long", max_examples=1500, deadline=None,
                                                  HealthCheck.filter_too_much,
                                                  HealthCheck.data_too_large])
 settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def compile_cache_dir(tmp_path_factory):
+    """Compiled modules of the test session go to a temporary cache, not the user's."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SYMGRAD_CACHE_DIR", str(tmp_path_factory.mktemp("symgrad_cache")))
+    yield
+    mp.undo()

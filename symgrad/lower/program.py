@@ -1,0 +1,428 @@
+"""Graph -> Program: the loop IR the compiled kernel is emitted from.
+
+A :class:`Program` is a list of *loop statements* over static shapes.  Every op
+lowers to one form, so the emitters (LLVM IR, readable Python) know one thing::
+
+    for the multi-index i over dims:                 # nested loops, constant bounds
+        dst[dst_addr(i)] = body(src_k[src_addr_k(i)])   # body: scalar SSA (lower.scalar)
+
+with an optional reduction (the last ``len(dims) - nout`` loops accumulate with a
+combine body, from an identity or into memory).  Addresses are affine
+(``base + sum(stride_d * i_d)``) or a constant index table.  Values are refs:
+``("in", k)`` inputs, ``("out", k)`` output arrays, ``("buf", k)`` temporaries,
+``("const", k)`` baked arrays, ``("ssa", k)`` scalars (0-d nodes are straight-line
+SSA, never memory).  Code size grows with the number of ops, never the number of
+elements; per-element data lives in tables.
+
+Ops lower by *kind*, never by name: ``elementwise`` through ``op.expr``;
+``structural`` by applying the op's numpy impl to ``arange`` (a gather table,
+affine when possible, an alias when it is the identity) or, for ops with
+``scatter_positions``, a scatter-add; ``reduce`` by combining two elements with
+``op.symbolic`` and starting from ``op.impl`` of an empty array; ``contract`` from
+``op.subscripts``; ``special`` ops through their ``decompose`` graph.
+
+Imports graph, ops, evaluate and ``lower.scalar``.
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default():
+...     x = sg.placeholder(shape=(3,), name="x")
+...     p = lower_graph([sg.reduce_sum(sg.sin(x))], [x])
+>>> [s.dims for s in p.stmts]  # sin is computed inside the sum's loop (lower.fuse)
+[(3,)]
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import math
+
+import numpy as np
+import sympy
+
+from ..errors import CompileError, FeedError
+from ..evaluate import needed
+from ..graph import Graph
+from ..ops import REGISTRY, arg_symbols
+from ..symbolic import to_number
+from .fuse import FuseLoops
+from .inplace import InPlaceSums
+from .reuse import ReuseValues
+from .ir import Loop, Program, affine_fit, broadcast_axes, c_strides, node_key
+from .scalar import translate
+
+
+class _Attrs:
+    """A stand-in node carrying only attrs (for ``op.symbolic`` on two elements)."""
+
+    def __init__(self, **attrs):
+        self.attrs = attrs
+
+
+def lower_graph(outputs, inputs):
+    """Lower the graph below ``outputs`` (nodes) to a :class:`Program`.
+
+    Args:
+        outputs: list of nodes (no None).
+        inputs: list of nodes whose values are arguments; every other leaf is baked
+            in at its current value.
+    Returns:
+        the Program; ``program.outputs[i]`` holds output i's ref.
+    Raises:
+        FeedError: a placeholder the outputs need is not among ``inputs``.
+        CompileError: an op without a lowering.
+    """
+    low = _Lowering()
+    for k, x in enumerate(inputs):
+        low.program.inputs.append((x.name, x.dtype.str, x.shape))
+        low.env[x] = ("in", k)
+    nodes = needed(outputs, set(inputs))
+    low.count_uses(nodes, outputs)
+    low.lower_nodes(nodes)
+    low.finish_outputs(outputs)
+    return low.program
+
+
+class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
+    """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
+
+    def __init__(self):
+        self.program = Program()
+        self.env, self.seen, self.keys = {}, {}, {}
+        self.known = {}  # ref -> value of 0-d constants (folded into the bodies using them)
+        self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
+        self.computed = {}  # (rule over refs, shape) -> ref: see lower.reuse
+        self.fused = []  # (srcs, body) of producers computed inside their user's loop
+
+    def lower_nodes(self, nodes):
+        for node in nodes:
+            if node in self.env:
+                continue
+            if self.defer(node):
+                self.env[node] = ("deferred", self.deferred[node])
+                continue
+            key = node_key(node, self.env)
+            if key in self.seen:  # common subexpression: an equal node was lowered
+                self.env[node] = self.seen[key]
+            else:
+                self.env[node] = self.lower_node(node)
+                if self.env[node][0] != "fused":  # a fused value exists only in its user
+                    self.seen[key], self.keys[node] = self.env[node], key
+            self.claim(node, self.env[node])
+
+    def forget(self, group):
+        """Drop the CSE entries of ``group`` (their buffer is about to be modified)."""
+        for n in group:
+            self.seen.pop(self.keys.pop(n, None), None)
+            self.drop_computed(self.env[n])
+
+    def copy_of(self, node, base):
+        return self.emit(node, node.shape, [self.read(base, range(base.ndim))], _COPY)
+
+    def lower_node(self, node):
+        summed = self.accumulate(node)
+        if summed is not None:
+            return summed
+        kind = node.op.kind
+        if kind == "leaf":
+            return self.leaf(node)
+        if kind == "elementwise":
+            return self.elementwise(node)
+        if kind == "structural":
+            if getattr(node.op, "scatter_positions", None) is not None:
+                return self.scatter(node)
+            return self.gather(node)
+        if kind == "reduce":
+            return self.reduction(node)
+        if kind == "contract" and getattr(node.op, "subscripts", None) is not None:
+            return self.contraction(node)
+        if getattr(node.op, "decompose", None) is not None:
+            return self.decomposed(node)
+        raise CompileError(f"op {node.op.name!r} (node {node.name!r}) has no lowering: give "
+                           "its registry entry a 'decompose' rule")
+
+    # -- values ------------------------------------------------------------------
+    def new_value(self, node):
+        """A fresh ref for ``node``'s value: SSA for 0-d, else a temporary buffer."""
+        if not node.shape:
+            return self.new_ssa()
+        self.program.buffers.append(node.size)
+        return ("buf", len(self.program.buffers) - 1)
+
+    def new_ssa(self):
+        self.program.nssa += 1
+        return ("ssa", self.program.nssa - 1)
+
+    def add_const(self, values, kind):
+        arr = np.ascontiguousarray(values, dtype=np.float64 if kind == "f8" else np.int64)
+        text = base64.b64encode(arr.tobytes()).decode("ascii")
+        self.program.consts.append((kind, arr.shape, text))
+        return len(self.program.consts) - 1
+
+    def addr_of(self, ref, addr):
+        return None if ref[0] in ("ssa", "in") and self.is_scalar(ref) else addr
+
+    def is_scalar(self, ref):
+        if ref[0] == "ssa":
+            return True
+        if ref[0] == "in":
+            return not self.program.inputs[ref[1]][2]
+        return False
+
+    def emit(self, node, dims, srcs, body, reduce=None, nout=None, dst=None, dst_addr=None):
+        dst = dst or self.new_value(node)
+        nout = len(dims) if nout is None else nout
+        if dst_addr is None and dst[0] != "ssa":
+            dst_addr = ("aff", 0, c_strides(dims[:nout]) + (0,) * (len(dims) - nout))
+        srcs = [(ref, self.addr_of(ref, addr)) for ref, addr in srcs]
+        self.program.stmts.append(Loop(dims, nout, dst, None if dst[0] == "ssa" else dst_addr,
+                                       srcs, body, reduce, node.dtype == np.float32))
+        return dst
+
+    # -- kinds -------------------------------------------------------------------
+    def leaf(self, node):
+        if node.value is None:
+            raise FeedError(f"placeholder {node.name!r} (shape {node.shape}) is needed by the "
+                            "outputs but is not among the compiled function's inputs; add it "
+                            "to inputs=[...]")
+        value = np.asarray(node.value, dtype=np.float64)
+        if not node.shape:
+            ref = self.emit(node, (), [], (("const", float(value).hex()),))
+            self.known[ref] = float(value)
+            return ref
+        return ("const", self.add_const(value, "f8"))
+
+    def elementwise(self, node):
+        expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+        expr, strong = sympy.sympify(expr), node.attrs.get("strong")
+        reads = [self.read(x, broadcast_axes(x.shape, node.shape)) for x in node.inputs]
+        refs, addrs = [r for r, _ in reads], [a for _, a in reads]
+        dtypes = tuple(x.dtype.str for x in node.inputs)
+        full = self.over_refs(node, expr, syms) if self.eligible(node) else None
+        keep = None if strong is None else refs[strong]
+        reused = None if full is None else self.reuse(node, full, keep)
+        if reused is not None:  # read values other nodes computed (cross-node CSE)
+            read_of = {self.env[x]: rd for x, rd in zip(node.inputs, reads)}
+            if strong is not None:
+                strong = reused[1].index(self.env[node.inputs[strong]])
+            expr, env_refs = reused
+            dense = ("aff", 0, c_strides(node.shape))  # a computed value, same shape
+            reads = [read_of.get(r, (r, dense)) for r in env_refs]
+            refs, addrs = [r for r, _ in reads], [a for _, a in reads]
+            dtypes = ("<f8",) * len(refs)
+        # Fold finite nonzero 0-d constants into the expression (x**2 becomes x*x).  Never
+        # 0, inf or NaN: SymPy would simplify 0*x to 0 where IEEE gives NaN for x = inf.
+        # A folded strong-zero input is a nonzero constant, so its guard goes too.
+        fold = tuple((i, self.known[r]) for i, r in enumerate(refs)
+                     if r in self.known and math.isfinite(self.known[r]) and self.known[r] != 0)
+        body, kept = _folded_body(expr, dtypes, fold, strong)
+        srcs, body = self.fuse_inputs([(refs[i], addrs[i]) for i in kept], body)
+        uniform = all(self.is_scalar(r) for r, _ in srcs)
+        if uniform and node.shape:  # every element is the same: one SSA value stands for all
+            ref = self.emit(node, (), srcs, body, dst=self.new_ssa())
+        elif self.fusible(node):  # computed inside its single user's loop (lower.fuse)
+            self.fused.append((srcs, body))
+            return ("fused", len(self.fused) - 1)
+        else:
+            ref = self.emit(node, node.shape, srcs, body)
+        if uniform and len(body) == 1 and body[0][0] == "const":
+            self.known[ref] = float.fromhex(body[0][1])
+        if full is not None:
+            self.remember(node, full, ref)
+        return ref
+
+    def gather(self, node):
+        ids, offset = [], 0
+        for x in node.inputs:
+            ids.append(np.arange(x.size, dtype=np.int64).reshape(x.shape) + offset)
+            offset += x.size
+        table = np.asarray(node.op.impl(*ids, **node.attrs), dtype=np.int64).reshape(node.shape)
+        if len(node.inputs) == 1:
+            return self.gather_one(node, table)
+        dst = self.new_value(node)
+        flat, start = table.ravel(), 0
+        for x in node.inputs:
+            hit = np.nonzero((flat >= start) & (flat < start + x.size))[0]
+            if hit.size:
+                src, pos = self.to_source(x, flat[hit] - start)
+                self.emit(node, (hit.size,), [(src, self.table_addr(pos))],
+                          _COPY, dst=dst, dst_addr=self.table_addr(hit))
+            start += x.size
+        return dst
+
+    def gather_one(self, node, table):
+        (x,) = node.inputs
+        ref = self.env[x]
+        if self.is_scalar(ref):
+            return ref  # every element is that one value (a 0-d input, or uniform)
+        if ref[0] != "view" and np.array_equal(table.ravel(), np.arange(node.size)) \
+                and (not node.shape) == self.is_scalar(ref):
+            return ref  # a reshape: the same memory (or the same SSA value)
+        src, pos = self.to_source(x, table)
+        fit = affine_fit(pos)
+        if node.shape and fit is not None and not self.is_scalar(src):
+            return ("view", src, fit[1], fit[2])  # read in place by every consumer
+        return self.emit(node, node.shape, [(src, fit or self.table_addr(pos))], _COPY)
+
+    def to_source(self, x, positions):
+        """``x``'s flat positions as positions in the memory of the ref that holds them."""
+        ref = self.env[x]
+        if ref[0] != "view":
+            return ref, np.asarray(positions, dtype=np.int64)
+        _, src, base, strides = ref
+        idx = np.unravel_index(np.asarray(positions, dtype=np.int64), x.shape)
+        return src, base + sum(s * i for s, i in zip(strides, idx)) + np.zeros_like(positions)
+
+    def read(self, x, axes):
+        """``(ref, addr)`` reading ``x`` in a loop nest where loop j runs over x's axis
+        ``axes[j]`` (None: x does not vary along loop j).  Views resolve to their memory."""
+        ref = self.env[x]
+        if ref[0] == "view":
+            _, src, base, strides = ref
+        else:
+            src, base, strides = ref, 0, c_strides(x.shape)
+        return src, ("aff", base, tuple(0 if a is None else strides[a] for a in axes))
+
+    def table_addr(self, table):
+        table = np.asarray(table, dtype=np.int64)
+        return affine_fit(table) or ("tab", self.add_const(table, "i8"))
+
+    def scatter(self, node):
+        if not node.shape:  # everything lands on one scalar: a plain sum
+            (g,) = node.inputs
+            src = [self.read(g, range(g.ndim))]
+            return self.emit(node, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), True), nout=0)
+        dst = self.emit(node, node.shape, [], _ZERO)
+        self.scatter_into(node, dst, node)
+        return dst
+
+    def scatter_into(self, node, dst, owner):
+        """Add the scatter ``node``'s g into the buffer ``dst`` (statement of ``owner``)."""
+        (g,) = node.inputs
+        pos = np.asarray(node.op.scatter_positions(**node.attrs), dtype=np.int64)
+        pos = np.broadcast_to(pos, g.shape)
+        src = [self.read(g, range(g.ndim))]
+        self.emit(owner, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), False), dst=dst,
+                  dst_addr=self.table_addr(pos))
+
+    def reduction(self, node):
+        (x,) = node.inputs
+        axis = node.attrs["axis"]
+        keep = [i for i in range(x.ndim) if i not in axis]
+        order = keep + list(axis)
+        a, b = sympy.symbols("_x0 _x1", real=True)
+        pair = np.empty(2, dtype=object)
+        pair[0], pair[1] = a, b
+        combined = np.asarray(node.op.symbolic(_Attrs(axis=(0,), keepdims=False), pair)).item()
+        identity = float(np.asarray(node.op.impl(np.empty(0), axis=(0,), keepdims=False)))
+        dims = tuple(x.shape[i] for i in order)
+        src, body = [self.read(x, order)], _COPY
+        if self.env[x][0] == "fused":  # the elementwise producer runs inside this loop
+            src, body = self.fused_reads(self.env[x], order)
+        return self.emit(node, dims, src, body, nout=len(keep),
+                         reduce=(translate(combined, 2), identity.hex(), True))
+
+    def contraction(self, node):
+        specs, out = node.op.subscripts([x.shape for x in node.inputs], **node.attrs)
+        sizes = dict(zip(out, node.shape))
+        summed = []
+        for spec, x in zip(specs, node.inputs):
+            for c, d in zip(spec, x.shape):
+                if c is not None and c not in sizes:
+                    sizes[c] = d
+                    summed.append(c)
+        for x in node.inputs:  # contractions read their operands densely (see below)
+            if self.env[x][0] == "view":
+                self.env[x] = self.copy_of(x, x)
+        letters = list(out) + summed
+        srcs = self.contraction_reads(node, specs, letters)
+        # Long strides along the innermost summed axis (a column of a wide matrix, read in
+        # place) thrash the cache: then, if the last output axis reads memory more
+        # densely, it goes innermost (after the summed ones) and vectorises; each element
+        # still sums in k order.  Measured: 2.5-3.5x faster at 64x64, but 2x slower at
+        # 32x32 (all in L1), hence the threshold.
+        if summed and out and node.shape[-1] > 1:
+            inner_k = max(abs(a[2][len(out) + len(summed) - 1]) for _, a in srcs)
+            inner_j = max([1] + [abs(a[2][len(out) - 1]) for _, a in srcs])
+            if inner_k >= _STREAM_STRIDE and inner_j < inner_k:
+                letters = list(out[:-1]) + summed + [out[-1]]
+                srcs = self.contraction_reads(node, specs, letters)
+        streamed = letters[-1] == out[-1] if summed and out else False
+        syms = arg_symbols([np.float64] * len(node.inputs))
+        body = translate(sympy.Mul(*syms), len(syms))
+        dims = tuple(sizes[c] for c in letters)
+        if not streamed:
+            return self.emit(node, dims, srcs, body, nout=len(out),
+                             reduce=(_ADD, 0.0.hex(), True))
+        dst = self.emit(node, node.shape, [], _ZERO)
+        own = dict(zip(out, c_strides(node.shape)))
+        addr = ("aff", 0, tuple(own.get(c, 0) for c in letters))
+        self.emit(node, dims, srcs, body, reduce=(_ADD, 0.0.hex(), False), dst=dst, dst_addr=addr)
+        return dst
+
+    def contraction_reads(self, node, specs, letters):
+        reads = []
+        for spec, x in zip(specs, node.inputs):
+            axis_of = {c: a for a, c in enumerate(spec) if c is not None}
+            reads.append(self.read(x, [axis_of.get(c) for c in letters]))
+        return reads
+
+    def decomposed(self, node):
+        scratch = Graph()
+        holders = [scratch.add_node(REGISTRY["placeholder"], (), {"shape": x.shape}, x.shape,
+                                    x.dtype, name=f"arg{i}") for i, x in enumerate(node.inputs)]
+        out = node.op.decompose(*holders, **node.attrs)
+        for h, x in zip(holders, node.inputs):
+            self.env[h] = self.env[x]
+        self.lower_nodes(needed([out], set(holders)))
+        return self.env[out]
+
+    # -- outputs -----------------------------------------------------------------
+    def finish_outputs(self, outputs):
+        claimed = set()
+        for k, node in enumerate(outputs):
+            ref = self.env[node]
+            if not node.shape:
+                self.program.outputs.append((node.dtype.str, (), ref))
+                continue
+            out = ("out", k)
+            if ref[0] == "buf" and ref not in claimed and node.dtype == np.float64:
+                self.rename(ref, out)  # compute straight into the output array
+                claimed.add(ref)
+            else:
+                self.emit(node, node.shape, [self.read(node, range(node.ndim))], _COPY, dst=out)
+            self.program.outputs.append((node.dtype.str, node.shape, out))
+
+    def rename(self, old, new):
+        for s in self.program.stmts:
+            if s.dst == old:
+                s.dst = new
+            s.srcs = tuple((new if r == old else r, a) for r, a in s.srcs)
+        for node, ref in self.env.items():
+            if ref == old:
+                self.env[node] = new
+
+
+@functools.lru_cache(maxsize=8192)
+def _folded_body(expr, dtypes, fold, strong):
+    """The body of ``expr`` with the arguments in ``fold`` replaced by their values."""
+    syms = arg_symbols([np.dtype(d) for d in dtypes])
+    done = dict(fold)
+    kept = [i for i in range(len(dtypes)) if i not in done]
+    if fold:
+        new = arg_symbols([np.dtype(dtypes[i]) for i in kept])
+        expr = expr.xreplace({syms[i]: _sympy_number(v, dtypes[i]) for i, v in fold})
+        expr = expr.xreplace({syms[i]: new[k] for k, i in enumerate(kept)})
+        strong = None if strong is None or strong in done else kept.index(strong)
+    return translate(expr, len(kept), strong), kept
+
+
+def _sympy_number(value, dtype):
+    if np.dtype(dtype).kind == "b":
+        return sympy.true if value else sympy.false
+    return to_number(value)
+
+
+_STREAM_STRIDE = 64  # elements; see _Lowering.contraction
+_COPY = (("arg", 0),)
+_ZERO = (("const", 0.0.hex()),)
+_ADD = (("arg", 0), ("arg", 1), ("add", 0, 1))
