@@ -19,6 +19,7 @@ from .errors import (ArgumentError, DtypeError, FeedError, GraphError,  # noqa: 
 from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401
 from .printing import latex, mathml, pprint, pretty  # noqa: F401
+from .optimize import ScipyObjective, to_scipy  # noqa: F401
 from .simplify import closed_form  # noqa: F401
 from .tracing import *  # noqa: F401,F403
 
