@@ -13,6 +13,7 @@ Public API only: re-exports, nothing else lives here.
 import numpy as _np
 
 from . import ops  # noqa: F401
+from .compiler import Evaluator, compile  # noqa: F401,A004
 from .differentiate import Sweep, gradients, hessians, jacobian  # noqa: F401
 from .errors import (ArgumentError, DtypeError, FeedError, GraphError,  # noqa: F401
                      NoGradientError, NotATensorError, ShapeError, SymgradError)

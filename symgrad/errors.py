@@ -39,3 +39,7 @@ class NoGradientError(SymgradError, LookupError):
 
 class ArgumentError(SymgradError, ValueError):
     """An argument with an invalid value (unknown option, wrong length)."""
+
+
+class CompileError(SymgradError, NotImplementedError):
+    """A graph or expression the compiler cannot lower to machine code."""

@@ -108,3 +108,25 @@ register(Op("einsum", kind="contract", shape=_einsum_shape, impl=_einsum_impl,
                       Example((2, 3), subscripts="ij->j"),
                       Example((2, 3), (4,), subscripts="ij,k->ikj")],
             doc="Einstein summation over named axes"))
+
+
+def _matmul_subscripts(in_shapes):
+    # For the compiler: the axes of A (..., i, k), B (..., k, j) and out (..., i, j) as
+    # letters; a batch axis of size 1 that broadcasts has None (stride 0).
+    out = _matmul_shape(in_shapes)
+    batch = [f"b{n}" for n in range(len(out) - 2)]
+
+    def spec(shape, last_two):
+        lead = len(out) - len(shape)
+        return [None if d == 1 and out[lead + n] != 1 else batch[lead + n]
+                for n, d in enumerate(shape[:-2])] + last_two
+    return [spec(in_shapes[0], ["i", "k"]), spec(in_shapes[1], ["k", "j"])], batch + ["i", "j"]
+
+
+def _einsum_subscripts(in_shapes, subscripts):
+    parts, out = parse_subscripts(subscripts, len(in_shapes))
+    return [list(p) for p in parts], list(out)
+
+
+REGISTRY["matmul"].subscripts = _matmul_subscripts
+REGISTRY["einsum"].subscripts = _einsum_subscripts

@@ -178,3 +178,23 @@ register(Op("logsumexp", kind="special", shape=_reduce_shape, impl=_lse_impl,
             examples=[Example((3,), axis=(0,)), Example((2, 3), axis=(1,), keepdims=True),
                       Example((2, 3), axis=(0, 1))],
             doc="log(sum(exp(x))) computed stably; its gradient is softmax(x)"))
+
+
+def _softmax_decompose(x, axis):
+    # For the compiler: the reference formula in primitive ops.
+    e = F.exp(F.sub(x, F.reduce_max(x, axis=axis, keepdims=True)))
+    return F.div(e, F.reduce_sum(e, axis=axis, keepdims=True))
+
+
+def _lse_decompose(x, axis, keepdims=False):
+    # For the compiler: max-shifted, with a non-finite max replaced by 0 (as _lse_impl).
+    m = F.reduce_max(x, axis=axis, keepdims=True)
+    m0 = sympy.Symbol("_x0", real=True)
+    m = F.elementwise(m, expr=sympy.Piecewise((m0, sympy.Abs(m0) < sympy.oo), (0, True)))
+    out = F.add(F.log(F.reduce_sum(F.exp(F.sub(x, m)), axis=axis, keepdims=True)), m)
+    shape = reduced_shape(x.shape, axis, keepdims)
+    return out if out.shape == shape else F.reshape(out, shape=shape)
+
+
+REGISTRY["softmax"].decompose = _softmax_decompose
+REGISTRY["logsumexp"].decompose = _lse_decompose

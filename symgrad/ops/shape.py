@@ -154,3 +154,11 @@ register(Op("index_add", kind="structural", shape=lambda in_shapes, shape, index
                       Example((3,), shape=(5,), index=(np.array([0, 2, 2]),))]))
 
 __all__ = ["normalize_index", "normalize_axis", "literal", "REGISTRY"]
+
+
+def _index_add_positions(shape, index):
+    # For the compiler: element j of g lands at flat position positions[j] of the output.
+    return np.arange(_size(shape), dtype=np.int64).reshape(shape)[index]
+
+
+REGISTRY["index_add"].scatter_positions = _index_add_positions

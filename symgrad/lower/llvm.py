@@ -1,0 +1,317 @@
+"""Program -> LLVM IR, emitted inside one Numba ``@intrinsic``.
+
+Numba's front end is the bottleneck for large generated functions (DESIGN.md:
+~10 s for 1,000 Python statements); building the same body as LLVM IR here keeps
+compile time linear.  Math functions are lowered through Numba's own context
+(``context.get_function(math.sin, ...)``), so values match ``@njit`` code exactly.
+
+The kernel takes the inputs (0-d as scalars, others as arrays), then the output
+arrays, and returns a tuple of doubles: the 0-d outputs.  Everything inside is a
+double; loads and stores convert from/to the arrays' dtypes.  Arrays of layout
+``C`` are used in place; others (a gufunc's slices) are copied through a
+contiguous temporary with their runtime strides.  No instruction can trap:
+division, log, sqrt follow IEEE (numpy's error model); fast-math flags only on
+request.
+
+Imports numba, llvmlite and ``lower.program``.
+
+>>> from symgrad.lower.program import Program
+>>> kernel_return_type(Program()).count
+1
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.typing import signature
+
+from .program import c_strides
+
+F64 = ir.DoubleType()
+I64 = ir.IntType(64)
+_LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
+               "ceil": "llvm.ceil", "sqrt": "llvm.sqrt"}
+_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
+
+
+def kernel_return_type(program):
+    """A tuple of doubles: one per 0-d output (at least one slot)."""
+    return types.UniTuple(types.float64, max(1, len(program.scalar_outputs)))
+
+
+def kernel_signature(program, argtypes):
+    """The intrinsic's typing: check the argument count, return the signature."""
+    n_expected = len(program.inputs) + len(program.array_outputs)
+    if len(argtypes) != n_expected:
+        raise TypeError(f"kernel expects {n_expected} arguments, got {len(argtypes)}")
+    return signature(kernel_return_type(program), *argtypes)
+
+
+def emit_kernel(program, context, builder, sig, args, fastmath=False):
+    """Emit the body of ``program``; returns the LLVM value of the result tuple."""
+    return _Emitter(program, context, builder, fastmath).run(sig, args)
+
+
+class _Mem:
+    """A pointer to elements of one numpy dtype, loaded/stored as doubles."""
+
+    def __init__(self, ptr, dtype):
+        self.ptr, self.dtype = ptr, np.dtype(dtype)
+
+
+class _Emitter:
+    def __init__(self, program, context, builder, fastmath):
+        self.p, self.context, self.b = program, context, builder
+        self.flags = ("fast",) if fastmath else ()
+        self.mem, self.scalars, self.funcs, self.copy_out = {}, {}, {}, []
+
+    # -- setup -------------------------------------------------------------------
+    def run(self, sig, args):
+        nin = len(self.p.inputs)
+        for k, ((_, dtype, shape), ty, val) in enumerate(zip(self.p.inputs, sig.args, args)):
+            if shape:
+                self.mem[("in", k)] = self.array_in(ty, val, shape, dtype)
+            else:
+                self.scalars[("in", k)] = self.scalar_in(ty, val, dtype)
+        for k, ty, val in zip(self.p.array_outputs, sig.args[nin:], args[nin:]):
+            self.mem[("out", k)] = self.array_out(ty, val, self.p.outputs[k][1])
+        for k, size in enumerate(self.p.buffers):
+            self.mem[("buf", k)] = _Mem(self.alloca(size), np.float64)
+        for k in range(len(self.p.consts)):
+            self.mem[("const", k)] = self.global_array(k)
+        for stmt in self.p.stmts:
+            self.statement(stmt)
+        for src, dst, ary, shape in self.copy_out:
+            self.strided_copy(src, dst, ary, shape, to_array=True)
+        values = [self.scalar(ref) for _, shape, ref in self.p.outputs if not shape]
+        ret = sig.return_type
+        values = values or [ir.Constant(F64, 0.0)]
+        return self.context.make_tuple(self.b, ret, values)
+
+    def alloca(self, size):
+        return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
+
+    def array_in(self, ty, val, shape, dtype):
+        ary = self.context.make_array(ty)(self.context, self.b, val)
+        mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
+        if ty.layout == "C":
+            return mem
+        tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
+        self.strided_copy(mem, tmp, ary, shape, to_array=False)
+        return tmp
+
+    def array_out(self, ty, val, shape):
+        ary = self.context.make_array(ty)(self.context, self.b, val)
+        mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
+        if ty.layout == "C":
+            return mem
+        tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
+        self.copy_out.append((tmp, mem, ary, shape))
+        return tmp
+
+    def scalar_in(self, ty, val, dtype):
+        v = self.context.cast(self.b, val, ty, types.float64)
+        return self.round32(v) if np.dtype(dtype) == np.float32 else v
+
+    def strided_copy(self, contiguous, strided, ary, shape, to_array):
+        """Copy between a C-ordered temporary and an array with runtime byte strides."""
+        strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
+        cstr = c_strides(shape)
+        base = self.b.ptrtoint(strided.ptr, I64)
+
+        def body(idx):
+            flat = self.affine(0, cstr, idx)
+            off = ir.Constant(I64, 0)
+            for i, s in zip(idx, strides):
+                off = self.b.add(off, self.b.mul(i, s))
+            ptr_ty = strided.ptr.type
+            elem = _Mem(self.b.inttoptr(self.b.add(base, off), ptr_ty), strided.dtype)
+            if to_array:
+                self.store(elem, ir.Constant(I64, 0), self.load(contiguous, flat))
+            else:
+                self.store(contiguous, flat, self.load(elem, ir.Constant(I64, 0)))
+        self.nest(shape, body)
+
+    def global_array(self, k):
+        arr = self.p.const_array(k)
+        data = bytearray(np.ascontiguousarray(arr).tobytes()) or bytearray(8)
+        init = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
+        name = f"symgrad.const.{id(self)}.{k}"
+        gv = cgutils.global_constant(self.b.module, name, init)
+        gv.align = 16
+        elem = F64 if arr.dtype == np.float64 else I64
+        return _Mem(self.b.bitcast(gv, elem.as_pointer()), arr.dtype)
+
+    # -- memory ------------------------------------------------------------------
+    def load(self, mem, idx):
+        v = self.b.load(self.b.gep(mem.ptr, [idx]))
+        kind = mem.dtype.kind
+        if mem.dtype == np.float64:
+            return v
+        if kind == "f":
+            return self.b.fpext(v, F64)
+        if kind == "b":
+            return self.b.uitofp(v, F64)
+        if kind == "u":
+            return self.b.uitofp(v, F64)
+        return self.b.sitofp(v, F64)
+
+    def store(self, mem, idx, v):
+        kind, ptr = mem.dtype.kind, self.b.gep(mem.ptr, [idx])
+        if mem.dtype == np.float64:
+            pass
+        elif kind == "f":
+            v = self.b.fptrunc(v, ptr.type.pointee)
+        elif kind == "b":
+            v = self.b.zext(self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0)),
+                            ptr.type.pointee)
+        elif kind == "u":
+            v = self.b.fptoui(v, ptr.type.pointee)
+        else:
+            v = self.b.fptosi(v, ptr.type.pointee)
+        self.b.store(v, ptr)
+
+    def scalar(self, ref):
+        return self.scalars[ref]
+
+    def round32(self, v):
+        return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
+
+    # -- loops -------------------------------------------------------------------
+    def nest(self, dims, fn, prefix=()):
+        if not dims:
+            return fn(prefix)
+        if dims[0] == 1:
+            return self.nest(dims[1:], fn, prefix + (ir.Constant(I64, 0),))
+        if dims[0] == 0:
+            return None
+        with cgutils.for_range(self.b, ir.Constant(I64, dims[0])) as loop:
+            self.nest(dims[1:], fn, prefix + (loop.index,))
+
+    def affine(self, base, strides, idx):
+        acc = ir.Constant(I64, base)
+        for s, i in zip(strides, idx):
+            if s:
+                acc = self.b.add(acc, self.b.mul(i, ir.Constant(I64, s)))
+        return acc
+
+    def address(self, addr, idx, dims):
+        if addr[0] == "aff":
+            return self.affine(addr[1], addr[2], idx)
+        flat = self.affine(0, c_strides(dims), idx)
+        return self.load_index(self.mem[("const", addr[1])], flat)
+
+    def load_index(self, mem, flat):
+        return self.b.load(self.b.gep(mem.ptr, [flat]))
+
+    def statement(self, st):
+        dims, nout = st.dims, st.nout
+        if st.reduce is None:
+            self.nest(dims, lambda idx: self.put(st, idx, self.body(st, idx)))
+            return
+        combine, identity, init = st.reduce
+        if not init:  # accumulate into memory (scatter-add)
+            def accumulate(idx):
+                mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
+                self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
+            self.nest(dims, accumulate)
+            return
+
+        def outer(oidx):
+            acc = cgutils.alloca_once(self.b, F64)
+            self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
+
+            def inner(ridx):
+                v = self.body(st, oidx + ridx)
+                self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
+            self.nest(dims[nout:], inner)
+            zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
+            self.put(st, oidx + zeros, self.b.load(acc))
+        self.nest(dims[:nout], outer)
+
+    def put(self, st, idx, v):
+        if st.round32:
+            v = self.round32(v)
+        if st.dst[0] == "ssa":
+            self.scalars[st.dst] = v
+        else:
+            self.store(self.mem[st.dst], self.address(st.dst_addr, idx, st.dims), v)
+
+    def combine(self, st, body, acc, v):
+        out = self.run_body(body, lambda k: (acc, v)[k])
+        return self.round32(out) if st.round32 else out
+
+    def body(self, st, idx):
+        cache = {}
+
+        def arg(k):
+            if k not in cache:
+                ref, addr = st.srcs[k]
+                if addr is None:
+                    cache[k] = self.scalar(ref)
+                else:
+                    cache[k] = self.load(self.mem[ref], self.address(addr, idx, st.dims))
+            return cache[k]
+        return self.run_body(st.body, arg)
+
+    # -- scalar instructions ------------------------------------------------------
+    def run_body(self, body, arg):
+        vals = []
+        for instr in body:
+            vals.append(self.instr(instr, vals, arg))
+        return vals[-1]
+
+    def instr(self, instr, vals, arg):
+        op, ops = instr[0], instr[1:]
+        b, fl = self.b, self.flags
+        if op == "arg":
+            return arg(ops[0])
+        if op == "const":
+            return ir.Constant(F64, float.fromhex(ops[0]))
+        if op == "call":
+            return self.call(ops[0], [vals[i] for i in ops[1:]])
+        v = [vals[i] for i in ops]
+        if op == "add":
+            return b.fadd(v[0], v[1], flags=fl)
+        if op == "sub":
+            return b.fsub(v[0], v[1], flags=fl)
+        if op == "mul":
+            return b.fmul(v[0], v[1], flags=fl)
+        if op == "div":
+            return b.fdiv(v[0], v[1], flags=fl)
+        if op == "neg":
+            return b.fneg(v[0], flags=fl)
+        if op == "id":
+            return v[0]
+        if op in _CMP:
+            return b.uitofp(b.fcmp_ordered(_CMP[op], v[0], v[1]), F64)
+        if op == "ne":
+            return b.uitofp(b.fcmp_unordered("!=", v[0], v[1]), F64)
+        if op == "select":
+            return b.select(self.truth(v[0]), v[1], v[2])
+        if op in ("max", "min"):
+            pick = b.fcmp_ordered(">=" if op == "max" else "<=", v[0], v[1])
+            r = b.select(pick, v[0], v[1])
+            return b.select(b.fcmp_unordered("uno", v[0], v[0]), v[0], r)  # NaN propagates
+        if op in ("and", "or"):
+            f = b.and_ if op == "and" else b.or_
+            return b.uitofp(f(self.truth(v[0]), self.truth(v[1])), F64)
+        if op == "not":
+            return b.uitofp(b.fcmp_ordered("==", v[0], ir.Constant(F64, 0.0)), F64)
+        raise ValueError(f"unknown instruction {instr!r}")
+
+    def truth(self, v):
+        return self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))  # bool(nan) is True
+
+    def call(self, name, args):
+        if name in _LLVM_UNARY:
+            fn = self.b.module.declare_intrinsic(_LLVM_UNARY[name], [F64])
+            return self.b.call(fn, args)
+        key = (name, len(args))
+        if key not in self.funcs:
+            sig = signature(types.float64, *([types.float64] * len(args)))
+            self.funcs[key] = self.context.get_function(getattr(math, name), sig)
+        return self.funcs[key](self.b, args)

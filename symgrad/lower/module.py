@@ -1,0 +1,112 @@
+"""The text of a generated module: kernel intrinsic, ``jit`` wrapper, gufunc cores.
+
+Numba caches machine code only for functions whose source is a real file, so
+each compiled graph becomes one small module (written by ``lower.cache``).  Its
+size grows with the Program (ops), and the module is identical for identical
+graphs, so its hash is the cache key.
+
+``jit(a0, a1, ...)`` checks shapes, allocates the array outputs and calls the
+kernel; it returns a tuple with one entry per output (0-d as float/int/bool).
+``_gu_core``/``_gu_core_parallel`` write every output into gufunc output arrays.
+
+Imports numpy only.
+
+>>> from symgrad.lower.program import Program
+>>> "def jit()" in module_text(Program(), "1", fastmath=False)
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_HEADER = '''"""symgrad generated module ({n_in} inputs, {n_out} outputs).
+
+Written by symgrad.lower.cache; its first line holds a checksum of the rest, and a
+file whose checksum does not match is rebuilt, never loaded.
+"""
+import numpy as np
+from numba import njit
+from numba.extending import intrinsic
+
+from symgrad.lower import runtime as _rt
+
+FASTMATH = {fastmath}
+INPUTS = {inputs!r}
+OUTPUTS = {outputs!r}
+PROGRAM = _rt.LazyProgram({text!r})
+
+
+@intrinsic
+def _kernel(typingctx{kernel_params}):
+    return _rt.kernel_typing(PROGRAM, ({kernel_args}), FASTMATH)
+'''
+
+
+def module_text(program, text, fastmath):
+    """The source of the module for ``program`` (``text`` is its literal form)."""
+    ins = [f"a{k}" for k in range(len(program.inputs))]
+    outs = [f"r{k}" for k in program.array_outputs]
+    kargs = ins + outs
+    head = _HEADER.format(
+        n_in=len(ins), n_out=len(program.outputs), fastmath=bool(fastmath),
+        inputs=[tuple(i) for i in program.inputs],
+        outputs=[(d, tuple(s), None) for d, s, _ in program.outputs], text=text,
+        kernel_params="".join(", " + a for a in kargs),
+        kernel_args="".join(a + ", " for a in kargs))
+    return "\n".join([head, _jit_text(program, ins, kargs), _gufunc_text(program, ins, kargs)])
+
+
+def _jit_text(program, ins, kargs):
+    lines = ["", "@njit(_rt.jit_signature(INPUTS), cache=True, fastmath=FASTMATH)",
+             f"def jit({', '.join(ins)}):"]
+    for k, (name, _, shape) in enumerate(program.inputs):
+        if shape:
+            lines += [f"    if {ins[k]}.shape != {tuple(shape)!r}:",
+                      f"        raise ValueError({_shape_message(k, name, shape)!r})"]
+    for k in program.array_outputs:
+        dtype, shape, _ = program.outputs[k]
+        lines.append(f"    r{k} = np.empty({tuple(shape)!r}, np.{np.dtype(dtype).name})")
+    lines.append(f"    s = _kernel({', '.join(kargs)})")
+    results, slot = [], 0
+    for k, (dtype, shape, _) in enumerate(program.outputs):
+        if shape:
+            results.append(f"r{k}")
+        else:
+            results.append(_scalar_result(dtype, f"s[{slot}]"))
+            slot += 1
+    lines.append(f"    return ({''.join(r + ', ' for r in results)})")
+    return "\n".join(lines)
+
+
+def _shape_message(k, name, shape):
+    return (f"symgrad: input {k} ({name!r}) must have shape {tuple(shape)}; "
+            "pass an array of exactly that shape")
+
+
+def _scalar_result(dtype, text):
+    kind = np.dtype(dtype).kind
+    return f"int({text})" if kind in "iu" else f"({text} != 0.0)" if kind == "b" else text
+
+
+def extra_dims(inputs, outputs):
+    """Output core sizes no input has: each needs a dummy gufunc input naming it."""
+    have = {d for _, _, s in inputs for d in s}
+    return sorted({d for _, s, _ in outputs for d in s} - have)
+
+
+def _gufunc_text(program, ins, kargs):
+    extra = extra_dims(program.inputs, program.outputs)
+    params = ins + [f"d{n}" for n in range(len(extra))] + \
+        [f"o{k}" for k in range(len(program.outputs))]
+    call = ", ".join(ins + [f"o{k}" for k in program.array_outputs])
+    body, slot = [f"    s = _kernel({call})"], 0
+    for k, (dtype, shape, _) in enumerate(program.outputs):
+        if not shape:
+            body.append(f"    o{k}[0] = {_scalar_result(dtype, f's[{slot}]')}")
+            slot += 1
+    text = []
+    for suffix, parallel in (("", False), ("_parallel", True)):
+        text += ["", "", f"def _gu_core{suffix}({', '.join(params)}):"] + body + [
+            "", "", f"def gufunc{suffix}():",
+            f"    return _rt.build_gufunc(_gu_core{suffix}, INPUTS, OUTPUTS, {parallel})"]
+    return "\n".join(text) + "\n"

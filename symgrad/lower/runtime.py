@@ -1,0 +1,92 @@
+"""What generated modules call at import and compile time.
+
+A generated module (see ``lower.module``) holds its Program as text and asks this
+module for the intrinsic's typing and codegen, the ``@njit`` signatures and the
+gufunc builders.  The Program text is parsed only when Numba actually compiles:
+a module whose machine code comes from Numba's cache never parses it.
+
+Imports numba, ``lower.program`` and ``lower.llvm``.
+
+>>> jit_signature([("x", "<f8", (2,)), ("t", "<f8", ())])
+(Array(float64, 1, 'C', False, aligned=True), float64)
+"""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+from numba import guvectorize, types
+from numba.np import numpy_support
+
+from .llvm import emit_kernel, kernel_signature
+from .module import extra_dims
+from .program import Program
+
+
+class LazyProgram:
+    """The Program of a generated module, parsed on first use."""
+
+    def __init__(self, text):
+        self.text = text
+        self._program = None
+
+    @property
+    def program(self):
+        if self._program is None:
+            self._program = Program.from_literal(ast.literal_eval(self.text))
+        return self._program
+
+
+def kernel_typing(lazy, argtypes, fastmath):
+    """``(signature, codegen)`` for the kernel intrinsic of a generated module."""
+    program = lazy.program
+    sig = kernel_signature(program, argtypes)
+
+    def codegen(context, builder, signature, args):
+        return emit_kernel(program, context, builder, signature, args, fastmath)
+    return sig, codegen
+
+
+def scalar_type(dtype):
+    """The Numba type of a 0-d argument: float64 for floats (rounded inside), int64, bool."""
+    kind = np.dtype(dtype).kind
+    return types.float64 if kind == "f" else types.boolean if kind == "b" else types.int64
+
+
+def array_type(dtype, ndim, layout="C"):
+    return types.Array(numpy_support.from_dtype(np.dtype(dtype)), ndim, layout)
+
+
+def jit_signature(inputs):
+    """Argument types of ``jit``: C-contiguous arrays of the inputs' dtypes, scalars for 0-d."""
+    return tuple(array_type(d, len(s)) if s else scalar_type(d) for _, d, s in inputs)
+
+
+def gufunc_layout(inputs, outputs):
+    """The gufunc's types, layout string and the sizes of its dummy dimension inputs.
+
+    Core dimensions are named by size (``n3``); an output size no input has comes
+    from a dummy 1-d input (numba needs every output dimension among the inputs).
+    """
+    name = "n{}".format
+    extra = extra_dims(inputs, outputs)
+    argtypes, parts = [], []
+    for _, dtype, shape in inputs:
+        argtypes.append(array_type(dtype, len(shape), "A") if shape else scalar_type(dtype))
+        parts.append("(" + ",".join(name(d) for d in shape) + ")")
+    for d in extra:
+        argtypes.append(types.float64[:])
+        parts.append(f"({name(d)})")
+    outs = []
+    for dtype, shape, _ in outputs:
+        argtypes.append(array_type(dtype, max(1, len(shape)), "A"))
+        outs.append("(" + ",".join(name(d) for d in shape) + ")")
+    layout = ",".join(parts) + "->" + ",".join(outs)
+    return types.void(*argtypes), layout, extra
+
+
+def build_gufunc(core, inputs, outputs, parallel):
+    """Compile ``core`` as a numpy gufunc (target ``parallel`` runs the batch on threads)."""
+    sig, layout, _ = gufunc_layout(inputs, outputs)
+    return guvectorize([sig], layout, target="parallel" if parallel else "cpu",
+                       cache=True)(core)
