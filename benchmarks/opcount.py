@@ -1,10 +1,9 @@
 """Operation counts: how much arithmetic the value+gradient code does against the value's.
 
-- symgrad: from the graph IR (what the compiler lowers), each node weighted by the
-  scalar operations it performs: an elementwise node ``size * count_ops(expr)``, a
-  reduction the size of its input, a matmul ``2 m k n``, an index_add the size of
-  what it adds; leaves and pure data movement (reshape, index, transpose,
-  broadcast, concat) count 0.
+- symgrad: from the compiler's loop IR (``symgrad.lower.program``): each loop's
+  trip count times the arithmetic instructions of its body and reduction (loads
+  of arguments and constants and copies count 0).  ``graph_ops`` is the same idea
+  on the graph (a node weighted by its size), kept for comparison.
 - sympy: ``sympy.count_ops`` of the cse'd code (replacements plus reduced outputs),
   i.e. what ``lambdify(..., cse=True)`` prints.
 - jax: the number of equations in the jaxpr (tensor-level, like graph nodes).
@@ -48,6 +47,22 @@ def graph_ops(outputs):
     from symgrad.graph import ancestors
     cache = {}
     return sum(node_ops(n, cache) for n in ancestors([o for o in outputs if o is not None]))
+
+
+def program_ops(outputs, inputs):
+    """Scalar arithmetic instructions the compiled kernel of ``outputs`` executes."""
+    from symgrad.lower.program import lower_graph
+    program = lower_graph([o for o in outputs if o is not None], inputs)
+    total = 0
+    for loop in program.stmts:
+        trips = int(np.prod(loop.dims, dtype=np.int64))
+        body = _arith(loop.body) + (_arith(loop.reduce[0]) if loop.reduce else 0)
+        total += trips * body
+    return total
+
+
+def _arith(body):
+    return sum(1 for instr in body if instr[0] not in ("arg", "const", "id"))
 
 
 def sympy_ops(exprs):

@@ -18,7 +18,7 @@ against the issue's targets) plus the core's scaling, to stdout and to
 - check: each tool's value and gradient at a sample point against symgrad's
   reference evaluator (max abs difference relative to the gradient's size).
 
-``--quick`` runs a subset (rosen2, chain50, mlp) with a 10 s build limit and
+``--quick`` runs a subset (rosen2, chain50, mlp) with a 5 s build limit and
 fewer repeats, in under ~2 minutes.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def parse(argv):
     p.add_argument("--quick", action="store_true", help="a subset in under ~2 minutes")
     p.add_argument("--workloads", nargs="*", help="names, e.g. rosen2 chain50")
     p.add_argument("--tools", nargs="*", choices=TOOLS, help="default: all available")
-    p.add_argument("--limit", type=float, help="build time limit per tool in s (40; quick 10)")
+    p.add_argument("--limit", type=float, help="build time limit per tool in s (40; quick 5)")
     p.add_argument("--points", type=int, default=100_000, help="batch size for throughput")
     p.add_argument("--output", default=str(ROOT / "benchmarks" / "RESULTS.md"),
                    help="markdown file to write ('' to skip)")
@@ -149,7 +149,7 @@ def render(opts, command, results, workloads, base, scale):
 
 def main(argv=None):
     opts = parse(sys.argv[1:] if argv is None else argv)
-    opts.limit = opts.limit or (10.0 if opts.quick else 40.0)
+    opts.limit = opts.limit or (5.0 if opts.quick else 40.0)
     opts.repeats = 5 if opts.quick else 9
     opts.cached_runs = 1 if opts.quick else 3
     names = opts.workloads or (QUICK_WORKLOADS if opts.quick else [w.name for w in all_workloads()])

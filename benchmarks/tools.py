@@ -71,13 +71,8 @@ def build_symgrad(workload):
     derive = time.perf_counter() - t0
     f, batches, note = _symgrad_compile(sg, [loss, grad], x)
     f(workload.sample())
-    ops = _symgrad_ops(f, loss, grad)
+    ops = opcount.program_ops([loss], [x]), opcount.program_ops([loss, grad], [x])
     return Built(f, batches, derive, ops, note)
-
-
-def _symgrad_ops(f, loss, grad):
-    """Scalar operations of the value graph and of the value+gradient graph."""
-    return opcount.graph_ops([loss]), opcount.graph_ops([loss, grad])
 
 
 # --- hand-written @njit ----------------------------------------------------------------

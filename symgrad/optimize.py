@@ -14,7 +14,7 @@ optimise, so it needs no scipy import and works with any optimiser taking
 Several xs (or a matrix x) become one flat vector: each x raveled in row-major
 order, concatenated in the order given; :meth:`ScipyObjective.unflatten` undoes it.
 
-Imports the graph, evaluate and differentiate stages and the compiler.
+Imports the graph, evaluate and differentiate stages and the compiler (``sg.compile``).
 
 >>> import numpy as np
 >>> from symgrad import tracing as t
@@ -29,25 +29,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .compiler import compile as compile_graph
 from .differentiate import gradients, hessians, jacobian
 from .errors import FeedError, NotATensorError, ShapeError
-from .evaluate import check_feed, evaluate, needed
+from .evaluate import check_feed, needed
 from .graph import Node
 
 
 def _evaluator(outputs, inputs, fastmath):
-    """A callable ``f(*input_values) -> outputs``: compiled when the compiler is present.
-
-    Until ``sg.compile`` exists in this tree the reference evaluator stands in,
-    with the same calling convention.
-    """
-    try:
-        from .lower import compile as compile_graph
-    except ImportError:
-        compile_graph = None
-    if compile_graph is not None:
-        return compile_graph(outputs, inputs, fastmath=fastmath)
-    return lambda *values: evaluate(outputs, dict(zip(inputs, values)))
+    """A compiled ``f(*input_values) -> outputs`` (``sg.compile``, disk-cached)."""
+    return compile_graph(outputs, inputs, fastmath=fastmath)
 
 
 class ScipyObjective:
