@@ -100,7 +100,7 @@ class _Emitter:
         if ty.layout == "C":
             return mem
         tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
-        self.strided_copy(mem, tmp, ary, shape, to_array=False)
+        self.strided_copy(tmp, mem, ary, shape, to_array=False)
         return tmp
 
     def array_out(self, ty, val, shape):
