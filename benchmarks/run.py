@@ -128,11 +128,21 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; {versions}"
 
 
-def render(opts, command, results, workloads, base, scale):
-    lines = [f"# symgrad benchmarks", "",
+def load_average():
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def render(opts, command, results, workloads, base, scale, loads):
+    lines = ["# symgrad benchmarks", "",
              f"Command: `{command}`  ",
              f"Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC  ",
              f"Machine: {machine()}  ",
+             f"Load average (1/5/15 min) at start: {loads[0]}, at end: {loads[1]} "
+             "(other processes on the machine make every figure noisier; the ratios are "
+             "measured side by side)  ",
              f"Build limit per tool: {opts.limit:g} s; batch: {opts.points} points; "
              f"baseline (trivial cached @njit, first call in a fresh process): {base:.3f} s", "",
              "## symgrad against the targets", "",
@@ -155,7 +165,7 @@ def main(argv=None):
     names = opts.workloads or (QUICK_WORKLOADS if opts.quick else [w.name for w in all_workloads()])
     tools = [t for t in (opts.tools or TOOLS) if t != "jax" or jax_available()]
     command = "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv)
-    results = {}
+    results, start_load = {}, load_average()
     with tempfile.TemporaryDirectory(prefix="symgrad-bench-") as tmp:
         base = baseline(tmp, 1 if opts.quick else 3)
         print(f"baseline: trivial cached @njit first call in a fresh process {base:.3f} s",
@@ -167,7 +177,8 @@ def main(argv=None):
                                              f"latency {r['latency'] * 1e6:.2f} µs, {r['check']}")
                 print(f"{name:10s} {tool:11s} {summary}", flush=True)
     scale = scaling()
-    text = render(opts, command.strip(), results, names, base, scale)
+    text = render(opts, command.strip(), results, names, base, scale,
+                  (start_load, load_average()))
     print()
     print(text)
     if opts.output:
