@@ -2,9 +2,11 @@
 
 Modes:
 - ``cold``: warm Numba (and jax) up on a trivial function, print ``READY``; build
-  (derive + compile + first call) and print ``BUILT <seconds>``; then measure the
-  per-call latency, the batched throughput and the operation counts, and print
+  (derive + compile + first call) and print ``BUILT <seconds>``; then check the
+  batched functions against single calls, count operations and print
   ``RESULT <json>``.  The parent kills the process if ``BUILT`` comes too late.
+- ``side``: build several tools (the ones that built in time) in one process and
+  measure their per-call latency and batch throughput interleaved (timing.py).
 - ``cached``: time from the start of this process (before importing numpy) to the
   first result of building the same function again (the caches are warm).
 - ``baseline``: the same for a trivial ``@njit(cache=True)`` function.
@@ -38,39 +40,6 @@ def warm_up(tool):
         jax.jit(lambda v: v + 1.0)(np.ones(2))
 
 
-def per_call_seconds(call, x, repeats):
-    """Median over ``repeats`` batches of the mean time of one call."""
-    loops, elapsed = 1, 0.0
-    while elapsed < 0.02 and loops < 1 << 20:
-        loops *= 2
-        t0 = time.perf_counter()
-        for _ in range(loops):
-            call(x)
-        elapsed = time.perf_counter() - t0
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(loops):
-            call(x)
-        samples.append((time.perf_counter() - t0) / loops)
-    return float(np.median(samples))
-
-
-def throughput(batch, X, repeats, budget=20.0):
-    """Points per second of ``batch`` on X (median of ``repeats``; fewer points if slow)."""
-    batch(X[:1000])                   # compiles lazily built batch code, starts threads
-    t0 = time.perf_counter()
-    batch(X[:1000])
-    per_point = (time.perf_counter() - t0) / 1000
-    points = int(min(len(X), max(256, budget / max(repeats, 1) / max(per_point, 1e-12))))
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        batch(X[:points])
-        samples.append(time.perf_counter() - t0)
-    return points / float(np.median(samples)), points
-
-
 def check_batch(batch, built, X):
     """Largest difference between the batched results and per-point calls (3 points)."""
     values, grads = batch(X[:3])
@@ -82,25 +51,38 @@ def check_batch(batch, built, X):
     return worst
 
 
-def cold(workload, tool, points, repeats):
+def cold(workload, tool):
     from . import tools
     warm_up(tool)
     emit("READY")
     t0 = time.perf_counter()
     built = tools.BUILDERS[tool](workload)
     emit("BUILT", f"{time.perf_counter() - t0:.6f}")
-    x = workload.sample()
-    value, grad = built.call(x)
-    result = {"derive": built.derive_seconds,
-              "value": float(value), "grad": np.asarray(grad, float).tolist(),
-              "latency": per_call_seconds(built.call, x, repeats), "ops": built.ops,
-              "note": built.note, "throughput": {}, "points": {}, "batch_error": {}}
-    X = workload.points(points, seed=3)
-    for label, batch in built.batches.items():
-        rate, used = throughput(batch, X, max(3, repeats // 3))
-        result["throughput"][label], result["points"][label] = rate, used
-        result["batch_error"][label] = check_batch(batch, built, X)
+    value, grad = built.call(workload.sample())
+    X = workload.points(8, seed=3)
+    result = {"derive": built.derive_seconds, "value": float(value),
+              "grad": np.asarray(grad, float).tolist(), "ops": built.ops, "note": built.note,
+              "batch_error": {label: check_batch(batch, built, X)
+                              for label, batch in built.batches.items()}}
     emit("RESULT", json.dumps(result))
+
+
+def side(workload, names, points, repeats):
+    """Latency and throughput of several tools, interleaved in this one process."""
+    from . import tools
+    from .timing import interleaved_latency, interleaved_throughput
+    if "jax" in names:
+        warm_up("jax")
+    built = {name: tools.BUILDERS[name](workload) for name in names}
+    latency = interleaved_latency({n: b.call for n, b in built.items()}, workload.sample(),
+                                  repeats)
+    batches = {(n, label): fn for n, b in built.items() for label, fn in b.batches.items()}
+    rates = interleaved_throughput(batches, workload.points(points, seed=3),
+                                   max(3, repeats // 3))
+    out = {n: {"latency": latency[n], "throughput": {}, "points": {}} for n in names}
+    for (n, label), (rate, used) in rates.items():
+        out[n]["throughput"][label], out[n]["points"][label] = rate, used
+    emit("RESULT", json.dumps(out))
 
 
 def cached(workload, tool):
@@ -124,8 +106,9 @@ def main(argv):
     workload, tool = get(argv[1]), argv[2]
     if mode == "cached":
         return cached(workload, tool)
-    points, repeats = int(argv[3]), int(argv[4])
-    return cold(workload, tool, points, repeats)
+    if mode == "side":
+        return side(workload, tool.split(","), int(argv[3]), int(argv[4]))
+    return cold(workload, tool)
 
 
 if __name__ == "__main__":

@@ -29,10 +29,11 @@ def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
-def fmt_ratio(r, good):
+def fmt_ratio(r, good, unit=""):
+    """``r`` with its unit and ``ok``/``MISS`` against the target ``good``."""
     if r is None:
         return "—"
-    return f"{r:.2f} {'ok' if good(r) else 'MISS'}"
+    return f"{r:.2f}{unit} {'ok' if good(r) else 'MISS'}"
 
 
 def markdown(header, rows):
@@ -51,9 +52,10 @@ def tool_rows(results):
         tp = r.get("throughput", {})
         ops = r.get("ops")
         rows.append([workload, LABELS[tool], seconds(r["build"]), seconds(r.get("cached")),
-                     micro(r["latency"]), rate(tp.get("serial")), rate(tp.get("parallel")),
+                     micro(r.get("latency")), rate(tp.get("serial")), rate(tp.get("parallel")),
                      "—" if not ops else f"{ops[1] / max(ops[0], 1):.2f} ({ops[0]}→{ops[1]})",
-                     r.get("check", "")])
+                     r.get("check", "") + (f"; timing: {r['side_error']}" if "side_error" in r
+                                           else "")])
     return rows
 
 
@@ -66,7 +68,7 @@ def _best_peer_rate(results, workload, parallel):
     for (w, tool), r in results.items():
         if w != workload or tool == "symgrad" or "error" in r:
             continue
-        for label, value in r["throughput"].items():
+        for label, value in r.get("throughput", {}).items():
             if parallel or label == "serial":
                 best = value if best is None else max(best, value)
     return best
@@ -77,11 +79,13 @@ def target_rows(results, workloads):
     rows = []
     for w in workloads:
         s = results.get((w, "symgrad"))
-        if s is None or "error" in s:
-            rows.append([w, (s or {}).get("error", "not run")] + ["—"] * 8)
+        if s is None or "error" in s or "latency" not in s:
+            reason = (s or {}).get("error") or (s or {}).get("side_error") or "not run"
+            rows.append([w, reason] + ["—"] * 8)
             continue
         hand, spn = results.get((w, "hand"), {}), results.get((w, "sympy_njit"), {})
         lat_target = LATENCY_TARGET_US.get(w)
+        spn = spn if "latency" in spn or "error" in spn else {"error": "no timing"}
         tp = s["throughput"]
         serial_ratio = ratio(tp.get("serial"), _best_peer_rate(results, w, False))
         best_ratio = ratio(max(tp.values()), _best_peer_rate(results, w, True))
@@ -90,8 +94,8 @@ def target_rows(results, workloads):
         derive = s.get("derive")
         rows.append([
             w, seconds(derive) + (" ok" if derive <= 0.2 else " MISS") * (w == "chain200"),
-            fmt_ratio(s["build"], lambda v: v <= cold_limit).replace(" ", " s "),
-            fmt_ratio(s.get("cached"), lambda v: v <= 0.15).replace(" ", " s "),
+            fmt_ratio(s["build"], lambda v: v <= cold_limit, " s"),
+            fmt_ratio(s.get("cached"), lambda v: v <= 0.15, " s"),
             micro(s["latency"]) + ("" if lat_target is None else
                                    f" {'ok' if s['latency'] * 1e6 <= lat_target else 'MISS'}"
                                    f" (≤{lat_target:g})"),
@@ -115,4 +119,4 @@ def scaling_rows(scaling):
 
 
 SCALING_HEADER = ["forward nodes", "chain steps", "trace s", "gradients s", "gradient nodes",
-                  f"recursion (limit {1000})"]
+                  "recursion (default limit)"]

@@ -7,10 +7,13 @@ against the issue's targets) plus the core's scaling, to stdout and to
 
 - cold build: derive + compile + first call, Numba/jax start-up paid beforehand.
 - cached load: a new process builds the same function again from the warm cache
-  and returns the first result; the figure is that time minus the same for a
-  trivial ``@njit(cache=True)`` function (Numba's own start-up).  sympy and jax
-  have no cross-process cache of the derived function here ("—").
-- latency: one call with a numpy array in, (value, gradient array) out.
+  and returns the first result; the figure is the median over pairs of that time
+  minus the same for a trivial ``@njit(cache=True)`` function (Numba's own
+  start-up) run just before it.  sympy and jax have no cross-process cache of the
+  derived function here ("—").
+- latency: one call with a numpy array in, (value, gradient array) out.  Latency
+  and throughput of all tools that built are measured in ONE process, interleaved
+  round by round (timing.py), so the ratios share the machine's load.
 - batch: points per second on 1e5 points (symgrad: ``f.batched``, serial and
   ``parallel=True``; hand: an @njit loop and a ``prange`` loop; sympy: the
   vectorised numpy lambdify or an @njit loop; jax: ``jit(vmap(value_and_grad))``).
@@ -74,27 +77,65 @@ def check(result, expected):
     return f"{'ok' if ok else 'WRONG'} ({max(err, worst_batch) / scale:.0e})"
 
 
-def baseline(tmp, runs):
-    """Median first-call time of a trivial cached @njit function in fresh processes."""
+def baseline_env(tmp):
+    """An environment whose trivial cached @njit function is already compiled."""
     env = fresh_env(tmp)
-    run_child(["baseline"], env)                       # writes the cache
-    times = [run_child(["baseline"], env)["first_result"] for _ in range(runs)]
-    return float(np.median(times))
+    run_child(["baseline"], env)
+    return env
 
 
-def measure(workload, tool, opts, tmp, base):
+def cached_over_baseline(workload, tool, env, base_env, runs):
+    """Median over ``runs`` of (cached first result - trivial baseline), run in pairs."""
+    diffs, raws = [], []
+    for _ in range(runs):
+        base = run_child(["baseline"], base_env)
+        load = run_child(["cached", workload.name, tool], env)
+        if "error" in load or "error" in base:
+            continue
+        diffs.append(load["first_result"] - base["first_result"])
+        raws.append((load["first_result"], base["first_result"]))
+    return (float(np.median(diffs)) if diffs else None), raws
+
+
+def measure_cold(workload, tool, opts, tmp, base_env):
+    """Cold build (fresh caches) in its own process, then the cached load in new ones."""
     env = fresh_env(tmp)
-    result = run_child(["cold", workload.name, tool, str(opts.points), str(opts.repeats)],
-                       env, build_limit=opts.limit)
+    result = run_child(["cold", workload.name, tool], env, build_limit=opts.limit)
     if "error" in result:
         return result
     result["check"] = check(result, reference(workload))
     if tool in CACHED:
-        loads = [run_child(["cached", workload.name, tool], env) for _ in range(opts.cached_runs)]
-        good = [c["first_result"] for c in loads if "error" not in c]
-        result["cached"] = float(np.median(good)) - base if good else None
-        result["cached_raw"] = float(np.median(good)) if good else None
+        result["cached"], result["cached_pairs"] = cached_over_baseline(
+            workload, tool, env, base_env, opts.cached_runs)
     return result
+
+
+def measure_side(workload, built, opts, tmp):
+    """Latency and throughput of the tools that built, interleaved in one process."""
+    if not built:
+        return {}
+    env = fresh_env(tmp)
+    out = run_child(["side", workload.name, ",".join(built), str(opts.points),
+                     str(opts.repeats)], env)
+    if "error" in out:
+        return {tool: {"side_error": out["error"]} for tool in built}
+    return {tool: out[tool] for tool in built}
+
+
+def measure(workload, tools, opts, tmp, base_env):
+    results = {}
+    for tool in tools:
+        results[tool] = r = measure_cold(workload, tool, opts, tmp, base_env)
+        print(f"{workload.name:10s} {tool:11s} " + (r.get("error") or (
+            f"build {r['build']:.3f} s, cached +{r.get('cached') or 0:.3f} s, {r['check']}")),
+            flush=True)
+    built = [t for t in tools if "error" not in results[t]]
+    for tool, figures in measure_side(workload, built, opts, tmp).items():
+        results[tool].update(figures)
+        if "latency" in figures:
+            print(f"{workload.name:10s} {tool:11s} latency {figures['latency'] * 1e6:.2f} µs, "
+                  f"batch {max(figures['throughput'].values()):.3g} points/s", flush=True)
+    return results
 
 
 def scaling():
@@ -167,16 +208,13 @@ def main(argv=None):
     command = "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv)
     results, start_load = {}, load_average()
     with tempfile.TemporaryDirectory(prefix="symgrad-bench-") as tmp:
-        base = baseline(tmp, 1 if opts.quick else 3)
-        print(f"baseline: trivial cached @njit first call in a fresh process {base:.3f} s",
-              flush=True)
+        base_env = baseline_env(tmp)
         for name in names:
-            for tool in tools:
-                results[(name, tool)] = r = measure(get(name), tool, opts, tmp, base)
-                summary = r.get("error") or (f"build {r['build']:.3f} s, "
-                                             f"latency {r['latency'] * 1e6:.2f} µs, {r['check']}")
-                print(f"{name:10s} {tool:11s} {summary}", flush=True)
+            for tool, r in measure(get(name), tools, opts, tmp, base_env).items():
+                results[(name, tool)] = r
     scale = scaling()
+    bases = [b for r in results.values() for _, b in r.get("cached_pairs", [])]
+    base = float(np.median(bases)) if bases else float("nan")
     text = render(opts, command.strip(), results, names, base, scale,
                   (start_load, load_average()))
     print()
