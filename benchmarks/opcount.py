@@ -2,51 +2,15 @@
 
 - symgrad: from the compiler's loop IR (``symgrad.lower.program``): each loop's
   trip count times the arithmetic instructions of its body and reduction (loads
-  of arguments and constants and copies count 0).  ``graph_ops`` is the same idea
-  on the graph (a node weighted by its size), kept for comparison.
+  of arguments and constants and copies count 0).
 - sympy: ``sympy.count_ops`` of the cse'd code (replacements plus reduced outputs),
   i.e. what ``lambdify(..., cse=True)`` prints.
-- jax: the number of equations in the jaxpr (tensor-level, like graph nodes).
+- jax: the jaxpr's equations weighted the same way (an elementwise equation its
+  output size, a reduction its input size, dot_general 2 m k n, data movement 0).
 """
 from __future__ import annotations
 
 import numpy as np
-
-
-def _elementwise_ops(node, cache):
-    import sympy
-    key = (node.op.name, str(node.attrs.get("expr", "")), tuple(x.dtype.str for x in node.inputs))
-    if key not in cache:
-        expr = node.attrs.get("expr")
-        if expr is None:
-            expr, _ = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
-        cache[key] = max(1, int(sympy.count_ops(expr)))
-    return cache[key]
-
-
-def node_ops(node, cache):
-    """Scalar operations one node performs (see the module docstring)."""
-    kind = node.op.kind
-    if kind == "elementwise":
-        return node.size * _elementwise_ops(node, cache)
-    if kind == "reduce":
-        return node.inputs[0].size
-    if kind == "special":
-        return 4 * node.inputs[0].size
-    if kind == "contract":
-        sizes = [x.size for x in node.inputs]
-        inner = int(np.sqrt(max(1, sizes[0] * sizes[1] / max(node.size, 1))))
-        return 2 * node.size * max(inner, 1)
-    if node.op.name == "index_add":
-        return node.inputs[0].size
-    return 0
-
-
-def graph_ops(outputs):
-    """Total scalar operations needed for ``outputs`` (a list of symgrad tensors)."""
-    from symgrad.graph import ancestors
-    cache = {}
-    return sum(node_ops(n, cache) for n in ancestors([o for o in outputs if o is not None]))
 
 
 def program_ops(outputs, inputs):
@@ -73,19 +37,36 @@ def sympy_ops(exprs):
                + sum(sympy.count_ops(e) for e in reduced))
 
 
-def jaxpr_eqns(fn, x):
-    """Number of equations in the jaxpr of ``fn`` at ``x`` (nested jaxprs included)."""
+MOVES = {"broadcast_in_dim", "reshape", "squeeze", "expand_dims", "slice", "dynamic_slice",
+         "gather", "concatenate", "transpose", "convert_element_type", "copy", "copy_p", "pad",
+         "iota", "dynamic_update_slice"}
+
+
+def jaxpr_ops(fn, x):
+    """Scalar operations of the jaxpr of ``fn`` at ``x`` (the same weighting as above)."""
     import jax
-    return _count_eqns(jax.make_jaxpr(fn)(x).jaxpr)
+    return _jaxpr_ops(jax.make_jaxpr(fn)(x).jaxpr)
 
 
-def _count_eqns(jaxpr):
+def _size(var):
+    return int(np.prod(getattr(var.aval, "shape", ()), dtype=np.int64))
+
+
+def _jaxpr_ops(jaxpr):
     total = 0
     for eqn in jaxpr.eqns:
         inner = [p for p in eqn.params.values() if hasattr(p, "eqns") or hasattr(p, "jaxpr")]
+        name = eqn.primitive.name
         if inner:
-            for p in inner:
-                total += _count_eqns(p.jaxpr if hasattr(p, "jaxpr") else p)
+            total += sum(_jaxpr_ops(p.jaxpr if hasattr(p, "jaxpr") else p) for p in inner)
+        elif name in MOVES:
+            continue
+        elif name.startswith("reduce") or name == "scatter-add" or name == "scatter_add":
+            total += _size(eqn.invars[-1] if name.startswith("scatter") else eqn.invars[0])
+        elif name == "dot_general":
+            (contract, _), _ = eqn.params["dimension_numbers"]
+            k = int(np.prod([eqn.invars[0].aval.shape[d] for d in contract], dtype=np.int64))
+            total += 2 * _size(eqn.outvars[0]) * max(k, 1)
         else:
-            total += 1
+            total += sum(_size(v) for v in eqn.outvars)
     return total

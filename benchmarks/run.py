@@ -126,9 +126,9 @@ def measure(workload, tools, opts, tmp, base_env):
     results = {}
     for tool in tools:
         results[tool] = r = measure_cold(workload, tool, opts, tmp, base_env)
-        print(f"{workload.name:10s} {tool:11s} " + (r.get("error") or (
-            f"build {r['build']:.3f} s, cached +{r.get('cached') or 0:.3f} s, {r['check']}")),
-            flush=True)
+        cached = "" if r.get("cached") is None else f", cached +{r['cached']:.3f} s"
+        print(f"{workload.name:10s} {tool:11s} " + (
+            r.get("error") or f"build {r['build']:.3f} s{cached}, {r['check']}"), flush=True)
     built = [t for t in tools if "error" not in results[t]]
     for tool, figures in measure_side(workload, built, opts, tmp).items():
         results[tool].update(figures)

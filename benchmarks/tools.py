@@ -182,8 +182,8 @@ def build_jax(workload):
         return np.asarray(values), np.asarray(grads)
     x = workload.sample()
     call(x)
-    ops = (opcount.jaxpr_eqns(fn, x), opcount.jaxpr_eqns(jax.value_and_grad(fn), x))
-    return Built(call, {"serial": batch}, ops=ops, note="ops are jaxpr equations")
+    ops = (opcount.jaxpr_ops(fn, x), opcount.jaxpr_ops(jax.value_and_grad(fn), x))
+    return Built(call, {"serial": batch}, ops=ops)
 
 
 BUILDERS = {"symgrad": build_symgrad, "hand": build_hand, "sympy": build_sympy,
