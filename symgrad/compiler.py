@@ -32,13 +32,16 @@ Imports errors, graph, evaluate and lower.
 """
 from __future__ import annotations
 
+import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node
-from .lower import cache
+from .lower import cache as lower_cache
+from .lower.ir import graph_key
 from .lower.module import extra_dims, module_text
 from .lower.program import lower_graph
 from .lower.source import render_program
@@ -73,10 +76,23 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     flat, tree = flatten_outputs(outputs)
     inputs = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
-    program = lower_graph(nodes, inputs)
-    text = module_text(program, repr(program.to_literal()), fastmath)
     names = [x.name for x in inputs]
-    return Evaluator(text, tree, names, render_program(program, names), cache)
+    directory = None if cache else tempfile.mkdtemp(prefix="symgrad_")
+    key = graph_key(nodes, inputs, fastmath)
+    text = lower_cache.lookup(key, directory)
+    if text is not None:  # lowered before: the module (and its machine code) is on disk
+        return Evaluator(text, tree, names, None, directory)
+    program = lower_graph(nodes, inputs)
+    literal = repr(program.to_literal())
+    text = module_text(program, literal, fastmath)
+    from .lower import runtime  # numba is imported only when something is compiled
+    runtime.HANDOFF[literal] = program
+    try:
+        evaluator = Evaluator(text, tree, names, program, directory)
+    finally:
+        runtime.HANDOFF.pop(literal, None)
+    lower_cache.remember(key, text, directory)
+    return evaluator
 
 
 def flatten_outputs(structure):
@@ -137,21 +153,33 @@ def _build(tree, it):
 class Evaluator:
     """A compiled graph: call it, batch it, use ``jit`` from Numba, pickle it."""
 
-    def __init__(self, text, tree, names, source, use_cache=True):
-        self._text, self._tree, self.input_names, self.source = text, tree, names, source
-        self._use_cache = use_cache
-        directory = None if use_cache else tempfile.mkdtemp(prefix="symgrad_")
-        self.module = cache.load_module(text, directory)
+    def __init__(self, text, tree, names, source, directory=None):
+        # ``source``: the text, the Program to render on first access, or None (parse
+        # the module's).  ``directory``: where the module lives (None: the cache).
+        self._text, self._tree, self.input_names, self._source = text, tree, names, source
+        self._directory = directory
+        if directory is not None and not os.path.isdir(directory):
+            directory = tempfile.mkdtemp(prefix="symgrad_")  # unpickled elsewhere
+        self.module = lower_cache.load_module(text, directory)
         self.jit = self.module.jit
         self._inputs = self.module.INPUTS
         self._outputs = self.module.OUTPUTS
         self._rebuild = _rebuilder(tree)
         self._gufuncs = {}
 
+    @property
+    def source(self):
+        """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
+        if self._source is None:
+            self._source = self.module.PROGRAM.program
+        if not isinstance(self._source, str):
+            self._source = render_program(self._source, self.input_names)
+        return self._source
+
     def __call__(self, *args):
         try:
             out = self.jit(*args)
-        except TypeError:
+        except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
             out = self.jit(*self._coerce(args))
         return self._rebuild(out)
 
@@ -186,7 +214,11 @@ class Evaluator:
 
     @property
     def gufunc_parallel(self):
-        """Like ``gufunc``, with the batch loop on Numba's threads."""
+        """Like ``gufunc``, compiled for Numba's ``parallel`` target (its own threads).
+
+        ``batched(parallel=True)`` splits the batch over Python threads running the
+        serial gufunc instead: measured faster here than Numba's parallel gufunc.
+        """
         return self._gufunc(True)
 
     @property
@@ -195,9 +227,14 @@ class Evaluator:
         return tuple(np.zeros(d) for d in extra_dims(self._inputs, self._outputs))
 
     def batched(self, *values, parallel=False):
-        """Evaluate at many points: each value has a leading batch axis (or broadcasts).
+        """Evaluate at many points: each value has leading batch axes (or broadcasts).
 
-        Returns the outputs in their structure, each with the batch axes in front.
+        Args:
+            values: one array per input, shaped ``batch + input.shape``.
+            parallel: split the batch over threads (one per core); each thread runs
+                the serial gufunc on its slice (Numba's kernels release the GIL).
+        Returns:
+            the outputs in their structure, each with the batch axes in front.
         """
         if len(values) != len(self._inputs):
             raise ArgumentError(f"batched takes {len(self._inputs)} inputs "
@@ -205,22 +242,49 @@ class Evaluator:
         arrays = []
         for k, (value, (name, dtype, shape)) in enumerate(zip(values, self._inputs)):
             arr = np.asarray(value, dtype=dtype)
-            if arr.shape[arr.ndim - len(shape):] != tuple(shape) or arr.ndim < len(shape):
+            if arr.ndim < len(shape) or arr.shape[arr.ndim - len(shape):] != tuple(shape):
                 raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
                                  f"{tuple(shape)} after its batch axes, got {arr.shape}")
             arrays.append(arr)
-        out = self._gufunc(parallel)(*arrays, *self.gufunc_extra)
-        out = out if isinstance(out, tuple) else (out,)
-        return self._rebuild(out)
+        gufunc = self._gufunc(False)
+        if parallel:
+            out = _threaded(gufunc, arrays, self._inputs, self._outputs, self.gufunc_extra)
+        else:
+            out = gufunc(*arrays, *self.gufunc_extra)
+        return self._rebuild(out if isinstance(out, tuple) else (out,))
 
     def __reduce__(self):
         return (_restore, (self._text, self._tree, self.input_names, self.source,
-                           self._use_cache))
+                           self._directory))
 
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
                 f"module={self.module.__name__}>")
 
 
-def _restore(text, tree, names, source, use_cache):
-    return Evaluator(text, tree, names, source, use_cache)
+_POOL = []
+_MIN_THREADED = 32768  # smaller batches run serially: a thread hand-off costs more
+
+
+def _threaded(gufunc, arrays, inputs, outputs, extra):
+    """Run ``gufunc`` on slices of the first batch axis, one thread per core."""
+    batch = np.broadcast_shapes(*[a.shape[:a.ndim - len(s)] for a, (_, _, s) in
+                                  zip(arrays, inputs)])
+    workers = os.cpu_count() or 1
+    if not batch or batch[0] < 2 * workers or int(np.prod(batch)) < _MIN_THREADED:
+        return gufunc(*arrays, *extra)
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=workers))
+    full = [np.broadcast_to(a, batch + tuple(s)) for a, (_, _, s) in zip(arrays, inputs)]
+    outs = tuple(np.empty(batch + tuple(s), dtype=d) for d, s, _ in outputs)
+    edges = np.linspace(0, batch[0], workers + 1).astype(int)
+
+    def run(k):
+        part = slice(edges[k], edges[k + 1])
+        gufunc(*[a[part] for a in full], *extra, out=tuple(o[part] for o in outs))
+    list(_POOL[0].map(run, range(workers)))
+    return outs
+
+
+def _restore(text, tree, names, source, directory):
+    return Evaluator(text, tree, names, source, directory)

@@ -10,7 +10,7 @@
 Imports graph, ops, evaluate, symbolic; numba only in ``llvm``/``runtime`` (loaded
 when a function is compiled).
 
->>> from symgrad.lower.program import Program
+>>> from symgrad.lower.ir import Program
 >>> Program().stmts
 []
 """

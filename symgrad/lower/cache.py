@@ -1,5 +1,7 @@
 """The disk cache: generated modules in a directory, keyed by a hash of their text.
 
+``lookup(graph_key)`` finds the module text a graph lowered to before (an index
+from a hash of the graph to the module key), so a cache hit skips the lowering.
 ``load_module(text)`` writes ``symgrad_<key>.py`` (once) and imports it; Numba's
 own ``cache=True`` then keeps the machine code beside it in ``__pycache__``, so a
 second process loads instead of compiling.  The key hashes the module text, the
@@ -82,6 +84,36 @@ def write_module(path, text):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _index_path(graph_key, directory=None):
+    return os.path.join(directory or cache_dir(), "index", graph_key[:32])
+
+
+def lookup(graph_key, directory=None):
+    """The module text remembered for ``graph_key``, or None (also if its file is damaged)."""
+    try:
+        with open(_index_path(graph_key, directory), encoding="ascii") as fh:
+            key = fh.read().strip()
+    except OSError:
+        return None
+    path = os.path.join(directory or cache_dir(), f"symgrad_{key}.py")
+    if len(key) != 32 or not _is_valid(path):
+        return None
+    with open(path, encoding="utf-8") as fh:
+        fh.readline()
+        text = fh.read()
+    return text if module_key(text) == key else None
+
+
+def remember(graph_key, text, directory=None):
+    """Record that ``graph_key`` lowers to the module ``text`` (atomic, like modules)."""
+    path = _index_path(graph_key, directory)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp_")
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(module_key(text))
+    os.replace(tmp, path)
 
 
 def _clear_numba_cache(directory, name):

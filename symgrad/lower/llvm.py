@@ -15,7 +15,7 @@ request.
 
 Imports numba, llvmlite and ``lower.program``.
 
->>> from symgrad.lower.program import Program
+>>> from symgrad.lower.ir import Program
 >>> kernel_return_type(Program()).count
 1
 """
@@ -28,12 +28,14 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.typing import signature
 
-from .program import c_strides
+from .ir import c_strides
 
 F64 = ir.DoubleType()
 I64 = ir.IntType(64)
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt"}
+BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
+STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
 
 
@@ -66,7 +68,8 @@ class _Emitter:
     def __init__(self, program, context, builder, fastmath):
         self.p, self.context, self.b = program, context, builder
         self.flags = ("fast",) if fastmath else ()
-        self.mem, self.scalars, self.funcs, self.copy_out = {}, {}, {}, []
+        self.mem, self.scalars, self.funcs, self.copy_out, self.heap = {}, {}, {}, [], []
+        self.flags_of = {}
 
     # -- setup -------------------------------------------------------------------
     def run(self, sig, args):
@@ -78,18 +81,64 @@ class _Emitter:
                 self.scalars[("in", k)] = self.scalar_in(ty, val, dtype)
         for k, ty, val in zip(self.p.array_outputs, sig.args[nin:], args[nin:]):
             self.mem[("out", k)] = self.array_out(ty, val, self.p.outputs[k][1])
+        used = {st.dst for st in self.p.stmts} | {r for st in self.p.stmts for r, _ in st.srcs}
+        heap = self.heap
         for k, size in enumerate(self.p.buffers):
-            self.mem[("buf", k)] = _Mem(self.alloca(size), np.float64)
+            if ("buf", k) in used:
+                ptr = self.heap_alloc(size) if size > STACK_LIMIT else self.alloca(size)
+                if size > STACK_LIMIT:
+                    heap.append(ptr)
+                self.mem[("buf", k)] = _Mem(ptr, np.float64)
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
+        size = 0
         for stmt in self.p.stmts:
             self.statement(stmt)
+            size += len(stmt.body)
+            if size > BLOCK_SIZE:
+                self.block_boundary()
+                size = 0
         for src, dst, ary, shape in self.copy_out:
             self.strided_copy(src, dst, ary, shape, to_array=True)
+        for ptr in heap:
+            self.context.nrt.free(self.b, self.b.bitcast(ptr, ir.IntType(8).as_pointer()))
         values = [self.scalar(ref) for _, shape, ref in self.p.outputs if not shape]
         ret = sig.return_type
         values = values or [ir.Constant(F64, 0.0)]
         return self.context.make_tuple(self.b, ret, values)
+
+    def temp(self, size):
+        if size <= STACK_LIMIT:
+            return self.alloca(size)
+        ptr = self.heap_alloc(size)
+        self.heap.append(ptr)
+        return ptr
+
+    def heap_alloc(self, size):
+        """A temporary too large for the stack, from Numba's allocator (freed on exit)."""
+        raw = self.context.nrt.allocate(self.b, ir.Constant(I64, 8 * size))
+        return self.b.bitcast(raw, F64.as_pointer())
+
+    def block_boundary(self):
+        """End the current basic block with a branch LLVM cannot fold away.
+
+        Instruction selection and the schedulers work per basic block and grow
+        faster than linearly with its size; cutting long straight-line code into
+        blocks of ~BLOCK_SIZE instructions keeps compile time linear.  The branch
+        costs one register read and a predictable branch at run time.
+        """
+        # An empty inline-asm "call" yields a value LLVM cannot know, and the cold
+        # block's empty asm has a side effect, so the diamond survives optimisation.
+        # Either path does nothing; the asm text is empty, so it suits every target.
+        i8 = ir.IntType(8)
+        value = self.b.asm(ir.FunctionType(i8, []), "", "=r", [], True)
+        cold = self.b.append_basic_block("chunk.cold")
+        after = self.b.append_basic_block("chunk.next")
+        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(i8, 0)), cold, after)
+        self.b.position_at_end(cold)
+        self.b.asm(ir.FunctionType(ir.VoidType(), []), "", "", [], True)
+        self.b.branch(after)
+        self.b.position_at_end(after)
 
     def alloca(self, size):
         return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
@@ -99,7 +148,7 @@ class _Emitter:
         mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
         if ty.layout == "C":
             return mem
-        tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
+        tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
         self.strided_copy(tmp, mem, ary, shape, to_array=False)
         return tmp
 
@@ -108,7 +157,7 @@ class _Emitter:
         mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
         if ty.layout == "C":
             return mem
-        tmp = _Mem(self.alloca(int(np.prod(shape))), np.float64)
+        tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
         self.copy_out.append((tmp, mem, ary, shape))
         return tmp
 
@@ -287,9 +336,9 @@ class _Emitter:
         if op == "id":
             return v[0]
         if op in _CMP:
-            return b.uitofp(b.fcmp_ordered(_CMP[op], v[0], v[1]), F64)
+            return self.as_double(b.fcmp_ordered(_CMP[op], v[0], v[1]))
         if op == "ne":
-            return b.uitofp(b.fcmp_unordered("!=", v[0], v[1]), F64)
+            return self.as_double(b.fcmp_unordered("!=", v[0], v[1]))
         if op == "select":
             return b.select(self.truth(v[0]), v[1], v[2])
         if op in ("max", "min"):
@@ -298,12 +347,21 @@ class _Emitter:
             return b.select(b.fcmp_unordered("uno", v[0], v[0]), v[0], r)  # NaN propagates
         if op in ("and", "or"):
             f = b.and_ if op == "and" else b.or_
-            return b.uitofp(f(self.truth(v[0]), self.truth(v[1])), F64)
+            return self.as_double(f(self.truth(v[0]), self.truth(v[1])))
         if op == "not":
-            return b.uitofp(b.fcmp_ordered("==", v[0], ir.Constant(F64, 0.0)), F64)
+            return self.as_double(b.not_(self.truth(v[0])))
         raise ValueError(f"unknown instruction {instr!r}")
 
+    def as_double(self, flag):
+        """A boolean as 0.0/1.0, remembering the i1 so conditions use it directly."""
+        v = self.b.uitofp(flag, F64)
+        self.flags_of[id(v)] = (v, flag)
+        return v
+
     def truth(self, v):
+        known = self.flags_of.get(id(v))
+        if known is not None and known[0] is v:
+            return known[1]
         return self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))  # bool(nan) is True
 
     def call(self, name, args):

@@ -11,7 +11,7 @@ kernel; it returns a tuple with one entry per output (0-d as float/int/bool).
 
 Imports numpy only.
 
->>> from symgrad.lower.program import Program
+>>> from symgrad.lower.ir import Program
 >>> "def jit()" in module_text(Program(), "1", fastmath=False)
 True
 """

@@ -33,6 +33,7 @@ Imports graph, ops, evaluate and ``lower.scalar``.
 from __future__ import annotations
 
 import base64
+import functools
 
 import numpy as np
 import sympy
@@ -42,95 +43,10 @@ from ..evaluate import needed
 from ..graph import Graph
 from ..ops import REGISTRY, arg_symbols
 from ..symbolic import to_number
+from .inplace import InPlaceSums
+from .reuse import ReuseValues
+from .ir import Loop, Program, affine_fit, broadcast_addr, c_strides, node_key
 from .scalar import translate
-
-
-class Loop:
-    """One loop statement (see the module docstring); fields are plain literals."""
-
-    __slots__ = ("dims", "nout", "dst", "dst_addr", "srcs", "body", "reduce", "round32")
-
-    def __init__(self, dims, nout, dst, dst_addr, srcs, body, reduce=None, round32=False):
-        self.dims, self.nout, self.dst, self.dst_addr = tuple(dims), nout, dst, dst_addr
-        self.srcs, self.body, self.reduce, self.round32 = tuple(srcs), body, reduce, round32
-
-    def as_tuple(self):
-        return tuple(getattr(self, f) for f in self.__slots__)
-
-
-class Program:
-    """Inputs, outputs, temporaries, constant tables and loop statements of one kernel."""
-
-    def __init__(self, inputs=(), outputs=(), buffers=(), consts=(), stmts=(), nssa=0):
-        self.inputs = list(inputs)      # (name, dtype str, shape)
-        self.outputs = list(outputs)    # (dtype str, shape, ref)
-        self.buffers = list(buffers)    # sizes of double temporaries
-        self.consts = list(consts)      # (kind 'f8'/'i8', shape, base64 bytes)
-        self.stmts = list(stmts)
-        self.nssa = nssa
-
-    def to_literal(self):
-        """A ``repr``-able structure of builtins (``ast.literal_eval`` reads it back)."""
-        return {"inputs": self.inputs, "outputs": self.outputs, "buffers": self.buffers,
-                "consts": self.consts, "stmts": [s.as_tuple() for s in self.stmts],
-                "nssa": self.nssa}
-
-    @classmethod
-    def from_literal(cls, data):
-        stmts = [Loop(*s) for s in data["stmts"]]
-        return cls(data["inputs"], data["outputs"], data["buffers"], data["consts"], stmts,
-                   data["nssa"])
-
-    def const_array(self, k):
-        kind, shape, text = self.consts[k]
-        return np.frombuffer(base64.b64decode(text), dtype=np.float64 if kind == "f8"
-                             else np.int64).reshape(shape)
-
-    @property
-    def array_outputs(self):
-        return [k for k, (_, shape, _) in enumerate(self.outputs) if shape]
-
-    @property
-    def scalar_outputs(self):
-        return [k for k, (_, shape, _) in enumerate(self.outputs) if not shape]
-
-
-def c_strides(shape):
-    """Row-major element strides of ``shape``."""
-    strides, step = [], 1
-    for d in reversed(shape):
-        strides.append(step)
-        step *= d
-    return tuple(reversed(strides))
-
-
-def affine_fit(table):
-    """``("aff", base, strides)`` if ``table`` is affine in its multi-index, else None."""
-    if table.size == 0:
-        return ("aff", 0, (0,) * table.ndim)
-    base = int(table.flat[0])
-    strides = []
-    for d in range(table.ndim):
-        unit = [0] * table.ndim
-        if table.shape[d] > 1:
-            unit[d] = 1
-        strides.append(int(table[tuple(unit)]) - base if table.shape[d] > 1 else 0)
-    grid = np.full(table.shape, base, dtype=np.int64)
-    for d, s in enumerate(strides):
-        if s:
-            shape = [1] * table.ndim
-            shape[d] = table.shape[d]
-            grid = grid + s * np.arange(table.shape[d], dtype=np.int64).reshape(shape)
-    return ("aff", base, tuple(strides)) if np.array_equal(grid, table) else None
-
-
-def broadcast_addr(in_shape, out_shape):
-    """Affine address of an input broadcast against ``out_shape`` (stride 0 on copies)."""
-    lead = len(out_shape) - len(in_shape)
-    own = c_strides(in_shape)
-    strides = [0] * lead + [0 if d == 1 and o != 1 else s
-                            for d, o, s in zip(in_shape, out_shape[lead:], own)]
-    return ("aff", 0, tuple(strides))
 
 
 class _Attrs:
@@ -157,31 +73,51 @@ def lower_graph(outputs, inputs):
     for k, x in enumerate(inputs):
         low.program.inputs.append((x.name, x.dtype.str, x.shape))
         low.env[x] = ("in", k)
-    low.lower_nodes(needed(outputs, set(inputs)))
+    nodes = needed(outputs, set(inputs))
+    low.count_uses(nodes, outputs)
+    low.lower_nodes(nodes)
     low.finish_outputs(outputs)
     return low.program
 
 
-class _Lowering:
+class _Lowering(InPlaceSums, ReuseValues):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
         self.program = Program()
-        self.env, self.seen = {}, {}
+        self.env, self.seen, self.keys = {}, {}, {}
         self.known = {}  # ref -> value of 0-d constants (folded into the bodies using them)
+        self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
+        self.computed = {}  # (rule over refs, shape) -> ref: see lower.reuse
 
     def lower_nodes(self, nodes):
         for node in nodes:
             if node in self.env:
                 continue
+            if self.defer(node):
+                self.env[node] = ("deferred", self.deferred[node])
+                continue
             key = node_key(node, self.env)
             if key in self.seen:  # common subexpression: an equal node was lowered
                 self.env[node] = self.seen[key]
-                continue
-            self.env[node] = self.lower_node(node)
-            self.seen[key] = self.env[node]
+            else:
+                self.env[node] = self.lower_node(node)
+                self.seen[key], self.keys[node] = self.env[node], key
+            self.claim(node, self.env[node])
+
+    def forget(self, group):
+        """Drop the CSE entries of ``group`` (their buffer is about to be modified)."""
+        for n in group:
+            self.seen.pop(self.keys.pop(n, None), None)
+            self.drop_computed(self.env[n])
+
+    def copy_of(self, node, ref):
+        return self.emit(node, node.shape, [(ref, ("aff", 0, c_strides(node.shape)))], _COPY)
 
     def lower_node(self, node):
+        summed = self.accumulate(node)
+        if summed is not None:
+            return summed
         kind = node.op.kind
         if kind == "leaf":
             return self.leaf(node)
@@ -250,24 +186,29 @@ class _Lowering:
 
     def elementwise(self, node):
         expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
-        strong = node.attrs.get("strong")
-        fold, kept = {}, []
-        for i, x in enumerate(node.inputs):
-            if self.env[x] in self.known and i != strong:  # a 0-d constant: fold it in
-                fold[syms[i]] = _sympy_number(self.known[self.env[x]], x.dtype)
-            else:
-                kept.append(i)
-        if fold:
-            new = arg_symbols([node.inputs[i].dtype for i in kept])
-            expr = sympy.sympify(expr).xreplace(fold).xreplace(
-                {syms[i]: new[k] for k, i in enumerate(kept)})
-            strong = None if strong is None else kept.index(strong)
-        body = translate(expr, len(kept), strong)
-        srcs = [(self.env[node.inputs[i]], broadcast_addr(node.inputs[i].shape, node.shape))
-                for i in kept]
-        ref = self.emit(node, node.shape, srcs, body)
+        expr, strong = sympy.sympify(expr), node.attrs.get("strong")
+        refs = [self.env[x] for x in node.inputs]
+        addrs = [broadcast_addr(x.shape, node.shape) for x in node.inputs]
+        dtypes = tuple(x.dtype.str for x in node.inputs)
+        full = self.over_refs(node, expr, syms) if self.eligible(node) else None
+        reused = None if full is None else self.reuse(node, full)
+        if reused is not None:  # read values other nodes computed (cross-node CSE)
+            if strong is not None:
+                strong = reused[1].index(refs[strong])
+            expr, refs = reused
+            addrs = [("aff", 0, c_strides(node.shape))] * len(refs)
+            dtypes = ("<f8",) * len(refs)
+        # Fold finite nonzero 0-d constants into the expression (x**2 becomes x*x).  Never
+        # 0, inf or NaN: SymPy would simplify 0*x to 0 where IEEE gives NaN for x = inf.
+        fold = tuple((i, self.known[r]) for i, r in enumerate(refs)
+                     if i != strong and r in self.known
+                     and np.isfinite(self.known[r]) and self.known[r] != 0)
+        body, kept = _folded_body(expr, dtypes, fold, strong)
+        ref = self.emit(node, node.shape, [(refs[i], addrs[i]) for i in kept], body)
         if not kept and not node.shape and len(body) == 1 and body[0][0] == "const":
             self.known[ref] = float.fromhex(body[0][1])
+        if full is not None:
+            self.remember(node, full, ref)
         return ref
 
     def gather(self, node):
@@ -301,16 +242,22 @@ class _Lowering:
         return affine_fit(table) or ("tab", self.add_const(table, "i8"))
 
     def scatter(self, node):
+        if not node.shape:  # everything lands on one scalar: a plain sum
+            (g,) = node.inputs
+            src = [(self.env[g], ("aff", 0, c_strides(g.shape)))]
+            return self.emit(node, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), True), nout=0)
+        dst = self.emit(node, node.shape, [], _ZERO)
+        self.scatter_into(node, dst, node)
+        return dst
+
+    def scatter_into(self, node, dst, owner):
+        """Add the scatter ``node``'s g into the buffer ``dst`` (statement of ``owner``)."""
         (g,) = node.inputs
         pos = np.asarray(node.op.scatter_positions(**node.attrs), dtype=np.int64)
         pos = np.broadcast_to(pos, g.shape)
-        reduce = (_ADD, 0.0.hex(), not node.shape)
         src = [(self.env[g], ("aff", 0, c_strides(g.shape)))]
-        if not node.shape:  # everything lands on one scalar: a plain sum
-            return self.emit(node, g.shape, src, _COPY, reduce=reduce, nout=0)
-        dst = self.emit(node, node.shape, [], _ZERO)
-        self.emit(node, g.shape, src, _COPY, reduce=reduce, dst=dst, dst_addr=self.table_addr(pos))
-        return dst
+        self.emit(owner, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), False), dst=dst,
+                  dst_addr=self.table_addr(pos))
 
     def reduction(self, node):
         (x,) = node.inputs
@@ -384,30 +331,18 @@ class _Lowering:
                 self.env[node] = new
 
 
-def node_key(node, env):
-    """A hashable key equal for nodes computing the same value (op, input refs, attrs)."""
-    if not node.inputs:
-        if node.value is None:
-            return ("leaf", id(node))
-        value = np.asarray(node.value)
-        return ("leaf", value.dtype.str, value.shape, value.tobytes())
-    attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
-    return (node.op.name, tuple(env[x] for x in node.inputs), attrs, node.shape,
-            node.dtype.str)
-
-
-def _canonical(v):
-    if isinstance(v, np.ndarray):
-        return ("arr", v.dtype.str, v.shape, v.tobytes())
-    if isinstance(v, (list, tuple)):
-        return (type(v).__name__,) + tuple(_canonical(u) for u in v)
-    if isinstance(v, slice):
-        return ("slice", v.start, v.stop, v.step)
-    if isinstance(v, sympy.Basic):
-        return ("sympy", sympy.srepr(v))
-    if isinstance(v, np.dtype) or isinstance(v, type):
-        return ("dtype", np.dtype(v).str)
-    return v
+@functools.lru_cache(maxsize=8192)
+def _folded_body(expr, dtypes, fold, strong):
+    """The body of ``expr`` with the arguments in ``fold`` replaced by their values."""
+    syms = arg_symbols([np.dtype(d) for d in dtypes])
+    done = dict(fold)
+    kept = [i for i in range(len(dtypes)) if i not in done]
+    if fold:
+        new = arg_symbols([np.dtype(dtypes[i]) for i in kept])
+        expr = expr.xreplace({syms[i]: _sympy_number(v, dtypes[i]) for i, v in fold})
+        expr = expr.xreplace({syms[i]: new[k] for k, i in enumerate(kept)})
+        strong = None if strong is None else kept.index(strong)
+    return translate(expr, len(kept), strong), kept
 
 
 def _sympy_number(value, dtype):

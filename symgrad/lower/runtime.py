@@ -20,11 +20,15 @@ from numba.np import numpy_support
 
 from .llvm import emit_kernel, kernel_signature
 from .module import extra_dims
-from .program import Program
+from .ir import Program
+
+
+# Programs handed over by the compiler in this process, by text: no need to parse them.
+HANDOFF: dict = {}
 
 
 class LazyProgram:
-    """The Program of a generated module, parsed on first use."""
+    """The Program of a generated module, parsed on first use (if not handed over)."""
 
     def __init__(self, text):
         self.text = text
@@ -33,7 +37,10 @@ class LazyProgram:
     @property
     def program(self):
         if self._program is None:
-            self._program = Program.from_literal(ast.literal_eval(self.text))
+            program = HANDOFF.pop(self.text, None)
+            if program is None:
+                program = Program.from_literal(ast.literal_eval(self.text))
+            self._program = program
         return self._program
 
 

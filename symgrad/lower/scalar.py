@@ -24,10 +24,11 @@ Imports sympy, ``symgrad.errors`` and ``symgrad.ops.functions``.
 >>> x = sympy.Symbol("_x0", real=True)
 >>> body = translate(sympy.sin(x) * x, 1)
 >>> render(body, ["a"])
-['v1 = math.sin(a)', 'v2 = v1 * a']
+['v1 = math.sin(a)', 'v2 = a * v1']
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import sympy
@@ -54,6 +55,7 @@ BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 
 
+@functools.lru_cache(maxsize=8192)
 def translate(expr, nargs, strong=None):
     """The body computing ``expr`` over the canonical argument symbols ``_x0..``/``_c0..``.
 

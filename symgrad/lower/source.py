@@ -6,7 +6,7 @@ index tables by name, one line per scalar instruction.
 
 Imports ``lower.scalar``.
 
->>> from symgrad.lower.program import Program
+>>> from symgrad.lower.ir import Program
 >>> print(render_program(Program(), []))
 def kernel():
     return ()

@@ -1,0 +1,191 @@
+"""The loop IR: :class:`Program` and :class:`Loop`, addresses and node keys.
+
+See ``lower.program`` for how graphs become Programs.  Everything here is plain
+data (tuples, ints, strings), so a Program round-trips through ``repr`` and
+``ast.literal_eval`` into a generated module.
+
+Imports numpy and sympy only.
+
+>>> affine_fit(np.arange(6).reshape(2, 3).T)
+('aff', 0, (1, 3))
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import os
+
+import numpy as np
+import sympy
+
+
+class Loop:
+    """One loop statement (see the module docstring); fields are plain literals."""
+
+    __slots__ = ("dims", "nout", "dst", "dst_addr", "srcs", "body", "reduce", "round32")
+
+    def __init__(self, dims, nout, dst, dst_addr, srcs, body, reduce=None, round32=False):
+        self.dims, self.nout, self.dst, self.dst_addr = tuple(dims), nout, dst, dst_addr
+        self.srcs, self.body, self.reduce, self.round32 = tuple(srcs), body, reduce, round32
+
+    def as_tuple(self):
+        return tuple(getattr(self, f) for f in self.__slots__)
+
+
+class Program:
+    """Inputs, outputs, temporaries, constant tables and loop statements of one kernel."""
+
+    def __init__(self, inputs=(), outputs=(), buffers=(), consts=(), stmts=(), nssa=0):
+        self.inputs = list(inputs)      # (name, dtype str, shape)
+        self.outputs = list(outputs)    # (dtype str, shape, ref)
+        self.buffers = list(buffers)    # sizes of double temporaries
+        self.consts = list(consts)      # (kind 'f8'/'i8', shape, base64 bytes)
+        self.stmts = list(stmts)
+        self.nssa = nssa
+
+    def to_literal(self):
+        """A ``repr``-able structure of builtins (``ast.literal_eval`` reads it back)."""
+        return {"inputs": self.inputs, "outputs": self.outputs, "buffers": self.buffers,
+                "consts": self.consts, "stmts": [s.as_tuple() for s in self.stmts],
+                "nssa": self.nssa}
+
+    @classmethod
+    def from_literal(cls, data):
+        stmts = [Loop(*s) for s in data["stmts"]]
+        return cls(data["inputs"], data["outputs"], data["buffers"], data["consts"], stmts,
+                   data["nssa"])
+
+    def const_array(self, k):
+        kind, shape, text = self.consts[k]
+        return np.frombuffer(base64.b64decode(text), dtype=np.float64 if kind == "f8"
+                             else np.int64).reshape(shape)
+
+    @property
+    def array_outputs(self):
+        return [k for k, (_, shape, _) in enumerate(self.outputs) if shape]
+
+    @property
+    def scalar_outputs(self):
+        return [k for k, (_, shape, _) in enumerate(self.outputs) if not shape]
+
+
+def c_strides(shape):
+    """Row-major element strides of ``shape``."""
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= d
+    return tuple(reversed(strides))
+
+
+def affine_fit(table):
+    """``("aff", base, strides)`` if ``table`` is affine in its multi-index, else None."""
+    if table.size == 0:
+        return ("aff", 0, (0,) * table.ndim)
+    base = int(table.flat[0])
+    strides = []
+    for d in range(table.ndim):
+        unit = [0] * table.ndim
+        if table.shape[d] > 1:
+            unit[d] = 1
+        strides.append(int(table[tuple(unit)]) - base if table.shape[d] > 1 else 0)
+    grid = np.full(table.shape, base, dtype=np.int64)
+    for d, s in enumerate(strides):
+        if s:
+            shape = [1] * table.ndim
+            shape[d] = table.shape[d]
+            grid = grid + s * np.arange(table.shape[d], dtype=np.int64).reshape(shape)
+    return ("aff", base, tuple(strides)) if np.array_equal(grid, table) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def broadcast_addr(in_shape, out_shape):
+    """Affine address of an input broadcast against ``out_shape`` (stride 0 on copies)."""
+    lead = len(out_shape) - len(in_shape)
+    own = c_strides(in_shape)
+    strides = [0] * lead + [0 if d == 1 and o != 1 else s
+                            for d, o, s in zip(in_shape, out_shape[lead:], own)]
+    return ("aff", 0, tuple(strides))
+
+
+def node_key(node, env):
+    """A hashable key equal for nodes computing the same value (op, input refs, attrs)."""
+    if not node.inputs:
+        if node.value is None:
+            return ("leaf", id(node))
+        value = np.asarray(node.value)
+        return ("leaf", value.dtype.str, value.shape, value.tobytes())
+    attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
+    # Input shapes matter: a reshape shares its input's ref, so one ref may be read
+    # with two shapes ((1, 2) vs (2, 1) broadcast differently).
+    return (node.op.name, tuple((env[x], x.shape) for x in node.inputs), attrs, node.shape,
+            node.dtype.str)
+
+
+@functools.lru_cache(maxsize=65536)
+def _srepr(expr):
+    return sympy.srepr(expr)
+
+
+def _canonical(v):
+    if isinstance(v, np.ndarray):
+        return ("arr", v.dtype.str, v.shape, v.tobytes())
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__,) + tuple(_canonical(u) for u in v)
+    if isinstance(v, slice):
+        return ("slice", v.start, v.stop, v.step)
+    if isinstance(v, sympy.Basic):
+        return ("sympy", _srepr(v))
+    if isinstance(v, np.dtype) or isinstance(v, type):
+        return ("dtype", np.dtype(v).str)
+    return v
+
+
+def graph_key(outputs, inputs, fastmath):
+    """A hash of everything the generated code depends on: the graph below ``outputs``
+    (ops, attrs, shapes, dtypes, baked leaf values), which nodes are inputs, and flags.
+
+    Equal keys lower to the same module, so the cache can skip lowering.
+    """
+    position = {x: ("in", k, x.dtype.str, x.shape) for k, x in enumerate(inputs)}
+    parts = [repr(bool(fastmath)), code_version()]
+    stack, order, seen = list(outputs), [], set(inputs)
+    while stack:  # the nodes needed, stopping at inputs
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            order.append(node)
+            stack.extend(node.inputs)
+    for n, node in enumerate(sorted(order, key=lambda m: m.id)):
+        position[node] = n
+        parts.append(repr(_graph_entry(node, position)))
+    parts.append(repr([position[x] for x in outputs]))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def code_version():
+    """A hash of the code that turns graphs into modules (``ops/`` and ``lower/``).
+
+    Part of the graph key, so a changed lowering never reuses an old module.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for sub in ("ops", "lower"):
+        for name in sorted(os.listdir(os.path.join(root, sub))):
+            if name.endswith(".py"):
+                with open(os.path.join(root, sub, name), "rb") as fh:
+                    digest.update(name.encode() + fh.read())
+    return digest.hexdigest()
+
+
+def _graph_entry(node, position):
+    if not node.inputs:
+        value = None if node.value is None else np.asarray(node.value)
+        data = None if value is None else hashlib.sha256(value.tobytes()).hexdigest()
+        return ("leaf", node.op.name, node.dtype.str, node.shape, data, id(node) if
+                value is None else None)
+    attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
+    return (node.op.name, tuple(position[x] for x in node.inputs), attrs, node.shape,
+            node.dtype.str)
