@@ -85,7 +85,8 @@ def target_rows(results, workloads):
             continue
         hand, spn = results.get((w, "hand"), {}), results.get((w, "sympy_njit"), {})
         lat_target = LATENCY_TARGET_US.get(w)
-        spn = spn if "latency" in spn or "error" in spn else {"error": "no timing"}
+        if "latency" not in spn and "error" not in spn:
+            spn = {"error": spn.get("side_error", "not run")}
         tp = s["throughput"]
         serial_ratio = ratio(tp.get("serial"), _best_peer_rate(results, w, False))
         best_ratio = ratio(max(tp.values()), _best_peer_rate(results, w, True))
