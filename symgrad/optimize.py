@@ -151,6 +151,9 @@ class ScipyObjective:
 def to_scipy(loss, x, feed_dict=None, x0=None, fastmath=False):
     """Wrap a scalar ``loss`` for ``scipy.optimize.minimize`` over the tensor(s) ``x``.
 
+    Named ``to_scipy`` because it converts (to scipy's calling convention) and does
+    not minimise: pass the result's callables to any scipy optimiser.
+
     Args:
         loss: a 0-d float tensor.
         x: a float tensor (any shape: it is raveled) or a list of them; usually

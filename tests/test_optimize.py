@@ -141,6 +141,13 @@ def test_value_and_gradient_against_finite_differences(matrix_problem, rng):
     np.testing.assert_allclose(grad, fd, rtol=1e-6, atol=1e-7)
 
 
+def test_callables_are_compiled_evaluators(matrix_problem):
+    obj = matrix_problem
+    obj.hess(obj.x0)
+    obj.hessp(obj.x0, obj.x0)
+    assert all(isinstance(f, sg.Evaluator) for f in (obj._fun, obj._hess, obj._hessp))
+
+
 def test_unflatten_and_assign_round_trip(fresh_graph):
     W = sg.Variable(np.zeros((2, 2)), name="W")
     c = sg.Variable(1.0, name="c")
