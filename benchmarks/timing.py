@@ -44,18 +44,23 @@ def batch_size(batch, X, rounds, budget):
     return int(min(len(X), max(1000, budget / rounds / max(per_point, 1e-12))))
 
 
-def interleaved_throughput(batches, X, rounds, budget=10.0):
+def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
     """``{name: (points per second, points used)}`` for ``batches = {name: fn}``.
 
     A slow batch function (a Python loop) gets fewer points so that it stays
-    within ``budget`` seconds; the points used are reported with the rate.
+    within ``budget`` seconds; the points used are reported with the rate.  The
+    ``threaded`` names run in a second phase after the others: worker threads
+    spin for a while after a parallel loop and would slow the next serial run.
     """
     points = {name: batch_size(fn, X, rounds, budget) for name, fn in batches.items()}
     samples = {name: [] for name in batches}
-    for _ in range(rounds):
-        for name, fn in batches.items():
-            t0 = time.perf_counter()
-            fn(X[:points[name]])
-            samples[name].append(time.perf_counter() - t0)
+    phases = [[n for n in batches if n not in threaded], [n for n in batches if n in threaded]]
+    for phase in phases:
+        time.sleep(0.5)
+        for _ in range(rounds):
+            for name in phase:
+                t0 = time.perf_counter()
+                batches[name](X[:points[name]])
+                samples[name].append(time.perf_counter() - t0)
     return {name: (points[name] / float(np.median(s)), points[name])
             for name, s in samples.items()}
