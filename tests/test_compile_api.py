@@ -113,6 +113,12 @@ def test_gufunc_is_a_numpy_gufunc_with_batch_broadcasting(rosen):
     values, grads = f.gufunc(pts, *f.gufunc_extra)
     assert values.shape == (3, 4) and grads.shape == (3, 4, 2)
     np.testing.assert_array_equal(grads[2, 3], f(pts[2, 3])[1])
+    strided = np.random.default_rng(2).normal(size=(5, 4))[:, ::2]  # core slices not dense
+    out_v, out_g = np.empty(5), np.empty((5, 4))[:, ::2]
+    f.gufunc(strided, *f.gufunc_extra, out=(out_v, out_g))
+    for i in range(5):
+        assert out_v[i] == f(strided[i])[0]
+        np.testing.assert_array_equal(out_g[i], f(strided[i])[1])
 
 
 def test_output_structures_and_unconnected_gradients(cache_path):

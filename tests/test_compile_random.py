@@ -2,8 +2,11 @@
 
 Each seed builds a batch of random expressions (unary and binary ops with
 broadcasting, reductions, indexing, matmul) over three inputs and compiles them
-all at once, with their gradients, so the test costs one compile per seed.
+all at once, with their gradients and two Hessians, so the test costs one compile
+per seed.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -49,7 +52,8 @@ def _random_expr(rng, leaves, depth):
     return t * leaves[0][0, 1]
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [0, 1, 2] if not os.environ.get("SYMGRAD_MANY_SEEDS")
+                         else range(100))
 def test_random_programs_match_reference(seed):
     rng = np.random.default_rng(seed)
     with sg.Graph().as_default():
@@ -58,10 +62,13 @@ def test_random_programs_match_reference(seed):
         c = sg.placeholder(name="c")
         leaves = [a, b, c]
         fetches = []
+        ys = []
         for _ in range(12):
             y = _random_expr(rng, leaves, int(rng.integers(1, 5)))
+            ys.append(y)
             fetches.append(y)
             fetches += [g for g in sg.gradients(y, leaves) if g is not None]
+        fetches += sg.hessians([sg.reduce_sum(y) for y in ys[:4]], [b, c])
         f = sg.compile(fetches, leaves)
         values = [rng.normal(size=(2, 3)), rng.normal(size=3), float(rng.normal())]
         expected = sg.evaluate(fetches, dict(zip(leaves, values)))

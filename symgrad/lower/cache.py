@@ -1,4 +1,4 @@
-"""The disk cache: generated modules in a directory, keyed by a hash of their text.
+"""The disk cache: generated modules in a directory, keyed by a hash of their text and of symgrad's lowering code.
 
 ``lookup(graph_key)`` finds the module text a graph lowered to before (an index
 from a hash of the graph to the module key), so a cache hit skips the lowering.
@@ -24,6 +24,7 @@ Imports only the standard library, numba and llvmlite.
 """
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import importlib.util
@@ -51,11 +52,29 @@ def cache_dir():
     return path
 
 
+@functools.lru_cache(maxsize=1)
+def code_version():
+    """A hash of the code that turns graphs into machine code (``ops/`` and ``lower/``).
+
+    Part of every key, so a changed lowering or emitter never reuses old modules or
+    machine code (the module text alone does not show a change in the emitter).
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for sub in ("ops", "lower"):
+        for name in sorted(os.listdir(os.path.join(root, sub))):
+            if name.endswith(".py"):
+                with open(os.path.join(root, sub, name), "rb") as fh:
+                    digest.update(name.encode() + fh.read())
+    return digest.hexdigest()
+
+
 def module_key(text):
     """The cache key of a module text (hex, 32 characters)."""
     import llvmlite  # here, so that importing symgrad does not import numba
     import numba
-    versions = f"{numba.__version__}|{llvmlite.__version__}|{sys.version_info[:3]}|{VERSION}"
+    versions = (f"{numba.__version__}|{llvmlite.__version__}|{sys.version_info[:3]}|"
+                f"{VERSION}|{code_version()}")
     return hashlib.sha256((versions + "\n" + text).encode()).hexdigest()[:32]
 
 

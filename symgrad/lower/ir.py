@@ -4,7 +4,7 @@ See ``lower.program`` for how graphs become Programs.  Everything here is plain
 data (tuples, ints, strings), so a Program round-trips through ``repr`` and
 ``ast.literal_eval`` into a generated module.
 
-Imports numpy and sympy only.
+Imports numpy, sympy and ``lower.cache`` (for the code version).
 
 >>> affine_fit(np.arange(6).reshape(2, 3).T)
 ('aff', 0, (1, 3))
@@ -14,10 +14,11 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import os
 
 import numpy as np
 import sympy
+
+from .cache import code_version
 
 
 class Loop:
@@ -162,22 +163,6 @@ def graph_key(outputs, inputs, fastmath):
         parts.append(repr(_graph_entry(node, position)))
     parts.append(repr([position[x] for x in outputs]))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-@functools.lru_cache(maxsize=1)
-def code_version():
-    """A hash of the code that turns graphs into modules (``ops/`` and ``lower/``).
-
-    Part of the graph key, so a changed lowering never reuses an old module.
-    """
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    digest = hashlib.sha256()
-    for sub in ("ops", "lower"):
-        for name in sorted(os.listdir(os.path.join(root, sub))):
-            if name.endswith(".py"):
-                with open(os.path.join(root, sub, name), "rb") as fh:
-                    digest.update(name.encode() + fh.read())
-    return digest.hexdigest()
 
 
 def _graph_entry(node, position):

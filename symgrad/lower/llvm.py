@@ -98,8 +98,12 @@ class _Emitter:
             if size > BLOCK_SIZE:
                 self.block_boundary()
                 size = 0
-        for src, dst, ary, shape in self.copy_out:
-            self.strided_copy(src, dst, ary, shape, to_array=True)
+        for src, dst, ary, shape, dense in self.copy_out:
+            if dense is None:
+                self.strided_copy(src, dst, ary, shape, to_array=True)
+                continue
+            with self.b.if_then(self.b.not_(dense)):
+                self.strided_copy(src, dst, ary, shape, to_array=True)
         for ptr in heap:
             self.context.nrt.free(self.b, self.b.bitcast(ptr, ir.IntType(8).as_pointer()))
         values = [self.scalar(ref) for _, shape, ref in self.p.outputs if not shape]
@@ -149,8 +153,13 @@ class _Emitter:
         if ty.layout == "C":
             return mem
         tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
-        self.strided_copy(tmp, mem, ary, shape, to_array=False)
-        return tmp
+        if mem.dtype != np.float64:
+            self.strided_copy(tmp, mem, ary, shape, to_array=False)
+            return tmp
+        dense = self.is_dense(ary, shape)  # a gufunc's slices usually are: use them in place
+        with self.b.if_then(self.b.not_(dense)):
+            self.strided_copy(tmp, mem, ary, shape, to_array=False)
+        return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
 
     def array_out(self, ty, val, shape):
         ary = self.context.make_array(ty)(self.context, self.b, val)
@@ -158,8 +167,22 @@ class _Emitter:
         if ty.layout == "C":
             return mem
         tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
-        self.copy_out.append((tmp, mem, ary, shape))
-        return tmp
+        if mem.dtype != np.float64:
+            self.copy_out.append((tmp, mem, ary, shape, None))
+            return tmp
+        dense = self.is_dense(ary, shape)
+        self.copy_out.append((tmp, mem, ary, shape, dense))
+        return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
+
+    def is_dense(self, ary, shape):
+        """i1: the array's runtime strides are those of a C-contiguous array of ``shape``."""
+        strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
+        ok = ir.Constant(ir.IntType(1), 1)
+        for d, (size, step) in enumerate(zip(shape, c_strides(shape))):
+            if size > 1:
+                same = self.b.icmp_signed("==", strides[d], ir.Constant(I64, 8 * step))
+                ok = self.b.and_(ok, same)
+        return ok
 
     def scalar_in(self, ty, val, dtype):
         v = self.context.cast(self.b, val, ty, types.float64)

@@ -191,7 +191,8 @@ class _Lowering(InPlaceSums, ReuseValues):
         addrs = [broadcast_addr(x.shape, node.shape) for x in node.inputs]
         dtypes = tuple(x.dtype.str for x in node.inputs)
         full = self.over_refs(node, expr, syms) if self.eligible(node) else None
-        reused = None if full is None else self.reuse(node, full)
+        keep = None if strong is None else refs[strong]
+        reused = None if full is None else self.reuse(node, full, keep)
         if reused is not None:  # read values other nodes computed (cross-node CSE)
             if strong is not None:
                 strong = reused[1].index(refs[strong])

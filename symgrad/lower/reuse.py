@@ -37,24 +37,30 @@ class ReuseValues:
     """Mixin for the lowering: ``computed`` maps (rule over refs, shape) -> ref."""
 
     def eligible(self, node):
-        return (node.dtype == np.float64 and bool(node.shape)
+        # Distinct refs only: substituting one symbol for two would let SymPy simplify
+        # x - x to 0, which is wrong for inf and NaN.
+        refs = [self.env[x] for x in node.inputs]
+        return (node.dtype == np.float64 and bool(node.shape) and len(set(refs)) == len(refs)
                 and all(x.shape in (node.shape, ()) and x.dtype.kind == "f"
                         for x in node.inputs))
 
     def over_refs(self, node, expr, syms):
         return expr.xreplace({s: ref_symbol(self.env[x]) for s, x in zip(syms, node.inputs)})
 
-    def reuse(self, node, full):
+    def reuse(self, node, full, keep=None):
         """Rewrite ``full`` (the rule over refs) to read values computed before.
 
         Returns None if nothing is reused, else ``(expr, refs)``: the rule over the
         canonical argument symbols and the refs they stand for (all float64).
+        ``keep`` is a ref whose symbol must stay an argument (the strong-zero input).
         """
+        keep = None if keep is None else ref_symbol(keep)
         found = {}
         walk = sympy.preorder_traversal(full)
         for sub in walk:
             ref = self.computed.get((sub, node.shape))
-            if ref is not None and not isinstance(sub, sympy.Symbol):
+            if ref is not None and not (sub.is_Symbol or sub.is_Number) \
+                    and (keep is None or not sub.has(keep)):
                 found[sub] = ref
                 walk.skip()
         if not found:
@@ -69,7 +75,7 @@ class ReuseValues:
     def remember(self, node, full, ref):
         # A strong-zero node's value is not its rule where g == 0: never offered.
         if "strong" not in node.attrs and isinstance(full, sympy.Expr) \
-                and not isinstance(full, sympy.Symbol):
+                and not (full.is_Symbol or full.is_Number):
             self.computed[(full, node.shape)] = ref
 
     def drop_computed(self, ref):
