@@ -9,7 +9,7 @@ compiling.
 Calling conventions:
 
 - ``f(*values)``: one value per input; returns the outputs in the structure they
-  were given (a tensor, or nested lists/tuples); 0-d outputs are Python
+  were given (a tensor, or nested lists/tuples/dicts); 0-d outputs are Python
   float/int/bool, others ndarrays; ``None`` entries (unconnected gradients) come
   back as ``None``.  Values are cast to the inputs' dtypes.
 - ``f.jit(*values)``: the Numba dispatcher; from a user's ``@njit`` function it
@@ -51,7 +51,7 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     """Compile ``outputs`` as a function of ``inputs`` with Numba.
 
     Args:
-        outputs: a tensor or a nested list/tuple of tensors (``None`` allowed).
+        outputs: a tensor or a nested list/tuple/dict of tensors (``None`` allowed).
             Compile a value with its gradients together (``[y] + gradients(y, xs)``)
             so they share common subexpressions.
         inputs: list of tensors (usually placeholders and variables) whose values are
@@ -96,18 +96,21 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
 
 
 def flatten_outputs(structure):
-    """Nodes of a nested list/tuple (None kept) and a picklable tree describing it."""
+    """Nodes of a nested list/tuple/dict (None kept) and a picklable tree describing it."""
     if structure is None:
         return [None], ("none",)
     if isinstance(structure, Node):
         return [structure], ("leaf",)
+    if isinstance(structure, dict):
+        flat, tree = flatten_outputs(list(structure.values()))
+        return flat, ("dict", tuple(structure), tree)
     if isinstance(structure, (list, tuple)):
         flat, subtrees = [], []
         for item in structure:
             f, t = flatten_outputs(item)
             flat += f
             subtrees.append(t)
-        return flat, (type(structure).__name__, tuple(subtrees))
+        return flat, ("tuple" if isinstance(structure, tuple) else "list", tuple(subtrees))
     raise NotATensorError(f"outputs contains {type(structure).__name__} {structure!r}, which "
                           "is not a tensor of the graph; pass tensors (or lists of them)")
 
@@ -146,6 +149,8 @@ def _build(tree, it):
         return next(it)
     if kind == "none":
         return None
+    if kind == "dict":
+        return dict(zip(tree[1], _build(tree[2], it)))
     items = [_build(t, it) for t in tree[1]]
     return items if kind == "list" else tuple(items)
 
@@ -170,18 +175,34 @@ class Evaluator:
     @property
     def source(self):
         """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
-        if self._source is None:
-            self._source = self.module.PROGRAM.program
         if not isinstance(self._source, str):
-            self._source = render_program(self._source, self.input_names)
+            self._source = render_program(self.program, self.input_names)
         return self._source
+
+    @property
+    def program(self):
+        """The loop IR the kernel was emitted from (``symgrad.lower.ir.Program``)."""
+        if self._source is not None and not isinstance(self._source, str):
+            return self._source
+        return self.module.PROGRAM.program
+
+    @property
+    def op_count(self):
+        """Scalar operations in the generated code (static count: a loop body counts
+        once; reductions count their combine step; loads, stores and constants are free)."""
+        free = ("arg", "const", "id")
+        total = 0
+        for st in self.program.stmts:
+            total += sum(op[0] not in free for op in st.body)
+            if st.reduce is not None:
+                total += sum(op[0] not in free for op in st.reduce[0])
+        return total
 
     def __call__(self, *args):
         try:
-            out = self.jit(*args)
+            return self._rebuild(self.jit(*args))
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
-            out = self.jit(*self._coerce(args))
-        return self._rebuild(out)
+            return self._rebuild(self.jit(*self._coerce(args)))
 
     def _coerce(self, args):
         if len(args) != len(self._inputs):
@@ -254,8 +275,8 @@ class Evaluator:
         return self._rebuild(out if isinstance(out, tuple) else (out,))
 
     def __reduce__(self):
-        return (_restore, (self._text, self._tree, self.input_names, self.source,
-                           self._directory))
+        source = self._source if isinstance(self._source, str) else None  # re-rendered
+        return (_restore, (self._text, self._tree, self.input_names, source, self._directory))
 
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "

@@ -129,12 +129,13 @@ def test_output_structures_and_unconnected_gradients(cache_path):
         y = sg.reduce_sum(sg.sin(x) * t)
         gx, gn = sg.gradients(y, [x, n])
         assert gn is None
-        f = sg.compile({"a": y} if False else [y, (gx, [t * 2, None]), x > 0, sg.cast(n, "float32")],
-                       [x, t, n])
+        f = sg.compile([y, (gx, [t * 2, None]), x > 0, sg.cast(n, "float32")], [x, t, n])
         xv, tv, nv = np.array([0.5, -1.0, 2.0]), 3.0, np.array([1, 2])
         got = f(xv, tv, nv)
         expected = sg.evaluate([y, (gx, [t * 2]), x > 0], {x: xv, t: tv, n: nv})
         single = sg.compile(y, [x, t, n])(xv, tv, nv)
+        named = sg.compile({"loss": y, "grads": [gx, gn]}, [x, t, n])(xv, tv, nv)
+    assert named["loss"] == single and named["grads"][1] is None
     assert isinstance(got, list) and isinstance(got[1], tuple) and got[1][1][1] is None
     assert got[0] == pytest.approx(float(expected[0]), rel=1e-14) == single
     np.testing.assert_allclose(got[1][0], expected[1][0], rtol=1e-14)
@@ -272,3 +273,12 @@ def test_equal_graph_reuses_lowering_and_module(rosen, cache_path):
         x, y = _rosen()
         h = sg.compile([y, sg.gradients(y, x)[0]], [x])
     assert h.module is f.module
+
+
+def test_cache_false_keeps_the_cache_directory_untouched(cache_path):
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(2,), name="x")
+        f = sg.compile(sg.reduce_sum(sg.cos(x) * 3.25), [x], cache=False)
+    assert not f.module.__file__.startswith(cache_path)
+    assert f([0.0, 0.0]) == 6.5
+    assert pickle.loads(pickle.dumps(f))([0.0, 0.0]) == 6.5

@@ -165,3 +165,18 @@ def test_second_order_and_jacobians_match_reference():
         expected = sg.evaluate(fetches, feed)
     for g, e in zip(f(feed[X], feed[v]), expected):
         np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)
+
+
+def test_large_contractions_and_heap_temporaries():
+    """Wide matrices take the streamed loop order; 100x100 temporaries live on the heap."""
+    rng = np.random.default_rng(6)
+    with sg.Graph().as_default():
+        a = sg.placeholder(shape=(100, 90), name="a")
+        b = sg.placeholder(shape=(90, 100), name="b")
+        y = sg.reduce_sum(sg.tanh(a @ b) * sg.einsum("ij,jk->ik", a, b))
+        fetches = [y] + sg.gradients(y, [a, b])
+        f = sg.compile(fetches, [a, b])
+        feed = {a: rng.normal(size=(100, 90)) * 0.1, b: rng.normal(size=(90, 100)) * 0.1}
+        expected = sg.evaluate(fetches, feed)
+    for g, e in zip(f(feed[a], feed[b]), expected):
+        np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)

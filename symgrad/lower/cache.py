@@ -1,4 +1,5 @@
-"""The disk cache: generated modules in a directory, keyed by a hash of their text and of symgrad's lowering code.
+"""The disk cache: generated modules in a directory, keyed by hashes of their text
+and of symgrad's lowering code.
 
 ``lookup(graph_key)`` finds the module text a graph lowered to before (an index
 from a hash of the graph to the module key), so a cache hit skips the lowering.
@@ -48,6 +49,15 @@ def cache_dir():
         else:
             root = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
             path = os.path.join(root, "symgrad")
+    try:
+        os.makedirs(path, exist_ok=True)
+        if os.access(path, os.W_OK):
+            return path
+    except OSError:
+        pass
+    # An unwritable cache location still compiles: fall back to a per-user temp dir.
+    user = os.getuid() if hasattr(os, "getuid") else "user"
+    path = os.path.join(tempfile.gettempdir(), f"symgrad-cache-{user}")
     os.makedirs(path, exist_ok=True)
     return path
 

@@ -77,7 +77,7 @@ class InPlaceSums:
                 and self.uses.get(base) == 1:
             self.forget([base])  # the buffer changes: a node equal to base met later recomputes
         else:
-            ref = self.copy_of(node, ref)
+            ref = self.copy_of(node, base)
         self.owner[ref] = node
         self.scatter_into(scat, ref, node)
         return ref

@@ -101,6 +101,14 @@ def affine_fit(table):
 
 
 @functools.lru_cache(maxsize=4096)
+def broadcast_axes(in_shape, out_shape):
+    """For each axis of ``out_shape``, the axis of ``in_shape`` it indexes (None: copies)."""
+    lead = len(out_shape) - len(in_shape)
+    return tuple(None if j < lead or in_shape[j - lead] == 1 and o != 1 else j - lead
+                 for j, o in enumerate(out_shape))
+
+
+@functools.lru_cache(maxsize=4096)
 def broadcast_addr(in_shape, out_shape):
     """Affine address of an input broadcast against ``out_shape`` (stride 0 on copies)."""
     lead = len(out_shape) - len(in_shape)

@@ -134,11 +134,10 @@ class _Emitter:
         # An empty inline-asm "call" yields a value LLVM cannot know, and the cold
         # block's empty asm has a side effect, so the diamond survives optimisation.
         # Either path does nothing; the asm text is empty, so it suits every target.
-        i8 = ir.IntType(8)
-        value = self.b.asm(ir.FunctionType(i8, []), "", "=r", [], True)
+        value = self.b.asm(ir.FunctionType(I64, []), "", "=r", [], True)  # a 64-bit register
         cold = self.b.append_basic_block("chunk.cold")
         after = self.b.append_basic_block("chunk.next")
-        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(i8, 0)), cold, after)
+        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(I64, 0)), cold, after)
         self.b.position_at_end(cold)
         self.b.asm(ir.FunctionType(ir.VoidType(), []), "", "", [], True)
         self.b.branch(after)
@@ -364,6 +363,9 @@ class _Emitter:
             return self.as_double(b.fcmp_unordered("!=", v[0], v[1]))
         if op == "select":
             return b.select(self.truth(v[0]), v[1], v[2])
+        if op == "strong":  # strong zero: where g is exactly 0 the result is 0 (even inf*0)
+            zero = ir.Constant(F64, 0.0)
+            return b.select(b.fcmp_ordered("==", v[0], zero), zero, v[1])
         if op in ("max", "min"):
             pick = b.fcmp_ordered(">=" if op == "max" else "<=", v[0], v[1])
             r = b.select(pick, v[0], v[1])

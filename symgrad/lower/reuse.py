@@ -15,7 +15,7 @@ offered (their value is not their rule where the cotangent is 0).
 Imports sympy, numpy and the op registry's argument symbols.
 
 >>> ref_symbol(("buf", 3))
-_ref_buf3
+_ref_('buf', 3)
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from ..ops import arg_symbols
 @functools.lru_cache(maxsize=65536)
 def ref_symbol(ref):
     """The SymPy symbol standing for the value of ``ref`` (element by element)."""
-    return sympy.Symbol(f"_ref_{ref[0]}{ref[1]}", real=True)
+    return sympy.Symbol(f"_ref_{ref!r}", real=True)
 
 
 class ReuseValues:
@@ -41,6 +41,7 @@ class ReuseValues:
         # x - x to 0, which is wrong for inf and NaN.
         refs = [self.env[x] for x in node.inputs]
         return (node.dtype == np.float64 and bool(node.shape) and len(set(refs)) == len(refs)
+                and all(r[0] != "fused" for r in refs)
                 and all(x.shape in (node.shape, ()) and x.dtype.kind == "f"
                         for x in node.inputs))
 

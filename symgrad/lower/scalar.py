@@ -9,7 +9,8 @@ so the LLVM emitter needs one type only.  Opcodes:
 ``neg``, ``call name a...`` (a function of Python's ``math`` module, lowered by
 Numba's own context), ``max min`` (numpy's: NaN propagates), ``lt le gt ge eq ne``
 (numpy's comparisons, NaN compares false except ``ne``), ``select c a b``,
-``and or not``, ``id a`` (a copy: the result must be the last instruction).
+``and or not``, ``id a`` (a copy: the result must be the last instruction),
+``strong g v`` (0 where g == 0, else v: the strong-zero product's guard).
 
 Translation memoises sub-expressions, so a body is CSE'd for free.  Functions
 that Python's ``math`` lacks (sign, Heaviside, sigmoid, softplus, relu, Max,
@@ -70,9 +71,8 @@ def translate(expr, nargs, strong=None):
     """
     t = _Translator(nargs)
     out = t.value(sympy.sympify(expr))
-    if strong is not None:
-        zero = t.const(0.0)
-        out = t.emit("select", t.emit("eq", t.arg(strong), zero), zero, out)
+    if strong is not None:  # one instruction: 0 where the cotangent is exactly 0
+        out = t.emit("strong", t.arg(strong), out)
     t.emit_result(out)
     return tuple(t.body)
 
@@ -290,7 +290,7 @@ def _number(e):
 
 
 def render(body, args, prefix="v"):
-    """Readable Python lines for ``body`` with source names ``args``; the last line is the result."""
+    """Readable Python lines for ``body`` over source names ``args`` (last line: result)."""
     names, lines = [], []
     for k, (op, *ops) in enumerate(body):
         if op == "arg":
@@ -308,6 +308,8 @@ def render(body, args, prefix="v"):
             text = f"math.{ops[0]}({', '.join(v)})"
         elif op == "select":
             text = f"{v[1]} if {v[0]} else {v[2]}"
+        elif op == "strong":
+            text = f"0.0 if {v[0]} == 0.0 else {v[1]}"
         elif op == "id":
             text = v[0]
         elif op == "neg":

@@ -81,8 +81,10 @@ def render_program(program, names):
         lines.append(f"    # a{k}: {name} {tuple(program.inputs[k][2])} {program.inputs[k][1]}")
     for k, (kind, shape, _) in enumerate(program.consts):
         lines.append(f"    # C{k}: baked {'values' if kind == 'f8' else 'index table'} {shape}")
+    used = {st.dst for st in program.stmts} | {r for st in program.stmts for r, _ in st.srcs}
     for k, size in enumerate(program.buffers):
-        lines.append(f"    t{k} = np.empty({size})")
+        if ("buf", k) in used:
+            lines.append(f"    t{k} = np.empty({size})")
     for st in program.stmts:
         _statement(st, lines)
     rets = [_ref_name(ref) for _, shape, ref in program.outputs if not shape]

@@ -1,0 +1,72 @@
+"""Loop fusion: an elementwise array node used once, by an elementwise node of the
+same shape, is computed inside its user's loop instead of in a loop of its own.
+
+The producer's body (SSA instructions) is spliced into the consumer's body in
+place of the argument that read it, so no value is rounded, simplified or
+reordered: the same instructions run, only without the round trip through a
+buffer.  (Substituting SymPy expressions instead would let SymPy simplify
+``(x - y) + y`` to ``x``, wrong for inf and NaN.)
+
+Imports ``lower.inplace`` (the plain-sum test) only.
+
+>>> splice((("arg", 0), ("arg", 1), ("add", 0, 1)), 1, (("arg", 0), ("call", "sin", 0)), 1)
+(('arg', 1), ('call', 'sin', 0), ('arg', 0), ('add', 2, 1))
+"""
+from __future__ import annotations
+
+from .inplace import is_plain_sum, is_scatter
+
+
+def splice(body, k, inner, first):
+    """``body`` with argument ``k`` computed by ``inner`` (whose args start at ``first``).
+
+    Argument ``k`` disappears: the consumer's later arguments move down by one, and
+    the producer's argument ``j`` becomes ``first + j``.
+    """
+    out = [("arg", first + op[1]) if op[0] == "arg" else op for op in inner]
+    produced, where = len(out) - 1, {}
+    for i, op in enumerate(body):
+        if op[0] == "arg" and op[1] == k:
+            where[i] = produced
+            continue
+        if op[0] == "arg":
+            out.append(("arg", op[1] - (op[1] > k)))
+        elif op[0] == "const":
+            out.append(op)
+        else:
+            out.append(_renumber(op, where))
+        where[i] = len(out) - 1
+    if where[len(body) - 1] != len(out) - 1:  # the result must be the last instruction
+        out.append(("id", where[len(body) - 1]))
+    return tuple(out)
+
+
+def _renumber(op, where):
+    if op[0] == "call":
+        return (op[0], op[1]) + tuple(where[i] for i in op[2:])
+    return (op[0],) + tuple(where[i] for i in op[1:])
+
+
+class FuseLoops:
+    """Mixin for the lowering: defer fusible producers, splice them into users."""
+
+    def fusible(self, node):
+        if not node.shape or node.dtype.kind != "f" or node.dtype.itemsize != 8:
+            return False
+        if self.uses.get(node) != 1 or len(self.users.get(node, ())) != 1:
+            return False
+        (user,) = self.users[node]
+        if user.op.kind != "elementwise" or user.shape != node.shape or user.dtype != node.dtype:
+            return False
+        # A sum that absorbs a scatter writes into its other operand's buffer.
+        return not (is_plain_sum(user) and any(is_scatter(x) for x in user.inputs))
+
+    def fuse_inputs(self, srcs, body):
+        """Splice deferred producers among ``srcs`` into ``body``; returns both updated."""
+        while True:
+            k = next((i for i, (ref, _) in enumerate(srcs) if ref[0] == "fused"), None)
+            if k is None:
+                return srcs, body
+            inner_srcs, inner_body = self.fused[srcs[k][0][1]]
+            body = splice(body, k, inner_body, len(srcs) - 1)
+            srcs = list(srcs[:k]) + list(srcs[k + 1:]) + list(inner_srcs)
