@@ -21,6 +21,7 @@ from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401
 from .printing import GradientList, latex, mathml, pprint, pretty, text  # noqa: F401
 from .matrixform import matrix_form  # noqa: F401
+from .optimize import ScipyObjective, to_scipy  # noqa: F401
 from .simplify import closed_form  # noqa: F401
 from .tracing import *  # noqa: F401,F403
 from .parse import parse  # noqa: F401  (the top layers: parse, teach)

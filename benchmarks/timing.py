@@ -1,0 +1,66 @@
+"""Timing helpers: per-call latency and batch throughput, interleaved across tools.
+
+Interleaving (round 1: every tool, round 2: every tool, ...) makes the ratios
+robust to the load on the machine drifting during the run: each tool's median
+comes from the same stretches of time as the others'.
+"""
+import time
+
+import numpy as np
+
+
+def calibrate(call, x, target=0.01):
+    """How many back-to-back calls take about ``target`` seconds."""
+    loops, elapsed = 1, 0.0
+    while elapsed < target and loops < 1 << 20:
+        loops *= 2
+        t0 = time.perf_counter()
+        for _ in range(loops):
+            call(x)
+        elapsed = time.perf_counter() - t0
+    return loops
+
+
+def interleaved_latency(calls, x, rounds):
+    """``{name: median seconds per call}`` for ``calls = {name: call}`` at the point x."""
+    loops = {name: calibrate(call, x) for name, call in calls.items()}
+    samples = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            n = loops[name]
+            t0 = time.perf_counter()
+            for _ in range(n):
+                call(x)
+            samples[name].append((time.perf_counter() - t0) / n)
+    return {name: float(np.median(s)) for name, s in samples.items()}
+
+
+def batch_size(batch, X, rounds, budget):
+    """Warm ``batch`` up (compiles, starts threads) and pick how many points fit the budget."""
+    batch(X[:1000])
+    t0 = time.perf_counter()
+    batch(X[:1000])
+    per_point = (time.perf_counter() - t0) / 1000
+    return int(min(len(X), max(1000, budget / rounds / max(per_point, 1e-12))))
+
+
+def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
+    """``{name: (points per second, points used)}`` for ``batches = {name: fn}``.
+
+    A slow batch function (a Python loop) gets fewer points so that it stays
+    within ``budget`` seconds; the points used are reported with the rate.  The
+    ``threaded`` names run in a second phase after the others: worker threads
+    spin for a while after a parallel loop and would slow the next serial run.
+    """
+    points = {name: batch_size(fn, X, rounds, budget) for name, fn in batches.items()}
+    samples = {name: [] for name in batches}
+    phases = [[n for n in batches if n not in threaded], [n for n in batches if n in threaded]]
+    for phase in phases:
+        time.sleep(0.5)
+        for _ in range(rounds):
+            for name in phase:
+                t0 = time.perf_counter()
+                batches[name](X[:points[name]])
+                samples[name].append(time.perf_counter() - t0)
+    return {name: (points[name] / float(np.median(s)), points[name])
+            for name, s in samples.items()}
