@@ -51,7 +51,11 @@ def _renumber(op, where):
 class FuseLoops:
     """Mixin for the lowering: defer fusible producers, splice them into users."""
 
-    def fusible(self, node):
+    def fusible(self, node, body=()):
+        # A producer calling a math function keeps its buffer: gradients often need the
+        # same value again (tanh' = 1 - tanh**2), and lower.reuse can only read a buffer.
+        if any(op[0] == "call" for op in body):
+            return False
         if not node.shape or node.dtype.kind != "f" or node.dtype.itemsize != 8:
             return False
         if self.uses.get(node) != 1 or len(self.users.get(node, ())) != 1:

@@ -26,9 +26,9 @@ Imports graph, ops, evaluate and ``lower.scalar``.
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
 ...     x = sg.placeholder(shape=(3,), name="x")
-...     p = lower_graph([sg.reduce_sum(sg.sin(x))], [x])
->>> [s.dims for s in p.stmts]  # sin is computed inside the sum's loop (lower.fuse)
-[(3,)]
+...     p = lower_graph([sg.reduce_sum(x * x), sg.reduce_sum(sg.sin(x))], [x])
+>>> [s.dims for s in p.stmts]  # x * x runs inside its sum's loop; sin keeps a buffer
+[(3,), (3,), (3,)]
 """
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         uniform = all(self.is_scalar(r) for r, _ in srcs)
         if uniform and node.shape:  # every element is the same: one SSA value stands for all
             ref = self.emit(node, (), srcs, body, dst=self.new_ssa())
-        elif self.fusible(node):  # computed inside its single user's loop (lower.fuse)
+        elif self.fusible(node, body):  # computed inside its single user's loop (lower.fuse)
             self.fused.append((srcs, body))
             return ("fused", len(self.fused) - 1)
         else:
