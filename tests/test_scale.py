@@ -53,3 +53,15 @@ def test_fused_point_scatters_keep_values():
     expected[1] += v[0]
     expected[0] += v[1]
     np.testing.assert_allclose(sg.evaluate(g), expected)
+
+
+def test_ten_thousand_node_chain_compiles_and_matches_the_reference():
+    x = sg.placeholder(shape=(), name="x")
+    f = x
+    for _ in range(3334):  # three ops a step: 10,000 forward nodes
+        f = sg.sin(f) * 0.5 + x
+    (g,) = sg.gradients(f, x)
+    assert len(x.graph) > 20000
+    compiled = sg.compile([f, g], [x])
+    np.testing.assert_allclose(compiled(0.1), sg.evaluate([f, g], feed_dict={x: 0.1}),
+                               rtol=1e-13)
