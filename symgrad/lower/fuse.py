@@ -1,5 +1,6 @@
 """Loop fusion: an elementwise array node used once, by an elementwise node of the
-same shape, is computed inside its user's loop instead of in a loop of its own.
+same shape or by a reduction, is computed inside its user's loop instead of in a
+loop of its own.
 
 The producer's body (SSA instructions) is spliced into the consumer's body in
 place of the argument that read it, so no value is rounded, simplified or
@@ -50,16 +51,29 @@ def _renumber(op, where):
 class FuseLoops:
     """Mixin for the lowering: defer fusible producers, splice them into users."""
 
-    def fusible(self, node):
+    def fusible(self, node, body=()):
+        # A producer calling a math function keeps its buffer: gradients often need the
+        # same value again (tanh' = 1 - tanh**2), and lower.reuse can only read a buffer.
+        if any(op[0] == "call" for op in body):
+            return False
         if not node.shape or node.dtype.kind != "f" or node.dtype.itemsize != 8:
             return False
         if self.uses.get(node) != 1 or len(self.users.get(node, ())) != 1:
             return False
         (user,) = self.users[node]
-        if user.op.kind != "elementwise" or user.shape != node.shape or user.dtype != node.dtype:
+        if user.dtype != node.dtype:
+            return False
+        if user.op.kind == "reduce":  # summed (maxed...) inside the reduction's loop
+            return True
+        if user.op.kind != "elementwise" or user.shape != node.shape:
             return False
         # A sum that absorbs a scatter writes into its other operand's buffer.
         return not (is_plain_sum(user) and any(is_scatter(x) for x in user.inputs))
+
+    def fused_reads(self, ref, order):
+        """The deferred producer ``ref`` read in a loop nest over its axes in ``order``."""
+        srcs, body = self.fused[ref[1]]
+        return [(r, ("aff", a[1], tuple(a[2][i] for i in order))) for r, a in srcs], body
 
     def fuse_inputs(self, srcs, body):
         """Splice deferred producers among ``srcs`` into ``body``; returns both updated."""

@@ -26,9 +26,9 @@ Imports graph, ops, evaluate and ``lower.scalar``.
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
 ...     x = sg.placeholder(shape=(3,), name="x")
-...     p = lower_graph([sg.reduce_sum(sg.sin(x))], [x])
->>> [s.dims for s in p.stmts]
-[(3,), (3,)]
+...     p = lower_graph([sg.reduce_sum(x * x), sg.reduce_sum(sg.sin(x))], [x])
+>>> [s.dims for s in p.stmts]  # x * x runs inside its sum's loop; sin keeps a buffer
+[(3,), (3,), (3,)]
 """
 from __future__ import annotations
 
@@ -144,10 +144,13 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
     def new_value(self, node):
         """A fresh ref for ``node``'s value: SSA for 0-d, else a temporary buffer."""
         if not node.shape:
-            self.program.nssa += 1
-            return ("ssa", self.program.nssa - 1)
+            return self.new_ssa()
         self.program.buffers.append(node.size)
         return ("buf", len(self.program.buffers) - 1)
+
+    def new_ssa(self):
+        self.program.nssa += 1
+        return ("ssa", self.program.nssa - 1)
 
     def add_const(self, values, kind):
         arr = np.ascontiguousarray(values, dtype=np.float64 if kind == "f8" else np.int64)
@@ -213,11 +216,15 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
                      if r in self.known and math.isfinite(self.known[r]) and self.known[r] != 0)
         body, kept = _folded_body(expr, dtypes, fold, strong)
         srcs, body = self.fuse_inputs([(refs[i], addrs[i]) for i in kept], body)
-        if self.fusible(node):  # computed inside its single user's loop (lower.fuse)
+        uniform = all(self.is_scalar(r) for r, _ in srcs)
+        if uniform and node.shape:  # every element is the same: one SSA value stands for all
+            ref = self.emit(node, (), srcs, body, dst=self.new_ssa())
+        elif self.fusible(node, body):  # computed inside its single user's loop (lower.fuse)
             self.fused.append((srcs, body))
             return ("fused", len(self.fused) - 1)
-        ref = self.emit(node, node.shape, srcs, body)
-        if not kept and not node.shape and len(body) == 1 and body[0][0] == "const":
+        else:
+            ref = self.emit(node, node.shape, srcs, body)
+        if uniform and len(body) == 1 and body[0][0] == "const":
             self.known[ref] = float.fromhex(body[0][1])
         if full is not None:
             self.remember(node, full, ref)
@@ -245,6 +252,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
     def gather_one(self, node, table):
         (x,) = node.inputs
         ref = self.env[x]
+        if self.is_scalar(ref):
+            return ref  # every element is that one value (a 0-d input, or uniform)
         if ref[0] != "view" and np.array_equal(table.ravel(), np.arange(node.size)) \
                 and (not node.shape) == self.is_scalar(ref):
             return ref  # a reshape: the same memory (or the same SSA value)
@@ -306,8 +315,10 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         combined = np.asarray(node.op.symbolic(_Attrs(axis=(0,), keepdims=False), pair)).item()
         identity = float(np.asarray(node.op.impl(np.empty(0), axis=(0,), keepdims=False)))
         dims = tuple(x.shape[i] for i in order)
-        src = [self.read(x, order)]
-        return self.emit(node, dims, src, _COPY, nout=len(keep),
+        src, body = [self.read(x, order)], _COPY
+        if self.env[x][0] == "fused":  # the elementwise producer runs inside this loop
+            src, body = self.fused_reads(self.env[x], order)
+        return self.emit(node, dims, src, body, nout=len(keep),
                          reduce=(translate(combined, 2), identity.hex(), True))
 
     def contraction(self, node):
