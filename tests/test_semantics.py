@@ -388,3 +388,14 @@ def test_matmul_gradients():
     gA, gB = sg.gradients(A @ B, [A, B], grad_ys=G)
     np.testing.assert_allclose(ev(gA), G @ ev(B).T)
     np.testing.assert_allclose(ev(gB), ev(A).T @ G)
+
+
+def test_second_derivative_of_a_power_at_zero_is_finite():
+    # d/dy (2*y**1) at 0 must be 2 (TF computes p*(p-1)*y**(p-2)); sympy.diff's
+    # 2*y**(p-1)*(p-1)/y form would give 0/0.  Found by comparing the evaluators.
+    y = sg.Variable(0.0, name="y")
+    (g,) = sg.gradients(y ** 2, y)
+    (h,) = sg.gradients(g, y)
+    assert ev(h) == 2.0
+    f = sg.compile([h], [y])
+    assert f(0.0) == [2.0]

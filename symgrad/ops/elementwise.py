@@ -92,7 +92,7 @@ class ElementwiseOp(Op):
         expr, syms = self.expr(dtypes, **attrs)
         if self.partials_rule is not None:
             return list(self.partials_rule(*syms, **attrs)), syms
-        return [None if s.is_real is not True else sympy.diff(expr, s) for s in syms], syms
+        return [None if s.is_real is not True else _derivative(expr, s) for s in syms], syms
 
     def _numeric(self, *arrays, **attrs):
         if self.numpy is not None:
@@ -111,6 +111,14 @@ class ElementwiseOp(Op):
             return sympy.piecewise_fold(out) if _top_piecewise(out) else out
         result = np.frompyfunc(one, len(arrays), 1)(*arrays)
         return np.asarray(result, dtype=object)
+
+
+def _derivative(expr, s):
+    # sympy.diff writes d(x**a)/dx as a*x**a/x, which is 0/0 at x = 0 although
+    # a*x**(a-1) is finite there (the second derivative of y**2 at 0 is 2, as in TF);
+    # powsimp joins the powers of one base back into one power.
+    d = sympy.diff(expr, s)
+    return sympy.powsimp(d) if d.has(sympy.Pow) else d
 
 
 def _top_piecewise(expr):
