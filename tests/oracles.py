@@ -37,3 +37,11 @@ def eval_closed_form(t, leaves, simplify="none"):
         else:
             out[idx] = complex(sympy.N(v)).real
     return out
+
+
+def example_values(example, rng):
+    """Input values for a registry :class:`~symgrad.ops.Example`: random floats from its
+    domain for shape entries, the given arrays as they are."""
+    lo, hi = example.domain
+    return [rng.uniform(lo, hi, size=spec) if isinstance(spec, tuple) else np.asarray(spec)
+            for spec in example.args]

@@ -9,15 +9,9 @@ import pytest
 import symgrad as sg
 from symgrad.ops import REGISTRY, apply
 
+from .oracles import example_values
+
 OPS = sorted(n for n, op in REGISTRY.items() if op.examples)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SYMGRAD_CACHE_DIR", str(tmp_path_factory.mktemp("sgcache")))
-    yield
-    mp.undo()
 
 
 def _build(name, rng):
@@ -27,12 +21,7 @@ def _build(name, rng):
         leaves, values, fetches = [], [], []
         for i, example in enumerate(REGISTRY[name].examples):
             ins = []
-            for k, spec in enumerate(example.args):
-                if isinstance(spec, tuple):
-                    lo, hi = example.domain
-                    v = rng.uniform(lo, hi, size=spec)
-                else:
-                    v = np.asarray(spec)
+            for k, v in enumerate(example_values(example, rng)):
                 ins.append(sg.placeholder(dtype=v.dtype, shape=v.shape, name=f"e{i}_in{k}"))
                 values.append(v)
             leaves += ins

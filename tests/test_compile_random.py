@@ -20,14 +20,6 @@ BINARY = [lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b,
           lambda a, b: sg.where(a > b, a, b * 2.0)]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SYMGRAD_CACHE_DIR", str(tmp_path_factory.mktemp("sgcache")))
-    yield
-    mp.undo()
-
-
 def _random_expr(rng, leaves, depth):
     if depth == 0:
         return leaves[rng.integers(len(leaves))]

@@ -12,14 +12,6 @@ import symgrad as sg
 INF, NAN = np.inf, np.nan
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SYMGRAD_CACHE_DIR", str(tmp_path_factory.mktemp("sgcache")))
-    yield
-    mp.undo()
-
-
 def _unary_cases():
     """name -> function of a placeholder; each is differentiated w.r.t. it."""
     return {

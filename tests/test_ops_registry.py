@@ -11,7 +11,7 @@ import pytest
 import symgrad as sg
 from symgrad.ops import REGISTRY, apply
 
-from .oracles import central_difference, eval_closed_form
+from .oracles import central_difference, eval_closed_form, example_values
 
 CASES = [(name, i) for name, op in sorted(REGISTRY.items())
          for i in range(len(op.examples))]
@@ -19,15 +19,8 @@ NO_EXAMPLES_OK = {"const", "variable", "placeholder", "elementwise"}
 
 
 def _inputs(example, rng):
-    leaves = []
-    for k, spec in enumerate(example.args):
-        if isinstance(spec, tuple):
-            lo, hi = example.domain
-            value = rng.uniform(lo, hi, size=spec)
-        else:
-            value = np.asarray(spec)
-        leaves.append(sg.Variable(value, name=f"in{k}"))
-    return leaves
+    return [sg.Variable(value, name=f"in{k}")
+            for k, value in enumerate(example_values(example, rng))]
 
 
 def _build(name, i, rng):
