@@ -233,13 +233,16 @@ class _Translator:
     def _relu(self, e):
         return self.emit("max", self.value(e.args[0]), self.const(0.0))
 
-    def _extreme(self, e):
-        name = "max" if isinstance(e, sympy.Max) else "min"
-        args = [self.value(a) for a in e.args]
+    def _fold(self, name, exprs):
+        """``name`` applied left to right over the values of ``exprs``."""
+        args = [self.value(a) for a in exprs]
         acc = args[0]
         for v in args[1:]:
             acc = self.emit(name, acc, v)
         return acc
+
+    def _extreme(self, e):
+        return self._fold("max" if isinstance(e, sympy.Max) else "min", e.args)
 
     def _piecewise(self, e):
         pieces = list(e.args)
@@ -257,12 +260,7 @@ class _Translator:
     def _logic(self, e):
         if isinstance(e, sympy.Not):
             return self.emit("not", self.value(e.args[0]))
-        name = "and" if isinstance(e, sympy.And) else "or"
-        args = [self.value(a) for a in e.args]
-        acc = args[0]
-        for v in args[1:]:
-            acc = self.emit(name, acc, v)
-        return acc
+        return self._fold("and" if isinstance(e, sympy.And) else "or", e.args)
 
     def _zero(self, e):
         # d/dx of a step is 0 away from the kink, and TF says 0 there too.
