@@ -36,14 +36,18 @@ def _rows(x, axis):
     return moved.reshape(moved.shape[:len(keep)] + (-1,))
 
 
+def reduce_objects(x, axis, keepdims, fn):
+    """``fn(*elements)`` (one Add/Mul/Max/Min) per output element of an object array."""
+    rows = _rows(np.asarray(x, dtype=object), axis)
+    out = np.empty(rows.shape[:-1], dtype=object)
+    for idx in np.ndindex(out.shape):
+        out[idx] = fn(*rows[idx])
+    return as_object_array(out.reshape(reduced_shape(x.shape, axis, keepdims)))
+
+
 def _symbolic_reduce(fn):
     def symbolic(node, x):
-        axis, keepdims = node.attrs["axis"], node.attrs.get("keepdims", False)
-        rows = _rows(np.asarray(x, dtype=object), axis)
-        out = np.empty(rows.shape[:-1], dtype=object)
-        for idx in np.ndindex(out.shape):
-            out[idx] = fn(*rows[idx])
-        return as_object_array(out.reshape(reduced_shape(x.shape, axis, keepdims)))
+        return reduce_objects(x, node.attrs["axis"], node.attrs.get("keepdims", False), fn)
     return symbolic
 
 
@@ -129,13 +133,8 @@ def _softmax_impl(x, axis):
 def _softmax_symbolic(node, x):
     (axis,) = node.attrs["axis"]
     e = np.frompyfunc(sympy.exp, 1, 1)(np.asarray(x, dtype=object))
-    total = _symbolic_reduce(sympy.Add)(_FakeNode(axis=(axis,), keepdims=True), e)
+    total = reduce_objects(e, (axis,), True, sympy.Add)
     return as_object_array(e / total)
-
-
-class _FakeNode:
-    def __init__(self, **attrs):
-        self.attrs = attrs
 
 
 def _softmax_grad(node, g):
@@ -164,7 +163,7 @@ def _lse_impl(x, axis, keepdims=False):
 
 def _lse_symbolic(node, x):
     e = np.frompyfunc(sympy.exp, 1, 1)(np.asarray(x, dtype=object))
-    total = _symbolic_reduce(sympy.Add)(node, e)
+    total = reduce_objects(e, node.attrs["axis"], node.attrs.get("keepdims", False), sympy.Add)
     return as_object_array(np.frompyfunc(sympy.log, 1, 1)(total))
 
 
