@@ -146,12 +146,19 @@ class _Emitter:
     def alloca(self, size):
         return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
 
-    def array_in(self, ty, val, shape, dtype):
+    def _array_memory(self, ty, val, shape):
+        """The array's struct, its data as memory, and a float64 scratch buffer of its
+        size (None for C-contiguous arrays, which are used in place)."""
         ary = self.context.make_array(ty)(self.context, self.b, val)
         mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
         if ty.layout == "C":
+            return ary, mem, None
+        return ary, mem, _Mem(self.temp(int(np.prod(shape))), np.float64)
+
+    def array_in(self, ty, val, shape, dtype):
+        ary, mem, tmp = self._array_memory(ty, val, shape)
+        if tmp is None:
             return mem
-        tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
         if mem.dtype != np.float64:
             self.strided_copy(tmp, mem, ary, shape, to_array=False)
             return tmp
@@ -161,11 +168,9 @@ class _Emitter:
         return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
 
     def array_out(self, ty, val, shape):
-        ary = self.context.make_array(ty)(self.context, self.b, val)
-        mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
-        if ty.layout == "C":
+        ary, mem, tmp = self._array_memory(ty, val, shape)
+        if tmp is None:
             return mem
-        tmp = _Mem(self.temp(int(np.prod(shape))), np.float64)
         if mem.dtype != np.float64:
             self.copy_out.append((tmp, mem, ary, shape, None))
             return tmp
