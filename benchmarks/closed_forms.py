@@ -22,8 +22,8 @@ import sympy
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import symgrad as sg  # noqa: E402
-import symgrad.printing  # noqa: E402,F401
-from symgrad.simplify import BUDGET_SECONDS, SMALL_OPS, size  # noqa: E402
+import symgrad.forms.printing  # noqa: E402,F401
+from symgrad.forms.simplify import BUDGET_SECONDS, SMALL_OPS, size  # noqa: E402
 from tests.test_closed_forms_table import CASES, build_case, reference  # noqa: E402
 
 
@@ -85,7 +85,7 @@ def random_derivative(rng, depth):
 
 def table_simplify_cost(quick):
     """Why "auto" gates by size: time of sympy.simplify vs our auto pass, by size."""
-    from symgrad.simplify import simplify_expr
+    from symgrad.forms.simplify import simplify_expr
     rng = np.random.default_rng(0)
     rows = []
     for depth in range(2, 6 if quick else 7):
@@ -106,7 +106,7 @@ def table_simplify_cost(quick):
 
 def table_large(quick):
     """Closed form and printing of a two-layer net's gradient: tree size vs time."""
-    from symgrad import cseprint
+    from symgrad.forms import cseprint
     print(f"| n | tree ops | distinct ops | closed_form s | str with names s | latex s |"
           f"   (budget {BUDGET_SECONDS} s)")
     print("|---|---|---|---|---|---|")
@@ -117,8 +117,8 @@ def table_large(quick):
             (g,) = sg.gradients(sg.reduce_sum(sg.sigmoid(W @ sg.tanh(W @ x))), x)
             form, t_form = timed(lambda: sg.closed_form(g), 1)
             items = list(form)
-            _, t_str = timed(lambda: sg.printing.render_form(form, "str"), 1)
-            _, t_tex = timed(lambda: sg.printing.render_form(form, "latex"), 1)
+            _, t_str = timed(lambda: sg.forms.printing.render_form(form, "str"), 1)
+            _, t_tex = timed(lambda: sg.forms.printing.render_form(form, "latex"), 1)
             order, _ = cseprint._postorder(items)
             print(f"| {n} | {cseprint.tree_size(items):,} | {len(order):,} | {t_form:.2f} | "
                   f"{t_str:.2f} | {t_tex:.2f} |")

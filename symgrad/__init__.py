@@ -19,10 +19,9 @@ from .errors import (ArgumentError, DtypeError, FeedError, GraphError,  # noqa: 
                      NoGradientError, NotATensorError, ParseError, ShapeError, SymgradError)
 from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401
-from .printing import GradientList, latex, mathml, pprint, pretty, text  # noqa: F401
-from .matrixform import matrix_form  # noqa: F401
+from .display import GradientList  # noqa: F401
+from .forms import closed_form, latex, mathml, matrix_form, pprint, pretty, text  # noqa: F401
 from .optimize import ScipyObjective, to_scipy  # noqa: F401
-from .simplify import closed_form  # noqa: F401
 from .tracing import *  # noqa: F401,F403
 from .parse import parse  # noqa: F401  (the top layers: parse, teach)
 from .teach import descent_path, draw, explain, gradient_field  # noqa: F401

@@ -14,7 +14,7 @@ import numpy as np
 
 from .differentiate import gradients, jacobian
 from .evaluate import evaluate
-from .simplify import closed_form
+from .forms import closed_form
 from .teach import explain, why_none as why_none_text
 from .tracing import Graph, Variable, constant, multiply, reduce_sum, stop_gradient
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .display import GradientList
 from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
 from .graph import Node, ancestors
 from .ops import F, as_node, common_graph, literal
 from .ops.base import merge_terms
-from .printing import GradientList
 
 UNCONNECTED = ("none", "zero")
 AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",

@@ -3,7 +3,7 @@ import numpy as np
 import sympy
 
 import symgrad as sg
-from symgrad.symbolic import leaf_symbols
+from symgrad.forms.symbolic import leaf_symbols
 
 
 def central_difference(f, x0, eps=1e-6):

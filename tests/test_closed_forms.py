@@ -4,9 +4,9 @@ import pytest
 import sympy
 
 import symgrad as sg
-from symgrad import simplify as simp
+from symgrad.forms import simplify as simp
 from symgrad.ops.functions import numeric, sigmoid
-from symgrad.symbolic import leaf_symbols
+from symgrad.forms.symbolic import leaf_symbols
 
 X = sympy.Symbol("x", real=True)
 

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 import symgrad as sg
 from symgrad.ops.functions import numeric
-from symgrad.simplify import size
+from symgrad.forms.simplify import size
 
 UNARY = ["sin", "cos", "tanh", "sigmoid", "softplus", "square", "exp", "atan"]
 BINARY = ["add", "sub", "mul"]

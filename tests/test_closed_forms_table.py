@@ -12,8 +12,8 @@ import sympy
 
 import symgrad as sg
 from symgrad.ops.functions import numeric
-from symgrad.simplify import size
-from symgrad.symbolic import leaf_symbols
+from symgrad.forms.simplify import size
+from symgrad.forms.symbolic import leaf_symbols
 
 SCALAR = [
     ("sigmoid(x)", lambda x: sg.sigmoid(x)),

@@ -5,14 +5,14 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "symgrad"
-# Lower number = lower layer.  A module may import only its own layer or below.
+# Lower number = lower layer.  A module may import only its own layer or below:
+# graph -> ops -> differentiate/evaluate (and the tracer) -> forms -> lower -> front ends.
 LAYERS = {
-    "errors": 0, "graph": 1, "ops": 2,
-    "evaluate": 3, "symbolic": 3, "simplify": 3, "printing": 3, "notation": 3, "cseprint": 3,
-    "matrixalgebra": 3, "matrixform": 3,
-    "tracing": 4, "differentiate": 5,
-    "lower": 6, "compiler": 6, "optimize": 7,
-    "demo": 8, "teach": 8, "compat": 8, "parse": 8, "cli": 9, "__init__": 10,
+    "errors": 0, "display": 0, "graph": 1, "ops": 2,
+    "evaluate": 3, "differentiate": 3, "tracing": 3,
+    "forms": 4,
+    "lower": 5, "compiler": 5, "optimize": 6,
+    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "cli": 8, "__init__": 9,
 }
 
 
@@ -22,22 +22,32 @@ def _layer(module_path):
 
 
 def _imported(module_path, tree):
+    """Top-level names (first part) of the symgrad modules ``tree`` imports."""
+    for target in _imported_paths(module_path, tree):
+        if target:
+            yield target[0]
+
+
+def _imported_paths(module_path, tree):
+    """Dotted paths (inside symgrad, as part lists) of every import, lazy ones included."""
     package = module_path.relative_to(ROOT).with_suffix("").parts[:-1]
+    if module_path.name == "__init__.py":
+        package = module_path.relative_to(ROOT).parts[:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[:len(package) - node.level + 1]
-                target = list(base) + (node.module.split(".") if node.module else [])
-                if not target:
-                    target = [a.name for a in node.names]
-                yield target[0]
+                base = list(package[:len(package) - node.level + 1])
+                mod = node.module.split(".") if node.module else []
             elif node.module and node.module.split(".")[0] == "symgrad":
-                rest = node.module.split(".")[1:] or [a.name for a in node.names]
-                yield rest[0]
+                base, mod = [], node.module.split(".")[1:]
+            else:
+                continue
+            for a in node.names:   # `from . import x` may name a module or an attribute
+                yield base + mod + ([a.name] if a.name != "*" else [])
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.startswith("symgrad."):
-                    yield a.name.split(".")[1]
+                    yield a.name.split(".")[1:]
 
 
 MODULES = sorted(p for p in ROOT.rglob("*.py"))
@@ -57,3 +67,51 @@ def test_imports_point_down(path):
         target_layer = LAYERS.get(target)
         assert target_layer is not None and target_layer <= layer, \
             f"{path.relative_to(ROOT)} (layer {layer}) imports {target} (layer {target_layer})"
+
+
+def _module_name(path):
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph():
+    """module -> modules it imports (resolved to existing modules, lazy imports too)."""
+    names = {_module_name(p) for p in MODULES}
+    edges = {}
+    for path in MODULES:
+        src = _module_name(path)
+        edges[src] = set()
+        for target in _imported_paths(path, ast.parse(path.read_text())):
+            while target and ".".join(target) not in names:
+                target = target[:-1]   # an attribute of a module, not a module
+            if target and ".".join(target) != src:
+                edges[src].add(".".join(target))
+    return edges
+
+
+def _packages_of(name):
+    parts = name.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+def test_no_import_cycles():
+    """No module reaches itself through imports (a package's own __init__ excepted)."""
+    edges = _import_graph()
+    for start in edges:
+        seen, stack = set(), [(start, (start,))]
+        while stack:
+            name, path = stack.pop()
+            for nxt in edges.get(name, ()):
+                if nxt == start and start not in _packages_of(name):
+                    raise AssertionError("import cycle: " + " -> ".join(path + (nxt,)))
+                if nxt not in seen and nxt not in _packages_of(start):
+                    seen.add(nxt)
+                    stack.append((nxt, path + (nxt,)))
+
+
+def test_tracer_and_sweep_import_no_printer():
+    """Display is the printers' business, reached through the tensor's own _repr_*."""
+    edges = _import_graph()
+    for src, targets in edges.items():
+        if src.startswith(("tracing", "differentiate")):
+            assert not [t for t in targets if t.startswith("forms")], (src, targets)

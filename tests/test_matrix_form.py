@@ -4,9 +4,9 @@ import pytest
 import sympy
 
 import symgrad as sg
-from symgrad.matrixform import matrix_form
+from symgrad.forms.matrixform import matrix_form
 from symgrad.ops.functions import numeric
-from symgrad.symbolic import leaf_symbols
+from symgrad.forms.symbolic import leaf_symbols
 
 
 def leaves_of(t):
@@ -159,6 +159,6 @@ def test_matrix_form_does_not_expand_elements(rng, monkeypatch):
     w = sg.Variable(rng.normal(size=40), name="w")
     y = sg.constant(rng.uniform(size=300), name="y")
     (g,) = sg.gradients(sg.reduce_sum(sg.softplus(X @ w) - y * (X @ w)), w)
-    import symgrad.symbolic
-    monkeypatch.setattr(symgrad.symbolic, "leaf_symbols", None)  # any expansion would fail
+    import symgrad.forms.symbolic
+    monkeypatch.setattr(symgrad.forms.symbolic, "leaf_symbols", None)  # any expansion would fail
     assert sg.matrix_form(g).text() == "Xᵀ(σ(X w) − y)"

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad import cseprint, printing
+from symgrad.forms import cseprint, printing
 from symgrad.ops.functions import numeric
-from symgrad.symbolic import leaf_symbols
+from symgrad.forms.symbolic import leaf_symbols
 
 
 def test_scalar_in_every_target():
@@ -41,12 +41,12 @@ def test_gradient_list_prints_entry_by_entry_with_none():
 def test_gradients_return_a_real_list_that_compares_like_one():
     a = sg.constant(0.0, name="a")
     g = sg.gradients(2 * a, [a, a])
-    assert isinstance(g, list) and isinstance(g, printing.GradientList)
+    assert isinstance(g, list) and isinstance(g, sg.GradientList)
     assert g == [g[0], g[1]] and len(g) == 2
     values = sg.evaluate(g)
     assert type(values) is list and values == [2.0, 2.0]
     H = sg.hessians(a ** 3, a)
-    assert isinstance(H, printing.GradientList)
+    assert isinstance(H, sg.GradientList)
 
 
 def test_jupyter_latex_of_a_tensor_has_formula_shape_and_value():

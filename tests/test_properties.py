@@ -13,7 +13,7 @@ from hypothesis import assume, given
 
 import symgrad as sg
 from symgrad.graph import ancestors
-from symgrad.symbolic import expand, leaf_symbols
+from symgrad.forms.symbolic import expand, leaf_symbols
 
 from .programs import programs
 

@@ -43,7 +43,7 @@ from ..errors import CompileError, FeedError
 from ..evaluate import needed
 from ..graph import Graph
 from ..ops import REGISTRY, arg_symbols
-from ..symbolic import to_number
+from ..forms.symbolic import to_number
 from .fuse import FuseLoops
 from .inplace import InPlaceSums
 from .reuse import ReuseValues

@@ -24,7 +24,7 @@ import numpy as np
 import sympy
 
 from ..graph import ancestors
-from ..symbolic import is_symbolic_leaf, to_number
+from ..forms.symbolic import is_symbolic_leaf, to_number
 
 MAX_PATHS = 12
 

@@ -29,7 +29,7 @@ from ..differentiate import sweep as _sweep
 from ..errors import FeedError
 from ..evaluate import check_feed, run
 from ..graph import ancestors
-from ..simplify import closed_form
+from ..forms import closed_form
 from . import analysis
 
 MAX_SYMBOLIC_SIZE = 100     # adjoints of larger tensors are shown by value only

@@ -5,6 +5,7 @@
 ...     (2 * a).name
 'mul'
 """
+from . import numpy_interop  # noqa: F401  (serves numpy's protocols on Tensor)
 from .functions import *  # noqa: F401,F403
 from .functions import __all__ as _functions
 from .tensor import (Graph, Tensor, Variable, as_dtype, as_tensor, constant,  # noqa: F401

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import functions as fn
-from .tensor import Graph  # noqa: F401  (doctest)
+from .tensor import NUMPY_PROTOCOL, Graph  # noqa: F401  (Graph: doctest)
 
 _UFUNCS = {
     "add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "div",
@@ -82,3 +82,6 @@ def dispatch_function(func, args, kwargs):
         raise TypeError(f"numpy.{func.__name__} is not supported on symgrad tensors; "
                         "use the sg.* functions")
     return impl(*args, **kwargs)
+
+
+NUMPY_PROTOCOL.update(ufunc=dispatch_ufunc, function=dispatch_function)

@@ -16,11 +16,11 @@ import contextlib
 
 import numpy as np
 
+from .. import display
 from .. import graph as _graph
 from ..errors import DtypeError, NotATensorError, ShapeError
 from ..evaluate import evaluate
 from ..ops import apply, check_value, normalize_index
-from ..printing import render, repr_html, repr_latex
 
 
 class Tensor(_graph.Node):
@@ -116,12 +116,10 @@ class Tensor(_graph.Node):
             "evaluate it with t.numpy() or sg.evaluate(t, feed_dict)")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from .numpy_interop import dispatch_ufunc
-        return dispatch_ufunc(ufunc, method, inputs, kwargs)
+        return NUMPY_PROTOCOL["ufunc"](ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        from .numpy_interop import dispatch_function
-        return dispatch_function(func, args, kwargs)
+        return NUMPY_PROTOCOL["function"](func, args, kwargs)
 
     @property
     def T(self):
@@ -139,16 +137,21 @@ class Tensor(_graph.Node):
         return self.shape
 
     def __str__(self):
-        return render(self)  # the closed form; large ones with shared parts named
+        return display.show("str", self)  # the closed form, by symgrad.forms.printing
 
     def __repr__(self):
         return f"<Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
 
     def _repr_latex_(self):
-        return repr_latex(self)
+        return display.show("latex", self)
 
     def _repr_html_(self):
-        return repr_html(self)
+        return display.show("html", self)
+
+
+# numpy's protocols (np.sin(x), np.sum(x)) are served by numpy_interop, which builds on
+# the op functions that build on this module; it fills this table when imported.
+NUMPY_PROTOCOL: dict = {}
 
 
 class Graph(_graph.Graph):

@@ -18,7 +18,7 @@ import numpy as np
 import sympy
 from sympy import Identity, MatAdd, MatMul, MatrixSymbol, OneMatrix
 
-from .graph import ancestors
+from ..graph import ancestors
 from .symbolic import is_symbolic_leaf, leaf_symbols
 
 

@@ -21,7 +21,7 @@ import math
 import numpy as np
 import sympy
 
-from .evaluate import needed
+from ..evaluate import needed
 
 
 @functools.lru_cache(maxsize=65536)

@@ -14,7 +14,7 @@ Ops without a matrix reading (rank > 2, indexing, concat, einsum, ...) make
 which form it holds and why.  Each op is read by its registry *kind*; the few
 structural ops with a matrix reading are handled by kind and attributes.
 
-Imports the graph, the op registry, ``symbolic`` and ``simplify``.
+Imports the graph, the op registry, ``symbolic``, ``simplify`` and ``notation``.
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
@@ -35,9 +35,10 @@ import sympy
 from sympy import Identity, MatAdd, MatMul, MatrixSymbol, OneMatrix, Transpose
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-from .graph import Node, ancestors
+from ..graph import Node, ancestors
 from .matrixalgebra import collect, explicit
-from .simplify import BUDGET_SECONDS, check_strategy, closed_form, simplify_expr
+from .notation import to_latex, to_pretty, to_str, to_text
+from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form, simplify_expr
 from .symbolic import is_symbolic_leaf, to_number
 
 
@@ -303,7 +304,6 @@ class MatrixForm:
         self.expr, self.form, self.tensor, self.reason = expr, form, tensor, reason
 
     def __str__(self):
-        from .notation import to_str
         return to_str(self.expr)
 
     def __repr__(self):
@@ -312,15 +312,12 @@ class MatrixForm:
 
     def text(self):
         """Textbook unicode, one line: ``2 Xᵀ(X w − y)``."""
-        from .notation import to_text
         return to_text(self.expr)
 
     def latex(self):
-        from .notation import to_latex
         return to_latex(self.expr)
 
     def pretty(self):
-        from .notation import to_pretty
         return to_pretty(self.expr)
 
     def _repr_latex_(self):
@@ -360,4 +357,4 @@ def matrix_form(t, simplify="auto"):
     try:
         return MatrixForm(matrix_expression(t, simplify), "matrix", t)
     except Unsupported as exc:
-        return MatrixForm(closed_form(t, simplify), "elementwise", t, reason=str(exc))
+        return MatrixForm(elementwise_form(t, simplify), "elementwise", t, reason=str(exc))

@@ -26,7 +26,7 @@ Imports the graph-level expansion (``symbolic``) and nothing above it.
 >>> from symgrad import tracing as t
 >>> with t.Graph().as_default():
 ...     x = t.Variable(2.0, name="x")
-...     closed_form(x * x + x * x)
+...     elementwise_form(x * x + x * x)
 2*x**2
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ import time
 import numpy as np
 import sympy
 
-from .errors import ArgumentError
-from .graph import Node
+from ..errors import ArgumentError
+from ..graph import Node
 from .symbolic import expand, leaf_symbols
 
 STRATEGIES = ("none", "auto", "full")
@@ -247,38 +247,12 @@ def check_strategy(simplify):
                             "(budgeted), 'none' (raw expansion) or 'full' (unbounded)")
 
 
-FORMS = ("elementwise", "matrix")
+def elementwise_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS):
+    """The elementwise closed form of tensor ``t``: SymPy expression or N-d array.
 
-
-def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS, form="elementwise"):
-    """The closed form of tensor ``t`` in its leaves' symbols.
-
-    Args:
-        t: a tensor (``None`` gives ``None``: an unconnected gradient).
-        simplify: ``"none"``, ``"auto"`` (default) or ``"full"``.
-        keep: intermediate tensors to show as symbols of their own name instead of
-            expanding them (``keep=[s]`` prints ``2*s + 1``).
-        budget: seconds "auto" may spend on stronger passes.
-        form: ``"elementwise"`` (default) or ``"matrix"``: matrix notation where the
-            graph is built from matrix ops (see ``symgrad.matrixform.matrix_form``).
-    Returns:
-        a SymPy expression for a 0-d tensor, else a SymPy N-d array of t's shape;
-        with ``form="matrix"`` a ``MatrixForm`` that says which form it holds.
-    Raises:
-        ArgumentError: unknown strategy or form.  TypeError: ``t`` is not a tensor.
-
-    >>> from symgrad import tracing as tr
-    >>> with tr.Graph().as_default():
-    ...     x = tr.Variable(0.5, name="x")
-    ...     closed_form(tr.sin(x) ** 2 + tr.cos(x) ** 2 + x)
-    x + 1
+    The work behind ``closed_form(..., form="elementwise")`` (see ``forms.closed``).
     """
     check_strategy(simplify)
-    if form not in FORMS:
-        raise ArgumentError(f"form={form!r} is not one of {FORMS}")
-    if form == "matrix":
-        from .matrixform import matrix_form  # same stage; matrixform builds on this module
-        return matrix_form(t, simplify)
     if t is None:
         return None
     if not isinstance(t, Node):

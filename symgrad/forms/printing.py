@@ -6,10 +6,11 @@ entry by entry, ``None`` as ``None``.  A form larger than ``cseprint.CSE_OPS``
 operations prints with its shared subexpressions named (``where t1 = ...``).
 ``form="matrix"`` prints matrix notation where the graph has one.
 
-:class:`GradientList` is the list ``gradients``/``hessians`` return: a real
-``list`` that Jupyter shows as formulas, shapes and values.
+Tensors and the lists ``gradients``/``hessians`` return (``display.GradientList``)
+reach these printers through their own ``__str__``/``_repr_*``: this module
+registers its functions with ``symgrad.display`` when imported.
 
-Imports simplify, matrixform, cseprint, notation and evaluate (all below tracing).
+Imports the rest of ``forms``, ``evaluate``, ``graph`` and ``display``.
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
@@ -25,11 +26,12 @@ import numpy as np
 import sympy
 
 from . import notation
+from .. import display
 from .cseprint import CSE_OPS, shared, tree_size
-from .evaluate import evaluate
-from .graph import ancestors
+from ..evaluate import evaluate
+from ..graph import ancestors
 from .matrixform import matrix_form
-from .simplify import closed_form
+from .closed import closed_form
 
 TARGETS = {"str": notation.to_str, "text": notation.to_text, "pretty": notation.to_pretty,
            "latex": notation.to_latex, "mathml": notation.to_mathml}
@@ -170,17 +172,16 @@ def _row(t, label=None):
             f"<td>{t.shape}</td><td>{t.dtype.name}</td><td><pre>{shown}</pre></td></tr>")
 
 
-class GradientList(list):
-    """The list ``gradients`` returns: a real list, shown in Jupyter as a table of formulas.
+def _list_latex(values):
+    return f"$\\displaystyle {latex(values)}$"
 
-    >>> GradientList([None]) == [None]
-    True
-    """
 
-    def _repr_latex_(self):
-        return f"$\\displaystyle {latex(self)}$"
+def _list_html(values):
+    rows = "".join(_row(g, f"[{i}]" + ("" if g is None else f" {g.name}"))
+                   for i, g in enumerate(values))
+    return "<table>" + _row_header() + rows + "</table>"
 
-    def _repr_html_(self):
-        rows = "".join(_row(g, f"[{i}]" + ("" if g is None else f" {g.name}"))
-                       for i, g in enumerate(self))
-        return "<table>" + _row_header() + rows + "</table>"
+
+# Tensors and gradient lists reach these through their own __str__/_repr_* (display.py).
+display.register(str=render, latex=repr_latex, html=repr_html,
+                 list_latex=_list_latex, list_html=_list_html)
