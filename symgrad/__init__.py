@@ -15,8 +15,9 @@ import numpy as _np
 from . import ops  # noqa: F401
 from .compiler import Evaluator, compile  # noqa: F401,A004
 from .differentiate import Sweep, gradients, hessians, jacobian  # noqa: F401
-from .errors import (ArgumentError, DtypeError, FeedError, GraphError,  # noqa: F401
-                     NoGradientError, NotATensorError, ParseError, ShapeError, SymgradError)
+from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
+                     GraphError, NoGradientError, NotATensorError, ParseError, ShapeError,
+                     SymgradError)
 from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401
 from .display import GradientList  # noqa: F401

@@ -25,6 +25,10 @@ class NotATensorError(SymgradError, TypeError):
     """A numpy array or Python number where a tensor of the graph is required."""
 
 
+class ArgumentTypeError(SymgradError, TypeError):
+    """An op function called with the wrong number or kind of arguments (axis=True)."""
+
+
 class DtypeError(SymgradError, TypeError):
     """A value of a dtype symgrad does not support (complex, object, string)."""
 

@@ -3,6 +3,9 @@
 A program is built step by step from the public ``sg.*`` functions: every step
 picks a builder that fits the shapes at hand (broadcasting, reductions, matmul,
 indexing, where, maximum/minimum, stop_gradient, concat/stack, softmax, ...).
+Some steps instead call a public function wrongly (a tensor too many or too few,
+``axis=True``, ``keepdims=2``, ...) and check that it raises ``ArgumentTypeError``
+without adding to the graph (``Program.wrong_calls`` lists them).
 Inputs of ops with a restricted domain are first mapped into it (``log`` sees
 ``softplus(u) + 0.5``), so values stay finite.  ``Program.code`` is the program as
 readable Python, which hypothesis prints for a failing (shrunk) example.
@@ -24,6 +27,7 @@ class Program:
         self.graph = graph
         self.leaves, self.nodes, self.lines = [], [], []
         self.ys, self.xs, self.grad_ys = [], [], None
+        self.wrong_calls = []      # wrong-arity/kind calls drawn (each checked to raise)
 
     def add(self, node, text):
         self.nodes.append(node)
@@ -107,6 +111,42 @@ def _structural(draw, p, t):
     return p.add(t @ other, f"{t.name} @ W{other.shape}")
 
 
+_WRONG_CALLS = {
+    # kind of mistake: (function names it applies to, how to call them wrongly)
+    "one tensor too many": (["sin", "exp", "log", "tanh", "sigmoid", "relu", "neg", "abs",
+                             "trace", "softmax", "transpose", "stop_gradient"],
+                            lambda f, a, b: f(a, b)),
+    "two tensors too many": (["add", "sub", "mul", "div", "maximum", "pow", "less"],
+                             lambda f, a, b: f(a, b, a)),
+    "a missing tensor": (["add", "mul", "maximum", "where"], lambda f, a, b: f(a)),
+    "axis=True": (["reduce_sum", "reduce_max", "reduce_mean", "reduce_logsumexp", "softmax"],
+                  lambda f, a, b: f(a, axis=True)),
+    "axis=0.5": (["reduce_sum", "reduce_prod", "reduce_min", "logsumexp"],
+                 lambda f, a, b: f(a, axis=0.5)),
+    "axis=tensor": (["reduce_sum", "reduce_mean"], lambda f, a, b: f(a, b)),
+    "keepdims=2": (["reduce_sum", "reduce_max", "reduce_mean", "logsumexp", "norm"],
+                   lambda f, a, b: f(a, keepdims=2)),
+    "positional keepdims=0": (["reduce_sum", "logsumexp"], lambda f, a, b: f(a, None, 0)),
+    "an unknown keyword": (["sin", "reduce_sum", "matmul"], lambda f, a, b: f(a, b, foo=1)),
+}
+
+
+def _wrong_call(draw, p, a, b):
+    """A wrong-arity or wrong-kind call: it must raise ArgumentTypeError and add no node."""
+    kind = draw(st.sampled_from(sorted(_WRONG_CALLS)))
+    names, call = _WRONG_CALLS[kind]
+    fname = draw(st.sampled_from(names))
+    size = len(p.graph)
+    try:
+        call(getattr(sg, fname), a, b)
+    except sg.ArgumentTypeError as exc:
+        assert fname in str(exc), (kind, fname, str(exc))
+    else:
+        raise AssertionError(f"sg.{fname} with {kind} ({a.name}, {b.name}) did not raise")
+    assert len(p.graph) == size, f"sg.{fname} with {kind} added nodes before raising"
+    p.wrong_calls.append(f"{fname}: {kind}")
+
+
 @st.composite
 def programs(draw, max_steps=8, max_leaves=3):
     """A random :class:`Program` in a fresh graph, with ys, xs and grad_ys drawn."""
@@ -122,9 +162,11 @@ def programs(draw, max_steps=8, max_leaves=3):
             p.lines.append(f"v{k} = Variable({np.array(value).reshape(shape).tolist()})")
         pool = list(p.leaves)
         for _ in range(draw(st.integers(2, max_steps))):
-            kind = draw(st.sampled_from(["unary", "binary", "structural"]))
+            kind = draw(st.sampled_from(["unary", "binary", "structural", "wrong call"]))
             a = draw(st.one_of(st.sampled_from(pool[-2:]), st.sampled_from(pool)))
-            if kind == "unary":
+            if kind == "wrong call":
+                out = _wrong_call(draw, p, a, draw(st.sampled_from(pool)))
+            elif kind == "unary":
                 out = _unary(draw, p, a)
             elif kind == "binary":
                 out = _binary(draw, p, a, draw(st.sampled_from(pool)))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import DtypeError, GraphError, NotATensorError, ShapeError
+from ..errors import ArgumentTypeError, DtypeError, GraphError, NotATensorError, ShapeError
 from ..graph import Node
 
 REGISTRY: dict = {}
@@ -162,6 +162,9 @@ def apply(op, inputs, name=None, **attrs):
     op's rules, so errors surface here, at trace time, naming the op.
     """
     op = REGISTRY[op] if isinstance(op, str) else op
+    if getattr(op, "nargs", -1) >= 0 and len(inputs) != op.nargs:
+        # An extra array would reach the numpy function as its out= argument.
+        raise ArgumentTypeError(f"{op.name} takes {op.nargs} input(s), got {len(inputs)}")
     graph = common_graph(inputs, f"the inputs of {op.name}")
     if graph is None:
         raise NotATensorError(f"{op.name} needs at least one tensor input")

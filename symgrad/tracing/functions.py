@@ -14,15 +14,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DtypeError, ShapeError
-from ..ops import apply, common_graph, literal, normalize_axis
-from .tensor import Graph, as_dtype, as_tensor, constant, get_default_graph, matmul  # noqa: F401
+from ..ops import REGISTRY, apply, common_graph, literal, normalize_axis
+from .arguments import checked, tensor_signature
+from . import tensor as _tensor
+from .tensor import Graph, as_dtype, as_tensor, constant, get_default_graph  # noqa: F401
 
 __all__ = []
 
 
 def _public(fn):
+    """Export ``fn`` as an op function whose arity and argument kinds are checked."""
     __all__.append(fn.__name__)
-    return fn
+    return checked(fn)
 
 
 def _lift(values):
@@ -33,11 +36,16 @@ def _lift(values):
     return [as_node(v, graph, like) for v in values]
 
 
-def _elementwise(name):
+def _elementwise(op_name):
+    """The public function of registry op ``op_name``: ``(x[, y, ...], name=None)``."""
+    nargs = REGISTRY[op_name].nargs
+    params = ["x", "y", "z"][:nargs] if nargs <= 3 else [f"x{i}" for i in range(nargs)]
+
     def op(*args, name=None):
-        return apply(_op_name, _lift(list(args)), name=name)
-    _op_name = name
-    return op
+        return apply(op_name, _lift(list(args)), name=name)
+    op.__name__ = op_name
+    op.__doc__ = f"Elementwise ``{op_name}`` (see ``sg.ops.REGISTRY[{op_name!r}].doc``)."
+    return checked(op, tensor_signature(params))
 
 
 _UNARY = ["neg", "abs", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
@@ -47,8 +55,6 @@ _BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "less", "les
            "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or"]
 for _name in _UNARY + _BINARY:
     globals()[_name] = _elementwise(_name)
-    globals()[_name].__name__ = _name
-    globals()[_name].__doc__ = f"Elementwise ``{_name}`` (see ``sg.ops.REGISTRY[{_name!r}].doc``)."
     __all__.append(_name)
 _ALIASES = {"negative": "neg", "subtract": "sub", "multiply": "mul", "divide": "div",
             "truediv": "div", "realdiv": "div", "arcsin": "asin", "arccos": "acos",
@@ -316,4 +322,4 @@ def convert_to_tensor(value, dtype=None, name=None):
     return t if dtype is None or t.dtype == as_dtype(dtype) else cast(t, dtype)
 
 
-__all__ += ["matmul"]
+matmul = _public(_tensor.matmul)

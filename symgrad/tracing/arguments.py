@@ -1,0 +1,117 @@
+"""Argument checking for the public op functions: arity and kinds, before any work.
+
+Every public op function (``sg.sin``, ``sg.reduce_sum``, ...) goes through
+:func:`checked`: the call is bound to the function's signature (too many or too
+few tensors is an :class:`~symgrad.errors.ArgumentTypeError` naming the
+function and its parameters), then each argument whose *name* has a known kind is
+checked -- ``axis`` an int or ints, ``keepdims`` a bool, ``name`` a string,
+shapes and permutations ints.  The checks go by parameter name, so a new op
+function gets them by using the usual names.  ``sg.sin(x, y)`` is thus an error
+(``y`` would have been taken as the op's ``name``), and no extra tensor can reach
+a numpy function as its ``out=`` array.
+
+>>> def reduce_it(input_tensor, axis=None, keepdims=False, name=None):
+...     return axis
+>>> f = checked(reduce_it)
+>>> f(1.0, axis=True)
+Traceback (most recent call last):
+...
+symgrad.errors.ArgumentTypeError: reduce_it(axis=True): axis must be an int or a list of ints, not bool
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import numbers
+
+import numpy as np
+
+from ..errors import ArgumentTypeError
+from ..graph import Node
+
+
+def _is_int(value):
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_))
+
+
+def _ints(value):
+    """True for an int, or a list/tuple/1-d array of ints."""
+    if _is_int(value):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.ndim <= 1 and value.dtype.kind in "iu"
+    return isinstance(value, (list, tuple)) and all(_is_int(v) for v in value)
+
+
+_KINDS = {
+    # parameter name: (test, what it must be)
+    "axis": (lambda v: v is None or _ints(v), "an int or a list of ints"),
+    "keepdims": (lambda v: isinstance(v, (bool, np.bool_)), "a bool (True or False)"),
+    "transpose_a": (lambda v: isinstance(v, (bool, np.bool_)), "a bool (True or False)"),
+    "transpose_b": (lambda v: isinstance(v, (bool, np.bool_)), "a bool (True or False)"),
+    "name": (lambda v: v is None or isinstance(v, str), "a string or None"),
+    "perm": (lambda v: v is None or (_ints(v) and not _is_int(v)), "a list of ints"),
+    "shape": (_ints, "an int or a list of ints"),
+    "dims": (_ints, "an int or a list of ints"),
+    "equation": (lambda v: isinstance(v, str), "a string such as 'ij,jk->ik'"),
+}
+
+
+def _describe(value):
+    if isinstance(value, Node):
+        return f"tensor {value.name!r}"
+    return f"{type(value).__name__}" if not isinstance(value, (bool, np.bool_)) else "bool"
+
+
+def _tensor_params(sig):
+    """The parameters that take tensors: the required ones without a known kind."""
+    return [p.name + ("..." if p.kind is p.VAR_POSITIONAL else "")
+            for p in sig.parameters.values()
+            if p.name not in _KINDS and p.name != "dtype" and p.kind is not p.KEYWORD_ONLY
+            and (p.default is p.empty or p.kind is p.VAR_POSITIONAL)]
+
+
+def _arity_error(fname, sig, args, detail):
+    params = _tensor_params(sig)
+    return ArgumentTypeError(
+        f"{fname}{sig} takes {len(params)} tensor argument{'s' * (len(params) != 1)} "
+        f"({', '.join(params)}), got {len(args)} positional argument"
+        f"{'s' * (len(args) != 1)}: {detail}")
+
+
+def check_call(fname, sig, args, kwargs):
+    """Bind ``args``/``kwargs`` to ``sig`` and check each known argument's kind."""
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise ArgumentTypeError(f"{fname}{sig}: {exc}") from None
+    positional = list(sig.parameters)[:len(args)]
+    for pname, value in bound.arguments.items():
+        test, what = _KINDS.get(pname, (None, None))
+        if test is None or test(value):
+            continue
+        if pname in positional and (isinstance(value, Node) or pname == "name"):
+            # A tensor (or any non-string) in a non-tensor slot: one argument too many.
+            raise _arity_error(fname, sig, args, f"{_describe(value)} landed on '{pname}'")
+        raise ArgumentTypeError(f"{fname}({pname}={value!r}): {pname} must be {what}, "
+                                f"not {_describe(value)}")
+
+
+def checked(fn, signature=None):
+    """``fn`` with its arity and argument kinds checked on every call (see the module)."""
+    sig = signature or inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        check_call(fn.__name__, sig, args, kwargs)
+        return fn(*args, **kwargs)
+    call.__signature__ = sig
+    return call
+
+
+def tensor_signature(params):
+    """The signature ``(x, y, ..., name=None)`` of an op function over ``params`` tensors."""
+    ps = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params]
+    ps.append(inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None))
+    return inspect.Signature(ps)
