@@ -40,6 +40,7 @@ import numpy as np
 
 from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node
+from .ops import cast_value
 from .lower import cache as lower_cache
 from .lower.ir import graph_key
 from .lower.module import extra_dims, module_text
@@ -171,6 +172,7 @@ class Evaluator:
         self._outputs = self.module.OUTPUTS
         self._rebuild = _rebuilder(tree)
         self._gufuncs = {}
+        self._int_inputs = any(np.dtype(d).kind in "iu" for _, d, _ in self._inputs)
 
     @property
     def source(self):
@@ -199,25 +201,27 @@ class Evaluator:
         return total
 
     def __call__(self, *args):
+        if self._int_inputs:  # Numba would turn a float nan into an int unchecked
+            return self._rebuild(self.jit(*self._coerce(args)))
         try:
             return self._rebuild(self.jit(*args))
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
             return self._rebuild(self.jit(*self._coerce(args)))
 
+    def _check_count(self, values, what):
+        if len(values) != len(self._inputs):
+            raise ArgumentError(f"{what} takes {len(self._inputs)} inputs "
+                                f"({', '.join(self.input_names)}), got {len(values)}")
+
     def _coerce(self, args):
-        if len(args) != len(self._inputs):
-            raise ArgumentError(f"the compiled function takes {len(self._inputs)} inputs "
-                                f"({', '.join(self.input_names)}), got {len(args)}")
+        self._check_count(args, "the compiled function")
         out = []
         for k, (value, (name, dtype, shape)) in enumerate(zip(args, self._inputs)):
-            arr = np.asarray(value)
-            if arr.dtype.kind not in "biuf":
-                raise ArgumentError(f"input {k} ({name!r}) must be real numbers, got dtype "
-                                    f"{arr.dtype}")
+            arr = _real_array(value, f"input {k} ({name!r})")
             if arr.shape != tuple(shape):
                 raise ShapeError(f"input {k} ({name!r}) must have shape {tuple(shape)}, got "
                                  f"{arr.shape}")
-            arr = arr.astype(dtype, copy=False)
+            arr = cast_value(arr, dtype, f"input {k} ({name!r})", ArgumentError)
             out.append(arr.item() if not shape else np.require(arr, requirements=["C", "W"]))
         return out
 
@@ -257,12 +261,11 @@ class Evaluator:
         Returns:
             the outputs in their structure, each with the batch axes in front.
         """
-        if len(values) != len(self._inputs):
-            raise ArgumentError(f"batched takes {len(self._inputs)} inputs "
-                                f"({', '.join(self.input_names)}), got {len(values)}")
+        self._check_count(values, "batched")
         arrays = []
         for k, (value, (name, dtype, shape)) in enumerate(zip(values, self._inputs)):
-            arr = np.asarray(value, dtype=dtype)
+            what = f"batched: input {k} ({name!r})"
+            arr = cast_value(_real_array(value, what), dtype, what, ArgumentError)
             if arr.ndim < len(shape) or arr.shape[arr.ndim - len(shape):] != tuple(shape):
                 raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
                                  f"{tuple(shape)} after its batch axes, got {arr.shape}")
@@ -281,6 +284,18 @@ class Evaluator:
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
                 f"module={self.module.__name__}>")
+
+
+def _real_array(value, what):
+    """``value`` as an array of real numbers; complex, strings and objects are errors."""
+    try:
+        arr = np.asarray(value)
+    except ValueError as exc:  # ragged lists
+        raise ArgumentError(f"{what} is not an array of numbers: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise ArgumentError(f"{what} must be real numbers, got dtype {arr.dtype}; pass "
+                            "floats (np.real(z) for the real part of complex values)")
+    return arr
 
 
 _POOL = []

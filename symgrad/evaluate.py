@@ -18,7 +18,7 @@ import numpy as np
 
 from .errors import FeedError, NotATensorError, ShapeError
 from .graph import Node
-from .ops import check_value
+from .ops import cast_value, check_value
 
 
 def flatten(structure, what="fetches"):
@@ -67,7 +67,8 @@ def check_feed(feed_dict):
                     else "")
             raise FeedError(f"feed_dict: {key.name!r} has shape {key.shape} but the value fed "
                             f"has shape {arr.shape}{hint}")
-        feeds[key] = np.array(arr, dtype=key.dtype)
+        feeds[key] = np.array(cast_value(arr, key.dtype, f"the value fed for {key.name!r}",
+                                         FeedError))
     return feeds
 
 

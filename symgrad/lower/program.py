@@ -419,7 +419,11 @@ def _folded_body(expr, dtypes, fold, strong):
 def _sympy_number(value, dtype):
     if np.dtype(dtype).kind == "b":
         return sympy.true if value else sympy.false
-    return to_number(value)
+    number = to_number(value)
+    # A fraction stays a Float: folded 0.5 - 1 must read as numpy's power(x, -0.5)
+    # (+inf at -0.0), not as SymPy's 1/sqrt(x) of a rule (-inf there, as np.sqrt).
+    return sympy.Float(float(value)) if isinstance(number, sympy.Rational) and \
+        not number.is_Integer else number
 
 
 _STREAM_STRIDE = 64  # elements; see _Lowering.contraction

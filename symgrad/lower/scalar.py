@@ -155,7 +155,9 @@ class _Translator:
         num, den = [], []
         for f in e.args:
             b, x = f.as_base_exp()
-            if x.is_number and x.is_negative and not f.is_Number:
+            if x.is_Float and float(x) == -0.5:
+                num.append(self._pow(b, x))  # numpy's power, not 1/sqrt, at -0.0
+            elif x.is_number and x.is_negative and not f.is_Number:
                 den.append(self._pow(b, -x))
             else:
                 num.append(self.value(f))
@@ -167,10 +169,10 @@ class _Translator:
         return acc
 
     def _pow(self, base, exp):
-        if exp == sympy.S.Half:
+        if exp.is_number and float(exp) == 0.5:  # numpy's power(x, 0.5) is sqrt(x) too
             return self.emit("call", "sqrt", self.value(base))
-        if exp == -sympy.S.Half:
-            return self.emit("div", self.const(1.0), self.emit("call", "sqrt", self.value(base)))
+        if exp.is_number and float(exp) == -0.5:
+            return self._reciprocal_sqrt(self.value(base), exp.is_Float)
         if exp.is_Integer and abs(int(exp)) <= 16:
             n = int(exp)
             if n == 0:
@@ -180,6 +182,16 @@ class _Translator:
         if base is sympy.E:
             return self.emit("call", "exp", self.value(exp))
         return self.emit("call", "pow", self.value(base), self.value(exp))
+
+    def _reciprocal_sqrt(self, v, as_power):
+        # x**-0.5 as numpy evaluates it: SymPy's 1/sqrt(x) of a rule as 1/np.sqrt(x)
+        # (the printer's choice: -inf at -0.0), a folded float exponent as
+        # np.power(x, -0.5): +inf at -0.0 (x + 0.0 turns -0.0 into +0.0) and 0 at -inf.
+        if not as_power:
+            return self.emit("div", self.const(1.0), self.emit("call", "sqrt", v))
+        root = self.emit("call", "sqrt", self.emit("add", v, self.const(0.0)))
+        return self.emit("select", self.emit("eq", v, self.const(-math.inf)), self.const(0.0),
+                         self.emit("div", self.const(1.0), root))
 
     def _power_by_squaring(self, v, n):
         result, square = None, v

@@ -7,11 +7,11 @@ nothing outside ``ops/`` branches on an op's name.
 True
 """
 from . import elementwise, leaves, linalg, reduce, shape  # noqa: F401  (registration)
-from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, check_value,
-                   common_graph, literal, normalize_axis, unbroadcast)
+from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
+                   check_value, common_graph, literal, normalize_axis, unbroadcast)
 from .elementwise import ElementwiseOp, arg_symbols
 from .shape import normalize_index
 
 __all__ = ["REGISTRY", "Example", "F", "Op", "ElementwiseOp", "apply", "as_node", "arg_symbols",
-           "broadcast_shapes", "check_value", "common_graph", "literal", "normalize_axis",
-           "normalize_index", "unbroadcast"]
+           "broadcast_shapes", "cast_value", "check_value", "common_graph", "literal",
+           "normalize_axis", "normalize_index", "unbroadcast"]

@@ -184,17 +184,25 @@ register(Op("logsumexp", kind="special", shape=_reduce_shape, impl=_lse_impl,
             doc="log(sum(exp(x))) computed stably; its gradient is softmax(x)"))
 
 
+def _stable_max_node(x, axis):
+    # _stable_max in graph ops: a non-finite max becomes 0.  The test is |m| <= the
+    # largest double, not |m| < oo: SymPy takes a real symbol as finite and would fold
+    # |m| < oo to True, leaving inf - inf = nan in logsumexp([inf, inf]).
+    m = F.reduce_max(x, axis=axis, keepdims=True)
+    m0 = sympy.Symbol("_x0", real=True)
+    finite = sympy.Abs(m0) <= sympy.Float(np.finfo(np.float64).max)
+    return F.elementwise(m, expr=sympy.Piecewise((m0, finite), (0, True)))
+
+
 def _softmax_decompose(x, axis):
     # For the compiler: the reference formula in primitive ops.
-    e = F.exp(F.sub(x, F.reduce_max(x, axis=axis, keepdims=True)))
+    e = F.exp(F.sub(x, _stable_max_node(x, axis)))
     return F.div(e, F.reduce_sum(e, axis=axis, keepdims=True))
 
 
 def _lse_decompose(x, axis, keepdims=False):
     # For the compiler: max-shifted, with a non-finite max replaced by 0 (as _lse_impl).
-    m = F.reduce_max(x, axis=axis, keepdims=True)
-    m0 = sympy.Symbol("_x0", real=True)
-    m = F.elementwise(m, expr=sympy.Piecewise((m0, sympy.Abs(m0) < sympy.oo), (0, True)))
+    m = _stable_max_node(x, axis)
     out = F.add(F.log(F.reduce_sum(F.exp(F.sub(x, m)), axis=axis, keepdims=True)), m)
     shape = reduced_shape(x.shape, axis, keepdims)
     return out if out.shape == shape else F.reshape(out, shape=shape)
