@@ -36,6 +36,7 @@ import numpy as np
 
 from .errors import ParseError
 from .graph import Node
+from . import tracing as _tracing
 from .tracing import functions as _functions
 from .tracing import placeholder, stack
 
@@ -45,8 +46,10 @@ MAX_LIST_DEPTH = 32         # numpy arrays have at most 64 axes
 MAX_INTEGER_POWER = 256     # SymPy expands (x + 1)**n and computes 2**n exactly: keep n small
 _NOT_TENSOR_FUNCTIONS = {"cast", "einsum", "reshape", "broadcast_to", "zeros", "ones", "fill",
                          "zeros_like", "ones_like", "convert_to_tensor", "expand_dims",
-                         "squeeze", "tensordot", "concat", "stack"}
-FUNCTIONS = {name: getattr(_functions, name) for name in _functions.__all__
+                         "squeeze", "tensordot", "concat", "stack", "split", "unstack",
+                         "clip_by_global_norm", "range", "linspace", "eye", "shape", "size",
+                         "rank", "pad", "tile", "boolean_mask", "gather_nd", "global_norm"}
+FUNCTIONS = {name: getattr(_tracing, name) for name in _tracing.TENSOR_FUNCTIONS
              if name not in _NOT_TENSOR_FUNCTIONS}
 """The functions an expression may call: sg's tensor functions (``sin``, ``reduce_sum``, ...)."""
 KEYWORDS = ("axis", "keepdims")

@@ -229,10 +229,6 @@ class GradientDescentOptimizer:
 
 
 train = types.SimpleNamespace(GradientDescentOptimizer=GradientDescentOptimizer)
-nn = types.SimpleNamespace(relu=_f.relu, sigmoid=_f.sigmoid, tanh=_f.tanh, softmax=_f.softmax,
-                           softplus=_f.softplus,
-                           l2_loss=lambda t, name=None: _f.reduce_sum(t * t, name=name) / 2)
-math = types.SimpleNamespace(**{n: getattr(_f, n) for n in _f.__all__})
 
 
 @contextlib.contextmanager
@@ -243,3 +239,8 @@ def name_scope(name, default_name=None, values=None):
 
 
 matmul = _t.matmul
+
+
+# -- the op breadth: tf.nn, tf.linalg, tf.math and TF1's old top-level names (v1_ops) --
+from .v1_ops import *  # noqa: E402,F401,F403
+from .v1_ops import linalg, math, nn  # noqa: E402,F401

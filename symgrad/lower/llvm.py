@@ -33,7 +33,7 @@ from .ir import c_strides
 F64 = ir.DoubleType()
 I64 = ir.IntType(64)
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
-               "ceil": "llvm.ceil", "sqrt": "llvm.sqrt"}
+               "ceil": "llvm.ceil", "sqrt": "llvm.sqrt", "rint": "llvm.rint"}
 BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
 STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}

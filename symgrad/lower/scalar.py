@@ -35,7 +35,7 @@ import math
 import sympy
 
 from ..errors import CompileError
-from ..ops.functions import relu, sigmoid, softplus, trunc
+from ..ops.functions import relu, rint, sigmoid, softplus, trunc
 
 MATH_FUNCS = {
     sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan", sympy.asin: "asin",
@@ -43,7 +43,7 @@ MATH_FUNCS = {
     sympy.tanh: "tanh", sympy.asinh: "asinh", sympy.acosh: "acosh", sympy.atanh: "atanh",
     sympy.exp: "exp", sympy.erf: "erf", sympy.erfc: "erfc", sympy.floor: "floor",
     sympy.ceiling: "ceil", sympy.Abs: "fabs", trunc: "trunc", sympy.gamma: "gamma",
-    sympy.loggamma: "lgamma", sympy.atan2: "atan2",
+    sympy.loggamma: "lgamma", sympy.atan2: "atan2", rint: "rint",
 }
 try:  # the functions' SymPy classes, as the rules use them
     from sympy.codegen.cfunctions import expm1, log1p

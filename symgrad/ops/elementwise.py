@@ -25,7 +25,7 @@ import sympy
 
 from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, float_result, promote,
                    register, unbroadcast, zeros_like)
-from .functions import expm1, log1p, numeric, relu, sigmoid, softplus, trunc
+from .functions import expm1, log1p, numeric, relu, rint, sigmoid, softplus, trunc
 
 
 @functools.lru_cache(maxsize=None)
@@ -273,6 +273,10 @@ _unary("square", lambda x: x ** 2, np.square, doc="x**2", dtype=promote)
 _unary("reciprocal", lambda x: 1 / x, np.reciprocal, domain=POS, doc="1/x")
 _unary("sign", sympy.sign, np.sign, partials=lambda x: [sympy.S.Zero],
        doc="sign of x; TF defines its gradient as zeros", dtype=promote)
+for _name, _fn, _np in [("floor", sympy.floor, np.floor), ("ceil", sympy.ceiling, np.ceil),
+                        ("round", rint, np.rint)]:
+    _unary(_name, _fn, _np, partials=lambda x: [None], dtype=promote,
+           doc=f"{_name} of x (round: half to even, as TF); no gradient: TF registers None")
 _unary("sigmoid", sigmoid, doc="logistic function; derivative sigmoid*(1 - sigmoid)")
 _unary("softplus", softplus, doc="log(1 + exp(x)); derivative sigmoid(x)")
 _unary("relu", relu, doc="max(x, 0); derivative 1 where x > 0, 0 at the kink (TF)",
@@ -297,6 +301,8 @@ _binary("div", lambda x, y: x / y, np.true_divide, dtype=float_result,
         doc="x / y (true division)")
 _binary("pow", lambda x, y: x ** y, _np_pow, partials=_pow_partials, domain=(0.3, 2.0),
         doc="x ** y; d/dy is 0 where x <= 0 (TF)")
+_binary("atan2", sympy.atan2, np.arctan2, dtype=float_result,
+        doc="atan2(y, x): the angle of (x, y); d/dy = x/(x**2 + y**2), d/dx = -y/(x**2 + y**2)")
 _binary("maximum", sympy.Max, np.maximum, partials=_max_partials,
         doc="elementwise max; a tie sends the gradient to the first argument (TF)")
 _binary("minimum", sympy.Min, np.minimum, partials=_min_partials,

@@ -94,6 +94,20 @@ class trunc(sympy.Function):
         return sympy.S.Zero
 
 
+class rint(sympy.Function):
+    """Rounding to the nearest integer, ties to even (numpy's rint, TF's round)."""
+
+    is_real = True
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_Number and x.is_finite:
+            return sympy.Integer(round(x))  # Python's round: ties to even
+
+    def fdiff(self, argindex=1):
+        return sympy.S.Zero
+
+
 def _np_sigmoid(x):
     x = np.asarray(x, dtype=np.result_type(x, np.float64) if np.asarray(x).dtype.kind != "f"
                    else np.asarray(x).dtype)
@@ -121,6 +135,7 @@ NUMPY_FUNCS = {
     "softplus": lambda x: np.logaddexp(0, x),
     "relu": lambda x: np.maximum(x, 0),
     "trunc": lambda x: np.trunc(x),
+    "rint": np.rint,
     "erf": _np_erf,
     "expm1": np.expm1,
     "log1p": np.log1p,
@@ -135,4 +150,4 @@ def numeric(expr, symbols):
     return sympy.lambdify(symbols, expr, modules=[NUMPY_FUNCS, "numpy"])
 
 
-__all__ = ["sigmoid", "softplus", "relu", "trunc", "expm1", "log1p", "NUMPY_FUNCS", "numeric"]
+__all__ = ["sigmoid", "softplus", "relu", "trunc", "rint", "expm1", "log1p", "NUMPY_FUNCS", "numeric"]

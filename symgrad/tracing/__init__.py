@@ -1,15 +1,32 @@
 """Tracing: Tensor, Graph, leaves and the op functions users call.
 
+``nn`` (``sg.nn``), ``linalg`` (``sg.linalg``) and ``math`` (``sg.math``) are the
+namespaces TF has; their functions that TF also has at the top level are here too.
+
 >>> with Graph().as_default():
 ...     a = constant(0.0, name="a")
 ...     (2 * a).name
 'mul'
 """
+import types as _types
+
 from . import numpy_interop  # noqa: F401  (serves numpy's protocols on Tensor)
+from . import linalg, nn  # noqa: F401
+from .arrays import *  # noqa: F401,F403
+from .arrays import __all__ as _arrays
 from .functions import *  # noqa: F401,F403
 from .functions import __all__ as _functions
+from .linalg import TOP_LEVEL as _linalg_top
+from .linalg import *  # noqa: F401,F403
+from .math_ops import *  # noqa: F401,F403
+from .math_ops import __all__ as _math_ops
 from .tensor import (Graph, Tensor, Variable, as_dtype, as_tensor, constant,  # noqa: F401
                      get_default_graph, placeholder, reset_default_graph)
 
-__all__ = list(_functions) + ["Graph", "Tensor", "Variable", "as_dtype", "as_tensor", "constant",
-                              "get_default_graph", "placeholder", "reset_default_graph"]
+TENSOR_FUNCTIONS = list(_functions) + list(_math_ops) + list(_arrays) + list(_linalg_top)
+math = _types.SimpleNamespace(**{n: globals()[n] for n in list(_functions) + list(_math_ops)},
+                              log_softmax=nn.log_softmax)
+
+__all__ = TENSOR_FUNCTIONS + ["Graph", "Tensor", "Variable", "as_dtype", "as_tensor",
+                              "constant", "get_default_graph", "placeholder",
+                              "reset_default_graph", "nn", "linalg", "math"]

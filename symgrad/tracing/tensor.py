@@ -287,26 +287,26 @@ def placeholder(dtype=None, shape=None, name=None):
                  **attrs)
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False):
-    """Matrix product with numpy's rules for vectors (1-D operands)."""
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    """Matrix product with numpy's rules for vectors (1-D operands); ``transpose_a/b``
+    (``adjoint_a/b``: the same for real tensors) swap the last two axes first."""
     from ..ops import as_node, common_graph
     graph = common_graph([a, b], "matmul's operands") or get_default_graph()
     a, b = as_node(a, graph), as_node(b, graph)
-    if transpose_a:
+    if transpose_a or adjoint_a:
         a = a.T if a.ndim == 2 else apply("transpose", [a], perm=_swap_perm(a.ndim))
-    if transpose_b:
+    if transpose_b or adjoint_b:
         b = b.T if b.ndim == 2 else apply("transpose", [b], perm=_swap_perm(b.ndim))
     if a.ndim == 0 or b.ndim == 0:
         raise ShapeError("matmul: operands must be at least 1-d; use * for scalars")
     a2 = apply("reshape", [a], shape=(1,) + a.shape) if a.ndim == 1 else a
     b2 = apply("reshape", [b], shape=b.shape + (1,)) if b.ndim == 1 else b
+    if a.ndim > 1 and b.ndim > 1:
+        return apply("matmul", [a2, b2], name=name)
     out = apply("matmul", [a2, b2])
-    shape = out.shape
-    if a.ndim == 1:
-        shape = shape[:-2] + shape[-1:]
-    if b.ndim == 1:
-        shape = shape[:-1]
-    return out if shape == out.shape else apply("reshape", [out], shape=shape)
+    shape = out.shape[:-2] + out.shape[-1:] if a.ndim == 1 else out.shape
+    return apply("reshape", [out], shape=shape[:-1] if b.ndim == 1 else shape, name=name)
 
 
 def _swap_perm(ndim):

@@ -1,0 +1,172 @@
+"""The op breadth of ``compat.v1``: ``tf.nn``, ``tf.linalg``, ``tf.math`` and TF1's old
+top-level names (``tf.matrix_inverse``, ``tf.diag``, ``tf.to_float``...).
+
+Every function here is a symgrad op from ``tracing`` (one place per op); this
+module only gives them TF1's signatures and defaults:
+
+- ``tf.nn.softmax_cross_entropy_with_logits`` (TF1) stops the labels' gradient,
+  ``..._v2`` passes it (``-log_softmax(logits)``); the TF1 functions take keyword
+  arguments only (``labels=``, ``logits=``), as TF1 enforced with ``_sentinel``.
+- ``tf.range``/``tf.eye``/``tf.linspace`` default to int32/float32 like TF.
+- ``tf.nn.dropout(x, keep_prob)`` (TF1) and ``rate=`` (TF2); the mask comes from
+  ``tf.set_random_seed``/``seed`` and is drawn once, when created.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     y = tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0]], logits=[[0.0, 0.0]])
+...     with tf.Session() as sess:
+...         print(sess.run(y))
+[0.6931472]
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from .. import tracing as _t
+from ..tracing import arrays as _arrays
+from ..tracing import linalg as _linalg
+from ..tracing import math_ops as _math_ops
+from ..tracing import nn as _nn
+from ..tracing.arrays import *  # noqa: F401,F403  (tf.gather, tf.one_hot, tf.tile, ...)
+from ..tracing.math_ops import *  # noqa: F401,F403  (tf.argmax, tf.clip_by_value, ...)
+
+
+def _keywords_only(fn_name, sentinel):
+    if sentinel is not None:
+        raise ValueError(f"Only call `{fn_name}` with named arguments (labels=..., "
+                         "logits=..., ...)")
+
+
+def _float_logits(labels, logits):
+    """Python lists become float32 tensors (TF1's conversion of float literals)."""
+    def conv(v):
+        if isinstance(v, _t.Tensor):
+            return v
+        arr = np.asarray(v)
+        return _t.constant(arr.astype(np.float32) if arr.dtype == np.float64 else arr)
+    return conv(labels), conv(logits)
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
+    """The TF2 function: the labels receive the gradient ``-log_softmax(logits)``."""
+    labels, logits = _float_logits(labels, logits)
+    axis = -1 if axis is None and dim is None else (dim if axis is None else axis)
+    return _nn.softmax_cross_entropy_with_logits(labels, logits, axis=axis, name=name)
+
+
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
+                                      name=None, axis=None):
+    """TF1's deprecated function: like ``_v2`` but no gradient flows into the labels."""
+    _keywords_only("softmax_cross_entropy_with_logits", _sentinel)
+    labels, logits = _float_logits(labels, logits)
+    axis = dim if axis is None else axis
+    return _nn.softmax_cross_entropy_with_logits(_t.stop_gradient(labels), logits, axis=axis,
+                                                 name=name)
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
+                                             name=None):
+    """Cross entropy with integer class labels (keyword arguments only, as TF1)."""
+    _keywords_only("sparse_softmax_cross_entropy_with_logits", _sentinel)
+    if not isinstance(labels, _t.Tensor):
+        labels = _t.constant(np.asarray(labels, dtype=np.int32))
+    return _nn.sparse_softmax_cross_entropy_with_logits(labels, _float_logits(0, logits)[1],
+                                                        name=name)
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+    """The logistic loss, elementwise (keyword arguments only, as TF1)."""
+    _keywords_only("sigmoid_cross_entropy_with_logits", _sentinel)
+    labels, logits = _float_logits(labels, logits)
+    return _nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits, name=name)
+
+
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None):
+    """TF1's signature (``targets`` is the old name of ``labels``)."""
+    labels, logits = _float_logits(targets if labels is None else labels, logits)
+    return _nn.weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=name)
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """TF1's ``dropout(x, keep_prob)`` (or ``rate=``), mask drawn once from TF's seed."""
+    from .v1 import _rng
+    return _nn.dropout(x, rate=rate, keep_prob=keep_prob, noise_shape=noise_shape,
+                       name=name, rng=_rng(seed))
+
+
+def log_softmax(logits, axis=None, name=None, dim=None):
+    return _nn.log_softmax(logits, axis=dim if axis is None else axis, name=name)
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    return _nn.l2_normalize(x, axis=dim if axis is None else axis, epsilon=epsilon, name=name)
+
+
+_NN_V1 = {f.__name__: f for f in (
+    softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
+    sparse_softmax_cross_entropy_with_logits, sigmoid_cross_entropy_with_logits,
+    weighted_cross_entropy_with_logits, dropout, log_softmax, l2_normalize)}
+nn = types.SimpleNamespace(**{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1})
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """``tf.range``: int32 for Python ints, float32 for Python floats (TF)."""
+    if dtype is None:
+        kinds = {np.asarray(v).dtype.kind for v in (start, limit, delta)
+                 if v is not None and not isinstance(v, _t.Tensor)}
+        dtype = np.float32 if "f" in kinds else np.int32
+    return _arrays.range(start, limit, delta, dtype=dtype, name=name)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """``tf.one_hot``: float32 unless ``dtype`` or a numpy/tensor value says otherwise."""
+    given = [v for v in (on_value, off_value) if v is not None]
+    if dtype is None and all(isinstance(v, (float, int)) for v in given):
+        dtype = np.int32 if given and all(isinstance(v, int) for v in given) else np.float32
+    return _arrays.one_hot(indices, depth, on_value, off_value, axis, dtype, name)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float32, name=None):
+    """``tf.eye``: float32 by default (TF)."""
+    return _arrays.eye(num_rows, num_columns, batch_shape, dtype=dtype, name=name)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``tf.linspace`` of Python floats is float32 (TF)."""
+    start, stop = (np.float32(v) if isinstance(v, float) else v for v in (start, stop))
+    return _arrays.linspace(start, stop, num, name=name, axis=axis)
+
+
+lin_space = linspace
+
+
+def _cast_to(dtype, fn_name):
+    def fn(x, name=fn_name):
+        return _t.cast(x, dtype, name=None if name == fn_name else name)
+    fn.__name__ = fn_name
+    return fn
+
+
+to_float = _cast_to(np.float32, "ToFloat")
+to_double = _cast_to(np.float64, "ToDouble")
+to_int32 = _cast_to(np.int32, "ToInt32")
+to_int64 = _cast_to(np.int64, "ToInt64")
+
+# TF1's old top-level names of linear algebra
+matrix_transpose = _linalg.matrix_transpose
+diag = _linalg.tensor_diag
+diag_part = _linalg.tensor_diag_part
+trace = _linalg.trace
+linalg = types.SimpleNamespace(**{**{n: getattr(_linalg, n) for n in _linalg.__all__},
+                                  "eye": eye})
+math = types.SimpleNamespace(**{**vars(_t.math), "log_softmax": log_softmax})
+unstack = _arrays.unstack
+unpack = _arrays.unstack
+
+__all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) + [
+    "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float", "to_double",
+    "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
+    "unpack"])

@@ -1,0 +1,256 @@
+"""Array functions of TF: gather, one_hot, tile, pad, split, unstack, shape, range, ...
+
+All are composed from registry primitives.  Indices known when tracing (Python
+lists, numpy arrays) become the ``index`` primitive: a static gather whose
+gradient is a scatter-add.  Indices held in tensors (ids fed through an integer
+placeholder, as TF1 programs do) select by a one-hot contraction: the gradient of
+the parameters is then the same scatter-add, computed densely (work grows with
+the number of rows of the parameters).
+
+SEMANTICS (TF's behaviour at the edges):
+
+- gather/gather_nd/embedding_lookup with tensor indices: an index outside
+  ``[0, n)`` selects nothing (zeros) where TF's CPU kernel raises
+  InvalidArgumentError; indices have no gradient (integers).
+- one_hot: an index outside ``[0, depth)`` gives a row of ``off_value`` (TF).
+- shape/size/rank/range/linspace/eye are constants: shapes are static here.
+- boolean_mask needs a mask known when tracing (its result shape depends on it).
+
+>>> with Graph().as_default():
+...     p = constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+...     gather(p, [2, 0]).numpy().tolist()
+[[5.0, 6.0], [1.0, 2.0]]
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from ..errors import ShapeError
+from ..graph import Node
+from ..ops import apply, literal, normalize_axis
+from .functions import _lift, concat, equal, expand_dims, reshape, where
+from .math_ops import named
+from .tensor import Graph, as_dtype, constant, get_default_graph  # noqa: F401  (doctests)
+
+__all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack",
+           "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye"]
+
+
+def static_value(value, what):
+    """A value known when tracing: numbers, lists, arrays, or a constant leaf's value."""
+    if isinstance(value, Node):
+        if value.inputs or value.op.name != "const":
+            raise ShapeError(f"{what} must be known when the graph is built (a Python list, "
+                             f"numpy array or constant), not the computed tensor "
+                             f"{value.name!r}: symgrad shapes are static")
+        return np.asarray(value.value)
+    return np.asarray(value)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """A new axis of length ``depth`` holding ``on_value`` at each index, ``off_value``
+    elsewhere (1 and 0 by default; float32 like TF unless the values say otherwise).
+
+    >>> with Graph().as_default():
+    ...     one_hot(constant([0, 2, -1]), 3).numpy().tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
+    """
+    (ids,) = _lift([indices])
+    if ids.dtype.kind not in "iu":
+        raise ShapeError(f"one_hot(indices): needs an integer tensor, got {ids.dtype}")
+    depth = int(static_value(depth, "one_hot(depth)"))
+    axis = ids.ndim if axis is None or axis == -1 else int(axis)
+    dt = as_dtype(dtype) or (np.asarray(on_value).dtype if on_value is not None and
+                             not isinstance(on_value, Node) else np.dtype(np.float32))
+    shape = [1] * (ids.ndim + 1)
+    shape[axis] = depth
+    iota = literal(ids.graph, np.arange(depth, dtype=ids.dtype).reshape(shape))
+    hit = equal(expand_dims(ids, axis), iota)
+    on = _value_of(on_value, 1, dt, ids.graph)
+    off = _value_of(off_value, 0, dt, ids.graph)
+    return where(hit, on, off, name=name)
+
+
+def _value_of(value, default, dtype, graph):
+    if isinstance(value, Node):
+        return value
+    return literal(graph, np.asarray(default if value is None else value, dtype=dtype))
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of ``params`` along ``axis`` (0) at ``indices``: shape
+    ``params.shape[:axis] + indices.shape + params.shape[axis + 1:]``.
+
+    Static indices gather in place; tensor indices select by a one-hot contraction.
+    """
+    if batch_dims:
+        raise ShapeError("gather(batch_dims=...): only batch_dims=0 is supported")
+    (p,) = _lift([params])
+    axis = normalize_axis(0 if axis is None else axis, p.ndim, "gather")[0]
+    if not isinstance(indices, Node):
+        idx = np.asarray(indices, dtype=np.int64)
+        return apply("index", [p], index=(slice(None),) * axis + (idx,), name=name)
+    ids = indices
+    hot = one_hot(ids, p.shape[axis], dtype=p.dtype if p.is_float else np.float64)
+    letters = "abcdefghijklmnopqrstuvwxy"
+    ps = letters[:p.ndim]
+    hs = letters[p.ndim:p.ndim + ids.ndim] + ps[axis]
+    out = ps[:axis] + hs[:-1] + ps[axis + 1:]
+    return apply("einsum", [p, hot], subscripts=f"{ps},{hs}->{out}", name=name)
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """Elements (or slices) of ``params`` at the index tuples in the last axis of
+    ``indices``: shape ``indices.shape[:-1] + params.shape[m:]``.
+
+    >>> with Graph().as_default():
+    ...     gather_nd(constant([[1.0, 2.0], [3.0, 4.0]]), [[0, 1], [1, 0]]).numpy().tolist()
+    [2.0, 3.0]
+    """
+    if batch_dims:
+        raise ShapeError("gather_nd(batch_dims=...): only batch_dims=0 is supported")
+    (p,) = _lift([params])
+    if not isinstance(indices, Node):
+        idx = np.asarray(indices, dtype=np.int64)
+        index = tuple(idx[..., k] for k in builtins.range(idx.shape[-1]))
+        return apply("index", [p], index=index, name=name)
+    (ids,) = _lift([indices])
+    m = ids.shape[-1]
+    strides = np.cumprod((p.shape[1:m] + (1,))[::-1])[::-1].astype(ids.dtype)
+    flat_index = apply("einsum", [ids, literal(p.graph, strides)], subscripts=_last_axis(ids.ndim))
+    rows = reshape(p, (int(np.prod(p.shape[:m], dtype=np.int64)),) + p.shape[m:])
+    return gather(rows, flat_index, name=name)
+
+
+def _last_axis(ndim):
+    letters = "abcdefghijklmnopqrstuvwxy"[:ndim]
+    return f"{letters},{letters[-1]}->{letters[:-1]}"
+
+
+def tile(input, multiples, name=None):
+    """``input`` repeated ``multiples[d]`` times along each axis d."""
+    (x,) = _lift([input])
+    reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
+    if len(reps) != x.ndim:
+        raise ShapeError(f"tile: multiples {reps} must have one entry per axis of {x.shape}")
+    tables = [np.tile(np.arange(n), m) for n, m in zip(x.shape, reps)]
+    return apply("index", [x], index=np.ix_(*tables) if tables else (), name=name)
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """``tensor`` padded by ``paddings[d] = [before, after]`` on each axis; ``mode`` is
+    CONSTANT (``constant_values``), REFLECT or SYMMETRIC (numpy's reflect/symmetric)."""
+    (x,) = _lift([tensor])
+    widths = static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2)
+    if widths.shape[0] != x.ndim or np.any(widths < 0):
+        raise ShapeError(f"pad: paddings {widths.tolist()} must be [before, after] >= 0 for "
+                         f"each of the {x.ndim} axes")
+    mode = str(mode).upper()
+    if mode in ("REFLECT", "SYMMETRIC"):
+        tables = [np.pad(np.arange(n), (int(a), int(b)), mode=mode.lower())
+                  for n, (a, b) in zip(x.shape, widths)]
+        return apply("index", [x], index=np.ix_(*tables), name=name)
+    if mode != "CONSTANT":
+        raise ValueError(f"pad(mode={mode!r}): use 'CONSTANT', 'REFLECT' or 'SYMMETRIC'")
+    out = x
+    for d, (a, b) in enumerate(widths):
+        parts = []
+        for width in (a, b):
+            shape = out.shape[:d] + (int(width),) + out.shape[d + 1:]
+            parts.append(literal(x.graph, np.full(shape, constant_values, dtype=x.dtype)))
+        out = concat([parts[0], out, parts[1]], d) if a or b else out
+    return named(out, name) if out is not x else apply("identity", [x], name=name)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """Pieces of ``value`` along ``axis``: ``n`` equal ones, or of the given sizes (one
+    size may be -1)."""
+    (x,) = _lift([value])
+    axis = normalize_axis(axis, x.ndim, "split")[0]
+    n = x.shape[axis]
+    spec = static_value(num_or_size_splits, "split(num_or_size_splits)")
+    if spec.ndim == 0:
+        k = int(spec)
+        if k <= 0 or n % k:
+            raise ShapeError(f"split: axis {axis} of length {n} does not split into {k} "
+                             "equal pieces")
+        sizes = [n // k] * k
+    else:
+        sizes = [int(s) for s in spec]
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise ShapeError(f"split: sizes {sizes} do not add up to {n} along axis {axis}")
+    out, start = [], 0
+    for s in sizes:
+        index = (slice(None),) * axis + (slice(start, start + s),)
+        out.append(apply("index", [x], index=index))
+        start += s
+    return out
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    """The slices of ``value`` along ``axis``, each without that axis."""
+    (x,) = _lift([value])
+    axis = normalize_axis(axis, x.ndim, "unstack")[0]
+    return [apply("index", [x], index=(slice(None),) * axis + (i,))
+            for i in builtins.range(x.shape[axis])]
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The entries of ``tensor`` where ``mask`` (known when tracing) is True, flattened
+    over the mask's axes."""
+    (x,) = _lift([tensor])
+    m = static_value(mask, "boolean_mask(mask)").astype(bool)
+    axis = 0 if axis is None else int(axis) % max(x.ndim, 1)
+    if x.shape[axis:axis + m.ndim] != m.shape:
+        raise ShapeError(f"boolean_mask: mask of shape {m.shape} does not match axes "
+                         f"{axis}.. of shape {x.shape}")
+    index = (slice(None),) * axis + tuple(np.nonzero(m))
+    return apply("index", [x], index=index, name=name if name != "boolean_mask" else None)
+
+
+def shape(input, name=None, out_type=np.int32):
+    """The static shape as an integer constant."""
+    (x,) = _lift([input])
+    return named(literal(x.graph, np.array(x.shape, dtype=as_dtype(out_type))), name)
+
+
+def size(input, name=None, out_type=np.int32):
+    """The number of elements as an integer constant."""
+    (x,) = _lift([input])
+    return named(literal(x.graph, np.array(x.size, dtype=as_dtype(out_type))), name)
+
+
+def rank(input, name=None):
+    """The number of axes as an int32 constant."""
+    (x,) = _lift([input])
+    return named(literal(x.graph, np.array(x.ndim, dtype=np.int32)), name)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """``numpy.arange(start, limit, delta)`` as a constant (dtype from the arguments)."""
+    if limit is None:
+        start, limit = 0, start
+    values = [static_value(v, "range") for v in (start, limit, delta)]
+    out = np.arange(*values, dtype=as_dtype(dtype))
+    return named(literal(get_default_graph(), out), None if name == "range" else name)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` (both included)."""
+    lo, hi = static_value(start, "linspace"), static_value(stop, "linspace")
+    out = np.linspace(lo, hi, int(static_value(num, "linspace(num)")), axis=axis)
+    dt = np.result_type(lo.dtype, hi.dtype) if lo.dtype.kind == "f" else np.float64
+    return named(literal(get_default_graph(), out.astype(dt)), name)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float64, name=None):
+    """The identity matrix (a constant), optionally repeated over ``batch_shape``."""
+    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+               dtype=as_dtype(dtype))
+    if batch_shape is not None:
+        m = np.broadcast_to(m, tuple(int(b) for b in batch_shape) + m.shape).copy()
+    return named(literal(get_default_graph(), m), name)

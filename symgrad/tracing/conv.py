@@ -1,0 +1,163 @@
+"""Convolutions and pooling (``tf.nn.conv1d/conv2d/max_pool/avg_pool``) from primitives.
+
+A convolution is an im2col gather (the ``index`` primitive: every window's
+elements, read from the padded input at a static, affine table) followed by a
+contraction with the filters (``einsum``).  Their derivative rules give TF's
+gradients (the gather's adjoint is a scatter-add); the compiled path reads the
+windows in place.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
+
+SEMANTICS (TF's behaviour):
+
+- ``padding="SAME"``: output size ceil(n / stride), the padding split with the
+  smaller half before; ``"VALID"``: windows inside the input only.
+- ``max_pool``: padded positions never win; the gradient of each window goes to
+  the *first* maximal element (TF's MaxPoolGrad), not shared among ties.
+- ``avg_pool`` with SAME divides by the number of real (unpadded) elements.
+
+>>> with Graph().as_default():
+...     x = constant(np.arange(16.0).reshape(1, 4, 4, 1))
+...     max_pool(x, 2, 2, "VALID").numpy().reshape(2, 2).tolist()
+[[5.0, 7.0], [13.0, 15.0]]
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import ShapeError
+from ..ops import apply, literal
+from .arrays import pad, static_value
+from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshape, transpose,
+                        where)
+from .math_ops import named
+from .tensor import Graph, constant  # noqa: F401  (doctests)
+
+__all__ = ["conv1d", "conv2d", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d"]
+
+
+def _spatial(value, what, n=2):
+    """An int or a list (n spatial entries, or n + 2 with batch and channel) as a tuple."""
+    v = [int(d) for d in np.atleast_1d(static_value(value, what))]
+    if len(v) == 1:
+        return tuple(v) * n
+    if len(v) == n:
+        return tuple(v)
+    if len(v) == n + 2:
+        return tuple(v[1:-1])
+    raise ShapeError(f"{what}: {v} needs 1, {n} or {n + 2} entries")
+
+
+def _geometry(size, k, stride, dilation, padding):
+    """(output size, padding before, padding after) along one axis."""
+    span = (k - 1) * dilation + 1
+    if padding == "VALID":
+        if size < span:
+            raise ShapeError(f"VALID padding: a window of {span} does not fit an axis of {size}")
+        return (size - span) // stride + 1, 0, 0
+    if padding != "SAME":
+        raise ValueError(f"padding={padding!r}: use 'SAME' or 'VALID'")
+    out = math.ceil(size / stride)
+    total = max((out - 1) * stride + span - size, 0)
+    return out, total // 2, total - total // 2
+
+
+def _windows(x, ksize, strides, dilations, padding, fill):
+    """The windows of NHWC ``x`` as (N, OH, OW, C, KH*KW), and the geometry."""
+    n, h, w, c = x.shape
+    (oh, top, bottom), (ow, left, right) = (
+        _geometry(s, k, st, d, padding) for s, k, st, d in zip((h, w), ksize, strides, dilations))
+    xp = pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]], constant_values=fill) \
+        if top or bottom or left or right else x
+    kh, kw = ksize
+    k = np.arange(kh * kw)
+    rows = np.arange(oh)[:, None] * strides[0] + (k // kw)[None, :] * dilations[0]
+    cols = np.arange(ow)[:, None] * strides[1] + (k % kw)[None, :] * dilations[1]
+    index = (np.arange(n).reshape(n, 1, 1, 1, 1), rows.reshape(1, oh, 1, 1, kh * kw),
+             cols.reshape(1, 1, ow, 1, kh * kw), np.arange(c).reshape(1, 1, 1, c, 1))
+    return apply("index", [xp], index=index), (top, bottom, left, right)
+
+
+def _nhwc(x, data_format):
+    channels_first = str(data_format or "NHWC").upper().startswith("NC")
+    return (transpose(x, (0, 2, 3, 1)) if channels_first else x), channels_first
+
+
+def _back(y, channels_first, name):
+    return transpose(y, (0, 3, 1, 2), name=name) if channels_first else named(y, name)
+
+
+def conv2d(input=None, filters=None, strides=None, padding=None, use_cudnn_on_gpu=True,
+           data_format="NHWC", dilations=1, name=None, filter=None):
+    """2-D convolution (cross-correlation, as TF) of ``input`` [N, H, W, C] with
+    ``filters`` [KH, KW, C, O]; ``strides``/``dilations`` an int or a list.
+
+    >>> with Graph().as_default():
+    ...     x = constant(np.ones((1, 3, 3, 1)))
+    ...     conv2d(x, np.ones((2, 2, 1, 1)), 1, "SAME").numpy()[0, :, :, 0].tolist()
+    [[4.0, 4.0, 2.0], [4.0, 4.0, 2.0], [2.0, 2.0, 1.0]]
+    """
+    filters = filter if filters is None else filters
+    x, f = _lift([input, filters])
+    if x.ndim != 4 or f.ndim != 4:
+        raise ShapeError(f"conv2d: needs input [N, H, W, C] and filters [KH, KW, C, O], got "
+                         f"{x.shape} and {f.shape}")
+    x, channels_first = _nhwc(x, data_format)
+    if f.shape[2] != x.shape[3]:
+        raise ShapeError(f"conv2d: filters {f.shape} expect {f.shape[2]} input channels, the "
+                         f"input has {x.shape[3]}")
+    patches, _ = _windows(x, f.shape[:2], _spatial(strides, "conv2d(strides)"),
+                          _spatial(dilations, "conv2d(dilations)"), padding, 0)
+    taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
+    y = apply("einsum", [patches, taps], subscripts="nhwck,kco->nhwo")
+    return _back(y, channels_first, name)
+
+
+def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None,
+           data_format="NWC", name=None, input=None, dilations=1):
+    """1-D convolution of [N, W, C] with filters [K, C, O] (conv2d with height 1)."""
+    x, f = _lift([input if value is None else value, filters])
+    channels_first = str(data_format or "NWC").upper().startswith("NC")
+    if channels_first:
+        x = transpose(x, (0, 2, 1))
+    x4 = reshape(x, (x.shape[0], 1) + x.shape[1:])
+    f4 = reshape(f, (1,) + f.shape)
+    (s,), (d,) = _spatial(stride, "conv1d(stride)", 1), _spatial(dilations, "conv1d", 1)
+    y = conv2d(x4, f4, (1, s), padding, dilations=(1, d))
+    y = reshape(y, (y.shape[0],) + y.shape[2:])
+    return transpose(y, (0, 2, 1), name=name) if channels_first else named(y, name)
+
+
+def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC",
+             name=None, input=None):
+    """Maximum over each window of [N, H, W, C]; the gradient goes to the first maximum."""
+    (x,) = _lift([input if value is None else value])
+    x, channels_first = _nhwc(x, data_format)
+    patches, _ = _windows(x, _spatial(ksize, "max_pool(ksize)"),
+                          _spatial(strides, "max_pool(strides)"), (1, 1), padding, -np.inf)
+    k = patches.shape[-1]
+    iota = literal(x.graph, np.arange(k, dtype=np.float64))
+    hit = equal(patches, reduce_max(patches, -1, keepdims=True))
+    first = reduce_min(where(hit, iota, float(k)), -1, keepdims=True)
+    chosen = where(equal(iota, first), patches, 0.0)
+    return _back(reduce_sum(chosen, -1), channels_first, name)
+
+
+def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None,
+             input=None):
+    """Mean over each window of [N, H, W, C] (SAME: over the real elements only)."""
+    (x,) = _lift([input if value is None else value])
+    x, channels_first = _nhwc(x, data_format)
+    ksize, strides = _spatial(ksize, "avg_pool(ksize)"), _spatial(strides, "avg_pool(strides)")
+    patches, (top, bottom, left, right) = _windows(x, ksize, strides, (1, 1), padding, 0)
+    real = np.pad(np.ones(x.shape[1:3]), [(top, bottom), (left, right)])
+    oh, ow = patches.shape[1:3]
+    count = np.array([[real[i * strides[0]:i * strides[0] + ksize[0],
+                            j * strides[1]:j * strides[1] + ksize[1]].sum()
+                       for j in range(ow)] for i in range(oh)])
+    total = reduce_sum(patches, -1)
+    mean = total / literal(x.graph, count.reshape(1, oh, ow, 1).astype(total.dtype))
+    return _back(mean, channels_first, name)
+
+
+max_pool2d, avg_pool2d = max_pool, avg_pool

@@ -1,0 +1,191 @@
+"""``tf.math`` beyond the basics: rounding, clipping, argmax, cumsum, any/all.
+
+Registry primitives where a new rule was needed (floor, ceil, round, atan2);
+everything else is composed from primitives, so derivatives, closed forms and
+the compiled lowering come for free and match TF's own compositions.
+
+SEMANTICS (TF's behaviour at the edges, kept here):
+
+- ``floor``, ``ceil``, ``round``: no gradient (TF registers ``None``); ``round``
+  rounds half to even (``round(2.5) == 2``).
+- ``clip_by_value(t, lo, hi)`` is ``maximum(minimum(t, hi), lo)`` as in TF: the
+  gradient passes where ``lo <= t <= hi`` (both bounds included).
+- ``argmax``/``argmin``: integer outputs, so no gradient flows through them; a tie
+  gives the first index (TF's CPU kernel).
+- ``clip_by_norm``: TF's formula ``t * clip_norm / maximum(l2norm, clip_norm)``
+  with the all-zero tensor left unchanged (no NaN gradient at 0).
+
+>>> with Graph().as_default():
+...     x = constant([0.5, 1.5, 2.5, -0.5])
+...     round(x).numpy().tolist()
+[0.0, 2.0, 2.0, -0.0]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ShapeError
+from ..ops import apply, literal, normalize_axis
+from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
+                        reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
+                        square, sub, where)
+from .tensor import Graph, constant  # noqa: F401  (doctests)
+
+__all__ = ["floor", "ceil", "round", "atan2", "rsqrt", "squared_difference", "log_sigmoid",
+           "clip_by_value", "clip_by_norm", "clip_by_global_norm", "global_norm", "argmax",
+           "argmin", "reduce_any", "reduce_all", "cumsum"]
+
+
+def named(t, name):
+    """Give the last node of a composite the user's ``name`` (TF names the result)."""
+    if name:
+        t.name = t.graph.unique_name(name)
+    return t
+
+
+def _unary(op_name, doc):
+    def fn(x, name=None):
+        return apply(op_name, _lift([x]), name=name)
+    fn.__name__, fn.__doc__ = op_name, doc
+    return fn
+
+
+floor = _unary("floor", "Largest integer <= x (same dtype); no gradient (TF).")
+ceil = _unary("ceil", "Smallest integer >= x (same dtype); no gradient (TF).")
+round = _unary("round", "Nearest integer, half to even (TF's round); no gradient (TF).")  # noqa: A001
+
+
+def atan2(y, x, name=None):
+    """The angle of the point (x, y): ``atan2(y, x)``, elementwise."""
+    return apply("atan2", _lift([y, x]), name=name)
+
+
+def rsqrt(x, name=None):
+    """1 / sqrt(x)."""
+    return reciprocal(sqrt(x), name=name)
+
+
+def squared_difference(x, y, name=None):
+    """(x - y)**2, elementwise."""
+    return square(sub(x, y), name=name)
+
+
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)) = -softplus(-x), computed stably (TF's formula)."""
+    return neg(softplus(neg(x)), name=name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """``t`` clipped to [min, max]; the gradient passes where min <= t <= max (TF).
+
+    >>> with Graph().as_default():
+    ...     x = constant([-2.0, 0.0, 1.0, 3.0])
+    ...     clip_by_value(x, 0.0, 1.0).numpy().tolist()
+    [0.0, 0.0, 1.0, 1.0]
+    """
+    t, lo, hi = _lift([t, clip_value_min, clip_value_max])
+    return maximum(minimum(t, hi), lo, name=name)
+
+
+def _l2norm(t, axes):
+    """TF's safe norm: sqrt(sum t**2) where the sum is > 0, else the (zero) sum."""
+    l2sum = reduce_sum(square(t), axes, keepdims=True)
+    positive = greater(l2sum, 0.0)
+    return where(positive, sqrt(where(positive, l2sum, 1.0)), l2sum)
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """``t * clip_norm / max(||t||, clip_norm)`` (norm over ``axes``, all by default)."""
+    t, c = _lift([t, clip_norm])
+    return div(t * c, maximum(_l2norm(t, axes), c), name=name)
+
+
+def global_norm(t_list, name=None):
+    """sqrt of the sum of squares of every entry of every tensor (None entries skipped)."""
+    ts = [t for t in t_list if t is not None]
+    if not ts:
+        raise ValueError("global_norm(t_list): needs at least one tensor")
+    total = reduce_sum(square(ts[0]))
+    for t in ts[1:]:
+        total = total + reduce_sum(square(t))
+    return sqrt(total, name=name)
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """``([t * clip_norm / max(global_norm, clip_norm) ...], global_norm)`` like TF.
+
+    A NaN or inf global norm makes every clipped tensor NaN (TF adds ``norm - norm``).
+    """
+    t_list = list(t_list)
+    norm = global_norm(t_list) if use_norm is None else use_norm
+    norm, c = _lift([norm, clip_norm])
+    scale = c * minimum(reciprocal(norm), reciprocal(c)) + (norm - norm)
+    return [None if t is None else t * scale for t in t_list], norm
+
+
+def _arg_extreme(reducer, x, axis, output_type, name):
+    (x,) = _lift([x])
+    if x.ndim == 0:
+        raise ShapeError("argmax/argmin: needs a tensor of rank >= 1, got a scalar")
+    axis = normalize_axis(0 if axis is None else axis, x.ndim, "argmax")[0]
+    n = x.shape[axis]
+    shape = [1] * x.ndim
+    shape[axis] = n
+    hit = equal(x, reducer(x, axis, keepdims=True))
+    iota = literal(x.graph, np.arange(n, dtype=np.float64).reshape(shape))
+    first = reduce_min(where(hit, iota, float(n)), axis)
+    return cast(first, output_type, name=name)
+
+
+def argmax(input, axis=None, name=None, dimension=None, output_type=np.int64):
+    """Index of the largest entry along ``axis`` (0 by default); ties: the first (TF).
+
+    An integer tensor: no gradient flows through it.
+
+    >>> with Graph().as_default():
+    ...     argmax(constant([[1.0, 3.0, 3.0], [2.0, 0.0, 1.0]]), axis=1).numpy().tolist()
+    [1, 0]
+    """
+    return _arg_extreme(reduce_max, input, dimension if axis is None else axis, output_type,
+                        name)
+
+
+def argmin(input, axis=None, name=None, dimension=None, output_type=np.int64):
+    """Index of the smallest entry along ``axis`` (0 by default); ties: the first (TF)."""
+    return _arg_extreme(reduce_min, input, dimension if axis is None else axis, output_type,
+                        name)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical or over ``axis`` (False for an empty axis)."""
+    (x,) = _lift([input_tensor])
+    return greater(reduce_max(cast(x, np.float64), axis, keepdims), 0.0, name=name)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical and over ``axis`` (True for an empty axis)."""
+    (x,) = _lift([input_tensor])
+    return greater(reduce_min(cast(x, np.float64), axis, keepdims), 0.0, name=name)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running sums along ``axis``; the gradient is the reverse running sum (TF).
+
+    A contraction with a constant triangular matrix (n**2 work along the axis).
+
+    >>> with Graph().as_default():
+    ...     cumsum(constant([1.0, 2.0, 3.0]), exclusive=True).numpy().tolist()
+    [0.0, 1.0, 3.0]
+    """
+    (x,) = _lift([x])
+    if x.ndim == 0:
+        raise ShapeError("cumsum: needs a tensor of rank >= 1, got a scalar")
+    axis = normalize_axis(axis, x.ndim, "cumsum")[0]
+    n = x.shape[axis]
+    i, j = np.indices((n, n))
+    mask = (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+    tri = literal(x.graph, mask.astype(x.dtype if x.dtype.kind != "b" else np.int64))
+    letters = "abcdefghijklmnopqrstuvwxy"[:x.ndim]
+    out = letters.replace(letters[axis], "z")
+    return apply("einsum", [x, tri], subscripts=f"{letters},{letters[axis]}z->{out}",
+                 name=name)

@@ -1,0 +1,224 @@
+"""``sg.nn``: activations, losses on logits, normalisation, dropout, embeddings.
+
+The activations with kinks are registry primitives (``ops.activations``); the
+rest is composed from primitives, written as TF writes them, so the gradients are
+TF's.  Convolutions and pooling live in ``tracing.conv`` and are re-exported here.
+
+SEMANTICS (TF's behaviour, kept here):
+
+- ``softmax_cross_entropy_with_logits(labels, logits)`` is
+  ``-sum(labels * log_softmax(logits))`` along ``axis``: its gradient is
+  ``softmax(logits) - labels`` for labels that sum to 1 (TF's fused kernel returns
+  that difference for any labels; symgrad returns the true derivative
+  ``sum(labels) * softmax - labels``: they differ only for labels that are not a
+  distribution).  The labels get the gradient ``-log_softmax(logits)`` (TF2 and
+  ``compat.v1``'s ``_v2``; ``compat.v1``'s v1 function stops it, as TF1 did).
+- ``sparse_softmax_cross_entropy_with_logits``: integer labels, no gradient for
+  them; a label outside ``[0, classes)`` selects nothing (loss = logsumexp) where
+  TF's CPU kernel raises.
+- ``sigmoid_cross_entropy_with_logits`` = ``softplus(x) - x * z``, TF's stable
+  formula ``max(x, 0) - x * z + log(1 + exp(-|x|))`` in closed form; gradient
+  ``sigmoid(x) - z``.
+- ``dropout``: the mask is drawn once, when the op is created (like the random
+  ops of ``compat.v1``), from ``seed``; kept entries are scaled by ``1/keep``.
+  Its numbers cannot match TF's random stream.
+
+>>> with Graph().as_default():
+...     logits = constant([[2.0, 1.0, 0.1]])
+...     labels = constant([[1.0, 0.0, 0.0]])
+...     loss = softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+...     round(float(loss.numpy()[0]), 4)
+0.417
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ShapeError
+from ..graph import Node
+from ..ops import apply, literal, normalize_axis
+from .arrays import gather, one_hot, static_value
+from .conv import avg_pool, avg_pool2d, conv1d, conv2d, max_pool, max_pool2d  # noqa: F401
+from .functions import (_lift, abs, concat, logsumexp, maximum, mul, neg, reduce_mean,  # noqa: F401
+                        reduce_sum, relu, reshape, sigmoid, softmax, softplus, square,
+                        stop_gradient, tanh)
+from .math_ops import named, rsqrt, squared_difference
+from .tensor import Graph, constant  # noqa: F401  (doctests)
+
+__all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softsign", "sigmoid", "tanh",
+           "softplus", "softmax", "log_softmax", "bias_add", "l2_loss", "l2_normalize",
+           "moments", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
+           "weighted_cross_entropy_with_logits", "dropout", "embedding_lookup",
+           "conv1d", "conv2d", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d", "swish",
+           "silu"]
+
+
+def relu6(features, name=None):
+    """min(max(x, 0), 6); gradient 1 where 0 < x < 6 (TF)."""
+    return apply("relu6", _lift([features]), name=name)
+
+
+def elu(features, name=None):
+    """x where x >= 0, exp(x) - 1 below."""
+    return apply("elu", _lift([features]), name=name)
+
+
+def selu(features, name=None):
+    """scale * (x where x >= 0, alpha * (exp(x) - 1) below), TF's alpha and scale."""
+    return apply("selu", _lift([features]), name=name)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """x where x > 0, alpha * x elsewhere (alpha 0.2 by default, as TF)."""
+    return apply("leaky_relu", _lift([features]), alpha=float(alpha), name=name)
+
+
+def softsign(features, name=None):
+    """x / (1 + |x|)."""
+    (x,) = _lift([features])
+    return named(x / (1 + abs(x)), name)
+
+
+def swish(features, beta=1.0, name=None):
+    """x * sigmoid(beta * x) (also ``silu``)."""
+    (x,) = _lift([features])
+    return mul(x, sigmoid(beta * x if beta != 1.0 else x), name=name)
+
+
+silu = swish
+
+
+def log_softmax(logits, axis=None, name=None):
+    """logits - logsumexp(logits) along ``axis`` (the last by default)."""
+    (x,) = _lift([logits])
+    axis = -1 if axis is None else axis
+    return named(x - logsumexp(x, axis=axis, keepdims=True), name)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """``value + bias`` with ``bias`` along the channel axis (last, or 1 for NC..)."""
+    x, b = _lift([value, bias])
+    if b.ndim != 1:
+        raise ShapeError(f"bias_add(bias): needs a vector, got shape {b.shape}")
+    if data_format and str(data_format).upper().startswith("NC"):
+        b = reshape(b, (b.shape[0],) + (1,) * (x.ndim - 2))
+    return named(x + b, name)
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2."""
+    (x,) = _lift([t])
+    return named(reduce_sum(square(x)) / 2, name)
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x ** 2), epsilon)) along ``axis`` (TF's formula)."""
+    (x,) = _lift([x])
+    axis = dim if axis is None else axis
+    square_sum = reduce_sum(square(x), axis, keepdims=True)
+    return named(x * rsqrt(maximum(square_sum, epsilon)), name)
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """``(mean, variance)`` over ``axes`` (TF: the variance stops the mean's gradient)."""
+    (x,) = _lift([x])
+    mean = reduce_mean(x, axes, keepdims=True)
+    var = reduce_mean(squared_difference(x, stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:
+        axes = normalize_axis(axes, x.ndim, "moments")
+        kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        mean, var = reshape(mean, kept), reshape(var, kept)
+    return mean, var
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None, dim=None):
+    """-sum(labels * log_softmax(logits)) along ``axis``: one loss per example.
+
+    >>> with Graph().as_default():
+    ...     x = constant([[0.0, 0.0]])
+    ...     bool(softmax_cross_entropy_with_logits([[0.5, 0.5]], x).numpy()[0] == np.log(2))
+    True
+    """
+    axis = dim if dim is not None else axis
+    logits, labels = _lift([logits, labels])
+    return neg(reduce_sum(labels * log_softmax(logits, axis), axis), name=name)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """The cross entropy with integer class ``labels`` (shape ``logits.shape[:-1]``)."""
+    logits, labels = _lift([logits, labels])
+    if labels.dtype.kind not in "iu":
+        raise ShapeError(f"sparse_softmax_cross_entropy_with_logits(labels): needs integer "
+                         f"class indices, got {labels.dtype}")
+    if labels.shape != logits.shape[:-1]:
+        raise ShapeError(f"sparse_softmax_cross_entropy_with_logits: labels of shape "
+                         f"{labels.shape} must have the shape of logits without the last axis "
+                         f"{logits.shape[:-1]}")
+    hot = one_hot(labels, logits.shape[-1], dtype=logits.dtype)
+    return neg(reduce_sum(hot * log_softmax(logits), -1), name=name)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """softplus(x) - x * z elementwise: the logistic loss of logits x and labels z."""
+    if labels is None or logits is None:
+        raise ValueError("sigmoid_cross_entropy_with_logits: pass both labels= and logits=")
+    x, z = _lift([logits, labels])
+    if x.shape != z.shape:
+        raise ShapeError(f"sigmoid_cross_entropy_with_logits: logits {x.shape} and labels "
+                         f"{z.shape} must have the same shape")
+    return named(softplus(x) - x * z, name)
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """TF's ``(1 - z) * x + (1 + (pos_weight - 1) * z) * softplus(-x)``."""
+    x, z, w = _lift([logits, labels, pos_weight])
+    return named((1 - z) * x + (1 + (w - 1) * z) * softplus(neg(x)), name)
+
+
+def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None):
+    """Zero entries with probability ``rate`` (or keep them with ``keep_prob``) and scale
+    the kept ones by ``1/keep``; the mask is drawn once, now (module docstring)."""
+    (x,) = _lift([x])
+    keep = 1.0 - float(static_value(rate, "dropout(rate)")) if rate is not None else \
+        float(static_value(keep_prob, "dropout(keep_prob)")) if keep_prob is not None else None
+    if keep is None or not 0.0 < keep <= 1.0:
+        raise ValueError(f"dropout: rate must be in [0, 1) (got rate={rate!r}, "
+                         f"keep_prob={keep_prob!r})")
+    shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
+    draw = (rng or np.random.default_rng(seed)).uniform(size=shape)
+    mask = (draw < keep).astype(x.dtype if x.is_float else np.float64) / keep
+    return mul(x, literal(x.graph, mask), name=name)
+
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
+                     max_norm=None):
+    """Rows of ``params`` at ``ids``; ``params`` may be a list of shards ('mod' or 'div').
+
+    >>> with Graph().as_default():
+    ...     shards = [constant([[0.0], [2.0]]), constant([[1.0]])]
+    ...     embedding_lookup(shards, [2, 1]).numpy().tolist()
+    [[2.0], [1.0]]
+    """
+    if max_norm is not None:
+        raise ValueError("embedding_lookup(max_norm=...) is not supported")
+    table = _whole_table(params, partition_strategy)
+    return gather(table, ids, name=name)
+
+
+def _whole_table(params, strategy):
+    if isinstance(params, Node) or not isinstance(params, (list, tuple)):
+        return _lift([params])[0]
+    shards = _lift(list(params))
+    if len(shards) == 1:
+        return shards[0]
+    joined = concat(shards, 0)
+    if strategy == "div":
+        return joined
+    if strategy != "mod":
+        raise ValueError(f"embedding_lookup(partition_strategy={strategy!r}): use 'mod' or 'div'")
+    # id r lives in shard r % P at row r // P; list the joined rows in id order
+    starts = np.cumsum([0] + [s.shape[0] for s in shards])
+    total, count = int(starts[-1]), len(shards)
+    order = [int(starts[r % count] + r // count) for r in range(total)]
+    return apply("index", [joined], index=(np.array(order, dtype=np.int64),))

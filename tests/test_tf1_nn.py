@@ -1,0 +1,262 @@
+"""tf.nn in TF1 programs (import changed only), against TF's documented numbers or
+hand derivations (numpy oracles written next to each program)."""
+import numpy as np
+import pytest
+
+from .tf1_programs import run_tf1
+
+
+def _softmax(z):
+    e = np.exp(z - z.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def test_softmax_cross_entropy_documented_values_and_gradients():
+    ns = run_tf1("""
+        import tensorflow as tf
+        logits = tf.constant([[4.0, 2.0, 1.0], [0.0, 5.0, 1.0]])
+        labels = tf.constant([[1.0, 0.0, 0.0], [0.0, 0.8, 0.2]])
+        loss_v1 = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        loss_v2 = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+        g_logits = tf.gradients(tf.reduce_sum(loss_v2), logits)
+        g_labels_v1 = tf.gradients(loss_v1, labels)
+        g_labels_v2 = tf.gradients(loss_v2, labels)
+        with tf.Session() as sess:
+            v1, v2, dz, dy2 = sess.run([loss_v1, loss_v2, g_logits[0], g_labels_v2[0]])
+    """)
+    np.testing.assert_allclose(ns["v1"], [0.16984604, 0.82474494], rtol=1e-6)  # TF's docs
+    np.testing.assert_allclose(ns["v2"], ns["v1"])
+    z = np.array([[4.0, 2.0, 1.0], [0.0, 5.0, 1.0]])
+    y = np.array([[1.0, 0.0, 0.0], [0.0, 0.8, 0.2]])
+    np.testing.assert_allclose(ns["dz"], _softmax(z) - y, atol=1e-6)
+    np.testing.assert_allclose(ns["dy2"], -np.log(_softmax(z)), rtol=1e-5)
+    assert ns["g_labels_v1"] == [None]          # TF1's function stops the labels' gradient
+    assert ns["v1"].dtype == np.float32
+
+
+def test_softmax_cross_entropy_v1_needs_named_arguments():
+    with pytest.raises(ValueError, match="named arguments"):
+        run_tf1("""
+            import tensorflow as tf
+            tf.nn.softmax_cross_entropy_with_logits([[1.0, 0.0]], [[0.0, 0.0]])
+        """)
+
+
+def test_sparse_softmax_cross_entropy_documented_values():
+    ns = run_tf1("""
+        import tensorflow as tf
+        logits = tf.constant([[2., -5., .5, -.1], [0., 0., 1.9, 1.4], [-100., 100., -100., -100.]])
+        labels = tf.constant([0, 3, 1])
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        grad = tf.gradients(loss, [logits, labels])
+        with tf.Session() as sess:
+            value, dz = sess.run([loss, grad[0]])
+    """)
+    np.testing.assert_allclose(ns["value"], [0.29750752, 1.1448325, 0.0], atol=1e-6)
+    z = np.array([[2., -5., .5, -.1], [0., 0., 1.9, 1.4], [-100., 100., -100., -100.]])
+    np.testing.assert_allclose(ns["dz"], _softmax(z) - np.eye(4)[[0, 3, 1]], atol=1e-6)
+    assert ns["grad"][1] is None                # integer labels: no gradient
+
+
+def test_sigmoid_cross_entropy_documented_values():
+    ns = run_tf1("""
+        import tensorflow as tf
+        logits = tf.constant([1., -1., 0., 1., -1., 0., 0.])
+        labels = tf.constant([0., 0., 0., 1., 1., 1., 0.5])
+        loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
+        (dz,) = tf.gradients(loss, logits)
+        with tf.Session() as sess:
+            value, grad = sess.run([loss, dz])
+    """)
+    np.testing.assert_allclose(ns["value"], [1.3132616, 0.3132617, 0.6931472, 0.3132617,
+                                             1.3132616, 0.6931472, 0.6931472], rtol=1e-6)
+    z = np.array([1., -1., 0., 1., -1., 0., 0.])
+    y = np.array([0., 0., 0., 1., 1., 1., 0.5])
+    np.testing.assert_allclose(ns["grad"], 1 / (1 + np.exp(-z)) - y, atol=1e-6)
+
+
+def test_softmax_regression_training_step():
+    # the MNIST-for-beginners model on four examples: with W = b = 0 the loss is log 2
+    # and one step moves W by -lr * x^T (softmax - onehot) / n, softmax = 1/2
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [4, 3])
+        y_ = tf.placeholder(tf.int32, [4])
+        W = tf.Variable(tf.zeros([3, 2]))
+        b = tf.Variable(tf.zeros([2]))
+        y = tf.matmul(x, W) + b
+        cross_entropy = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y_, logits=y))
+        train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
+        correct = tf.equal(tf.argmax(y, 1), tf.cast(y_, tf.int64))
+        accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+        xs = np.array([[1., 0., 2.], [0., 1., 1.], [1., 1., 0.], [2., 0., 1.]], np.float32)
+        ys = np.array([0, 1, 1, 0], np.int32)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            loss0 = sess.run(cross_entropy, feed_dict={x: xs, y_: ys})
+            sess.run(train_step, feed_dict={x: xs, y_: ys})
+            W1, acc = sess.run([W, accuracy], feed_dict={x: xs, y_: ys})
+    """)
+    xs, ys = ns["xs"], ns["ys"]
+    assert ns["loss0"] == pytest.approx(np.log(2), rel=1e-6)
+    expected = -0.5 * xs.T @ (0.5 - np.eye(2)[ys]) / 4
+    np.testing.assert_allclose(ns["W1"], expected, rtol=1e-6)
+    logits = xs @ expected + (-0.5 * (0.5 - np.eye(2)[ys]).mean(0))
+    assert ns["acc"] == pytest.approx(np.mean(logits.argmax(1) == ys))
+
+
+def test_activations_documented_values_and_kinks():
+    ns = run_tf1("""
+        import tensorflow as tf
+        x = tf.constant([-2., 0., 1., 6., 7.])
+        ys = [tf.nn.relu6(x), tf.nn.leaky_relu(x), tf.nn.elu(x), tf.nn.selu(x),
+              tf.nn.softsign(x)]
+        grads = [tf.gradients(y, x)[0] for y in ys]
+        with tf.Session() as sess:
+            values, slopes = sess.run([ys, grads])
+    """)
+    x = np.array([-2., 0., 1., 6., 7.])
+    relu6, leaky, elu, selu, softsign = ns["values"]
+    np.testing.assert_allclose(relu6, [0, 0, 1, 6, 6])
+    np.testing.assert_allclose(leaky, [-0.4, 0, 1, 6, 7], rtol=1e-6)
+    np.testing.assert_allclose(elu, np.where(x > 0, x, np.expm1(x)), rtol=1e-6)
+    alpha, scale = 1.6732632423543772, 1.0507009873554805
+    np.testing.assert_allclose(selu, scale * np.where(x > 0, x, alpha * np.expm1(x)), rtol=1e-6)
+    np.testing.assert_allclose(softsign, x / (1 + np.abs(x)), rtol=1e-6)
+    d_relu6, d_leaky, d_elu, d_selu, d_softsign = ns["slopes"]
+    np.testing.assert_allclose(d_relu6, [0, 0, 1, 0, 0])     # 0 at both kinks (TF)
+    np.testing.assert_allclose(d_leaky, [0.2, 0.2, 1, 1, 1], rtol=1e-6)  # alpha at 0
+    np.testing.assert_allclose(d_elu, [np.exp(-2), 1, 1, 1, 1], rtol=1e-6)
+    np.testing.assert_allclose(d_selu, scale * np.array([alpha * np.exp(-2), 1, 1, 1, 1]),
+                               rtol=1e-6)
+    np.testing.assert_allclose(d_softsign, 1 / (1 + np.abs(x)) ** 2, rtol=1e-6)
+
+
+def test_l2_loss_l2_normalize_bias_add_log_softmax():
+    ns = run_tf1("""
+        import tensorflow as tf
+        v = tf.constant([3.0, 4.0])
+        m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        out = [tf.nn.l2_loss(v), tf.nn.l2_normalize(v, 0), tf.nn.bias_add(m, [10.0, 20.0]),
+               tf.nn.log_softmax([[0.0, 0.0]])]
+        grads = tf.gradients(tf.nn.l2_loss(v), v)
+        with tf.Session() as sess:
+            loss, unit, biased, logp = sess.run(out)
+            (dv,) = sess.run(grads)
+    """)
+    assert ns["loss"] == 12.5
+    np.testing.assert_allclose(ns["unit"], [0.6, 0.8], rtol=1e-6)
+    np.testing.assert_allclose(ns["biased"], [[11, 22], [13, 24]])
+    np.testing.assert_allclose(ns["logp"], np.log([[0.5, 0.5]]), rtol=1e-6)
+    np.testing.assert_allclose(ns["dv"], [3.0, 4.0])
+
+
+def _correlate_nhwc(x, f, stride, pads):
+    """A direct loop oracle: TF's conv2d is a cross-correlation."""
+    (top, bottom), (left, right) = pads
+    xp = np.pad(x, [(0, 0), (top, bottom), (left, right), (0, 0)])
+    kh, kw, _, co = f.shape
+    oh = (xp.shape[1] - kh) // stride + 1
+    ow = (xp.shape[2] - kw) // stride + 1
+    out = np.zeros((x.shape[0], oh, ow, co))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, i * stride:i * stride + kh, j * stride:j * stride + kw, :]
+            out[:, i, j, :] = np.einsum("nijc,ijco->no", win, f)
+    return out
+
+
+def test_conv2d_same_and_valid_with_gradients():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(0)
+        image = rng.randn(2, 5, 5, 3).astype(np.float32)
+        kernel = rng.randn(3, 3, 3, 4).astype(np.float32)
+        x = tf.placeholder(tf.float32, [2, 5, 5, 3])
+        W = tf.Variable(kernel)
+        same = tf.nn.conv2d(x, W, strides=[1, 2, 2, 1], padding="SAME")
+        valid = tf.nn.conv2d(x, W, strides=[1, 1, 1, 1], padding="VALID")
+        (dW,) = tf.gradients(tf.reduce_sum(valid), W)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            s, v, g = sess.run([same, valid, dW], feed_dict={x: image})
+    """)
+    image, kernel = ns["image"].astype(float), ns["kernel"].astype(float)
+    # SAME, stride 2 on 5: output 3, total padding (3-1)*2 + 3 - 5 = 2, one on each side
+    np.testing.assert_allclose(ns["s"], _correlate_nhwc(image, kernel, 2, [(1, 1), (1, 1)]),
+                               rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ns["v"], _correlate_nhwc(image, kernel, 1, [(0, 0), (0, 0)]),
+                               rtol=1e-4, atol=1e-5)
+    # d sum(valid) / dW[i, j, c, o] = sum of the input under tap (i, j) of channel c
+    expected = np.stack([image[:, i:i + 3, j:j + 3, :].sum((0, 1, 2))
+                         for i in range(3) for j in range(3)]).reshape(3, 3, 3, 1)
+    np.testing.assert_allclose(ns["g"], np.broadcast_to(expected, (3, 3, 3, 4)), rtol=1e-4)
+
+
+def test_pooling_documented_values_and_max_pool_gradient_to_first_max():
+    ns = run_tf1("""
+        import tensorflow as tf
+        x = tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])
+        x = tf.reshape(x, [1, 3, 3, 1])
+        mx = tf.nn.max_pool(x, ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID")
+        av = tf.nn.avg_pool(x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+        flat = tf.reshape(tf.constant([1., 1., 0., 1.]), [1, 2, 2, 1])
+        tie = tf.nn.max_pool(flat, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        (d_tie,) = tf.gradients(tie, flat)
+        with tf.Session() as sess:
+            m, a, dt = sess.run([mx, av, d_tie])
+    """)
+    np.testing.assert_allclose(ns["m"].reshape(2, 2), [[5., 6.], [8., 9.]])
+    # SAME averages over the real elements only: 3 = (1+2+4+5)/4, 4.5 = (3+6)/2, ...
+    np.testing.assert_allclose(ns["a"].reshape(2, 2), [[3., 4.5], [7.5, 9.]])
+    np.testing.assert_allclose(ns["dt"].reshape(4), [1., 0., 0., 0.])  # the first max only
+
+
+def test_conv1d_matches_a_direct_sum():
+    ns = run_tf1("""
+        import tensorflow as tf
+        signal = tf.reshape(tf.constant([1., 2., 3., 4., 5.]), [1, 5, 1])
+        taps = tf.reshape(tf.constant([1., 0., -1.]), [3, 1, 1])
+        y = tf.nn.conv1d(signal, taps, stride=1, padding="VALID")
+        with tf.Session() as sess:
+            out = sess.run(y)
+    """)
+    np.testing.assert_allclose(ns["out"].ravel(), [1 - 3, 2 - 4, 3 - 5])
+
+
+def test_dropout_keeps_scaled_entries_and_is_seeded():
+    ns = run_tf1("""
+        import tensorflow as tf
+        x = tf.ones([1000])
+        a = tf.nn.dropout(x, keep_prob=0.5, seed=3)
+        b = tf.nn.dropout(x, keep_prob=0.5, seed=3)
+        c = tf.nn.dropout(x, rate=0.0)
+        (g,) = tf.gradients(tf.reduce_sum(a), x)
+        with tf.Session() as sess:
+            va, vb, vc, vg = sess.run([a, b, c, g])
+    """)
+    assert set(np.unique(ns["va"])) <= {0.0, 2.0}
+    assert 400 < np.count_nonzero(ns["va"]) < 600
+    np.testing.assert_array_equal(ns["va"], ns["vb"])
+    np.testing.assert_array_equal(ns["vc"], 1.0)
+    np.testing.assert_array_equal(ns["vg"], ns["va"])   # the gradient is the mask / keep
+
+
+def test_embedding_lookup_with_fed_ids_and_scatter_add_gradient():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        embeddings = tf.Variable(np.arange(12.0, dtype=np.float32).reshape(4, 3))
+        ids = tf.placeholder(tf.int32, shape=[3])
+        looked = tf.nn.embedding_lookup(embeddings, ids)
+        (d,) = tf.gradients(tf.reduce_sum(looked), embeddings)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            rows, grad = sess.run([looked, d], feed_dict={ids: [3, 0, 3]})
+    """)
+    table = np.arange(12.0).reshape(4, 3)
+    np.testing.assert_allclose(ns["rows"], table[[3, 0, 3]])
+    np.testing.assert_allclose(ns["grad"], [[1] * 3, [0] * 3, [0] * 3, [2] * 3])  # id 3 twice
