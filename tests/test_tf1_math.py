@@ -186,3 +186,42 @@ def test_matmul_transposes_and_names():
     b = np.array([[7., 8.], [9., 10.], [11., 12.]])
     np.testing.assert_array_equal(ns["out"], a.T @ b.T)
     assert ns["c"].name.split(":")[0].endswith("product")
+
+
+def test_linalg_old_and_new_names_with_textbook_gradients():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        A = tf.Variable([[4.0, 1.0], [2.0, 3.0]])
+        S = tf.constant([[4.0, 2.0], [2.0, 3.0]])
+        b = tf.constant([[1.0], [2.0]])
+        outs = [tf.matrix_inverse(A), tf.matrix_determinant(A), tf.linalg.inv(A),
+                tf.linalg.det(A), tf.linalg.slogdet(A)[1], tf.cholesky(S), tf.linalg.logdet(S),
+                tf.matrix_solve(A, b), tf.matrix_triangular_solve(A, b, lower=True),
+                tf.linalg.trace(A), tf.linalg.diag_part(A), tf.diag(tf.constant([1.0, 2.0]))]
+        d_det = tf.gradients(tf.matrix_determinant(A), A)[0]
+        d_inv = tf.gradients(tf.reduce_sum(tf.matrix_inverse(A)), A)[0]
+        d_logdet = tf.gradients(tf.linalg.logdet(S), S)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = sess.run(outs)
+            dd, di, dl = sess.run([d_det, d_inv, d_logdet])
+    """)
+    a = np.array([[4.0, 1.0], [2.0, 3.0]])
+    s = np.array([[4.0, 2.0], [2.0, 3.0]])
+    inv, det, inv2, det2, logabs, chol, logdet, x, xt, tr, dp, dg = ns["values"]
+    a_inv = np.linalg.inv(a)
+    np.testing.assert_allclose(inv, a_inv, rtol=1e-6)
+    np.testing.assert_allclose(inv2, a_inv, rtol=1e-6)
+    assert det == pytest.approx(10.0) and det2 == pytest.approx(10.0)
+    assert logabs == pytest.approx(np.log(10.0))
+    np.testing.assert_allclose(chol, [[2.0, 0.0], [1.0, np.sqrt(2.0)]], rtol=1e-6)
+    assert logdet == pytest.approx(np.log(8.0))
+    np.testing.assert_allclose(x.ravel(), a_inv @ [1.0, 2.0], rtol=1e-6)
+    np.testing.assert_allclose(xt.ravel(), [0.25, (2.0 - 2 * 0.25) / 3], rtol=1e-6)
+    assert tr == 7.0 and dp.tolist() == [4.0, 3.0]
+    np.testing.assert_array_equal(dg, [[1.0, 0.0], [0.0, 2.0]])
+    np.testing.assert_allclose(ns["dd"], 10.0 * a_inv.T, rtol=1e-6)    # d det = det A⁻ᵀ
+    ones = np.ones((2, 2))
+    np.testing.assert_allclose(ns["di"], -a_inv.T @ ones @ a_inv.T, rtol=1e-5)
+    np.testing.assert_allclose(ns["dl"], np.linalg.inv(s), rtol=1e-6)  # TF: symmetric A⁻¹

@@ -160,6 +160,16 @@ matrix_transpose = _linalg.matrix_transpose
 diag = _linalg.tensor_diag
 diag_part = _linalg.tensor_diag_part
 trace = _linalg.trace
+matrix_inverse = _linalg.inv
+matrix_determinant = _linalg.det
+log_matrix_determinant = _linalg.slogdet
+cholesky = _linalg.cholesky
+matrix_solve = _linalg.solve
+matrix_triangular_solve = _linalg.triangular_solve
+cholesky_solve = _linalg.cholesky_solve
+matrix_band_part = _linalg.band_part
+matrix_diag = _linalg.diag
+matrix_diag_part = _linalg.diag_part
 linalg = types.SimpleNamespace(**{**{n: getattr(_linalg, n) for n in _linalg.__all__},
                                   "eye": eye})
 math = types.SimpleNamespace(**{**vars(_t.math), "log_softmax": log_softmax})
@@ -169,4 +179,6 @@ unpack = _arrays.unstack
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) + [
     "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float", "to_double",
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
-    "unpack"])
+    "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
+    "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
+    "matrix_diag", "matrix_diag_part"])

@@ -6,7 +6,8 @@ nothing outside ``ops/`` branches on an op's name.
 >>> "matmul" in REGISTRY and "sin" in REGISTRY
 True
 """
-from . import activations, elementwise, leaves, linalg, reduce, shape  # noqa: F401  (registration)
+from . import (activations, elementwise, leaves, linalg, linalg_ops, reduce,  # noqa: F401
+               shape)  # (registration)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
                    check_value, common_graph, literal, normalize_axis, unbroadcast)
 from .elementwise import ElementwiseOp, arg_symbols

@@ -17,7 +17,7 @@ from .arrays import __all__ as _arrays
 from .functions import *  # noqa: F401,F403
 from .functions import __all__ as _functions
 from .linalg import TOP_LEVEL as _linalg_top
-from .linalg import *  # noqa: F401,F403
+from .linalg import diag_part, matrix_transpose  # noqa: F401
 from .math_ops import *  # noqa: F401,F403
 from .math_ops import __all__ as _math_ops
 from .tensor import (Graph, Tensor, Variable, as_dtype, as_tensor, constant,  # noqa: F401

@@ -1,6 +1,18 @@
 """``sg.linalg``: matrix functions over the last two axes (batches in front).
 
+``inv``, ``det``, ``slogdet`` and ``cholesky`` are registry primitives
+(``ops.linalg_ops``: TF's gradients, Gauss-Jordan/Cholesky in the compiled path);
+``logdet``, ``solve``, ``triangular_solve``, ``cholesky_solve`` and ``band_part``
+are composed from them, so their gradients are TF's formulas.
+
 SEMANTICS (TF's behaviour):
+
+- ``logdet`` is TF's ``2 * sum(log(diag(cholesky(A))))``: for symmetric positive
+  definite A, with TF's symmetric gradient A⁻¹.
+- ``solve``/``triangular_solve`` multiply by the inverse (the same numbers up to
+  rounding as LAPACK's solvers; their gradients are TF's: the rhs gets
+  ``solve(Aᵀ, G)``, A gets ``-solve(Aᵀ, G) Xᵀ``, masked to the triangle).
+- ``slogdet``'s sign carries no gradient.
 
 - ``diag(v)`` builds a matrix with ``v`` on its diagonal; ``diag_part(m)`` reads
   the diagonal; their gradients are each other (TF).
@@ -18,14 +30,16 @@ import numpy as np
 from ..errors import ShapeError
 from ..ops import apply, literal
 from .arrays import eye
-from .functions import _lift, matmul, norm, trace  # noqa: F401
+from .functions import (_lift, log, matmul, mul, norm, reduce_sum, sign,  # noqa: F401
+                        stop_gradient, trace)
 from .math_ops import named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["matmul", "matrix_transpose", "transpose", "adjoint", "trace", "diag", "diag_part",
-           "eye", "norm", "tensor_diag", "tensor_diag_part"]
+           "eye", "norm", "tensor_diag", "tensor_diag_part", "inv", "det", "slogdet", "logdet",
+           "cholesky", "solve", "triangular_solve", "cholesky_solve", "band_part"]
 # the functions TF also has at the top level (tf.trace, tf.diag, tf.matrix_transpose, ...)
-TOP_LEVEL = ["matrix_transpose", "diag_part", "trace"]
+TOP_LEVEL = ["matrix_transpose", "diag_part"]
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
@@ -70,3 +84,64 @@ def tensor_diag(diagonal, name=None):
 def tensor_diag_part(input, name=None):
     """TF1's ``tf.diag_part`` for a matrix: its diagonal."""
     return diag_part(input, name=name or "diag_part")
+
+
+def inv(input, adjoint=False, name=None):
+    """The inverse of each matrix (``adjoint``: of its transpose).
+
+    >>> with Graph().as_default():
+    ...     inv(constant([[2.0, 0.0], [0.0, 4.0]])).numpy().tolist()
+    [[0.5, 0.0], [0.0, 0.25]]
+    """
+    (x,) = _lift([input])
+    return apply("matrix_inverse", [matrix_transpose(x) if adjoint else x], name=name)
+
+
+def det(input, name=None):
+    """The determinant of each matrix."""
+    return apply("det", _lift([input]), name=name)
+
+
+def slogdet(input, name=None):
+    """``(sign, log|det|)`` of each matrix; the sign carries no gradient."""
+    (x,) = _lift([input])
+    return stop_gradient(sign(det(x))), apply("log_abs_det", [x], name=name)
+
+
+def cholesky(input, name=None):
+    """The lower-triangular Cholesky factor of each symmetric positive definite matrix."""
+    return apply("cholesky", _lift([input]), name=name)
+
+
+def logdet(matrix, name=None):
+    """log det of symmetric positive definite matrices, TF's way (through Cholesky)."""
+    chol = cholesky(matrix)
+    return named(2.0 * reduce_sum(log(diag_part(chol)), axis=-1), name)
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """X with A X = rhs (``adjoint``: Aᵀ X = rhs)."""
+    a, b = _lift([matrix, rhs])
+    return matmul(inv(a, adjoint=adjoint), b, name=name)
+
+
+def band_part(input, num_lower, num_upper, name=None):
+    """Entries within ``num_lower`` below and ``num_upper`` above the diagonal (-1: all)."""
+    (x,) = _lift([input])
+    i, j = np.indices(x.shape[-2:])
+    keep = ((num_lower < 0) | (i - j <= num_lower)) & ((num_upper < 0) | (j - i <= num_upper))
+    return mul(x, literal(x.graph, keep.astype(x.dtype)), name=name)
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """X with T X = rhs, T the lower (or upper) triangle of ``matrix``."""
+    a, b = _lift([matrix, rhs])
+    tri = band_part(a, -1, 0) if lower else band_part(a, 0, -1)
+    return solve(tri, b, adjoint=adjoint, name=name)
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """X with A X = rhs, given A's Cholesky factor L (A = L Lᵀ)."""
+    l, b = _lift([chol, rhs])
+    y = triangular_solve(l, b, lower=True)
+    return triangular_solve(l, y, lower=True, adjoint=True, name=name)
