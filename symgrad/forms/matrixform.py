@@ -261,11 +261,31 @@ def _logsumexp(lifter, node, arg):
     return Lifted(sympy.log(_sum_of_exp(lifter, node, arg)), node.shape)
 
 
+def _square(lifter, node, arg):
+    if node.inputs[0].ndim != 2:
+        raise Unsupported(f"{node.op.name} of a batch of matrices has no matrix notation here")
+    return lifter.matrix(arg)
+
+
+def _inverse(lifter, node, arg):
+    return Lifted(lifter.atom(sympy.Inverse(_square(lifter, node, arg)).doit()), node.shape)
+
+
+def _det(lifter, node, arg):
+    return Lifted(sympy.Determinant(_square(lifter, node, arg)), node.shape)
+
+
+def _log_abs_det(lifter, node, arg):
+    return Lifted(sympy.log(sympy.Abs(sympy.Determinant(_square(lifter, node, arg)))),
+                  node.shape)
+
+
 # The matrix reading of each non-elementwise op, one rule per primitive (as autodiff
 # systems keep one rule table per transformation); elementwise ops need none.
 MATRIX_RULES = {"reshape": _reshape, "transpose": _transpose, "broadcast_to": _broadcast_to,
                 "reduce_sum": _reduce_sum, "matmul": _matmul, "softmax": _softmax,
-                "logsumexp": _logsumexp}
+                "logsumexp": _logsumexp, "matrix_inverse": _inverse, "det": _det,
+                "log_abs_det": _log_abs_det}
 
 
 def lift(node, lifter, values):

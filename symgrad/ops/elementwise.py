@@ -118,6 +118,9 @@ def _derivative(expr, s):
     # a*x**(a-1) is finite there (the second derivative of y**2 at 0 is 2, as in TF);
     # powsimp joins the powers of one base back into one power.
     d = sympy.diff(expr, s)
+    if d.has(sympy.Derivative):  # of floor/ceiling: a step function is flat (as TF says)
+        d = d.replace(lambda e: isinstance(e, (sympy.Derivative, sympy.Subs))
+                      and e.has(sympy.floor, sympy.ceiling), lambda e: sympy.S.Zero)
     return sympy.powsimp(d) if d.has(sympy.Pow) else d
 
 
@@ -303,6 +306,12 @@ _binary("pow", lambda x, y: x ** y, _np_pow, partials=_pow_partials, domain=(0.3
         doc="x ** y; d/dy is 0 where x <= 0 (TF)")
 _binary("atan2", sympy.atan2, np.arctan2, dtype=float_result,
         doc="atan2(y, x): the angle of (x, y); d/dy = x/(x**2 + y**2), d/dx = -y/(x**2 + y**2)")
+_binary("floordiv", lambda x, y: sympy.floor(x / y), np.floor_divide,
+        partials=lambda x, y: [None, None], domain=POS,
+        doc="floor(x / y) (Python's //); no gradient (TF: FloorDiv is not differentiable)")
+_binary("floormod", lambda x, y: x - y * sympy.floor(x / y), np.mod, domain=POS,
+        partials=lambda x, y: [sympy.S.One, -sympy.floor(x / y)],
+        doc="x - y * floor(x / y) (Python's %, sign of y); d/dx = 1, d/dy = -floor(x/y) (TF)")
 _binary("maximum", sympy.Max, np.maximum, partials=_max_partials,
         doc="elementwise max; a tie sends the gradient to the first argument (TF)")
 _binary("minimum", sympy.Min, np.minimum, partials=_min_partials,

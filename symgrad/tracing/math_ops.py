@@ -31,7 +31,7 @@ from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
                         square, sub, where)
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
-__all__ = ["floor", "ceil", "round", "atan2", "rsqrt", "squared_difference", "log_sigmoid",
+__all__ = ["floor", "ceil", "round", "atan2", "floordiv", "floormod", "mod", "floor_div", "rsqrt", "squared_difference", "log_sigmoid",
            "clip_by_value", "clip_by_norm", "clip_by_global_norm", "global_norm", "argmax",
            "argmin", "reduce_any", "reduce_all", "cumsum"]
 
@@ -58,6 +58,19 @@ round = _unary("round", "Nearest integer, half to even (TF's round); no gradient
 def atan2(y, x, name=None):
     """The angle of the point (x, y): ``atan2(y, x)``, elementwise."""
     return apply("atan2", _lift([y, x]), name=name)
+
+
+def floordiv(x, y, name=None):
+    """floor(x / y), elementwise (Python's ``//``); no gradient (TF)."""
+    return apply("floordiv", _lift([x, y]), name=name)
+
+
+def floormod(x, y, name=None):
+    """x - y * floor(x / y), elementwise (Python's ``%``: the sign of y)."""
+    return apply("floormod", _lift([x, y]), name=name)
+
+
+mod, floor_div = floormod, floordiv
 
 
 def rsqrt(x, name=None):

@@ -50,6 +50,18 @@ class Tensor(_graph.Node):
     def __rtruediv__(self, other):
         return apply("div", [other, self])
 
+    def __floordiv__(self, other):
+        return apply("floordiv", [self, other])
+
+    def __rfloordiv__(self, other):
+        return apply("floordiv", [other, self])
+
+    def __mod__(self, other):
+        return apply("floormod", [self, other])
+
+    def __rmod__(self, other):
+        return apply("floormod", [other, self])
+
     def __pow__(self, other):
         return apply("pow", [self, other])
 
