@@ -243,4 +243,7 @@ matmul = _t.matmul
 
 # -- the op breadth: tf.nn, tf.linalg, tf.math and TF1's old top-level names (v1_ops) --
 from .v1_ops import *  # noqa: E402,F401,F403
+from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
+
+_RNG_SOURCE[0] = _rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets

@@ -90,11 +90,14 @@ def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None
     return _nn.weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=name)
 
 
+# seed -> numpy Generator; compat.v1 installs the one tf.set_random_seed controls
+RNG_SOURCE = [np.random.default_rng]
+
+
 def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
     """TF1's ``dropout(x, keep_prob)`` (or ``rate=``), mask drawn once from TF's seed."""
-    from .v1 import _rng
     return _nn.dropout(x, rate=rate, keep_prob=keep_prob, noise_shape=noise_shape,
-                       name=name, rng=_rng(seed))
+                       name=name, rng=RNG_SOURCE[0](seed))
 
 
 def log_softmax(logits, axis=None, name=None, dim=None):
