@@ -225,3 +225,38 @@ def test_linalg_old_and_new_names_with_textbook_gradients():
     ones = np.ones((2, 2))
     np.testing.assert_allclose(ns["di"], -a_inv.T @ ones @ a_inv.T, rtol=1e-5)
     np.testing.assert_allclose(ns["dl"], np.linalg.inv(s), rtol=1e-6)  # TF: symmetric A⁻¹
+
+
+def test_slice_reverse_nan_checks_count_and_batch_normalization():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        t = tf.constant([[[1, 1, 1], [2, 2, 2]], [[3, 3, 3], [4, 4, 4]], [[5, 5, 5], [6, 6, 6]]])
+        s1 = tf.slice(t, [1, 0, 0], [1, 1, 3])
+        s2 = tf.slice(t, [1, 0, 0], [1, 2, 3])
+        r = tf.reverse(tf.constant([[1, 2, 3], [4, 5, 6]]), [1])
+        x = tf.constant([1.0, np.nan, np.inf, 0.0])
+        checks = [tf.is_nan(x), tf.is_inf(x), tf.is_finite(x), tf.count_nonzero(x)]
+        v = tf.Variable([1.0, 2.0, 3.0, 4.0])
+        mean, var = tf.nn.moments(v, axes=[0])
+        bn = tf.nn.batch_normalization(v, mean, var, offset=0.0, scale=1.0, variance_epsilon=0.0)
+        (dv,) = tf.gradients(tf.reduce_sum(bn * v), v)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            a, b, rv, (nan, inf, fin, nz), m, vv, out, grad = sess.run(
+                [s1, s2, r, checks, mean, var, bn, dv])
+    """)
+    assert ns["a"].tolist() == [[[3, 3, 3]]]                       # TF's slice docs
+    assert ns["b"].tolist() == [[[3, 3, 3], [4, 4, 4]]]
+    assert ns["rv"].tolist() == [[3, 2, 1], [6, 5, 4]]
+    assert ns["nan"].tolist() == [False, True, False, False]
+    assert ns["inf"].tolist() == [False, False, True, False]
+    assert ns["fin"].tolist() == [True, False, False, True]
+    assert ns["nz"] == 3
+    assert ns["m"] == 2.5 and ns["vv"] == 1.25
+    z = (np.arange(1.0, 5.0) - 2.5) / np.sqrt(1.25)
+    np.testing.assert_allclose(ns["out"], z, rtol=1e-6)
+    # d/dv sum(z * v) with z = (v - mean) / std: by hand, z + (v - z.v z / n - mean(v)) / std
+    v, n, std = np.arange(1.0, 5.0), 4, np.sqrt(1.25)
+    expected = z + (v - v.mean() - (z @ v) * z / n) / std
+    np.testing.assert_allclose(ns["grad"], expected, rtol=1e-5)

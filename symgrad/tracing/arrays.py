@@ -30,11 +30,13 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node
 from ..ops import apply, literal, normalize_axis
+from .arguments import checked
 from .functions import _lift, concat, equal, expand_dims, reshape, where
 from .math_ops import named
 from .tensor import Graph, as_dtype, constant, get_default_graph  # noqa: F401  (doctests)
 
-__all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack",
+__all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", "slice",
+           "reverse",
            "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye"]
 
 
@@ -91,7 +93,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     axis = normalize_axis(0 if axis is None else axis, p.ndim, "gather")[0]
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
-        return apply("index", [p], index=(slice(None),) * axis + (idx,), name=name)
+        return apply("index", [p], index=(builtins.slice(None),) * axis + (idx,), name=name)
     ids = indices
     hot = one_hot(ids, p.shape[axis], dtype=p.dtype if p.is_float else np.float64)
     letters = "abcdefghijklmnopqrstuvwxy"
@@ -185,7 +187,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             raise ShapeError(f"split: sizes {sizes} do not add up to {n} along axis {axis}")
     out, start = [], 0
     for s in sizes:
-        index = (slice(None),) * axis + (slice(start, start + s),)
+        index = (builtins.slice(None),) * axis + (builtins.slice(start, start + s),)
         out.append(apply("index", [x], index=index))
         start += s
     return out
@@ -195,7 +197,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
     """The slices of ``value`` along ``axis``, each without that axis."""
     (x,) = _lift([value])
     axis = normalize_axis(axis, x.ndim, "unstack")[0]
-    return [apply("index", [x], index=(slice(None),) * axis + (i,))
+    return [apply("index", [x], index=(builtins.slice(None),) * axis + (i,))
             for i in builtins.range(x.shape[axis])]
 
 
@@ -208,7 +210,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     if x.shape[axis:axis + m.ndim] != m.shape:
         raise ShapeError(f"boolean_mask: mask of shape {m.shape} does not match axes "
                          f"{axis}.. of shape {x.shape}")
-    index = (slice(None),) * axis + tuple(np.nonzero(m))
+    index = (builtins.slice(None),) * axis + tuple(np.nonzero(m))
     return apply("index", [x], index=index, name=name if name != "boolean_mask" else None)
 
 
@@ -254,3 +256,29 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float64, name=Non
     if batch_shape is not None:
         m = np.broadcast_to(m, tuple(int(b) for b in batch_shape) + m.shape).copy()
     return named(literal(get_default_graph(), m), name)
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001
+    """``input_[begin[d]:begin[d] + size[d]]`` on every axis (size -1: to the end)."""
+    (x,) = _lift([input_])
+    begin = [int(b) for b in static_value(begin, "slice(begin)").reshape(-1)]
+    size = [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise ShapeError(f"slice: begin {begin} and size {size} need one entry per axis of "
+                         f"{x.shape}")
+    index = tuple(builtins.slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))
+    return apply("index", [x], index=index, name=name)
+
+
+def reverse(tensor, axis, name=None):
+    """``tensor`` with the order of the entries along each axis in ``axis`` reversed."""
+    (x,) = _lift([tensor])
+    axes = normalize_axis(axis, x.ndim, "reverse")
+    index = tuple(builtins.slice(None, None, -1) if d in axes else builtins.slice(None)
+                  for d in builtins.range(x.ndim))
+    return apply("index", [x], index=index, name=name)
+
+
+# every public function checks its arity and argument kinds (tracing.arguments)
+for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
+    globals()[_n] = checked(globals()[_n])

@@ -30,6 +30,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..ops import apply, literal
 from .arrays import eye
+from .arguments import checked
 from .functions import (_lift, log, matmul, mul, norm, reduce_sum, sign,  # noqa: F401
                         stop_gradient, trace)
 from .math_ops import named
@@ -145,3 +146,8 @@ def cholesky_solve(chol, rhs, name=None):
     l, b = _lift([chol, rhs])
     y = triangular_solve(l, b, lower=True)
     return triangular_solve(l, y, lower=True, adjoint=True, name=name)
+
+
+# every public function checks its arity and argument kinds (tracing.arguments)
+for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
+    globals()[_n] = checked(globals()[_n])

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..ops import apply, literal, normalize_axis
+from .arguments import checked
 from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
                         reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
                         square, sub, where)
@@ -33,7 +34,8 @@ from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["floor", "ceil", "round", "atan2", "floordiv", "floormod", "mod", "floor_div", "rsqrt", "squared_difference", "log_sigmoid",
            "clip_by_value", "clip_by_norm", "clip_by_global_norm", "global_norm", "argmax",
-           "argmin", "reduce_any", "reduce_all", "cumsum"]
+           "argmin", "reduce_any", "reduce_all", "cumsum", "is_nan", "is_inf", "is_finite",
+           "count_nonzero", "reduce_variance", "reduce_std"]
 
 
 def named(t, name):
@@ -202,3 +204,46 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     out = letters.replace(letters[axis], "z")
     return apply("einsum", [x, tri], subscripts=f"{letters},{letters[axis]}z->{out}",
                  name=name)
+
+
+def is_nan(x, name=None):
+    """True where x is NaN (x != x)."""
+    (x,) = _lift([x])
+    return apply("not_equal", [x, x], name=name)
+
+
+def is_inf(x, name=None):
+    """True where x is +inf or -inf."""
+    (x,) = _lift([x])
+    return equal(apply("abs", [x]), np.inf, name=name)
+
+
+def is_finite(x, name=None):
+    """True where x is neither NaN nor infinite."""
+    (x,) = _lift([x])
+    return apply("less", [apply("abs", [x]), np.inf], name=name)
+
+
+def count_nonzero(input, axis=None, keepdims=False, dtype=np.int64, name=None):
+    """The number of nonzero entries over ``axis`` (int64, as TF)."""
+    (x,) = _lift([input])
+    hits = cast(apply("not_equal", [x, literal(x.graph, np.zeros((), x.dtype))]), np.float64)
+    return cast(reduce_sum(hits, axis, keepdims), dtype, name=name)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The (biased) variance over ``axis``: mean((x - mean(x))**2)."""
+    from .functions import reduce_mean
+    (x,) = _lift([input_tensor])
+    centred = sub(x, reduce_mean(x, axis, keepdims=True))
+    return reduce_mean(square(centred), axis, keepdims, name=name)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt of ``reduce_variance``."""
+    return sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
+
+
+# every public function checks its arity and argument kinds (tracing.arguments)
+for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
+    globals()[_n] = checked(globals()[_n])

@@ -39,6 +39,7 @@ from ..graph import Node
 from ..ops import apply, literal, normalize_axis
 from .arrays import gather, one_hot, static_value
 from .conv import avg_pool, avg_pool2d, conv1d, conv2d, max_pool, max_pool2d  # noqa: F401
+from .arguments import checked
 from .functions import (_lift, abs, concat, logsumexp, maximum, mul, neg, reduce_mean,  # noqa: F401
                         reduce_sum, relu, reshape, sigmoid, softmax, softplus, square,
                         stop_gradient, tanh)
@@ -51,7 +52,7 @@ __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softsign", "sigmoid", 
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
            "weighted_cross_entropy_with_logits", "dropout", "embedding_lookup",
            "conv1d", "conv2d", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d", "swish",
-           "silu"]
+           "silu", "batch_normalization", "atrous_conv2d"]
 
 
 def relu6(features, name=None):
@@ -222,3 +223,23 @@ def _whole_table(params, strategy):
     total, count = int(starts[-1]), len(shards)
     order = [int(starts[r % count] + r // count) for r in range(total)]
     return apply("index", [joined], index=(np.array(order, dtype=np.int64),))
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """``scale * (x - mean) / sqrt(variance + epsilon) + offset`` (offset/scale may be None)."""
+    x, m, v = _lift([x, mean, variance])
+    inv = rsqrt(v + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    out = x * inv + ((offset - m * inv) if offset is not None else neg(m * inv))
+    return named(out, name)
+
+
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """conv2d with dilation ``rate`` and stride 1."""
+    return conv2d(value, filters, 1, padding, dilations=rate, name=name)
+
+
+# every public function checks its arity and argument kinds (tracing.arguments)
+for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
+    globals()[_n] = checked(globals()[_n])
