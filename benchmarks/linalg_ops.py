@@ -33,7 +33,7 @@ def _median_call(fn, *args, repeat=2000, budget=1.0):
     return statistics.median(times)
 
 
-def linalg_rows(sizes=(2, 3, 8, 16, 32)):
+def linalg_rows(sizes=(2, 3, 8, 16)):
     from numba import njit
 
     @njit(cache=False)

@@ -35,7 +35,8 @@ def program():
                                     + sg.pad(x, [[0, 0], [1, 1]], "REFLECT")[:, 1:4]
                                     + sg.clip_by_value(x, -0.5, 0.5) * sg.clip_by_norm(x, 1.0)
                                     + sg.gather_nd(table, sg.stack([ids, ids % 3], 1))[:, None]),
-            "conv": sg.reduce_sum(sg.tanh(pooled)),
+            "conv": sg.reduce_sum(sg.tanh(pooled)) + sg.reduce_sum(
+                sg.sin(img) * sg.nn.conv2d_transpose(conv, k, img.shape, [1, 2, 1, 1], "SAME")),
             "linalg": sg.linalg.logdet(spd) + sg.reduce_sum(sg.linalg.inv(spd) * a)
                       + sg.linalg.det(spd) / 100 + sg.reduce_sum(sg.linalg.cholesky(spd)),
         }

@@ -260,3 +260,28 @@ def test_embedding_lookup_with_fed_ids_and_scatter_add_gradient():
     table = np.arange(12.0).reshape(4, 3)
     np.testing.assert_allclose(ns["rows"], table[[3, 0, 3]])
     np.testing.assert_allclose(ns["grad"], [[1] * 3, [0] * 3, [0] * 3, [2] * 3])  # id 3 twice
+
+
+def test_conv2d_transpose_is_the_adjoint_of_conv2d():
+    # <conv2d(x, W), y> == <x, conv2d_transpose(y, W, x.shape)>: TF defines the transpose
+    # as conv2d's gradient with respect to its input
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(1)
+        x_val = rng.randn(2, 7, 6, 3)
+        y_val = rng.randn(2, 4, 3, 5)
+        W = tf.constant(rng.randn(3, 3, 3, 5))
+        x = tf.constant(x_val)
+        y = tf.constant(y_val)
+        conv = tf.nn.conv2d(x, W, strides=[1, 2, 2, 1], padding="SAME")
+        deconv = tf.nn.conv2d_transpose(y, W, output_shape=[2, 7, 6, 3],
+                                        strides=[1, 2, 2, 1], padding="SAME")
+        (dy,) = tf.gradients(tf.reduce_sum(deconv * x), y)
+        with tf.Session() as sess:
+            c, d, g = sess.run([conv, deconv, dy])
+    """)
+    assert ns["d"].shape == (2, 7, 6, 3) and ns["c"].shape == (2, 4, 3, 5)
+    assert np.sum(ns["c"] * ns["y_val"]) == pytest.approx(np.sum(ns["x_val"] * ns["d"]),
+                                                          rel=1e-10)
+    np.testing.assert_allclose(ns["g"], ns["c"], rtol=1e-10)   # and back: its gradient is conv2d

@@ -34,7 +34,7 @@ from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshap
 from .math_ops import named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
-__all__ = ["conv1d", "conv2d", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d"]
+__all__ = ["conv1d", "conv2d", "conv2d_transpose", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d"]
 
 
 def _spatial(value, what, n=2):
@@ -63,19 +63,26 @@ def _geometry(size, k, stride, dilation, padding):
     return out, total // 2, total - total // 2
 
 
-def _windows(x, ksize, strides, dilations, padding, fill):
-    """The windows of NHWC ``x`` as (N, OH, OW, C, KH*KW), and the geometry."""
-    n, h, w, c = x.shape
+def _window_index(shape, ksize, strides, dilations, padding):
+    """For NHWC ``shape``: the index of every window's elements in the padded input,
+    laid out (N, OH, OW, C, KH*KW), and the padding (top, bottom, left, right)."""
+    n, h, w, c = shape
     (oh, top, bottom), (ow, left, right) = (
         _geometry(s, k, st, d, padding) for s, k, st, d in zip((h, w), ksize, strides, dilations))
-    xp = pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]], constant_values=fill) \
-        if top or bottom or left or right else x
     kh, kw = ksize
     k = np.arange(kh * kw)
     rows = np.arange(oh)[:, None] * strides[0] + (k // kw)[None, :] * dilations[0]
     cols = np.arange(ow)[:, None] * strides[1] + (k % kw)[None, :] * dilations[1]
     index = (np.arange(n).reshape(n, 1, 1, 1, 1), rows.reshape(1, oh, 1, 1, kh * kw),
              cols.reshape(1, 1, ow, 1, kh * kw), np.arange(c).reshape(1, 1, 1, c, 1))
+    return index, (top, bottom, left, right)
+
+
+def _windows(x, ksize, strides, dilations, padding, fill):
+    """The windows of NHWC ``x`` as (N, OH, OW, C, KH*KW), and the padding."""
+    index, (top, bottom, left, right) = _window_index(x.shape, ksize, strides, dilations, padding)
+    xp = pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]], constant_values=fill) \
+        if top or bottom or left or right else x
     return apply("index", [xp], index=index), (top, bottom, left, right)
 
 
@@ -112,6 +119,35 @@ def conv2d(input=None, filters=None, strides=None, padding=None, use_cudnn_on_gp
     taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
     y = apply("einsum", [patches, taps], subscripts="nhwck,kco->nhwo")
     return _back(y, channels_first, name)
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, padding="SAME",
+                     data_format="NHWC", name=None, input=None, filters=None, dilations=1):
+    """The adjoint of ``conv2d`` with respect to its input (a "deconvolution"): ``value``
+    [N, OH, OW, O] spread through ``filter`` [KH, KW, C, O] into ``output_shape``
+    [N, H, W, C]; each window's contributions are scatter-added (the im2col gather's
+    adjoint), then the padding is cut off."""
+    value = input if value is None else value
+    filters = filter if filters is None else filters
+    y, f = _lift([value, filters])
+    y, channels_first = _nhwc(y, data_format)
+    shape = tuple(int(d) for d in static_value(output_shape, "conv2d_transpose(output_shape)"))
+    if channels_first:
+        shape = (shape[0], shape[2], shape[3], shape[1])
+    index, (top, bottom, left, right) = _window_index(
+        shape, f.shape[:2], _spatial(strides, "conv2d_transpose(strides)"),
+        _spatial(dilations, "conv2d_transpose(dilations)"), padding)
+    expected = np.broadcast_shapes(*[i.shape for i in index])[:3] + (f.shape[3],)
+    if y.shape != expected:
+        raise ShapeError(f"conv2d_transpose: value of shape {y.shape} does not fit "
+                         f"output_shape {shape} (conv2d of it gives {expected})")
+    taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
+    parts = apply("einsum", [y, taps], subscripts="nhwo,kco->nhwck")
+    padded = (shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3])
+    full = apply("index_add", [parts], shape=padded, index=index)
+    out = full[:, top:top + shape[1], left:left + shape[2], :] if top or bottom or left or \
+        right else full
+    return _back(out, channels_first, name)
 
 
 def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu=None,

@@ -38,7 +38,8 @@ from ..errors import ShapeError
 from ..graph import Node
 from ..ops import apply, literal, normalize_axis
 from .arrays import gather, one_hot, static_value
-from .conv import avg_pool, avg_pool2d, conv1d, conv2d, max_pool, max_pool2d  # noqa: F401
+from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
+                   max_pool, max_pool2d)
 from .arguments import checked
 from .functions import (_lift, abs, concat, logsumexp, maximum, mul, neg, reduce_mean,  # noqa: F401
                         reduce_sum, relu, reshape, sigmoid, softmax, softplus, square,
@@ -51,7 +52,8 @@ __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softsign", "sigmoid", 
            "moments", "softmax_cross_entropy_with_logits",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
            "weighted_cross_entropy_with_logits", "dropout", "embedding_lookup",
-           "conv1d", "conv2d", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d", "swish",
+           "conv1d", "conv2d", "conv2d_transpose", "max_pool", "avg_pool", "max_pool2d",
+           "avg_pool2d", "swish",
            "silu", "batch_normalization", "atrous_conv2d"]
 
 
