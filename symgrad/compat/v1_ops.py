@@ -180,7 +180,8 @@ unstack = _arrays.unstack
 unpack = _arrays.unstack
 
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) + [
-    "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float", "to_double",
+    "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float",
+    "to_double",
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",

@@ -34,7 +34,8 @@ from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshap
 from .math_ops import named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
-__all__ = ["conv1d", "conv2d", "conv2d_transpose", "max_pool", "avg_pool", "max_pool2d", "avg_pool2d"]
+__all__ = ["conv1d", "conv2d", "conv2d_transpose", "max_pool", "avg_pool", "max_pool2d",
+           "avg_pool2d"]
 
 
 def _spatial(value, what, n=2):

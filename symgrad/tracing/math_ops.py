@@ -32,9 +32,10 @@ from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
                         square, sub, where)
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
-__all__ = ["floor", "ceil", "round", "atan2", "floordiv", "floormod", "mod", "floor_div", "rsqrt", "squared_difference", "log_sigmoid",
-           "clip_by_value", "clip_by_norm", "clip_by_global_norm", "global_norm", "argmax",
-           "argmin", "reduce_any", "reduce_all", "cumsum", "is_nan", "is_inf", "is_finite",
+__all__ = ["floor", "ceil", "round", "atan2", "floordiv", "floormod", "mod",
+           "floor_div", "rsqrt", "squared_difference", "log_sigmoid", "clip_by_value",
+           "clip_by_norm", "clip_by_global_norm", "global_norm", "argmax", "argmin",
+           "reduce_any", "reduce_all", "cumsum", "is_nan", "is_inf", "is_finite",
            "count_nonzero", "reduce_variance", "reduce_std"]
 
 
@@ -54,7 +55,8 @@ def _unary(op_name, doc):
 
 floor = _unary("floor", "Largest integer <= x (same dtype); no gradient (TF).")
 ceil = _unary("ceil", "Smallest integer >= x (same dtype); no gradient (TF).")
-round = _unary("round", "Nearest integer, half to even (TF's round); no gradient (TF).")  # noqa: A001
+round = _unary("round",  # noqa: A001
+               "Nearest integer, half to even (TF's round); no gradient (TF).")
 
 
 def atan2(y, x, name=None):
