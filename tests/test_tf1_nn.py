@@ -285,3 +285,28 @@ def test_conv2d_transpose_is_the_adjoint_of_conv2d():
     assert np.sum(ns["c"] * ns["y_val"]) == pytest.approx(np.sum(ns["x_val"] * ns["d"]),
                                                           rel=1e-10)
     np.testing.assert_allclose(ns["g"], ns["c"], rtol=1e-10)   # and back: its gradient is conv2d
+
+
+def test_mnist_for_beginners_with_tf1_keyword_names():
+    # the TF1 tutorial's lines: softmax of logits, reduction_indices=[1], one train step;
+    # with W = b = 0 the model predicts 1/2 and the step is -lr x^T (1/2 - y) / n
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [4, 3])
+        W = tf.Variable(tf.zeros([3, 2]))
+        b = tf.Variable(tf.zeros([2]))
+        y = tf.nn.softmax(tf.matmul(x, W) + b)
+        y_ = tf.placeholder(tf.float32, [4, 2])
+        cross_entropy = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
+        train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
+        xs = np.array([[1., 0., 2.], [0., 1., 1.], [1., 1., 0.], [2., 0., 1.]], np.float32)
+        ys = np.eye(2, dtype=np.float32)[[0, 1, 1, 0]]
+        sess = tf.InteractiveSession()
+        tf.global_variables_initializer().run()
+        sess.run(train_step, feed_dict={x: xs, y_: ys})
+        W1, kept = sess.run([W, tf.reduce_mean(x, 0, keep_dims=True)], feed_dict={x: xs})
+    """)
+    xs, ys = ns["xs"], ns["ys"]
+    np.testing.assert_allclose(ns["W1"], -0.5 * xs.T @ (0.5 - ys) / 4, rtol=1e-6)
+    assert ns["kept"].shape == (1, 3)

@@ -108,11 +108,46 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     return _nn.l2_normalize(x, axis=dim if axis is None else axis, epsilon=epsilon, name=name)
 
 
-_NN_V1 = {f.__name__: f for f in (
+def softmax(logits, axis=None, name=None, dim=None):
+    """``tf.nn.softmax`` with TF1's ``dim`` (the last axis by default)."""
+    axis = dim if axis is None else axis
+    return _t.softmax(logits, -1 if axis is None else axis, name=name)
+
+
+_NN_V1 = {f.__name__: f for f in (softmax,
     softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits, sigmoid_cross_entropy_with_logits,
     weighted_cross_entropy_with_logits, dropout, log_softmax, l2_normalize)}
 nn = types.SimpleNamespace(**{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1})
+
+
+def _tf1_reduction(fn):
+    """TF1's reduction signature: ``reduction_indices`` and ``keep_dims`` are the old names
+    of ``axis`` and ``keepdims`` (the MNIST tutorial's ``reduction_indices=[1]``)."""
+    def reduce(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+               keep_dims=None):
+        if axis is not None and reduction_indices is not None:
+            raise ValueError(f"{fn.__name__}: pass axis or reduction_indices, not both")
+        axis = reduction_indices if axis is None else axis
+        keep = keep_dims if keepdims is None else keepdims
+        return fn(input_tensor, axis=axis, keepdims=bool(keep), name=name)
+    reduce.__name__, reduce.__doc__ = fn.__name__, fn.__doc__
+    return reduce
+
+
+_REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+               "reduce_logsumexp", "reduce_any", "reduce_all", "reduce_variance", "reduce_std"]
+globals().update({n: _tf1_reduction(getattr(_t, n)) for n in _REDUCTIONS})
+
+
+def expand_dims(input, axis=None, name=None, dim=None):
+    """``tf.expand_dims`` with TF1's ``dim``."""
+    return _t.expand_dims(input, dim if axis is None else axis, name=name)
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None):
+    """``tf.squeeze`` with TF1's ``squeeze_dims``."""
+    return _t.squeeze(input, squeeze_dims if axis is None else axis, name=name)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
@@ -175,11 +210,13 @@ matrix_diag = _linalg.diag
 matrix_diag_part = _linalg.diag_part
 linalg = types.SimpleNamespace(**{**{n: getattr(_linalg, n) for n in _linalg.__all__},
                                   "eye": eye})
-math = types.SimpleNamespace(**{**vars(_t.math), "log_softmax": log_softmax})
+math = types.SimpleNamespace(**{**vars(_t.math), "log_softmax": log_softmax,
+                                **{n: globals()[n] for n in _REDUCTIONS}})
 unstack = _arrays.unstack
 unpack = _arrays.unstack
 
-__all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) + [
+__all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) +
+           _REDUCTIONS + ["expand_dims", "squeeze"] + [
     "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float",
     "to_double",
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
