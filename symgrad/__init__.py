@@ -26,8 +26,8 @@ from .optimize import ScipyObjective, to_scipy  # noqa: F401
 from .tracing import *  # noqa: F401,F403
 from .parse import parse  # noqa: F401  (the top layers: parse, teach)
 from .teach import descent_path, draw, explain, gradient_field  # noqa: F401
+from .version import __version__  # noqa: F401
 
-__version__ = "0.1.0"
 
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
 int32, int64, bool_ = _np.int32, _np.int64, _np.bool_

@@ -22,6 +22,7 @@ import threading
 import numpy as np
 
 from .errors import ParseError, SymgradError
+from .version import __version__
 
 EXAMPLES = """\
 examples:
@@ -171,6 +172,7 @@ def build_parser():
         prog="symgrad", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="See the gradient TensorFlow's tf.gradients computes, and why.",
         epilog=EXAMPLES)
+    parser.add_argument("--version", action="version", version=f"symgrad {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="the classic tf.gradients questions, answered")
     demo.add_argument("--quiet", action="store_true", help="compute but print nothing")

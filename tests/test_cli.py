@@ -153,3 +153,18 @@ def test_python_dash_m_in_a_subprocess():
                           "__import__('os').system('echo pwned')", "--wrt", "x"],
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "pwned" not in bad.stdout and "names with '__'" in bad.stderr
+
+
+def test_python_dash_m_and_version():
+    """`python -m symgrad` is the `symgrad` command; --version reads the package metadata."""
+    from importlib import metadata
+
+    import symgrad
+    out = subprocess.run([sys.executable, "-m", "symgrad", "--version"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"symgrad {metadata.version('symgrad')}"
+    assert symgrad.__version__ == metadata.version("symgrad")
+    out = subprocess.run([sys.executable, "-m", "symgrad", "grad", "x**2", "--wrt", "x",
+                          "--at", "x=3"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout == "d/dx = 2*x = 6\n", out.stderr

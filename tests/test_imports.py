@@ -8,11 +8,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "symgrad"
 # Lower number = lower layer.  A module may import only its own layer or below:
 # graph -> ops -> differentiate/evaluate (and the tracer) -> forms -> lower -> front ends.
 LAYERS = {
-    "errors": 0, "display": 0, "graph": 1, "ops": 2,
+    "errors": 0, "display": 0, "version": 0, "graph": 1, "ops": 2,
     "evaluate": 3, "differentiate": 3, "tracing": 3,
     "forms": 4,
     "lower": 5, "compiler": 5, "optimize": 6,
-    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "cli": 8, "__init__": 9,
+    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "cli": 8, "__init__": 9, "__main__": 9,
 }
 
 

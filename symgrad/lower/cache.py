@@ -33,7 +33,8 @@ import os
 import sys
 import tempfile
 
-VERSION = "0.1.0"  # symgrad's version, part of the key (kept in step with symgrad.__version__)
+from ..version import __version__
+
 _PREFIX = "# symgrad-checksum: "
 
 
@@ -84,7 +85,7 @@ def module_key(text):
     import llvmlite  # here, so that importing symgrad does not import numba
     import numba
     versions = (f"{numba.__version__}|{llvmlite.__version__}|{sys.version_info[:3]}|"
-                f"{VERSION}|{code_version()}")
+                f"{__version__}|{code_version()}")
     return hashlib.sha256((versions + "\n" + text).encode()).hexdigest()[:32]
 
 
