@@ -12,9 +12,11 @@ Calling conventions:
   were given (a tensor, or nested lists/tuples/dicts); 0-d outputs are Python
   float/int/bool, others ndarrays; ``None`` entries (unconnected gradients) come
   back as ``None``.  Values are cast to the inputs' dtypes.
-- ``f.jit(*values)``: the Numba dispatcher; from a user's ``@njit`` function it
+- ``f.jit(*values)``: the compiled kernel; from a user's ``@njit`` function it
   takes 0-d inputs as scalars and the others as C-contiguous arrays of the input's
-  dtype and returns a *tuple* with one entry per non-None output, in order.
+  dtype and returns a *tuple* with one entry per non-None output, in order; other
+  arguments raise a ``TypeError`` saying what it wants (``f.jit.kernel`` is the
+  Numba dispatcher).
 - ``f.batched(*values, parallel=False)``: values with a leading batch axis (or
   broadcasting over it); ``f.gufunc``/``f.gufunc_parallel`` are the numpy gufuncs
   behind it; call them with ``*f.gufunc_extra`` appended (dummy arrays naming
@@ -43,6 +45,7 @@ from .graph import Node
 from .ops import cast_value
 from .lower import cache as lower_cache
 from .lower.ir import graph_key
+from .lower.entry import checked_jit
 from .lower.module import extra_dims, module_text
 from .lower.program import lower_graph
 from .lower.source import render_program
@@ -167,8 +170,9 @@ class Evaluator:
         if directory is not None and not os.path.isdir(directory):
             directory = tempfile.mkdtemp(prefix="symgrad_")  # unpickled elsewhere
         self.module = lower_cache.load_module(text, directory)
-        self.jit = self.module.jit
+        self._kernel = self.module.jit
         self._inputs = self.module.INPUTS
+        self.jit = checked_jit(self._kernel, self._inputs, names)
         self._outputs = self.module.OUTPUTS
         self._rebuild = _rebuilder(tree)
         self._gufuncs = {}
@@ -204,9 +208,9 @@ class Evaluator:
         if self._int_inputs:  # Numba would turn a float nan into an int unchecked
             return self._rebuild(self.jit(*self._coerce(args)))
         try:
-            return self._rebuild(self.jit(*args))
+            return self._rebuild(self._kernel(*args))
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
-            return self._rebuild(self.jit(*self._coerce(args)))
+            return self._rebuild(self._kernel(*self._coerce(args)))
 
     def _check_count(self, values, what):
         if len(values) != len(self._inputs):

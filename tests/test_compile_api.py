@@ -94,6 +94,29 @@ def test_jit_is_callable_from_user_njit(rosen):
     assert value == pytest.approx(float(reference(x)[0]), rel=1e-12)
 
 
+
+@pytest.mark.parametrize("bad, words", [
+    (lambda: [1.0, 2.0], "got a list of float64"),
+    (lambda: np.array([1, 2]), "got C-contiguous int64 array"),
+    (lambda: np.ones(4)[::2], "got non-contiguous float64 array"),
+    (lambda: np.ones((2, 1)), "with 2 dimension(s)"),
+])
+def test_jit_misuse_from_njit_is_a_clear_type_error(rosen, bad, words):
+    """Wrong kinds of argument from @njit code: a TypeError naming what f.jit wants."""
+    kernel = f_jit = rosen[0].jit
+
+    @njit
+    def use(x):
+        return f_jit(x)[0]
+
+    for call in (use, kernel):          # from @njit code and from Python alike
+        with pytest.raises(TypeError) as info:
+            call(bad())
+        message = str(info.value)
+        assert "argument 0 ('x') must be a writable C-contiguous float64 array of shape (2,)" \
+            in message and words in message and "np.ascontiguousarray" in message
+    assert use(np.array([1.0, 1.0])) == 0.0     # the right kind still works (Rosenbrock min)
+
 @pytest.mark.parametrize("parallel", [False, True])
 def test_batched_matches_loop(rosen, parallel):
     f, _ = rosen
@@ -188,8 +211,8 @@ x = sg.placeholder(shape=(2,), name="x")
 y = 100 * (x[1] - x[0] ** 2) ** 2 + (1 - x[0]) ** 2
 f = sg.compile([y, sg.gradients(y, x)[0]], [x])
 v, g = f(np.array([1.5, 2.0]))
-print(v, g[0], g[1], sum(f.jit.stats.cache_hits.values()),
-      sum(f.jit.stats.cache_misses.values()), f.module.__file__)
+print(v, g[0], g[1], sum(f.jit.kernel.stats.cache_hits.values()),
+      sum(f.jit.kernel.stats.cache_misses.values()), f.module.__file__)
 """
 
 
