@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node
 from .ops import cast_value
@@ -175,7 +176,9 @@ class Evaluator:
         self.jit = checked_jit(self._kernel, self._inputs, names)
         self._outputs = self.module.OUTPUTS
         self._rebuild = _rebuilder(tree)
-        self._gufuncs = {}
+        # gufuncs live with the module: evaluators unpickled again (a dask task each)
+        # reuse them instead of building them anew
+        self._gufuncs = self.module.__dict__.setdefault("_GUFUNCS", {})
         self._int_inputs = any(np.dtype(d).kind in "iu" for _, d, _ in self._inputs)
 
     @property
@@ -262,10 +265,14 @@ class Evaluator:
             values: one array per input, shaped ``batch + input.shape``.
             parallel: split the batch over threads (one per core); each thread runs
                 the serial gufunc on its slice (Numba's kernels release the GIL).
+            Dask arrays give dask arrays (lazy, one gufunc call per chunk, on any
+            dask scheduler: the evaluator pickles to dask.distributed workers).
         Returns:
             the outputs in their structure, each with the batch axes in front.
         """
         self._check_count(values, "batched")
+        if any(is_dask(v) for v in values):
+            return self._rebuild(batched_dask(self, values))
         arrays = []
         for k, (value, (name, dtype, shape)) in enumerate(zip(values, self._inputs)):
             what = f"batched: input {k} ({name!r})"

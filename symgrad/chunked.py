@@ -1,0 +1,50 @@
+"""``Evaluator.batched`` over dask arrays: lazy, chunk by chunk, on any dask scheduler.
+
+Each chunk of the batch axes runs the evaluator's serial gufunc; an input's own
+axes (its shape) are one chunk.  The evaluator travels to dask.distributed workers
+pickled: a worker rebuilds it from the module text (from the disk cache if the
+worker shares it, else it compiles once per worker process and reuses it).
+
+Imports errors only: the evaluator is passed in.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+from .errors import ShapeError
+
+
+def is_dask(value: Any) -> bool:
+    """True for a dask collection with chunks (a dask array)."""
+    return hasattr(value, "__dask_graph__") and hasattr(value, "chunks")
+
+
+def _run_chunk(evaluator: Any, *blocks: Any) -> Any:
+    return evaluator.gufunc(*blocks, *evaluator.gufunc_extra)
+
+
+def batched_dask(evaluator: Any, values: Sequence[Any]) -> tuple:
+    """The flat outputs (non-None, in order) as dask arrays over the values' batch axes."""
+    import dask.array as da
+    arrays, ins = [], []
+    for k, (value, (name, dtype, shape)) in enumerate(zip(values, evaluator._inputs)):
+        arr = da.asarray(value).astype(dtype)
+        core = arr.ndim - len(shape)
+        if core < 0 or tuple(arr.shape[core:]) != tuple(shape):
+            raise ShapeError(f"batched: input {k} ({name!r}) must end in shape {tuple(shape)} "
+                             f"after its batch axes, got {arr.shape}")
+        if shape:
+            arr = arr.rechunk({axis: -1 for axis in range(core, arr.ndim)})
+        arrays.append(arr)
+        ins.append("(" + ",".join(f"i{k}_{j}" for j in range(len(shape))) + ")")
+    outs, sizes = [], {}
+    for m, (_, shape, _) in enumerate(evaluator._outputs):
+        dims = [f"o{m}_{j}" for j in range(len(shape))]
+        sizes.update(zip(dims, shape))
+        outs.append("(" + ",".join(dims) + ")")
+    result = da.apply_gufunc(
+        functools.partial(_run_chunk, evaluator), ",".join(ins) + "->" + ",".join(outs),
+        *arrays, output_dtypes=[d for d, _, _ in evaluator._outputs], output_sizes=sizes,
+        vectorize=False, allow_rechunk=True)   # core axes are single chunks (above)
+    return result if isinstance(result, tuple) else (result,)
