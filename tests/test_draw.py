@@ -71,6 +71,10 @@ def test_save_dot_text_without_graphviz(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="apt-get install graphviz"):
         d.save(tmp_path / "g.svg")
     assert d._repr_svg_() is None
+    note = d._repr_html_()      # what Jupyter shows instead: how to get dot, then the text
+    assert "install Graphviz" in note and "apt-get install graphviz" in note
+    assert "digraph gradients" in note and "stop_gradient" in note
+    assert repr(d).startswith("<Drawing of ") and ".save(" in repr(d)
     with pytest.raises(ValueError, match="format 'bmp'"):
         d.render("bmp")
 
@@ -83,7 +87,7 @@ def test_render_svg_and_png(tmp_path):
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "stop_gradient" in svg
     d.save(tmp_path / "g.png")
     assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "<svg" in d._repr_svg_()
+    assert "<svg" in d._repr_svg_() and d._repr_html_() is None
 
 
 @needs_dot

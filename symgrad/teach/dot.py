@@ -16,6 +16,7 @@ digraph gradients {
 """
 from __future__ import annotations
 
+import html
 import shutil
 import subprocess
 
@@ -27,6 +28,9 @@ from .render import form_text, value_text
 
 FORMATS = ("svg", "png", "pdf")
 TIMEOUT_SECONDS = 60
+INSTALL_NOTE = ("Graphviz's dot program is not installed, so here is the graph as DOT text; "
+                "for the picture, install Graphviz (apt-get install graphviz, brew install "
+                "graphviz or conda install graphviz) and run the cell again.")
 
 
 def dot_available():
@@ -76,8 +80,21 @@ class Drawing:
             f.write(data)
         return path
 
+    def __repr__(self):
+        nodes = sum(1 for line in self.source.splitlines() if "[label=" in line)
+        return (f"<Drawing of {nodes} nodes: .source is the DOT text; .save('graph.svg') "
+                "renders it with Graphviz's dot>")
+
     def _repr_svg_(self):
+        """Jupyter: the picture, when Graphviz's ``dot`` is installed."""
         return self.render("svg").decode() if dot_available() else None
+
+    def _repr_html_(self):
+        """Jupyter without ``dot``: a one-line note on installing it, then the DOT text."""
+        if dot_available():
+            return None          # the SVG above is the picture
+        return (f"<p>{html.escape(INSTALL_NOTE)}</p>"
+                f"<pre>{html.escape(self.source)}</pre>")
 
 
 def _flowing_from(x, record):
