@@ -1,6 +1,9 @@
 """A gradient field: contours of f(x, y), its gradient as arrows, and a gradient-descent
-path.  Saves gradient_field.png (or the path given as the first argument) when
-matplotlib is installed; prints the path either way."""
+path.  Prints the path; with a file name as the first argument (and matplotlib
+installed) draws the picture into that file, and writes nothing otherwise:
+
+    python examples/gradient_field.py field.png
+"""
 import sys
 
 import symgrad as sg
@@ -20,6 +23,9 @@ try:
 except ImportError:
     print("matplotlib is not installed: pip install matplotlib to draw the picture")
 else:
-    out = sys.argv[1] if len(sys.argv) > 1 else "gradient_field.png"
-    sg.gradient_field(f, x, y, xlim=(-2, 2), ylim=(-1, 3), n=21, path=path, filename=out)
-    print("wrote", out)
+    if len(sys.argv) > 1:
+        sg.gradient_field(f, x, y, xlim=(-2, 2), ylim=(-1, 3), n=21, path=path,
+                          filename=sys.argv[1])
+        print("wrote", sys.argv[1])
+    else:
+        print("to draw the picture, name a file: python examples/gradient_field.py field.png")

@@ -52,3 +52,19 @@ def test_demo_prints_the_classic_answers(capsys):
     for needle in ["[3, 1], value [3.0, 1.0]", "[1.0, 1.0]", "[3*a**2 + 16*a, 8*a]",
                    "[155.0, 40.0]", "[2*x + 1], value [5.0]", "every entry is 2*s + 1"]:
         assert needle in out
+
+
+def test_examples_write_only_where_told(capsys, tmp_path, monkeypatch):
+    """gradient_field.py (the one example that draws) leaves the working directory empty
+    unless told a file name on its command line, and then writes only that file."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", ["gradient_field.py"])
+    out = run_example("gradient_field.py", capsys)
+    assert "step  0: x = -1.5000, y =  2.0000" in out and "name a file" in out
+    assert list(tmp_path.iterdir()) == []
+    target = tmp_path / "out" / "field.png"
+    target.parent.mkdir()
+    monkeypatch.setattr("sys.argv", ["gradient_field.py", str(target)])
+    out = run_example("gradient_field.py", capsys)
+    assert f"wrote {target}" in out and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["field.png", "out"]
