@@ -28,7 +28,8 @@ def batched_dask(evaluator: Any, values: Sequence[Any]) -> tuple:
     """The flat outputs (non-None, in order) as dask arrays over the values' batch axes."""
     import dask.array as da
     arrays, ins = [], []
-    for k, (value, (name, dtype, shape)) in enumerate(zip(values, evaluator._inputs)):
+    for k, (value, (_, dtype, shape), name) in enumerate(zip(values, evaluator._inputs,
+                                                            evaluator.input_names)):
         arr = da.asarray(value).astype(dtype)
         core = arr.ndim - len(shape)
         if core < 0 or tuple(arr.shape[core:]) != tuple(shape):

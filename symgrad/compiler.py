@@ -223,7 +223,9 @@ class Evaluator:
     def _coerce(self, args):
         self._check_count(args, "the compiled function")
         out = []
-        for k, (value, (name, dtype, shape)) in enumerate(zip(args, self._inputs)):
+        # names from this compile (a cached module keeps the names of the first one)
+        for k, (value, (_, dtype, shape), name) in enumerate(zip(args, self._inputs,
+                                                                self.input_names)):
             arr = _real_array(value, f"input {k} ({name!r})")
             if arr.shape != tuple(shape):
                 raise ShapeError(f"input {k} ({name!r}) must have shape {tuple(shape)}, got "
@@ -274,7 +276,8 @@ class Evaluator:
         if any(is_dask(v) for v in values):
             return self._rebuild(batched_dask(self, values))
         arrays = []
-        for k, (value, (name, dtype, shape)) in enumerate(zip(values, self._inputs)):
+        for k, (value, (_, dtype, shape), name) in enumerate(zip(values, self._inputs,
+                                                                self.input_names)):
             what = f"batched: input {k} ({name!r})"
             arr = cast_value(_real_array(value, what), dtype, what, ArgumentError)
             if arr.ndim < len(shape) or arr.shape[arr.ndim - len(shape):] != tuple(shape):

@@ -34,7 +34,7 @@ def mismatch(arg_types: Sequence[Any], inputs: Sequence[tuple], names: Sequence[
     if len(arg_types) != len(inputs):
         return (f"f.jit takes {len(inputs)} argument(s) ({', '.join(names)}), got "
                 f"{len(arg_types)}")
-    for k, (ty, (name, dtype, shape)) in enumerate(zip(arg_types, inputs)):
+    for k, (ty, (_, dtype, shape), name) in enumerate(zip(arg_types, inputs, names)):
         dtype = np.dtype(dtype)
         if not shape:
             if not isinstance(ty, (types.Number, types.Boolean)):
