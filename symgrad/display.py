@@ -32,7 +32,11 @@ def show(kind, value):
 
 
 class GradientList(list):
-    """The list ``gradients``/``hessians`` return: a real list, shown in Jupyter as formulas."""
+    """The list ``gradients``/``hessians`` return: a real list that prints as closed forms
+    (``[3, 1]``) and shows in Jupyter as formulas."""
+
+    def __str__(self):
+        return show("str", self)
 
     def _repr_latex_(self):
         return show("list_latex", self)

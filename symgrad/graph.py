@@ -29,6 +29,7 @@ class Node:
     """
 
     __array_priority__ = 1000  # numpy defers ``ndarray * node`` to the node
+    requested_name = None      # set by Graph.add_node when the caller named the node
 
     def __init__(self, graph, node_id, op, inputs, attrs, shape, dtype, name, value=None):
         self.graph = graph
@@ -86,9 +87,13 @@ class Graph:
         self._names: dict[str, int] = {}
         self._scope: list[str] = []
 
+    def scoped(self, base):
+        """``base`` inside the current name scope (``scope/base``)."""
+        return "/".join(self._scope + [base]) if self._scope else base
+
     def unique_name(self, base):
         """Return ``base`` inside the current scope, suffixed ``_N`` if taken."""
-        full = "/".join(self._scope + [base]) if self._scope else base
+        full = self.scoped(base)
         count = self._names.get(full)
         if count is None:
             self._names[full] = 1
@@ -122,6 +127,9 @@ class Graph:
         node = object.__new__(cls or self.node_class)
         Node.__init__(node, self, len(self.nodes), op, inputs, attrs, shape, dtype,
                       node_name, value)
+        # the name the caller asked for (``x`` where the graph made it ``x_1``), for
+        # printing; None for nodes named after their op
+        node.requested_name = None if name is None else self.scoped(name)
         self.nodes.append(node)
         return node
 

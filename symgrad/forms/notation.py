@@ -252,6 +252,20 @@ class MathML(MathMLPresentationPrinter):
             return self._print(expr.arg)
         return super()._print_Trace(expr)
 
+    def _print_NDimArray(self, expr):
+        """An array as LaTeX shows it: a row (1-d), a matrix (2-d), a list of those."""
+        if expr.rank() == 0:
+            return self._print(expr[()])
+        if expr.rank() <= 2 and 0 not in expr.shape:
+            rows = expr.tolist() if expr.rank() == 2 else [expr.tolist()]
+            return self._print(sympy.ImmutableMatrix(rows))
+        parts = [self._element("mo", "[")]
+        for k, sub in enumerate(expr.tolist()):
+            if k:
+                parts.append(self._element("mo", ","))
+            parts.append(self._print(sympy.ImmutableDenseNDimArray(sub)))
+        return self._element("mrow", children=parts + [self._element("mo", "]")])
+
 
 def to_str(expr):
     return PlainPrinter().doprint(expr)

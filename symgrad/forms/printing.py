@@ -32,6 +32,7 @@ from ..evaluate import evaluate
 from ..graph import ancestors
 from .matrixform import matrix_form
 from .closed import closed_form
+from .names import rename_symbols, renames, user_name
 
 TARGETS = {"str": notation.to_str, "text": notation.to_text, "pretty": notation.to_pretty,
            "latex": notation.to_latex, "mathml": notation.to_mathml}
@@ -45,13 +46,15 @@ def _elements(form):
     return [form], None
 
 
-def render_form(form, target="str"):
-    """Text of one closed form (SymPy expression, array or MatrixForm) for ``target``."""
+def render_form(form, target="str", names=None):
+    """Text of one closed form (SymPy expression, array or MatrixForm) for ``target``;
+    ``names`` renames leaves' symbols ({graph name: user name}, see ``forms.names``)."""
     printer = TARGETS[target]
     if form is None:
         return "None"
     if hasattr(form, "form") and hasattr(form, "expr"):   # a MatrixForm
         form = form.expr
+    form = rename_symbols(form, names)
     items, shape = _elements(form)
     if tree_size(items) <= CSE_OPS:
         return printer(form)
@@ -90,9 +93,10 @@ def render(t, target="str", simplify="auto", form="elementwise"):
         the text; a list prints as ``[a, b]``.
     """
     forms = _forms(t, simplify, form)
+    names = renames(t if isinstance(t, (list, tuple)) else [t])
     if not isinstance(forms, list):
-        return render_form(forms, target)
-    items = [render_form(f, target) for f in forms]
+        return render_form(forms, target, names)
+    items = [render_form(f, target, names) for f in forms]
     if target == "latex":
         return r"\left[" + r",\ ".join(r"\text{None}" if i == "None" else i
                                           for i in items) + r"\right]"
@@ -139,10 +143,12 @@ def _value_text(value):
 
 
 def repr_latex(t):
-    """Jupyter LaTeX of a tensor: name, closed form, shape and value when known."""
+    """Jupyter LaTeX of a tensor: its name (if the user gave one), closed form, shape and
+    value when known."""
     value = known_value(t)
-    parts = [rf"\mathtt{{{_tt(t.name)}}} = {latex(t)}",
-             rf"\text{{shape }} {_tt(str(t.shape))}"]
+    label = user_name(t)
+    head = latex(t) if label is None else rf"\mathtt{{{_tt(label)}}} = {latex(t)}"
+    parts = [head, rf"\text{{shape }} {_tt(str(t.shape))}"]
     if value is not None:
         parts.append(rf"\text{{value }} {_tt(_value_text(value))}")
     return "$\\displaystyle " + r",\quad ".join(parts) + "$"
@@ -161,15 +167,25 @@ def _row_header():
     return "<tr><th>tensor</th><th>closed form</th><th>shape</th><th>dtype</th><th>value</th></tr>"
 
 
+def _unfed(t):
+    """The user-facing names of the placeholders ``t`` needs a value for."""
+    names = renames([t])
+    return [names.get(n.name, n.name) for n in ancestors([t]) if n.is_leaf and n.value is None]
+
+
 def _row(t, label=None):
     if t is None:
         empty = "<td></td>" * 3
         return f"<tr><td>{html.escape(label or '')}</td><td>None</td>{empty}</tr>"
     value = known_value(t)
-    shown = "" if value is None else html.escape(_value_text(value))
+    if value is None:
+        shown = f"<i>feed {html.escape(', '.join(_unfed(t)))} to see it</i>"
+    else:
+        shown = f"<pre>{html.escape(_value_text(value))}</pre>"
     formula = f'<math xmlns="http://www.w3.org/1998/Math/MathML">{mathml(t)}</math>'
-    return (f"<tr><td>{html.escape(label or t.name)}</td><td>{formula}</td>"
-            f"<td>{t.shape}</td><td>{t.dtype.name}</td><td><pre>{shown}</pre></td></tr>")
+    label = label or user_name(t) or ""
+    return (f"<tr><td>{html.escape(label)}</td><td>{formula}</td>"
+            f"<td>{t.shape}</td><td>{t.dtype.name}</td><td>{shown}</td></tr>")
 
 
 def _list_latex(values):
@@ -177,7 +193,8 @@ def _list_latex(values):
 
 
 def _list_html(values):
-    rows = "".join(_row(g, f"[{i}]" + ("" if g is None else f" {g.name}"))
+    rows = "".join(_row(g, f"[{i}]" + ("" if g is None or user_name(g) is None
+                                       else f" {user_name(g)}"))
                    for i, g in enumerate(values))
     return "<table>" + _row_header() + rows + "</table>"
 
