@@ -36,12 +36,14 @@ examples:
       partial derivatives: 1 and 1
   symgrad grad "a**3 + 2*b**2" --wrt a b --let b=2*a --at a=5 --latex
   symgrad grad "reduce_sum(x*x)" --wrt x --at "x=[1, 2, 3]"
+  symgrad grad "x[0]*x[1]" --wrt x --at "x=[1, 2]"
   symgrad explain "a + b" --wrt a b --let b=2*a --at a=0
       the forward trace, the reverse sweep and why each answer is what it is
   symgrad draw "a + stop_gradient(b)" --wrt a b --let b=2*a --at a=0 -o graph.svg
 
-expressions: names, numbers, + - * / ** @, unary -, parentheses, [lists] and calls of
-sg functions (sin, exp, log, sqrt, tanh, sigmoid, maximum, reduce_sum(x, axis=0), ...).
+expressions: names, numbers, + - * / ** @, unary -, parentheses, [lists], indexing and
+slices (x[0], x[1:], M[0, ::2]) and calls of sg functions (sin, exp, log, sqrt, tanh,
+sigmoid, maximum, reduce_sum(x, axis=0), ...).
 Names without a value are symbols (scalar placeholders).  Nothing is passed to eval.
 """
 

@@ -2,10 +2,13 @@
 
 The grammar is explicit (a Pratt parser over a regex tokenizer)::
 
-    expr    := prefix (infix expr)*          infix: + - * / @ (left), ** (right)
+    expr    := prefix index* (infix expr)*   infix: + - * / @ (left), ** (right)
     prefix  := NUMBER | NAME | NAME '(' args ')' | '(' expr ')' | '[' expr, ... ']'
              | '-' expr | '+' expr           (-x**2 is -(x**2), as in Python)
+    index   := '[' item, ... ']'             item: INT | [INT] ':' [INT] [':' [INT]]
     args    := expr, ...  then  axis=..., keepdims=...
+
+Indexing binds tighter than any operator: ``-x[0]**2`` is ``-((x[0])**2)``.
 
 Names are looked up in ``names`` (tensors or numbers), then ``pi``; a name
 followed by ``(`` must be one of the known sg functions (:data:`FUNCTIONS`).
@@ -59,13 +62,12 @@ _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
-  | (?P<op>\*\*|[-+*/@(),=\[\]])
+  | (?P<op>\*\*|[-+*/@(),=:\[\]])
 """, re.VERBOSE)
 _BINDING = {"+": 10, "-": 10, "*": 20, "/": 20, "@": 20, "**": 40}
 _UNARY_POWER = 30           # -x**2 == -(x**2) but x**-2 == x**(-2)
 _HINTS = {"'": "strings are not allowed", '"': "strings are not allowed",
           ".": "attribute access ('.') is not allowed",
-          ":": "slices, lambdas and statements are not allowed",
           ";": "statements are not allowed", "#": "comments are not allowed"}
 
 
@@ -149,6 +151,8 @@ class _Parser:
             _fail(self.text, self.peek().pos,
                   f"the expression is nested deeper than {MAX_DEPTH} levels")
         left = self.prefix()
+        while self.peek().text == "[":      # indexing binds tighter than any operator
+            left = self.index(left)
         while True:
             tok = self.peek()
             power = _BINDING.get(tok.text) if tok.kind == "op" else None
@@ -195,6 +199,38 @@ class _Parser:
             except ValueError:
                 _fail(self.text, open_tok.pos, "the rows of a list have different lengths")
         return stack(items)
+
+    def index(self, value):
+        """``value[i, j:k, ::s]``: integers and slices of integers, as numpy takes them."""
+        open_tok = self.take("[")
+        items = [self.index_item()]
+        while self.peek().text == ",":
+            self.take()
+            items.append(self.index_item())
+        self.take("]")
+        return _indexed(value, tuple(items), self.text, open_tok)
+
+    def index_item(self):
+        parts = [self.index_bound()]
+        while self.peek().text == ":" and len(parts) < 3:
+            self.take()
+            parts.append(self.index_bound())
+        if len(parts) > 1:
+            return slice(*parts)
+        if parts[0] is None:
+            _fail(self.text, self.peek().pos, "an index needs an integer or a slice, e.g. "
+                  "x[0], x[1:] or x[::2]")
+        return parts[0]
+
+    def index_bound(self):
+        tok = self.peek()
+        if tok.text in (":", ",", "]"):
+            return None
+        value = self.expr()
+        if isinstance(value, Node) or np.ndim(value) != 0 or not float(value).is_integer():
+            _fail(self.text, tok.pos, "an index must be an integer (or a slice of integers); "
+                  "indexing by tensors is not supported here")
+        return int(value)
 
     def name(self, tok):
         if tok.text in ("True", "False"):
@@ -306,6 +342,15 @@ def _check_power(exponent, text, pos):
         _fail(text, pos, f"the exponent {exponent:g} is too large for closed forms (limit "
               f"{MAX_INTEGER_POWER}; SymPy would expand it); give it a name instead, e.g. "
               "x**n with n a leaf")
+
+
+def _indexed(value, key, text, tok):
+    if not isinstance(value, (Node, np.ndarray)):
+        _fail(text, tok.pos, "a number cannot be indexed")
+    try:
+        return value[key]
+    except (IndexError, ValueError) as exc:    # ShapeError is a ValueError
+        _fail(text, tok.pos, str(exc))
 
 
 def _call(tok, args, kwargs, text):

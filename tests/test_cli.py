@@ -2,6 +2,7 @@
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import sympy
 
@@ -168,3 +169,20 @@ def test_python_dash_m_and_version():
     out = subprocess.run([sys.executable, "-m", "symgrad", "grad", "x**2", "--wrt", "x",
                           "--at", "x=3"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout == "d/dx = 2*x = 6\n", out.stderr
+
+
+@pytest.mark.parametrize("expression, f, at", [
+    ("x[0]*x[1]", lambda x: x[0] * x[1], [1.0, 2.0]),
+    ("reduce_sum(x[1:]*x[:-1]) - x[-1]**2", lambda x: np.sum(x[1:] * x[:-1]) - x[-1] ** 2,
+     [1.0, 2.0, 3.0]),
+    ("sin(x[::2]) @ x[1::2] + x[1:3][0]", lambda x: np.sin(x[::2]) @ x[1::2] + x[1],
+     [0.5, -1.0, 2.0, 0.25]),
+])
+def test_grad_parses_indexing_and_slices(capsys, expression, f, at):
+    """Values of indexed expressions against central finite differences (numpy's own indexing)."""
+    code, out, err = run(capsys, "grad", expression, "--wrt", "x", "--at", f"x={at}")
+    assert code == 0, err
+    shown = np.array(out.rsplit("= [", 1)[1].strip().rstrip("]").split(","), dtype=float)
+    x, h = np.array(at), 1e-6
+    fd = [(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))]
+    np.testing.assert_allclose(shown, fd, rtol=1e-5, atol=1e-6)

@@ -96,7 +96,14 @@ def test_numbers_fold_in_floating_point():
     ("x; y", "statements are not allowed"),
     ("x = 1", "unexpected '='"),
     ("[i for i in x]", "Python keyword"),
-    ("x[0]", "unexpected '\\['"),
+    ("x[0]", "does not fit a tensor of shape \\(\\)"),
+    ("v[0.5]", "an index must be an integer"),
+    ("v[x]", "an index must be an integer"),
+    ("v[]", "an index needs an integer or a slice"),
+    ("v[0:1:1:1]", "expected '\\]', found ':'"),
+    ("v[2]", "out of bounds"),
+    ("2[0]", "a number cannot be indexed"),
+    ("x: y", "unexpected ':'"),
     ("sin", "is a function"),
     ("sin(x, axis=0, dtype=1)", "keyword 'dtype' is not allowed"),
     ("reduce_sum(x, axis=0.5)", "needs an integer"),
@@ -110,7 +117,8 @@ def test_numbers_fold_in_floating_point():
 ])
 def test_rejects_with_a_clear_message(text, message):
     with pytest.raises(sg.ParseError, match=message):
-        parse(text, {"x": sg.constant(1.0, name="x"), "y": sg.constant(2.0, name="y")})
+        parse(text, {"x": sg.constant(1.0, name="x"), "y": sg.constant(2.0, name="y"),
+                     "v": sg.constant([1.0, 2.0], name="v")})
 
 
 @pytest.mark.parametrize("text", ["(x + 1)**(10**10)", "pow(x + 1, 1000)", "x**-300"])
