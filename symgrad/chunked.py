@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Sequence
 
-from .errors import ShapeError
+from .errors import ArgumentError, ShapeError
 
 
 def is_dask(value: Any) -> bool:
@@ -30,7 +30,11 @@ def batched_dask(evaluator: Any, values: Sequence[Any]) -> tuple:
     arrays, ins = [], []
     for k, (value, (_, dtype, shape), name) in enumerate(zip(values, evaluator._inputs,
                                                             evaluator.input_names)):
-        arr = da.asarray(value).astype(dtype)
+        arr = da.asarray(value)
+        if arr.dtype.kind not in "biuf":
+            raise ArgumentError(f"batched: input {k} ({name!r}) must be real numbers, got "
+                                f"dtype {arr.dtype}")
+        arr = arr.astype(dtype)
         core = arr.ndim - len(shape)
         if core < 0 or tuple(arr.shape[core:]) != tuple(shape):
             raise ShapeError(f"batched: input {k} ({name!r}) must end in shape {tuple(shape)} "

@@ -41,6 +41,8 @@ def test_batched_on_dask_arrays_is_lazy_and_chunked(rosen_c):
     _close((value, grads, None), rosen_c.batched(pts, cs))
     with pytest.raises(sg.ShapeError, match="must end in shape"):
         rosen_c.batched(da.ones((10, 3)), 1.0)
+    with pytest.raises(sg.ArgumentError, match="input 0 \\('x'\\) must be real numbers"):
+        rosen_c.batched(da.ones((10, 2), dtype=complex), 1.0)
 
 
 @pytest.fixture(scope="module")
