@@ -14,7 +14,10 @@ import numpy as _np
 
 from . import ops  # noqa: F401
 from .compiler import Evaluator, compile  # noqa: F401,A004
-from .differentiate import Sweep, gradients, hessians, jacobian  # noqa: F401
+from .differentiate import Sweep, gradients  # noqa: F401
+from .forward import hvp, jvp  # noqa: F401
+from .patterns import sparsity  # noqa: F401
+from .sparse import SparseTensor, hessians, jacobian  # noqa: F401
 from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
                      GraphError, NoGradientError, NotATensorError, ParseError, ShapeError,
                      SymgradError)

@@ -106,6 +106,8 @@ def flatten_outputs(structure):
         return [None], ("none",)
     if isinstance(structure, Node):
         return [structure], ("leaf",)
+    if hasattr(structure, "wrap_value"):  # a sparse result: its values, wrapped after
+        return [structure.values], ("wrap", structure.layout)
     if isinstance(structure, dict):
         flat, tree = flatten_outputs(list(structure.values()))
         return flat, ("dict", tuple(structure), tree)
@@ -154,6 +156,8 @@ def _build(tree, it):
         return next(it)
     if kind == "none":
         return None
+    if kind == "wrap":
+        return tree[1].wrap(next(it))
     if kind == "dict":
         return dict(zip(tree[1], _build(tree[2], it)))
     items = [_build(t, it) for t in tree[1]]

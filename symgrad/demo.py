@@ -12,7 +12,8 @@ import textwrap
 
 import numpy as np
 
-from .differentiate import gradients, jacobian
+from .differentiate import gradients
+from .seeds import jacobian
 from .evaluate import evaluate
 from .forms import closed_form
 from .teach import explain, why_none as why_none_text

@@ -1,4 +1,4 @@
-"""gradients / hessians / jacobian with the semantics of TF1's ``tf.gradients``.
+"""gradients with the semantics of TF1's ``tf.gradients``.
 
 The reverse sweep visits, in reverse topological order, the nodes that lie on a
 path from some x to some y through float tensors.  Each node sums the cotangents
@@ -212,62 +212,3 @@ def _result(x, adjoint, unconnected):
             return literal(x.graph, np.zeros(x.shape, x.dtype))
         return None
     return adjoint
-
-
-def jacobian(y, x, unconnected_gradients="none"):
-    """d y / d x with shape ``y.shape + x.shape`` (like ``GradientTape.jacobian``).
-
-    Row i is ``gradients(y[i], x)``: ``gradients`` is this Jacobian contracted
-    with grad_ys.  None (zeros with ``"zero"``) when y does not depend on x.
-
-    >>> from symgrad import tracing as t
-    >>> with t.Graph().as_default():
-    ...     x = t.Variable([1.0, 2.0], name="x")
-    ...     jacobian(x * x, x).numpy().tolist()
-    [[2.0, 0.0], [0.0, 4.0]]
-    """
-    _check_options(unconnected_gradients, None)
-    (y,) = _as_nodes(y, "y")
-    (x,) = _as_nodes(x, "x")
-    rows, any_connected = [], False
-    for idx in np.ndindex(y.shape):
-        element = F.index(y, index=idx) if idx else y
-        (g,) = gradients(element, x)
-        any_connected |= g is not None
-        rows.append(g)
-    if not any_connected:
-        if unconnected_gradients == "zero":
-            return literal(x.graph, np.zeros(y.shape + x.shape, x.dtype))
-        return None
-    zero = None
-    for i, g in enumerate(rows):
-        if g is None:
-            zero = zero or literal(x.graph, np.zeros(x.shape, x.dtype))
-            rows[i] = zero
-    if not y.shape:
-        return rows[0]
-    stacked = F.concat(*[F.reshape(r, shape=(1,) + x.shape) for r in rows], axis=0)
-    return F.reshape(stacked, shape=y.shape + x.shape)
-
-
-def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=None,
-             unconnected_gradients="none"):
-    """Per x, the Hessian of sum(ys) with respect to that x alone: shape x.shape * 2.
-
-    symgrad differs from TF: where a second derivative is structurally zero (or
-    sum(ys) does not depend on x) the block is zeros instead of an error.
-
-    >>> from symgrad import tracing as t
-    >>> with t.Graph().as_default():
-    ...     x = t.Variable([1.0, 2.0], name="x")
-    ...     hessians(t.reduce_sum(x ** 3), x)[0].numpy().tolist()
-    [[6.0, 0.0], [0.0, 12.0]]
-    """
-    _check_options(unconnected_gradients, aggregation_method)
-    xs = _as_nodes(xs, "xs")
-    out = []
-    for x in xs:
-        (g,) = gradients(ys, x)
-        h = jacobian(g, x, "zero") if g is not None else None
-        out.append(h if h is not None else literal(x.graph, np.zeros(x.shape * 2, x.dtype)))
-    return GradientList(out)

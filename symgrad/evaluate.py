@@ -25,6 +25,8 @@ def flatten(structure, what="fetches"):
     """Nodes (and Nones) of a nested list/tuple/dict, plus a function rebuilding it."""
     if structure is None or isinstance(structure, Node):
         return [structure], lambda vals: vals[0]
+    if hasattr(structure, "wrap_value"):  # a sparse result: its values, wrapped after
+        return [structure.values], lambda vals: structure.wrap_value(vals[0])
     if isinstance(structure, dict):
         keys = list(structure)
         parts = [flatten(structure[k], what) for k in keys]

@@ -7,9 +7,11 @@ optimise, so it needs no scipy import and works with any optimiser taking
 
 - value and gradient are compiled together (one evaluator, shared subexpressions);
 - the Hessian comes from ``sg.hessians`` (cross blocks between different xs from
-  ``sg.jacobian`` of the gradients), compiled on first use;
-- ``hessp`` is the gradient of <grad, p> with p a placeholder: a Hessian-vector
-  product that never forms the Hessian, compiled on first use.
+  ``sg.jacobian`` of the gradients), compiled on first use; with ``sparse=True``
+  it is a ``scipy.sparse.csr_matrix`` holding only the structural nonzeros
+  (compressed sweeps chosen by colouring), as ``trust-constr`` accepts;
+- ``hessp`` is ``sg.hvp`` with p a placeholder: a Hessian-vector product by
+  forward over reverse mode that never forms the Hessian, compiled on first use.
 
 Several xs (or a matrix x) become one flat vector: each x raveled in row-major
 order, concatenated in the order given; :meth:`ScipyObjective.unflatten` undoes it.
@@ -30,7 +32,9 @@ from __future__ import annotations
 import numpy as np
 
 from .compiler import compile as compile_graph
-from .differentiate import gradients, hessians, jacobian
+from .differentiate import gradients
+from .forward import hvp
+from .sparse import hessians, jacobian
 from .errors import FeedError, NotATensorError, ShapeError
 from .evaluate import check_feed, needed
 from .graph import Node
@@ -53,11 +57,11 @@ class ScipyObjective:
     then ``obj.unflatten(result.x)`` or ``obj.assign(result.x)``.
     """
 
-    def __init__(self, loss, xs, single, feeds, x0, fastmath):
+    def __init__(self, loss, xs, single, feeds, x0, fastmath, sparse=False):
         self.loss, self.xs, self._single = loss, xs, single
         self._data_keys = list(feeds)
         self._data = [feeds[k] for k in self._data_keys]
-        self._fastmath = fastmath
+        self._fastmath, self.sparse = fastmath, sparse
         self._sizes = [x.size for x in xs]
         self._offsets = np.cumsum([0] + self._sizes)
         self.n = int(self._offsets[-1])
@@ -106,24 +110,30 @@ class ScipyObjective:
         return self.fun(flat)[1]
 
     def hess(self, flat):
-        """The full ``(n, n)`` Hessian at ``flat``, cross blocks between xs included."""
+        """The ``(n, n)`` Hessian at ``flat``, cross blocks between xs included: a numpy
+        array, or a ``scipy.sparse.csr_matrix`` of the structural nonzeros (``sparse``)."""
         if self._hess is None:
             self._hess = _evaluator(self._hessian_blocks(), self.xs + self._data_keys,
                                     self._fastmath)
         blocks = self._hess(*self.split(flat), *self._data)
         k = len(self.xs)
+        if self.sparse:
+            from scipy.sparse import bmat
+            return bmat([[blocks[i * k + j] for j in range(k)] for i in range(k)],
+                        format="csr")
         rows = [[np.asarray(blocks[i * k + j], dtype=np.float64).reshape(si, sj)
                  for j, sj in enumerate(self._sizes)] for i, si in enumerate(self._sizes)]
         return np.block(rows)
 
     def _hessian_blocks(self):
         """Block (i, j) = d grad_i / d x_j; the diagonal ones from ``hessians``."""
-        diagonal = hessians(self.loss, self.xs)
+        diagonal = hessians(self.loss, self.xs, sparse=self.sparse)
         grads = gradients(self.loss, self.xs, unconnected_gradients="zero")
         blocks = []
         for i, g in enumerate(grads):
             for j, x in enumerate(self.xs):
-                blocks.append(diagonal[i] if i == j else jacobian(g, x, "zero"))
+                blocks.append(diagonal[i] if i == j else
+                              jacobian(g, x, "zero", sparse=self.sparse))
         return blocks
 
     def hessp(self, flat, p):
@@ -134,21 +144,20 @@ class ScipyObjective:
         return self._flat(out)
 
     def _build_hessp(self):
-        from .tracing import placeholder, reduce_sum
+        from .tracing import placeholder
         graph = self.loss.graph
         with graph.as_default(), graph.name_scope("hessp"):
             self._ps = [placeholder(x.dtype, x.shape, name=f"p_{x.name}") for x in self.xs]
-            grads = gradients(self.loss, self.xs, unconnected_gradients="zero")
-            inner = sum(reduce_sum(g * p) for g, p in zip(grads, self._ps))
-            hvp = gradients(inner, self.xs, unconnected_gradients="zero")
-        self._hessp = _evaluator(hvp, self.xs + self._data_keys + self._ps, self._fastmath)
+            products = hvp(self.loss, self.xs, self._ps, unconnected_gradients="zero")
+        self._hessp = _evaluator(products, self.xs + self._data_keys + self._ps,
+                                 self._fastmath)
 
     def __repr__(self):
         names = ", ".join(x.name for x in self.xs)
         return f"<ScipyObjective of {self.loss.name!r} over [{names}], n={self.n}>"
 
 
-def to_scipy(loss, x, feed_dict=None, x0=None, fastmath=False):
+def to_scipy(loss, x, feed_dict=None, x0=None, fastmath=False, sparse=False):
     """Wrap a scalar ``loss`` for ``scipy.optimize.minimize`` over the tensor(s) ``x``.
 
     Named ``to_scipy`` because it converts (to scipy's calling convention) and does
@@ -163,6 +172,8 @@ def to_scipy(loss, x, feed_dict=None, x0=None, fastmath=False):
         x0: the starting point, flat or in the structure of ``x``; required when an
             x has no value (a placeholder).  Defaults to the xs' current values.
         fastmath: compile with Numba's fastmath (reassociation; off by default).
+        sparse: ``hess`` returns a ``scipy.sparse.csr_matrix`` of the structural
+            nonzeros, computed by compressed sweeps (for ``method="trust-constr"``).
     Returns:
         a :class:`ScipyObjective` with ``fun`` (value and gradient, use ``jac=True``),
         ``hess``, ``hessp``, ``x0``, ``unflatten`` and ``assign``.
@@ -183,7 +194,7 @@ def to_scipy(loss, x, feed_dict=None, x0=None, fastmath=False):
     feeds = check_feed(feed_dict)
     _check_placeholders(loss, xs, feeds)
     start = _start(xs, x0)
-    return ScipyObjective(loss, xs, single, feeds, start, fastmath)
+    return ScipyObjective(loss, xs, single, feeds, start, fastmath, sparse)
 
 
 def _check_xs(xs, loss):

@@ -28,3 +28,16 @@ def test_gradient_of_an_index_is_an_output_of_its_own():
     value, grad = f(np.array([0.5, 0.25]))
     assert value == 0.5
     np.testing.assert_array_equal(grad, [1.0, 0.0])
+
+
+def test_a_prefix_gather_of_a_larger_buffer_is_not_taken_for_a_reshape():
+    # Found by the sparse Jacobians: index(t, [0, 1]) of a 12-element buffer has the
+    # table arange(2), which the lowering took for a reshape and renamed the whole
+    # buffer into the 2-element output (a heap overflow).
+    x = sg.Variable(np.arange(12.0), name="x")
+    from symgrad.ops import apply
+    y = apply("index_add", [x[:2] * 2.0], shape=(12,), index=(slice(None, 2),))
+    f = sg.compile(y[np.array([0, 1])], [x])
+    np.testing.assert_array_equal(f(np.arange(12.0)), [0.0, 2.0])
+    writes = [int(np.prod(st.dims)) for st in f.program.stmts if st.dst == ("out", 0)]
+    assert writes and max(writes) <= 2  # nothing written past the output's 2 elements

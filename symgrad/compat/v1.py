@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..differentiate import gradients as _gradients
-from ..differentiate import hessians as _hessians
+from ..seeds import hessians as _hessians
 from ..graph import Node
 from ..tracing import functions as _f
 from .session import GradientList, Operation, Session, remember_none

@@ -254,7 +254,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         ref = self.env[x]
         if self.is_scalar(ref):
             return ref  # every element is that one value (a 0-d input, or uniform)
-        if ref[0] != "view" and np.array_equal(table.ravel(), np.arange(node.size)) \
+        if ref[0] != "view" and node.size == x.size \
+                and np.array_equal(table.ravel(), np.arange(node.size)) \
                 and (not node.shape) == self.is_scalar(ref):
             return ref  # a reshape: the same memory (or the same SSA value)
         src, pos = self.to_source(x, table)

@@ -1,0 +1,166 @@
+"""Batched sweeps: a derivative along a batch of seed vectors as one graph.
+
+A sweep (reverse or forward) is built once with a seed *leaf* standing for one
+seed vector; :func:`vmap` then rebuilds the part of the graph that depends on the
+seed with a leading seed axis (``ops.batching``), substituting a batch of seeds.
+The graph of a Jacobian is therefore a constant multiple of the sweep's graph,
+and compiled code is a loop over seeds, not one copy of the sweep per row.
+
+``jacobian`` uses reverse mode (one seed per element of y) when y is smaller
+than x, forward mode otherwise; ``hessians`` is forward over reverse with one
+seed per element of x.  Seed batches are the identity (dense results) or a
+colouring's compression matrix (``symgrad.sparsity``).
+
+Imports graph, ops, differentiate and forward.
+
+>>> from symgrad import tracing as t
+>>> with t.Graph().as_default():
+...     x = t.Variable([1.0, 2.0], name="x")
+...     jacobian(x * x, x).numpy().tolist()
+[[2.0, 0.0], [0.0, 4.0]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .differentiate import _as_nodes, _check_options, backprop, gradients
+from .forward import seed_leaf, tangent_sweep
+from .graph import ancestors
+from .ops import F, literal
+from .ops.batching import batch_node
+from .display import GradientList
+
+
+def vmap(outputs, seed, batch):
+    """``outputs`` rebuilt with ``seed`` replaced by ``batch`` (shape ``(B,) + seed.shape``).
+
+    Outputs that do not depend on the seed are broadcast along the new axis.
+    """
+    size = batch.shape[0]
+    new = {seed: batch}
+    for node in ancestors(outputs):
+        if node is not seed and any(x in new for x in node.inputs):
+            new[node] = batch_node(node, [new.get(x, x) for x in node.inputs],
+                                   [x in new for x in node.inputs], size)
+    out = []
+    for o in outputs:
+        b = new.get(o)
+        if b is None:
+            b = F.broadcast_to(F.reshape(o, shape=(1,) + o.shape), shape=(size,) + o.shape)
+        out.append(b)
+    return out
+
+
+def identity_seeds(graph, shape, dtype):
+    """The ``n`` unit seeds for a tensor of ``shape`` (n = its size): shape (n,) + shape.
+
+    Built as a scatter of ones at (k, k), so only n integers enter the graph.
+    """
+    n = int(np.prod(shape, dtype=np.int64))
+    k = np.arange(n, dtype=np.int64)
+    ones = F.broadcast_to(literal(graph, np.ones((), dtype)), shape=(n,))
+    eye = F.index_add(ones, shape=(n, n), index=(k, k))
+    return F.reshape(eye, shape=(n,) + tuple(shape))
+
+
+def compression_seeds(graph, colors, ncolors, shape, dtype):
+    """Seed b is the sum of the unit seeds of colour b: shape (ncolors,) + shape."""
+    n = len(colors)
+    ones = F.broadcast_to(literal(graph, np.ones((), dtype)), shape=(n,))
+    seeds = F.index_add(ones, shape=(ncolors, n),
+                        index=(np.asarray(colors, np.int64), np.arange(n, dtype=np.int64)))
+    return F.reshape(seeds, shape=(ncolors,) + tuple(shape))
+
+
+def reverse_rows(y, x, seeds):
+    """``seeds[b] . J`` for each seed b (shape (B,) + y.shape): (B,) + x.shape, or None."""
+    u = seed_leaf(y.graph, y.shape, y.dtype if y.is_float else np.float64)
+    g = backprop([y], [u], [x], set()).adjoints.get(x)
+    if g is None or not x.is_float:
+        return None
+    return vmap([g], u, seeds)[0]
+
+
+def forward_columns(ys, x, seeds):
+    """``J_y . seeds[b]`` for each y and seed b: (B,) + y.shape per y (None if unreached)."""
+    t = seed_leaf(x.graph, x.shape, x.dtype)
+    tan = tangent_sweep(ys, [x], [t])
+    found = [y for y in ys if y in tan]
+    batched = dict(zip(found, vmap([tan[y] for y in found], t, seeds))) if found else {}
+    return [batched.get(y) for y in ys]
+
+
+def _columns_last(cols, y, x):
+    # (n,) + y.shape -> y.shape + x.shape
+    n, m = x.size, y.size
+    flat = F.reshape(cols, shape=(n, m))
+    return F.reshape(F.transpose(flat, perm=(1, 0)), shape=y.shape + x.shape)
+
+
+def jacobian(y, x, unconnected_gradients="none"):
+    """d y / d x with shape ``y.shape + x.shape`` (like ``GradientTape.jacobian``).
+
+    Row i is ``gradients(y[i], x)``: ``gradients`` is this Jacobian contracted
+    with grad_ys.  None (zeros with ``"zero"``) when y does not depend on x.
+    One batched sweep: reverse over y's unit seeds when y is smaller than x,
+    forward over x's unit seeds otherwise.  (``sg.jacobian`` adds ``sparse=True``:
+    ``symgrad.sparse``.)
+
+    >>> from symgrad import tracing as t
+    >>> with t.Graph().as_default():
+    ...     x = t.Variable([1.0, 2.0, 3.0], name="x")
+    ...     jacobian(t.reduce_sum(x * x), x).numpy().tolist()
+    [2.0, 4.0, 6.0]
+    """
+    _check_options(unconnected_gradients, None)
+    (y,) = _as_nodes(y, "y")
+    (x,) = _as_nodes(x, "x")
+    graph = x.graph
+    with graph.name_scope("jacobian"):
+        out = None
+        if x.is_float and y.is_float:
+            if y.size <= x.size:
+                rows = reverse_rows(y, x, identity_seeds(graph, y.shape, y.dtype))
+                out = None if rows is None else F.reshape(rows, shape=y.shape + x.shape)
+            else:
+                (cols,) = forward_columns([y], x, identity_seeds(graph, x.shape, x.dtype))
+                out = None if cols is None else _columns_last(cols, y, x)
+        if out is None and unconnected_gradients == "zero":
+            out = literal(graph, np.zeros(y.shape + x.shape, x.dtype))
+        return out
+
+
+def hessian_block(ys, x, seeds):
+    """Forward over reverse: ``H . seeds[b]`` for each seed (shape (B,) + x.shape) or None."""
+    (g,) = gradients(ys, x)
+    if g is None:
+        return None
+    return forward_columns([g], x, seeds)[0]
+
+
+def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=None,
+             unconnected_gradients="none"):
+    """Per x, the Hessian of sum(ys) with respect to that x alone: shape x.shape * 2.
+
+    symgrad differs from TF: where a second derivative is structurally zero (or
+    sum(ys) does not depend on x) the block is zeros instead of an error.  Each
+    block is one forward-over-reverse sweep over a batch of x.size unit seeds.
+    (``sg.hessians`` adds ``sparse=True``: ``symgrad.sparse``.)
+
+    >>> from symgrad import tracing as t
+    >>> with t.Graph().as_default():
+    ...     x = t.Variable([1.0, 2.0], name="x")
+    ...     hessians(t.reduce_sum(x ** 3), x)[0].numpy().tolist()
+    [[6.0, 0.0], [0.0, 12.0]]
+    """
+    _check_options(unconnected_gradients, aggregation_method)
+    xs = _as_nodes(xs, "xs")
+    out = []
+    for x in xs:
+        with x.graph.name_scope("hessians"):
+            h = hessian_block(ys, x, identity_seeds(x.graph, x.shape, x.dtype)) \
+                if x.is_float else None
+            h = F.reshape(h, shape=x.shape * 2) if h is not None else \
+                literal(x.graph, np.zeros(x.shape * 2, x.dtype))
+        out.append(h)
+    return GradientList(out)

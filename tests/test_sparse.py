@@ -1,0 +1,156 @@
+"""Structural sparsity, colourings and sparse results against dense oracles.
+
+- ``sparsity`` is exact for the textbook patterns (tridiagonal Rosenbrock,
+  block-diagonal separable sums, arrows) and never misses a nonzero on random
+  programs (values at random points must lie inside the pattern);
+- colourings: star colourings recover every entry of random symmetric matrices
+  with their pattern; column colourings never put two columns of a row together;
+- ``sparse=True`` equals the dense result (``.toarray()``), evaluated and compiled,
+  and ``to_scipy(sparse=True)`` drives ``trust-constr``.
+"""
+import numpy as np
+import pytest
+from hypothesis import assume, given
+
+import symgrad as sg
+from symgrad.patterns import column_coloring, sparsity, star_coloring, star_recovery
+
+from .programs import programs
+from .test_properties import fd_gradient, seeds, stop_nodes
+
+
+def rosenbrock(x):
+    return sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+
+def _band(n, width):
+    i = np.arange(n)
+    return np.abs(i[:, None] - i[None, :]) <= width
+
+
+def test_rosenbrock_hessian_pattern_is_exactly_tridiagonal_with_three_colours():
+    x = sg.placeholder(shape=(60,), name="x")
+    (h,) = sg.hessians(rosenbrock(x), x)
+    assert np.array_equal(sparsity(h), _band(60, 1))
+    (hs,) = sg.hessians(rosenbrock(x), x, sparse=True)
+    assert hs.colors == 3 and hs.nnz == _band(60, 1).sum()
+
+
+def test_block_diagonal_and_arrow_patterns_are_exact():
+    x = sg.placeholder(shape=(4, 3), name="x")
+    f = sg.reduce_sum(sg.exp(sg.reduce_sum(x * x, axis=1)))  # separable over rows
+    (h,) = sg.hessians(f, x)
+    blocks = np.kron(np.eye(4, dtype=bool), np.ones((3, 3), dtype=bool))
+    assert np.array_equal(sparsity(h).reshape(12, 12), blocks)
+    y = sg.placeholder(shape=(7,), name="y")
+    arrow = y[0] * sg.reduce_sum(y[1:] ** 2) + sg.reduce_sum(sg.sin(y))
+    expected = np.eye(7, dtype=bool)
+    expected[0, :] = expected[:, 0] = True
+    (ha,) = sg.hessians(arrow, y)
+    assert np.array_equal(sparsity(ha), expected)
+    assert sg.hessians(arrow, y, sparse=True)[0].colors == 2
+
+
+def test_sparsity_of_ordinary_tensors_follows_constants_and_kinks():
+    x = sg.Variable([1.0, 2.0, 3.0], name="x")
+    assert sparsity(x * sg.constant([0.0, 1.0, 0.0])).tolist() == [False, True, False]
+    assert sparsity(x + sg.constant([0.0, 1.0, 0.0])).tolist() == [True, True, True]
+    cond = sg.constant([True, False, True])
+    assert sparsity(sg.where(cond, x, 0.0)).tolist() == [True, False, True]
+    assert sparsity(sg.constant([[0.0, 1.0], [0.0, 0.0]]) @ sg.reshape(x[:2], (2, 1))) \
+        .ravel().tolist() == [True, False]
+    with pytest.raises(sg.NotATensorError):
+        sparsity(np.ones(3))
+
+
+@given(programs(max_steps=5))
+def test_sparsity_never_misses_a_nonzero(p):
+    x = p.leaves[0]
+    assume(x.size <= 6)
+    loss = sum(sg.reduce_sum(y * s) for y, s in zip(p.ys, seeds(p)))
+    (h,) = sg.hessians(loss, x)
+    J = sg.jacobian(p.ys[0], x)
+    pats = [(h, sparsity(h))] + ([(J, sparsity(J))] if J is not None else [])
+    rng = np.random.default_rng(len(p.nodes))
+    for _ in range(3):
+        for leaf in p.leaves:
+            leaf.assign(rng.uniform(-2, 2, size=leaf.shape))
+        for t, pattern in pats:
+            value = np.asarray(sg.evaluate(t), dtype=float)
+            outside = value[~pattern]
+            assert np.all((outside == 0) | np.isnan(outside)), p.code
+
+
+@given(programs(max_steps=4))
+def test_sparse_results_equal_dense(p):
+    x = p.leaves[0]
+    assume(x.size <= 6 and not stop_nodes(p) and fd_gradient(p, x, []) is not None)
+    loss = sum(sg.reduce_sum(y * s) for y, s in zip(p.ys, seeds(p)))
+    (h,) = sg.hessians(loss, x)
+    (hs,) = sg.hessians(loss, x, sparse=True)
+    dense = np.asarray(sg.evaluate(h), dtype=float).reshape(x.size, x.size)
+    assume(np.isfinite(dense).all())
+    np.testing.assert_allclose(hs.numpy().toarray(), dense, rtol=1e-9, atol=1e-12,
+                               err_msg=p.code)
+    J = sg.jacobian(p.ys[0], x)
+    if J is not None:
+        Js = sg.jacobian(p.ys[0], x, sparse=True)
+        Jd = np.asarray(sg.evaluate(J), dtype=float).reshape(p.ys[0].size, x.size)
+        assume(np.isfinite(Jd).all())
+        np.testing.assert_allclose(Js.numpy().toarray(), Jd, rtol=1e-9, atol=1e-12,
+                                   err_msg=p.code)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_star_colouring_recovers_random_symmetric_matrices(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 25))
+    pattern = rng.random((n, n)) < rng.uniform(0.05, 0.5)
+    pattern = pattern | pattern.T | np.eye(n, dtype=bool)
+    H = np.where(pattern, rng.normal(size=(n, n)), 0.0)
+    H = (H + H.T) / 2
+    colors = star_coloring(pattern)
+    for i, j in zip(*np.nonzero(pattern & ~np.eye(n, dtype=bool))):
+        assert colors[i] != colors[j]
+    S = np.zeros((n, colors.max() + 1))
+    S[np.arange(n), colors] = 1.0
+    compressed = (H @ S).T  # compressed[b, i] = sum over colour b of row i
+    rows, cols, seed_of, at = star_recovery(pattern, colors)
+    np.testing.assert_allclose(compressed[seed_of, at], H[rows, cols], atol=1e-12)
+    jac = rng.random((n, n + 3)) < 0.2
+    cc = column_coloring(jac)
+    for row in jac:
+        used = cc[np.flatnonzero(row)]
+        assert len(set(used.tolist())) == len(used)
+
+
+def test_sparse_jacobian_rows_and_columns_and_compiled_csr(rng):
+    x = sg.placeholder(shape=(6,), name="x")
+    tall = sg.concat([sg.sin(x[1:]) * x[:-1], sg.reshape(sg.reduce_sum(x), (1,))], axis=0)
+    wide = sg.reshape(sg.stack([x[0] * x[1], sg.reduce_sum(x * x)]), (2,))
+    v = rng.normal(size=6)
+    for y in (tall, wide):
+        J, Js = sg.jacobian(y, x), sg.jacobian(y, x, sparse=True)
+        f = sg.compile([J, Js], [x])
+        dense, csr = f(v)
+        assert type(csr).__name__ == "csr_matrix" and csr.shape == (y.size, 6)
+        np.testing.assert_allclose(csr.toarray(), dense, rtol=1e-12)
+        np.testing.assert_allclose(sg.evaluate(Js, {x: v}).toarray(), dense, rtol=1e-12)
+    assert sg.jacobian(wide, x, sparse=True).colors <= 2
+
+
+def test_to_scipy_sparse_hessian_drives_trust_constr():
+    from scipy.optimize import minimize
+    x = sg.Variable(np.full(12, -1.0), name="x")
+    w = sg.Variable([0.5, 0.5], name="w")
+    loss = rosenbrock(x) + sg.reduce_sum((w - x[:2]) ** 2)
+    obj = sg.to_scipy(loss, [x, w], sparse=True)
+    dense = sg.to_scipy(loss, [x, w])
+    H = obj.hess(obj.x0)
+    assert type(H).__name__ == "csr_matrix"
+    np.testing.assert_allclose(H.toarray(), dense.hess(dense.x0), rtol=1e-12)
+    result = minimize(obj.fun, obj.x0, jac=True, hess=obj.hess, method="trust-constr",
+                      options={"gtol": 1e-10, "maxiter": 2000})
+    np.testing.assert_allclose(result.x, np.ones(14), atol=1e-5)
+    p = np.linspace(-1, 1, 14)
+    np.testing.assert_allclose(obj.hessp(obj.x0, p), dense.hess(dense.x0) @ p, rtol=1e-10)
