@@ -66,14 +66,10 @@ def test_op_batched_over_seeds_equals_seed_by_seed(name, i, which, rng):
     out, leaves = _build(name, i, rng)
     size = 3
     batched = [k == 0 or which == "all" for k in range(len(leaves))]
-    inputs = []
-    for x, b in zip(leaves, batched):
-        if b:
-            value = np.stack([np.asarray(x.value) if x.dtype.kind == "b" else
-                              rng.normal(size=x.shape).astype(x.dtype) for _ in range(size)])
-            inputs.append(sg.constant(value))
-        else:
-            inputs.append(x)
+    example = REGISTRY[name].examples[i]
+    draws = [example_values(example, rng) for _ in range(size)]  # from the op's domain
+    inputs = [sg.constant(np.stack([np.asarray(d[k], dtype=x.dtype) for d in draws]))
+              if b else x for k, (x, b) in enumerate(zip(leaves, batched))]
     got = batch_node(out, inputs, batched, size)
     assert got.shape == (size,) + out.shape
     expected = unrolled(out, inputs, batched, size)
