@@ -51,3 +51,7 @@ class CompileError(SymgradError, NotImplementedError):
 
 class ParseError(SymgradError, ValueError):
     """Text given to ``sg.parse`` or the CLI that is outside the expression grammar."""
+
+
+class StateError(SymgradError, RuntimeError):
+    """A variable read in a session before it was initialised (TF1's FailedPrecondition)."""

@@ -86,6 +86,7 @@ class Graph:
         self.nodes: list[Node] = []
         self._names: dict[str, int] = {}
         self._scope: list[str] = []
+        self._by_name: dict[str, Node] = {}
 
     def scoped(self, base):
         """``base`` inside the current name scope (``scope/base``)."""
@@ -116,6 +117,16 @@ class Graph:
         finally:
             self._scope.pop()
 
+    @contextlib.contextmanager
+    def absolute_scope(self, path):
+        """Inside, names are made under ``path`` alone, whatever name scopes are open
+        (TF1's variable scopes name their variables this way)."""
+        saved, self._scope = self._scope, [p for p in path.split("/") if p]
+        try:
+            yield path
+        finally:
+            self._scope = saved
+
     def add_node(self, op, inputs, attrs, shape, dtype, name=None, value=None, cls=None):
         """Append a node (of ``cls``, default ``node_class``); inputs must be in this graph."""
         for x in inputs:
@@ -131,6 +142,20 @@ class Graph:
         # printing; None for nodes named after their op
         node.requested_name = None if name is None else self.scoped(name)
         self.nodes.append(node)
+        self._by_name[node_name] = node
+        return node
+
+    def get_tensor_by_name(self, name):
+        """The node named ``name``; TF's form ``"name:0"`` is accepted too.
+
+        Raises:
+            KeyError: no node has that name (the message says so, TF's way).
+        """
+        base = name[:-2] if name.endswith(":0") else name
+        node = self._by_name.get(base)
+        if node is None:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {base!r}, does not exist in the graph.")
         return node
 
     def __len__(self):

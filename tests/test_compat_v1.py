@@ -70,8 +70,8 @@ def test_fetch_structures_and_ops():
     b = tf.Variable([1.0, 2.0], name="b")
     init = tf.global_variables_initializer()
     with tf.Session() as sess:
-        out = sess.run({"a": a, "pair": (a, [b, a * 2])})
         assert sess.run(init) is None
+        out = sess.run({"a": a, "pair": (a, [b, a * 2])})
         assert sess.run([init, a])[0] is None
     assert out["a"] == 1.5 and isinstance(out["pair"], tuple)
     np.testing.assert_array_equal(out["pair"][1][0], [1.0, 2.0])
@@ -127,8 +127,10 @@ def test_none_through_stop_gradient_and_integers():
 
 def test_invalid_fetch_and_closed_session():
     sess = tf.Session()
-    with pytest.raises(TypeError, match="Fetch argument 'x:0' has invalid type"):
+    with pytest.raises(ValueError, match="Fetch argument 'x:0' cannot be interpreted"):
         sess.run("x:0")
+    with pytest.raises(TypeError, match="Fetch argument 3 has invalid type"):
+        sess.run(3)
     sess.close()
     with pytest.raises(RuntimeError, match="closed Session"):
         sess.run(tf.constant(1.0))
@@ -140,6 +142,7 @@ def test_hessians_and_unconnected_zero():
     y = tf.Variable(1.0)
     g = tf.gradients(x * x, [y], unconnected_gradients=tf.UnconnectedGradients.ZERO)
     with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
         assert sess.run(h) == pytest.approx(12.0)
         assert sess.run(g) == [0.0]
 

@@ -26,28 +26,14 @@ import weakref
 import numpy as np
 
 from ..errors import FeedError
-from ..evaluate import evaluate
+from ..evaluate import check_feed, needed
+from ..evaluate import run as run_nodes
 from ..graph import Node
 from ..tracing import get_default_graph
-
-
-class Operation:
-    """A graph operation without an output value: ``run`` does something, fetches give None.
-
-    Args:
-        name: the op's name.
-        action: ``action(feed_dict)`` run by ``Session.run``.
-    """
-
-    def __init__(self, name, action):
-        self.name = name
-        self._action = action
-
-    def run(self, feed_dict=None, session=None):
-        self._action(feed_dict or {})
-
-    def __repr__(self):
-        return f"<tf.Operation {self.name!r}>"
+from . import errors
+from .names import feed_by_name, fetch_by_name
+from .state import Operation, state_of
+from .variables import Variable
 
 
 class GradientList(list):
@@ -132,21 +118,40 @@ def _invalid_fetch(fetch):
                      f"{type(fetch).__name__} into a Tensor or Operation.)")
 
 
-class Session:
-    """TF1's ``tf.Session``: a context manager that runs fetches with a feed_dict.
+_DEFAULT = []
 
-    Variables hold their values on the graph, so sessions share them; running an
-    initializer resets variables to their initial values.
+
+def default_session(graph=None):
+    """The innermost ``with tf.Session() as sess:`` (``tf.get_default_session()``)."""
+    if _DEFAULT:
+        return _DEFAULT[-1]
+    raise ValueError("Cannot execute operation using `run()`: No default session is "
+                     "registered. Use `with sess.as_default():` or pass an explicit session "
+                     "to `run(session=sess)`")
+
+
+class Session:
+    """TF1's ``tf.Session``: runs fetches with a feed_dict.
+
+    Variables hold their values on the graph (sessions share them), but each session
+    knows which variables it has initialized: reading another raises TF's
+    FailedPreconditionError.  Evaluation plans (which nodes, in which order) are
+    cached per fetches and fed keys, so a training loop does not re-plan per step.
     """
 
     def __init__(self, target="", graph=None, config=None):
         self.graph = graph or get_default_graph()
         self._closed = False
+        self._initialized = weakref.WeakSet()
+        self._plans = {}
 
     def __enter__(self):
+        _DEFAULT.append(self)
         return self
 
     def __exit__(self, *exc):
+        if self in _DEFAULT:
+            _DEFAULT.remove(self)
         self.close()
 
     def close(self):
@@ -155,24 +160,116 @@ class Session:
     def as_default(self):
         return self
 
+    def mark_initialized(self, variable):
+        self._initialized.add(variable)
+
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        """Evaluate ``fetches`` (tensors, operations, nested lists/tuples/dicts).
+        """Evaluate ``fetches`` (tensors, operations, their names, nested lists/tuples/dicts).
+
+        Operations among the fetches run after every fetched tensor is read, so
+        ``sess.run([train_op, loss])`` gives the loss before the step.
 
         Raises:
             TypeError: a None fetch (TF's message, plus why that gradient is None).
-            FeedError: an unfed placeholder, or a value of the wrong shape.
+            tf.errors.InvalidArgumentError: an unfed placeholder (also an sg.FeedError).
+            tf.errors.FailedPreconditionError: a variable read before its initializer ran.
+            ValueError: a fed value of the wrong shape.
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        feed_dict = dict(feed_dict or {})
+        feed_dict = {feed_by_name(self.graph, k) if isinstance(k, str) else k: v
+                     for k, v in (feed_dict or {}).items()}
         _check_unknown_shape_feeds(feed_dict)
+        feeds = check_feed(feed_dict)
+        fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
-        for op in ops:
-            op.run(feed_dict, self)
-        values = evaluate(tensors, feed_dict) if tensors else []
-        found = dict(zip(map(id, tensors), values))
+        found = self._execute(ops, tensors, feeds)
         return _tf1_structure(_rebuild(fetches, found))
+
+    def _execute(self, ops, tensors, feeds):
+        done = set()
+        for op in ops:
+            self._prepare(op, feeds, done)
+        for dep in self._plan(tensors, feeds)[1]:
+            self._run_op(dep, feeds, done)
+        reads = tensors + [x for op in ops for x in op.inputs]
+        values = self._read(reads, feeds)
+        found = dict(zip(map(id, tensors), values))
+        at = len(tensors)
+        for op in ops:
+            if op not in done:
+                done.add(op)
+                if op.effect is not None:
+                    op.effect(values[at:at + len(op.inputs)], self)
+            at += len(op.inputs)
+        for op in ops:
+            if op.value is not None:
+                found[id(op)] = self._read([op.value], feeds)[0]
+        return found
+
+    def _prepare(self, op, feeds, done):
+        """Run what ``op`` waits for: its control inputs and those of the tensors it reads."""
+        for dep in op.control_inputs + self._plan(op.inputs, feeds)[1]:
+            self._run_op(dep, feeds, done)
+
+    def _run_op(self, op, feeds, done):
+        if op in done:
+            return
+        done.add(op)
+        self._prepare(op, feeds, done)
+        values = self._read(op.inputs, feeds)
+        if op.effect is not None:
+            op.effect(values, self)
+
+    def _plan(self, reads, feeds):
+        """(nodes in order, operations they wait for, variables, placeholders), cached."""
+        key = (tuple(map(id, reads)), frozenset(map(id, feeds)))
+        plan = self._plans.get(key)
+        if plan is None:
+            order = needed(reads, feeds)
+            control = state_of(self.graph).control_of
+            deps = [op for n in order for op in control.get(n.id, ())]
+            variables = [n for n in order if isinstance(n, Variable) and n not in feeds]
+            unfed = [n for n in order if n.is_leaf and n.value is None and n not in feeds]
+            plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed)
+        return plan
+
+    def _read(self, reads, feeds):
+        if not reads:
+            return []
+        order, _, variables, unfed = self._plan(reads, feeds)
+        for v in variables:
+            if v not in self._initialized:
+                raise errors.FailedPreconditionError(
+                    None, None, f"Attempting to use uninitialized value {v.name}: run "
+                    "sess.run(tf.global_variables_initializer()) (or the variable's "
+                    "initializer) in this session first")
+        if unfed:
+            p = unfed[0]
+            raise errors.UnfedPlaceholderError(
+                None, None, f"You must feed a value for placeholder tensor {p.name!r} with "
+                f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
+                f"not fed; pass feed_dict={{{p.name}: value}}")
+        values = run_nodes(reads, feeds, order)
+        return [_export(values[r]) for r in reads]
+
+
+def _export(value):
+    value = np.array(value)
+    return value[()] if value.ndim == 0 else value
+
+
+def _resolve(fetch, graph):
+    """Fetches with name strings replaced by the tensors or operations they name."""
+    if isinstance(fetch, str):
+        return fetch_by_name(graph, fetch)
+    if isinstance(fetch, dict):
+        return {k: _resolve(v, graph) for k, v in fetch.items()}
+    if isinstance(fetch, (list, tuple)) and not isinstance(fetch, GradientList):
+        items = [_resolve(v, graph) for v in fetch]
+        return items if isinstance(fetch, list) else tuple(items)
+    return fetch
 
 
 def _collect(fetch, ops, tensors, parent, graph):
@@ -197,7 +294,7 @@ def _collect(fetch, ops, tensors, parent, graph):
 
 def _rebuild(fetch, found):
     if isinstance(fetch, Operation):
-        return None
+        return found.get(id(fetch))
     if isinstance(fetch, Node):
         return found[id(fetch)]
     if isinstance(fetch, dict):

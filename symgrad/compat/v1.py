@@ -45,7 +45,23 @@ from ..differentiate import gradients as _gradients
 from ..seeds import hessians as _hessians
 from ..graph import Node
 from ..tracing import functions as _f
-from .session import GradientList, Operation, Session, remember_none
+from . import errors  # noqa: F401  (tf.errors)
+from . import initializers as _init
+from . import layers as _layers
+from . import schedules as _schedules
+from . import train as _train
+from .initializers import set_random_seed  # noqa: F401
+from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
+                     get_variable_scope, variable_scope)
+from .session import GradientList, Session, default_session, remember_none
+from .state import Operation  # noqa: F401
+from .variables import tf_dtype as _tf_dtype
+from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
+                        add_to_collections, assign, assign_add, assign_sub,
+                        control_dependencies, get_collection, get_collection_ref,
+                        global_variables, global_variables_initializer, group,
+                        local_variables, local_variables_initializer, no_op,
+                        trainable_variables, variables_initializer)
 
 from ..tracing.functions import *  # noqa: F401,F403  (tf.sin, tf.reduce_sum, ...)
 
@@ -57,7 +73,8 @@ get_default_graph, reset_default_graph = _t.get_default_graph, _t.reset_default_
 InteractiveSession = Session
 newaxis = None
 div, truediv = _f.div, _f.div
-_RNG = [np.random.default_rng()]
+initialize_all_variables = global_variables_initializer
+get_default_session = default_session
 
 
 class UnconnectedGradients:
@@ -65,36 +82,9 @@ class UnconnectedGradients:
     NONE, ZERO = "none", "zero"
 
 
-def _tf_dtype(value, dtype):
-    """TF's defaults: Python floats become float32, Python ints int32; numpy values keep
-    their dtype."""
-    if dtype is not None or isinstance(value, (Node, np.ndarray, np.generic)):
-        return dtype
-    kind = np.asarray(value).dtype.kind
-    return np.float32 if kind == "f" else np.int32 if kind in "iu" else None
-
-
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     """``tf.constant``: float32 for Python floats, int32 for Python ints."""
     return _t.constant(value, dtype=_tf_dtype(value, dtype), shape=shape, name=name)
-
-
-class Variable(_t.Variable):
-    """``tf.Variable``: float32 for Python floats; an initializer resets it."""
-
-    def __new__(cls, initial_value=None, trainable=True, name=None, dtype=None, **kwargs):
-        node = super().__new__(cls, initial_value, name=name,
-                               dtype=_tf_dtype(initial_value, dtype), trainable=trainable)
-        node.initial = np.array(node.value)
-        return node
-
-    def initializer_run(self):
-        self.value = np.array(self.initial)
-
-    @property
-    def initializer(self):
-        """``sess.run(v.initializer)``: reset this variable to its initial value."""
-        return Operation(f"{self.name}/Assign", lambda feed: self.initializer_run())
 
 
 def placeholder(dtype, shape=None, name=None):
@@ -146,33 +136,21 @@ def zeros(shape, dtype=np.float32, name=None):
     return _f.zeros(shape, dtype, name)
 
 
-def set_random_seed(seed):
-    """``tf.set_random_seed``: makes later random tensors reproducible."""
-    _RNG[0] = np.random.default_rng(seed)
-
-
-def _rng(seed):
-    return np.random.default_rng(seed) if seed is not None else _RNG[0]
-
-
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
     """Normal samples, drawn once when this is called (TF draws at every run)."""
-    value = _rng(seed).normal(mean, stddev, size=tuple(shape))
+    value = _init.rng(seed).normal(mean, stddev, size=tuple(shape))
     return _t.constant(value, dtype=dtype, name=name or "random_normal")
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, name=None):
     """Uniform samples in [minval, maxval) (maxval 1 by default), drawn once."""
-    value = _rng(seed).uniform(minval, 1.0 if maxval is None else maxval, size=tuple(shape))
+    value = _init.rng(seed).uniform(minval, 1.0 if maxval is None else maxval, size=tuple(shape))
     return _t.constant(value, dtype=dtype, name=name or "random_uniform")
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
     """Normal samples redrawn beyond two standard deviations, drawn once."""
-    rng = _rng(seed)
-    z = rng.standard_normal(size=tuple(shape))
-    while np.any(bad := np.abs(z) > 2):
-        z[bad] = rng.standard_normal(size=int(bad.sum()))
+    z = _init.truncated_standard_normal(_init.rng(seed), tuple(shape))
     return _t.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
 
 
@@ -180,55 +158,30 @@ random = types.SimpleNamespace(normal=random_normal, uniform=random_uniform,
                                truncated_normal=truncated_normal, set_random_seed=set_random_seed)
 
 
-def _variables(graph):
-    return [n for n in graph.nodes if isinstance(n, Variable)]
+def placeholder_with_default(input, shape, name=None):  # noqa: A002  (TF's argument name)
+    """A tensor equal to ``input`` unless fed (any tensor can be fed in symgrad)."""
+    value = _t.as_tensor(input)
+    if tuple(shape) != value.shape:
+        raise ValueError(f"placeholder_with_default: shape {tuple(shape)} differs from the "
+                         f"default's shape {value.shape}")
+    return _f.identity(value, name=name or "PlaceholderWithDefault")
 
 
-def variables_initializer(var_list, name="init"):
-    """An operation that resets ``var_list`` to their initial values."""
-    var_list = list(var_list)
-    return Operation(name, lambda feed: [v.initializer_run() for v in var_list])
-
-
-def global_variables_initializer():
-    """An operation initializing every variable of the default graph made so far."""
-    return variables_initializer(_variables(get_default_graph()))
-
-
-initialize_all_variables = global_variables_initializer
-
-
-def trainable_variables():
-    return [v for v in _variables(get_default_graph()) if v.attrs.get("trainable", True)]
-
-
-def global_variables():
-    return _variables(get_default_graph())
-
-
-class GradientDescentOptimizer:
-    """``tf.train.GradientDescentOptimizer(lr).minimize(loss)``: x <- x - lr * gradient."""
-
-    def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
-        self.learning_rate = learning_rate
-
-    def minimize(self, loss, var_list=None, name=None):
-        var_list = list(var_list) if var_list is not None else trainable_variables()
-        grads = _gradients(loss, var_list)
-        pairs = [(v, g) for v, g in zip(var_list, grads) if g is not None]
-        if not pairs:
-            raise ValueError("No gradients provided for any variable: the loss does not "
-                             "depend on any trainable variable")
-        return Operation(name or "GradientDescent", lambda feed: self._step(pairs, feed))
-
-    def _step(self, pairs, feed):
-        from ..evaluate import evaluate
-        values = evaluate([g for _, g in pairs], feed)
-        for (v, _), g in zip(pairs, values):
-            v.assign(v.value - self.learning_rate * np.asarray(g))
-
-
-train = types.SimpleNamespace(GradientDescentOptimizer=GradientDescentOptimizer)
+train = types.SimpleNamespace(
+    Optimizer=_train.Optimizer, GradientDescentOptimizer=_train.GradientDescentOptimizer,
+    MomentumOptimizer=_train.MomentumOptimizer, AdamOptimizer=_train.AdamOptimizer,
+    RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
+    AdadeltaOptimizer=_train.AdadeltaOptimizer,
+    get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
+    get_or_create_global_step=_train.get_or_create_global_step,
+    **{n: getattr(_schedules, n) for n in (
+        "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
+        "cosine_decay", "piecewise_constant")})
+initializers = types.SimpleNamespace(
+    global_variables=global_variables_initializer, variables=variables_initializer,
+    local_variables=local_variables_initializer, **_init.SHORT)
+globals().update(_init.TABLE)
+layers = types.SimpleNamespace(dense=_layers.dense, Dense=_layers.Dense)
 
 
 @contextlib.contextmanager
@@ -246,4 +199,4 @@ from .v1_ops import *  # noqa: E402,F401,F403
 from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
 
-_RNG_SOURCE[0] = _rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
+_RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets

@@ -1,0 +1,210 @@
+"""TF1's variable initializers (``tf.zeros_initializer()``, ``tf.glorot_uniform_initializer()``, ...).
+
+An initializer is called with a shape (and dtype) and gives a value; ``get_variable``
+and ``layers.dense`` use them.  Random ones draw from numpy's generator when the
+variable is made (``seed=`` or ``tf.set_random_seed`` make that reproducible); the
+*distribution* is TF's (limits, truncation, fan rules of ``init_ops.py``), the
+numbers are not TF's random stream.
+
+>>> import numpy as np
+>>> init = glorot_uniform_initializer(seed=1)
+>>> w = init.array((30, 20), np.float32)
+>>> bool(np.abs(w).max() <= np.sqrt(6 / 50))
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_RNG = [np.random.default_rng()]
+
+
+def set_random_seed(seed):
+    """``tf.set_random_seed``: later random values are reproducible."""
+    _RNG[0] = np.random.default_rng(seed)
+
+
+def rng(seed=None):
+    """A generator for ``seed`` (a fresh one per call), else the graph-level stream."""
+    return np.random.default_rng(seed) if seed is not None else _RNG[0]
+
+
+def truncated_standard_normal(generator, shape):
+    """Standard normal samples redrawn until they lie within two standard deviations."""
+    z = generator.standard_normal(size=tuple(shape))
+    while np.any(bad := np.abs(z) > 2):
+        z[bad] = generator.standard_normal(size=int(bad.sum()))
+    return z
+
+
+class Initializer:
+    """Base class: ``init(shape, dtype)`` gives a constant tensor, ``init.array`` numbers."""
+
+    dtype = np.float32
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from ..tracing import constant
+        dt = np.dtype(dtype or self.dtype)
+        return constant(self.array(tuple(shape), dt), dtype=dt)
+
+    def array(self, shape, dtype):
+        raise NotImplementedError
+
+
+class Constant(Initializer):
+    """Every element ``value``; a shorter list is padded with its last element (TF1)."""
+
+    def __init__(self, value=0, dtype=np.float32, verify_shape=False):
+        self.value, self.dtype = value, dtype
+
+    def array(self, shape, dtype):
+        flat = np.asarray(self.value, dtype=dtype).ravel()
+        size = int(np.prod(shape, dtype=np.int64))
+        if flat.size == 1:
+            return np.full(shape, flat[0], dtype=dtype)
+        if flat.size > size:
+            raise ValueError(f"constant_initializer: {flat.size} values do not fit shape {shape}")
+        return np.concatenate([flat, np.full(size - flat.size, flat[-1], dtype)]).reshape(shape)
+
+
+class Zeros(Constant):
+    def __init__(self, dtype=np.float32):
+        super().__init__(0, dtype)
+
+
+class Ones(Constant):
+    def __init__(self, dtype=np.float32):
+        super().__init__(1, dtype)
+
+
+class RandomUniform(Initializer):
+    """Uniform in [minval, maxval); maxval None means 1 (TF1)."""
+
+    def __init__(self, minval=0.0, maxval=None, seed=None, dtype=np.float32):
+        self.minval, self.maxval, self.seed, self.dtype = minval, maxval, seed, dtype
+
+    def array(self, shape, dtype):
+        top = 1.0 if self.maxval is None else self.maxval
+        return rng(self.seed).uniform(self.minval, top, size=shape).astype(dtype)
+
+
+class RandomNormal(Initializer):
+    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=np.float32):
+        self.mean, self.stddev, self.seed, self.dtype = mean, stddev, seed, dtype
+
+    def array(self, shape, dtype):
+        return rng(self.seed).normal(self.mean, self.stddev, size=shape).astype(dtype)
+
+
+class TruncatedNormal(RandomNormal):
+    """Normal samples redrawn beyond two standard deviations."""
+
+    def array(self, shape, dtype):
+        z = truncated_standard_normal(rng(self.seed), shape)
+        return (self.mean + self.stddev * z).astype(dtype)
+
+
+def compute_fans(shape):
+    """TF's fan_in, fan_out: a kernel's receptive field multiplies both."""
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    receptive = int(np.prod(shape[:-2], dtype=np.int64))
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class VarianceScaling(Initializer):
+    """TF1's variance scaling: variance ``scale / fan``; the truncated normal is rescaled
+    by 0.8796 so that its standard deviation is the target one."""
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
+                 dtype=np.float32):
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"variance_scaling_initializer: mode={mode!r}; use 'fan_in', "
+                             "'fan_out' or 'fan_avg'")
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+        self.seed, self.dtype = seed, dtype
+
+    def array(self, shape, dtype):
+        fan_in, fan_out = compute_fans(shape)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}
+        scale = self.scale / max(1.0, fan[self.mode])
+        generator = rng(self.seed)
+        if self.distribution in ("normal", "truncated_normal"):
+            z = truncated_standard_normal(generator, shape)
+            return (np.sqrt(scale) / 0.87962566103423978 * z).astype(dtype)
+        if self.distribution == "untruncated_normal":
+            return (np.sqrt(scale) * generator.standard_normal(size=shape)).astype(dtype)
+        if self.distribution == "uniform":
+            limit = np.sqrt(3.0 * scale)
+            return generator.uniform(-limit, limit, size=shape).astype(dtype)
+        raise ValueError(f"variance_scaling_initializer: distribution={self.distribution!r}; "
+                         "use 'truncated_normal', 'untruncated_normal' or 'uniform'")
+
+
+class Orthogonal(Initializer):
+    """An orthogonal matrix (rows or columns) from the QR factors of a normal sample."""
+
+    def __init__(self, gain=1.0, seed=None, dtype=np.float32):
+        self.gain, self.seed, self.dtype = gain, seed, dtype
+
+    def array(self, shape, dtype):
+        rows = int(np.prod(shape[:-1], dtype=np.int64))
+        cols = shape[-1]
+        a = rng(self.seed).standard_normal((max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))        # a unique, uniformly distributed factor
+        q = q.T if rows < cols else q
+        return (self.gain * q).reshape(shape).astype(dtype)
+
+
+class Identity(Initializer):
+    def __init__(self, gain=1.0, dtype=np.float32):
+        self.gain, self.dtype = gain, dtype
+
+    def array(self, shape, dtype):
+        if len(shape) != 2:
+            raise ValueError(f"identity_initializer needs a 2-d shape, got {shape}")
+        return (self.gain * np.eye(*shape)).astype(dtype)
+
+
+def glorot_uniform_initializer(seed=None, dtype=np.float32):
+    """Uniform in ±sqrt(6 / (fan_in + fan_out)): get_variable's default in TF1."""
+    return VarianceScaling(1.0, "fan_avg", "uniform", seed, dtype)
+
+
+def glorot_normal_initializer(seed=None, dtype=np.float32):
+    return VarianceScaling(1.0, "fan_avg", "truncated_normal", seed, dtype)
+
+
+def he_normal(seed=None):
+    return VarianceScaling(2.0, "fan_in", "truncated_normal", seed)
+
+
+def he_uniform(seed=None):
+    return VarianceScaling(2.0, "fan_in", "uniform", seed)
+
+
+def lecun_normal(seed=None):
+    return VarianceScaling(1.0, "fan_in", "truncated_normal", seed)
+
+
+def lecun_uniform(seed=None):
+    return VarianceScaling(1.0, "fan_in", "uniform", seed)
+
+
+TABLE = {
+    "constant_initializer": Constant, "zeros_initializer": Zeros, "ones_initializer": Ones,
+    "random_uniform_initializer": RandomUniform, "random_normal_initializer": RandomNormal,
+    "truncated_normal_initializer": TruncatedNormal,
+    "variance_scaling_initializer": VarianceScaling, "orthogonal_initializer": Orthogonal,
+    "glorot_uniform_initializer": glorot_uniform_initializer,
+    "glorot_normal_initializer": glorot_normal_initializer,
+}
+SHORT = {"constant": Constant, "zeros": Zeros, "ones": Ones, "random_uniform": RandomUniform,
+         "random_normal": RandomNormal, "truncated_normal": TruncatedNormal,
+         "variance_scaling": VarianceScaling, "orthogonal": Orthogonal, "identity": Identity,
+         "glorot_uniform": glorot_uniform_initializer, "glorot_normal": glorot_normal_initializer,
+         "he_normal": he_normal, "he_uniform": he_uniform, "lecun_normal": lecun_normal,
+         "lecun_uniform": lecun_uniform}

@@ -1,0 +1,159 @@
+"""``tf.variable_scope`` and ``tf.get_variable``: variables shared by name.
+
+A variable scope prefixes the names of the variables ``get_variable`` makes
+(``"layer1/W"``) and also opens a name scope for the ops made inside.  With
+``reuse=True`` ``get_variable`` returns the existing variable of that name (and
+refuses to make a new one); without it, asking twice for one name is TF's
+ValueError.  ``reuse=tf.AUTO_REUSE`` makes or reuses.  Reuse is inherited by
+inner scopes.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     with tf.variable_scope("foo"):
+...         v = tf.get_variable("v", [1])
+...     with tf.variable_scope("foo", reuse=True):
+...         v1 = tf.get_variable("v", [1])
+...     print(v1 is v, v.name)
+True foo/v
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from .. import tracing as _t
+from ..graph import Node
+from . import initializers as _init
+from .state import state_of
+from .variables import GraphKeys, Variable, tf_dtype
+
+AUTO_REUSE = "AUTO_REUSE"
+
+
+class VariableScope:
+    """A variable scope: its full name, reuse flag, default initializer and dtype."""
+
+    def __init__(self, name="", reuse=None, initializer=None, regularizer=None, dtype=None,
+                 name_scope=""):
+        self.name, self.reuse = name, reuse
+        self.initializer, self.regularizer, self.dtype = initializer, regularizer, dtype
+        self.original_name_scope = name_scope
+
+    def reuse_variables(self):
+        """Later ``get_variable`` calls in this scope reuse (``scope.reuse_variables()``)."""
+        self.reuse = True
+
+    def set_initializer(self, initializer):
+        self.initializer = initializer
+
+    def __repr__(self):
+        return f"<VariableScope {self.name!r} reuse={self.reuse}>"
+
+
+def get_variable_scope():
+    """The innermost variable scope (the root one, named "", outside every block)."""
+    stack = state_of(_t.get_default_graph()).var_scopes
+    if not stack:
+        stack.append(VariableScope())
+    return stack[-1]
+
+
+@contextlib.contextmanager
+def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
+                   regularizer=None, caching_device=None, partitioner=None, custom_getter=None,
+                   reuse=None, dtype=None, use_resource=None, constraint=None,
+                   auxiliary_name_scope=True):
+    """Enter a variable scope (and a name scope of the same name)."""
+    graph = _t.get_default_graph()
+    parent = get_variable_scope()
+    if isinstance(name_or_scope, VariableScope):
+        full, base = name_or_scope.name, name_or_scope
+    elif name_or_scope is None and default_name is None:
+        raise TypeError("variable_scope: pass name_or_scope or default_name")
+    else:
+        short = name_or_scope or _unique_scope(graph, parent, default_name)
+        full, base = (f"{parent.name}/{short}" if parent.name else short), None
+    inherit = base if base is not None else parent
+    scope = VariableScope(full, reuse or inherit.reuse,
+                          initializer or inherit.initializer,
+                          regularizer or inherit.regularizer, dtype or inherit.dtype)
+    stack = state_of(graph).var_scopes
+    stack.append(scope)
+    try:
+        with graph.name_scope(full.split("/")[-1] or "scope") as ops_scope:
+            scope.original_name_scope = ops_scope + "/"
+            yield scope
+    finally:
+        stack.pop()
+
+
+def _unique_scope(graph, parent, default_name):
+    """``default_name``, then ``default_name_1``, ... among the parent's sub-scopes."""
+    counts = state_of(graph).layer_names
+    key = f"{parent.name}/{default_name}"
+    count = counts.get(key, 0)
+    counts[key] = count + 1
+    return default_name if count == 0 else f"{default_name}_{count}"
+
+
+def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                 trainable=None, collections=None, caching_device=None, partitioner=None,
+                 validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
+                 synchronization=None, aggregation=None):
+    """The variable ``scope/name``: made, or with reuse the existing one."""
+    scope = get_variable_scope()
+    full = f"{scope.name}/{name}" if scope.name else name
+    store = state_of(_t.get_default_graph()).variables
+    if full in store:
+        if not scope.reuse:
+            raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
+                             "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
+        found = store[full]
+        if shape is not None and tuple(shape) != found.shape:
+            raise ValueError(f"Trying to share variable {full}, but specified shape "
+                             f"{tuple(shape)} and found shape {found.shape}.")
+        return found
+    if scope.reuse is True:
+        raise ValueError(f"Variable {full} does not exist, or was not created with "
+                         "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+    value = _initial_value(full, shape, dtype or scope.dtype,
+                           initializer if initializer is not None else scope.initializer)
+    keys = collections or [GraphKeys.GLOBAL_VARIABLES]
+    graph = _t.get_default_graph()
+    with graph.absolute_scope(scope.name):
+        var = Variable(value, trainable=True if trainable is None else trainable,
+                       collections=keys, name=name)
+    store[full] = var
+    regularizer = regularizer or scope.regularizer
+    if regularizer is not None:
+        with graph.absolute_scope(full):
+            loss = regularizer(var)
+        if loss is not None:
+            state_of(graph).add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
+    return var
+
+
+def _initial_value(full, shape, dtype, initializer):
+    """The initial numpy value from an initializer object/function, a tensor or a number."""
+    if initializer is None or isinstance(initializer, type) and issubclass(
+            initializer, _init.Initializer):
+        dt = np.dtype(dtype or np.float32)
+        initializer = (initializer() if initializer is not None else
+                       _init.glorot_uniform_initializer() if dt.kind == "f" else _init.Zeros())
+    if isinstance(initializer, _init.Initializer) or callable(initializer) and not isinstance(
+            initializer, Node):
+        if shape is None:
+            raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but "
+                             "instead was None.")
+        dt = np.dtype(dtype or np.float32)
+        if isinstance(initializer, _init.Initializer):
+            return initializer.array(tuple(int(d) for d in shape), dt)
+        made = initializer(tuple(shape), dtype=dt)
+        return np.asarray(made.value if isinstance(made, Node) else made, dtype=dt)
+    value = initializer.value if isinstance(initializer, Node) else initializer
+    arr = np.asarray(value, dtype=tf_dtype(value, dtype))
+    if shape is not None and tuple(shape) != arr.shape:
+        raise ValueError(f"get_variable {full}: the initial value has shape {arr.shape}, not "
+                         f"{tuple(shape)}; with a constant initializer leave out shape")
+    return arr

@@ -1,0 +1,119 @@
+"""What TF1 keeps per graph besides the tensors: operations, collections, control
+dependencies, the variable store and scopes.
+
+An :class:`Operation` is a graph operation that does something when a session
+runs it: it reads its ``inputs`` (one consistent snapshot), then its ``effect``
+changes variables.  ``control_inputs`` are operations that run first.  An
+assign-like operation also has a ``value`` (the variable), which a fetch returns
+after the effect, as ``sess.run(tf.assign(v, 1.0))`` returns the new value.
+
+Tensors made inside ``tf.control_dependencies(ops)`` remember ``ops``; fetching
+them (or anything computed from them) runs ``ops`` first.
+
+Sits in ``compat``; imports the graph layer only.
+
+>>> from symgrad import tracing as t
+>>> with t.Graph().as_default() as g:
+...     state_of(g).collection("losses")
+[]
+"""
+from __future__ import annotations
+
+import contextlib
+import weakref
+
+
+class Operation:
+    """A TF1 operation without an output tensor (or whose output is a variable's value).
+
+    Args:
+        name: the op's name (unique in the graph's state).
+        inputs: tensors whose values ``effect`` receives, read in one snapshot.
+        effect: ``effect(values, session)`` run by ``Session.run``; None for a pure group.
+        control_inputs: operations to run before this one.
+        value: a tensor a fetch of this operation returns (after the effect), or None.
+    """
+
+    def __init__(self, name, inputs=(), effect=None, control_inputs=(), value=None,
+                 graph=None):
+        self.graph = graph
+        self.inputs = list(inputs)
+        self.effect = effect
+        self.value = value
+        state = state_of(graph) if graph is not None else None
+        extra = list(state.control_stack[-1]) if state and state.control_stack else []
+        self.control_inputs = list(control_inputs) + extra
+        self.name = state.unique(name) if state else name
+        if state:
+            state.operations[self.name] = self
+
+    def run(self, feed_dict=None, session=None):
+        """TF1's ``op.run()``: run this operation in ``session`` (default: a new one)."""
+        from .session import default_session
+        (session or default_session(self.graph)).run(self, feed_dict)
+
+    def __repr__(self):
+        return f"<tf.Operation {self.name!r}>"
+
+
+class GraphState:
+    """Per-graph TF1 state, created on first use by :func:`state_of`."""
+
+    def __init__(self, graph):
+        self.graph_ref = weakref.ref(graph)
+        self.collections = {}
+        self.control_stack = []        # lists of operations (tf.control_dependencies)
+        self.control_of = {}           # node id -> operations that must run first
+        self.variables = {}            # get_variable's store: full name -> variable
+        self.var_scopes = []           # VariableScope stack
+        self.op_names = {}
+        self.operations = {}           # name -> Operation
+        self.layer_names = {}
+
+    def collection(self, key):
+        return list(self.collections.get(key, []))
+
+    def add_to_collection(self, key, value):
+        self.collections.setdefault(key, []).append(value)
+
+    def unique(self, name):
+        count = self.op_names.get(name, 0)
+        self.op_names[name] = count + 1
+        return name if count == 0 else f"{name}_{count}"
+
+    @contextlib.contextmanager
+    def control_dependencies(self, ops):
+        """Nodes made inside depend on ``ops``; ``None`` clears the outer dependencies."""
+        graph = self.graph_ref()
+        outer = self.control_stack[-1] if self.control_stack else []
+        current = [] if ops is None else outer + [_as_operation(o) for o in ops]
+        self.control_stack.append(current)
+        start = len(graph.nodes)
+        try:
+            yield None
+        finally:
+            self.control_stack.pop()
+            if current:
+                for node in graph.nodes[start:]:
+                    self.control_of.setdefault(node.id, []).extend(current)
+
+
+def _as_operation(value):
+    """An Operation, or a tensor (whose control dependencies then apply): TF accepts both."""
+    if isinstance(value, Operation):
+        return value
+    from ..graph import Node
+    if isinstance(value, Node):
+        return Operation(f"{value.name}/read", inputs=[value], graph=None)
+    raise TypeError(f"control_inputs must be operations or tensors, got {value!r}")
+
+
+_STATES = weakref.WeakKeyDictionary()
+
+
+def state_of(graph):
+    """The TF1 state of ``graph`` (made on first use)."""
+    state = _STATES.get(graph)
+    if state is None:
+        state = _STATES[graph] = GraphState(graph)
+    return state

@@ -1,0 +1,271 @@
+"""``tf.train``: TF1's optimizers with TF's exact update formulas, and learning-rate decays.
+
+Each optimizer's ``apply_gradients`` builds one operation: when a session runs it,
+the gradients (and a learning rate that is a tensor) are read in one snapshot, then
+every variable and slot is updated in numpy, in the variable's dtype, by the
+formula of TF's ``training_ops`` kernel (quoted beside each).  Slots are TF1
+variables named as TF names them (``W/Adam``, ``W/Adam_1``, ``beta1_power``), so
+``tf.global_variables_initializer()`` made after ``minimize`` resets them.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     w = tf.Variable(0.0)
+...     step = tf.train.GradientDescentOptimizer(0.1).minimize((w - 3.0) ** 2)
+...     with tf.Session() as sess:
+...         sess.run(tf.global_variables_initializer())
+...         _ = sess.run(step)
+...         print(sess.run(w))
+0.6
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import tracing as _t
+from ..differentiate import gradients as _gradients
+from ..graph import Node
+from .state import Operation
+from .variables import (GraphKeys, Variable, create_global_step, get_global_step,
+                        get_or_create_global_step, trainable_variables)
+
+
+class Optimizer:
+    """TF1's ``tf.train.Optimizer``: ``minimize`` = ``compute_gradients`` + ``apply_gradients``.
+
+    Subclasses list their slots as (slot name, initial value) in ``SLOTS`` and write
+    ``update(var, g, slots, hyper)`` in numpy; ``finish`` updates non-slot state.
+    """
+
+    GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
+    SLOTS = ()
+
+    def __init__(self, use_locking=False, name="Optimizer"):
+        self._name = name
+        self._slots = {}            # slot name -> {variable: slot variable}
+        self._hyper = {}            # hyperparameter name -> float or tensor
+
+    def get_name(self):
+        return self._name
+
+    def compute_gradients(self, loss, var_list=None, gate_gradients=GATE_OP,
+                          aggregation_method=None, colocate_gradients_with_ops=False,
+                          grad_loss=None):
+        """[(gradient or None, variable)] for ``var_list`` (default: trainable variables)."""
+        if isinstance(loss, Node) and not loss.is_float:
+            raise ValueError(f"Invalid type {loss.dtype.name} for {loss.name}, expected: "
+                             "float32, float64")
+        var_list = list(var_list) if var_list is not None else trainable_variables()
+        if not var_list:
+            raise ValueError("No variables to optimize.")
+        grads = _gradients(loss, var_list, grad_ys=grad_loss)
+        return list(zip(grads, var_list))
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        """An operation applying the gradients (and adding 1 to ``global_step``) when run."""
+        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        if not pairs:
+            raise ValueError("No gradients provided for any variable: "
+                             f"{[v.name for _, v in grads_and_vars]}")
+        variables = [v for _, v in pairs]
+        graph = variables[0].graph
+        with graph.as_default():
+            for v in variables:
+                self._create_slots(v)
+            self._create_non_slots(variables[0])
+        names = [k for k, h in self._hyper.items() if isinstance(h, Node)]
+        inputs = [g for g, _ in pairs] + [self._hyper[k] for k in names]
+
+        def effect(values, session):
+            hyper = dict(self._hyper, **dict(zip(names, values[len(pairs):])))
+            for (_, v), g in zip(pairs, values[:len(pairs)]):
+                slots = {s: self._slots[s][v] for s, _ in self.SLOTS}
+                _set(v, self.update(v.value, np.asarray(g), slots, _typed(hyper, v.dtype)))
+            self.finish(_typed(hyper, variables[0].dtype))
+            if global_step is not None:
+                global_step.value = np.array(global_step.value + 1, dtype=global_step.dtype)
+        return Operation(name or self._name, inputs=inputs, effect=effect, graph=graph)
+
+    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,
+                 aggregation_method=None, colocate_gradients_with_ops=False, name=None,
+                 grad_loss=None):
+        """One training step: an operation that moves ``var_list`` down ``loss``'s gradient."""
+        pairs = self.compute_gradients(loss, var_list, grad_loss=grad_loss)
+        if all(g is None for g, _ in pairs):
+            raise ValueError(
+                "No gradients provided for any variable, check your graph for ops that do not "
+                f"support gradients, between variables {[v.name for _, v in pairs]} and loss "
+                f"{loss!r}.")
+        return self.apply_gradients(pairs, global_step=global_step, name=name)
+
+    def _create_slots(self, var):
+        for slot, initial in self.SLOTS:
+            table = self._slots.setdefault(slot, {})
+            if var not in table:
+                table[var] = _slot_variable(var, initial, f"{var.name}/{self._name}")
+
+    def _create_non_slots(self, var):
+        pass
+
+    def get_slot(self, var, name):
+        return self._slots.get(name, {}).get(var)
+
+    def get_slot_names(self):
+        return sorted(self._slots)
+
+    def variables(self):
+        return [s for table in self._slots.values() for s in table.values()]
+
+    def update(self, var, g, slots, hyper):
+        raise NotImplementedError
+
+    def finish(self, hyper):
+        pass
+
+
+def _slot_variable(var, initial, name):
+    with var.graph.absolute_scope(""):
+        return Variable(np.full(var.shape, initial, dtype=var.dtype), trainable=False,
+                        name=name, dtype=var.dtype)
+
+
+def _typed(hyper, dtype):
+    """Hyperparameters as numpy scalars of the variable's dtype (TF casts them so)."""
+    return {k: np.asarray(v, dtype=dtype) for k, v in hyper.items()}
+
+
+def _set(var, value):
+    var.value = np.array(value, dtype=var.dtype)
+
+
+def _slot_set(slot, value):
+    slot.value = np.array(value, dtype=slot.dtype)
+    return slot.value
+
+
+class GradientDescentOptimizer(Optimizer):
+    """var -= lr * g."""
+
+    def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
+        super().__init__(use_locking, name)
+        self._hyper = {"lr": learning_rate}
+
+    def update(self, var, g, slots, h):
+        return var - h["lr"] * g
+
+
+class MomentumOptimizer(Optimizer):
+    """accum = accum * momentum + g; var -= lr * accum, or with Nesterov
+    var -= g * lr + accum * momentum * lr (ApplyMomentum)."""
+
+    SLOTS = (("momentum", 0.0),)
+
+    def __init__(self, learning_rate, momentum, use_locking=False, name="Momentum",
+                 use_nesterov=False):
+        super().__init__(use_locking, name)
+        self._hyper = {"lr": learning_rate, "momentum": momentum}
+        self._nesterov = use_nesterov
+
+    def update(self, var, g, slots, h):
+        accum = _slot_set(slots["momentum"], slots["momentum"].value * h["momentum"] + g)
+        if self._nesterov:
+            return var - (g * h["lr"] + accum * h["momentum"] * h["lr"])
+        return var - accum * h["lr"]
+
+
+class AdamOptimizer(Optimizer):
+    """lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1);
+    v += (g^2 - v)(1 - beta2); var -= lr_t * m / (sqrt(v) + epsilon) (ApplyAdam: the
+    epsilon is "epsilon hat", added after the square root and not bias-corrected)."""
+
+    SLOTS = (("m", 0.0), ("v", 0.0))
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
+                 use_locking=False, name="Adam"):
+        super().__init__(use_locking, name)
+        self._hyper = {"lr": learning_rate, "beta1": beta1, "beta2": beta2, "epsilon": epsilon}
+        self._powers = None
+
+    def _create_non_slots(self, var):
+        if self._powers is None:
+            with var.graph.absolute_scope(""):
+                self._powers = [Variable(np.asarray(self._hyper[b], var.dtype), trainable=False,
+                                         name=f"{b}_power") for b in ("beta1", "beta2")]
+
+    def update(self, var, g, slots, h):
+        b1p, b2p = (p.value for p in self._powers)
+        lr_t = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
+        m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - h["beta1"]))
+        v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - h["beta2"]))
+        return var - lr_t * m / (np.sqrt(v) + h["epsilon"])
+
+    def finish(self, h):
+        for power, beta in zip(self._powers, (h["beta1"], h["beta2"])):
+            _slot_set(power, power.value * beta)
+
+    def variables(self):
+        return super().variables() + list(self._powers or [])
+
+
+class RMSPropOptimizer(Optimizer):
+    """ms += (g^2 - ms)(1 - decay); [centered: mg += (g - mg)(1 - decay), ms - mg^2 below]
+    mom = mom * momentum + lr * g / sqrt(ms + epsilon); var -= mom (ApplyRMSProp).
+    TF1 starts ``ms`` at ones, not zeros."""
+
+    def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10,
+                 use_locking=False, centered=False, name="RMSProp"):
+        super().__init__(use_locking, name)
+        self._hyper = {"lr": learning_rate, "decay": decay, "momentum": momentum,
+                       "epsilon": epsilon}
+        self.SLOTS = (("rms", 1.0),) + ((("mg", 0.0),) if centered else ()) + (("momentum", 0.0),)
+        self._centered = centered
+
+    def update(self, var, g, slots, h):
+        rho = h["decay"]
+        ms = _slot_set(slots["rms"], slots["rms"].value + (g * g - slots["rms"].value) * (1 - rho))
+        denominator = ms + h["epsilon"]
+        if self._centered:
+            mg = _slot_set(slots["mg"], slots["mg"].value + (g - slots["mg"].value) * (1 - rho))
+            denominator = ms - mg * mg + h["epsilon"]
+        mom = _slot_set(slots["momentum"], slots["momentum"].value * h["momentum"]
+                        + g * h["lr"] / np.sqrt(denominator))
+        return var - mom
+
+
+class AdagradOptimizer(Optimizer):
+    """accum += g^2; var -= lr * g / sqrt(accum), accum starting at 0.1 (ApplyAdagrad)."""
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1, use_locking=False,
+                 name="Adagrad"):
+        if initial_accumulator_value <= 0.0:
+            raise ValueError("initial_accumulator_value must be positive: "
+                             f"{initial_accumulator_value}")
+        super().__init__(use_locking, name)
+        self._hyper = {"lr": learning_rate}
+        self.SLOTS = (("accumulator", initial_accumulator_value),)
+
+    def update(self, var, g, slots, h):
+        accum = _slot_set(slots["accumulator"], slots["accumulator"].value + g * g)
+        return var - h["lr"] * g / np.sqrt(accum)
+
+
+class AdadeltaOptimizer(Optimizer):
+    """accum = rho accum + (1 - rho) g^2; update = sqrt(accum_update + eps) /
+    sqrt(accum + eps) * g; accum_update = rho accum_update + (1 - rho) update^2;
+    var -= lr * update (ApplyAdadelta)."""
+
+    SLOTS = (("accum", 0.0), ("accum_update", 0.0))
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-08, use_locking=False,
+                 name="Adadelta"):
+        super().__init__(use_locking, name)
+        self._hyper = {"lr": learning_rate, "rho": rho, "epsilon": epsilon}
+
+    def update(self, var, g, slots, h):
+        rho, eps = h["rho"], h["epsilon"]
+        accum = _slot_set(slots["accum"], rho * slots["accum"].value + (1 - rho) * g * g)
+        step = np.sqrt(slots["accum_update"].value + eps) / np.sqrt(accum + eps) * g
+        _slot_set(slots["accum_update"],
+                  rho * slots["accum_update"].value + (1 - rho) * step * step)
+        return var - h["lr"] * step

@@ -1,0 +1,266 @@
+"""TF1 variables: ``tf.Variable``, ``assign``/``assign_add``/``assign_sub`` as operations,
+initializer operations, collections and the global step.
+
+A TF1 variable has no value in a session until an initializer (or an assign) runs
+there: reading it before raises ``tf.errors.FailedPreconditionError``.  The
+values themselves live on the graph (``v.value``), so sessions share them.
+``v.assign(x)`` (and ``tf.assign(v, x)``) builds an operation; nothing changes
+until a session runs it, as in TF1 (plain ``sg.Variable.assign`` sets at once).
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     w = tf.Variable(1.0, name="w")
+...     step = tf.assign(w, w * 3)
+...     with tf.Session() as sess:
+...         sess.run(tf.global_variables_initializer())
+...         print(sess.run(step), sess.run(step), sess.run(w))
+3.0 9.0 9.0
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import tracing as _t
+from ..graph import Node
+from .state import Operation, state_of
+
+
+class GraphKeys:
+    """Names of TF1's standard collections."""
+    GLOBAL_VARIABLES = "variables"
+    VARIABLES = "variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    LOSSES = "losses"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    UPDATE_OPS = "update_ops"
+    GLOBAL_STEP = "global_step"
+    SUMMARIES = "summaries"
+    TRAIN_OP = "train_op"
+
+
+def tf_dtype(value, dtype):
+    """TF's defaults: Python floats become float32, Python ints int32; numpy values and
+    tensors keep their dtype."""
+    if dtype is not None or isinstance(value, (Node, np.ndarray, np.generic)):
+        return dtype
+    kind = np.asarray(value).dtype.kind
+    return np.float32 if kind == "f" else np.int32 if kind in "iu" else None
+
+
+class Variable(_t.Variable):
+    """``tf.Variable``: float32 for Python floats; needs an initializer run in a session."""
+
+    def __new__(cls, initial_value=None, trainable=True, collections=None, validate_shape=True,
+                caching_device=None, name=None, variable_def=None, dtype=None,
+                expected_shape=None, import_scope=None, constraint=None, use_resource=None,
+                synchronization=None, aggregation=None, shape=None):
+        if initial_value is None:
+            raise ValueError("tf.Variable: initial_value must be specified")
+        if callable(initial_value) and not isinstance(initial_value, Node):
+            initial_value = initial_value()
+        node = super().__new__(cls, initial_value, name=name,
+                               dtype=tf_dtype(initial_value, dtype), trainable=trainable)
+        node.initial = np.array(node.value)
+        node._initializer_op = None
+        state = state_of(node.graph)
+        keys = collections or [GraphKeys.GLOBAL_VARIABLES]
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in keys:
+            keys = list(keys) + [GraphKeys.TRAINABLE_VARIABLES]
+        for key in keys:
+            state.add_to_collection(key, node)
+        return node
+
+    @property
+    def trainable(self):
+        return self.attrs.get("trainable", True)
+
+    @property
+    def initializer(self):
+        """``sess.run(v.initializer)``: set this variable to its initial value."""
+        if self._initializer_op is None:
+            self._initializer_op = Operation(f"{self.name}/Assign", effect=_initialize([self]),
+                                             graph=self.graph)
+        return self._initializer_op
+
+    @property
+    def initial_value(self):
+        return _t.constant(self.initial, name=f"{self.name}/initial_value")
+
+    def initialized_value(self):
+        return self.initial_value
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """An operation setting this variable to ``value`` when a session runs it."""
+        return assign(self, value, name=name)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return assign_add(self, delta, name=name)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return assign_sub(self, delta, name=name)
+
+    def load(self, value, session=None):
+        """Set the value now (TF1's ``Variable.load``)."""
+        _t.Variable.assign(self, value)
+        if session is not None:
+            session.mark_initialized(self)
+
+    def read_value(self):
+        return _t.identity(self)
+
+    def value(self):
+        return self
+
+    def set_shape(self, shape):
+        if tuple(shape) != self.shape:
+            raise ValueError(f"set_shape: {self.name!r} has shape {self.shape}, not {shape}")
+
+
+def _initialize(variables):
+    def effect(values, session):
+        for v in variables:
+            v.value = np.array(v.initial)
+            session.mark_initialized(v)
+    return effect
+
+
+def _update(ref, combine, value, name):
+    if not isinstance(ref, _t.Variable):
+        raise TypeError(f"{name}: ref must be a Variable, got {ref!r}")
+    delta = _value_for(ref, value, name)
+
+    def effect(values, session):
+        new = combine(ref.value, values[0]) if combine else values[0]
+        ref.value = np.array(np.broadcast_to(new, ref.shape), dtype=ref.dtype)
+        session.mark_initialized(ref)
+    return Operation(name, inputs=[delta], effect=effect, value=ref, graph=ref.graph)
+
+
+def _value_for(ref, value, name):
+    """``value`` as a tensor of ``ref``'s dtype and shape (TF's TypeError on a dtype clash)."""
+    if isinstance(value, Node):
+        if value.dtype != ref.dtype:
+            raise TypeError(f"{name}: the value has dtype {value.dtype.name} but the variable "
+                            f"{ref.name!r} is {ref.dtype.name}; cast it: tf.cast(value, "
+                            f"tf.{ref.dtype.name})")
+        node = value
+    else:
+        with ref.graph.as_default():
+            node = _t.constant(np.asarray(value, dtype=ref.dtype))
+    if node.shape != ref.shape and np.broadcast_shapes(node.shape, ref.shape) != ref.shape:
+        raise ValueError(f"{name}: shapes of {ref.name!r} {ref.shape} and the value "
+                         f"{node.shape} are incompatible")
+    return node
+
+
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+    """``tf.assign(ref, value)``: an operation; running it sets ``ref`` and returns the value."""
+    return _update(ref, None, value, name or "Assign")
+
+
+def assign_add(ref, value, use_locking=None, name=None):
+    """``tf.assign_add``: ``ref += value`` when run (the value read at that moment)."""
+    return _update(ref, np.add, value, name or "AssignAdd")
+
+
+def assign_sub(ref, value, use_locking=None, name=None):
+    return _update(ref, np.subtract, value, name or "AssignSub")
+
+
+def _graph():
+    return _t.get_default_graph()
+
+
+def get_collection(key, scope=None):
+    """The members of a collection, those whose name matches ``scope`` if given."""
+    items = state_of(_graph()).collection(key)
+    if scope is None:
+        return items
+    return [v for v in items if hasattr(v, "name") and re.match(scope, v.name)]
+
+
+def get_collection_ref(key):
+    return state_of(_graph()).collections.setdefault(key, [])
+
+
+def add_to_collection(name, value):
+    state_of(_graph()).add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    for name in ([names] if isinstance(names, str) else names):
+        add_to_collection(name, value)
+
+
+def global_variables(scope=None):
+    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def trainable_variables(scope=None):
+    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope=None):
+    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name="init"):
+    """An operation that sets ``var_list`` to their initial values."""
+    return Operation(name, effect=_initialize(list(var_list)), graph=_graph())
+
+
+def global_variables_initializer():
+    """An operation initializing every global variable made so far."""
+    return variables_initializer(global_variables())
+
+
+def local_variables_initializer():
+    return variables_initializer(local_variables(), name="init_1")
+
+
+def group(*inputs, name=None):
+    """``tf.group``: one operation that runs ``inputs`` (operations or tensors)."""
+    from .state import _as_operation
+    members = [_as_operation(x) for x in _flatten(inputs) if x is not None]
+    return Operation(name or "group_deps", control_inputs=members, graph=_graph())
+
+
+def _flatten(items):
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
+def no_op(name=None):
+    return Operation(name or "NoOp", graph=_graph())
+
+
+def control_dependencies(control_inputs):
+    """``with tf.control_dependencies(ops):`` what is made inside runs ``ops`` first."""
+    return state_of(_graph()).control_dependencies(control_inputs)
+
+
+def get_global_step(graph=None):
+    found = state_of(graph or _graph()).collection(GraphKeys.GLOBAL_STEP)
+    return found[0] if found else None
+
+
+def create_global_step(graph=None):
+    """The int64 variable ``global_step`` (0), counted by optimizers' ``minimize``."""
+    graph = graph or _graph()
+    if get_global_step(graph) is not None:
+        raise ValueError('"global_step" already exists.')
+    with graph.as_default(), graph.absolute_scope(""):
+        step = Variable(np.int64(0), trainable=False, name="global_step",
+                        collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
+    return step
+
+
+def get_or_create_global_step(graph=None):
+    return get_global_step(graph) or create_global_step(graph)
