@@ -3,8 +3,12 @@
 Covers what TF1 questions about gradients use: ``tf.constant``, ``tf.Variable``,
 ``tf.placeholder``, ``tf.gradients``, ``tf.hessians``, ``tf.stop_gradient``,
 ``tf.reduce_sum`` and friends, ``tf.matmul``, ``tf.random_normal`` /
-``tf.random.normal``, ``tf.global_variables_initializer``,
-``tf.train.GradientDescentOptimizer`` and ``tf.Session``.
+``tf.random.normal``, ``tf.global_variables_initializer`` and ``tf.Session``, and
+what TF1 training programs use: ``tf.assign`` and friends as operations,
+``tf.control_dependencies``, ``tf.group``, ``tf.get_variable``/``tf.variable_scope``,
+initializers, ``tf.layers.dense``, ``tf.train`` optimizers and decays, names as
+fetches and feeds, and ``tf.errors`` (modules ``variables``, ``scopes``, ``train``,
+``schedules``, ``layers``, ``session``, ``errors`` of this package).
 
 Choices (documented differences from TF):
 
@@ -18,7 +22,8 @@ Choices (documented differences from TF):
   (TF draws anew at every ``run``).  ``seed=`` and ``tf.set_random_seed`` make
   the sample reproducible.
 - Variables keep their values on the graph; every session sees them and running
-  an initializer resets them to their initial values.
+  an initializer resets them to their initial values.  Each session tracks which
+  variables it initialised: reading another raises FailedPreconditionError.
 - ``sess.run`` returns numpy values; the lists it returns print like TF1-era
   numpy (``[3.0, 1.0]``).
 

@@ -263,4 +263,5 @@ def create_global_step(graph=None):
 
 
 def get_or_create_global_step(graph=None):
-    return get_global_step(graph) or create_global_step(graph)
+    step = get_global_step(graph)
+    return step if step is not None else create_global_step(graph)
