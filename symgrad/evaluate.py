@@ -96,15 +96,11 @@ def leaf_value(node, feeds):
     return node.value
 
 
-def run(outputs, feeds, order=None):
-    """Compute every node needed for ``outputs``; returns {node: ndarray}.
-
-    ``order`` is ``needed(outputs, feeds)`` when the caller has it already (a session
-    running one plan many times).
-    """
+def run(outputs, feeds):
+    """Compute every node needed for ``outputs``; returns {node: ndarray}."""
     values = {}
     with np.errstate(all="ignore"):
-        for node in order if order is not None else needed(outputs, feeds):
+        for node in needed(outputs, feeds):
             if node in feeds or not node.inputs and node.op.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
                 continue

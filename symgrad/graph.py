@@ -30,6 +30,7 @@ class Node:
 
     __array_priority__ = 1000  # numpy defers ``ndarray * node`` to the node
     requested_name = None      # set by Graph.add_node when the caller named the node
+    derived_class = None       # class of the nodes computed from this one (None: the graph's)
 
     def __init__(self, graph, node_id, op, inputs, attrs, shape, dtype, name, value=None):
         self.graph = graph
@@ -51,6 +52,11 @@ class Node:
 
     def __ne__(self, other):
         return self is not other
+
+    @property
+    def op_name(self):
+        """The name symbols and explanations use (TF1 tensors' ``name`` adds ``:0``)."""
+        return self.name
 
     @property
     def ndim(self):

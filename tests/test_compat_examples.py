@@ -19,7 +19,7 @@ def run_example(name, capsys, monkeypatch, *argv):
 def test_total_derivative(capsys, monkeypatch):
     out = run_example("tf1_total_derivative.py", capsys, monkeypatch)
     assert out.startswith("[3.0, 1.0]\n[1.0, 1.0]\n")
-    assert "Const -> mul -> add_2: (2) * (1) = 2" in out
+    assert "Const:0 -> mul:0 -> add_2:0: (2) * (1) = 2" in out
     assert "cut: in stop_gradients" in out
 
 
@@ -35,9 +35,9 @@ def test_gradient_shape(capsys, monkeypatch):
 def test_none_gradient(capsys, monkeypatch):
     out = run_example("tf1_none_gradient.py", capsys, monkeypatch)
     assert "TypeError: Fetch argument None has invalid type <class 'NoneType'>" in out
-    assert "No y depends on 'y'" in out and "\n4.0\n" in out
-    assert "Every path from 'a' to the ys is cut: at 'w'" in out
-    assert "'n' is an integer tensor (int32)" in out
+    assert "No y depends on 'y:0'" in out and "\n4.0\n" in out
+    assert "Every path from 'a:0' to the ys is cut: at 'w:0'" in out
+    assert "'n:0' is an integer tensor (int32)" in out
 
 
 def test_jacobian_vs_gradient(capsys, monkeypatch):

@@ -179,3 +179,31 @@ def test_placeholder_with_default_and_initializers_of_collections():
         sess.run(tf.global_variables_initializer())
         assert sess.run(s) == 9.0 and sess.run(s, {p: [0.0, 1.0]}) == 3.0
         assert sess.run(tf.assign_add(step, 1)) == 1
+
+
+def test_tf1_names_shapes_and_dtype_mixing():
+    out = run_tf1("""
+    import tensorflow as tf
+    with tf.variable_scope("foo"):
+        v = tf.get_variable("v", [1])
+    x = tf.placeholder(tf.float32, shape=[4, 3], name="x")
+    y = tf.reduce_sum(tf.matmul(x, tf.ones([3, 2])), name="y")
+    g = tf.gradients(y, x)[0]
+    names = [v.name, x.name, y.name, v.op_name]
+    dims = x.get_shape().as_list(), x.shape.as_list(), y.get_shape().as_list()
+    try:
+        tf.constant(1.0, dtype=tf.float64) + tf.constant(2.0)
+    except TypeError as e:
+        mixed = str(e)
+    try:
+        tf.constant(1) * tf.constant(2.0)
+    except TypeError as e:
+        int_float = str(e)
+    scaled = x * 2 + 1.5                        # Python numbers adapt: still float32
+    """)
+    assert out["names"] == ["foo/v:0", "x:0", "y:0", "foo/v"]
+    assert out["dims"] == ([4, 3], [4, 3], [])
+    assert "float32" in out["mixed"] and "float64" in out["mixed"]
+    assert "int32" in out["int_float"] and out["scaled"].dtype == np.float32
+    assert out["g"].name.endswith(":0") and out["g"].dtype == np.float32
+    assert repr(out["x"]) == "<tf.Tensor 'x:0' shape=(4, 3) dtype=float32>"

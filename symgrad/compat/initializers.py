@@ -43,7 +43,7 @@ class Initializer:
     dtype = np.float32
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        from ..tracing import constant
+        from .tensor import constant
         dt = np.dtype(dtype or self.dtype)
         return constant(self.array(tuple(shape), dt), dtype=dt)
 

@@ -11,7 +11,7 @@ shares the variables.
 ...     x = tf.constant([[1.0, 2.0]])
 ...     y = tf.layers.dense(x, 3)
 ...     print(y.shape, [v.name for v in tf.trainable_variables()])
-(1, 3) ['dense/kernel', 'dense/bias']
+(1, 3) ['dense/kernel:0', 'dense/bias:0']
 """
 from __future__ import annotations
 

@@ -17,12 +17,13 @@ import math
 import numpy as np
 
 from .. import tracing as _t
+from .tensor import constant
 
 
 def _as_float(value, dtype=np.float32):
     if hasattr(value, "graph"):
         return value if value.dtype.kind == "f" else _t.cast(value, dtype)
-    return _t.constant(np.asarray(value, dtype=dtype))
+    return constant(np.asarray(value, dtype=dtype))
 
 
 def _floor(p):
@@ -89,7 +90,7 @@ def piecewise_constant(x, boundaries, values, name=None):
     x = _t.as_tensor(x)
     dtype = np.asarray(values).dtype
     dtype = np.float32 if dtype.kind == "f" else dtype
-    out = _t.constant(np.asarray(values[-1], dtype=dtype))
+    out = constant(np.asarray(values[-1], dtype=dtype))
     for bound, value in reversed(list(zip(boundaries, values[:-1]))):
         out = _t.where(x <= bound, np.asarray(value, dtype=dtype), out)
     return _t.identity(out, name=name or "PiecewiseConstant")

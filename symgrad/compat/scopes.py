@@ -14,7 +14,7 @@ inner scopes.
 ...     with tf.variable_scope("foo", reuse=True):
 ...         v1 = tf.get_variable("v", [1])
 ...     print(v1 is v, v.name)
-True foo/v
+True foo/v:0
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from .. import tracing as _t
 from ..graph import Node
 from . import initializers as _init
 from .state import state_of
+from .tensor import tf_dtype_arg
 from .variables import GraphKeys, Variable, tf_dtype
 
 AUTO_REUSE = "AUTO_REUSE"
@@ -117,7 +118,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     if scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
-    value = _initial_value(full, shape, dtype or scope.dtype,
+    value = _initial_value(full, shape, tf_dtype_arg(dtype) or scope.dtype,
                            initializer if initializer is not None else scope.initializer)
     keys = collections or [GraphKeys.GLOBAL_VARIABLES]
     graph = _t.get_default_graph()

@@ -32,7 +32,7 @@ from ..graph import Node
 from ..tracing import get_default_graph
 from . import errors
 from .names import feed_by_name, fetch_by_name
-from .state import Operation, state_of
+from .state import DEFAULT_SESSIONS, Operation, state_of
 from .variables import Variable
 
 
@@ -118,18 +118,6 @@ def _invalid_fetch(fetch):
                      f"{type(fetch).__name__} into a Tensor or Operation.)")
 
 
-_DEFAULT = []
-
-
-def default_session(graph=None):
-    """The innermost ``with tf.Session() as sess:`` (``tf.get_default_session()``)."""
-    if _DEFAULT:
-        return _DEFAULT[-1]
-    raise ValueError("Cannot execute operation using `run()`: No default session is "
-                     "registered. Use `with sess.as_default():` or pass an explicit session "
-                     "to `run(session=sess)`")
-
-
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -146,12 +134,12 @@ class Session:
         self._plans = {}
 
     def __enter__(self):
-        _DEFAULT.append(self)
+        DEFAULT_SESSIONS.append(self)
         return self
 
     def __exit__(self, *exc):
-        if self in _DEFAULT:
-            _DEFAULT.remove(self)
+        if self in DEFAULT_SESSIONS:
+            DEFAULT_SESSIONS.remove(self)
         self.close()
 
     def close(self):
@@ -238,20 +226,20 @@ class Session:
     def _read(self, reads, feeds):
         if not reads:
             return []
-        order, _, variables, unfed = self._plan(reads, feeds)
+        _, _, variables, unfed = self._plan(reads, feeds)
         for v in variables:
             if v not in self._initialized:
                 raise errors.FailedPreconditionError(
-                    None, None, f"Attempting to use uninitialized value {v.name}: run "
+                    None, None, f"Attempting to use uninitialized value {v.op_name}: run "
                     "sess.run(tf.global_variables_initializer()) (or the variable's "
                     "initializer) in this session first")
         if unfed:
             p = unfed[0]
             raise errors.UnfedPlaceholderError(
-                None, None, f"You must feed a value for placeholder tensor {p.name!r} with "
+                None, None, f"You must feed a value for placeholder tensor {p.op_name!r} with "
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
-        values = run_nodes(reads, feeds, order)
+        values = run_nodes(reads, feeds)
         return [_export(values[r]) for r in reads]
 
 

@@ -49,8 +49,7 @@ class Operation:
 
     def run(self, feed_dict=None, session=None):
         """TF1's ``op.run()``: run this operation in ``session`` (default: a new one)."""
-        from .session import default_session
-        (session or default_session(self.graph)).run(self, feed_dict)
+        (session or default_session()).run(self, feed_dict)
 
     def __repr__(self):
         return f"<tf.Operation {self.name!r}>"
@@ -104,11 +103,21 @@ def _as_operation(value):
         return value
     from ..graph import Node
     if isinstance(value, Node):
-        return Operation(f"{value.name}/read", inputs=[value], graph=None)
+        return Operation(f"{value.op_name}/read", inputs=[value], graph=None)
     raise TypeError(f"control_inputs must be operations or tensors, got {value!r}")
 
 
 _STATES = weakref.WeakKeyDictionary()
+DEFAULT_SESSIONS = []      # the sessions of enclosing ``with tf.Session():`` blocks
+
+
+def default_session():
+    """The innermost ``with tf.Session() as sess:`` (``tf.get_default_session()``)."""
+    if DEFAULT_SESSIONS:
+        return DEFAULT_SESSIONS[-1]
+    raise ValueError("Cannot execute operation using `run()`: No default session is "
+                     "registered. Use `with sess.as_default():` or pass an explicit session "
+                     "to `run(session=sess)`")
 
 
 def state_of(graph):

@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..graph import Node
 from .state import Operation
+from .tensor import constant
 from .variables import (GraphKeys, Variable, create_global_step, get_global_step,
                         get_or_create_global_step, trainable_variables)
 
@@ -103,7 +104,7 @@ class Optimizer:
         for slot, initial in self.SLOTS:
             table = self._slots.setdefault(slot, {})
             if var not in table:
-                table[var] = _slot_variable(var, initial, f"{var.name}/{self._name}")
+                table[var] = _slot_variable(var, initial, f"{var.op_name}/{self._name}")
 
     def _create_non_slots(self, var):
         pass

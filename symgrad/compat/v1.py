@@ -54,12 +54,14 @@ from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
 from . import layers as _layers
 from . import schedules as _schedules
+from . import tensor as _tensor
 from . import train as _train
 from .initializers import set_random_seed  # noqa: F401
 from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
-from .session import GradientList, Session, default_session, remember_none
-from .state import Operation  # noqa: F401
+from .session import GradientList, Session, remember_none
+from .state import Operation, default_session  # noqa: F401
+from .tensor import TensorShape, as_tf1, tf_dtype_arg  # noqa: F401
 from .variables import tf_dtype as _tf_dtype
 from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
                         add_to_collections, assign, assign_add, assign_sub,
@@ -89,12 +91,13 @@ class UnconnectedGradients:
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     """``tf.constant``: float32 for Python floats, int32 for Python ints."""
-    return _t.constant(value, dtype=_tf_dtype(value, dtype), shape=shape, name=name)
+    return _tensor.constant(value, dtype=_tf_dtype(value, tf_dtype_arg(dtype)), shape=shape,
+                            name=name)
 
 
 def placeholder(dtype, shape=None, name=None):
     """``tf.placeholder``; ``shape=None`` is a scalar here (see the module docstring)."""
-    node = _t.placeholder(dtype, shape, name=name)
+    node = as_tf1(_t.placeholder(tf_dtype_arg(dtype), shape, name=name))
     node.tf_shape_none = shape is None
     return node
 
@@ -134,29 +137,29 @@ def add_n(inputs, name=None):
 
 
 def ones(shape, dtype=np.float32, name=None):
-    return _f.ones(shape, dtype, name)
+    return as_tf1(_f.ones(shape, dtype, name))
 
 
 def zeros(shape, dtype=np.float32, name=None):
-    return _f.zeros(shape, dtype, name)
+    return as_tf1(_f.zeros(shape, dtype, name))
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
     """Normal samples, drawn once when this is called (TF draws at every run)."""
     value = _init.rng(seed).normal(mean, stddev, size=tuple(shape))
-    return _t.constant(value, dtype=dtype, name=name or "random_normal")
+    return _tensor.constant(value, dtype=dtype, name=name or "random_normal")
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, name=None):
     """Uniform samples in [minval, maxval) (maxval 1 by default), drawn once."""
     value = _init.rng(seed).uniform(minval, 1.0 if maxval is None else maxval, size=tuple(shape))
-    return _t.constant(value, dtype=dtype, name=name or "random_uniform")
+    return _tensor.constant(value, dtype=dtype, name=name or "random_uniform")
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
     """Normal samples redrawn beyond two standard deviations, drawn once."""
     z = _init.truncated_standard_normal(_init.rng(seed), tuple(shape))
-    return _t.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
+    return _tensor.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
 
 
 random = types.SimpleNamespace(normal=random_normal, uniform=random_uniform,

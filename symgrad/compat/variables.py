@@ -25,6 +25,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from .state import Operation, state_of
+from .tensor import TF1Tensor, constant, tf_dtype_arg
 
 
 class GraphKeys:
@@ -51,7 +52,7 @@ def tf_dtype(value, dtype):
     return np.float32 if kind == "f" else np.int32 if kind in "iu" else None
 
 
-class Variable(_t.Variable):
+class Variable(_t.Variable, TF1Tensor):
     """``tf.Variable``: float32 for Python floats; needs an initializer run in a session."""
 
     def __new__(cls, initial_value=None, trainable=True, collections=None, validate_shape=True,
@@ -63,7 +64,8 @@ class Variable(_t.Variable):
         if callable(initial_value) and not isinstance(initial_value, Node):
             initial_value = initial_value()
         node = super().__new__(cls, initial_value, name=name,
-                               dtype=tf_dtype(initial_value, dtype), trainable=trainable)
+                               dtype=tf_dtype(initial_value, tf_dtype_arg(dtype)),
+                               trainable=trainable)
         node.initial = np.array(node.value)
         node._initializer_op = None
         state = state_of(node.graph)
@@ -82,13 +84,13 @@ class Variable(_t.Variable):
     def initializer(self):
         """``sess.run(v.initializer)``: set this variable to its initial value."""
         if self._initializer_op is None:
-            self._initializer_op = Operation(f"{self.name}/Assign", effect=_initialize([self]),
+            self._initializer_op = Operation(f"{self.op_name}/Assign", effect=_initialize([self]),
                                              graph=self.graph)
         return self._initializer_op
 
     @property
     def initial_value(self):
-        return _t.constant(self.initial, name=f"{self.name}/initial_value")
+        return constant(self.initial, name=f"{self.op_name}/initial_value")
 
     def initialized_value(self):
         return self.initial_value
@@ -150,7 +152,7 @@ def _value_for(ref, value, name):
         node = value
     else:
         with ref.graph.as_default():
-            node = _t.constant(np.asarray(value, dtype=ref.dtype))
+            node = constant(np.asarray(value, dtype=ref.dtype))
     if node.shape != ref.shape and np.broadcast_shapes(node.shape, ref.shape) != ref.shape:
         raise ValueError(f"{name}: shapes of {ref.name!r} {ref.shape} and the value "
                          f"{node.shape} are incompatible")

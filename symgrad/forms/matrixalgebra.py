@@ -93,7 +93,7 @@ def explicit(expr, tensor):
     subs = {}
     for leaf in ancestors([tensor]):
         if leaf.is_leaf and is_symbolic_leaf(leaf) and leaf.shape:
-            sym = MatrixSymbol(leaf.name, *mat_shape(leaf.shape))
+            sym = MatrixSymbol(leaf.op_name, *mat_shape(leaf.shape))
             subs[sym] = sympy.ImmutableMatrix(leaf_symbols(leaf).reshape(mat_shape(leaf.shape)))
     if isinstance(expr, sympy.Basic):
         for const in expr.atoms(OneMatrix, Identity):

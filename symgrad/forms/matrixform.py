@@ -177,8 +177,8 @@ class Lifter:
 def _leaf(lifter, node):
     if is_symbolic_leaf(node):
         if not node.shape:
-            return Lifted(sympy.Symbol(node.name, real=True), ())
-        return Lifted(lifter.atom(MatrixSymbol(node.name, *mat_shape(node.shape))), node.shape)
+            return Lifted(sympy.Symbol(node.op_name, real=True), ())
+        return Lifted(lifter.atom(MatrixSymbol(node.op_name, *mat_shape(node.shape))), node.shape)
     value = np.asarray(node.value)
     flat = value.reshape(-1)
     if flat.size and np.all(flat == flat[0]):

@@ -39,7 +39,7 @@ def leaf_symbols(node):
     out = np.empty(node.shape, dtype=object)
     is_bool = node.dtype.kind == "b"
     for idx in np.ndindex(node.shape):
-        out[idx] = _symbol(element_name(node.name, idx), is_bool)
+        out[idx] = _symbol(element_name(node.op_name, idx), is_bool)
     return out
 
 

@@ -191,7 +191,11 @@ def apply(op, inputs, name=None, **attrs):
     nodes = [as_node(v, graph, like) for v in inputs]
     shape = op.shape_rule([n.shape for n in nodes], **attrs)
     dtype = op.dtype_rule([n.dtype for n in nodes], **attrs)
-    return graph.add_node(op, nodes, attrs, shape, dtype, name=name)
+    # a TF1 tensor's results are TF1 tensors (compat.v1), which check their inputs as TF does
+    cls = next((n.derived_class for n in nodes if n.derived_class is not None), None)
+    if cls is not None:
+        cls.check_inputs(op, nodes)
+    return graph.add_node(op, nodes, attrs, shape, dtype, name=name, cls=cls)
 
 
 class _Builder:

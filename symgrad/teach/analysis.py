@@ -51,8 +51,8 @@ def input_symbol(node):
     if is_literal(node) and node.size == 1:
         return to_number(np.asarray(node.value).reshape(())[()])
     if node.dtype.kind == "b":
-        return sympy.Symbol(node.name)      # booleans carry no assumptions (as in closed forms)
-    return sympy.Symbol(node.name, real=True)
+        return sympy.Symbol(node.op_name)   # booleans carry no assumptions (as in closed forms)
+    return sympy.Symbol(node.op_name, real=True)
 
 
 def _inputs_map(node, syms):
@@ -152,7 +152,7 @@ def symbol_values(nodes, values):
             continue
         v = np.asarray(v).reshape(())[()]
         if n.dtype.kind == "b":
-            out[sympy.Symbol(n.name)] = sympy.true if v else sympy.false
+            out[sympy.Symbol(n.op_name)] = sympy.true if v else sympy.false
         else:
-            out[sympy.Symbol(n.name, real=True)] = float(v)
+            out[sympy.Symbol(n.op_name, real=True)] = float(v)
     return out

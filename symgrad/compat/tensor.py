@@ -1,0 +1,124 @@
+"""TF1 tensors: named ``"op_name:0"``, shapes with ``as_list()``, no silent dtype mixing.
+
+Leaves made by ``compat.v1`` (``tf.constant``, ``tf.placeholder``, ``tf.Variable``,
+``tf.get_variable``) are :class:`TF1Tensor` objects, and so is every tensor
+computed from one (``Node.derived_class``), gradients included.  Two things
+change with respect to plain symgrad tensors, both as in TF1:
+
+- ``t.name`` is ``"op_name:0"`` (``t.op_name`` is the name without ``:0``; closed
+  forms and explanations of symbols use it);
+- an elementwise op or a matmul between tensors of different numeric dtypes
+  (float32 with float64, int32 with float32) raises TF's ``TypeError``; Python
+  numbers still adapt to the tensor's dtype (``x * 2`` keeps float32).
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     x = tf.placeholder(tf.float32, shape=[2, 3], name="x")
+...     y = tf.reduce_sum(x * 2, name="y")
+...     print(x.name, y.name, x.get_shape().as_list(), x.shape.as_list())
+x:0 y:0 [2, 3] [2, 3]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+
+
+_TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
+
+
+def tf_dtype_arg(dtype):
+    """A dtype argument with TF's string names (``"float"`` is float32 in TF)."""
+    return _TF_NAMES.get(dtype, dtype) if isinstance(dtype, str) else dtype
+
+
+class TensorShape(tuple):
+    """A shape tuple with TF1's methods (``as_list``, ``ndims``, ``num_elements``)."""
+
+    def as_list(self):
+        return [d if isinstance(d, int) else None for d in self]
+
+    @property
+    def ndims(self):
+        return len(self)
+
+    @property
+    def dims(self):
+        return list(self)
+
+    def num_elements(self):
+        if not self.is_fully_defined():
+            return None
+        total = 1
+        for d in self:
+            total *= d
+        return total
+
+    def is_fully_defined(self):
+        return all(isinstance(d, int) for d in self)
+
+    def __repr__(self):
+        # prints as the tuple it is (TF: "(3, 3)"), so messages read the same everywhere
+        return tuple.__repr__(tuple(None if d is None else d for d in self))
+
+
+class TF1Tensor(_t.Tensor):
+    """A tensor of a TF1 program (see the module docstring)."""
+
+    @property
+    def name(self):
+        return f"{self._op_name}:0"
+
+    @name.setter
+    def name(self, value):
+        self._op_name = value
+
+    @property
+    def op_name(self):
+        return self._op_name
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, value):
+        self._shape = TensorShape(value)
+
+    def get_shape(self):
+        return TensorShape(self.shape)
+
+    @staticmethod
+    def check_inputs(op, nodes):
+        """TF's TypeError when an arithmetic op mixes numeric dtypes of two tensors."""
+        if op.kind not in ("elementwise", "contract"):
+            return
+        typed = [n for n in nodes if n.dtype.kind in "iuf" and not n.attrs.get("literal")]
+        for n in typed[1:]:
+            if n.dtype != typed[0].dtype:
+                raise TypeError(
+                    f"Input {n.name!r} of {op.name!r} Op has type {n.dtype.name} that does "
+                    f"not match type {typed[0].dtype.name} of argument {typed[0].name!r}: "
+                    f"TF does not convert between tensor dtypes; use tf.cast(x, "
+                    f"tf.{typed[0].dtype.name})")
+
+    def __repr__(self):
+        return f"<tf.Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
+
+
+TF1Tensor.derived_class = TF1Tensor
+
+
+def as_tf1(node):
+    """Make a leaf just built by ``tracing`` a TF1 tensor (same layout, TF1 behaviour)."""
+    if type(node) is _t.Tensor:
+        name, shape = node.__dict__.pop("name"), node.__dict__.pop("shape")
+        node.__class__ = TF1Tensor
+        node.name, node.shape = name, shape
+    return node
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A constant TF1 tensor (``tracing.constant``, TF1 behaviour)."""
+    return as_tf1(_t.constant(value, dtype=dtype, shape=shape, name=name))
