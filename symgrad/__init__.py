@@ -20,8 +20,7 @@ from .patterns import sparsity  # noqa: F401
 from .sparse import SparseTensor, hessians, jacobian  # noqa: F401
 from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
                      GraphError, NoGradientError, NotATensorError, ParseError, ShapeError,
-                     StateError,
-                     SymgradError)
+                     StateError, SymgradError)
 from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401
 from .display import GradientList  # noqa: F401
