@@ -38,6 +38,7 @@ from .sparse import hessians, jacobian
 from .errors import FeedError, NotATensorError, ShapeError
 from .evaluate import check_feed, needed
 from .graph import Node
+from .tracing import Variable
 
 
 def _evaluator(outputs, inputs, fastmath):
@@ -90,7 +91,7 @@ class ScipyObjective:
             if not hasattr(x, "assign"):
                 raise NotATensorError(f"assign: {x.name!r} is not a Variable; use "
                                       "unflatten(flat) to get the values instead")
-            x.assign(part)
+            _set_now(x, part)
         return self.unflatten(flat)
 
     def _flat(self, arrays):
@@ -238,3 +239,9 @@ def _start(xs, x0):
     if flat.size != n:
         raise ShapeError(f"to_scipy(x0) has {flat.size} numbers; the xs have {n} in total")
     return flat.copy()
+
+
+def _set_now(variable, value):
+    """Set a variable's value at once (a compat.v1 variable's own ``assign`` builds an
+    operation that waits for a session)."""
+    Variable.assign(variable, value)

@@ -207,3 +207,32 @@ def test_tf1_names_shapes_and_dtype_mixing():
     assert "int32" in out["int_float"] and out["scaled"].dtype == np.float32
     assert out["g"].name.endswith(":0") and out["g"].dtype == np.float32
     assert repr(out["x"]) == "<tf.Tensor 'x:0' shape=(4, 3) dtype=float32>"
+
+
+def test_interactive_session_eval_and_run():
+    out = run_tf1("""
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    sess = tf.InteractiveSession()
+    x = tf.Variable(3.0)
+    p = tf.placeholder(tf.float32, shape=[])
+    tf.global_variables_initializer().run()
+    y = x * x + p
+    value = y.eval(feed_dict={p: 1.0})
+    tf.assign_add(x, 1.0).run()
+    after = x.eval()
+    same = tf.compat.v1.placeholder is tf.placeholder
+    sess.close()
+    """)
+    assert out["value"] == 10.0 and out["after"] == 4.0 and out["same"]
+    import symgrad.compat.v1 as tf
+    with pytest.raises(ValueError, match="No default session"):
+        tf.no_op().run()
+
+
+def test_to_scipy_assign_sets_compat_variables_at_once():
+    import symgrad.compat.v1 as tf
+    w = tf.Variable([1.0, 2.0])
+    objective = sg.to_scipy(tf.reduce_sum(w * w), w)
+    objective.assign(np.array([3.0, 4.0]))
+    np.testing.assert_array_equal(w.value, [3.0, 4.0])

@@ -243,6 +243,19 @@ class Session:
         return [_export(values[r]) for r in reads]
 
 
+class InteractiveSession(Session):
+    """``tf.InteractiveSession()``: a session that is the default one from its creation."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        DEFAULT_SESSIONS.append(self)
+
+    def close(self):
+        if self in DEFAULT_SESSIONS:
+            DEFAULT_SESSIONS.remove(self)
+        super().close()
+
+
 def _export(value):
     value = np.array(value)
     return value[()] if value.ndim == 0 else value

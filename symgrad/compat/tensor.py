@@ -89,6 +89,14 @@ class TF1Tensor(_t.Tensor):
     def get_shape(self):
         return TensorShape(self.shape)
 
+    def eval(self, feed_dict=None, session=None):
+        """TF1's ``t.eval()``: run in ``session`` or the default one (plain evaluation
+        outside every session)."""
+        from .state import DEFAULT_SESSIONS
+        session = session or (DEFAULT_SESSIONS[-1] if DEFAULT_SESSIONS else None)
+        return session.run(self, feed_dict) if session is not None else \
+            super().eval(feed_dict)
+
     @staticmethod
     def check_inputs(op, nodes):
         """TF's TypeError when an arithmetic op mixes numeric dtypes of two tensors."""

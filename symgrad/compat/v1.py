@@ -41,6 +41,7 @@ Sits on top of the pipeline; nothing below imports it.
 from __future__ import annotations
 
 import contextlib
+import sys
 import types
 
 import numpy as np
@@ -59,7 +60,7 @@ from . import train as _train
 from .initializers import set_random_seed  # noqa: F401
 from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
-from .session import GradientList, Session, remember_none
+from .session import GradientList, InteractiveSession, Session, remember_none
 from .state import Operation, default_session  # noqa: F401
 from .tensor import TensorShape, as_tf1, tf_dtype_arg  # noqa: F401
 from .variables import tf_dtype as _tf_dtype
@@ -77,7 +78,6 @@ int32, int64, uint8 = np.int32, np.int64, np.uint8
 bool = np.bool_  # noqa: A001  (tf.bool)
 Graph, Tensor = _t.Graph, _t.Tensor
 get_default_graph, reset_default_graph = _t.get_default_graph, _t.reset_default_graph
-InteractiveSession = Session
 newaxis = None
 div, truediv = _f.div, _f.div
 initialize_all_variables = global_variables_initializer
@@ -166,6 +166,18 @@ random = types.SimpleNamespace(normal=random_normal, uniform=random_uniform,
                                truncated_normal=truncated_normal, set_random_seed=set_random_seed)
 
 
+def disable_v2_behavior():
+    """Nothing to do: compat.v1 is always TF1 graph mode."""
+
+
+def disable_eager_execution():
+    """Nothing to do: compat.v1 is always TF1 graph mode."""
+
+
+def executing_eagerly():
+    return False
+
+
 def placeholder_with_default(input, shape, name=None):  # noqa: A002  (TF's argument name)
     """A tensor equal to ``input`` unless fed (any tensor can be fed in symgrad)."""
     value = _t.as_tensor(input)
@@ -200,6 +212,7 @@ def name_scope(name, default_name=None, values=None):
 
 
 matmul = _t.matmul
+compat = types.SimpleNamespace(v1=sys.modules[__name__])  # tf.compat.v1.placeholder, ...
 
 
 # -- the op breadth: tf.nn, tf.linalg, tf.math and TF1's old top-level names (v1_ops) --
