@@ -201,3 +201,4 @@ class TestDefaultGraph:
         assert a.graph is tf.get_default_graph()
         sess = tf.InteractiveSession()
         assert sess.run(g) == [3.0, 1.0]
+        sess.close()

@@ -22,6 +22,8 @@ from __future__ import annotations
 import contextlib
 import weakref
 
+from ..graph import Node
+
 
 class Operation:
     """A TF1 operation without an output tensor (or whose output is a variable's value).
@@ -49,7 +51,7 @@ class Operation:
 
     def run(self, feed_dict=None, session=None):
         """TF1's ``op.run()``: run this operation in ``session`` (default: a new one)."""
-        (session or default_session()).run(self, feed_dict)
+        (session or default_session(self.graph)).run(self, feed_dict)
 
     def __repr__(self):
         return f"<tf.Operation {self.name!r}>"
@@ -101,7 +103,6 @@ def _as_operation(value):
     """An Operation, or a tensor (whose control dependencies then apply): TF accepts both."""
     if isinstance(value, Operation):
         return value
-    from ..graph import Node
     if isinstance(value, Node):
         return Operation(f"{value.op_name}/read", inputs=[value], graph=None)
     raise TypeError(f"control_inputs must be operations or tensors, got {value!r}")
@@ -111,10 +112,12 @@ _STATES = weakref.WeakKeyDictionary()
 DEFAULT_SESSIONS = []      # the sessions of enclosing ``with tf.Session():`` blocks
 
 
-def default_session():
-    """The innermost ``with tf.Session() as sess:`` (``tf.get_default_session()``)."""
-    if DEFAULT_SESSIONS:
-        return DEFAULT_SESSIONS[-1]
+def default_session(graph=None):
+    """The innermost ``with tf.Session() as sess:`` (``tf.get_default_session()``); with
+    ``graph``, the innermost one running that graph."""
+    found = [s for s in DEFAULT_SESSIONS if graph is None or s.graph is graph]
+    if found:
+        return found[-1]
     raise ValueError("Cannot execute operation using `run()`: No default session is "
                      "registered. Use `with sess.as_default():` or pass an explicit session "
                      "to `run(session=sess)`")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from .state import DEFAULT_SESSIONS
 
 
 _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
@@ -92,8 +93,9 @@ class TF1Tensor(_t.Tensor):
     def eval(self, feed_dict=None, session=None):
         """TF1's ``t.eval()``: run in ``session`` or the default one (plain evaluation
         outside every session)."""
-        from .state import DEFAULT_SESSIONS
-        session = session or (DEFAULT_SESSIONS[-1] if DEFAULT_SESSIONS else None)
+        if session is None:
+            found = [s for s in DEFAULT_SESSIONS if s.graph is self.graph]
+            session = found[-1] if found else None
         return session.run(self, feed_dict) if session is not None else \
             super().eval(feed_dict)
 

@@ -82,6 +82,7 @@ newaxis = None
 div, truediv = _f.div, _f.div
 initialize_all_variables = global_variables_initializer
 get_default_session = default_session
+_rng = _init.rng       # v1_ops draws dropout masks from the same stream
 
 
 class UnconnectedGradients:
