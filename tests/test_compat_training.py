@@ -4,9 +4,10 @@ update rule or TF's own documented numbers (training_ops / *_test.py)."""
 import numpy as np
 import pytest
 
-from tests.tf1 import run_tf1
+from .tf1_programs import run_tf1
 
 LINEAR_REGRESSION = """
+import numpy as np
 import tensorflow as tf
 rng = np.random.RandomState(0)
 train_X = np.asarray([3.3, 4.4, 5.5, 6.71, 6.93, 4.168, 9.779, 6.182, 7.59, 2.167,
@@ -46,6 +47,7 @@ def test_linear_regression_with_gradient_descent():
 
 
 LOGISTIC_ADAM = """
+import numpy as np
 import tensorflow as tf
 x = tf.placeholder(tf.float32, shape=[64, 2])
 y = tf.placeholder(tf.float32, shape=[64, 1])
@@ -97,6 +99,7 @@ def test_logistic_regression_with_adam():
 
 
 MANUAL_SGD = """
+import numpy as np
 import tensorflow as tf
 X = tf.placeholder(tf.float32, [5, 3])
 Y = tf.placeholder(tf.float32, [5, 1])
@@ -129,6 +132,7 @@ def test_manual_sgd_with_assign():
 
 
 TWO_STEPS = """
+import numpy as np
 import tensorflow as tf
 var0 = tf.Variable([1.0, 2.0])
 var1 = tf.Variable([3.0, 4.0])
@@ -199,11 +203,13 @@ def test_adam_slots_and_bias_correction():
     out = run_tf1(TWO_STEPS, opt=opt, steps=3)
     (v0,) = _adam_numpy(lambda p: [np.full(2, 0.1)], [np.array([1.0, 2.0])], 3)
     np.testing.assert_allclose(out["values"][-1][0], v0, rtol=1e-5)   # float32 steps
-    names = sorted(v.name for v in tf.global_variables())
-    assert {"beta1_power:0", "Variable/Adam:0", "Variable/Adam_1:0"} <= set(names)
+    names = {v.name for v in opt.variables()}       # TF's slot and accumulator names
+    assert {"beta1_power:0", "beta2_power:0", "Variable/Adam:0", "Variable/Adam_1:0"} <= names
+    assert opt.get_slot(out["var0"], "m").name == "Variable/Adam:0"
 
 
 GLOBAL_STEP_DECAY = """
+import numpy as np
 import tensorflow as tf
 global_step = tf.train.get_or_create_global_step()
 learning_rate = tf.train.exponential_decay(0.5, global_step, decay_steps=2, decay_rate=0.5,
@@ -236,6 +242,7 @@ def test_exponential_decay_with_global_step(staircase):
 
 def test_compute_and_apply_gradients_with_clipping():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     w = tf.Variable([3.0, -4.0])
     loss = tf.reduce_sum(w * w)

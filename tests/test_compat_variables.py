@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from tests.tf1 import run_tf1
+from .tf1_programs import run_tf1
 
 
 def test_variable_scope_reuse_as_documented():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     with tf.variable_scope("foo"):
         with tf.variable_scope("bar"):
@@ -44,6 +45,7 @@ def test_variable_scope_errors_are_tfs():
 
 def test_shared_layer_function_builds_one_set_of_variables():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     def my_layer(x):
         W = tf.get_variable("W", [3, 2], initializer=tf.random_normal_initializer(seed=1))
@@ -88,6 +90,7 @@ def test_initializers_follow_tfs_distributions():
 
 def test_dense_layers_name_and_compute():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     x = tf.placeholder(tf.float32, shape=[2, 3])
     h = tf.layers.dense(x, 4, activation=tf.nn.relu)
@@ -107,6 +110,7 @@ def test_dense_layers_name_and_compute():
 
 def test_fetch_and_feed_by_name_and_name_scopes():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     with tf.name_scope("inputs"):
         x = tf.placeholder(tf.float32, shape=[3], name="x")
@@ -127,6 +131,7 @@ def test_fetch_and_feed_by_name_and_name_scopes():
 
 def test_control_dependencies_and_group():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     x = tf.Variable(0.0)
     x_plus_1 = tf.assign_add(x, 1)
@@ -183,6 +188,7 @@ def test_placeholder_with_default_and_initializers_of_collections():
 
 def test_tf1_names_shapes_and_dtype_mixing():
     out = run_tf1("""
+    import numpy as np
     import tensorflow as tf
     with tf.variable_scope("foo"):
         v = tf.get_variable("v", [1])
@@ -211,6 +217,7 @@ def test_tf1_names_shapes_and_dtype_mixing():
 
 def test_interactive_session_eval_and_run():
     out = run_tf1("""
+    import numpy as np
     import tensorflow.compat.v1 as tf
     tf.disable_v2_behavior()
     sess = tf.InteractiveSession()

@@ -1,4 +1,7 @@
-"""``tf.layers.dense``: a fully connected layer with variables ``dense/kernel`` and ``dense/bias``.
+"""``tf.layers``: ``dense`` and ``conv2d`` with their variables, pooling, ``flatten``, ``dropout``.
+
+``dense`` makes ``dense/kernel`` and ``dense/bias``, ``conv2d`` makes ``conv2d/kernel``
+(``kernel_size + (in_channels, filters)``) and ``conv2d/bias``.
 
 The layer opens a variable scope named ``name`` (default ``dense``, ``dense_1``,
 ... as TF counts them), makes its kernel with ``kernel_initializer`` (Glorot
@@ -15,7 +18,11 @@ shares the variables.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import tracing as _t
+from ..tracing import conv as _conv
+from ..tracing import nn as _nn
 from . import initializers as _init
 from .scopes import get_variable, variable_scope
 
@@ -71,3 +78,76 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     layer = Dense(units, activation, use_bias, kernel_initializer, bias_initializer,
                   kernel_regularizer, bias_regularizer, trainable, name)
     return layer(inputs, reuse=reuse)
+
+
+def _pair(value, what):
+    pair = (int(value),) * 2 if np.ndim(value) == 0 else tuple(int(v) for v in value)
+    if len(pair) != 2:
+        raise ValueError(f"{what}: give an int or two ints, got {value!r}")
+    return pair
+
+
+def _padding(padding):
+    if str(padding).lower() not in ("valid", "same"):
+        raise ValueError(f"padding={padding!r}; use 'valid' or 'same'")
+    return str(padding).upper()
+
+
+def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+           data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+           bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+           bias_constraint=None, trainable=True, name=None, reuse=None):
+    """``tf.layers.conv2d``: ``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
+    if data_format != "channels_last":
+        raise ValueError("tf.layers.conv2d: symgrad supports data_format='channels_last'")
+    inputs = _t.as_tensor(inputs)
+    if inputs.ndim != 4:
+        raise ValueError(f"conv2d: inputs {inputs.name!r} have shape {inputs.shape}; the "
+                         "layer needs [batch, height, width, channels]")
+    shape = _pair(kernel_size, "conv2d(kernel_size)") + (inputs.shape[-1], int(filters))
+    with variable_scope(name, default_name="conv2d", reuse=reuse):
+        kernel = get_variable("kernel", shape, dtype=inputs.dtype,
+                              initializer=kernel_initializer or
+                              _init.glorot_uniform_initializer(),
+                              regularizer=kernel_regularizer, trainable=trainable)
+        out = _conv.conv2d(inputs, kernel, _pair(strides, "conv2d(strides)"),
+                           _padding(padding), dilations=_pair(dilation_rate, "dilation_rate"))
+        if use_bias:
+            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
+                                     initializer=bias_initializer or _init.Zeros(),
+                                     regularizer=bias_regularizer, trainable=trainable)
+        return activation(out) if activation is not None else out
+
+
+def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+    """``tf.layers.max_pooling2d`` on [N, H, W, C]."""
+    return _conv.max_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
+                          _padding(padding), name=name)
+
+
+def average_pooling2d(inputs, pool_size, strides, padding="valid",
+                      data_format="channels_last", name=None):
+    """``tf.layers.average_pooling2d`` on [N, H, W, C]."""
+    return _conv.avg_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
+                          _padding(padding), name=name)
+
+
+def flatten(inputs, name=None, data_format="channels_last"):
+    """[N, ...] -> [N, prod(...)]."""
+    inputs = _t.as_tensor(inputs)
+    size = int(np.prod(inputs.shape[1:], dtype=np.int64))
+    return _t.reshape(inputs, (-1, size), name=name)
+
+
+def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
+    """``tf.layers.dropout``: the inputs unchanged unless ``training`` (a bool or a boolean
+    tensor); the mask is drawn once, when made (see ``tf.nn.dropout``)."""
+    inputs = _t.as_tensor(inputs)
+    if training is False:
+        return _t.identity(inputs, name=name)
+    dropped = _nn.dropout(inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed))
+    if training is True:
+        return _t.identity(dropped, name=name)
+    return _t.where(training, dropped, inputs, name=name)

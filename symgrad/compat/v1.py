@@ -54,6 +54,7 @@ from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
 from . import layers as _layers
+from . import losses  # noqa: F401  (tf.losses)
 from . import schedules as _schedules
 from . import tensor as _tensor
 from . import train as _train
@@ -82,7 +83,6 @@ newaxis = None
 div, truediv = _f.div, _f.div
 initialize_all_variables = global_variables_initializer
 get_default_session = default_session
-_rng = _init.rng       # v1_ops draws dropout masks from the same stream
 
 
 class UnconnectedGradients:
@@ -202,7 +202,8 @@ initializers = types.SimpleNamespace(
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
-layers = types.SimpleNamespace(dense=_layers.dense, Dense=_layers.Dense)
+layers = types.SimpleNamespace(**{n: getattr(_layers, n) for n in (
+    "dense", "Dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout")})
 
 
 @contextlib.contextmanager
