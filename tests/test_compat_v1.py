@@ -36,6 +36,9 @@ def test_cubic_and_quadratic():
         assert repr(sess.run(g)) == "[155.0, 40.0]"
         assert repr(sess.run(h)) == "[5.0]"
     assert a.name == "Const:0" and str(g[0]) == "3*Const**2 + 16*Const"   # symbols: op names
+    again = tf.Variable(2.0, name="Variable")          # a second "Variable": Variable_1:0
+    assert again.name == "Variable_1:0" and str(tf.gradients(again ** 3, again)[0]) == \
+        "3*Variable**2"                                # printed with the name asked for
 
 
 def test_gradient_of_sum_has_x_shape_and_relation():

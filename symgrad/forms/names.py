@@ -33,8 +33,8 @@ def user_name(node: Node) -> str | None:
 def renames(tensors: Iterable[Node | None]) -> dict[str, str]:
     """{graph name: user name} for the leaves below ``tensors`` that can show their user name."""
     leaves = [n for n in ancestors([t for t in tensors if t is not None]) if n.is_leaf]
-    taken = {n.name for n in leaves}
-    wanted = {n.name: user_name(n) or n.name for n in leaves}
+    taken = {n.op_name for n in leaves}       # symbols are named after op names
+    wanted = {n.op_name: user_name(n) or n.op_name for n in leaves}
     counts = Counter(wanted.values())
     return {old: new for old, new in wanted.items()
             if new != old and counts[new] == 1 and new not in taken}
