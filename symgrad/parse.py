@@ -51,7 +51,8 @@ _NOT_TENSOR_FUNCTIONS = {"cast", "einsum", "reshape", "broadcast_to", "zeros", "
                          "zeros_like", "ones_like", "convert_to_tensor", "expand_dims",
                          "squeeze", "tensordot", "concat", "stack", "split", "unstack",
                          "clip_by_global_norm", "range", "linspace", "eye", "shape", "size",
-                         "rank", "pad", "tile", "boolean_mask", "gather_nd", "global_norm"}
+                         "rank", "pad", "tile", "boolean_mask", "gather_nd", "global_norm",
+                         "top_k", "scatter_nd", "segment_sum", "slice", "reverse"}
 FUNCTIONS = {name: getattr(_tracing, name) for name in _tracing.TENSOR_FUNCTIONS
              if name not in _NOT_TENSOR_FUNCTIONS}
 """The functions an expression may call: sg's tensor functions (``sin``, ``reduce_sum``, ...)."""

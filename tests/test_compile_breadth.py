@@ -34,7 +34,9 @@ def program():
             "arrays": sg.reduce_sum(sg.cumsum(x, 1, reverse=True) * sg.tile(x[:, :1], [1, 3])
                                     + sg.pad(x, [[0, 0], [1, 1]], "REFLECT")[:, 1:4]
                                     + sg.clip_by_value(x, -0.5, 0.5) * sg.clip_by_norm(x, 1.0)
-                                    + sg.gather_nd(table, sg.stack([ids, ids % 3], 1))[:, None]),
+                                    + sg.gather_nd(table, sg.stack([ids, ids % 3], 1))[:, None]
+                                    + sg.nn.top_k(x, 2)[0][:, :1]
+                                    + sg.unsorted_segment_sum(x * x, ids % 4, 4)[:, :1]),
             "conv": sg.reduce_sum(sg.tanh(pooled)) + sg.reduce_sum(
                 sg.sin(img) * sg.nn.conv2d_transpose(conv, k, img.shape, [1, 2, 1, 1], "SAME")),
             "linalg": sg.linalg.logdet(spd) + sg.reduce_sum(sg.linalg.inv(spd) * a)

@@ -260,3 +260,29 @@ def test_slice_reverse_nan_checks_count_and_batch_normalization():
     v, n, std = np.arange(1.0, 5.0), 4, np.sqrt(1.25)
     expected = z + (v - v.mean() - (z @ v) * z / n) / std
     np.testing.assert_allclose(ns["grad"], expected, rtol=1e-5)
+
+
+def test_top_k_in_top_k_scatter_nd_and_segment_sums():
+    ns = run_tf1("""
+        import tensorflow as tf
+        x = tf.Variable([[1.0, 5.0, 3.0, 5.0], [2.0, 0.0, 1.0, 4.0]])
+        values, indices = tf.nn.top_k(x, k=2)
+        (dx,) = tf.gradients(tf.reduce_sum(values), x)
+        hits = tf.nn.in_top_k(x, tf.constant([3, 1]), 2)
+        scattered = tf.scatter_nd(tf.constant([[4], [3], [1], [7]]),
+                                  tf.constant([9, 10, 11, 12]), tf.constant([8]))
+        c = tf.constant([[1, 2, 3, 4], [5, 6, 7, 8], [4, 3, 2, 1]])
+        seg = tf.unsorted_segment_sum(c, tf.constant([0, 1, 0]), num_segments=2)
+        sorted_seg = tf.segment_sum(c, tf.constant([0, 0, 1]))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            v, i, d, h, s, u, ss = sess.run([values, indices, dx, hits, scattered, seg,
+                                             sorted_seg])
+    """)
+    assert ns["v"].tolist() == [[5.0, 5.0], [4.0, 2.0]]
+    assert ns["i"].tolist() == [[1, 3], [3, 0]]                    # ties: lower index first
+    assert ns["d"].tolist() == [[0, 1, 0, 1], [1, 0, 0, 1]]        # gradient to the chosen
+    assert ns["h"].tolist() == [True, False]
+    assert ns["s"].tolist() == [0, 11, 0, 10, 9, 0, 0, 12]          # TF's scatter_nd docs
+    assert ns["u"].tolist() == [[5, 5, 5, 5], [5, 6, 7, 8]]          # TF's segment docs
+    assert ns["ss"].tolist() == [[6, 8, 10, 12], [4, 3, 2, 1]]

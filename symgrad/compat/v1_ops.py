@@ -30,7 +30,9 @@ from ..tracing import linalg as _linalg
 from ..tracing import math_ops as _math_ops
 from ..tracing import nn as _nn
 from ..tracing.arrays import *  # noqa: F401,F403  (tf.gather, tf.one_hot, tf.tile, ...)
+from ..tracing import selection as _selection
 from ..tracing.math_ops import *  # noqa: F401,F403  (tf.argmax, tf.clip_by_value, ...)
+from ..tracing.selection import *  # noqa: F401,F403  (tf.scatter_nd, tf.segment_sum, ...)
 
 
 def _keywords_only(fn_name, sentinel):
@@ -216,7 +218,7 @@ unstack = _arrays.unstack
 unpack = _arrays.unstack
 
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) +
-           _REDUCTIONS + ["expand_dims", "squeeze"] + [
+           list(_selection.__all__) + _REDUCTIONS + ["expand_dims", "squeeze"] + [
     "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float",
     "to_double",
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",

@@ -20,11 +20,15 @@ from .linalg import TOP_LEVEL as _linalg_top
 from .linalg import diag_part, matrix_transpose  # noqa: F401
 from .math_ops import *  # noqa: F401,F403
 from .math_ops import __all__ as _math_ops
+from .selection import *  # noqa: F401,F403
+from .selection import __all__ as _selection
 from .tensor import (Graph, Tensor, Variable, as_dtype, as_tensor, constant,  # noqa: F401
                      get_default_graph, placeholder, reset_default_graph)
 
-TENSOR_FUNCTIONS = list(_functions) + list(_math_ops) + list(_arrays) + list(_linalg_top)
-math = _types.SimpleNamespace(**{n: globals()[n] for n in list(_functions) + list(_math_ops)},
+TENSOR_FUNCTIONS = (list(_functions) + list(_math_ops) + list(_arrays) + list(_linalg_top)
+                    + list(_selection))
+math = _types.SimpleNamespace(**{n: globals()[n] for n in list(_functions) + list(_math_ops)
+                                 + ["top_k", "in_top_k", "unsorted_segment_sum", "segment_sum"]},
                               log_softmax=nn.log_softmax)
 
 __all__ = TENSOR_FUNCTIONS + ["Graph", "Tensor", "Variable", "as_dtype", "as_tensor",

@@ -45,6 +45,7 @@ from .functions import (_lift, abs, concat, logsumexp, maximum, mul, neg, reduce
                         reduce_sum, relu, reshape, sigmoid, softmax, softplus, square,
                         stop_gradient, tanh)
 from .math_ops import named, rsqrt, squared_difference
+from .selection import in_top_k, top_k  # noqa: F401
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softsign", "sigmoid", "tanh",
@@ -54,7 +55,7 @@ __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softsign", "sigmoid", 
            "weighted_cross_entropy_with_logits", "dropout", "embedding_lookup",
            "conv1d", "conv2d", "conv2d_transpose", "max_pool", "avg_pool", "max_pool2d",
            "avg_pool2d", "swish",
-           "silu", "batch_normalization", "atrous_conv2d"]
+           "silu", "batch_normalization", "atrous_conv2d", "top_k", "in_top_k"]
 
 
 def relu6(features, name=None):
