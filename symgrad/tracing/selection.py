@@ -96,7 +96,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     if x.shape[:ids.ndim] != ids.shape:
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
                          f"the leading axes of data {x.shape}")
-    hot = one_hot(ids, n, dtype=x.dtype if x.is_float else np.float64)
+    hot = one_hot(ids, n, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
     letters = "abcdefghijklmnopqrstuvwxy"
     lead, rest = letters[:ids.ndim], letters[ids.ndim:x.ndim]
     return apply("einsum", [hot, x], subscripts=f"{lead}z,{lead}{rest}->z{rest}", name=name)
