@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from . import progress
 from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node
@@ -87,15 +88,18 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     text = lower_cache.lookup(key, directory)
     if text is not None:  # lowered before: the module (and its machine code) is on disk
         return Evaluator(text, tree, names, None, directory)
-    program = lower_graph(nodes, inputs)
-    literal = repr(program.to_literal())
-    text = module_text(program, literal, fastmath)
-    from .lower import runtime  # numba is imported only when something is compiled
-    runtime.HANDOFF[literal] = program
-    try:
-        evaluator = Evaluator(text, tree, names, program, directory)
-    finally:
-        runtime.HANDOFF.pop(literal, None)
+    with progress.task(f"compiling {len(nodes)} outputs") as work:
+        work.stage("lowering the graph to loops")
+        program = lower_graph(nodes, inputs)
+        literal = repr(program.to_literal())
+        text = module_text(program, literal, fastmath)
+        from .lower import runtime  # numba is imported only when something is compiled
+        runtime.HANDOFF[literal] = program
+        work.stage(f"Numba/LLVM: compiling {len(program.stmts)} loops")
+        try:
+            evaluator = Evaluator(text, tree, names, program, directory)
+        finally:
+            runtime.HANDOFF.pop(literal, None)
     lower_cache.remember(key, text, directory)
     return evaluator
 

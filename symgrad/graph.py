@@ -185,12 +185,12 @@ def ancestors(outputs):
 
 def consumers(nodes):
     """Map each node to the list of nodes among ``nodes`` that use it as input."""
-    users = {n: [] for n in nodes}
+    users = {n: {} for n in nodes}  # dicts: ordered, and membership is O(1) by identity
     for n in nodes:
         for x in n.inputs:
-            if x in users and n not in users[x]:
-                users[x].append(n)
-    return users
+            if x in users:
+                users[x][n] = None
+    return {n: list(u) for n, u in users.items()}
 
 
 def format_graph(outputs):

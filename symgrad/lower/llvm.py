@@ -22,12 +22,14 @@ Imports numba, llvmlite and ``lower.program``.
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.typing import signature
 
+from .. import progress
 from .ir import c_strides
 
 F64 = ir.DoubleType()
@@ -35,8 +37,53 @@ I64 = ir.IntType(64)
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt", "rint": "llvm.rint"}
 BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
+# Compile time by size (measured on chains, CPU seconds, see benchmarks/second_order.py):
+# LLVM's code generator is superlinear in the size of one function (register allocation,
+# scheduling), so kernels above SPLIT_ABOVE scalar instructions become functions of
+# ~CHUNK_SIZE each; above FAST_ABOVE the optimiser's own cost dominates and the chunks
+# are compiled without optimisation (``optnone``): ~3x faster to build, ~1.3x slower to
+# run.  Environment variables override them for measurements.
+SPLIT_ABOVE = int(os.environ.get("SYMGRAD_SPLIT_ABOVE", 6000))
+CHUNK_SIZE = int(os.environ.get("SYMGRAD_CHUNK_SIZE", 2000))
+FAST_ABOVE = int(os.environ.get("SYMGRAD_FAST_ABOVE", 20000))
 STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
+
+
+def _refs(stmts):
+    """Every ref the statements read or write, constant tables of addresses included."""
+    out = {}
+    for st in stmts:
+        out[st.dst] = None
+        for addr in (st.dst_addr,) + tuple(a for _, a in st.srcs):
+            if addr is not None and addr[0] == "tab":
+                out[("const", addr[1])] = None
+        for ref, _ in st.srcs:
+            out[ref] = None
+    return list(out)
+
+
+def _size(st):
+    return len(st.body) + (len(st.reduce[0]) if st.reduce is not None else 0)
+
+
+def program_size(stmts):
+    """Scalar instructions of the statements (a loop body counts once)."""
+    return sum(_size(st) for st in stmts)
+
+
+def split_statements(stmts, size):
+    """Consecutive runs of statements with about ``size`` scalar instructions each."""
+    chunks, current, count = [], [], 0
+    for st in stmts:
+        current.append(st)
+        count += _size(st)
+        if count >= size:
+            chunks.append(current)
+            current, count = [], 0
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
 
 
 def kernel_return_type(program):
@@ -70,6 +117,7 @@ class _Emitter:
         self.flags = ("fast",) if fastmath else ()
         self.mem, self.scalars, self.funcs, self.copy_out, self.heap = {}, {}, {}, [], []
         self.flags_of = {}
+        self.defined = None  # the 0-d values a chunk defines, while emitting chunks
 
     # -- setup -------------------------------------------------------------------
     def run(self, sig, args):
@@ -91,13 +139,11 @@ class _Emitter:
                 self.mem[("buf", k)] = _Mem(ptr, np.float64)
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
-        size = 0
-        for stmt in self.p.stmts:
-            self.statement(stmt)
-            size += len(stmt.body)
-            if size > BLOCK_SIZE:
-                self.block_boundary()
-                size = 0
+        total = program_size(self.p.stmts)
+        if total <= SPLIT_ABOVE:
+            self.statements(self.p.stmts)
+        else:
+            self.chunked(split_statements(self.p.stmts, CHUNK_SIZE), total > FAST_ABOVE)
         for src, dst, ary, shape, dense in self.copy_out:
             if dense is None:
                 self.strided_copy(src, dst, ary, shape, to_array=True)
@@ -110,6 +156,70 @@ class _Emitter:
         ret = sig.return_type
         values = values or [ir.Constant(F64, 0.0)]
         return self.context.make_tuple(self.b, ret, values)
+
+    def statements(self, stmts):
+        size = 0
+        for stmt in stmts:
+            self.statement(stmt)
+            size += len(stmt.body)
+            if size > BLOCK_SIZE:
+                self.block_boundary()
+                size = 0
+
+    def chunked(self, chunks, fast):
+        """Each chunk of statements in a function of its own, called in order.
+
+        LLVM's optimiser and code generator grow faster than linearly with the size
+        of a function; functions of ~CHUNK_SIZE instructions keep the compile time
+        per instruction flat.  A chunk receives the memory it touches as ``noalias``
+        pointers (buffers, inputs and outputs never overlap) and the 0-d values it
+        reads as doubles; the 0-d values later chunks need go through a spill array.
+        """
+        used = [_refs(chunk) for chunk in chunks]
+        later, needed = [], {ref for _, shape, ref in self.p.outputs if not shape}
+        for refs in reversed(used):
+            later.append(set(needed))
+            needed.update(refs)
+        later.reverse()
+        spill = cgutils.alloca_once(self.b, F64, size=ir.Constant(
+            I64, max(1, len(self.p.inputs) + self.p.nssa)))
+        main, mem, known = self.b, self.mem, dict(self.scalars)
+        for n, (chunk, refs, after) in enumerate(zip(chunks, used, later)):
+            progress.stage(f"emitting LLVM IR, function {n + 1} of {len(chunks)}")
+            keys = [r for r in refs if r in mem]
+            values = [r for r in refs if r not in mem and r in known]
+            fnty = ir.FunctionType(ir.VoidType(), [mem[k].ptr.type for k in keys] +
+                                   [F64] * len(values) + [F64.as_pointer()])
+            fn = ir.Function(main.module, fnty, main.module.get_unique_name("symgrad.chunk"))
+            fn.linkage = "internal"
+            fn.attributes.add("noinline")  # inlined back, it would be one huge function again
+            if fast:
+                fn.attributes.add("optnone")
+            for arg in fn.args[:len(keys)] + (fn.args[-1],):
+                arg.add_attribute("noalias")
+            args = [mem[k].ptr for k in keys] + [
+                known[r] if not isinstance(known[r], int) else
+                main.load(main.gep(spill, [ir.Constant(I64, known[r])])) for r in values]
+            main.call(fn, args + [spill])
+            self.b = ir.IRBuilder(fn.append_basic_block("entry"))
+            self.mem = {k: _Mem(a, mem[k].dtype) for k, a in zip(keys, fn.args)}
+            self.scalars = dict(zip(values, fn.args[len(keys):]))
+            self.flags_of, self.defined = {}, []
+            self.statements(chunk)
+            for ref in dict.fromkeys(self.defined):
+                if ref in after:
+                    slot = self.slot_index(ref)
+                    self.b.store(self.scalars[ref], self.b.gep(fn.args[-1], [
+                        ir.Constant(I64, slot)]))
+                    known[ref] = slot
+            self.b.ret_void()
+        self.b, self.mem, self.flags_of, self.defined = main, mem, {}, None
+        self.scalars = {r: v if not isinstance(v, int) else
+                        main.load(main.gep(spill, [ir.Constant(I64, v)]))
+                        for r, v in known.items()}
+
+    def slot_index(self, ref):
+        return ref[1] if ref[0] == "in" else len(self.p.inputs) + ref[1]
 
     def temp(self, size):
         if size <= STACK_LIMIT:
@@ -313,6 +423,8 @@ class _Emitter:
             v = self.round32(v)
         if st.dst[0] == "ssa":
             self.scalars[st.dst] = v
+            if self.defined is not None:
+                self.defined.append(st.dst)
         else:
             self.store(self.mem[st.dst], self.address(st.dst_addr, idx, st.dims), v)
 
