@@ -28,14 +28,13 @@ Imports the graph, the op registry, ``symbolic``, ``simplify`` and ``notation``.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import sympy
 from sympy import Identity, MatAdd, MatMul, MatrixSymbol, OneMatrix, Transpose
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from ..graph import Node, ancestors
+from .budget import Budget
 from .matrixalgebra import collect, explicit
 from .notation import to_latex, to_pretty, to_str, to_text
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form, simplify_expr
@@ -72,7 +71,7 @@ class Lifter:
         self.atoms = {}
         self.by_matrix = {}
         self.strategy = strategy
-        self.deadline = time.monotonic() + budget   # shared by every scalar simplification
+        self.budget = Budget(budget)   # shared by every scalar simplification
 
     def atom(self, matrix):
         """A scalar stand-in for ``matrix`` (one per distinct matrix); 1x1 ones are traces."""
@@ -108,13 +107,13 @@ class Lifter:
         if args != list(m.args):
             m = m.func(*args).doit()
         if isinstance(m, sympy.MatAdd):
-            scalar = simplify_expr(self.elementwise_of(m), self.strategy, self.deadline)
+            scalar = simplify_expr(self.elementwise_of(m), self.strategy, self.budget)
             m = self.to_matrix(scalar, m.shape)
         return m
 
     def matrix(self, value):
         """The matrix expression of a lifted value (a scalar expr for 1x1)."""
-        expr = simplify_expr(value.expr, self.strategy, self.deadline)
+        expr = simplify_expr(value.expr, self.strategy, self.budget)
         r, c = mat_shape(value.shape)
         return self.to_matrix(expr, (r, c))
 

@@ -6,12 +6,13 @@ Strategies:
   most ``MEDIUM_OPS`` distinct operations get cheap structural passes
   (``factor_terms``, ``powsimp``), elements of at most ``SMALL_OPS`` also the
   targeted passes (``together``, ``factor``, ``expand``, ``cancel``, ``trigsimp``
-  on small trig parts) -- all only while the call's time budget lasts.  SymPy's
-  passes cannot be interrupted, so the gates are sizes, measured on the DAG (a
-  gradient's tree repeats shared parts millions of times) and, for expanding
-  passes, on the estimated expanded term count.  ``sympy.simplify`` itself is
-  never called: its time grows steeply with size (measured 0.7-1.4 s at 24-37
-  ops, 13 s at 75; ``benchmarks/closed_forms.py``), while the targeted passes
+  on small trig parts).  SymPy's passes cannot be interrupted, so each pass is
+  *estimated* before it runs (``forms.budget``: size measured on the DAG, since a
+  gradient's tree repeats shared parts millions of times, and for the passes that
+  expand or factor, the expansion work including function arguments) and runs only
+  if the estimate fits the element's share of the budget.  ``sympy.simplify``
+  itself is never called: its time grows steeply with size (measured 0.7-1.4 s at
+  24-37 ops, 13 s at 75; ``benchmarks/closed_forms.py``), while the targeted passes
   give forms at most as large on the 38-derivative table in less time.
 - ``"full"``: the same passes plus ``sympy.simplify`` on every element, whatever
   its size (unbounded time).
@@ -31,14 +32,12 @@ Imports the graph-level expansion (``symbolic``) and nothing above it.
 """
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
 import sympy
 
 from ..errors import ArgumentError
 from ..graph import Node
+from .budget import Budget, terms_and_degree, estimate
 from .symbolic import expand, leaf_symbols
 
 STRATEGIES = ("none", "auto", "full")
@@ -94,54 +93,44 @@ def _smallest(expr, candidates):
 _TRIG = (sympy.sin, sympy.cos, sympy.tan, sympy.sinh, sympy.cosh, sympy.tanh)
 
 
-def _cheap_passes(expr):
-    # Structural rewrites whose cost grows about linearly with the expression.
-    return [sympy.factor_terms(expr), sympy.powsimp(expr)]
-
-
-def expanded_terms(expr, cap=10**6):
-    """An estimate of the number of terms ``expand`` would produce (capped).
-
-    A small expression can expand enormously: d/dx (x + y + z + w)**30 has 6
-    operations and 5,456 expanded terms (cancel took 1.7 s, 5 s with a sin(x)
-    factor), so expanding passes are gated on this estimate, not on the size.
-    """
-    memo = {}
-    for e in sympy.postorder_traversal(expr):
-        if e in memo:
-            continue
-        if isinstance(e, sympy.Add):
-            n = sum(memo.get(a, 1) for a in e.args)
-        elif isinstance(e, sympy.Mul):
-            n = int(np.prod([memo.get(a, 1) for a in e.args], dtype=float))
-        elif isinstance(e, sympy.Pow) and e.exp.is_Integer and e.exp > 1:
-            k = memo.get(e.base, 1)
-            n = math.comb(int(e.exp) + k - 1, k - 1) if k < cap else cap
-        else:
-            n = 1
-        memo[e] = min(n, cap)
-    return memo.get(expr, 1)
-
-
-def _targeted_passes(expr):
-    # The parts of sympy.simplify that pay off on derivatives (rational normal forms,
-    # factoring, trig/hyperbolic identities), without its slow general search:
-    # measured about 2x faster than sympy.simplify on the identity table.
-    out = [sympy.together(expr), sympy.factor(expr)]
-    if expanded_terms(expr) <= EXPAND_TERMS:
-        out += [sympy.expand(expr), sympy.cancel(expr)]
-    if expr.has(*_TRIG):
-        out.append(_trig_part_simplified(expr))
+def _run(passes, expr, budget, strategy):
+    """Results of the passes that fit the budget ("full": all of them), in order."""
+    out, n = [], size(expr)
+    for name in passes:   # SymPy functions by name, looked up when run
+        if strategy == "full" or budget.allows(name, estimate(name, expr, n)):
+            out.append(getattr(sympy, name)(expr))
     return out
 
 
-def _trig_part_simplified(expr):
+# Structural rewrites whose cost grows about linearly with the expression.
+CHEAP = ("factor_terms", "powsimp")
+# The parts of sympy.simplify that pay off on derivatives (rational normal forms,
+# factoring, expansion), without its slow general search: measured about 2x faster
+# than sympy.simplify on the identity table.  Each runs only if its estimate fits.
+TARGETED = ("together", "factor", "expand", "cancel")
+
+
+def expanded_terms(expr, cap=10**6):
+    """An estimate of the number of terms ``expand`` would produce at the top level (capped)."""
+    return min(cap, terms_and_degree(expr, {})[0])
+
+
+def _targeted_passes(expr, budget, strategy):
+    out = _run(TARGETED, expr, budget, strategy)
+    if expr.has(*_TRIG):
+        out.append(_trig_part_simplified(expr, budget, strategy))
+    return out
+
+
+def _trig_part_simplified(expr, budget, strategy):
     # trigsimp costs ~0.02 s at 5 ops but 1.7 s at 25 (measured): in a sum, only the
     # terms holding trig/hyperbolic functions go through it, and only when few.
     terms = expr.args if isinstance(expr, sympy.Add) else (expr,)
     trig = [t for t in terms if t.has(*_TRIG)]
     part = sympy.Add(*trig)
-    if size(part) > TRIG_OPS or expanded_terms(part) > EXPAND_TERMS:
+    n = size(part)
+    if n > TRIG_OPS or expanded_terms(part) > EXPAND_TERMS or \
+            not (strategy == "full" or budget.allows("trigsimp", estimate("trigsimp", part, n))):
         return expr
     rest = [t for t in terms if not t.has(*_TRIG)]
     return sympy.Add(_trigsimp_atomic(part), *rest)
@@ -175,21 +164,23 @@ def _coefficient_inside(expr):
     return sympy.Mul(sympy.expand_mul(coeff * sums[0]), *others)
 
 
-def _polynomial(expr):
+def _polynomial(expr, budget, strategy):
     # Expanded unless expanding makes it larger ((x + 1)**9 stays).
-    if expanded_terms(expr) > EXPAND_TERMS:
+    if expanded_terms(expr) > EXPAND_TERMS or not (
+            strategy == "full" or budget.allows("expand", estimate("expand", expr))):
         return expr
     expanded = sympy.expand(expr)
     return expanded if size(expanded) <= size(expr) else expr
 
 
-def simplify_expr(expr, strategy="auto", deadline=None):
+def simplify_expr(expr, strategy="auto", budget=None):
     """Simplify one SymPy expression with ``strategy`` (see the module docstring).
 
     Args:
         expr: a SymPy expression (other values pass through).
         strategy: ``"none"``, ``"auto"`` or ``"full"``.
-        deadline: ``time.monotonic()`` value after which "auto" starts no strong pass.
+        budget: a :class:`~symgrad.forms.budget.Budget` (default: ``BUDGET_SECONDS``);
+            under "auto" a pass runs only if its estimated cost fits it.
     Returns:
         an expression equal to ``expr`` and not larger.
 
@@ -201,16 +192,16 @@ def simplify_expr(expr, strategy="auto", deadline=None):
         return expr
     if strategy == "auto" and dag_size(expr, MEDIUM_OPS) > MEDIUM_OPS:
         return expr
+    budget = Budget(BUDGET_SECONDS) if budget is None else budget
     expr = _canonical(expr)
     if _is_polynomial(expr):
-        return _polynomial(expr)
+        return _polynomial(expr, budget, strategy)
     n = size(expr)
-    within = deadline is None or time.monotonic() < deadline
-    if strategy == "auto" and (n > MEDIUM_OPS or not within):
+    if strategy == "auto" and n > MEDIUM_OPS:
         return expr
-    candidates = _cheap_passes(expr)
+    candidates = _run(CHEAP, expr, budget, strategy)
     if strategy == "full" or n <= SMALL_OPS:
-        candidates += _targeted_passes(expr)
+        candidates += _targeted_passes(expr, budget, strategy)
     if strategy == "full":
         candidates.append(sympy.simplify(expr))
     best = _smallest(expr, candidates)
@@ -220,19 +211,18 @@ def simplify_expr(expr, strategy="auto", deadline=None):
 def simplify_array(values, strategy="auto", budget=BUDGET_SECONDS):
     """Simplify every element of an object array within one time budget.
 
-    Equal elements are simplified once (a gradient of ``sum(X)`` is one ``1``).
+    Equal elements are simplified once (a gradient of ``sum(X)`` is one ``1``), and
+    every distinct element gets the same share of the budget, so the passes an
+    element receives depend on its size, not on its position.
     """
-    deadline = time.monotonic() + budget
-    out = np.empty(values.shape, dtype=object)
-    done = {}
-    for idx in np.ndindex(values.shape):
-        expr = sympy.sympify(values[idx])
-        if expr not in done:
-            done[expr] = simplify_expr(expr, strategy, deadline)
-        out[idx] = done[expr]
-    return out
-
-
+    budget = budget if isinstance(budget, Budget) else Budget(budget)
+    items = [sympy.sympify(values[idx]) for idx in np.ndindex(values.shape)]
+    distinct = list(dict.fromkeys(items))
+    budget.split(len(distinct))
+    done = {e: simplify_expr(e, strategy, budget) for e in distinct}
+    out = np.empty(len(items), dtype=object)
+    out[:] = [done[e] for e in items]
+    return out.reshape(values.shape)
 def to_sympy(values):
     """A 0-d object array as a SymPy expression, anything else as a SymPy Array."""
     if values.ndim == 0:
