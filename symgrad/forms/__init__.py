@@ -1,10 +1,12 @@
 """Closed forms: graph -> SymPy expansion, simplification under a budget, matrix
 notation, and the printers (str, textbook unicode, LaTeX, MathML, Jupyter).
 
-Modules, bottom up: ``symbolic`` (graph -> SymPy object arrays), ``simplify``
-(passes under a budget), ``matrixalgebra`` and ``matrixform`` (matrix notation),
-``closed`` (``closed_form``), ``notation`` and ``cseprint`` (SymPy printers, named
-shared parts), ``printing`` (text of tensors and lists; Jupyter reprs).
+Modules, bottom up: ``symbolic`` (graph -> SymPy object arrays), ``budget`` (pass
+cost estimates), ``simplify`` (passes under a budget), ``elided`` (sizes read off
+the graph), ``matrixalgebra`` and ``matrixform`` (matrix notation), ``closed``
+(``closed_form``), ``select`` (the form a printer shows), ``notation`` and
+``cseprint`` (SymPy printers, named shared parts), ``layout`` (one form within
+limits), ``printing`` (text of tensors and lists; Jupyter reprs).
 
 Imports the graph, the op registry and the evaluator; nothing above them.
 

@@ -53,5 +53,6 @@ def rename_symbols(expr: Any, mapping: dict[str, str]) -> Any:
         if isinstance(atom, sympy.MatrixSymbol):
             swap[atom] = sympy.MatrixSymbol(mapping[base], *atom.shape)
         else:
-            swap[atom] = sympy.Symbol(mapping[base] + bracket + rest, **atom.assumptions0)
+            # the same class: element symbols keep their numeric order and subscripts
+            swap[atom] = type(atom)(mapping[base] + bracket + rest, **atom.assumptions0)
     return expr.xreplace(swap) if swap else expr

@@ -187,6 +187,13 @@ class Latex(_MatrixMixin, LatexPrinter):
     def _print_OneMatrix(self, expr):
         return r"\mathbf{1}" + ("^{T}" if _ones_suffix(expr) else "")
 
+    def _print_Element(self, expr):
+        # theta[1] -> \theta_{1}, X[10,0] -> X_{10,0} (a subscripted name is braced first)
+        base = self._print(sympy.Symbol(expr.base))
+        if "_" in base or "^" in base:
+            base = "{%s}" % base
+        return "%s_{%s}" % (base, ",".join(map(str, expr.index)))
+
 
 class Pretty(PrettyPrinter):
     """2-d unicode with readable elementwise applications."""
@@ -265,6 +272,13 @@ class MathML(MathMLPresentationPrinter):
                 parts.append(self._element("mo", ","))
             parts.append(self._print(sympy.ImmutableDenseNDimArray(sub)))
         return self._element("mrow", children=parts + [self._element("mo", "]")])
+    def _print_Element(self, expr):
+        index = []
+        for k, i in enumerate(expr.index):
+            index += [self._element("mo", ",")] if k else []
+            index.append(self._element("mn", str(i)))
+        return self._element("msub", children=[self._print(sympy.Symbol(expr.base)),
+                                               self._element("mrow", children=index)])
 
 
 def to_str(expr):

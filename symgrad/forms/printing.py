@@ -23,64 +23,25 @@ from __future__ import annotations
 import html
 
 import numpy as np
-import sympy
 
-from . import notation
 from .. import display
-from .cseprint import CSE_OPS, shared, tree_size
+from ..errors import ArgumentError
 from ..evaluate import evaluate
 from ..graph import ancestors
-from .matrixform import matrix_form
-from .closed import closed_form
-from .names import rename_symbols, renames, user_name
-
-TARGETS = {"str": notation.to_str, "text": notation.to_text, "pretty": notation.to_pretty,
-           "latex": notation.to_latex, "mathml": notation.to_mathml}
-WHERE = {"latex": (r"\quad\text{where}\quad ", r",\quad ", " = "),
-         "mathml": ("<mtext>  where  </mtext>", "<mtext>, </mtext>", "<mo>=</mo>")}
+from .layout import PRINT, REPR, TARGETS, Limits, render_form
+from .names import renames, user_name
+from .select import FORMS, choose
 
 
-def _elements(form):
-    if isinstance(form, sympy.NDimArray):
-        return list(np.asarray(form.tolist(), dtype=object).reshape(-1)), form.shape
-    return [form], None
-
-
-def render_form(form, target="str", names=None):
-    """Text of one closed form (SymPy expression, array or MatrixForm) for ``target``;
-    ``names`` renames leaves' symbols ({graph name: user name}, see ``forms.names``)."""
-    printer = TARGETS[target]
-    if form is None:
-        return "None"
-    if hasattr(form, "form") and hasattr(form, "expr"):   # a MatrixForm
-        form = form.expr
-    form = rename_symbols(form, names)
-    items, shape = _elements(form)
-    if tree_size(items) <= CSE_OPS:
-        return printer(form)
-    pairs, reduced = shared(items)
-    body = sympy.ImmutableDenseNDimArray(reduced, shape) if shape else reduced[0]
-    return printer(body) + _where(pairs, target, printer)
-
-
-def _where(pairs, target, printer):
-    if not pairs:
-        return ""
-    if target in WHERE:
-        lead, sep, eq = WHERE[target]
-        return lead + sep.join(f"{printer(s)}{eq}{printer(v)}" for s, v in pairs)
-    return "\n  where\n" + "\n".join(f"    {printer(s)} = {printer(v)}" for s, v in pairs)
-
-
-def _forms(t, simplify, form):
-    one = (lambda v: matrix_form(v, simplify)) if form == "matrix" else \
-        (lambda v: closed_form(v, simplify))
+def _forms(t, simplify, form, limits):
+    def one(v):
+        return choose(v, simplify, form, limits.expand_limit, limits.budget)
     if isinstance(t, (list, tuple)):
         return [None if v is None else one(v) for v in t]
     return one(t)
 
 
-def render(t, target="str", simplify="auto", form="elementwise"):
+def render(t, target="str", simplify="auto", form="auto", limits=PRINT):
     """Text of tensor ``t`` (or of each entry of a list) for ``target``.
 
     Args:
@@ -88,15 +49,21 @@ def render(t, target="str", simplify="auto", form="elementwise"):
         target: ``"str"``, ``"text"`` (textbook unicode), ``"pretty"``, ``"latex"``
             or ``"mathml"``.
         simplify: the closed form's strategy.
-        form: ``"elementwise"`` or ``"matrix"``.
+        form: ``"auto"`` (elementwise for small tensors, else matrix notation where
+            it exists; see ``forms.select``), ``"elementwise"`` or ``"matrix"``.
+        limits: a ``forms.layout.Limits`` (what is expanded, simplified, shown).
     Returns:
         the text; a list prints as ``[a, b]``.
     """
-    forms = _forms(t, simplify, form)
+    if target not in TARGETS:
+        raise ArgumentError(f"target={target!r} is not one of {sorted(TARGETS)}")
+    if form not in FORMS:
+        raise ArgumentError(f"form={form!r} is not one of {FORMS}")
+    forms = _forms(t, simplify, form, limits)
     names = renames(t if isinstance(t, (list, tuple)) else [t])
     if not isinstance(forms, list):
-        return render_form(forms, target, names)
-    items = [render_form(f, target, names) for f in forms]
+        return render_form(forms, target, limits, names)
+    items = [render_form(f, target, limits, names) for f in forms]
     if target == "latex":
         return r"\left[" + r",\ ".join(r"\text{None}" if i == "None" else i
                                           for i in items) + r"\right]"
@@ -106,27 +73,27 @@ def render(t, target="str", simplify="auto", form="elementwise"):
     return "[" + ", ".join(items) + "]"
 
 
-def latex(t, simplify="auto", form="elementwise"):
+def latex(t, simplify="auto", form="auto"):
     """LaTeX of the closed form of a tensor (or of each entry of a list)."""
     return render(t, "latex", simplify, form)
 
 
-def mathml(t, simplify="auto", form="elementwise"):
+def mathml(t, simplify="auto", form="auto"):
     """Presentation MathML of the closed form."""
     return render(t, "mathml", simplify, form)
 
 
-def pretty(t, simplify="auto", form="elementwise"):
+def pretty(t, simplify="auto", form="auto"):
     """Unicode 2-d text of the closed form."""
     return render(t, "pretty", simplify, form)
 
 
-def text(t, simplify="auto", form="elementwise"):
+def text(t, simplify="auto", form="auto"):
     """One-line textbook unicode (``σ(x)``, ``Xᵀ(σ(X w) − y)``)."""
     return render(t, "text", simplify, form)
 
 
-def pprint(t, simplify="auto", form="elementwise"):
+def pprint(t, simplify="auto", form="auto"):
     """Print :func:`pretty` of ``t``."""
     print(pretty(t, simplify, form))
 
@@ -146,8 +113,9 @@ def repr_latex(t):
     """Jupyter LaTeX of a tensor: its name (if the user gave one), closed form, shape and
     value when known."""
     value = known_value(t)
+    formula = render(t, "latex", limits=REPR)
     label = user_name(t)
-    head = latex(t) if label is None else rf"\mathtt{{{_tt(label)}}} = {latex(t)}"
+    head = formula if label is None else rf"\mathtt{{{_tt(label)}}} = {formula}"
     parts = [head, rf"\text{{shape }} {_tt(str(t.shape))}"]
     if value is not None:
         parts.append(rf"\text{{value }} {_tt(_value_text(value))}")
@@ -160,11 +128,18 @@ def _tt(s):
 
 def repr_html(t):
     """Jupyter HTML of a tensor: one table row (name, formula as MathML, shape, dtype, value)."""
-    return "<table>" + _row_header() + _row(t) + "</table>"
+    return "<table>" + _row_header() + _row(t, limits=REPR) + "</table>"
 
 
 def _row_header():
     return "<tr><th>tensor</th><th>closed form</th><th>shape</th><th>dtype</th><th>value</th></tr>"
+
+
+def _shared(limits, parts):
+    """``limits`` for one of ``parts`` forms shown together (time and text divided)."""
+    n = max(1, parts)
+    return Limits(limits.expand_limit, limits.budget / n, limits.entries,
+                  max(1000, limits.chars // n))
 
 
 def _unfed(t):
@@ -173,7 +148,7 @@ def _unfed(t):
     return [names.get(n.name, n.name) for n in ancestors([t]) if n.is_leaf and n.value is None]
 
 
-def _row(t, label=None):
+def _row(t, label=None, limits=REPR):
     if t is None:
         empty = "<td></td>" * 3
         return f"<tr><td>{html.escape(label or '')}</td><td>None</td>{empty}</tr>"
@@ -182,19 +157,21 @@ def _row(t, label=None):
         shown = f"<i>feed {html.escape(', '.join(_unfed(t)))} to see it</i>"
     else:
         shown = f"<pre>{html.escape(_value_text(value))}</pre>"
-    formula = f'<math xmlns="http://www.w3.org/1998/Math/MathML">{mathml(t)}</math>'
+    formula = render(t, "mathml", limits=limits)
+    formula = f'<math xmlns="http://www.w3.org/1998/Math/MathML">{formula}</math>'
     label = label or user_name(t) or ""
     return (f"<tr><td>{html.escape(label)}</td><td>{formula}</td>"
             f"<td>{t.shape}</td><td>{t.dtype.name}</td><td>{shown}</td></tr>")
 
 
 def _list_latex(values):
-    return f"$\\displaystyle {latex(values)}$"
+    return f"$\\displaystyle {render(values, 'latex', limits=_shared(REPR, len(values)))}$"
 
 
 def _list_html(values):
+    limits = _shared(REPR, len(values))
     rows = "".join(_row(g, f"[{i}]" + ("" if g is None or user_name(g) is None
-                                       else f" {user_name(g)}"))
+                                       else f" {user_name(g)}"), limits)
                    for i, g in enumerate(values))
     return "<table>" + _row_header() + rows + "</table>"
 

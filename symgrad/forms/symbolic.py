@@ -24,9 +24,36 @@ import sympy
 from ..evaluate import needed
 
 
+class Element(sympy.Symbol):
+    """The symbol of one element of a leaf, ``X[10,0]``: ordered by its numeric index.
+
+    A plain Symbol orders by its name as a string (``X[10,0]`` before ``X[2,0]``);
+    an Element sorts as (leaf name, index numbers), with the class key of a Symbol so
+    it orders among other symbols as before.  ``base`` and ``index`` give the parts
+    (the LaTeX printer writes ``X_{10,0}``).
+    """
+
+    @classmethod
+    def class_key(cls):
+        return sympy.Symbol.class_key()
+
+    @property
+    def base(self):
+        return self.name[:self.name.index("[")]
+
+    @property
+    def index(self):
+        return tuple(int(i) for i in self.name[self.name.index("[") + 1:-1].split(","))
+
+    def sort_key(self, order=None):
+        return self.class_key(), (1, (self.base,) + self.index), sympy.S.One.sort_key(), \
+            sympy.S.One
+
+
 @functools.lru_cache(maxsize=65536)
-def _symbol(name, is_bool=False):
-    return sympy.Symbol(name) if is_bool else sympy.Symbol(name, real=True)
+def _symbol(name, is_bool=False, element=False):
+    cls = Element if element else sympy.Symbol
+    return cls(name) if is_bool else cls(name, real=True)
 
 
 def element_name(name, index):
@@ -39,7 +66,7 @@ def leaf_symbols(node):
     out = np.empty(node.shape, dtype=object)
     is_bool = node.dtype.kind == "b"
     for idx in np.ndindex(node.shape):
-        out[idx] = _symbol(element_name(node.op_name, idx), is_bool)
+        out[idx] = _symbol(element_name(node.op_name, idx), is_bool, bool(idx))
     return out
 
 

@@ -1,0 +1,157 @@
+"""Lifting a graph to matrix notation: the value of a node as a scalar expression over atoms.
+
+A maximal run of elementwise ops stays one *scalar* SymPy expression over "atoms"
+(Dummy symbols standing for matrix-valued subexpressions), so the scalar
+simplifier does the algebra (the logistic loss's chain of products collapses to
+``sigmoid(z) - y``) before the expression is turned back into Hadamard products
+and elementwise function applications.  :class:`Lifter` keeps the atom table and
+does both directions; the per-op readings are in ``matrixrules``.
+
+Imports ``budget`` and ``simplify``.
+
+>>> lifter = Lifter()
+>>> X = sympy.MatrixSymbol("X", 3, 2)
+>>> lifter.to_matrix(2 * lifter.atom(X), (3, 2))
+2*X
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+from sympy import MatAdd, MatMul, OneMatrix, Transpose
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+
+from .budget import Budget
+from .simplify import BUDGET_SECONDS, simplify_expr
+
+
+class Unsupported(Exception):
+    """No matrix reading for a node; the message says which and why."""
+
+
+def mat_shape(shape):
+    """Matrix shape of a tensor shape: scalars 1x1, vectors columns."""
+    if len(shape) > 2:
+        raise Unsupported(f"a tensor of rank {len(shape)} ({shape}) has no matrix notation")
+    return {0: (1, 1), 1: (shape + (1,)) if shape else (1, 1), 2: shape}[len(shape)]
+
+
+class Lifted:
+    """A node's value: scalar expression ``expr`` over atoms, for a tensor of ``shape``."""
+
+    def __init__(self, expr, shape):
+        self.expr = sympy.sympify(expr)
+        self.shape = tuple(shape)
+
+    @property
+    def scalar_like(self):
+        return int(np.prod(self.shape, dtype=np.int64)) == 1
+
+
+class Lifter:
+    """Walks the graph and keeps the atom table (Dummy -> matrix expression)."""
+
+    def __init__(self, strategy="auto", budget=BUDGET_SECONDS):
+        self.atoms = {}
+        self.by_matrix = {}
+        self.strategy = strategy
+        self.budget = Budget(budget)   # shared by every scalar simplification
+
+    def atom(self, matrix):
+        """A scalar stand-in for ``matrix`` (one per distinct matrix); 1x1 ones are traces."""
+        if tuple(matrix.shape) == (1, 1):
+            return sympy.Trace(matrix)
+        if matrix not in self.by_matrix:
+            d = sympy.Dummy("M", real=True)
+            self.atoms[d] = matrix
+            self.by_matrix[matrix] = d
+        return self.by_matrix[matrix]
+
+    def elementwise_of(self, m):
+        """The inverse of :meth:`to_matrix`: a sum/Hadamard/f(M) tree as a scalar expression."""
+        if isinstance(m, (sympy.MatAdd, sympy.HadamardProduct)):
+            op = sympy.Add if isinstance(m, sympy.MatAdd) else sympy.Mul
+            return op(*[self.elementwise_of(a) for a in m.args])
+        if isinstance(m, MatMul) and not [a for a in m.args if a.is_Matrix][1:]:
+            return sympy.Mul(*[self.elementwise_of(a) if a.is_Matrix else a for a in m.args])
+        if isinstance(m, sympy.HadamardPower):
+            return self.elementwise_of(m.base) ** m.exp
+        if isinstance(m, ElementwiseApplyFunction):
+            fn = m.function
+            return fn.expr.xreplace({fn.variables[0]: self.elementwise_of(m.expr)})
+        if isinstance(m, OneMatrix):
+            return sympy.S.One
+        return self.atom(m) if m.is_Matrix else m
+
+    def tidy(self, m):
+        """Bottom-up: every elementwise sum re-simplified as a scalar expression."""
+        if not getattr(m, "is_Matrix", False) or not m.args:
+            return m
+        args = [self.tidy(a) if getattr(a, "is_Matrix", False) else a for a in m.args]
+        if args != list(m.args):
+            m = m.func(*args).doit()
+        if isinstance(m, sympy.MatAdd):
+            scalar = simplify_expr(self.elementwise_of(m), self.strategy, self.budget)
+            m = self.to_matrix(scalar, m.shape)
+        return m
+
+    def matrix(self, value):
+        """The matrix expression of a lifted value (a scalar expr for 1x1)."""
+        expr = simplify_expr(value.expr, self.strategy, self.budget)
+        r, c = mat_shape(value.shape)
+        return self.to_matrix(expr, (r, c))
+
+    def to_matrix(self, expr, shape):
+        atoms = [a for a in expr.free_symbols if a in self.atoms]
+        if not atoms:
+            return expr if shape == (1, 1) else expr * OneMatrix(*shape)
+        if expr in self.atoms:
+            return self.atoms[expr]
+        if isinstance(expr, sympy.Add):
+            return self._sum(expr, shape)
+        if isinstance(expr, sympy.Mul):
+            return self._product(expr, shape)
+        if isinstance(expr, sympy.Pow) and expr.exp.is_Integer:
+            return sympy.HadamardPower(self.to_matrix(expr.base, shape), expr.exp)
+        if len(atoms) == 1:
+            return self._apply(expr, atoms[0], shape)
+        raise Unsupported(f"no matrix reading for the elementwise expression {expr}")
+
+    def _sum(self, expr, shape):
+        coeff, rest = expr.primitive()
+        if coeff != 1:
+            return coeff * self.to_matrix(rest, shape)
+        return MatAdd(*[self.to_matrix(t, shape) for t in expr.args]).doit()
+
+    def _product(self, expr, shape):
+        scalars = [f for f in expr.args if not (f.free_symbols & self.atoms.keys())]
+        mats = [self.to_matrix(f, shape) for f in expr.args if f not in scalars]
+        body = mats[0] if len(mats) == 1 else sympy.HadamardProduct(*mats)
+        return sympy.Mul(*scalars) * body
+
+    def _apply(self, expr, atom, shape):
+        # f(M) elementwise: a function of one matrix argument (inner structure kept).
+        if isinstance(expr, sympy.Function) and len(expr.args) == 1:
+            inner = self.to_matrix(expr.args[0], shape)
+            d = sympy.Dummy("d", real=True)
+            return ElementwiseApplyFunction(sympy.Lambda(d, expr.func(d)), inner)
+        d = sympy.Dummy("d", real=True)
+        return ElementwiseApplyFunction(sympy.Lambda(d, expr.xreplace({atom: d})),
+                                        self.atoms[atom])
+
+    def broadcast(self, value, shape):
+        """``value`` broadcast (numpy rules) to ``shape`` as a lifted value."""
+        if value.scalar_like or value.shape == tuple(shape):
+            return Lifted(value.expr, shape)
+        m = self.matrix(value)
+        r, c = mat_shape(shape)
+        src = tuple(value.shape)
+        if len(src) == 1:          # a vector is a row of the result
+            m, src = Transpose(m), (1, src[0])
+        if src == (1, c):
+            out = OneMatrix(r, 1) * m
+        elif src == (r, 1):
+            out = m * OneMatrix(1, c)
+        else:
+            raise Unsupported(f"broadcast from {value.shape} to {shape}")
+        return Lifted(self.atom(out), shape)

@@ -1,0 +1,142 @@
+"""The matrix reading of each non-elementwise op: one rule per primitive.
+
+Each op is read by its registry *kind*; the few structural ops with a matrix
+reading are handled by name and attributes.  A rule takes the lifter, the node
+and its inputs' lifted values, and returns the node's lifted value or raises
+:class:`~symgrad.forms.lifting.Unsupported` saying why there is none.
+
+Imports the graph-level expansion helpers (``symbolic``) and ``lifting``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+from sympy import Identity, MatMul, MatrixSymbol, OneMatrix, Transpose
+
+from .lifting import Lifted, Unsupported, mat_shape
+from .symbolic import is_symbolic_leaf, to_number
+
+
+def _leaf(lifter, node):
+    if is_symbolic_leaf(node):
+        if not node.shape:
+            return Lifted(sympy.Symbol(node.op_name, real=True), ())
+        return Lifted(lifter.atom(MatrixSymbol(node.op_name, *mat_shape(node.shape))),
+                      node.shape)
+    value = np.asarray(node.value)
+    flat = value.reshape(-1)
+    if flat.size and np.all(flat == flat[0]):
+        return Lifted(to_number(flat[0]), node.shape)
+    if value.ndim == 2 and value.shape[0] == value.shape[1] and \
+            np.array_equal(value, value[0, 0] * np.eye(value.shape[0])):
+        return Lifted(lifter.atom(to_number(value[0, 0]) * Identity(value.shape[0])), node.shape)
+    raise Unsupported(f"the literal {node.name!r} is neither constant nor a multiple of I")
+
+
+def _elementwise(lifter, node, args):
+    expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    if any(x.dtype.kind == "b" for x in node.inputs):
+        raise Unsupported(f"{node.op.name} takes boolean inputs")
+    values = [lifter.broadcast(a, node.shape).expr for a in args]
+    return Lifted(expr.xreplace(dict(zip(syms, values))), node.shape)
+
+
+def _reshape(lifter, node, arg):
+    if arg.scalar_like or mat_shape(arg.shape) == mat_shape(node.shape):
+        return Lifted(arg.expr, node.shape)
+    if mat_shape(arg.shape)[::-1] == mat_shape(node.shape):
+        return Lifted(lifter.atom(Transpose(lifter.matrix(arg)).doit()), node.shape)
+    raise Unsupported(f"reshape from {arg.shape} to {node.shape}")
+
+
+def _transpose(lifter, node, arg):
+    if node.ndim < 2 or arg.scalar_like:
+        return Lifted(arg.expr, node.shape)
+    return Lifted(lifter.atom(Transpose(lifter.matrix(arg)).doit()), node.shape)
+
+
+def _reduce_sum(lifter, node, arg):
+    axis, x_shape = node.attrs["axis"], node.inputs[0].shape
+    count = int(np.prod([x_shape[a] for a in axis], dtype=np.int64))
+    if not (arg.expr.free_symbols & lifter.atoms.keys()):
+        return Lifted(count * arg.expr, node.shape)
+    m = lifter.matrix(arg)
+    r, c = mat_shape(x_shape)
+    if len(x_shape) == 1 or set(axis) == {0, 1}:
+        out = OneMatrix(1, r) * m * (OneMatrix(c, 1) if c > 1 else 1)
+    elif axis == (0,):
+        out = Transpose(OneMatrix(1, r) * m).doit() if not node.attrs.get("keepdims") \
+            else OneMatrix(1, r) * m
+    else:
+        out = m * OneMatrix(c, 1)
+    return Lifted(lifter.atom(out), node.shape)
+
+
+def _matmul(lifter, node, a, b):
+    ma, mb = lifter.matrix(a), lifter.matrix(b)
+    if a.scalar_like or b.scalar_like:
+        return Lifted(lifter.atom(ma * mb) if not (a.scalar_like and b.scalar_like)
+                      else ma * mb, node.shape)
+    return Lifted(lifter.atom(MatMul(ma, mb).doit()), node.shape)
+
+
+def _no_reading(lifter, node, *args):
+    raise Unsupported(f"op {node.op.name!r} (node {node.name!r}) has no matrix notation here")
+
+
+def _broadcast_to(lifter, node, arg):
+    return lifter.broadcast(arg, node.shape)
+
+
+def _sum_of_exp(lifter, node, arg):
+    # 1ᵀ exp(v): the normaliser of softmax and logsumexp, for a vector v only.
+    if node.inputs[0].ndim != 1:
+        raise Unsupported(f"{node.op.name} of a rank-{node.inputs[0].ndim} tensor "
+                          "has no matrix notation here (vectors only)")
+    exp_v = lifter.to_matrix(sympy.exp(arg.expr), mat_shape(arg.shape))
+    return sympy.Trace(OneMatrix(1, arg.shape[0]) * exp_v)
+
+
+def _softmax(lifter, node, arg):
+    return Lifted(sympy.exp(arg.expr) / _sum_of_exp(lifter, node, arg), node.shape)
+
+
+def _logsumexp(lifter, node, arg):
+    return Lifted(sympy.log(_sum_of_exp(lifter, node, arg)), node.shape)
+
+
+def _square(lifter, node, arg):
+    if node.inputs[0].ndim != 2:
+        raise Unsupported(f"{node.op.name} of a batch of matrices has no matrix notation here")
+    return lifter.matrix(arg)
+
+
+def _inverse(lifter, node, arg):
+    return Lifted(lifter.atom(sympy.Inverse(_square(lifter, node, arg)).doit()), node.shape)
+
+
+def _det(lifter, node, arg):
+    return Lifted(sympy.Determinant(_square(lifter, node, arg)), node.shape)
+
+
+def _log_abs_det(lifter, node, arg):
+    return Lifted(sympy.log(sympy.Abs(sympy.Determinant(_square(lifter, node, arg)))),
+                  node.shape)
+
+
+# The matrix reading of each non-elementwise op, one rule per primitive (as autodiff
+# systems keep one rule table per transformation); elementwise ops need none.
+RULES = {"reshape": _reshape, "transpose": _transpose, "broadcast_to": _broadcast_to,
+                "reduce_sum": _reduce_sum, "matmul": _matmul, "softmax": _softmax,
+                "logsumexp": _logsumexp,
+         "matrix_inverse": _inverse, "det": _det, "log_abs_det": _log_abs_det}
+
+
+def lift(node, lifter, values):
+    """The lifted value of ``node`` from its inputs' values."""
+    if node.is_leaf:
+        return _leaf(lifter, node)
+    args = [values[x] for x in node.inputs]
+    if node.op.kind == "elementwise":
+        return _elementwise(lifter, node, args)
+    return RULES.get(node.op.name, _no_reading)(lifter, node, *args)
