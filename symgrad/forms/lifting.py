@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import sympy
-from sympy import MatAdd, MatMul, OneMatrix, Transpose
+from sympy import MatAdd, MatMul, MatrixSymbol, OneMatrix, Transpose
+from sympy.matrices.expressions.diagonal import DiagMatrix
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from .budget import Budget
@@ -27,6 +28,18 @@ from .simplify import BUDGET_SECONDS, simplify_expr
 
 class Unsupported(Exception):
     """No matrix reading for a node; the message says which and why."""
+
+
+class UnitVector(MatrixSymbol):
+    """``e_i``: column i of an identity matrix, named ``e_i`` (the seed of a Jacobian row).
+
+    Stacking the rows ``e_iᵀ B`` for every i gives ``B`` (``matrixrules``), which is
+    how a Hessian built row by row reads as ``Xᵀ diag(d) X``.
+    """
+
+    @property
+    def position(self):
+        return int(self.name.split("_", 1)[1])
 
 
 def mat_shape(shape):
@@ -48,6 +61,10 @@ class Lifted:
         return int(np.prod(self.shape, dtype=np.int64)) == 1
 
 
+# The variable of every elementwise Lambda: one symbol, so equal applications compare equal.
+_D = sympy.Dummy("d", real=True)
+
+
 class Lifter:
     """Walks the graph and keeps the atom table (Dummy -> matrix expression)."""
 
@@ -56,6 +73,7 @@ class Lifter:
         self.by_matrix = {}
         self.strategy = strategy
         self.budget = Budget(budget)   # shared by every scalar simplification
+        self.simplified = {}           # seedless expression -> its simplification
 
     def atom(self, matrix):
         """A scalar stand-in for ``matrix`` (one per distinct matrix); 1x1 ones are traces."""
@@ -91,15 +109,35 @@ class Lifter:
         if args != list(m.args):
             m = m.func(*args).doit()
         if isinstance(m, sympy.MatAdd):
-            scalar = simplify_expr(self.elementwise_of(m), self.strategy, self.budget)
+            scalar = self.simplify(self.elementwise_of(m))
             m = self.to_matrix(scalar, m.shape)
         return m
 
     def matrix(self, value):
         """The matrix expression of a lifted value (a scalar expr for 1x1)."""
-        expr = simplify_expr(value.expr, self.strategy, self.budget)
+        expr = self.simplify(value.expr)
         r, c = mat_shape(value.shape)
         return self.to_matrix(expr, (r, c))
+
+    def simplify(self, expr):
+        """``simplify_expr`` once per expression up to the seeds e_k of Jacobian rows.
+
+        The rows of a Jacobian differ only in their seed, so they are simplified
+        once (the same form for every row, whatever the budget left) and the seed
+        put back.
+        """
+        fwd = {}
+        for a in expr.free_symbols & self.atoms.keys():
+            units = self.atoms[a].atoms(UnitVector)
+            if units:
+                seedless = {u: UnitVector("e_k", *u.shape) for u in units}
+                fwd[a] = self.atom(self.atoms[a].xreplace(seedless))
+        if len(set(fwd.values())) < len(fwd):     # two seeds meet: no common form
+            return simplify_expr(expr, self.strategy, self.budget)
+        key = expr.xreplace(fwd)
+        if key not in self.simplified:
+            self.simplified[key] = simplify_expr(key, self.strategy, self.budget)
+        return self.simplified[key].xreplace({v: k for k, v in fwd.items()})
 
     def to_matrix(self, expr, shape):
         atoms = [a for a in expr.free_symbols if a in self.atoms]
@@ -126,6 +164,12 @@ class Lifter:
     def _product(self, expr, shape):
         scalars = [f for f in expr.args if not (f.free_symbols & self.atoms.keys())]
         mats = [self.to_matrix(f, shape) for f in expr.args if f not in scalars]
+        seeded = [m for m in mats if m.has(UnitVector)]
+        if shape[1] == 1 and len(mats) > 1 and len(seeded) == 1:
+            # d ∘ v = diag(d) v: keeps a Jacobian row linear in its seed e_i
+            rest = [m for m in mats if m is not seeded[0]]
+            d = rest[0] if len(rest) == 1 else sympy.HadamardProduct(*rest)
+            return sympy.Mul(*scalars) * MatMul(DiagMatrix(d), seeded[0])
         body = mats[0] if len(mats) == 1 else sympy.HadamardProduct(*mats)
         return sympy.Mul(*scalars) * body
 
@@ -133,10 +177,8 @@ class Lifter:
         # f(M) elementwise: a function of one matrix argument (inner structure kept).
         if isinstance(expr, sympy.Function) and len(expr.args) == 1:
             inner = self.to_matrix(expr.args[0], shape)
-            d = sympy.Dummy("d", real=True)
-            return ElementwiseApplyFunction(sympy.Lambda(d, expr.func(d)), inner)
-        d = sympy.Dummy("d", real=True)
-        return ElementwiseApplyFunction(sympy.Lambda(d, expr.xreplace({atom: d})),
+            return ElementwiseApplyFunction(sympy.Lambda(_D, expr.func(_D)), inner)
+        return ElementwiseApplyFunction(sympy.Lambda(_D, expr.xreplace({atom: _D})),
                                         self.atoms[atom])
 
     def broadcast(self, value, shape):

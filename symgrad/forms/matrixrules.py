@@ -13,7 +13,7 @@ import numpy as np
 import sympy
 from sympy import Identity, MatMul, MatrixSymbol, OneMatrix, Transpose
 
-from .lifting import Lifted, Unsupported, mat_shape
+from .lifting import Lifted, UnitVector, Unsupported, mat_shape
 from .symbolic import is_symbolic_leaf, to_number
 
 
@@ -122,13 +122,50 @@ def _det(lifter, node, arg):
 def _log_abs_det(lifter, node, arg):
     return Lifted(sympy.log(sympy.Abs(sympy.Determinant(_square(lifter, node, arg)))),
                   node.shape)
+def _index_add(lifter, node, arg):
+    # A scalar c added at one point of zeros: c e_i (vector) or c e_i e_jᵀ (matrix);
+    # the reverse sweep seeds each Jacobian row this way.
+    index, shape = node.attrs["index"], tuple(node.attrs["shape"])
+    if not (arg.scalar_like and len(shape) in (1, 2) and len(index) == len(shape)
+            and all(isinstance(i, int) for i in index)):
+        raise Unsupported(f"index_add at {index!r} into shape {shape} has no matrix notation "
+                          "here (one point of a vector or a matrix only)")
+    r, c = mat_shape(shape)
+    m = UnitVector(f"e_{index[0]}", r, 1)
+    if len(shape) == 2:
+        m = MatMul(m, Transpose(UnitVector(f"e_{index[1]}", c, 1)))
+    return Lifted(arg.expr * lifter.atom(m), shape)
+
+
+def _concat(lifter, node, *args):
+    # Rows e_iᵀ B for i = 0..n-1 stacked are I B = B: a Jacobian (or Hessian) built
+    # row by row, each row the gradient of one output seeded with e_i.
+    n = node.shape[0] if node.ndim == 2 else 0
+    if node.attrs["axis"] != 0 or len(args) != n or any(a.shape[0] != 1 for a in node.inputs):
+        raise Unsupported(f"concat (node {node.name!r}) has no matrix notation here "
+                          "(only rows e_iᵀ B stacked for every i)")
+    seed, common = MatrixSymbol("E_seed", n, 1), None
+    for i, a in enumerate(args):
+        m = lifter.matrix(a).xreplace({UnitVector(f"e_{i}", n, 1): seed})
+        if common is None:
+            common = m
+        elif m != common:
+            raise Unsupported(f"concat (node {node.name!r}): rows {i} and 0 differ beyond "
+                              "their seed e_i, so the stack has no matrix notation here")
+    factors = common.args if isinstance(common, MatMul) else (common,)
+    coeff = sympy.Mul(*[a for a in factors if not a.is_Matrix])
+    args = [a for a in factors if a.is_Matrix]
+    if len(args) < 2 or args[0] != Transpose(seed) or any(a.has(seed) for a in args[1:]) \
+            or coeff.has(seed):
+        raise Unsupported(f"concat (node {node.name!r}): the rows are not linear in e_i")
+    return Lifted(lifter.atom(coeff * MatMul(*args[1:]).doit()), node.shape)
 
 
 # The matrix reading of each non-elementwise op, one rule per primitive (as autodiff
 # systems keep one rule table per transformation); elementwise ops need none.
-RULES = {"reshape": _reshape, "transpose": _transpose, "broadcast_to": _broadcast_to,
-                "reduce_sum": _reduce_sum, "matmul": _matmul, "softmax": _softmax,
-                "logsumexp": _logsumexp,
+RULES = {"index_add": _index_add, "concat": _concat, "reshape": _reshape,
+         "transpose": _transpose, "broadcast_to": _broadcast_to, "reduce_sum": _reduce_sum,
+         "matmul": _matmul, "softmax": _softmax, "logsumexp": _logsumexp,
          "matrix_inverse": _inverse, "det": _det, "log_abs_det": _log_abs_det}
 
 

@@ -88,6 +88,12 @@ class PlainPrinter(_MatrixMixin, StrPrinter):
     def _print_HadamardPower(self, expr):
         return f"{self.parenthesize(expr.base, 60)}.**{self._print(expr.exp)}"
 
+    def _print_DiagMatrix(self, expr):
+        return f"diag({self._print(expr.args[0])})"
+
+    def _print_HadamardProduct(self, expr):
+        return ".*".join(self.parenthesize(a, 50) for a in expr.args)
+
 
 class TextPrinter(PlainPrinter):
     """Textbook unicode on one line: ``2 Xᵀ(X w − y)``, ``σ(X w)``."""
@@ -187,6 +193,9 @@ class Latex(_MatrixMixin, LatexPrinter):
     def _print_OneMatrix(self, expr):
         return r"\mathbf{1}" + ("^{T}" if _ones_suffix(expr) else "")
 
+    def _print_DiagMatrix(self, expr):
+        return r"\operatorname{diag}\left(%s\right)" % self._print(expr.args[0])
+
     def _print_Element(self, expr):
         # theta[1] -> \theta_{1}, X[10,0] -> X_{10,0} (a subscripted name is braced first)
         base = self._print(sympy.Symbol(expr.base))
@@ -211,6 +220,9 @@ class Pretty(PrettyPrinter):
 
     def _print_sigmoid(self, expr):
         return self._helper_print_function(expr.func, list(expr.args), func_name="σ")
+
+    def _print_DiagMatrix(self, expr):
+        return self._helper_print_function(sympy.Function("diag"), [expr.args[0]], func_name="diag")
 
     def _print_Trace(self, expr):
         if getattr(expr.arg, "shape", None) == (1, 1):
@@ -272,6 +284,10 @@ class MathML(MathMLPresentationPrinter):
                 parts.append(self._element("mo", ","))
             parts.append(self._print(sympy.ImmutableDenseNDimArray(sub)))
         return self._element("mrow", children=parts + [self._element("mo", "]")])
+
+    def _print_DiagMatrix(self, expr):
+        return self._applied_to("diag", expr.args[0])
+
     def _print_Element(self, expr):
         index = []
         for k, i in enumerate(expr.index):

@@ -222,7 +222,27 @@ def simplify_array(values, strategy="auto", budget=BUDGET_SECONDS):
     done = {e: simplify_expr(e, strategy, budget) for e in distinct}
     out = np.empty(len(items), dtype=object)
     out[:] = [done[e] for e in items]
-    return out.reshape(values.shape)
+    out = out.reshape(values.shape)
+    if out.ndim == 2 and out.shape[0] == out.shape[1] and strategy != "none":
+        _mirror(out, budget)
+    return out
+
+
+def _mirror(out, budget):
+    """Entries equal across the diagonal (a Hessian's) print the same way: the smaller form.
+
+    Equality is proven (``expand(a - b) == 0``, when its estimate fits the budget),
+    never guessed; unproven pairs keep their own forms.
+    """
+    pairs = [(i, j) for i, j in zip(*np.triu_indices(out.shape[0], 1))
+             if out[i, j] != out[j, i] and isinstance(out[i, j], sympy.Expr)
+             and isinstance(out[j, i], sympy.Expr)]
+    budget.split(len(pairs))
+    for i, j in pairs:
+        a, b = out[i, j], out[j, i]
+        diff = a - b
+        if budget.allows("expand", estimate("expand", diff)) and sympy.expand(diff) == 0:
+            out[i, j] = out[j, i] = _smallest(a, [b])
 def to_sympy(values):
     """A 0-d object array as a SymPy expression, anything else as a SymPy Array."""
     if values.ndim == 0:

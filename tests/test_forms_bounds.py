@@ -1,0 +1,167 @@
+"""Closed forms that print at any size: budgets per pass, form choice, caps, index order.
+
+Bounds are tested through their logic (a pass is skipped, a form is elided, text is
+capped), never with a wall-clock limit; benchmarks/closed_forms.py measures times.
+"""
+import numpy as np
+import pytest
+import sympy
+
+import symgrad as sg
+from symgrad.forms import budget as bud
+from symgrad.forms import layout, select
+from symgrad.forms import simplify as simp
+from symgrad.forms.symbolic import leaf_symbols
+from symgrad.ops.functions import numeric
+
+
+def logistic(n, d, rng, leaf=sg.constant):
+    X = leaf(rng.normal(size=(n, d)), name="X")
+    w = sg.Variable(rng.normal(size=d), name="w")
+    y = leaf(rng.uniform(size=n), name="y")
+    z = X @ w
+    loss = -sg.reduce_sum(y * sg.log(sg.sigmoid(z)) + (1 - y) * sg.log(1 - sg.sigmoid(z)))
+    return X, w, y, loss
+
+
+def test_a_pass_whose_estimate_exceeds_the_budget_is_not_run(monkeypatch):
+    # exp((x+y)**20): 3 operations, but factor expands the exponent (74 s, 1 GB measured)
+    x, y = sg.Variable(0.5, name="x"), sg.Variable(0.2, name="y")
+    (g,) = sg.gradients(sg.exp((x + y) ** 20), x)
+    calls = []
+    original = sympy.factor
+    monkeypatch.setattr(sympy, "factor", lambda e, *a, **k: calls.append(e) or original(e, *a, **k))
+    budget = bud.Budget(2.0)
+    form = simp.simplify_array(np.asarray(sg.closed_form(g, simplify="none"), dtype=object),
+                               "auto", budget)
+    assert calls == [] and budget.skipped.get("factor") == 1
+    p = {x: 0.3, y: -0.1}
+    f = numeric(form[()], (leaf_symbols(x)[()], leaf_symbols(y)[()]))
+    np.testing.assert_allclose(f(0.3, -0.1), sg.evaluate(g, p), rtol=1e-12)
+
+
+def test_estimates_count_the_expansion_inside_function_arguments():
+    a, b = sympy.symbols("a b")
+    small, big = sympy.exp((a + b) ** 3), sympy.exp((a + b) ** 20)
+    assert bud.estimate("factor", big) > 20 * bud.estimate("factor", small)
+    assert bud.estimate("factor_terms", big) == bud.estimate("factor_terms", small)
+    zero = bud.Budget(0.0)
+    assert not zero.allows("powsimp", 1e-9) and zero.skipped == {"powsimp": 1}
+
+
+def test_each_distinct_element_gets_an_equal_share_of_the_budget():
+    budget = bud.Budget(1.0)
+    budget.split(4)
+    assert budget.share <= 0.25
+    assert not budget.allows("factor", 0.3) and budget.allows("factor", 0.2)
+
+
+def test_symmetric_entries_of_a_hessian_print_alike():
+    v = sg.Variable(np.full(3, 0.2), name="v")
+    (H,) = sg.hessians(sg.reduce_sum(v) ** 2 * sg.sin(sg.reduce_prod(v)), v)
+    raw = np.asarray(sg.closed_form(H, simplify="none").tolist(), dtype=object)
+    assert raw[0, 1] != raw[1, 0]        # the sweep builds them differently
+    form = simp.simplify_array(raw, "auto", bud.Budget(2.0))
+    for i in range(3):
+        for j in range(i):
+            assert str(form[i, j]) == str(form[j, i])
+    syms = tuple(leaf_symbols(v))
+    p = np.array([0.3, -0.2, 0.7])
+    np.testing.assert_allclose([float(numeric(e, syms)(*p)) for e in form.reshape(-1)],
+                               sg.evaluate(H, {v: p}).reshape(-1), rtol=1e-10)
+
+
+def test_default_printers_choose_matrix_notation_for_large_tensors(rng):
+    _, w, _, loss = logistic(300, 4, rng)
+    (g,) = sg.gradients(loss, w)
+    assert select.scalar_size(g) > select.MATRIX_FIRST
+    assert str(g) == "X.T*(sigmoid(X*w) - y)"
+    assert sg.text(g) == "Xᵀ(σ(X w) − y)"
+    assert sg.latex(g).startswith("X^{T}")
+    x = sg.Variable(2.0, name="x")
+    assert str(sg.gradients(x ** 2 + x, x)[0]) == "2*x + 1"    # small: elementwise
+
+
+def test_without_matrix_notation_a_large_form_is_elided_with_its_size_and_reason():
+    v = sg.Variable(np.ones(3000), name="v")
+    (g,) = sg.gradients(v[0] * sg.reduce_sum(v), v)
+    out = str(g)
+    assert "not expanded" in out and "index" in out and "scalar entries" in out
+    assert len(out) < 1000
+    m = sg.matrix_form(g)
+    assert m.form == "elided" and "index" in m.reason
+    with pytest.raises(ValueError, match="sg.closed_form"):
+        m.elements()
+
+
+def test_arrays_show_leading_rows_and_count_the_rest():
+    x = sympy.Symbol("x")
+    arr = sympy.ImmutableDenseNDimArray([x + i for i in range(50)], (10, 5))
+    out = layout.render_form(arr, "str", layout.Limits(entries=12))
+    assert out.endswith("… (40 more entries)") and out.count("x") == 10
+    tex = layout.render_form(arr, "latex", layout.Limits(entries=12))
+    assert r"\text{… (40 more entries)}" in tex
+
+
+def test_text_longer_than_the_limit_is_cut_with_a_count():
+    x = sympy.Symbol("x")
+    long = sympy.Add(*[sympy.Symbol(f"a{i}") * x ** i for i in range(400)])
+    out = layout.render_form(long, "str", layout.Limits(chars=500))
+    assert len(out) < 600 and "more characters)" in out
+    tex = layout.render_form(long, "latex", layout.Limits(chars=500))
+    assert tex.startswith(r"\text{closed form of") and len(tex) < 200
+
+
+def test_jupyter_reprs_stay_small_for_any_tensor(rng):
+    v = sg.Variable(rng.normal(size=250), name="v")
+    (g,) = sg.gradients(sg.reduce_sum(sg.sin(v) * sg.reduce_sum(v * v)), v)
+    (h,) = sg.gradients(v[0] * sg.reduce_sum(sg.sin(v)), v)     # no matrix notation
+    grads = sg.gradients(sg.reduce_sum(v * v[1]), [v, v, v])
+    for out in (g._repr_latex_(), g._repr_html_(), h._repr_latex_(), h._repr_html_(),
+                grads._repr_html_(), grads._repr_latex_()):
+        assert len(out) <= 100_000
+    assert "not expanded" in h._repr_latex_()
+
+
+def test_indices_sort_by_number():
+    v = sg.Variable(np.ones(12), name="v")
+    out = str(sg.reduce_sum(v))
+    assert out.index("v[2]") < out.index("v[10]")
+
+
+def test_latex_writes_indexed_names_with_subscripts():
+    theta = sg.Variable(np.ones(3), name="theta")
+    x_1 = sg.Variable(np.ones(2), name="x_1")
+    assert sg.latex(theta[1] * x_1[0]) in (r"\theta_{1} {x_{1}}_{0}", r"{x_{1}}_{0} \theta_{1}")
+    assert "<msub><mi>&#952;</mi>" in sg.mathml(theta[1])
+
+
+def _matrix_matches_evaluate(H, leaves, rng):
+    m = sg.matrix_form(H)
+    assert m.form == "matrix", m.reason
+    syms = tuple(s for leaf in leaves for s in leaf_symbols(leaf).reshape(-1))
+    point = rng.normal(size=len(syms))
+    values = m.elements()
+    got = np.array([float(numeric(e, syms)(*point)) for e in values.reshape(-1)])
+    feed, k = {}, 0
+    for leaf in leaves:
+        feed[leaf] = point[k:k + leaf.size].reshape(leaf.shape)
+        k += leaf.size
+    np.testing.assert_allclose(got, sg.evaluate(H, feed).reshape(-1), rtol=1e-9, atol=1e-12)
+    return m
+
+
+def test_logistic_regression_hessian_in_matrix_notation(rng):
+    X, w, y, loss = logistic(5, 3, rng, leaf=sg.Variable)
+    (H,) = sg.hessians(loss, w)
+    m = _matrix_matches_evaluate(H, [X, w, y], rng)
+    assert m.text() == "Xᵀ diag((𝟏 − σ(X w)) ∘ σ(X w)) X"
+
+
+def test_least_squares_hessian_in_matrix_notation(rng):
+    X = sg.Variable(rng.normal(size=(4, 3)), name="X")
+    w = sg.Variable(rng.normal(size=3), name="w")
+    y = sg.Variable(rng.normal(size=4), name="y")
+    (H,) = sg.hessians(sg.reduce_sum((X @ w - y) ** 2), w)
+    m = _matrix_matches_evaluate(H, [X, w, y], rng)
+    assert m.text() == "2 Xᵀ X"
