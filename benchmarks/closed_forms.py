@@ -10,6 +10,10 @@ Table 2: ``sympy.simplify`` time against expression size (why "auto" gates at
 ``SMALL_OPS``).
 Table 3: large expressions (thousands of operations): time of ``closed_form``
 and of the CSE printing, against the budget.
+Table 4 (``--bounds`` runs only this one): the bounds of issue 10, each case in a
+fresh child process (time and peak RSS of the child): ``exp((x+y)**20)``, logistic
+regression at N = 2,000 (gradient, Hessian, Jupyter reprs), a large form without
+matrix notation.
 """
 import os
 import statistics
@@ -144,12 +148,73 @@ def table_matrix(quick):
     print()
 
 
+def _logistic(n, d):
+    rng = np.random.default_rng(0)
+    X = sg.constant(rng.normal(size=(n, d)), name="X")
+    w = sg.Variable(np.zeros(d), name="w")
+    y = sg.constant(rng.uniform(size=n), name="y")
+    z = X @ w
+    return w, -sg.reduce_sum(y * sg.log(sg.sigmoid(z)) + (1 - y) * sg.log(1 - sg.sigmoid(z)))
+
+
+def _bound_case(name):
+    """(label, function returning text) for one case of table 4."""
+    if name.startswith("exp"):
+        x, y = sg.Variable(0.5, name="x"), sg.Variable(0.2, name="y")
+        f = sg.exp((x + y) ** 20)
+        if name == "exp-closed_form":
+            return "closed_form(exp((x+y)**20))", lambda: str(sg.closed_form(f))
+        return "str(d/dx exp((x+y)**20))", lambda: str(sg.gradients(f, x)[0])
+    if name == "no-matrix":
+        v = sg.Variable(np.ones(3000), name="v")
+        (g,) = sg.gradients(v[0] * sg.reduce_sum(sg.sin(v)), v)
+        return "str(grad of v[0]*sum(sin(v))), v: 3000", lambda: str(g)
+    w, loss = _logistic(2000, 20)
+    if name == "hessian":
+        (h,) = sg.hessians(loss, w)
+        return "logistic N=2000 D=20: str(Hessian)", lambda: str(h)
+    (g,) = sg.gradients(loss, w)
+    label = {"str": "str(grad)", "latex": "grad._repr_latex_()", "html": "grad._repr_html_()"}
+    fn = {"str": str, "latex": lambda t: t._repr_latex_(), "html": lambda t: t._repr_html_()}
+    return f"logistic N=2000 D=20: {label[name]}", lambda: fn[name](g)
+
+
+BOUND_CASES = ["exp-closed_form", "exp-grad", "str", "latex", "html", "hessian", "no-matrix"]
+
+
+def run_bound_case(name):
+    import resource
+    label, fn = _bound_case(name)
+    t0 = time.perf_counter()
+    out = fn()
+    dt = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    shown = out if len(out) <= 60 else out[:57] + "..."
+    print(f"| {label} | {dt:.2f} | {rss:.0f} | {len(out):,} | `{shown}` |")
+
+
+def table_bounds():
+    import subprocess
+    print("| case | s | peak RSS MB | chars | printed |")
+    print("|---|---|---|---|---|")
+    for name in BOUND_CASES:
+        subprocess.run([sys.executable, __file__, "--case", name], check=True)
+    print()
+
+
 def main():
+    if "--case" in sys.argv:
+        run_bound_case(sys.argv[sys.argv.index("--case") + 1])
+        return
+    if "--bounds" in sys.argv:
+        table_bounds()
+        return
     quick = "--quick" in sys.argv
     table_identities()
     table_simplify_cost(quick)
     table_large(quick)
     table_matrix(quick)
+    table_bounds()
 
 
 if __name__ == "__main__":

@@ -165,3 +165,33 @@ def test_least_squares_hessian_in_matrix_notation(rng):
     (H,) = sg.hessians(sg.reduce_sum((X @ w - y) ** 2), w)
     m = _matrix_matches_evaluate(H, [X, w, y], rng)
     assert m.text() == "2 Xᵀ X"
+
+
+def test_quadratic_form_hessian_collects_to_a_plus_a_transpose(rng):
+    x = sg.Variable(rng.normal(size=4), name="x")
+    A = sg.Variable(rng.normal(size=(4, 4)), name="A")
+    (H,) = sg.hessians(sg.reduce_sum(x * (A @ x)), x)
+    assert _matrix_matches_evaluate(H, [x, A], rng).text() == "A + Aᵀ"
+
+
+@pytest.mark.parametrize("use_softmax", [False, True])
+def test_softmax_regression_gradient_in_matrix_notation(rng, use_softmax):
+    X = sg.Variable(rng.normal(size=(5, 4)), name="X")
+    W = sg.Variable(rng.normal(size=(4, 3)), name="W")
+    Y = sg.Variable(rng.uniform(size=(5, 3)), name="Y")
+    Z = X @ W
+    if use_softmax:
+        loss = -sg.reduce_sum(Y * sg.log(sg.softmax(Z, axis=1)))
+    else:
+        loss = -sg.reduce_sum(Y * (Z - sg.reduce_logsumexp(Z, axis=1, keepdims=True)))
+    (g,) = sg.gradients(loss, W)
+    assert _matrix_matches_evaluate(g, [X, W, Y], rng).text().startswith("Xᵀ(")
+
+
+def test_a_hessian_without_a_row_pattern_says_why(rng):
+    x = sg.Variable(rng.normal(size=4), name="x")
+    W = sg.Variable(rng.normal(size=(5, 4)), name="W")
+    v = sg.Variable(rng.normal(size=5), name="v")
+    (H,) = sg.hessians(sg.sigmoid(sg.reduce_sum(v * sg.tanh(W @ x))), v)
+    m = sg.matrix_form(H)
+    assert m.form == "elementwise" and "concat" in m.reason and "e_i" in m.reason

@@ -42,11 +42,17 @@ class UnitVector(MatrixSymbol):
         return int(self.name.split("_", 1)[1])
 
 
+def size_of(d):
+    """A dimension as a matrix size: an int, or the SymPy size of an unknown one (``n_X``)."""
+    return getattr(d, "expr", d)
+
+
 def mat_shape(shape):
-    """Matrix shape of a tensor shape: scalars 1x1, vectors columns."""
+    """Matrix shape of a tensor shape: scalars 1x1, vectors columns; unknown sizes symbolic."""
     if len(shape) > 2:
         raise Unsupported(f"a tensor of rank {len(shape)} ({shape}) has no matrix notation")
-    return {0: (1, 1), 1: (shape + (1,)) if shape else (1, 1), 2: shape}[len(shape)]
+    sizes = tuple(size_of(d) for d in shape)
+    return {0: (1, 1), 1: sizes + (1,), 2: sizes}[len(sizes)]
 
 
 class Lifted:
@@ -58,7 +64,16 @@ class Lifted:
 
     @property
     def scalar_like(self):
-        return int(np.prod(self.shape, dtype=np.int64)) == 1
+        return all(isinstance(d, (int, np.integer)) and d == 1 for d in self.shape)
+
+
+class Diag(DiagMatrix):
+    """diag(d) of a column vector d.  SymPy's DiagMatrix.doit asks the assumptions
+    system (0.13 s per call, most of a Hessian's matrix form); this one only
+    evaluates its argument."""
+
+    def doit(self, **hints):
+        return Diag(self.args[0].doit(**hints)) if hints.get("deep", True) else self
 
 
 # The variable of every elementwise Lambda: one symbol, so equal applications compare equal.
@@ -74,6 +89,7 @@ class Lifter:
         self.strategy = strategy
         self.budget = Budget(budget)   # shared by every scalar simplification
         self.simplified = {}           # seedless expression -> its simplification
+        self.matrices = {}             # (seedless expression, shape) -> its matrix
 
     def atom(self, matrix):
         """A scalar stand-in for ``matrix`` (one per distinct matrix); 1x1 ones are traces."""
@@ -115,29 +131,46 @@ class Lifter:
 
     def matrix(self, value):
         """The matrix expression of a lifted value (a scalar expr for 1x1)."""
-        expr = self.simplify(value.expr)
-        r, c = mat_shape(value.shape)
-        return self.to_matrix(expr, (r, c))
+        key, seed = self._seedless(value.expr)
+        shape = mat_shape(value.shape)
+        if (key, shape) not in self.matrices:
+            self.matrices[(key, shape)] = self.to_matrix(self.simplify(key), shape)
+        m = self.matrices[(key, shape)]
+        if seed is None or not isinstance(m, sympy.Basic):
+            return m
+        return m.xreplace({UnitVector("e_k", *seed.shape): seed})
 
     def simplify(self, expr):
-        """``simplify_expr`` once per expression up to the seeds e_k of Jacobian rows.
+        """``simplify_expr`` once per expression up to the seed e_i of a Jacobian row.
 
         The rows of a Jacobian differ only in their seed, so they are simplified
-        once (the same form for every row, whatever the budget left) and the seed
-        put back.
+        (and turned into matrices) once -- the same form for every row, whatever the
+        budget left -- and the seed put back.
         """
-        fwd = {}
-        for a in expr.free_symbols & self.atoms.keys():
-            units = self.atoms[a].atoms(UnitVector)
-            if units:
-                seedless = {u: UnitVector("e_k", *u.shape) for u in units}
-                fwd[a] = self.atom(self.atoms[a].xreplace(seedless))
-        if len(set(fwd.values())) < len(fwd):     # two seeds meet: no common form
-            return simplify_expr(expr, self.strategy, self.budget)
-        key = expr.xreplace(fwd)
+        key, seed = self._seedless(expr)
         if key not in self.simplified:
             self.simplified[key] = simplify_expr(key, self.strategy, self.budget)
-        return self.simplified[key].xreplace({v: k for k, v in fwd.items()})
+        return self._reseed(self.simplified[key], UnitVector("e_k", 1, 1), seed)
+
+    def _seedless(self, expr):
+        """(``expr`` with its one seed e_i written e_k, e_i); (expr, None) unless one seed."""
+        held = [self.atoms[a].atoms(UnitVector) for a in expr.free_symbols & self.atoms.keys()]
+        seeds = set(expr.atoms(UnitVector)).union(*held)   # atoms, and traces inside expr
+        if len(seeds) != 1:
+            return expr, None
+        (seed,) = seeds
+        return self._reseed(expr, seed, UnitVector("e_k", *seed.shape)), seed
+
+    def _reseed(self, expr, old, new):
+        """``expr`` with every atom holding seed ``old`` replaced by the atom holding ``new``."""
+        if new is None:
+            return expr
+        old = UnitVector(old.name, *new.shape)
+        swap = {}
+        for a in expr.free_symbols & self.atoms.keys():
+            if self.atoms[a].has(old):
+                swap[a] = self.atom(self.atoms[a].xreplace({old: new}))
+        return expr.xreplace(swap).xreplace({old: new})
 
     def to_matrix(self, expr, shape):
         atoms = [a for a in expr.free_symbols if a in self.atoms]
@@ -169,7 +202,7 @@ class Lifter:
             # d ∘ v = diag(d) v: keeps a Jacobian row linear in its seed e_i
             rest = [m for m in mats if m is not seeded[0]]
             d = rest[0] if len(rest) == 1 else sympy.HadamardProduct(*rest)
-            return sympy.Mul(*scalars) * MatMul(DiagMatrix(d), seeded[0])
+            return sympy.Mul(*scalars) * MatMul(Diag(d), seeded[0])
         body = mats[0] if len(mats) == 1 else sympy.HadamardProduct(*mats)
         return sympy.Mul(*scalars) * body
 
@@ -187,7 +220,7 @@ class Lifter:
             return Lifted(value.expr, shape)
         m = self.matrix(value)
         r, c = mat_shape(shape)
-        src = tuple(value.shape)
+        src = tuple(size_of(d) for d in value.shape)
         if len(src) == 1:          # a vector is a row of the result
             m, src = Transpose(m), (1, src[0])
         if src == (1, c):

@@ -13,7 +13,8 @@ import numpy as np
 import sympy
 from sympy import Identity, MatMul, MatrixSymbol, OneMatrix, Transpose
 
-from .lifting import Lifted, UnitVector, Unsupported, mat_shape
+from .matrixalgebra import collect
+from .lifting import Lifted, UnitVector, Unsupported, mat_shape, size_of
 from .symbolic import is_symbolic_leaf, to_number
 
 
@@ -57,13 +58,13 @@ def _transpose(lifter, node, arg):
 
 def _reduce_sum(lifter, node, arg):
     axis, x_shape = node.attrs["axis"], node.inputs[0].shape
-    count = int(np.prod([x_shape[a] for a in axis], dtype=np.int64))
+    count = sympy.Mul(*[size_of(x_shape[a]) for a in axis])
     if not (arg.expr.free_symbols & lifter.atoms.keys()):
         return Lifted(count * arg.expr, node.shape)
     m = lifter.matrix(arg)
     r, c = mat_shape(x_shape)
     if len(x_shape) == 1 or set(axis) == {0, 1}:
-        out = OneMatrix(1, r) * m * (OneMatrix(c, 1) if c > 1 else 1)
+        out = OneMatrix(1, r) * m * (OneMatrix(c, 1) if c != 1 else 1)
     elif axis == (0,):
         out = Transpose(OneMatrix(1, r) * m).doit() if not node.attrs.get("keepdims") \
             else OneMatrix(1, r) * m
@@ -89,20 +90,37 @@ def _broadcast_to(lifter, node, arg):
 
 
 def _sum_of_exp(lifter, node, arg):
-    # 1ᵀ exp(v): the normaliser of softmax and logsumexp, for a vector v only.
-    if node.inputs[0].ndim != 1:
-        raise Unsupported(f"{node.op.name} of a rank-{node.inputs[0].ndim} tensor "
-                          "has no matrix notation here (vectors only)")
-    exp_v = lifter.to_matrix(sympy.exp(arg.expr), mat_shape(arg.shape))
-    return sympy.Trace(OneMatrix(1, arg.shape[0]) * exp_v)
+    """(the sums of exp(x) over the op's axis, the same broadcast back to x's shape).
+
+    A vector's sum is the scalar 1ᵀ exp(v); a matrix's row sums exp(Z) 1 (axis 1)
+    or column sums 1ᵀ exp(Z) (axis 0): the normalisers of softmax and logsumexp.
+    """
+    x, axis = node.inputs[0], tuple(node.attrs["axis"])
+    exp_m = lifter.to_matrix(sympy.exp(arg.expr), mat_shape(arg.shape))
+    r, c = mat_shape(x.shape)
+    if x.ndim == 1:
+        total = sympy.Trace(OneMatrix(1, r) * exp_m)
+        return total, total
+    if x.ndim == 2 and axis == (1,):
+        sums = exp_m * OneMatrix(c, 1)
+        return lifter.atom(sums), lifter.atom(sums * OneMatrix(1, c))
+    if x.ndim == 2 and axis == (0,):
+        sums = OneMatrix(1, r) * exp_m
+        return lifter.atom(sums), lifter.atom(OneMatrix(r, 1) * sums)
+    raise Unsupported(f"{node.op.name} over axis {axis} of a rank-{x.ndim} tensor has no "
+                      "matrix notation here (vectors, and rows or columns of a matrix)")
 
 
 def _softmax(lifter, node, arg):
-    return Lifted(sympy.exp(arg.expr) / _sum_of_exp(lifter, node, arg), node.shape)
+    return Lifted(sympy.exp(arg.expr) / _sum_of_exp(lifter, node, arg)[1], node.shape)
 
 
 def _logsumexp(lifter, node, arg):
-    return Lifted(sympy.log(_sum_of_exp(lifter, node, arg)), node.shape)
+    sums, _ = _sum_of_exp(lifter, node, arg)
+    x = node.inputs[0]
+    if x.ndim == 2 and tuple(node.attrs["axis"]) == (0,) and not node.attrs.get("keepdims"):
+        sums = lifter.atom(Transpose(lifter.atoms[sums]).doit())   # column sums as a vector
+    return Lifted(sympy.log(sums), node.shape)
 
 
 def _square(lifter, node, arg):
@@ -152,6 +170,7 @@ def _concat(lifter, node, *args):
         elif m != common:
             raise Unsupported(f"concat (node {node.name!r}): rows {i} and 0 differ beyond "
                               "their seed e_i, so the stack has no matrix notation here")
+    common = collect(common)      # e_iᵀ A + e_iᵀ Aᵀ -> e_iᵀ (A + Aᵀ)
     factors = common.args if isinstance(common, MatMul) else (common,)
     coeff = sympy.Mul(*[a for a in factors if not a.is_Matrix])
     args = [a for a in factors if a.is_Matrix]

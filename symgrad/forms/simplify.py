@@ -231,9 +231,11 @@ def simplify_array(values, strategy="auto", budget=BUDGET_SECONDS):
 def _mirror(out, budget):
     """Entries equal across the diagonal (a Hessian's) print the same way: the smaller form.
 
-    Equality is proven (``expand(a - b) == 0``, when its estimate fits the budget),
-    never guessed; unproven pairs keep their own forms.
+    Equality is proven (``expand(a - b) == 0``, when its estimate fits a share of a
+    budget as large as the call's, so the outcome depends on sizes, not on the time
+    the passes before took), never guessed; unproven pairs keep their own forms.
     """
+    budget = Budget(budget.seconds)
     pairs = [(i, j) for i, j in zip(*np.triu_indices(out.shape[0], 1))
              if out[i, j] != out[j, i] and isinstance(out[i, j], sympy.Expr)
              and isinstance(out[j, i], sympy.Expr)]

@@ -29,7 +29,7 @@ class sigmoid(sympy.Function):
     def eval(cls, x):
         # Literal values only: x.is_zero on a sum asks SymPy's assumptions, which took
         # 150 ms per call on a 20-term sum (half the expansion of a logistic gradient).
-        if x is sympy.S.Zero:
+        if x.is_Number and x.is_zero:
             return sympy.Rational(1, 2)
         if x is sympy.oo:
             return sympy.S.One
@@ -54,7 +54,7 @@ class softplus(sympy.Function):
 
     @classmethod
     def eval(cls, x):
-        if x is sympy.S.Zero:   # literal only, as sigmoid's
+        if x.is_Number and x.is_zero:   # literal only, as sigmoid's
             return sympy.log(2)
 
     def fdiff(self, argindex=1):
