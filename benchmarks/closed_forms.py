@@ -172,14 +172,19 @@ def _bound_case(name):
     w, loss = _logistic(2000, 20)
     if name == "hessian":
         (h,) = sg.hessians(loss, w)
-        return "logistic N=2000 D=20: str(Hessian)", lambda: str(h)
+        return "logistic N=2000 D=20: str(sg.hessians(...)[0])", lambda: str(h)
+    if name == "hessian-rows":   # as TF1 code builds it: one gradient per entry, stacked
+        (g,) = sg.gradients(loss, w)
+        h = sg.stack([sg.gradients(g[i], w)[0] for i in range(20)])
+        return "logistic N=2000 D=20: str(Hessian by rows)", lambda: str(h)
     (g,) = sg.gradients(loss, w)
     label = {"str": "str(grad)", "latex": "grad._repr_latex_()", "html": "grad._repr_html_()"}
     fn = {"str": str, "latex": lambda t: t._repr_latex_(), "html": lambda t: t._repr_html_()}
     return f"logistic N=2000 D=20: {label[name]}", lambda: fn[name](g)
 
 
-BOUND_CASES = ["exp-closed_form", "exp-grad", "str", "latex", "html", "hessian", "no-matrix"]
+BOUND_CASES = ["exp-closed_form", "exp-grad", "str", "latex", "html", "hessian",
+               "hessian-rows", "no-matrix"]
 
 
 def run_bound_case(name):
