@@ -43,13 +43,16 @@ import numpy as np
 from . import progress
 from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, NotATensorError, ShapeError
-from .graph import Node
+from .evaluate import bind_dims, fits
+from .graph import Node, ancestors, concrete_shape, is_static
 from .ops import cast_value
 from .lower import cache as lower_cache
 from .lower.ir import graph_key
 from .lower.entry import checked_jit
 from .lower.module import extra_dims, module_text
 from .lower.program import lower_graph
+from .lower.persize import PerSize
+from .lower.sized import NeedsStaticSizes
 from .lower.source import render_program
 
 
@@ -82,6 +85,10 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     flat, tree = flatten_outputs(outputs)
     inputs = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
+    sized = not all(is_static(n.shape) for n in ancestors(nodes + inputs))
+    if any(n.shape is None for n in ancestors(nodes + inputs)):  # unknown rank
+        return PerSize(nodes, tree, inputs, lambda o, i: compile(o, i, fastmath, cache),
+                       _build)
     names = [x.name for x in inputs]
     directory = None if cache else tempfile.mkdtemp(prefix="symgrad_")
     key = graph_key(nodes, inputs, fastmath)
@@ -90,7 +97,13 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
         return Evaluator(text, tree, names, None, directory)
     with progress.task(f"compiling {len(nodes)} outputs") as work:
         work.stage("lowering the graph to loops")
-        program = lower_graph(nodes, inputs)
+        try:
+            program = lower_graph(nodes, inputs)
+        except NeedsStaticSizes:  # not size-generic: one build per combination of sizes
+            if not sized:
+                raise
+            return PerSize(nodes, tree, inputs, lambda o, i: compile(o, i, fastmath, cache),
+                           _build)
         literal = repr(program.to_literal())
         text = module_text(program, literal, fastmath)
         from .lower import runtime  # numba is imported only when something is compiled
@@ -235,7 +248,7 @@ class Evaluator:
         for k, (value, (_, dtype, shape), name) in enumerate(zip(args, self._inputs,
                                                                 self.input_names)):
             arr = _real_array(value, f"input {k} ({name!r})")
-            if arr.shape != tuple(shape):
+            if not fits(arr.shape, shape):
                 raise ShapeError(f"input {k} ({name!r}) must have shape {tuple(shape)}, got "
                                  f"{arr.shape}")
             arr = cast_value(arr, dtype, f"input {k} ({name!r})", ArgumentError)
@@ -288,15 +301,21 @@ class Evaluator:
                                                                 self.input_names)):
             what = f"batched: input {k} ({name!r})"
             arr = cast_value(_real_array(value, what), dtype, what, ArgumentError)
-            if arr.ndim < len(shape) or arr.shape[arr.ndim - len(shape):] != tuple(shape):
+            if arr.ndim < len(shape) or not fits(arr.shape[arr.ndim - len(shape):], shape):
                 raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
                                  f"{tuple(shape)} after its batch axes, got {arr.shape}")
             arrays.append(arr)
         gufunc = self._gufunc(False)
+        bindings = bind_dims({_Shaped(s): _Shaped(a.shape[a.ndim - len(s):])
+                              for a, (_, _, s) in zip(arrays, self._inputs)})
+        inputs = [(n, d, concrete_shape(s, bindings)) for n, d, s in self._inputs]
+        outputs = [(d, concrete_shape(s, bindings), r) for d, s, r in self._outputs]
+        extra = tuple(np.zeros(concrete_shape((d,), bindings)) for d in
+                      extra_dims(self._inputs, self._outputs))
         if parallel:
-            out = _threaded(gufunc, arrays, self._inputs, self._outputs, self.gufunc_extra)
+            out = _threaded(gufunc, arrays, inputs, outputs, extra)
         else:
-            out = gufunc(*arrays, *self.gufunc_extra)
+            out = gufunc(*arrays, *extra)
         return self._rebuild(out if isinstance(out, tuple) else (out,))
 
     def __reduce__(self):
@@ -319,6 +338,12 @@ def _real_array(value, what):
                             "floats (np.real(z) for the real part of complex values)")
     return arr
 
+
+class _Shaped:
+    """Something with a shape (to read sizes without arrays)."""
+
+    def __init__(self, shape):
+        self.shape, self.name = tuple(shape), "input"
 
 _POOL = []
 _MIN_THREADED = 32768  # smaller batches run serially: a thread hand-off costs more

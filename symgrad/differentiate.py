@@ -21,9 +21,10 @@ import numpy as np
 
 from .display import GradientList
 from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
-from .graph import Node, ancestors
-from .ops import F, as_node, common_graph, literal
-from .ops.base import merge_terms
+from .graph import Dim, Node, ancestors
+from .ops import F, as_node, common_graph
+from .ops.base import broadcast_shapes, filled, merge_terms
+from .ops.deferred import deferrable
 
 UNCONNECTED = ("none", "zero")
 AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",
@@ -85,11 +86,11 @@ def _seeds(ys, grad_ys, graph):
     seeds = []
     for i, (y, s) in enumerate(zip(ys, grad_ys)):
         if s is None:
-            seeds.append(literal(graph, np.ones(y.shape, y.dtype if y.is_float else float)))
+            seeds.append(filled(graph, 1, y.shape, y.dtype if y.is_float else float))
             continue
         s = as_node(s, graph)
         try:
-            ok = tuple(np.broadcast_shapes(s.shape, y.shape)) == y.shape
+            ok = broadcast_shapes(y.shape, s.shape) == y.shape
         except ValueError:
             ok = False
         if not ok:
@@ -153,12 +154,20 @@ def backprop(ys, seeds, xs, stops):
             sweep.cut[node] = node.op.name
         for i, (x, gx, w) in enumerate(zip(node.inputs, grads, wanted)):
             if w and gx is not None:
+                if gx.shape != x.shape and same_up_to_unknown(gx.shape, x.shape):
+                    gx = F.reshape(gx, shape=x.shape)  # unknown sizes that agree at run time
                 if gx.shape != x.shape:
                     raise ShapeError(f"internal: the {node.op.name} rule gave a cotangent of "
                                      f"shape {gx.shape} for input {x.name!r} of shape {x.shape}")
                 pending.setdefault(x, []).append(gx)
                 sweep.contributions.append((node, i, x, gx))
     return sweep
+
+
+def same_up_to_unknown(a, b):
+    """Shapes of one rank whose sizes are equal wherever both are known."""
+    return len(a) == len(b) and all(
+        p == q or isinstance(p, Dim) or isinstance(q, Dim) for p, q in zip(a, b))
 
 
 def sweep(ys, xs, grad_ys=None, stop_gradients=None):
@@ -172,6 +181,7 @@ def sweep(ys, xs, grad_ys=None, stop_gradients=None):
         return backprop(ys, seeds, xs, set(stops))
 
 
+@deferrable(count=lambda ys, xs, *a, **k: len(xs) if isinstance(xs, (list, tuple)) else 1)
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None, unconnected_gradients="none",
               colocate_gradients_with_ops=False):
@@ -209,6 +219,6 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
 def _result(x, adjoint, unconnected):
     if adjoint is None or not x.is_float:
         if unconnected == "zero":
-            return literal(x.graph, np.zeros(x.shape, x.dtype))
+            return filled(x.graph, 0, x.shape, x.dtype)
         return None
     return adjoint

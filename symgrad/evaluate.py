@@ -17,8 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import FeedError, NotATensorError, ShapeError
-from .graph import Node
+from .graph import (Dim, Node, concrete_attrs, concrete_shape, has_dims, is_static,
+                    shape_text)
 from .ops import cast_value, check_value
+from .ops.base import check_broadcast
+from .ops.deferred import resolve
 
 
 def flatten(structure, what="fetches"):
@@ -63,15 +66,40 @@ def check_feed(feed_dict):
         if not isinstance(key, Node):
             raise NotATensorError(f"feed_dict key {key!r} is not a tensor of the graph")
         arr = check_value(value, f"the value fed for {key.name!r}")
-        if arr.shape != key.shape:
+        if not fits(arr.shape, key.shape):
             hint = (" (it was created without a shape, which symgrad reads as a scalar: "
                     "pass shape=... to placeholder)" if key.attrs.get("unspecified_shape")
                     else "")
-            raise FeedError(f"feed_dict: {key.name!r} has shape {key.shape} but the value fed "
-                            f"has shape {arr.shape}{hint}")
+            raise FeedError(f"feed_dict: cannot feed a value of shape {arr.shape} for "
+                            f"{key.name!r}, which has shape {key.shape}{hint}")
         feeds[key] = np.array(cast_value(arr, key.dtype, f"the value fed for {key.name!r}",
                                          FeedError))
     return feeds
+
+
+def fits(shape, static):
+    """True when a value of ``shape`` fits the static shape (None dims take any size;
+    a static shape of None, unknown rank, takes any shape)."""
+    return static is None or len(shape) == len(static) and all(
+        isinstance(s, Dim) or d == s for d, s in zip(shape, static))
+
+
+def bind_dims(values):
+    """``{size symbol: int}`` from the shapes of values ``{node: array}`` with unknown dims.
+
+    Raises FeedError when two values give one unknown size two values.
+    """
+    bindings = {}
+    for node, value in values.items():
+        if node.shape is None or is_static(node.shape):
+            continue
+        for d, n in zip(node.shape, np.shape(value)):
+            if isinstance(d, Dim) and d.expr.is_Symbol:
+                if bindings.setdefault(d.expr, n) != n:
+                    raise FeedError(f"feed_dict: the unknown size {d.expr} is "
+                                    f"{bindings[d.expr]} in one value and {n} in "
+                                    f"{node.name!r} (shape {shape_text(node.shape)})")
+    return bindings
 
 
 def needed(outputs, feeds=()):
@@ -91,25 +119,53 @@ def leaf_value(node, feeds):
     if node in feeds:
         return feeds[node]
     if node.value is None:
-        raise FeedError(f"placeholder {node.name!r} (shape {node.shape}) was not fed; pass "
+        raise FeedError(f"placeholder {node.name!r} (shape {shape_text(node.shape)}) was not fed; pass "
                         f"feed_dict={{{node.name}: value}} when evaluating")
     return node.value
 
 
 def run(outputs, feeds):
     """Compute every node needed for ``outputs``; returns {node: ndarray}."""
-    values = {}
+    values, bindings = {}, bind_dims(feeds)
     with np.errstate(all="ignore"):
         for node in needed(outputs, feeds):
             if node in feeds or not node.inputs and node.op.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
                 continue
-            out = np.asarray(node.op.impl(*[values[x] for x in node.inputs], **node.attrs))
-            if out.shape != node.shape:
+            args = [values[x] for x in node.inputs]
+            if is_static(node.shape) and all(is_static(x.shape) for x in node.inputs) \
+                    and not any(has_dims(v) for v in node.attrs.values()):
+                out, shape = np.asarray(node.op.impl(*args, **node.attrs)), node.shape
+            else:
+                out, shape = _run_unknown(node, args, bindings)
+            if out.shape != shape:
                 raise ShapeError(f"internal: {node.op.name} produced shape {out.shape}, "
-                                 f"expected {node.shape} (node {node.name!r})")
+                                 f"expected {shape} (node {node.name!r})")
             values[node] = out.astype(node.dtype, copy=False)
     return values
+
+
+def _run_unknown(node, args, bindings):
+    """One node with unknown sizes: they take their values (``bindings``); dims that
+    must agree are checked here, with an error naming the shapes."""
+    shapes = [a.shape for a in args]
+    try:
+        shape = concrete_shape(node.shape, bindings, f"{node.name!r}")
+        if node.op.kind == "elementwise":
+            check_broadcast(shapes, shape, [x.shape for x in node.inputs], node.op.name)
+        out = np.asarray(node.op.impl(*args, **concrete_attrs(node.attrs, bindings)))
+    except (ValueError, IndexError) as exc:
+        if isinstance(exc, (ShapeError, FeedError)):
+            raise
+        raise ShapeError(f"{node.op.name} ({node.name!r}): inputs of shapes "
+                         f"{', '.join(map(str, shapes))} do not fit together "
+                         f"(static shapes {', '.join(shape_text(x.shape) for x in node.inputs)})"
+                         f": {exc}") from None
+    if out.shape != shape:
+        raise ShapeError(f"{node.op.name} ({node.name!r}): inputs of shapes "
+                         f"{', '.join(map(str, shapes))} give shape {out.shape}, not "
+                         f"{shape_text(node.shape)} = {shape} as the sizes fed imply")
+    return out, shape
 
 
 def evaluate(fetches, feed_dict=None):
@@ -126,8 +182,33 @@ def evaluate(fetches, feed_dict=None):
     """
     flat, rebuild = flatten(fetches)
     feeds = check_feed(feed_dict)
+    mapping = resolve(needed([n for n in flat if n is not None], feeds), feeds)
+    if mapping:  # tensors of unknown rank: made at the shapes fed (ops.deferred)
+        flat = [mapping.get(n, n) for n in flat]
+        feeds = {mapping.get(k, k): v for k, v in feeds.items()}
     values = run([n for n in flat if n is not None], feeds)
     return rebuild([None if n is None else _export(values[n]) for n in flat])
+
+
+def specialize(outputs, bindings):
+    """The graph below ``outputs`` rebuilt with every unknown size at its value.
+
+    Each node is applied again (its op's shape rule runs on the concrete shapes, so
+    sizes that must agree are checked); leaves keep their values.  Returns
+    ``{old node: new node}`` over a new graph.
+    """
+    from .graph import Graph, ancestors
+    from .ops import apply
+    graph, mapping = Graph(), {}
+    for node in ancestors(outputs):
+        if not node.inputs and node.op.kind == "leaf":
+            shape = concrete_shape(node.shape, bindings, repr(node.name))
+            mapping[node] = graph.add_node(node.op, (), dict(node.attrs), shape, node.dtype,
+                                           name=node.name, value=node.value)
+        else:
+            mapping[node] = apply(node.op, [mapping[x] for x in node.inputs], name=node.name,
+                                  **concrete_attrs(node.attrs, bindings))
+    return mapping
 
 
 def _export(value):

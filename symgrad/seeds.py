@@ -25,8 +25,10 @@ import numpy as np
 
 from .differentiate import _as_nodes, _check_options, backprop, gradients
 from .forward import seed_leaf, tangent_sweep
-from .graph import ancestors
+from .errors import ShapeError
+from .graph import ancestors, is_static
 from .ops import F, literal
+from .ops.base import filled
 from .ops.batching import batch_node
 from .display import GradientList
 
@@ -115,18 +117,22 @@ def jacobian(y, x, unconnected_gradients="none"):
     _check_options(unconnected_gradients, None)
     (y,) = _as_nodes(y, "y")
     (x,) = _as_nodes(x, "x")
+    if not is_static(y.shape):
+        raise ShapeError(f"jacobian: y ({y.name!r}) has shape {y.shape} with unknown sizes "
+                         "(None): a Jacobian has one row per element of y, so y's shape must be "
+                         "known (x's may have unknown sizes)")
     graph = x.graph
     with graph.name_scope("jacobian"):
         out = None
         if x.is_float and y.is_float:
-            if y.size <= x.size:
+            if not is_static(x.shape) or y.size <= x.size:  # (one reverse seed per y element)
                 rows = reverse_rows(y, x, identity_seeds(graph, y.shape, y.dtype))
                 out = None if rows is None else F.reshape(rows, shape=y.shape + x.shape)
             else:
                 (cols,) = forward_columns([y], x, identity_seeds(graph, x.shape, x.dtype))
                 out = None if cols is None else _columns_last(cols, y, x)
         if out is None and unconnected_gradients == "zero":
-            out = literal(graph, np.zeros(y.shape + x.shape, x.dtype))
+            out = filled(graph, 0, y.shape + x.shape, x.dtype)
         return out
 
 
@@ -157,6 +163,10 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
     xs = _as_nodes(xs, "xs")
     out = []
     for x in xs:
+        if not is_static(x.shape):
+            raise ShapeError(f"hessians: x ({x.name!r}) has shape {x.shape} with unknown sizes "
+                             "(None): a Hessian has one column per element of x, so x's shape "
+                             "must be known (ys may have unknown sizes)")
         with x.graph.name_scope("hessians"):
             h = hessian_block(ys, x, identity_seeds(x.graph, x.shape, x.dtype)) \
                 if x.is_float else None

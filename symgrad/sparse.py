@@ -30,6 +30,7 @@ import numpy as np
 from .display import GradientList
 from .forms import closed_form
 from .ops import F, literal
+from .ops.deferred import deferrable
 from .patterns import column_coloring, sparsity, star_coloring, star_recovery
 from .seeds import (compression_seeds, forward_columns, hessian_block, reverse_rows,
                     hessians as dense_hessians, jacobian as dense_jacobian)
@@ -151,6 +152,7 @@ def sparse_jacobian(y, x, dense):
     return SparseTensor(values, layout, c, pattern, y.shape + x.shape)
 
 
+@deferrable()
 def jacobian(y, x, unconnected_gradients="none", sparse=False):
     """d y / d x with shape ``y.shape + x.shape`` (like ``GradientTape.jacobian``).
 
@@ -174,6 +176,7 @@ def jacobian(y, x, unconnected_gradients="none", sparse=False):
     return sparse_jacobian(dense_inputs(y), dense_inputs(x), dense)
 
 
+@deferrable(count=lambda ys, xs, *a, **k: len(xs) if isinstance(xs, (list, tuple)) else 1)
 def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=None,
              unconnected_gradients="none", sparse=False):
     """Per x, the Hessian of sum(ys) with respect to that x alone: shape x.shape * 2.

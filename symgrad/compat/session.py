@@ -25,9 +25,9 @@ import weakref
 
 import numpy as np
 
-from ..errors import FeedError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
+from ..ops.deferred import resolve
 from ..graph import Node
 from ..tracing import get_default_graph
 from . import errors
@@ -167,7 +167,6 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         feed_dict = {feed_by_name(self.graph, k) if isinstance(k, str) else k: v
                      for k, v in (feed_dict or {}).items()}
-        _check_unknown_shape_feeds(feed_dict)
         feeds = check_feed(feed_dict)
         fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
@@ -226,6 +225,10 @@ class Session:
     def _read(self, reads, feeds):
         if not reads:
             return []
+        made = resolve(needed(reads, feeds), feeds)
+        if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
+            reads = [made.get(r, r) for r in reads]
+            feeds = {made.get(k, k): v for k, v in feeds.items()}
         _, _, variables, unfed = self._plan(reads, feeds)
         for v in variables:
             if v not in self._initialized:
@@ -302,13 +305,3 @@ def _rebuild(fetch, found):
         return {k: _rebuild(v, found) for k, v in fetch.items()}
     items = [_rebuild(v, found) for v in fetch]
     return items if isinstance(fetch, list) else tuple(items)
-
-
-def _check_unknown_shape_feeds(feed_dict):
-    for key, value in feed_dict.items():
-        shape = np.shape(value)
-        if getattr(key, "tf_shape_none", False) and shape != ():
-            raise FeedError(
-                f"placeholder {key.name!r} was declared with shape=None, which symgrad takes "
-                f"as a scalar (it compiles static shapes), but it was fed a value of shape "
-                f"{shape}; declare the shape: tf.placeholder(tf.float32, shape={shape})")

@@ -84,8 +84,8 @@ class TF1Tensor(_t.Tensor):
         return self._shape
 
     @shape.setter
-    def shape(self, value):
-        self._shape = TensorShape(value)
+    def shape(self, value):  # (None: unknown rank, a placeholder without shape)
+        self._shape = None if value is None else TensorShape(value)
 
     def get_shape(self):
         return TensorShape(self.shape)

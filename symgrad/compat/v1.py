@@ -14,9 +14,10 @@ Choices (documented differences from TF):
 
 - dtypes follow TF: Python floats give float32 tensors, Python ints int32 (plain
   ``symgrad`` uses float64/int64).  The classic answers are exact in float32.
-- ``tf.placeholder(dtype)`` with ``shape=None`` is a *scalar* (symgrad compiles
-  static shapes); feeding it an array raises a FeedError saying which shape
-  to declare.  Dimensions of ``None`` are refused at the call.
+- ``tf.placeholder(dtype)`` with ``shape=None`` takes a value of any shape (TF1):
+  what is built on it is recorded and made when a value arrives, once per fed
+  shape (``symgrad.ops.deferred``); its tensors have ``shape`` None until then.
+  ``None`` dimensions (``[None, 3]``) are sizes known when values are fed.
 - ``tf.random_normal`` (and ``random_uniform``, ``truncated_normal``) are
   sampled *once, when created*: the tensor is a constant holding the sample
   (TF draws anew at every ``run``).  ``seed=`` and ``tf.set_random_seed`` make
@@ -50,6 +51,7 @@ from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..seeds import hessians as _hessians
 from ..graph import Node
+from ..ops.deferred import any_shape_placeholder
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
@@ -97,10 +99,12 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
 
 
 def placeholder(dtype, shape=None, name=None):
-    """``tf.placeholder``; ``shape=None`` is a scalar here (see the module docstring)."""
-    node = as_tf1(_t.placeholder(tf_dtype_arg(dtype), shape, name=name))
-    node.tf_shape_none = shape is None
-    return node
+    """``tf.placeholder``: ``None`` dimensions take any size; ``shape=None`` takes a value
+    of any shape, as in TF1 (see ``symgrad.ops.deferred``)."""
+    if shape is None:
+        dt = _t.as_dtype(tf_dtype_arg(dtype), "placeholder(dtype)") or np.dtype(np.float32)
+        return as_tf1(any_shape_placeholder(get_default_graph(), dt, name or "Placeholder"))
+    return as_tf1(_t.placeholder(tf_dtype_arg(dtype), shape, name=name))
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,

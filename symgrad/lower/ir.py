@@ -18,6 +18,7 @@ import hashlib
 import numpy as np
 import sympy
 
+from ..graph import Dim
 from .cache import code_version
 
 
@@ -35,27 +36,53 @@ class Loop:
 
 
 class Program:
-    """Inputs, outputs, temporaries, constant tables and loop statements of one kernel."""
+    """Inputs, outputs, temporaries, constant tables and loop statements of one kernel.
 
-    def __init__(self, inputs=(), outputs=(), buffers=(), consts=(), stmts=(), nssa=0):
+    Sizes (loop bounds, strides, offsets, buffer and array sizes) are ints, or
+    :class:`~symgrad.graph.Dim` for sizes known when the kernel is called: each
+    size symbol is read from an input array's shape (``sizes``: name, input,
+    axis), and ``checks`` lists sizes that must be equal (``(a, b, message)``).
+    One kernel then serves every size.
+    """
+
+    def __init__(self, inputs=(), outputs=(), buffers=(), consts=(), stmts=(), nssa=0,
+                 sizes=(), checks=()):
         self.inputs = list(inputs)      # (name, dtype str, shape)
         self.outputs = list(outputs)    # (dtype str, shape, ref)
         self.buffers = list(buffers)    # sizes of double temporaries
         self.consts = list(consts)      # (kind 'f8'/'i8', shape, base64 bytes)
         self.stmts = list(stmts)
         self.nssa = nssa
+        self.sizes = list(sizes)        # (symbol name, input k, axis)
+        self.checks = list(checks)      # (Dim or int, Dim or int, message)
 
     def to_literal(self):
         """A ``repr``-able structure of builtins (``ast.literal_eval`` reads it back)."""
-        return {"inputs": self.inputs, "outputs": self.outputs, "buffers": self.buffers,
-                "consts": self.consts, "stmts": [s.as_tuple() for s in self.stmts],
-                "nssa": self.nssa}
+        return encode_sizes({
+            "inputs": self.inputs, "outputs": self.outputs, "buffers": self.buffers,
+            "consts": self.consts, "stmts": [s.as_tuple() for s in self.stmts],
+            "nssa": self.nssa, "sizes": self.sizes, "checks": self.checks})
 
     @classmethod
     def from_literal(cls, data):
+        data = decode_sizes(data, [name for name, _, _ in data.get("sizes", ())])
         stmts = [Loop(*s) for s in data["stmts"]]
         return cls(data["inputs"], data["outputs"], data["buffers"], data["consts"], stmts,
-                   data["nssa"])
+                   data["nssa"], data.get("sizes", ()), data.get("checks", ()))
+
+    def size_exprs(self):
+        """Every distinct size expression (SymPy) the program uses, in first-use order."""
+        found = {}
+
+        def walk(v):
+            if isinstance(v, Dim):
+                found.setdefault(v.expr, None)
+            elif isinstance(v, (tuple, list)):
+                for u in v:
+                    walk(u)
+        walk([self.inputs, self.outputs, self.buffers, [s.as_tuple() for s in self.stmts],
+              [c[:2] for c in self.checks]])
+        return list(found)
 
     def const_array(self, k):
         kind, shape, text = self.consts[k]
@@ -69,6 +96,41 @@ class Program:
     @property
     def scalar_outputs(self):
         return [k for k, (_, shape, _) in enumerate(self.outputs) if not shape]
+
+
+def encode_sizes(value):
+    """``value`` with every Dim as ``("size", "3*n_X")`` (literal_eval-able)."""
+    if isinstance(value, Dim):
+        return ("size", str(value.expr))
+    if isinstance(value, tuple):
+        return tuple(encode_sizes(v) for v in value)
+    if isinstance(value, list):
+        return [encode_sizes(v) for v in value]
+    if isinstance(value, dict):
+        return {k: encode_sizes(v) for k, v in value.items()}
+    return value
+
+
+def decode_sizes(value, names):
+    """The inverse of :func:`encode_sizes`, over the size symbols ``names``."""
+    symbols = {n: sympy.Symbol(n, integer=True, nonnegative=True) for n in names}
+
+    def walk(v):
+        if isinstance(v, tuple):
+            if len(v) == 2 and v[0] == "size" and isinstance(v[1], str):
+                return Dim(sympy.parse_expr(v[1], local_dict=symbols))
+            return tuple(walk(u) for u in v)
+        if isinstance(v, list):
+            return [walk(u) for u in v]
+        if isinstance(v, dict):
+            return {k: walk(u) for k, u in v.items()}
+        return v
+    return walk(value)
+
+
+def shape_key(shape):
+    """A shape for hashing into keys: unknown sizes by their expression."""
+    return tuple(("dim", str(d.expr)) if isinstance(d, Dim) else d for d in shape)
 
 
 def c_strides(shape):
@@ -129,7 +191,7 @@ def node_key(node, env):
     # Input shapes matter: a reshape shares its input's ref, so one ref may be read
     # with two shapes ((1, 2) vs (2, 1) broadcast differently).
     return (node.op.name, tuple((env[x], x.shape) for x in node.inputs), attrs, node.shape,
-            node.dtype.str)
+            node.dtype.str)  # (Dims hash and compare by their expressions)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -143,7 +205,9 @@ def _canonical(v):
     if isinstance(v, (list, tuple)):
         return (type(v).__name__,) + tuple(_canonical(u) for u in v)
     if isinstance(v, slice):
-        return ("slice", v.start, v.stop, v.step)
+        return ("slice", _canonical(v.start), _canonical(v.stop), v.step)
+    if isinstance(v, Dim):
+        return ("dim", str(v.expr))
     if isinstance(v, sympy.Basic):
         return ("sympy", _srepr(v))
     if isinstance(v, np.dtype) or isinstance(v, type):
@@ -157,7 +221,7 @@ def graph_key(outputs, inputs, fastmath):
 
     Equal keys lower to the same module, so the cache can skip lowering.
     """
-    position = {x: ("in", k, x.dtype.str, x.shape) for k, x in enumerate(inputs)}
+    position = {x: ("in", k, x.dtype.str, shape_key(x.shape)) for k, x in enumerate(inputs)}
     # every input's dtype and shape, used or not: they fix the compiled signature
     parts = [repr(bool(fastmath)), code_version(),
              repr([position[x] for x in inputs])]
@@ -179,8 +243,8 @@ def _graph_entry(node, position):
     if not node.inputs:
         value = None if node.value is None else np.asarray(node.value)
         data = None if value is None else hashlib.sha256(value.tobytes()).hexdigest()
-        return ("leaf", node.op.name, node.dtype.str, node.shape, data, id(node) if
+        return ("leaf", node.op.name, node.dtype.str, shape_key(node.shape), data, id(node) if
                 value is None else None)
     attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
-    return (node.op.name, tuple(position[x] for x in node.inputs), attrs, node.shape,
-            node.dtype.str)
+    return (node.op.name, tuple(position[x] for x in node.inputs), attrs,
+            shape_key(node.shape), node.dtype.str)

@@ -30,10 +30,11 @@ from numba.core import cgutils, types
 from numba.core.typing import signature
 
 from .. import progress
+from ..graph import Dim
 from .ir import c_strides
+from .llvm_sizes import I64, SizeValues
 
 F64 = ir.DoubleType()
-I64 = ir.IntType(64)
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt", "rint": "llvm.rint"}
 BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
@@ -111,7 +112,7 @@ class _Mem:
         self.ptr, self.dtype = ptr, np.dtype(dtype)
 
 
-class _Emitter:
+class _Emitter(SizeValues):
     def __init__(self, program, context, builder, fastmath):
         self.p, self.context, self.b = program, context, builder
         self.flags = ("fast",) if fastmath else ()
@@ -122,6 +123,7 @@ class _Emitter:
     # -- setup -------------------------------------------------------------------
     def run(self, sig, args):
         nin = len(self.p.inputs)
+        self.read_sizes(sig, args)
         for k, ((_, dtype, shape), ty, val) in enumerate(zip(self.p.inputs, sig.args, args)):
             if shape:
                 self.mem[("in", k)] = self.array_in(ty, val, shape, dtype)
@@ -133,14 +135,11 @@ class _Emitter:
         heap = self.heap
         for k, size in enumerate(self.p.buffers):
             if ("buf", k) in used:
-                ptr = self.heap_alloc(size) if size > STACK_LIMIT else self.alloca(size)
-                if size > STACK_LIMIT:
-                    heap.append(ptr)
-                self.mem[("buf", k)] = _Mem(ptr, np.float64)
+                self.mem[("buf", k)] = _Mem(self.temp(size), np.float64)
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
         total = program_size(self.p.stmts)
-        if total <= SPLIT_ABOVE:
+        if total <= SPLIT_ABOVE or self.p.sizes:  # (sizes read at call time live here)
             self.statements(self.p.stmts)
         else:
             self.chunked(split_statements(self.p.stmts, CHUNK_SIZE), total > FAST_ABOVE)
@@ -222,7 +221,8 @@ class _Emitter:
         return ref[1] if ref[0] == "in" else len(self.p.inputs) + ref[1]
 
     def temp(self, size):
-        if size <= STACK_LIMIT:
+        """Scratch doubles: on the stack when small and known, else on the heap."""
+        if not isinstance(size, Dim) and size <= STACK_LIMIT:
             return self.alloca(size)
         ptr = self.heap_alloc(size)
         self.heap.append(ptr)
@@ -230,28 +230,9 @@ class _Emitter:
 
     def heap_alloc(self, size):
         """A temporary too large for the stack, from Numba's allocator (freed on exit)."""
-        raw = self.context.nrt.allocate(self.b, ir.Constant(I64, 8 * size))
+        nbytes = self.b.mul(self.iv(size), ir.Constant(I64, 8))
+        raw = self.context.nrt.allocate(self.b, nbytes)
         return self.b.bitcast(raw, F64.as_pointer())
-
-    def block_boundary(self):
-        """End the current basic block with a branch LLVM cannot fold away.
-
-        Instruction selection and the schedulers work per basic block and grow
-        faster than linearly with its size; cutting long straight-line code into
-        blocks of ~BLOCK_SIZE instructions keeps compile time linear.  The branch
-        costs one register read and a predictable branch at run time.
-        """
-        # An empty inline-asm "call" yields a value LLVM cannot know, and the cold
-        # block's empty asm has a side effect, so the diamond survives optimisation.
-        # Either path does nothing; the asm text is empty, so it suits every target.
-        value = self.b.asm(ir.FunctionType(I64, []), "", "=r", [], True)  # a 64-bit register
-        cold = self.b.append_basic_block("chunk.cold")
-        after = self.b.append_basic_block("chunk.next")
-        self.b.cbranch(self.b.icmp_unsigned("!=", value, ir.Constant(I64, 0)), cold, after)
-        self.b.position_at_end(cold)
-        self.b.asm(ir.FunctionType(ir.VoidType(), []), "", "", [], True)
-        self.b.branch(after)
-        self.b.position_at_end(after)
 
     def alloca(self, size):
         return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
@@ -263,7 +244,10 @@ class _Emitter:
         mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
         if ty.layout == "C":
             return ary, mem, None
-        return ary, mem, _Mem(self.temp(int(np.prod(shape))), np.float64)
+        size = 1
+        for d in shape:
+            size = size * d
+        return ary, mem, _Mem(self.temp(size), np.float64)
 
     def array_in(self, ty, val, shape, dtype):
         ary, mem, tmp = self._array_memory(ty, val, shape)
@@ -293,8 +277,9 @@ class _Emitter:
         strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
         ok = ir.Constant(ir.IntType(1), 1)
         for d, (size, step) in enumerate(zip(shape, c_strides(shape))):
-            if size > 1:
-                same = self.b.icmp_signed("==", strides[d], ir.Constant(I64, 8 * step))
+            if isinstance(size, Dim) or size > 1:  # (an unknown size of 1 is checked too)
+                bytes_ = self.b.mul(self.iv(step), ir.Constant(I64, 8))
+                same = self.b.icmp_signed("==", strides[d], bytes_)
                 ok = self.b.and_(ok, same)
         return ok
 
@@ -374,14 +359,14 @@ class _Emitter:
             return self.nest(dims[1:], fn, prefix + (ir.Constant(I64, 0),))
         if dims[0] == 0:
             return None
-        with cgutils.for_range(self.b, ir.Constant(I64, dims[0])) as loop:
+        with cgutils.for_range(self.b, self.iv(dims[0])) as loop:
             self.nest(dims[1:], fn, prefix + (loop.index,))
 
     def affine(self, base, strides, idx):
-        acc = ir.Constant(I64, base)
+        acc = self.iv(base)
         for s, i in zip(strides, idx):
-            if s:
-                acc = self.b.add(acc, self.b.mul(i, ir.Constant(I64, s)))
+            if isinstance(s, Dim) or s:
+                acc = self.b.add(acc, self.b.mul(i, self.iv(s)))
         return acc
 
     def address(self, addr, idx, dims):
@@ -459,6 +444,8 @@ class _Emitter:
             return arg(ops[0])
         if op == "const":
             return ir.Constant(F64, float.fromhex(ops[0]))
+        if op == "dim":  # a size read at call time, as a double
+            return b.sitofp(self.iv(ops[0]), F64)
         if op == "call":
             return self.call(ops[0], [vals[i] for i in ops[1:]])
         v = [vals[i] for i in ops]

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graph import Dim
+from .ir import encode_sizes
+
 _HEADER = '''"""symgrad generated module ({n_in} inputs, {n_out} outputs).
 
 Written by symgrad.lower.cache; its first line holds a checksum of the rest, and a
@@ -31,8 +34,8 @@ from numba.extending import intrinsic
 from symgrad.lower import runtime as _rt
 
 FASTMATH = {fastmath}
-INPUTS = {inputs!r}
-OUTPUTS = {outputs!r}
+INPUTS = _rt.sized({inputs!r}, {names!r})
+OUTPUTS = _rt.sized({outputs!r}, {names!r})
 PROGRAM = _rt.LazyProgram({text!r})
 
 
@@ -49,8 +52,9 @@ def module_text(program, text, fastmath):
     kargs = ins + outs
     head = _HEADER.format(
         n_in=len(ins), n_out=len(program.outputs), fastmath=bool(fastmath),
-        inputs=[tuple(i) for i in program.inputs],
-        outputs=[(d, tuple(s), None) for d, s, _ in program.outputs], text=text,
+        inputs=encode_sizes([tuple(i) for i in program.inputs]),
+        outputs=encode_sizes([(d, tuple(s), None) for d, s, _ in program.outputs]), text=text,
+        names=[n for n, _, _ in program.sizes],
         kernel_params="".join(", " + a for a in kargs),
         kernel_args="".join(a + ", " for a in kargs))
     return "\n".join([head, _jit_text(program, ins, kargs), _gufunc_text(program, ins, kargs)])
@@ -59,13 +63,18 @@ def module_text(program, text, fastmath):
 def _jit_text(program, ins, kargs):
     lines = ["", "@njit(_rt.jit_signature(INPUTS), cache=True, fastmath=FASTMATH)",
              f"def jit({', '.join(ins)}):"]
+    for name, k, axis in program.sizes:  # sizes known at call time, read from the inputs
+        lines.append(f"    {name} = {ins[k]}.shape[{axis}]")
     for k, (name, _, shape) in enumerate(program.inputs):
         if shape:
-            lines += [f"    if {ins[k]}.shape != {tuple(shape)!r}:",
+            lines += [f"    if {ins[k]}.shape != {size_text(shape)}:",
                       f"        raise ValueError({_shape_message(k, name, shape)!r})"]
+    for a, b, message in program.checks:
+        lines += [f"    if {size_text(a)} != {size_text(b)}:",
+                  f"        raise ValueError({'symgrad: ' + message!r})"]
     for k in program.array_outputs:
         dtype, shape, _ = program.outputs[k]
-        lines.append(f"    r{k} = np.empty({tuple(shape)!r}, np.{np.dtype(dtype).name})")
+        lines.append(f"    r{k} = np.empty({size_text(shape)}, np.{np.dtype(dtype).name})")
     lines.append(f"    s = _kernel({', '.join(kargs)})")
     results, slot = [], 0
     for k, (dtype, shape, _) in enumerate(program.outputs):
@@ -78,9 +87,16 @@ def _jit_text(program, ins, kargs):
     return "\n".join(lines)
 
 
+def size_text(v):
+    """Python text of a size or shape (unknown sizes as expressions of the size names)."""
+    if isinstance(v, tuple):
+        return "(" + "".join(size_text(d) + ", " for d in v) + ")"
+    return f"({v.expr})" if isinstance(v, Dim) else repr(int(v))
+
+
 def _shape_message(k, name, shape):
     return (f"symgrad: input {k} ({name!r}) must have shape {tuple(shape)}; "
-            "pass an array of exactly that shape")
+            "pass an array of that shape (None: any size)")
 
 
 def _scalar_result(dtype, text):
@@ -91,7 +107,8 @@ def _scalar_result(dtype, text):
 def extra_dims(inputs, outputs):
     """Output core sizes no input has: each needs a dummy gufunc input naming it."""
     have = {d for _, _, s in inputs for d in s}
-    return sorted({d for _, s, _ in outputs for d in s} - have)
+    return sorted({d for _, s, _ in outputs for d in s} - have,
+                  key=lambda d: (1, str(d.expr)) if isinstance(d, Dim) else (0, d))
 
 
 def _gufunc_text(program, ins, kargs):

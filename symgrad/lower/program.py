@@ -41,12 +41,13 @@ import sympy
 
 from ..errors import CompileError, FeedError
 from ..evaluate import needed
-from ..graph import Graph
+from ..graph import Dim, Graph, is_static
 from ..ops import REGISTRY, arg_symbols
 from ..forms.symbolic import to_number
 from .fuse import FuseLoops
 from .inplace import InPlaceSums
 from .reuse import ReuseValues
+from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
 from .ir import Loop, Program, affine_fit, broadcast_axes, c_strides, node_key
 from .scalar import translate
 
@@ -75,14 +76,16 @@ def lower_graph(outputs, inputs):
     for k, x in enumerate(inputs):
         low.program.inputs.append((x.name, x.dtype.str, x.shape))
         low.env[x] = ("in", k)
+        low.read_sizes_from(k, x)
     nodes = needed(outputs, set(inputs))
     low.count_uses(nodes, outputs)
     low.lower_nodes(nodes)
     low.finish_outputs(outputs)
+    check_sizes(low.program)
     return low.program
 
 
-class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
+class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
@@ -123,6 +126,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         if summed is not None:
             return summed
         kind = node.op.kind
+        if getattr(node.op, "size_of", None) is not None:
+            return self.size_value(node)
         if kind == "leaf":
             return self.leaf(node)
         if kind == "elementwise":
@@ -197,6 +202,10 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         reads = [self.read(x, broadcast_axes(x.shape, node.shape)) for x in node.inputs]
         refs, addrs = [r for r, _ in reads], [a for _, a in reads]
         dtypes = tuple(x.dtype.str for x in node.inputs)
+        for x in node.inputs:  # an unknown input size must be the result's (no stretching)
+            for d, o in zip(x.shape[::-1], node.shape[::-1]):
+                if isinstance(d, Dim):
+                    self.agree(d, o, node)
         full = self.over_refs(node, expr, syms) if self.eligible(node) else None
         keep = None if strong is None else refs[strong]
         reused = None if full is None else self.reuse(node, full, keep)
@@ -231,6 +240,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         return ref
 
     def gather(self, node):
+        if not is_static(node.shape) or not all(is_static(x.shape) for x in node.inputs):
+            return self.gather_sized(node)
         ids, offset = [], 0
         for x in node.inputs:
             ids.append(np.arange(x.size, dtype=np.int64).reshape(x.shape) + offset)
@@ -299,6 +310,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
     def scatter_into(self, node, dst, owner):
         """Add the scatter ``node``'s g into the buffer ``dst`` (statement of ``owner``)."""
         (g,) = node.inputs
+        if not is_static(node.shape) or not is_static(g.shape):
+            return self.scatter_sized(node, dst, owner)
         pos = np.asarray(node.op.scatter_positions(**node.attrs), dtype=np.int64)
         pos = np.broadcast_to(pos, g.shape)
         src = [self.read(g, range(g.ndim))]
@@ -331,6 +344,12 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
                 if c is not None and c not in sizes:
                     sizes[c] = d
                     summed.append(c)
+                elif c is not None and isinstance(sizes[c], Dim) and not isinstance(d, Dim):
+                    sizes[c] = d  # a known size makes the faster loop
+        for spec, x in zip(specs, node.inputs):
+            for c, d in zip(spec, x.shape):
+                if c is not None:
+                    self.agree(d, sizes[c], node)
         for x in node.inputs:  # contractions read their operands densely (see below)
             if self.env[x][0] == "view":
                 self.env[x] = self.copy_of(x, x)
@@ -341,9 +360,9 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         # densely, it goes innermost (after the summed ones) and vectorises; each element
         # still sums in k order.  Measured: 2.5-3.5x faster at 64x64, but 2x slower at
         # 32x32 (all in L1), hence the threshold.
-        if summed and out and node.shape[-1] > 1:
-            inner_k = max(abs(a[2][len(out) + len(summed) - 1]) for _, a in srcs)
-            inner_j = max([1] + [abs(a[2][len(out) - 1]) for _, a in srcs])
+        if summed and out and hint(node.shape[-1]) > 1:
+            inner_k = max(abs(hint(a[2][len(out) + len(summed) - 1])) for _, a in srcs)
+            inner_j = max([1] + [abs(hint(a[2][len(out) - 1])) for _, a in srcs])
             if inner_k >= _STREAM_STRIDE and inner_j < inner_k:
                 letters = list(out[:-1]) + summed + [out[-1]]
                 srcs = self.contraction_reads(node, specs, letters)
@@ -371,7 +390,12 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops):
         scratch = Graph()
         holders = [scratch.add_node(REGISTRY["placeholder"], (), {"shape": x.shape}, x.shape,
                                     x.dtype, name=f"arg{i}") for i, x in enumerate(node.inputs)]
-        out = node.op.decompose(*holders, **node.attrs)
+        try:
+            out = node.op.decompose(*holders, **node.attrs)
+        except TypeError:  # a decomposition unrolled over a size known only at call time
+            if all(is_static(x.shape) for x in node.inputs):
+                raise
+            raise NeedsStaticSizes(f"{node.op.name}'s decomposition needs its sizes") from None
         for h, x in zip(holders, node.inputs):
             self.env[h] = self.env[x]
         self.lower_nodes(needed([out], set(holders)))

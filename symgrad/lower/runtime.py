@@ -19,8 +19,14 @@ from numba import guvectorize, types
 from numba.np import numpy_support
 
 from .llvm import emit_kernel, kernel_signature
+from ..graph import Dim
 from .module import extra_dims
-from .ir import Program
+from .ir import Program, decode_sizes
+
+
+def sized(value, names):
+    """INPUTS/OUTPUTS of a generated module, with unknown sizes as Dims again."""
+    return decode_sizes(value, names)
 
 
 # Programs handed over by the compiler in this process, by text: no need to parse them.
@@ -75,7 +81,6 @@ def gufunc_layout(inputs, outputs):
     Core dimensions are named by size (``n3``); an output size no input has comes
     from a dummy 1-d input (numba needs every output dimension among the inputs).
     """
-    name = "n{}".format
     extra = extra_dims(inputs, outputs)
     argtypes, parts = [], []
     for _, dtype, shape in inputs:
@@ -90,6 +95,19 @@ def gufunc_layout(inputs, outputs):
         outs.append("(" + ",".join(name(d) for d in shape) + ")")
     layout = ",".join(parts) + "->" + ",".join(outs)
     return types.void(*argtypes), layout, extra
+
+
+def core_dim_name(d):
+    """A gufunc core dimension's name: ``n3`` for a size, the symbol (``n_X``) or a
+    name derived from the expression for sizes known at call time."""
+    if not isinstance(d, Dim):
+        return f"n{d}"
+    if d.expr.is_Symbol:
+        return d.expr.name
+    return "e" + "".join(c if c.isalnum() else "_" for c in str(d.expr))
+
+
+name = core_dim_name
 
 
 def build_gufunc(core, inputs, outputs, parallel):

@@ -309,6 +309,9 @@ def render(body, args, prefix="v"):
         if op == "const":
             names.append(repr(float.fromhex(ops[0])))
             continue
+        if op == "dim":  # a size known at call time
+            names.append(f"float({ops[0]})")
+            continue
         v = [names[i] for i in ops if isinstance(i, int)]
         if op in BINARY:
             text = f"{v[0]} {BINARY[op]} {v[1]}"
@@ -330,6 +333,6 @@ def render(body, args, prefix="v"):
             text = f"np_{op}({', '.join(v)})"
         names.append(f"{prefix}{k}")
         lines.append(f"{prefix}{k} = {text}")
-    if body[-1][0] in ("arg", "const"):
+    if body[-1][0] in ("arg", "const", "dim"):
         lines.append(f"{prefix}{len(body) - 1} = {names[-1]}")
     return lines

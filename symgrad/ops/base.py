@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentTypeError, DtypeError, GraphError, NotATensorError, ShapeError
-from ..graph import Node
+from ..graph import Dim, Node, dim_expr, is_static
 
 REGISTRY: dict = {}
 
@@ -212,12 +212,49 @@ F = _Builder()
 
 
 def broadcast_shapes(*shapes, op="op"):
-    """numpy's broadcast of ``shapes``; ShapeError naming the op when they clash."""
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise ShapeError(f"{op}: shapes {', '.join(map(str, shapes))} do not broadcast "
-                         "(numpy rules: trailing axes must match or be 1)") from None
+    """numpy's broadcast of ``shapes``; ShapeError naming the op when they clash.
+
+    With unknown dimensions (Dims) an axis keeps what is known: a Dim against 1 is
+    the Dim, against a size d > 1 is d, against another Dim is the first; the sizes
+    must then agree when values arrive (``check_broadcast``): symgrad does not
+    stretch an unknown dimension that turns out to be 1.
+    """
+    if all(is_static(s) for s in shapes):
+        try:
+            return tuple(np.broadcast_shapes(*shapes))
+        except ValueError:
+            pass
+    else:
+        out = _broadcast_dims(shapes)
+        if out is not None:
+            return out
+    raise ShapeError(f"{op}: shapes {', '.join(map(str, shapes))} do not broadcast "
+                     "(numpy rules: trailing axes must match or be 1)")
+
+
+def _broadcast_dims(shapes):
+    rank = max(len(s) for s in shapes)
+    out = []
+    for axis in range(rank):
+        dims = [s[len(s) - rank + axis] for s in shapes if len(s) - rank + axis >= 0]
+        known = {d for d in dims if not isinstance(d, Dim) and d != 1}
+        if len(known) > 1:
+            return None
+        unknown = [d for d in dims if isinstance(d, Dim)]
+        out.append(known.pop() if known else unknown[0] if unknown else 1)
+    return tuple(out)
+
+
+def check_broadcast(in_shapes, out_shape, static_in, op="op"):
+    """At evaluation: each unknown input dimension equals the output's size there."""
+    for shape, static in zip(in_shapes, static_in):
+        lead = len(out_shape) - len(shape)
+        for axis, (d, s) in enumerate(zip(shape, static)):
+            if isinstance(s, Dim) and d != out_shape[lead + axis]:
+                raise ShapeError(
+                    f"{op}: shapes {', '.join(map(str, in_shapes))} do not agree: an unknown "
+                    f"dimension (None) must match the other operands' size {out_shape[lead + axis]} "
+                    f"(it is {d}); symgrad broadcasts only dimensions known to be 1")
 
 
 def normalize_axis(axis, ndim, op="op"):
@@ -261,9 +298,17 @@ def merge_terms(terms):
     return out
 
 
+def filled(graph, value, shape, dtype):
+    """A tensor of ``shape`` filled with ``value``: a literal when the shape is known,
+    else a literal scalar broadcast to the (run-time) shape."""
+    if is_static(shape):
+        return literal(graph, np.full(shape, value, dtype=dtype))
+    return F.broadcast_to(literal(graph, np.array(value, dtype=dtype)), shape=tuple(shape))
+
+
 def zeros_like(node, dtype=None):
-    """A literal zero tensor shaped like ``node``."""
-    return literal(node.graph, np.zeros(node.shape, dtype or node.dtype))
+    """A zero tensor shaped like ``node`` (a literal when its shape is known)."""
+    return filled(node.graph, 0, node.shape, dtype or node.dtype)
 
 
 def as_object_array(value):

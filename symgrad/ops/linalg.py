@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
+from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, broadcast_shapes, register, unbroadcast
 
 
@@ -19,7 +20,7 @@ def _matmul_shape(in_shapes):
     a, b = in_shapes
     if len(a) < 2 or len(b) < 2:
         raise ShapeError(f"matmul: needs rank >= 2 operands here, got {a} and {b}")
-    if a[-1] != b[-2]:
+    if a[-1] != b[-2] and not isinstance(a[-1], Dim) and not isinstance(b[-2], Dim):
         raise ShapeError(f"matmul: inner dimensions differ: {a} @ {b} "
                          f"({a[-1]} != {b[-2]})")
     return broadcast_shapes(a[:-2], b[:-2], op="matmul") + (a[-2], b[-1])
@@ -72,9 +73,12 @@ def _einsum_shape(in_shapes, subscripts):
     for p, shape in zip(parts, in_shapes):
         if len(p) != len(shape):
             raise ShapeError(f"einsum: {p!r} has {len(p)} indices for a tensor of shape {shape}")
-        for c, d in zip(p, shape):
-            if sizes.setdefault(c, d) != d:
+        for c, d in zip(p, shape):  # a known size wins; unknown ones are checked later
+            known = sizes.setdefault(c, d)
+            if known != d and not isinstance(known, Dim) and not isinstance(d, Dim):
                 raise ShapeError(f"einsum: index {c!r} has sizes {sizes[c]} and {d}")
+            if isinstance(known, Dim) and not isinstance(d, Dim):
+                sizes[c] = d
     return tuple(sizes[c] for c in out)
 
 

@@ -30,15 +30,17 @@ import numpy as np
 import sympy
 
 from ..errors import ShapeError
+from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, as_object_array, float_result, literal, register
 
 
 def _square_shape(op):
     def shape(in_shapes, **attrs):
         (a,) = in_shapes
-        if len(a) < 2 or a[-1] != a[-2]:
+        if len(a) < 2 or a[-1] != a[-2] and not any(isinstance(d, Dim) for d in a[-2:]):
             raise ShapeError(f"{op}: needs square matrices in the last two axes, got shape {a}")
-        return a if op in ("matrix_inverse", "cholesky") else a[:-2]
+        n = a[-1] if not isinstance(a[-1], Dim) else a[-2]  # a known size wins (checked later)
+        return a[:-2] + (n, n) if op in ("matrix_inverse", "cholesky") else a[:-2]
     return shape
 
 

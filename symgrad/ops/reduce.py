@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from ..errors import ShapeError
+from ..graph import is_static
 from .base import (REGISTRY, Example, F, Op, as_object_array, float_result, literal,
                    normalize_axis, register)
 
@@ -71,6 +73,9 @@ def _prod_grad(node, g):
     perm = tuple(keep + list(axis))
     xt = F.transpose(x, perm=perm) if perm != tuple(range(x.ndim)) else x
     lead = tuple(x.shape[i] for i in keep)
+    if not is_static([x.shape[i] for i in axis]):
+        raise ShapeError("the gradient of reduce_prod over an axis of unknown size (None) is "
+                         "not supported; give that axis a size, or use exp(reduce_sum(log(x)))")
     n = int(np.prod([x.shape[i] for i in axis], dtype=np.int64))
     rows = F.reshape(xt, shape=lead + (1, n))
     tiled = F.broadcast_to(rows, shape=lead + (n, n))

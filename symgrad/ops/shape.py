@@ -10,9 +10,12 @@ same code computes numbers and SymPy closed forms (numpy object arrays).
 from __future__ import annotations
 
 import numpy as np
+import sympy
 
 from ..errors import ShapeError
-from .base import REGISTRY, Example, F, Op, literal, normalize_axis, register, unbroadcast
+from ..graph import Dim, dim_expr, is_static, make_dim, shape_size
+from .base import (REGISTRY, Example, F, Op, broadcast_shapes, literal, normalize_axis,
+                   register, unbroadcast)
 
 
 def _size(shape):
@@ -21,9 +24,12 @@ def _size(shape):
 
 def _reshape_shape(in_shapes, shape):
     (x,) = in_shapes
-    if _size(x) != _size(shape):
-        raise ShapeError(f"reshape: cannot reshape a tensor of shape {x} (size {_size(x)}) "
-                         f"into shape {tuple(shape)} (size {_size(shape)})")
+    a, b = shape_size(x), shape_size(shape)
+    # with unknown sizes the check is static only where it can fail for every value
+    # (3*n vs 3*n + 1); otherwise the evaluators check when values arrive
+    if (dim_expr(a) - dim_expr(b)).is_nonzero if not is_static(x + tuple(shape)) else a != b:
+        raise ShapeError(f"reshape: cannot reshape a tensor of shape {x} (size {a}) "
+                         f"into shape {tuple(shape)} (size {b})")
     return tuple(shape)
 
 
@@ -52,8 +58,8 @@ register(Op("transpose", kind="structural", shape=_transpose_shape,
 def _broadcast_shape(in_shapes, shape):
     (x,) = in_shapes
     try:
-        out = tuple(np.broadcast_shapes(x, tuple(shape)))
-    except ValueError:
+        out = broadcast_shapes(tuple(shape), x)  # an unknown size of the target wins
+    except ShapeError:
         out = None
     if out != tuple(shape):
         raise ShapeError(f"broadcast_to: a tensor of shape {x} cannot be broadcast to {tuple(shape)}")
@@ -70,15 +76,23 @@ register(Op("broadcast_to", kind="structural", shape=_broadcast_shape,
 def _concat_shape(in_shapes, axis):
     first = in_shapes[0]
     for s in in_shapes[1:]:
-        if len(s) != len(first) or any(a != b for i, (a, b) in enumerate(zip(s, first))
-                                        if i != axis):
+        if len(s) != len(first) or any(
+                a != b and not isinstance(a, Dim) and not isinstance(b, Dim)
+                for i, (a, b) in enumerate(zip(s, first)) if i != axis):
             raise ShapeError(f"concat: shapes {', '.join(map(str, in_shapes))} differ "
                              f"outside axis {axis}")
-    return first[:axis] + (sum(s[axis] for s in in_shapes),) + first[axis + 1:]
+    # outside the axis, a known size wins over an unknown one (checked at evaluation)
+    rest = [next((s[i] for s in in_shapes if not isinstance(s[i], Dim)), first[i])
+            for i in range(len(first))]
+    total = sum((s[axis] for s in in_shapes[1:]), in_shapes[0][axis])
+    return tuple(rest[:axis]) + (total,) + tuple(rest[axis + 1:])
 
 
 def _concat_grad(node, g):
     axis, start, grads = node.attrs["axis"], 0, []
+    if any(isinstance(x.shape[axis], Dim) for x in node.inputs[:-1]):
+        raise ShapeError("the gradient of concat along an axis of unknown size (None) is not "
+                         "supported; concatenate along a known axis")
     for x in node.inputs:
         index = (slice(None),) * axis + (slice(start, start + x.shape[axis]),)
         grads.append(F.index(g, index=index))
@@ -118,15 +132,61 @@ def normalize_index(index, shape):
             raise ShapeError(f"unsupported index {item!r}: use ints, slices, None, ... "
                              "or integer arrays")
     try:
-        np.broadcast_to(np.empty(()), shape)[tuple(out)]
+        _index_shape([shape], tuple(out))
     except IndexError as exc:
         raise ShapeError(f"index {index!r} does not fit a tensor of shape {shape}: {exc}") from None
     return tuple(out)
 
 
 def _index_shape(in_shapes, index):
-    return np.broadcast_to(np.empty(()), in_shapes[0])[index].shape
+    (shape,) = in_shapes
+    if is_static(shape):
+        return np.broadcast_to(np.empty(()), shape)[index].shape
+    return _index_dims(shape, index)
 
+
+def _index_dims(shape, index):
+    # numpy's basic and advanced indexing, over unknown sizes: integers and index arrays
+    # are checked when values arrive on unknown axes
+    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if used > len(shape):
+        raise IndexError(f"too many indices for a tensor of rank {len(shape)}")
+    k = next((j for j, i in enumerate(index) if i is Ellipsis), len(index))
+    index = index[:k] + (slice(None),) * (len(shape) - used) + index[k + 1:]
+    out, arrays, axis, where = [], [], 0, []
+    for item in index:
+        if item is None:
+            out.append(1)
+            continue
+        d = shape[axis]
+        axis += 1
+        if isinstance(item, slice):
+            out.append(_slice_len(d, item))
+        elif isinstance(item, np.ndarray):
+            arrays.append(item)
+            where.append(len(out))
+        elif not isinstance(d, Dim) and not -d <= item < d:
+            raise IndexError(f"index {item} is out of bounds for an axis of size {d}")
+    if arrays:
+        lead = tuple(np.broadcast_shapes(*[a.shape for a in arrays]))
+        spots = [j for j, item in enumerate(index) if isinstance(item, np.ndarray)]
+        at = where[0] if spots == list(range(spots[0], spots[-1] + 1)) else 0
+        out = out[:at] + list(lead) + out[at:]
+    return tuple(out)
+
+
+def _slice_len(d, item):
+    if not isinstance(d, Dim):
+        return len(range(*item.indices(d)))
+    start, stop, step = item.start, item.stop, item.step or 1
+    if step < 0 or (start is not None and start < 0 and stop is not None and stop >= 0):
+        raise IndexError(f"slice {item} of an axis of unknown size (None) is not supported; "
+                         "use a forward slice such as x[1:] or x[:-1]")
+    n = dim_expr(d)
+    lo = 0 if start is None else start if start >= 0 else n + start
+    hi = n if stop is None else stop if stop >= 0 else n + stop
+    length = hi - lo
+    return make_dim(length if step == 1 else sympy.ceiling(length / step))
 
 def _index_impl(x, index):
     return np.array(x[index])
@@ -176,6 +236,22 @@ register(Op("index_add", kind="structural", shape=lambda in_shapes, shape, index
             examples=[Example((2,), shape=(4,), index=(slice(1, 3),)),
                       Example((3,), shape=(5,), index=(np.array([0, 2, 2]),))]))
 
+
+
+def _dim_size_symbolic(node, x):
+    out = np.empty((), dtype=object)
+    out[()] = sympy.Mul(*[dim_expr(node.inputs[0].shape[a]) for a in node.attrs["axis"]])
+    return out
+
+
+register(Op("dim_size", kind="special", shape=lambda in_shapes, axis: (),
+            impl=lambda x, axis: np.asarray(float(np.prod([x.shape[a] for a in axis]))),
+            symbolic=_dim_size_symbolic, grad=lambda node, g: [None],
+            dtype=lambda dtypes, axis: np.dtype(np.float64),
+            examples=[Example((2, 3), axis=(0,)), Example((2, 3), axis=(0, 1))],
+            doc="the number of elements along axes, read when values arrive (tf.size)"))
+REGISTRY["dim_size"].size_of = lambda shape, axis: shape_size([shape[a] for a in axis])
+
 __all__ = ["normalize_index", "normalize_axis", "literal", "REGISTRY"]
 
 
@@ -185,3 +261,71 @@ def _index_add_positions(shape, index):
 
 
 REGISTRY["index_add"].scatter_positions = _index_add_positions
+
+
+# For the compiler, over sizes known only at call time (no index tables): how each axis
+# of the input is read.  ``view(in_shape, out_shape, **attrs)`` gives, per input axis,
+# ``(out_axis or None, step, start)``: input index = start + step * out_index[out_axis].
+# None: not expressible that way (index arrays); "flat": the same elements in order.
+
+def _transpose_view(in_shape, out_shape, perm):
+    out = [None] * len(in_shape)
+    for k, p in enumerate(perm):
+        out[p] = (k, 1, 0)
+    return out
+
+
+def _broadcast_view(in_shape, out_shape, shape):
+    lead = len(out_shape) - len(in_shape)
+    return [(None, 1, 0) if d == 1 and out_shape[lead + j] != 1 else (lead + j, 1, 0)
+            for j, d in enumerate(in_shape)]
+
+
+def _index_view(in_shape, out_shape, index):
+    if any(isinstance(i, np.ndarray) for i in index):
+        return None
+    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    k = next((j for j, i in enumerate(index) if i is Ellipsis), len(index))
+    index = index[:k] + (slice(None),) * (len(in_shape) - used) + index[k + 1:]
+    out, axis = [], 0
+    for item in index:
+        if item is None:
+            axis += 1
+            continue
+        d = in_shape[len(out)]
+        if isinstance(item, slice):
+            if isinstance(d, Dim):  # forward slices only (see _slice_len)
+                step, start = item.step or 1, _from_end(item.start or 0, d)
+            else:
+                start, _, step = item.indices(d)
+            out.append((axis, step, start))
+            axis += 1
+        else:
+            out.append((None, 1, _from_end(item, d)))
+    return out
+
+
+def _from_end(i, d):
+    return i if isinstance(i, Dim) or i >= 0 else d + i
+
+
+REGISTRY["transpose"].view = _transpose_view
+REGISTRY["broadcast_to"].view = _broadcast_view
+REGISTRY["index"].view = _index_view
+REGISTRY["reshape"].view = lambda in_shape, out_shape, shape: "flat"
+
+
+def _concat_placement(in_shapes, axis):
+    # where each input lands in the output: input axis a -> (a, 1, offset on the axis)
+    out, offset = [], 0
+    for shape in in_shapes:
+        out.append([(a, 1, offset if a == axis else 0) for a in range(len(shape))])
+        offset = offset + shape[axis]
+    return out
+
+
+REGISTRY["concat"].placement = _concat_placement
+# index_add adds g at the positions the same index reads: its view is index's, from the
+# output (of index_add's shape) to g
+REGISTRY["index_add"].scatter_view = lambda out_shape, g_shape, shape, index: _index_view(
+    tuple(shape), g_shape, index)

@@ -28,7 +28,7 @@ import sympy
 from ..differentiate import sweep as _sweep
 from ..errors import FeedError
 from ..evaluate import check_feed, run
-from ..graph import ancestors
+from ..graph import ancestors, is_static
 from ..forms import closed_form
 from . import analysis
 
@@ -163,7 +163,7 @@ def _path_rows(sweep, x, values):
 
 def _result_form(grad, keep):
     """The gradient in the leaves' symbols if that reads short, else in intermediate names."""
-    if grad is None:
+    if grad is None or keep is None:
         return None
     if grad.size <= 9:
         form = closed_form(grad)
@@ -235,6 +235,8 @@ def explain(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None):
     """
     record, values = sweep_values(ys, xs, grad_ys, stop_gradients, feed_dict)
     keep = _kept(record)
+    if not all(is_static(n.shape) for n in ancestors(record.ys + list(record.adjoints.values()))):
+        keep = None  # closed forms of elementwise expansions need every size known
     results = _result_rows(record, values, keep)
     _partials(record, grad_ys, feed_dict, results)
     return Explanation(record, _forward_rows(record, values),

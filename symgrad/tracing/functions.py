@@ -14,10 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DtypeError, ShapeError
-from ..ops import REGISTRY, apply, common_graph, literal, normalize_axis
+from ..graph import Dim, is_static, shape_size
+from ..ops import REGISTRY, common_graph, literal, normalize_axis
+from ..ops.base import filled
+from ..ops.deferred import deferrable
 from .arguments import checked, tensor_signature
 from . import tensor as _tensor
-from .tensor import Graph, as_dtype, as_tensor, constant, get_default_graph  # noqa: F401
+from .tensor import Graph, apply, as_dtype, as_tensor, constant, get_default_graph  # noqa: F401
 
 __all__ = []
 
@@ -25,7 +28,8 @@ __all__ = []
 def _public(fn):
     """Export ``fn`` as an op function whose arity and argument kinds are checked."""
     __all__.append(fn.__name__)
-    return checked(fn)
+    # a tensor of unknown rank among the arguments: the call is recorded (ops.deferred)
+    return checked(deferrable()(fn))
 
 
 def _lift(values):
@@ -37,7 +41,10 @@ def _lift(values):
 
 
 def _elementwise(op_name):
-    """The public function of registry op ``op_name``: ``(x[, y, ...], name=None)``."""
+    """The public function of registry op ``op_name``: ``(x[, y, ...], name=None)``.
+
+    (``apply`` here records calls meeting a tensor of unknown rank.)
+    """
     nargs = REGISTRY[op_name].nargs
     params = ["x", "y", "z"][:nargs] if nargs <= 3 else [f"x{i}" for i in range(nargs)]
 
@@ -137,9 +144,15 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Mean over ``axis`` (a float result, also for integer input)."""
     (x,) = _lift([input_tensor])
     total = reduce_sum(x, axis, keepdims)
-    count = int(np.prod([x.shape[a] for a in normalize_axis(axis, x.ndim)], dtype=np.int64))
-    return apply("div", [total, literal(x.graph, float(count), total.dtype if total.is_float
-                                        else None)], name=name)
+    axes = normalize_axis(axis, x.ndim)
+    dims = [x.shape[a] for a in axes]
+    if not is_static(dims):  # the count is read when values arrive
+        count = apply("dim_size", [x], axis=axes)
+        count = count if total.dtype == count.dtype or not total.is_float else cast(count, total.dtype)
+    else:
+        count = literal(x.graph, float(np.prod(dims, dtype=np.int64)),
+                        total.dtype if total.is_float else None)
+    return apply("div", [total, count], name=name)
 
 
 @_public
@@ -180,15 +193,23 @@ def transpose(a, perm=None, name=None):
 def reshape(tensor, shape, name=None):
     """The same elements in ``shape`` (one entry may be -1)."""
     (x,) = _lift([tensor])
-    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(d) for d in shape)
+    shape = _dims(shape)
     if shape.count(-1) > 1:
         raise ShapeError(f"reshape: at most one -1 in shape {shape}")
     if -1 in shape:
-        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
-        if known == 0 or x.size % known:
+        known = shape_size([d for d in shape if d != -1])
+        if known == 0 or not isinstance(x.size, Dim) and not isinstance(known, Dim) \
+                and x.size % known:
             raise ShapeError(f"reshape: cannot reshape size {x.size} into {shape}")
         shape = tuple(x.size // known if d == -1 else d for d in shape)
     return apply("reshape", [x], shape=shape, name=name)
+
+
+def _dims(shape):
+    """A shape argument as a tuple of ints and Dims (a Dim is kept: ``x.shape[0]``)."""
+    if isinstance(shape, Dim) or np.ndim(shape) == 0:
+        shape = (shape,)
+    return tuple(d if isinstance(d, Dim) else int(d) for d in shape)
 
 
 @_public
@@ -214,7 +235,7 @@ def squeeze(input, axis=None, name=None):
 def broadcast_to(input, shape, name=None):
     """``input`` repeated to ``shape`` (numpy broadcasting rules)."""
     (x,) = _lift([input])
-    return apply("broadcast_to", [x], shape=tuple(int(d) for d in shape), name=name)
+    return apply("broadcast_to", [x], shape=_dims(shape), name=name)
 
 
 @_public
@@ -305,14 +326,14 @@ def fill(dims, value, name=None):
 def zeros_like(tensor, dtype=None, name=None):
     """Literal zeros of the tensor's shape (appear as 0 in closed forms)."""
     (x,) = _lift([tensor])
-    return literal(x.graph, np.zeros(x.shape, as_dtype(dtype) or x.dtype))
+    return filled(x.graph, 0, x.shape, as_dtype(dtype) or x.dtype)
 
 
 @_public
 def ones_like(tensor, dtype=None, name=None):
     """Literal ones of the tensor's shape."""
     (x,) = _lift([tensor])
-    return literal(x.graph, np.ones(x.shape, as_dtype(dtype) or x.dtype))
+    return filled(x.graph, 1, x.shape, as_dtype(dtype) or x.dtype)
 
 
 @_public

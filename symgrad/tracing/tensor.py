@@ -20,7 +20,12 @@ from .. import display
 from .. import graph as _graph
 from ..errors import DtypeError, NotATensorError, ShapeError
 from ..evaluate import evaluate
-from ..ops import apply, check_value, normalize_index
+from ..ops import apply as _apply
+from ..ops import check_value, normalize_index
+from ..ops.deferred import defer, deferrable
+
+# A tensor of unknown rank among the inputs: the application is recorded (ops.deferred)
+apply = deferrable()(_apply)
 
 
 class Tensor(_graph.Node):
@@ -105,6 +110,8 @@ class Tensor(_graph.Node):
         return apply("logical_not", [self])
 
     def __getitem__(self, index):
+        if self.shape is None:  # unknown rank: recorded until values arrive
+            return defer(Tensor.__getitem__, (self, index), {}, name="index")
         return apply("index", [self], index=normalize_index(index, self.shape))
 
     def __iter__(self):
@@ -135,6 +142,8 @@ class Tensor(_graph.Node):
 
     @property
     def T(self):
+        if self.shape is None:
+            return defer(lambda t: t.T, (self,), {}, name="transpose")
         return apply("transpose", [self], perm=tuple(reversed(range(self.ndim))))
 
     def numpy(self, feed_dict=None):
@@ -146,13 +155,15 @@ class Tensor(_graph.Node):
         return evaluate(self, feed_dict)
 
     def get_shape(self):
-        return self.shape
+        """The static shape as a :class:`TensorShape` (``as_list()`` gives ``[None, 3]``)."""
+        return TensorShape(self.shape)
 
     def __str__(self):
         return display.show("str", self)  # the closed form, by symgrad.forms.printing
 
     def __repr__(self):
         return f"<Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
+
 
     def _repr_latex_(self):
         return display.show("latex", self)
@@ -165,6 +176,31 @@ class Tensor(_graph.Node):
 # the op functions that build on this module; it fills this table when imported.
 NUMPY_PROTOCOL: dict = {}
 
+
+class TensorShape(tuple):
+    """A static shape as TF shows it: a tuple with ``None`` for unknown dimensions.
+
+    >>> TensorShape((None, 3)).as_list(), TensorShape((2, 3)).num_elements()
+    ([None, 3], 6)
+    """
+
+    def as_list(self):
+        return [None if d is None or isinstance(d, _graph.Dim) else int(d) for d in self]
+
+    @property
+    def ndims(self):
+        return len(self)
+
+    rank = ndims
+
+    def is_fully_defined(self):
+        return _graph.is_static(self)
+
+    def num_elements(self):
+        return int(np.prod(self, dtype=np.int64)) if self.is_fully_defined() else None
+
+    def __repr__(self):
+        return f"TensorShape({self.as_list()})"
 
 class Graph(_graph.Graph):
     """A traced graph whose nodes are :class:`Tensor` objects."""
@@ -281,24 +317,33 @@ class Variable(Tensor):
 def placeholder(dtype=None, shape=None, name=None):
     """A leaf without a value, fed at evaluation (``feed_dict={p: value}``).
 
-    symgrad needs static shapes: ``shape`` must be fully known (``None`` means a
-    scalar).
+    ``None`` in ``shape`` is a dimension known only when a value is fed (TF's
+    ``[None, 3]``): one graph, and one compiled function, serve every size.
+    ``shape=None`` means a scalar here (``compat.v1.placeholder`` reads it as any
+    shape, as TF1 does).
+
+    >>> with Graph().as_default():
+    ...     X = placeholder(shape=(None, 3), name="X")
+    ...     X.shape, X.get_shape().as_list()
+    ((None, 3), [None, 3])
     """
     unspecified = shape is None
     if unspecified:
         shape = ()
-    if isinstance(shape, int):
+    if isinstance(shape, int) or shape is None:
         shape = (shape,)
-    if any(d is None or int(d) < 0 for d in shape):
-        raise ShapeError(f"placeholder shape {tuple(shape)} has unknown dimensions; symgrad "
-                         "compiles static shapes: give every dimension (batch over a leading "
-                         "axis with sg.compile(...).batched)")
+    shape = tuple(shape)
+    for d in shape:
+        if d is not None and (not isinstance(d, (int, np.integer)) or d < -1):
+            raise ShapeError(f"placeholder shape {shape}: every dimension must be a "
+                             "non-negative int, or None for a size known when values are fed")
     dt = as_dtype(dtype, "placeholder(dtype)") or np.dtype(np.float64)
+    shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
     attrs = {"unspecified_shape": True} if unspecified else {}
-    return _leaf("placeholder", None, name or "Placeholder", dt, tuple(int(d) for d in shape),
-                 **attrs)
+    return _leaf("placeholder", None, name or "Placeholder", dt, shape, **attrs)
 
 
+@deferrable()
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """Matrix product with numpy's rules for vectors (1-D operands); ``transpose_a/b``

@@ -1,0 +1,73 @@
+"""Compiled evaluators built once per combination of sizes: the fallback for graphs
+with unknown sizes (or ranks) that the size-generic lowering does not cover.
+
+Each call reads the sizes from its arguments and uses (or builds, with the
+compiler's ``build``) the evaluator of the graph specialised to them
+(``evaluate.specialize``; tensors of unknown rank are made first,
+``ops.deferred.resolve``).
+
+Imports errors, graph, evaluate and ops.
+
+>>> PerSize.__name__
+'PerSize'
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ArgumentError, ShapeError
+from ..evaluate import bind_dims, fits, needed, specialize
+from ..graph import shape_text
+from ..ops.deferred import resolve
+
+
+class PerSize:
+    """A graph with unknown sizes compiled once per combination of sizes met.
+
+    The fallback for graphs the size-generic lowering does not cover: each call
+    reads the sizes from its arguments and uses (or builds) the evaluator of the
+    graph specialised to them.
+    """
+
+    def __init__(self, nodes, tree, inputs, build, build_tree):
+        # build(list of nodes, inputs) -> evaluator returning a list of values;
+        # build_tree(tree, iterator of values) -> the outputs in the structure given
+        self._nodes, self._tree, self._inputs, self._build = nodes, tree, inputs, build
+        self._build_tree = build_tree
+        self.input_names = [x.name for x in inputs]
+        self.evaluators = {}
+
+    def evaluator(self, arrays):
+        """The compiled evaluator for the sizes of ``arrays`` (one per input)."""
+        for k, (x, a) in enumerate(zip(self._inputs, arrays)):
+            if not fits(np.shape(a), x.shape):
+                raise ShapeError(f"input {k} ({x.name!r}) must have shape "
+                                 f"{shape_text(x.shape)}, got {np.shape(a)}")
+        bindings = bind_dims(dict(zip(self._inputs, arrays)))
+        key = tuple(sorted((str(s), int(v)) for s, v in bindings.items())) + tuple(
+            np.shape(a) for x, a in zip(self._inputs, arrays) if x.shape is None)
+        if key not in self.evaluators:
+            nodes, inputs = self._nodes, self._inputs
+            ranks = resolve(needed(nodes, set(inputs)), dict(zip(inputs, arrays)))
+            if ranks:  # tensors of unknown rank, made at these shapes (ops.deferred)
+                nodes = [ranks.get(n, n) for n in nodes]
+                inputs = [ranks.get(x, x) for x in inputs]
+            mapping = specialize(nodes + inputs, bindings)
+            self.evaluators[key] = self._build([mapping[n] for n in nodes],
+                                               [mapping[x] for x in inputs])
+        return self.evaluators[key]
+
+    def __call__(self, *args):
+        if len(args) != len(self._inputs):
+            raise ArgumentError(f"the compiled function takes {len(self._inputs)} inputs "
+                                f"({', '.join(self.input_names)}), got {len(args)}")
+        return self._build_tree(self._tree, iter(self.evaluator(args)(*args)))
+
+    def batched(self, *values, parallel=False):
+        cores = [np.shape(v)[np.ndim(v) - x.ndim:] for v, x in zip(values, self._inputs)]
+        f = self.evaluator([np.empty(c) for c in cores])
+        return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel)))
+
+    def __repr__(self):
+        return (f"<symgrad.PerSize inputs=({', '.join(self.input_names)}) "
+                f"sizes compiled={len(self.evaluators)}>")

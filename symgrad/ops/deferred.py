@@ -1,0 +1,157 @@
+"""Tensors of unknown rank: calls recorded now, made when values arrive.
+
+TF1's ``tf.placeholder(tf.float32)`` (no shape) takes a value of *any* shape, and
+one graph serves ``{a: 3}`` and ``{a: [1, 3]}``.  Ops need ranks to be built
+(which axes a sum runs over, how a gradient un-broadcasts), so a call that meets a
+tensor of unknown rank -- an op function, an operator, ``gradients`` -- is
+recorded instead: a *deferred* node holds the call and its arguments.  When values
+arrive (``evaluate``, ``Session.run``), :func:`resolve` gives each such placeholder
+the fed value's shape and makes the recorded calls again, in order, on real
+tensors; the result is cached per combination of fed shapes.  Deferred tensors
+have ``shape`` None (unknown rank).
+
+Imports the graph and ``ops.base``.
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default() as g:
+...     a = any_shape_placeholder(g, np.float64, "a")
+...     b = a * 2 + 1
+...     b.shape is None, sg.evaluate(b, {a: [1.0, 3.0]}).tolist(), sg.evaluate(b, {a: 2.0})
+(True, [3.0, 7.0], np.float64(5.0))
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..errors import FeedError
+from ..graph import Node
+from .base import Op, promote
+
+
+def _no_impl(*arrays, **attrs):
+    raise RuntimeError("a deferred call is made by resolve(), never evaluated directly")
+
+
+DEFERRED = Op("deferred", kind="special", shape=lambda in_shapes, **attrs: None,
+              impl=_no_impl, grad=None, doc="a call recorded until the ranks are known")
+
+
+def any_shape_placeholder(graph, dtype, name):
+    """A placeholder that takes a value of any shape (TF1's ``placeholder(dtype)``)."""
+    from .base import REGISTRY
+    return graph.add_node(REGISTRY["placeholder"], (), {"any_shape": True}, None, dtype,
+                          name=name)
+
+
+def unknown_rank(value):
+    """True for a tensor of unknown rank (an any-shape placeholder or a deferred call)."""
+    return isinstance(value, Node) and value.shape is None
+
+
+def tensors_in(structure):
+    """The nodes inside nested lists/tuples/dicts (and keyword dicts), in order."""
+    out, stack = [], [structure]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+    return list(dict.fromkeys(out))
+
+
+class Call:
+    """A recorded call ``fn(*args, **kwargs)``; made again with tensors substituted."""
+
+    def __init__(self, fn, args, kwargs):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    def make(self, mapping, memo):
+        if id(self) not in memo:
+            args = _substitute(self.args, mapping)
+            kwargs = _substitute(self.kwargs, mapping)
+            memo[id(self)] = self.fn(*args, **kwargs)
+        return memo[id(self)]
+
+    def __repr__(self):
+        return f"<deferred {getattr(self.fn, '__name__', 'call')}>"
+
+
+def _substitute(value, mapping):
+    if isinstance(value, Node):
+        return mapping.get(value, value)
+    if isinstance(value, dict):
+        return {k: _substitute(v, mapping) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        items = [_substitute(v, mapping) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+def defer(fn, args, kwargs, count=None, name=None):
+    """Record ``fn(*args, **kwargs)``: one deferred node, or ``count`` of them (one per
+    entry of the list ``fn`` returns)."""
+    inputs = tensors_in((args, kwargs))
+    first = next(t for t in inputs if unknown_rank(t))
+    graph, cls = first.graph, getattr(type(first), "derived_class", None)
+    call = Call(fn, args, kwargs)
+    floats = [t.dtype for t in inputs if t.dtype.kind == "f"]
+    dtype = promote(floats) if floats else promote([t.dtype for t in inputs])
+    name = name or getattr(fn, "__name__", "deferred").strip("_") or "deferred"
+    if count is None:
+        return graph.add_node(DEFERRED, inputs, {"call": call, "index": None}, None, dtype,
+                              name=name, cls=cls)
+    return [graph.add_node(DEFERRED, inputs, {"call": call, "index": i}, None, dtype,
+                           name=name, cls=cls) for i in range(count)]
+
+
+def deferrable(count=None):
+    """Decorate a graph-building function: calls meeting a tensor of unknown rank are
+    recorded (``count(args, kwargs)``: how many tensors a list result holds)."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            if any(unknown_rank(t) for t in tensors_in((args, kwargs))):
+                n = count(*args, **kwargs) if count is not None else None
+                return defer(fn, args, kwargs, n)
+            return fn(*args, **kwargs)
+        return wrapper
+    return wrap
+
+
+def resolve(nodes, feeds):
+    """``{node: real node}`` for the placeholders of unknown rank and the deferred
+    calls among ``nodes`` (topological order), at the shapes of the values in
+    ``feeds``; cached on the graph per combination of fed shapes."""
+    open_ = [n for n in nodes if n.shape is None]
+    if not open_:
+        return {}
+    graph = open_[0].graph
+    key = tuple(sorted((p.id, np.shape(v)) for p, v in feeds.items() if p.shape is None))
+    mapping, memo = graph.__dict__.setdefault("_resolved", {}).setdefault(key, ({}, {}))
+    for node in open_:
+        if node in mapping:
+            continue
+        if "call" not in node.attrs:
+            if node not in feeds:
+                raise FeedError(f"placeholder {node.name!r} (any shape) was not fed; pass "
+                                f"feed_dict={{{node.name}: value}}")
+            mapping[node] = graph.add_node(node.op, (), {}, np.shape(feeds[node]), node.dtype,
+                                           name=f"{node.name}/fed")
+            continue
+        made = node.attrs["call"].make(mapping, memo)
+        index = node.attrs["index"]
+        made = made if index is None else made[index]
+        if made is None:
+            raise FeedError(f"{node.name!r} is None at the shapes fed (nothing connects "
+                            "it); it has no value")
+        mapping[node] = made
+    return mapping
+
+
+__all__ = ["DEFERRED", "any_shape_placeholder", "unknown_rank", "defer", "deferrable",
+           "resolve", "tensors_in"]

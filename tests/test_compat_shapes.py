@@ -1,0 +1,139 @@
+"""TF1 programs with placeholders of unknown size or shape, written as TF's docs write
+them, with only the import changed (SEMANTICS.md "Unknown dimensions").
+
+Oracles: the numbers TF's "Getting Started" guide prints, numpy formulas, central
+finite differences, and TF's feed error (tensor and both shapes named).
+"""
+import numpy as np
+import pytest
+
+import symgrad as sg
+import symgrad.compat.v1 as tf
+
+from .oracles import central_difference
+
+
+def test_getting_started_adder_takes_any_shape():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32)
+        b = tf.placeholder(tf.float32)
+        adder_node = a + b
+        assert adder_node.shape is None  # unknown rank until fed
+        sess = tf.Session()
+        assert sess.run(adder_node, {a: 3, b: 4.5}) == pytest.approx(7.5)
+        np.testing.assert_allclose(sess.run(adder_node, {a: [1, 3], b: [2, 4]}), [3.0, 7.0])
+        assert sess.run(adder_node * 3., {a: 3, b: 4.5}) == pytest.approx(22.5)
+
+
+def test_getting_started_linear_regression_trains_to_tfs_numbers():
+    with tf.Graph().as_default():
+        W = tf.Variable([.3], dtype=tf.float32)
+        b = tf.Variable([-.3], dtype=tf.float32)
+        x = tf.placeholder(tf.float32)
+        linear_model = W * x + b
+        y = tf.placeholder(tf.float32)
+        loss = tf.reduce_sum(tf.square(linear_model - y))
+        train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+        x_train, y_train = [1, 2, 3, 4], [0, -1, -2, -3]
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(loss, {x: x_train, y: y_train}) == pytest.approx(23.66, rel=1e-6)
+        for _ in range(1000):
+            sess.run(train, {x: x_train, y: y_train})
+        curr_W, curr_b, curr_loss = sess.run([W, b, loss], {x: x_train, y: y_train})
+    # TF's guide prints: W: [-0.9999969] b: [ 0.99999082] loss: 5.69997e-11
+    np.testing.assert_allclose(curr_W, [-0.9999969], rtol=1e-6)
+    np.testing.assert_allclose(curr_b, [0.99999082], rtol=1e-5)
+    assert curr_loss == pytest.approx(5.69997e-11, rel=0.05)
+
+
+def test_unknown_rank_gradients_at_scalars_and_vectors():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64)
+        y = tf.reduce_mean(tf.sin(x) * x)
+        (g,) = tf.gradients(y, x)
+        with tf.Session() as sess:
+            for v in (0.7, np.array([0.5, -1.0, 2.0]), np.ones((2, 3))):
+                got = sess.run(g, {x: v})
+                want = (np.sin(v) + v * np.cos(v)) / np.size(v)
+                np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def _logistic_program():
+    # the way TF1 tutorials write it: [None, d] placeholders, a Session feed
+    X = tf.placeholder(tf.float32, [None, 3], name="X")
+    Y = tf.placeholder(tf.float32, [None, 1], name="Y")
+    W = tf.Variable(tf.zeros([3, 1]), name="W")
+    b = tf.Variable(tf.zeros([1]), name="b")
+    logits = tf.matmul(X, W) + b
+    prob = tf.sigmoid(logits)
+    cost = -tf.reduce_mean(Y * tf.log(prob) + (1 - Y) * tf.log(1 - prob))
+    return X, Y, W, b, cost
+
+
+def test_logistic_regression_with_none_batch_feeds_any_batch_size(rng):
+    with tf.Graph().as_default():
+        X, Y, W, b, cost = _logistic_program()
+        assert X.get_shape().as_list() == [None, 3] and cost.shape == ()
+        grads = tf.gradients(cost, [W, b])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            W.assign(np.array([[0.5], [-0.25], [1.0]], dtype=np.float32))
+            for n in (1, 5, 64):
+                Xv = rng.standard_normal((n, 3)).astype(np.float32)
+                Yv = (rng.random((n, 1)) > 0.5).astype(np.float32)
+                gW, gb = sess.run(grads, {X: Xv, Y: Yv})
+                p = 1 / (1 + np.exp(-(Xv.astype(float) @ W.value.astype(float))))
+                np.testing.assert_allclose(gW, Xv.T @ (p - Yv) / n, rtol=2e-5, atol=1e-6)
+                np.testing.assert_allclose(gb, [np.mean(p - Yv)], rtol=2e-5, atol=1e-6)
+
+
+def test_logistic_regression_trains_like_the_fixed_batch_graph(rng):
+    Xv = rng.standard_normal((40, 3)).astype(np.float32)
+    Yv = (Xv @ np.array([[1.0], [-2.0], [0.5]]) > 0).astype(np.float32)
+    results = []
+    for batch in (None, 40):
+        with tf.Graph().as_default():
+            X = tf.placeholder(tf.float32, [batch, 3], name="X")
+            Y = tf.placeholder(tf.float32, [batch, 1], name="Y")
+            W = tf.Variable(tf.zeros([3, 1]))
+            prob = tf.sigmoid(tf.matmul(X, W))
+            cost = -tf.reduce_mean(Y * tf.log(prob) + (1 - Y) * tf.log(1 - prob))
+            train = tf.train.GradientDescentOptimizer(0.5).minimize(cost)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for _ in range(20):
+                    sess.run(train, {X: Xv, Y: Yv})
+                results.append(sess.run([W, cost], {X: Xv, Y: Yv}))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    assert results[0][1] == results[1][1]
+
+
+def test_gradient_of_a_none_batch_program_matches_finite_differences(rng):
+    with tf.Graph().as_default():
+        X = tf.placeholder(tf.float64, [None, 2], name="X")
+        w = tf.placeholder(tf.float64, [2], name="w")
+        loss = tf.reduce_sum(tf.tanh(tf.matmul(X, tf.reshape(w, [2, 1]))) ** 2)
+        (g,) = tf.gradients(loss, w)
+        Xv, w0 = rng.standard_normal((7, 2)), rng.standard_normal(2)
+        with tf.Session() as sess:
+            got = sess.run(g, {X: Xv, w: w0})
+            want = central_difference(lambda v: float(sess.run(loss, {X: Xv, w: v})), w0)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+
+
+def test_feeding_the_wrong_static_shape_is_a_value_error_naming_both_shapes():
+    with tf.Graph().as_default():
+        X = tf.placeholder(tf.float32, [None, 3], name="X")
+        with tf.Session() as sess, pytest.raises(ValueError, match=r"\(2, 4\).*'X(:0)?'.*\(None, 3\)"):
+            sess.run(tf.reduce_sum(X), {X: np.ones((2, 4))})
+
+
+def test_compiled_unknown_rank_builds_per_shape():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64)
+        y = tf.reduce_sum(x * x)
+        f = sg.compile([y] + tf.gradients(y, x), [x])
+        assert f(3.0) == [9.0, 6.0]
+        value, grad = f(np.array([1.0, 2.0]))
+        assert value == 5.0 and grad.tolist() == [2.0, 4.0]
