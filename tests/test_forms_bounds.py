@@ -203,3 +203,20 @@ def test_a_hessian_without_a_row_pattern_says_why(rng):
     assert m.form == "elementwise" and "concat" in m.reason and "e_i" in m.reason
     (batched,) = sg.hessians(sg.sigmoid(sg.reduce_sum(v * sg.tanh(W @ x))), v)
     assert "no matrix notation" in sg.matrix_form(batched).reason   # batched sweep: says why
+
+
+def test_unknown_rows_print_in_matrix_notation_with_symbolic_sizes():
+    X = sg.placeholder(sg.float64, shape=(None, 4), name="X")
+    y = sg.placeholder(sg.float64, shape=(None,), name="y")
+    w = sg.Variable(np.zeros(4), name="w")
+    z = X @ w
+    (g,) = sg.gradients(-sg.reduce_sum(y * sg.log(sg.sigmoid(z))
+                                       + (1 - y) * sg.log(1 - sg.sigmoid(z))), w)
+    assert select.scalar_size(g) is None
+    assert str(g) == "X.T*(sigmoid(X*w) - y)" and sg.text(g) == "Xᵀ(σ(X w) − y)"
+    m = sg.matrix_form(g)
+    (rows,) = [s for s in m.expr.atoms(sympy.MatrixSymbol) if s.name == "X"]
+    assert not rows.shape[0].is_Integer and rows.shape[1] == 4     # n_X × 4
+    (v,) = [sg.placeholder(sg.float64, shape=(None,), name="v")]
+    (h,) = sg.gradients(v[0] * sg.reduce_sum(v), v)
+    assert "not expanded (unknown sizes)" in str(h)      # no matrix notation: says why

@@ -128,6 +128,8 @@ def matrix_form(t, simplify="auto", expand_limit=EXPAND_LIMIT, budget=BUDGET_SEC
         return MatrixForm(matrix_expression(t, simplify, budget), "matrix", t)
     except Unsupported as exc:
         reason = str(exc)
+    except sympy.matrices.exceptions.ShapeError as exc:   # e.g. two unknown sizes met
+        reason = f"the matrix shapes do not line up: {exc}"
     size = scalar_size(t)
     if expand_limit is not None and (size is None or size > expand_limit):
         return MatrixForm(Elided(t, size, reason), "elided", t, reason=reason)

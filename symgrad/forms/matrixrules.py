@@ -42,8 +42,15 @@ def _elementwise(lifter, node, args):
     return Lifted(expr.xreplace(dict(zip(syms, values))), node.shape)
 
 
+def _same_size(a, b):
+    """Matrix shapes a, b equal, or differing only in one pair of unknown sizes: a reshape
+    keeps the element count, so those sizes are equal (checked when values arrive)."""
+    diff = [(x, y) for x, y in zip(a, b) if x != y]
+    return not diff or (len(diff) == 1 and not any(isinstance(v, int) for v in diff[0]))
+
+
 def _reshape(lifter, node, arg):
-    if arg.scalar_like or mat_shape(arg.shape) == mat_shape(node.shape):
+    if arg.scalar_like or _same_size(mat_shape(arg.shape), mat_shape(node.shape)):
         return Lifted(arg.expr, node.shape)
     if mat_shape(arg.shape)[::-1] == mat_shape(node.shape):
         return Lifted(lifter.atom(Transpose(lifter.matrix(arg)).doit()), node.shape)
