@@ -2,9 +2,11 @@
 
 Commands: ``demo`` (the classic questions), ``grad`` (closed forms and values of
 gradients), ``explain`` (the forward trace and reverse sweep), ``draw`` (the
-graph as DOT/SVG/PNG).  Expressions go through the whitelist parser
-(:func:`symgrad.parse.parse`), never ``eval``; bad input gives a one-line
-``symgrad: error: ...`` and exit code 2.
+graph as DOT/SVG/PNG), ``cache info|clear`` (the compile cache).  Expressions go
+through the whitelist parser (:func:`symgrad.parse.parse`), never ``eval``; bad
+input gives a one-line ``symgrad: error: ...`` and exit code 2.  Each request runs
+under ``--timeout`` seconds and ``--memory`` megabytes (:mod:`symgrad.guard`);
+exceeding either is a one-line error and exit code 2 too.
 
 >>> main(["grad", "x**2 + x - 1", "--wrt", "x", "--at", "x=2"])
 d/dx = 2*x + 1 = 5
@@ -15,13 +17,12 @@ from __future__ import annotations
 import argparse
 import keyword
 import re
-import signal
 import sys
-import threading
 
 import numpy as np
 
 from .errors import ParseError, SymgradError
+from .guard import MAX_MEMORY_MB, MAX_SECONDS, run_limited
 from .version import __version__
 
 EXAMPLES = """\
@@ -40,6 +41,8 @@ examples:
   symgrad explain "a + b" --wrt a b --let b=2*a --at a=0
       the forward trace, the reverse sweep and why each answer is what it is
   symgrad draw "a + stop_gradient(b)" --wrt a b --let b=2*a --at a=0 -o graph.svg
+  symgrad cache info
+      where compiled functions are cached, how much is there, whether it is trusted
 
 expressions: names, numbers, + - * / ** @, unary -, parentheses, [lists], indexing and
 slices (x[0], x[1:], M[0, ::2]) and calls of sg functions (sin, exp, log, sqrt, tanh,
@@ -140,7 +143,11 @@ def _draw(args):
             raise ParseError(f"--highlight {args.highlight}: not a name of the expression")
         drawing = sg.draw(y, xs, stop_gradients=stops, highlight=highlight)
         if args.output:
-            drawing.save(args.output)
+            try:
+                drawing.save(args.output)
+            except OSError as exc:
+                raise ParseError(f"-o {args.output}: cannot write it "
+                                 f"({exc.strerror or exc})") from None
             print(f"wrote {args.output}")
         else:
             print(drawing.source, end="")
@@ -165,12 +172,35 @@ def _program_arguments(p):
                    help="give a leaf a value, e.g. --at a=5 or --at 'x=[1, 2]' (repeatable)")
     p.add_argument("--stop", nargs="+", metavar="NAME",
                    help="stop_gradients: names held constant (partial derivatives)")
-    p.add_argument("--timeout", type=int, default=60, metavar="SECONDS",
-                   help="give up on closed forms after this long (default 60; 0: never)")
+    _limit_arguments(p)
+
+
+def _limit_arguments(p):
+    p.add_argument("--timeout", type=_bounded("--timeout", MAX_SECONDS), default=60,
+                   metavar="SECONDS", help="give up after this long (default 60; 0: never)")
+    p.add_argument("--memory", type=_bounded("--memory", MAX_MEMORY_MB), default=1024,
+                   metavar="MB", help="give up when the request needs more memory than "
+                                      "this (default 1024; 0: no limit)")
+
+
+def _bounded(option, largest):
+    def value(text):
+        if not re.fullmatch(r"[0-9]{1,12}", text.strip()) or int(text) > largest:
+            raise argparse.ArgumentTypeError(f"{option} {text!r}: give a whole number "
+                                             f"from 0 to {largest}")
+        return int(text)
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (``symgrad: error: ...``) and exit code 2."""
+
+    def error(self, message):
+        self.exit(2, f"symgrad: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="symgrad", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="See the gradient TensorFlow's tf.gradients computes, and why.",
         epilog=EXAMPLES)
@@ -179,7 +209,11 @@ def build_parser():
     demo = sub.add_parser("demo", help="the classic tf.gradients questions, answered")
     demo.add_argument("--quiet", action="store_true", help="compute but print nothing")
     demo.add_argument("--explain", action="store_true", help="add the full explanations")
+    _limit_arguments(demo)
     demo.set_defaults(run=_demo)
+    cache = sub.add_parser("cache", help="the compile cache: where, how big, clear it")
+    cache.add_argument("action", choices=("info", "clear"))
+    cache.set_defaults(run=_cache)
     for name, run, doc in [("grad", _grad, "closed form and value of each gradient"),
                            ("explain", _explain, "forward trace, reverse sweep and why"),
                            ("draw", _draw, "the graph with values and adjoints (DOT/SVG/PNG)")]:
@@ -196,41 +230,49 @@ def build_parser():
     return parser
 
 
-class _TimeLimit:
-    """Interrupt the work after ``seconds`` (SIGALRM; a no-op where unavailable)."""
+def _cache(args):
+    from .lower import cachedir
+    where = cachedir.locate()
+    if args.action == "clear":
+        if where.note.startswith("refused"):
+            raise ParseError(f"not clearing {cachedir.configured_dir()}: {where.note}")
+        files, size = cachedir.clear(where.write)
+        print(f"removed {files} files ({size / 2 ** 20:.1f} MB) from {where.write}")
+        return 0
+    use = cachedir.usage(where.read)
+    print(f"directory: {where.read} ({where.note})")
+    if where.write != where.read:
+        print(f"new entries: {where.write}")
+    print(f"modules: {use['modules']}, index entries: {use['index']}, size: "
+          f"{use['bytes'] / 2 ** 20:.1f} MB of at most {cachedir.max_bytes() / 2 ** 20:.0f} MB "
+          "(SYMGRAD_CACHE_MAX_MB)")
+    return 0
 
-    def __init__(self, seconds):
-        self.seconds = seconds
-        self.active = bool(seconds) and hasattr(signal, "SIGALRM") and \
-            threading.current_thread() is threading.main_thread()
 
-    def _expired(self, signum, frame):
-        raise TimeoutError(f"gave up after {self.seconds} s (--timeout): the expression is too "
-                           "large for closed forms; simplify it or raise --timeout")
-
-    def __enter__(self):
-        if self.active:
-            self.previous = signal.signal(signal.SIGALRM, self._expired)
-            signal.alarm(int(self.seconds))
-
-    def __exit__(self, *exc):
-        if self.active:
-            signal.alarm(0)
-            signal.signal(signal.SIGALRM, self.previous)
+def _request(args):
+    """Run the command; every error becomes one line (2: bad input or a limit, 1: a bug)."""
+    try:
+        return args.run(args)
+    except (SymgradError, TimeoutError, RecursionError) as exc:
+        message, code = str(exc), 2
+    except RuntimeError as exc:  # the environment (no Graphviz for -o x.svg, ...)
+        message, code = str(exc), 1
+    except MemoryError:
+        message, code = (f"the request needs more than its memory limit ("
+                         f"{getattr(args, 'memory', 0) or 'all the'} MB, --memory): the "
+                         "expression is too large; simplify it or raise --memory"), 2
+    except Exception as exc:  # noqa: BLE001 -- one line, never a traceback
+        message, code = f"internal error ({type(exc).__name__}): {exc}", 1
+    print(f"symgrad: error: {message}", file=sys.stderr)
+    return code
 
 
 def main(argv=None):
-    """Run the CLI; returns the process exit code (2 for bad input, 1 for other errors)."""
+    """Run the CLI; returns the process exit code (2 for bad input or a limit, 1 for bugs)."""
     args = build_parser().parse_args(argv)
-    try:
-        with _TimeLimit(getattr(args, "timeout", None)):
-            return args.run(args)
-    except ParseError as exc:
-        print(f"symgrad: error: {exc}", file=sys.stderr)
-        return 2
-    except (SymgradError, RuntimeError, TimeoutError) as exc:
-        print(f"symgrad: error: {exc}", file=sys.stderr)
-        return 1
+    if args.command == "cache":
+        return _request(args)
+    return run_limited(lambda: _request(args), args.timeout, args.memory)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,6 @@ Imports errors, graph, evaluate and lower.
 from __future__ import annotations
 
 import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -90,7 +89,7 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
         return PerSize(nodes, tree, inputs, lambda o, i: compile(o, i, fastmath, cache),
                        _build)
     names = [x.name for x in inputs]
-    directory = None if cache else tempfile.mkdtemp(prefix="symgrad_")
+    directory = None if cache else lower_cache.private_dir()
     key = graph_key(nodes, inputs, fastmath)
     text = lower_cache.lookup(key, directory)
     if text is not None:  # lowered before: the module (and its machine code) is on disk
@@ -188,9 +187,9 @@ class Evaluator:
         # ``source``: the text, the Program to render on first access, or None (parse
         # the module's).  ``directory``: where the module lives (None: the cache).
         self._text, self._tree, self.input_names, self._source = text, tree, names, source
-        self._directory = directory
-        if directory is not None and not os.path.isdir(directory):
-            directory = tempfile.mkdtemp(prefix="symgrad_")  # unpickled elsewhere
+        self._directory = directory  # None: the cache; else cache=False (private)
+        if directory is not None:  # also when unpickled in another process
+            directory = lower_cache.private_dir()
         self.module = lower_cache.load_module(text, directory)
         self._kernel = self.module.jit
         self._inputs = self.module.INPUTS
@@ -258,7 +257,14 @@ class Evaluator:
     # -- batches -----------------------------------------------------------------
     def _gufunc(self, parallel):
         if parallel not in self._gufuncs:
-            made = self.module.gufunc_parallel() if parallel else self.module.gufunc()
+            try:  # Numba caches beside the module file: it must still be there
+                lower_cache.ensure_file(self.module.__file__, self._text)
+                made = self.module.gufunc_parallel() if parallel else self.module.gufunc()
+            except (OSError, RuntimeError):  # the cache directory went away for good
+                from .lower import runtime
+                core = self.module._gu_core_parallel if parallel else self.module._gu_core
+                made = runtime.build_gufunc(core, self._inputs, self._outputs, parallel,
+                                            cache=False)
             self._gufuncs[parallel] = getattr(made, "ufunc", made)
         return self._gufuncs[parallel]
 

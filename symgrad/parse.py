@@ -15,7 +15,10 @@ followed by ``(`` must be one of the known sg functions (:data:`FUNCTIONS`).
 Everything else is rejected with a :class:`~symgrad.errors.ParseError` that
 points at the column: strings, attribute access, Python keywords (``lambda``),
 dunder names (``__import__``), input longer than :data:`MAX_LENGTH` characters
-or nested deeper than :data:`MAX_DEPTH` levels.  Work is linear in the input.
+or nested deeper than :data:`MAX_DEPTH` levels, a value (list, tensor) of more than
+:data:`MAX_ELEMENTS` elements, an integer exponent above :data:`MAX_INTEGER_POWER`
+(also inside a list: ``x**[1000000]``).  Numbers are ASCII digits only, and error
+snippets show control characters escaped.  Work is linear in the input.
 
 Purely numeric sub-expressions are folded in float64 (``10**10**10`` is inf),
 so no exact big-integer arithmetic can be triggered.
@@ -47,6 +50,7 @@ MAX_LENGTH = 5000
 MAX_DEPTH = 200
 MAX_LIST_DEPTH = 32         # numpy arrays have at most 64 axes
 MAX_INTEGER_POWER = 256     # SymPy expands (x + 1)**n and computes 2**n exactly: keep n small
+MAX_ELEMENTS = 100_000      # per value: closed forms hold one SymPy expression per element
 _NOT_TENSOR_FUNCTIONS = {"cast", "einsum", "reshape", "broadcast_to", "zeros", "ones", "fill",
                          "zeros_like", "ones_like", "convert_to_tensor", "expand_dims",
                          "squeeze", "tensordot", "concat", "stack", "split", "unstack",
@@ -60,11 +64,11 @@ KEYWORDS = ("axis", "keepdims")
 CONSTANTS = {"pi": math.pi}
 
 _TOKEN = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+    (?P<space>[ \t\r\n]+)
+  | (?P<number>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<name>[A-Za-z_][A-Za-z_0-9]*)
   | (?P<op>\*\*|[-+*/@(),=:\[\]])
-""", re.VERBOSE)
+""", re.VERBOSE | re.ASCII)  # ASCII only: '1٠5' is not the number 105
 _BINDING = {"+": 10, "-": 10, "*": 20, "/": 20, "@": 20, "**": 40}
 _UNARY_POWER = 30           # -x**2 == -(x**2) but x**-2 == x**(-2)
 _HINTS = {"'": "strings are not allowed", '"': "strings are not allowed",
@@ -80,11 +84,17 @@ class Token:
         return f"Token({self.kind}, {self.text!r}, {self.pos})"
 
 
+def _visible(char):
+    """``char`` as it may be echoed: control and other unprintable characters escaped."""
+    return char if char.isprintable() else repr(char)[1:-1]
+
+
 def _fail(text, pos, message):
-    snippet = text if len(text) <= 70 else text[max(0, pos - 30):pos + 30]
-    caret = pos if len(text) <= 70 else min(pos, 30)
+    start = 0 if len(text) <= 70 else max(0, pos - 30)
+    shown = [_visible(c) for c in text[start:start + 70 if len(text) > 70 else len(text)]]
+    caret = sum(len(c) for c in shown[:pos - start])
     raise ParseError(f"cannot parse the expression: {message} (at column {pos + 1})\n"
-                     f"  {snippet}\n  {' ' * caret}^")
+                     f"  {''.join(shown)}\n  {' ' * caret}^")
 
 
 def tokenize(text):
@@ -327,20 +337,36 @@ def _binary(op, left, right, text, pos):
     if not isinstance(left, Node) and not isinstance(right, Node):
         if op == "@":
             _fail(text, pos, "'@' needs at least one tensor operand")
+        try:
+            shape = np.broadcast_shapes(np.shape(left), np.shape(right))
+        except ValueError:
+            _fail(text, pos, f"the shapes {np.shape(left)} and {np.shape(right)} of the "
+                  f"operands of {op!r} do not broadcast")
+        _check_size(shape, text, pos)
         return _fold(_NUMPY[op], left, right)
-    if op == "@":
-        return left @ right
     if op == "**":
         _check_power(right, text, pos)
-        return left ** right
-    return {"+": lambda: left + right, "-": lambda: left - right,
-            "*": lambda: left * right, "/": lambda: left / right}[op]()
+    out = {"+": lambda: left + right, "-": lambda: left - right, "@": lambda: left @ right,
+           "*": lambda: left * right, "/": lambda: left / right,
+           "**": lambda: left ** right}[op]()
+    _check_size(out.shape, text, pos)
+    return out
+
+
+def _check_size(shape, text, pos):
+    size = int(np.prod(shape, dtype=np.float64))
+    if size > MAX_ELEMENTS:
+        _fail(text, pos, f"the result has {size} elements (shape {tuple(shape)}); the limit "
+              f"is {MAX_ELEMENTS}: build large tensors in Python instead")
 
 
 def _check_power(exponent, text, pos):
-    if not isinstance(exponent, Node) and np.ndim(exponent) == 0 and \
-            float(exponent).is_integer() and abs(exponent) > MAX_INTEGER_POWER:
-        _fail(text, pos, f"the exponent {exponent:g} is too large for closed forms (limit "
+    # Every element counts: x**[1000000] is x**1000000 too.
+    values = np.abs(np.asarray(exponent, dtype=np.float64)).ravel() \
+        if not isinstance(exponent, Node) else np.zeros(0)
+    big = values[(values > MAX_INTEGER_POWER) & (np.mod(values, 1) == 0)]
+    if big.size:
+        _fail(text, pos, f"the exponent {big[0]:g} is too large for closed forms (limit "
               f"{MAX_INTEGER_POWER}; SymPy would expand it); give it a name instead, e.g. "
               "x**n with n a leaf")
 
@@ -360,9 +386,11 @@ def _call(tok, args, kwargs, text):
     if FUNCTIONS[tok.text] is _functions.pow and len(args) == 2:
         _check_power(args[1], text, tok.pos)
     try:
-        return FUNCTIONS[tok.text](*args, **kwargs)
+        out = FUNCTIONS[tok.text](*args, **kwargs)
     except TypeError as exc:
         _fail(text, tok.pos, f"bad arguments for {tok.text}: {exc}")
+    _check_size(getattr(out, "shape", ()), text, tok.pos)
+    return out
 
 
 def parse(text, names=None, leaves="placeholder"):

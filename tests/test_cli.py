@@ -105,9 +105,19 @@ def test_unsafe_or_bad_input_is_rejected(capsys, argv, message):
     assert err.startswith("symgrad: error: ") and message in err
 
 
-def test_other_errors_exit_1(capsys):
+def test_shape_errors_of_the_input_exit_2(capsys):
     code, out, err = run(capsys, "grad", "[1, 2] @ a", "--wrt", "a", "--at", "a=[1, 2, 3]")
-    assert code == 1 and "matmul" in err
+    assert code == 2 and "matmul" in err and len(err.splitlines()) == 1
+
+
+def test_internal_errors_exit_1_in_one_line(capsys, monkeypatch):
+    import symgrad as sg
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(sg, "closed_form", broken)
+    code, out, err = run(capsys, "grad", "x**2", "--wrt", "x")
+    assert code == 1 and err == "symgrad: error: internal error (ZeroDivisionError): a bug\n"
 
 
 def test_time_limit_backstop(capsys, monkeypatch):
@@ -121,7 +131,8 @@ def test_time_limit_backstop(capsys, monkeypatch):
         time.sleep(30)
     monkeypatch.setattr(sg, "closed_form", slow_closed_form)
     code, out, err = run(capsys, "grad", "x**2", "--wrt", "x", "--timeout", "1")
-    assert code == 1 and "gave up after 1 s (--timeout)" in err
+    assert code == 2 and err.startswith("symgrad: error: gave up after 1 s (--timeout)")
+    assert len(err.splitlines()) == 1
 
 
 def test_huge_power_gradient_is_quick_and_exact(capsys):

@@ -13,7 +13,8 @@ LAYERS = {
     "forward": 3, "seeds": 3, "patterns": 3,
     "forms": 4, "sparse": 4,
     "lower": 5, "compiler": 5, "chunked": 5, "optimize": 6,
-    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "cli": 8, "__init__": 9, "__main__": 9,
+    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "guard": 8, "cli": 8, "__init__": 9,
+    "__main__": 9,
 }
 
 

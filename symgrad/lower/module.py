@@ -24,8 +24,8 @@ from .ir import encode_sizes
 
 _HEADER = '''"""symgrad generated module ({n_in} inputs, {n_out} outputs).
 
-Written by symgrad.lower.cache; its first line holds a checksum of the rest, and a
-file whose checksum does not match is rebuilt, never loaded.
+Written by symgrad.lower.cache, which imports it only if it is exactly the text
+symgrad lowered (otherwise it is written again first).
 """
 import numpy as np
 from numba import njit

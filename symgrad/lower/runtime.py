@@ -110,8 +110,12 @@ def core_dim_name(d):
 name = core_dim_name
 
 
-def build_gufunc(core, inputs, outputs, parallel):
-    """Compile ``core`` as a numpy gufunc (target ``parallel`` runs the batch on threads)."""
+def build_gufunc(core, inputs, outputs, parallel, cache=True):
+    """Compile ``core`` as a numpy gufunc (target ``parallel`` runs the batch on threads).
+
+    ``cache=False`` when the module's directory is gone: Numba then has nowhere to
+    keep the machine code (and no locator to ask).
+    """
     sig, layout, _ = gufunc_layout(inputs, outputs)
     return guvectorize([sig], layout, target="parallel" if parallel else "cpu",
-                       cache=True)(core)
+                       cache=cache)(core)
