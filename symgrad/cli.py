@@ -186,8 +186,8 @@ def _limit_arguments(p):
 def _bounded(option, largest):
     def value(text):
         if not re.fullmatch(r"[0-9]{1,12}", text.strip()) or int(text) > largest:
-            raise argparse.ArgumentTypeError(f"{option} {text!r}: give a whole number "
-                                             f"from 0 to {largest}")
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number from 0 to "
+                                             f"{largest}")
         return int(text)
     return value
 

@@ -25,6 +25,7 @@ import select
 import signal
 import sys
 import time
+import warnings
 
 MAX_SECONDS = 24 * 3600
 MAX_MEMORY_MB = 1024 * 1024
@@ -118,7 +119,9 @@ def run_limited(work, seconds, memory_mb):
     err_r, err_w = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
+    with warnings.catch_warnings():  # Python 3.12+ warns about fork with threads alive:
+        warnings.simplefilter("ignore", DeprecationWarning)  # the child runs no thread's work
+        pid = os.fork()
     if pid == 0:
         os.close(out_r)
         os.close(err_r)

@@ -188,8 +188,8 @@ def locate(directory=None):
         return Location(path, private_dir(), "read-only: new entries go to a private "
                                              "temporary directory")
     if reason is not None:
-        _warn(path, reason, f"fix: chmod 700 {path}, or set SYMGRAD_CACHE_DIR to a "
-              "directory of your own")
+        fix = "" if "owned by" in reason or "link" in reason else f"chmod 700 {path}, or "
+        _warn(path, reason, f"fix: {fix}set SYMGRAD_CACHE_DIR to a directory of your own")
     private = private_dir()
     return Location(private, private, f"refused: {reason or 'cannot be created'}")
 
