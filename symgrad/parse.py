@@ -364,7 +364,8 @@ def _check_power(exponent, text, pos):
     # Every element counts: x**[1000000] is x**1000000 too.
     values = np.abs(np.asarray(exponent, dtype=np.float64)).ravel() \
         if not isinstance(exponent, Node) else np.zeros(0)
-    big = values[(values > MAX_INTEGER_POWER) & (np.mod(values, 1) == 0)]
+    with np.errstate(invalid="ignore"):  # inf % 1 is nan: not an integer, not expanded
+        big = values[(values > MAX_INTEGER_POWER) & (np.mod(values, 1) == 0)]
     if big.size:
         _fail(text, pos, f"the exponent {big[0]:g} is too large for closed forms (limit "
               f"{MAX_INTEGER_POWER}; SymPy would expand it); give it a name instead, e.g. "

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 
 import symgrad as sg
+from symgrad import tracing
 from symgrad.tracing import functions
 
 from .programs import programs
@@ -77,10 +78,26 @@ def test_positional_keepdims_zero_is_refused(xy):
 
 
 def test_every_public_function_is_checked():
-    # A new op function gets the checks by going through _public/_elementwise.
-    for name in functions.__all__:
-        fn = getattr(functions, name)
-        assert inspect.unwrap(fn) is not fn, f"sg.{name} bypasses the argument checks"
+    # functions.py's go through _public/_elementwise; nn, linalg, math_ops, arrays and
+    # conv through check_module at the package's import.
+    spaces = [("sg", sg, tracing.TENSOR_FUNCTIONS), ("sg.nn", sg.nn, sg.nn.__all__),
+              ("sg.linalg", sg.linalg, sg.linalg.__all__), ("functions", functions,
+                                                           functions.__all__)]
+    for prefix, space, names in spaces:
+        for name in names:
+            fn = getattr(space, name)
+            if inspect.isfunction(fn):
+                assert inspect.unwrap(fn) is not fn, f"{prefix}.{name} skips the checks"
+
+
+def test_functions_outside_functions_py_are_checked_too(xy):
+    x, y = xy
+    with pytest.raises(sg.ArgumentTypeError, match="relu6"):
+        sg.nn.relu6(x, y)
+    with pytest.raises(sg.ArgumentTypeError, match="floor"):
+        sg.floor(x, y)
+    with pytest.raises(sg.ArgumentTypeError, match="keepdims must be a bool"):
+        sg.nn.moments(x, [0], None, 1)
 
 
 @settings(max_examples=30, deadline=None)

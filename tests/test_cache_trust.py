@@ -10,8 +10,6 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
-import textwrap
 import threading
 import warnings
 
@@ -21,7 +19,7 @@ import pytest
 import symgrad as sg
 from symgrad.lower import cache, cachedir
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from .test_compile_api import _run
 
 
 def graph(k):
@@ -43,14 +41,6 @@ def cache_at(tmp_path, monkeypatch):
         monkeypatch.setenv("SYMGRAD_CACHE_DIR", path)
         return path
     return use
-
-
-def _run(code, env_cache, **env):
-    env = dict(os.environ, SYMGRAD_CACHE_DIR=env_cache, PYTHONPATH=ROOT, **env)
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
 
 
 _BUILD = """

@@ -91,7 +91,7 @@ def test_a_closed_form_blow_up_is_stopped_within_its_limits():
     # main: 5.8 GB, then MemoryError with a traceback.  Here: one line, exit 2.
     env = dict(os.environ, PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, "-m", "symgrad.cli", "grad", "exp((x+y)**256)",
-                          "--wrt", "x", "--memory", "300", "--timeout", "20"],
+                          "--wrt", "x", "--memory", "200", "--timeout", "8"],
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith("symgrad: error: ") and len(out.stderr.splitlines()) == 1

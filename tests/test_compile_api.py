@@ -197,8 +197,9 @@ def test_pickle_round_trip_in_process(rosen):
     np.testing.assert_array_equal(g(v)[1], f(v)[1])
 
 
-def _run(code, cache_path):
-    env = dict(os.environ, SYMGRAD_CACHE_DIR=cache_path, PYTHONPATH=ROOT)
+def _run(code, cache_path, **env):
+    """Run ``code`` in a fresh interpreter with this checkout and ``cache_path``."""
+    env = dict(os.environ, SYMGRAD_CACHE_DIR=cache_path, PYTHONPATH=ROOT, **env)
     out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

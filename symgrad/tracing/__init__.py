@@ -11,7 +11,8 @@ namespaces TF has; their functions that TF also has at the top level are here to
 import types as _types
 
 from . import numpy_interop  # noqa: F401  (serves numpy's protocols on Tensor)
-from . import linalg, nn  # noqa: F401
+from . import arrays, conv, linalg, math_ops, nn, selection  # noqa: F401
+from .arguments import check_module
 from .arrays import *  # noqa: F401,F403
 from .arrays import __all__ as _arrays
 from .functions import *  # noqa: F401,F403
@@ -24,6 +25,13 @@ from .selection import *  # noqa: F401,F403
 from .selection import __all__ as _selection
 from .tensor import (Graph, Tensor, Variable, as_dtype, as_tensor, constant,  # noqa: F401
                      get_default_graph, placeholder, reset_default_graph)
+
+# Arity and kinds checked as in functions.py, also for what was imported above.
+_CHECKED = {}
+for _module in (arrays, conv, linalg, math_ops, nn, selection):
+    _CHECKED.update(check_module(_module))
+globals().update({k: _CHECKED[v] for k, v in list(globals().items())
+                  if _types.FunctionType is type(v) and v in _CHECKED})
 
 TENSOR_FUNCTIONS = (list(_functions) + list(_math_ops) + list(_arrays) + list(_linalg_top)
                     + list(_selection))

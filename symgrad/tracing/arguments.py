@@ -115,3 +115,19 @@ def tensor_signature(params):
     ps = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params]
     ps.append(inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None))
     return inspect.Signature(ps)
+
+
+def check_module(module):
+    """Give every function a module exports (``__all__``) the checks, in place.
+
+    For op functions written outside ``functions.py`` (``nn``, ``linalg``, ...):
+    one call at the package's import covers what they export now and later.
+    Returns ``{unchecked function: checked function}`` for rebinding imports.
+    """
+    done = {}
+    for name in getattr(module, "__all__", ()):
+        fn = getattr(module, name, None)
+        if inspect.isfunction(fn) and not hasattr(fn, "__wrapped__"):
+            done[fn] = done.get(fn) or checked(fn)
+            setattr(module, name, done[fn])
+    return done
