@@ -229,7 +229,7 @@ class Evaluator:
 
     def __call__(self, *args):
         if self._int_inputs:  # Numba would turn a float nan into an int unchecked
-            return self._rebuild(self.jit(*self._coerce(args)))
+            return self._rebuild(self._kernel(*self._coerce(args)))
         try:
             return self._rebuild(self._kernel(*args))
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes

@@ -47,7 +47,7 @@ _BUILD = """
 import symgrad as sg
 x = sg.placeholder(shape=(2,), name="x")
 f = sg.compile(sg.reduce_sum(sg.cos(x) * x * 1.25), [x])
-print(f([1.0, 2.0]), sum(f.jit.stats.cache_hits.values()), f.module.__file__)
+print(f([1.0, 2.0]), sum(f.jit.kernel.stats.cache_hits.values()), f.module.__file__)
 """
 
 
