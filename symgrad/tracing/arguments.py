@@ -52,8 +52,9 @@ _KINDS = {
     "transpose_b": (lambda v: isinstance(v, (bool, np.bool_)), "a bool (True or False)"),
     "name": (lambda v: v is None or isinstance(v, str), "a string or None"),
     "perm": (lambda v: v is None or (_ints(v) and not _is_int(v)), "a list of ints"),
-    "shape": (_ints, "an int or a list of ints"),
-    "dims": (_ints, "an int or a list of ints"),
+    # a constant tensor may give a shape (TF's docs: scatter_nd(..., tf.constant([8])))
+    "shape": (lambda v: _ints(v) or isinstance(v, Node), "an int or a list of ints"),
+    "dims": (lambda v: _ints(v) or isinstance(v, Node), "an int or a list of ints"),
     "equation": (lambda v: isinstance(v, str), "a string such as 'ij,jk->ik'"),
 }
 
