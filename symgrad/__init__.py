@@ -18,6 +18,7 @@ from .differentiate import Sweep, gradients  # noqa: F401
 from .forward import hvp, jvp  # noqa: F401
 from .patterns import sparsity  # noqa: F401
 from .sparse import SparseTensor, hessians, jacobian  # noqa: F401
+from .control import cond, map_fn, scan, while_loop  # noqa: F401
 from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
                      GraphError, NoGradientError, NotATensorError, ParseError, ShapeError,
                      StateError, SymgradError)

@@ -124,11 +124,15 @@ def leaf_value(node, feeds):
     return node.value
 
 
-def run(outputs, feeds):
-    """Compute every node needed for ``outputs``; returns {node: ndarray}."""
+def run(outputs, feeds, order=None):
+    """Compute every node needed for ``outputs``; returns {node: ndarray}.
+
+    ``order`` is ``needed(outputs, feeds)`` when the caller already has it (a loop
+    body runs once per iteration over the same nodes).
+    """
     values, bindings = {}, bind_dims(feeds)
     with np.errstate(all="ignore"):
-        for node in needed(outputs, feeds):
+        for node in order if order is not None else needed(outputs, feeds):
             if node in feeds or not node.inputs and node.op.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
                 continue

@@ -260,6 +260,29 @@ class Graph:
         self._names: dict[str, int] = {}
         self._scope: list[str] = []
         self._by_name: dict[str, Node] = {}
+        self.outer = None    # the enclosing graph, for a sub-graph (a cond branch, a loop body)
+        self.tracing = None  # the sub-graph being traced inside this graph right now
+        self.sealed = False  # a traced sub-graph takes new ops only while it is being built
+
+    def innermost(self):
+        """The graph new nodes go into: this one, or the sub-graph being traced inside it."""
+        graph = self
+        while graph.tracing is not None:
+            graph = graph.tracing
+        return graph
+
+    def encloses(self, other):
+        """True when ``other`` is this graph or a sub-graph nested (at any depth) inside it."""
+        while other is not None and other is not self:
+            other = other.outer
+        return other is self
+
+    def capture(self, node):
+        """The stand-in for ``node`` of an enclosing graph; plain graphs capture nothing."""
+        raise GraphError(
+            f"tensor {node.name!r} belongs to another graph; build every tensor of one "
+            "computation in the same sg.Graph (a tensor made inside a cond branch or a loop "
+            "body cannot be used outside it: return it from the function instead)")
 
     def scoped(self, base):
         """``base`` inside the current name scope (``scope/base``)."""
@@ -302,11 +325,7 @@ class Graph:
 
     def add_node(self, op, inputs, attrs, shape, dtype, name=None, value=None, cls=None):
         """Append a node (of ``cls``, default ``node_class``); inputs must be in this graph."""
-        for x in inputs:
-            if x.graph is not self:
-                raise GraphError(
-                    f"input {x.name!r} of op {op.name!r} belongs to another graph; "
-                    "build every tensor of one computation in the same sg.Graph")
+        inputs = [x if x.graph is self else self._captured(x, op) for x in inputs]
         node_name = self.unique_name(name or op.name)
         unknown = [a for a, d in enumerate(shape or ()) if d is None]
         if unknown:  # a placeholder's None axes: one size symbol each, named after it
@@ -336,6 +355,14 @@ class Graph:
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
                            f"operation, {base!r}, does not exist in the graph.")
         return node
+
+    def _captured(self, x, op):
+        if not x.graph.encloses(self):
+            raise GraphError(
+                f"input {x.name!r} of op {op.name!r} belongs to another graph; build every "
+                "tensor of one computation in the same sg.Graph (a tensor made inside a cond "
+                "branch or a loop body cannot be used outside it: return it instead)")
+        return self.capture(x)
 
     def __len__(self):
         return len(self.nodes)

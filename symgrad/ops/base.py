@@ -101,16 +101,28 @@ def float_result(dtypes, **attrs):
 
 
 def common_graph(values, what="inputs"):
-    """The graph shared by every node among ``values``; GraphError if there are two."""
+    """The graph new nodes on ``values`` go into; GraphError if they are from two graphs.
+
+    Tensors of an enclosing graph may meet tensors of a sub-graph (a cond branch or
+    loop body uses outer tensors): the innermost graph wins, or the sub-graph being
+    traced right now (``Graph.innermost``), which captures what it needs.
+    """
     graph = None
     for v in values:
         if isinstance(v, Node):
-            if graph is None:
-                graph = v.graph
-            elif v.graph is not graph:
+            if graph is None or graph.encloses(v.graph):
+                graph = v.graph  # the innermost: a loop body's op may use outer tensors
+            elif not v.graph.encloses(graph):
                 raise GraphError(
                     f"{what} mix tensors from two different graphs ({v.name!r} is from "
                     "another one); build every tensor of one computation in the same graph")
+    if graph is None:
+        return None
+    graph = graph.innermost()
+    if graph.sealed:
+        raise GraphError(
+            f"{what} include a tensor made inside a cond branch or a loop body, which "
+            "cannot be used outside it: return it from the function instead")
     return graph
 
 

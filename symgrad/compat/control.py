@@ -1,0 +1,70 @@
+"""TF1's control flow signatures on symgrad's: ``tf.cond``, ``tf.while_loop``, ``tf.map_fn``, ``tf.scan``.
+
+TF1 differences from ``sg.*``: ``tf.cond`` also takes the old ``fn1``/``fn2``
+names and ``strict``; ``tf.while_loop`` unwraps a lone loop var
+(``return_same_structure=False``) and turns Python numbers into float32/int32
+tensors, as every TF1 constant does.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     i = tf.constant(0)
+...     r = tf.while_loop(lambda i: tf.less(i, 10), lambda i: tf.add(i, 1), [i])
+...     with tf.Session() as sess:
+...         print(sess.run(r))
+10
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import control as _control
+from ..control.function import flatten
+from ..graph import Node
+from ..tracing import constant
+
+__all__ = ["cond", "while_loop", "map_fn", "scan"]
+
+
+def _tf_tensor(value):
+    """TF1's conversion of a Python number: float32 for floats, int32 for ints."""
+    if isinstance(value, (Node, np.ndarray, np.generic)) or value is None:
+        return value
+    kind = np.asarray(value).dtype.kind
+    dtype = np.float32 if kind == "f" else np.int32 if kind in "iu" else None
+    return constant(value, dtype=dtype)
+
+
+def _tf_structure(values):
+    flat, structure = flatten(values)
+    return structure([_tf_tensor(v) for v in flat])
+
+
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
+    true_fn = true_fn if true_fn is not None else fn1
+    false_fn = false_fn if false_fn is not None else fn2
+    return _control.cond(pred, true_fn, false_fn, name=name)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
+               return_same_structure=False):
+    """``tf.while_loop`` with TF1's defaults (a lone loop var comes back unwrapped)."""
+    return _control.while_loop(cond, body, _tf_structure(loop_vars), shape_invariants,
+                               parallel_iterations, back_prop, swap_memory,
+                               maximum_iterations, name, return_same_structure)
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+           infer_shape=True, name=None):
+    """``tf.map_fn``: fn applied to each row of elems, results stacked."""
+    return _control.map_fn(fn, _tf_structure(elems), dtype, parallel_iterations, back_prop,
+                           swap_memory, infer_shape, name)
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+         swap_memory=False, infer_shape=True, reverse=False, name=None):
+    """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked."""
+    init = None if initializer is None else _tf_structure(initializer)
+    return _control.scan(fn, _tf_structure(elems), init, parallel_iterations, back_prop,
+                         swap_memory, infer_shape, reverse, name)

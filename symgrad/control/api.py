@@ -1,0 +1,253 @@
+"""``sg.cond``, ``sg.while_loop``, ``sg.map_fn``, ``sg.scan``: TF's functional control flow.
+
+The Python functions are traced once into sub-graphs (``control.function``); the
+control op owning them runs them at evaluation.  ``map_fn`` and ``scan`` are while
+loops over a row counter (rows read and written with one-hot masks), so their
+gradients are the loop's.
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default():
+...     x = sg.Variable(3.0, name="x")
+...     i, s = while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s * x), [0, 1.0])
+...     float(s.numpy()), [float(g.numpy()) for g in sg.gradients(s, x)]
+(81.0, [108.0])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ArgumentError, DtypeError, ShapeError
+from ..graph import Node
+from ..ops import apply, as_node, common_graph, literal
+from ..tracing import get_default_graph
+from .function import bind_captures, captured, flatten, layout, trace, unpack
+from .ops import while_node
+
+__all__ = ["cond", "while_loop", "map_fn", "scan"]
+
+
+def _graph(values):
+    return common_graph([v for v in values if isinstance(v, Node)]) or \
+        get_default_graph().innermost()
+
+
+def _check_outputs(what, got, want):
+    """Outputs ``got`` must match nodes ``want`` in number, shape and dtype."""
+    if len(got) != len(want):
+        raise ArgumentError(f"{what} returned {len(got)} tensors but {len(want)} are needed; "
+                            "return the same structure")
+    for k, (g, w) in enumerate(zip(got, want)):
+        if g.shape != w.shape:
+            raise ShapeError(f"{what}: output {k} has shape {g.shape} but {w.shape} is needed "
+                             f"({w.name!r}); symgrad keeps shapes static (shape_invariants with "
+                             "unknown dimensions are not supported): keep every shape")
+        if g.dtype != w.dtype:
+            raise DtypeError(f"{what}: output {k} has dtype {g.dtype} but {w.dtype} is needed "
+                             f"({w.name!r}); cast it with sg.cast(..., {w.dtype.name!r})")
+
+
+def _typed(fn, like):
+    """``fn`` whose Python-number results take the dtypes of the nodes ``like``."""
+    def wrapped(*args):
+        flat, structure = flatten(fn(*args))
+        if len(flat) == len(like):
+            flat = [v if isinstance(v, Node) or v is None else
+                    literal(get_default_graph(), v, like[k].dtype) for k, v in enumerate(flat)]
+        return structure(flat)
+    return wrapped
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``true_fn()`` where ``pred`` holds, else ``false_fn()``; only the branch taken runs.
+
+    Gradients flow only through the branch taken; tensors used only by the other
+    branch get zeros (TF), ``pred`` gets none.  A Python bool ``pred`` just calls
+    the branch (TF 2).
+
+    >>> import symgrad as sg
+    >>> with sg.Graph().as_default():
+    ...     x = sg.Variable(-2.0, name="x")
+    ...     y = cond(x > 0, lambda: x ** 2, lambda: -x)
+    ...     float(y.numpy()), float(sg.gradients(y, x)[0].numpy())
+    (2.0, -1.0)
+    """
+    if not callable(true_fn) or not callable(false_fn):
+        raise ArgumentError("cond(pred, true_fn, false_fn): both branches must be callables "
+                            "taking no arguments, e.g. lambda: x * 2")
+    if isinstance(pred, (bool, np.bool_)):
+        return true_fn() if pred else false_fn()
+    if not isinstance(pred, Node) or pred.dtype.kind != "b" or pred.shape != ():
+        raise DtypeError(f"cond(pred): needs a scalar boolean tensor, got {pred!r}; "
+                         "compare first, e.g. sg.cond(x > 0, f, g) (sg.where chooses per element)")
+    graph = _graph([pred])
+    t = trace(graph, "cond_true", true_fn, [])
+    f = trace(graph, "cond_false", _typed(false_fn, t.outputs), [])
+    _check_outputs("cond's false_fn", f.outputs, t.outputs)
+    caps = captured([t, f])
+    t, f = bind_captures(t, caps), bind_captures(f, caps)
+    node = apply("cond", [pred] + caps, branches=(t, f), layout=layout(t.outputs),
+                 name=name or "cond")
+    return t.structure(unpack(node, node.attrs["layout"]))
+
+
+def _iterations(maximum_iterations):
+    if maximum_iterations is None:
+        return None
+    value = maximum_iterations
+    if isinstance(value, Node):
+        if value.value is None or value.inputs:
+            raise ArgumentError("maximum_iterations must be known when the loop is built: "
+                                "pass a Python int or a constant")
+        value = value.value
+    if np.ndim(value) != 0 or int(value) != value or int(value) < 0:
+        raise ArgumentError(f"maximum_iterations={maximum_iterations!r}: pass an int >= 0")
+    return int(value)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None,
+               return_same_structure=True):
+    """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; like ``tf.while_loop``.
+
+    Args:
+        cond, body: callables taking the loop vars; cond returns a scalar bool tensor,
+            body the new loop vars (same structure, shapes and dtypes).
+        loop_vars: a tensor, number or (nested) list/tuple of them.
+        maximum_iterations: an int capping the trip count.
+        back_prop: False makes the loop a constant for gradients.
+        shape_invariants, parallel_iterations, swap_memory: accepted; shapes must stay fixed.
+        return_same_structure: False returns a lone loop var unwrapped (TF 1's default).
+    Returns:
+        the final loop vars, in the structure of ``loop_vars``.
+
+    Gradients run backwards over the stored iterates; tensors the body captures get
+    the sum over iterations; integer loop vars carry none.
+    """
+    if not callable(cond) or not callable(body):
+        raise ArgumentError("while_loop(cond, body, loop_vars): cond and body must be callables")
+    flat, structure = flatten(loop_vars)
+    graph = _graph(flat)
+    inits = [as_node(v, graph) for v in flat]
+    single = not isinstance(loop_vars, (list, tuple))
+
+    def call(fn):
+        return lambda *args: fn(structure(list(args))) if single else fn(*structure(list(args)))
+    specs = [(v.shape, v.dtype) for v in inits]
+    names = {k: v.name.split("/")[-1] for k, v in enumerate(inits)}
+    c = trace(graph, "while_cond", call(cond), specs, names)
+    if len(c.outputs) != 1 or c.outputs[0].dtype.kind != "b" or c.outputs[0].shape != ():
+        raise DtypeError("while_loop's cond must return one scalar boolean tensor, e.g. "
+                         "lambda i, x: i < 10")
+    b = trace(graph, "while_body", _typed(call(body), inits), specs, names)
+    _check_outputs("while_loop's body", b.outputs, inits)
+    caps = captured([c, b])
+    c, b = bind_captures(c, caps), bind_captures(b, caps)
+    node = while_node(inits + caps, c, b, len(inits), _iterations(maximum_iterations),
+                      back_prop=bool(back_prop), name=name or "while")
+    outs = unpack(node, node.attrs["layout"])[:len(inits)]
+    if not return_same_structure and len(outs) == 1:
+        return outs[0]
+    return structure(outs)
+
+
+def _rows(elems, what):
+    flat, structure = flatten(elems)
+    graph = _graph(flat)
+    nodes = [as_node(e, graph) for e in flat]
+    if not nodes or any(e.ndim == 0 for e in nodes):
+        raise ShapeError(f"{what}(elems): needs tensors of rank >= 1 (it runs over axis 0)")
+    n = nodes[0].shape[0]
+    if any(e.shape[0] != n for e in nodes):
+        raise ShapeError(f"{what}(elems): every tensor needs the same length along axis 0, "
+                         f"got {[e.shape[0] for e in nodes]}")
+    return nodes, structure, n, graph
+
+
+def _mask(i, n, ndim):
+    """Row i of an (n, ...) tensor as a boolean mask broadcasting over the other axes."""
+    rows = literal(i.graph, np.arange(n, dtype=i.dtype).reshape((n,) + (1,) * (ndim - 1)))
+    return apply("equal", [rows, i])
+
+
+def _read(elems, i):
+    zero = literal(i.graph, np.zeros((), elems.dtype))
+    picked = apply("where", [_mask(i, elems.shape[0], elems.ndim), elems, zero])
+    return apply("reduce_sum", [picked], axis=(0,), keepdims=False)
+
+
+def _write(stack, i, value):
+    if not isinstance(value, Node):
+        value = literal(i.graph, np.asarray(value, stack.dtype))
+    row = apply("reshape", [value], shape=(1,) + value.shape)
+    return apply("where", [_mask(i, stack.shape[0], stack.ndim), row, stack])
+
+
+def _stacks(graph, specs, n):
+    return [literal(graph, np.zeros((n,) + tuple(shape), dtype)) for shape, dtype in specs]
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+           infer_shape=True, name=None, fn_output_signature=None):
+    """``stack([fn(row) for row in elems])`` as a loop (like ``tf.map_fn``).
+
+    ``elems`` may be a tensor or a (nested) tuple of tensors of one length; fn's
+    results are stacked along a new axis 0.  dtype, parallel_iterations, swap_memory,
+    infer_shape and fn_output_signature are accepted (the result's dtype is fn's).
+
+    >>> import symgrad as sg
+    >>> with sg.Graph().as_default():
+    ...     m = sg.constant([[1.0, 2.0], [3.0, 4.0]])
+    ...     map_fn(lambda r: sg.reduce_sum(r * r), m).numpy().tolist()
+    [5.0, 25.0]
+    """
+    nodes, structure, n, graph = _rows(elems, "map_fn")
+    probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
+                  [(e.shape[1:], e.dtype) for e in nodes])
+    specs = [(o.shape, o.dtype) for o in probe.outputs]
+
+    def body(i, *stacks):
+        out, _ = flatten(fn(structure([_read(e, i) for e in nodes])))
+        return [i + 1] + [_write(s, i, o) for s, o in zip(stacks, out)]
+    zero = literal(graph, np.int64(0))
+    result = while_loop(lambda i, *stacks: i < n, body, [zero] + _stacks(graph, specs, n),
+                        back_prop=back_prop, name=name or "map")
+    return probe.structure(result[1:])
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+         swap_memory=False, infer_shape=True, reverse=False, name=None):
+    """Cumulative ``acc = fn(acc, row)`` over the rows of ``elems``, stacked (``tf.scan``).
+
+    Without ``initializer`` the first row is the first accumulator (and output).
+
+    >>> import symgrad as sg
+    >>> with sg.Graph().as_default():
+    ...     v = sg.constant([1.0, 2.0, 3.0, 4.0])
+    ...     scan(lambda acc, x: acc + x, v).numpy().tolist()
+    [1.0, 3.0, 6.0, 10.0]
+    """
+    if reverse:
+        raise ArgumentError("scan(reverse=True) is not supported; reverse elems first "
+                            "(sg.reverse or elems[::-1])")
+    nodes, structure, n, graph = _rows(elems, "scan")
+    if initializer is None:
+        start, (init, acc_structure) = 1, ([e[0] for e in nodes], structure)
+    else:
+        start, (init, acc_structure) = 0, flatten(initializer)
+    init = [as_node(a, graph) for a in init]
+    stacks = _stacks(graph, [(a.shape, a.dtype) for a in init], n)
+    if start:
+        first = literal(graph, np.int64(0))
+        stacks = [_write(s, first, a) for s, a in zip(stacks, init)]
+    k = len(init)
+
+    def body(i, *state):
+        accs, stacks = list(state[:k]), list(state[k:])
+        new, _ = flatten(fn(acc_structure(accs), structure([_read(e, i) for e in nodes])))
+        new = [v if isinstance(v, Node) else literal(i.graph, np.asarray(v, a.dtype))
+               for v, a in zip(new, accs)]
+        return [i + 1] + new + [_write(s, i, v) for s, v in zip(stacks, new)]
+    result = while_loop(lambda i, *state: i < n, body,
+                        [literal(graph, np.int64(start))] + init + stacks,
+                        back_prop=back_prop, name=name or "scan")
+    return acc_structure(result[1 + k:])

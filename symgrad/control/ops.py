@@ -1,0 +1,325 @@
+"""The control-flow ops of the registry: ``argument``, ``cond``, ``while_loop``, ``while_vjp``.
+
+Each carries its sub-graphs as :class:`~symgrad.control.function.Function` attrs and
+returns its outputs packed in one float64 vector (``function.unpack`` gives them
+back).  Evaluation runs the sub-graphs with the reference evaluator (numeric) or
+the closed-form expansion (symbolic) through one loop written once
+(:class:`Interpreter`).  Derivative rules build more graph, so the reverse sweep
+treats these ops like any other:
+
+- ``cond``'s cotangent is a ``cond`` over the branches' vector-Jacobian products:
+  only the branch taken contributes, captured tensors of the other branch get
+  zeros, ``pred`` gets none;
+- ``while_loop``'s cotangent is a ``while_vjp``: it runs the loop forward storing
+  every iterate, then the body's vjp backwards over them, summing the captured
+  tensors' cotangents over iterations;
+- ``while_vjp``'s own cotangent (second order) is the vjp of a *tangent* loop that
+  carries (x, ẋ) forward -- ⟨g, J·v⟩ differentiated, v being the incoming
+  cotangent -- plus that tangent's final value for the seed.  Both are while
+  loops again, so any order works.
+
+Imports differentiate (derivatives of sub-graphs) and the layers below it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+
+from ..differentiate import gradients
+from ..errors import SymgradError
+from ..ops import REGISTRY, Op, apply, literal
+from ..ops.base import register
+from .function import Function, layout, pack, pack_values, packed_size, unpack, unpack_values
+
+
+class DataDependentLoop(SymgradError, ValueError):
+    """A loop whose trip count depends on values that are symbols in a closed form."""
+
+
+def _leaf_impl(*arrays, **attrs):
+    raise RuntimeError("arguments of a sub-graph are fed by their control op")
+
+
+register(Op("argument", kind="leaf", shape=lambda in_shapes, **a: (), impl=_leaf_impl,
+            grad=lambda node, g: [], doc="a parameter of a cond branch or loop body"))
+
+
+def _packed_shape(in_shapes, layout, **attrs):
+    return (packed_size(layout),)
+
+
+def _float64(dtypes, **attrs):
+    return np.dtype(np.float64)
+
+
+# -- one interpreter, two value domains ------------------------------------------------
+class Interpreter:
+    """Numbers: runs sub-graphs with the reference evaluator."""
+
+    def run(self, function, args):
+        return function.run(args)
+
+    def truth(self, value):
+        return bool(np.asarray(value))
+
+    def add(self, a, b):
+        return np.asarray(a) + np.asarray(b)
+
+
+class SymbolicInterpreter(Interpreter):
+    """SymPy object arrays: expands sub-graphs; a symbolic loop condition cannot be unrolled."""
+
+    def run(self, function, args):
+        return function.expand(args)
+
+    def truth(self, value):
+        value = np.asarray(value, dtype=object)[()]
+        if value in (True, sympy.true) or value is np.True_:
+            return True
+        if value in (False, sympy.false) or value is np.False_:
+            return False
+        raise DataDependentLoop(
+            f"the loop condition is {value}, which depends on symbols: the trip count is not "
+            "known, so there is no finite closed form (the loop is the recurrence of its "
+            "body; give maximum_iterations or evaluate it at values)")
+
+    def add(self, a, b):
+        return np.asarray(a, dtype=object) + np.asarray(b, dtype=object)
+
+
+NUMERIC, SYMBOLIC = Interpreter(), SymbolicInterpreter()
+
+
+def iterate(interp, cond, body, state, caps, maximum_iterations):
+    """Every iterate x_0 .. x_T of the loop (T checks of cond that said yes)."""
+    states = [list(state)]
+    while maximum_iterations is None or len(states) <= maximum_iterations:
+        if not interp.truth(interp.run(cond, states[-1] + caps)[0]):
+            break
+        states.append(list(interp.run(body, states[-1] + caps)))
+    return states
+
+
+# -- cond ---------------------------------------------------------------------------------
+def _cond_eval(interp, pred, caps, branches):
+    chosen = branches[0] if interp.truth(pred) else branches[1]
+    return pack_values(interp.run(chosen, caps))
+
+
+def _cond_impl(pred, *caps, branches, layout):
+    return _cond_eval(NUMERIC, pred, list(caps), branches)
+
+
+def _cond_symbolic(node, pred, *caps):
+    branches = node.attrs["branches"]
+    try:
+        return _cond_eval(SYMBOLIC, pred, list(caps), branches)
+    except DataDependentLoop:
+        pass
+    sides = [pack_values(SYMBOLIC.run(b, list(caps))) for b in branches]
+    test = np.asarray(pred, dtype=object)[()]
+    return np.array([sympy.Piecewise((t, test), (f, True)) for t, f in zip(*sides)],
+                    dtype=object).reshape(len(sides[0]))
+
+
+def vjp(function, wrt):
+    """The vector-Jacobian product of ``function`` as a Function (built once, cached).
+
+    Params: the function's params, then one seed per float output.  Outputs: the
+    cotangent of each param listed in ``wrt`` (zeros where none flows).  Also
+    returns which of them the body connects (structurally).
+    """
+    key = ("vjp", tuple(wrt))
+    if key not in function.derived:
+        sub = function.graph
+        outs = [o for o in function.outputs if o.is_float]
+        seeds = [sub.argument(o.shape, o.dtype, "seed") for o in outs]
+        xs = [function.params[i] for i in wrt]
+        with sub.as_default():
+            raw = gradients(outs, xs, grad_ys=seeds) if outs and xs else [None] * len(xs)
+            cots = [g if g is not None else literal(sub, np.zeros(x.shape, x.dtype))
+                    for g, x in zip(raw, xs)]
+        made = Function(sub, function.params + seeds, cots, f"vjp of {function.label}")
+        function.derived[key] = (made, [g is not None for g in raw])
+    return function.derived[key]
+
+
+def _cond_grad(node, g):
+    pred, caps = node.inputs[0], list(node.inputs[1:])
+    spec = node.attrs["layout"]
+    parts = unpack(g, spec)
+    seeds = [p for p, (_, dt) in zip(parts, spec) if np.dtype(dt).kind == "f"]
+    wrt = [i for i, c in enumerate(caps) if c.is_float]
+    branches = tuple(vjp(b, wrt)[0] for b in node.attrs["branches"])
+    # TF: a tensor captured by either branch gets zeros (not None) when the branch
+    # that uses it is not taken, so every float capture is connected.
+    out = apply("cond", [pred] + caps + seeds, branches=branches,
+                layout=layout([caps[i] for i in wrt]), name="cond_grad")
+    cots = iter(unpack(out, out.attrs["layout"]))
+    return [None] + [next(cots) if c.is_float else None for c in caps]
+
+
+register(Op("cond", kind="control", shape=_packed_shape, dtype=_float64, impl=_cond_impl,
+            symbolic=_cond_symbolic, grad=_cond_grad,
+            doc="the outputs of true_fn where pred holds, else of false_fn (packed)"))
+
+
+# -- while_loop -------------------------------------------------------------------------
+def _split(values, n):
+    return list(values[:n]), list(values[n:])
+
+
+def _while_eval(interp, values, cond, body, n, maximum_iterations):
+    state, caps = _split(values, n)
+    states = iterate(interp, cond, body, state, caps, maximum_iterations)
+    return pack_values(states[-1] + [len(states) - 1])
+
+
+def _while_impl(*values, cond, body, n, maximum_iterations, back_prop, layout):
+    return _while_eval(NUMERIC, values, cond, body, n, maximum_iterations)
+
+
+def _while_symbolic(node, *values):
+    a = node.attrs
+    return _while_eval(SYMBOLIC, values, a["cond"], a["body"], a["n"], a["maximum_iterations"])
+
+
+def while_node(inputs, cond, body, n, maximum_iterations, back_prop=True, name=None):
+    """A ``while_loop`` node: loop vars ``inputs[:n]``, captures ``inputs[n:]``.
+
+    Its packed value is the final loop vars, then the trip count (int64).
+    """
+    spec = layout(inputs[:n]) + (((), np.dtype(np.int64).str),)
+    return apply("while_loop", list(inputs), cond=cond, body=body, n=n,
+                 maximum_iterations=maximum_iterations, back_prop=back_prop, layout=spec,
+                 name=name)
+
+
+def _float_indices(nodes):
+    return [i for i, x in enumerate(nodes) if x.is_float]
+
+
+def _while_grad(node, g):
+    a = node.attrs
+    if not a["back_prop"]:
+        return [None] * len(node.inputs)  # back_prop=False: the loop is a constant
+    state, caps = _split(node.inputs, a["n"])
+    fvars, fcaps = _float_indices(state), _float_indices(caps)
+    parts = unpack(g, a["layout"])
+    seeds = [parts[i] for i in fvars]
+    wrt = fvars + [a["n"] + j for j in fcaps]
+    body_vjp, connected = vjp(a["body"], wrt)
+    out = apply("while_vjp", list(node.inputs) + seeds, cond=a["cond"], body=a["body"],
+                vjp=body_vjp, n=a["n"], maximum_iterations=a["maximum_iterations"],
+                layout=layout([node.inputs[i] for i in wrt]), name="while_grad")
+    cots = dict(zip(wrt, unpack(out, out.attrs["layout"])))
+    # a captured tensor the body never differentiates through is unconnected (None);
+    # a float loop var always is connected (after zero iterations x_T = x_0).
+    for k, i in enumerate(wrt):
+        if i >= a["n"] and not connected[k]:
+            cots.pop(i)
+    return [cots.get(i) for i in range(len(node.inputs))]
+
+
+register(Op("while_loop", kind="control", shape=_packed_shape, dtype=_float64,
+            impl=_while_impl, symbolic=_while_symbolic, grad=_while_grad,
+            doc="repeat body on the loop vars while cond holds (packed: vars, trip count)"))
+
+
+# -- while_vjp: the reverse sweep over the stored iterates -----------------------------
+def _while_vjp_eval(interp, values, cond, body, vjp, n, maximum_iterations, layout):
+    m = len(body.params) - n
+    state, caps, seeds = list(values[:n]), list(values[n:n + m]), list(values[n + m:])
+    states = iterate(interp, cond, body, state, caps, maximum_iterations)
+    adjoint, total = _reverse(interp, states, caps, vjp, seeds, len(seeds))
+    if total is None:  # no iteration: the captured tensors get zeros
+        total = [np.zeros(shape, dt) for shape, dt in layout[len(seeds):]]
+    return pack_values(adjoint + total)
+
+
+def _while_vjp_impl(*values, cond, body, vjp, n, maximum_iterations, layout):
+    return _while_vjp_eval(NUMERIC, values, cond, body, vjp, n, maximum_iterations, layout)
+
+
+def _while_vjp_symbolic(node, *values):
+    a = node.attrs
+    return _while_vjp_eval(SYMBOLIC, values, a["cond"], a["body"], a["vjp"], a["n"],
+                           a["maximum_iterations"], a["layout"])
+
+
+def _reverse(interp, states, caps, vjp, seeds, nvars):
+    """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over k."""
+    adjoint, total = list(seeds), None
+    for state in reversed(states[:-1]):
+        out = interp.run(vjp, state + caps + adjoint)
+        adjoint, step = out[:nvars], out[nvars:]
+        total = step if total is None else [interp.add(t, s) for t, s in zip(total, step)]
+    return adjoint, total
+
+
+def jvp(function, n):
+    """The body carrying tangents, as a Function (built once on the body's graph).
+
+    Params: loop vars, their tangents (float vars), captures, their tangents (float
+    captures).  Outputs: the body's outputs, then the tangents of its float outputs.
+    J·t is d/du ⟨(∂f)ᵀu, t⟩ (the derivative of a vjp, linear in u, at u = 1).
+    """
+    key = ("jvp", n)
+    if key not in function.derived:
+        sub = function.graph
+        state, caps = function.params[:n], function.params[n:]
+        xs = [p for p in state if p.is_float] + [p for p in caps if p.is_float]
+        outs = [o for o in function.outputs if o.is_float]
+        with sub.as_default():
+            us = [literal(sub, np.ones(o.shape, o.dtype)) for o in outs]
+            ts = [sub.argument(x.shape, x.dtype, "tangent") for x in xs]
+            tangents = _jv(outs, xs, us, ts, sub)
+        nf = sum(p.is_float for p in state)
+        params = state + ts[:nf] + caps + ts[nf:]
+        function.derived[key] = Function(sub, params, function.outputs + tangents,
+                                         f"jvp of {function.label}")
+    return function.derived[key]
+
+
+def _jv(outs, xs, us, ts, sub):
+    vs = gradients(outs, xs, grad_ys=us, unconnected_gradients="zero") if outs and xs else []
+    terms = [apply("reduce_sum", [apply("mul", [v, t])], axis=tuple(range(v.ndim)),
+                   keepdims=False) for v, t in zip(vs, ts)]
+    zeros = [literal(sub, np.zeros(u.shape, u.dtype)) for u in us]
+    if not terms:
+        return zeros
+    total = terms[0]
+    for t in terms[1:]:
+        total = apply("add", [total, t])
+    return [g if g is not None else z
+            for g, z in zip(gradients(total, us), zeros)]
+
+
+def _while_vjp_grad(node, h):
+    a = node.attrs
+    cond, body, n = a["cond"], a["body"], a["n"]
+    m = len(body.params) - n
+    state, caps, seeds = (list(node.inputs[:n]), list(node.inputs[n:n + m]),
+                          list(node.inputs[n + m:]))
+    nf = len(seeds)
+    parts = unpack(h, a["layout"])
+    tangent_args = [cond.graph.argument(x.shape, x.dtype, "tangent")
+                    for x in [x for x in state if x.is_float] + [c for c in caps if c.is_float]]
+    cond2 = cond.with_params(cond.params[:n] + tangent_args[:nf] + cond.params[n:]
+                             + tangent_args[nf:])
+    # ⟨h, (a_0, c̄)⟩ = ⟨seeds, ẋ_T⟩ for the tangent loop started at ẋ_0 = h's a-part with
+    # captured tangents h's c-part: its final tangent is the seeds' cotangent, and its
+    # vjp with seed (0, seeds) gives the cotangents of the initial vars and captures.
+    tangent_loop = while_node(state + parts[:nf] + caps + parts[nf:], cond2, jvp(body, n),
+                              n + nf, a["maximum_iterations"], name="while_tangent")
+    finals = unpack(tangent_loop, tangent_loop.attrs["layout"])
+    zeros = [literal(node.graph, np.zeros(x.shape)) for x in state]
+    seed = pack(zeros + seeds + [literal(node.graph, np.zeros(()))], node.graph)
+    back = _while_grad(tangent_loop, seed)
+    return back[:n] + back[n + nf:n + nf + m] + finals[n:n + nf]
+
+
+register(Op("while_vjp", kind="control", shape=_packed_shape, dtype=_float64,
+            impl=_while_vjp_impl, symbolic=_while_vjp_symbolic, grad=_while_vjp_grad,
+            doc="the vjp of a while_loop: forward storing iterates, then the body's vjp "
+                "backwards (packed: loop var cotangents, captured tensors' cotangents)"))

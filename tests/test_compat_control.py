@@ -1,0 +1,140 @@
+"""TF1 control flow written the way TF's API docs write it; only the import is changed.
+
+Each snippet is the documented example of ``tf.cond``, ``tf.while_loop``,
+``tf.map_fn`` or ``tf.scan`` (TF 1.15 docs), with the documented result.
+"""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    with tf.Graph().as_default() as g:
+        yield g
+
+
+def run(fetches, feed_dict=None):
+    with tf.Session() as sess:
+        return sess.run(fetches, feed_dict=feed_dict)
+
+
+def test_cond_doc_example():
+    x = tf.constant(2)
+    y = tf.constant(5)
+
+    def f1():
+        return tf.multiply(x, 17)
+
+    def f2():
+        return tf.add(y, 23)
+    r = tf.cond(tf.less(x, y), f1, f2)
+    assert run(r) == 34  # r is set to f1(); operations in f2 (e.g., tf.add) are not executed
+
+
+def test_cond_gradient_with_lambdas():
+    x = tf.placeholder(tf.float32, shape=())
+    y = tf.cond(x > 0, lambda: tf.square(x), lambda: tf.sin(x))
+    g = tf.gradients(y, x)
+    assert run(g, {x: 3.0})[0] == pytest.approx(6.0)
+    assert run(g, {x: -1.0})[0] == pytest.approx(np.cos(-1.0))
+
+
+def test_while_loop_doc_example():
+    i = tf.constant(0)
+    c = lambda i: tf.less(i, 10)  # noqa: E731
+    b = lambda i: tf.add(i, 1)  # noqa: E731
+    r = tf.while_loop(c, b, [i])
+    assert run(r) == 10
+
+
+def test_while_loop_doc_nested_structure():
+    ijk_0 = (tf.constant(0), (tf.constant(1), tf.constant(2)))
+    c = lambda i, p: i < 10  # noqa: E731
+    b = lambda i, p: (i + 1, (p[0] + p[1], p[0] - p[1]))  # noqa: E731
+    ijk_final = tf.while_loop(c, b, ijk_0)
+    i, (j, k) = run(ijk_final)
+    a, d = 1, 2
+    for _ in range(10):
+        a, d = a + d, a - d
+    assert (i, j, k) == (10, a, d)
+
+
+def test_while_loop_summing_a_series_and_its_gradient():
+    # exp(x) = sum x**n / n!, summed until the term is negligible
+    x = tf.placeholder(tf.float64, shape=())
+
+    def body(n, term, total):
+        return n + 1, term * x / tf.cast(n + 1, tf.float64), total + term
+    _, _, total = tf.while_loop(lambda n, term, total: tf.abs(term) > 1e-12, body,
+                                [tf.constant(0), tf.constant(1.0, tf.float64),
+                                 tf.constant(0.0, tf.float64)])
+    (g,) = tf.gradients(total, x)
+    value, grad = run([total, g], {x: 1.5})
+    assert value == pytest.approx(np.exp(1.5), rel=1e-12)
+    assert grad == pytest.approx(np.exp(1.5), rel=1e-10)
+
+
+def test_map_fn_doc_examples():
+    elems = np.array([1, 2, 3, 4, 5, 6])
+    squares = tf.map_fn(lambda x: x * x, elems)
+    assert run(squares).tolist() == [1, 4, 9, 16, 25, 36]
+    elems = (np.array([1, 2, 3]), np.array([-1, 1, -1]))
+    alternate = tf.map_fn(lambda x: x[0] * x[1], elems, dtype=tf.int64)
+    assert run(alternate).tolist() == [-1, 2, -3]
+
+
+def test_map_fn_over_rows_with_gradient():
+    W = tf.Variable(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), dtype=tf.float32)
+    norms = tf.map_fn(lambda row: tf.reduce_sum(row * row), W)
+    (g,) = tf.gradients(tf.reduce_sum(norms), W)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        n, gw = sess.run([norms, g])
+    assert n.tolist() == [5.0, 25.0, 61.0] and n.dtype == np.float32
+    np.testing.assert_allclose(gw, 2 * W.value)
+
+
+def test_scan_doc_examples():
+    elems = np.array([1, 2, 3, 4, 5, 6])
+    cumsum = tf.scan(lambda a, x: a + x, elems)
+    assert run(cumsum).tolist() == [1, 3, 6, 10, 15, 21]
+    elems = np.array([1, 2, 3, 4, 5, 6])
+    initializer = np.array(0)
+    sum_one = tf.scan(lambda a, x: x[0] - x[1] + a, (elems + 1, elems), initializer)
+    assert run(sum_one).tolist() == [1, 2, 3, 4, 5, 6]
+    elems = np.array([1, 0, 0, 0, 0, 0])
+    initializer = (np.array(0), np.array(1))
+    fibonaccis = tf.scan(lambda a, _: (a[1], a[0] + a[1]), elems, initializer)
+    first, second = run(fibonaccis)
+    # fibonaccis == ([1, 1, 2, 3, 5, 8], [1, 2, 3, 5, 8, 13])
+    assert first.tolist() == [1, 1, 2, 3, 5, 8] and second.tolist() == [1, 2, 3, 5, 8, 13]
+
+
+def test_scan_cumulative_recurrence_gradient():
+    # an exponential moving average; d(sum of outputs)/d(decay) by hand
+    xs = tf.placeholder(tf.float64, shape=(4,))
+    decay = tf.Variable(0.5, dtype=tf.float64)
+    ema = tf.scan(lambda acc, x: decay * acc + (1 - decay) * x, xs,
+                  initializer=tf.constant(0.0, tf.float64))
+    (g,) = tf.gradients(tf.reduce_sum(ema), decay)
+    x0 = np.array([1.0, 2.0, -1.0, 0.5])
+
+    def total(d):
+        acc, out = 0.0, 0.0
+        for v in x0:
+            acc = d * acc + (1 - d) * v
+            out += acc
+        return out
+    h = 1e-6
+    assert run(g, {xs: x0}) == pytest.approx((total(0.5 + h) - total(0.5 - h)) / (2 * h),
+                                             rel=1e-7)
+
+
+def test_while_loop_back_prop_false_and_float32_dtypes():
+    x = tf.Variable(1.5)
+    y = tf.while_loop(lambda v: v < 100.0, lambda v: v * x, [x], back_prop=False,
+                      shape_invariants=[x.get_shape()], parallel_iterations=1)
+    assert y.dtype == np.float32
+    assert tf.gradients(y, x) == [None]
