@@ -45,6 +45,13 @@ class ArgumentError(SymgradError, ValueError):
     """An argument with an invalid value (unknown option, wrong length)."""
 
 
+class NoClosedFormError(SymgradError, ValueError):
+    """A value with no finite closed form (a loop whose trip count depends on symbols).
+
+    The message is the loop's recurrence, with its body's closed form.
+    """
+
+
 class CompileError(SymgradError, NotImplementedError):
     """A graph or expression the compiler cannot lower to machine code."""
 

@@ -147,9 +147,35 @@ def _wrong_call(draw, p, a, b):
     p.wrong_calls.append(f"{fname}: {kind}")
 
 
+def _control(draw, p, a, b):
+    """cond on a reduction, a loop with a constant trip count, or a data-dependent one."""
+    other = b if _broadcastable(a, b) and np.broadcast_shapes(a.shape, b.shape) == a.shape \
+        else a
+    choice = draw(st.sampled_from(["cond", "while", "while_data"]))
+    if choice == "cond":
+        return p.add(sg.cond(sg.reduce_sum(a) > 0.3, lambda: a * other, lambda: sg.sin(a) - other),
+                     f"cond(reduce_sum({a.name}) > 0.3, lambda: {a.name} * {other.name}, "
+                     f"lambda: sin({a.name}) - {other.name})")
+    c = sg.reduce_mean(b)
+    if choice == "while":
+        trips = draw(st.integers(0, 3))
+        out = sg.while_loop(lambda k, v: k < trips,
+                            lambda k, v: (k + 1, sg.sin(v) * 0.8 + c * v), [0, a])[1]
+        return p.add(out, f"while_loop(lambda k, v: k < {trips}, lambda k, v: (k + 1, "
+                          f"sin(v) * 0.8 + reduce_mean({b.name}) * v), [0, {a.name}])[1]")
+    cap = draw(st.integers(1, 2))
+    out = sg.while_loop(lambda v: sg.reduce_sum(v) < 1.5, lambda v: v * 1.2 + 0.3 * sg.tanh(c),
+                        a, maximum_iterations=cap)
+    return p.add(out, f"while_loop(lambda v: reduce_sum(v) < 1.5, lambda v: v * 1.2 + 0.3 * "
+                      f"tanh(reduce_mean({b.name})), {a.name}, maximum_iterations={cap})")
+
+
 @st.composite
-def programs(draw, max_steps=8, max_leaves=3):
-    """A random :class:`Program` in a fresh graph, with ys, xs and grad_ys drawn."""
+def programs(draw, max_steps=8, max_leaves=3, control=True):
+    """A random :class:`Program` in a fresh graph, with ys, xs and grad_ys drawn.
+
+    ``control=False`` leaves out cond and while_loop (for the compiled evaluator).
+    """
     graph = sg.Graph()
     p = Program(graph)
     with graph.as_default():
@@ -162,12 +188,15 @@ def programs(draw, max_steps=8, max_leaves=3):
             p.lines.append(f"v{k} = Variable({np.array(value).reshape(shape).tolist()})")
         pool = list(p.leaves)
         for _ in range(draw(st.integers(2, max_steps))):
-            kind = draw(st.sampled_from(["unary", "binary", "structural", "wrong call"]))
+            kind = draw(st.sampled_from(["unary", "binary", "structural", "wrong call"]
+                                        + ["control"] * control))
             a = draw(st.one_of(st.sampled_from(pool[-2:]), st.sampled_from(pool)))
             if kind == "wrong call":
                 out = _wrong_call(draw, p, a, draw(st.sampled_from(pool)))
             elif kind == "unary":
                 out = _unary(draw, p, a)
+            elif kind == "control":
+                out = _control(draw, p, a, draw(st.sampled_from(pool)))
             elif kind == "binary":
                 out = _binary(draw, p, a, draw(st.sampled_from(pool)))
             else:

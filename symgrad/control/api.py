@@ -14,6 +14,8 @@ gradients are the loop's.
 """
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..errors import ArgumentError, DtypeError, ShapeError
@@ -104,6 +106,17 @@ def _iterations(maximum_iterations):
     return int(value)
 
 
+def _var_names(body, inits):
+    """Loop var names for closed forms: the body's own parameter names when it has them."""
+    try:
+        params = list(inspect.signature(body).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    if len(params) == len(inits) and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params):
+        return {k: p.name for k, p in enumerate(params)}
+    return {k: v.name.split("/")[-1] for k, v in enumerate(inits)}
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None,
                return_same_structure=True):
@@ -133,7 +146,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     def call(fn):
         return lambda *args: fn(structure(list(args))) if single else fn(*structure(list(args)))
     specs = [(v.shape, v.dtype) for v in inits]
-    names = {k: v.name.split("/")[-1] for k, v in enumerate(inits)}
+    names = _var_names(body, inits)
     c = trace(graph, "while_cond", call(cond), specs, names)
     if len(c.outputs) != 1 or c.outputs[0].dtype.kind != "b" or c.outputs[0].shape != ():
         raise DtypeError("while_loop's cond must return one scalar boolean tensor, e.g. "

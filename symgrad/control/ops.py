@@ -26,14 +26,14 @@ import numpy as np
 import sympy
 
 from ..differentiate import gradients
-from ..errors import SymgradError
+from ..errors import NoClosedFormError, SymgradError
 from ..ops import REGISTRY, Op, apply, literal
 from ..ops.base import register
 from .function import Function, layout, pack, pack_values, packed_size, unpack, unpack_values
 
 
 class DataDependentLoop(SymgradError, ValueError):
-    """A loop whose trip count depends on values that are symbols in a closed form."""
+    """Internal: a loop whose trip count depends on symbols (becomes NoClosedFormError)."""
 
 
 def _leaf_impl(*arrays, **attrs):
@@ -59,29 +59,36 @@ class Interpreter:
     def run(self, function, args):
         return function.run(args)
 
-    def truth(self, value):
-        return bool(np.asarray(value))
+    def test(self, guard, value):
+        """``guard and value`` as a Python bool (the loop stops at the first False)."""
+        return guard and bool(np.asarray(value))
+
+    def select(self, guard, new, old):
+        return new
 
     def add(self, a, b):
         return np.asarray(a) + np.asarray(b)
 
 
 class SymbolicInterpreter(Interpreter):
-    """SymPy object arrays: expands sub-graphs; a symbolic loop condition cannot be unrolled."""
+    """SymPy object arrays: a condition on symbols guards each step with a Piecewise."""
 
     def run(self, function, args):
         return function.expand(args)
 
-    def truth(self, value):
+    def test(self, guard, value):
         value = np.asarray(value, dtype=object)[()]
-        if value in (True, sympy.true) or value is np.True_:
-            return True
-        if value in (False, sympy.false) or value is np.False_:
-            return False
-        raise DataDependentLoop(
-            f"the loop condition is {value}, which depends on symbols: the trip count is not "
-            "known, so there is no finite closed form (the loop is the recurrence of its "
-            "body; give maximum_iterations or evaluate it at values)")
+        value = sympy.true if value is True or value is np.True_ else \
+            sympy.false if value is False or value is np.False_ else value
+        out = sympy.And(guard, value)
+        return True if out is sympy.true else False if out is sympy.false else out
+
+    def select(self, guard, new, old):
+        if guard is True:
+            return new
+        pick = np.frompyfunc(lambda a, b: sympy.Piecewise((a, guard), (b, True)), 2, 1)
+        return [np.asarray(pick(np.asarray(a, dtype=object), np.asarray(b, dtype=object)),
+                           dtype=object) for a, b in zip(new, old)]
 
     def add(self, a, b):
         return np.asarray(a, dtype=object) + np.asarray(b, dtype=object)
@@ -91,35 +98,46 @@ NUMERIC, SYMBOLIC = Interpreter(), SymbolicInterpreter()
 
 
 def iterate(interp, cond, body, state, caps, maximum_iterations):
-    """Every iterate x_0 .. x_T of the loop (T checks of cond that said yes)."""
-    states = [list(state)]
-    while maximum_iterations is None or len(states) <= maximum_iterations:
-        if not interp.truth(interp.run(cond, states[-1] + caps)[0]):
+    """The iterates x_0 .. x_T and the guard of each step (True, or a condition on symbols).
+
+    x_{k+1} = body(x_k) where the guard holds, else x_k: a loop whose condition
+    depends on symbols unrolls to maximum_iterations guarded steps; without a cap
+    it has no finite closed form (DataDependentLoop).
+    """
+    states, guards, guard = [list(state)], [], True
+    while maximum_iterations is None or len(guards) < maximum_iterations:
+        guard = interp.test(guard, interp.run(cond, states[-1] + caps)[0])
+        if guard is False:
             break
-        states.append(list(interp.run(body, states[-1] + caps)))
-    return states
+        if guard is not True and maximum_iterations is None:
+            raise DataDependentLoop(
+                f"its condition {guard} depends on symbols, so the trip count is unknown "
+                "(give maximum_iterations for a piecewise closed form, or evaluate at values)")
+        states.append(interp.select(guard, interp.run(body, states[-1] + caps), states[-1]))
+        guards.append(guard)
+    return states, guards
+
+
+def _trip_count(interp, guards):
+    return sum((1 if g is True else sympy.Piecewise((1, g), (0, True)) for g in guards), 0)
 
 
 # -- cond ---------------------------------------------------------------------------------
 def _cond_eval(interp, pred, caps, branches):
-    chosen = branches[0] if interp.truth(pred) else branches[1]
-    return pack_values(interp.run(chosen, caps))
+    sides = [interp.run(b, caps) for b in branches]
+    taken = interp.test(True, pred)
+    if taken is True or taken is False:
+        return pack_values(sides[0] if taken else sides[1])
+    return pack_values(interp.select(taken, *sides))
 
 
 def _cond_impl(pred, *caps, branches, layout):
-    return _cond_eval(NUMERIC, pred, list(caps), branches)
+    taken = NUMERIC.test(True, pred)  # only the branch taken runs
+    return pack_values(NUMERIC.run(branches[0] if taken else branches[1], list(caps)))
 
 
 def _cond_symbolic(node, pred, *caps):
-    branches = node.attrs["branches"]
-    try:
-        return _cond_eval(SYMBOLIC, pred, list(caps), branches)
-    except DataDependentLoop:
-        pass
-    sides = [pack_values(SYMBOLIC.run(b, list(caps))) for b in branches]
-    test = np.asarray(pred, dtype=object)[()]
-    return np.array([sympy.Piecewise((t, test), (f, True)) for t, f in zip(*sides)],
-                    dtype=object).reshape(len(sides[0]))
+    return _cond_eval(SYMBOLIC, pred, list(caps), node.attrs["branches"])
 
 
 def vjp(function, wrt):
@@ -171,8 +189,8 @@ def _split(values, n):
 
 def _while_eval(interp, values, cond, body, n, maximum_iterations):
     state, caps = _split(values, n)
-    states = iterate(interp, cond, body, state, caps, maximum_iterations)
-    return pack_values(states[-1] + [len(states) - 1])
+    states, guards = iterate(interp, cond, body, state, caps, maximum_iterations)
+    return pack_values(states[-1] + [_trip_count(interp, guards)])
 
 
 def _while_impl(*values, cond, body, n, maximum_iterations, back_prop, layout):
@@ -181,7 +199,40 @@ def _while_impl(*values, cond, body, n, maximum_iterations, back_prop, layout):
 
 def _while_symbolic(node, *values):
     a = node.attrs
-    return _while_eval(SYMBOLIC, values, a["cond"], a["body"], a["n"], a["maximum_iterations"])
+    try:
+        return _while_eval(SYMBOLIC, values, a["cond"], a["body"], a["n"],
+                           a["maximum_iterations"])
+    except DataDependentLoop as exc:
+        raise NoClosedFormError(recurrence(node, values, exc)) from None
+
+
+def _symbols(name, shape):
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(shape):
+        out[idx] = sympy.Symbol(name + (f"[{','.join(map(str, idx))}]" if idx else ""),
+                                real=True)
+    return out
+
+
+def _show(value):
+    value = np.asarray(value, dtype=object)
+    return str(value[()]) if value.ndim == 0 else str(sympy.Array(value.tolist()))
+
+
+def recurrence(node, values, why, what="the value"):
+    """Text of the loop of ``node`` as a recurrence: x_0, the condition, x_(k+1) = body(x_k)."""
+    a = node.attrs
+    cond, body, n = a["cond"], a["body"], a["n"]
+    names = [p.name for p in body.params[:n]]
+    now = [_symbols(f"{v}_k", p.shape) for v, p in zip(names, body.params[:n])]
+    caps = list(values[n:n + len(body.params) - n])
+    step = body.expand(now + caps)
+    lines = [f"{what} of loop {node.name!r} has no finite closed form: {why}",
+             "  the recurrence, k = 0, 1, ...:"]
+    lines += [f"    {v}_0 = {_show(x)}" for v, x in zip(names, values[:n])]
+    lines.append(f"    while {_show(cond.expand(now + caps)[0])}:")
+    lines += [f"      {v}_(k+1) = {_show(x)}" for v, x in zip(names, step)]
+    return "\n".join(lines)
 
 
 def while_node(inputs, cond, body, n, maximum_iterations, back_prop=True, name=None):
@@ -230,11 +281,9 @@ register(Op("while_loop", kind="control", shape=_packed_shape, dtype=_float64,
 def _while_vjp_eval(interp, values, cond, body, vjp, n, maximum_iterations, layout):
     m = len(body.params) - n
     state, caps, seeds = list(values[:n]), list(values[n:n + m]), list(values[n + m:])
-    states = iterate(interp, cond, body, state, caps, maximum_iterations)
-    adjoint, total = _reverse(interp, states, caps, vjp, seeds, len(seeds))
-    if total is None:  # no iteration: the captured tensors get zeros
-        total = [np.zeros(shape, dt) for shape, dt in layout[len(seeds):]]
-    return pack_values(adjoint + total)
+    states, guards = iterate(interp, cond, body, state, caps, maximum_iterations)
+    zeros = [np.zeros(shape, dt) for shape, dt in layout[len(seeds):]]
+    return pack_values(_reverse(interp, states, guards, caps, vjp, seeds, zeros))
 
 
 def _while_vjp_impl(*values, cond, body, vjp, n, maximum_iterations, layout):
@@ -243,18 +292,24 @@ def _while_vjp_impl(*values, cond, body, vjp, n, maximum_iterations, layout):
 
 def _while_vjp_symbolic(node, *values):
     a = node.attrs
-    return _while_vjp_eval(SYMBOLIC, values, a["cond"], a["body"], a["vjp"], a["n"],
-                           a["maximum_iterations"], a["layout"])
+    try:
+        return _while_vjp_eval(SYMBOLIC, values, a["cond"], a["body"], a["vjp"], a["n"],
+                               a["maximum_iterations"], a["layout"])
+    except DataDependentLoop as exc:
+        raise NoClosedFormError(recurrence(node, values, exc, "the gradient") + "\n  (the "
+                                "gradient runs the body's vjp backwards over its iterates)") \
+            from None
 
 
-def _reverse(interp, states, caps, vjp, seeds, nvars):
-    """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over k."""
-    adjoint, total = list(seeds), None
-    for state in reversed(states[:-1]):
+def _reverse(interp, states, guards, caps, vjp, seeds, zeros):
+    """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over the steps."""
+    adjoint, total = list(seeds), list(zeros)
+    for state, guard in zip(reversed(states[:-1]), reversed(guards)):
         out = interp.run(vjp, state + caps + adjoint)
-        adjoint, step = out[:nvars], out[nvars:]
-        total = step if total is None else [interp.add(t, s) for t, s in zip(total, step)]
-    return adjoint, total
+        adjoint = interp.select(guard, out[:len(adjoint)], adjoint)
+        step = interp.select(guard, out[len(adjoint):], zeros)
+        total = [interp.add(t, s) for t, s in zip(total, step)]
+    return adjoint + total
 
 
 def jvp(function, n):

@@ -25,17 +25,31 @@ import html
 import numpy as np
 
 from .. import display
-from ..errors import ArgumentError
+class _Said(Elided):
+    """Text that stands instead of a closed form: a loop's recurrence, and why."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+
+def _forms(t, simplify, form, limits):
+    def one(v):
+        try:
+            return choose(v, simplify, form, limits.expand_limit, limits.budget)
+        except NoClosedFormError as exc:  # say why, with the recurrence
+            return _Said(str(exc))
 from ..evaluate import evaluate
 from ..graph import ancestors
+from .elided import Elided
 from .layout import PRINT, REPR, TARGETS, Limits, render_form
 from .names import renames, user_name
 from .select import FORMS, choose
 
 
-def _forms(t, simplify, form, limits):
-    def one(v):
-        return choose(v, simplify, form, limits.expand_limit, limits.budget)
+from ..errors import ArgumentError, NoClosedFormError
     if isinstance(t, (list, tuple)):
         return [None if v is None else one(v) for v in t]
     return one(t)
