@@ -47,6 +47,7 @@ from .graph import Node, ancestors, concrete_shape, is_static
 from .ops import cast_value
 from .lower import cache as lower_cache
 from .lower.ir import graph_key
+from .lower.control import Segments, control_nodes
 from .lower.entry import checked_jit
 from .lower.module import extra_dims, module_text
 from .lower.program import lower_graph
@@ -89,6 +90,8 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
         return PerSize(nodes, tree, inputs, lambda o, i: compile(o, i, fastmath, cache),
                        _build)
     names = [x.name for x in inputs]
+    if control_nodes(nodes, inputs):  # cond / while_loop: kernels joined by drivers
+        return ControlEvaluator(nodes, inputs, tree, fastmath, cache)
     directory = None if cache else lower_cache.private_dir()
     key = graph_key(nodes, inputs, fastmath)
     text = lower_cache.lookup(key, directory)
@@ -343,6 +346,54 @@ def _real_array(value, what):
         raise ArgumentError(f"{what} must be real numbers, got dtype {arr.dtype}; pass "
                             "floats (np.real(z) for the real part of complex values)")
     return arr
+
+
+class ControlEvaluator(Evaluator):
+    """A compiled graph with control flow: straight-line kernels joined by Numba drivers
+    (``symgrad.lower.control``).  Calls and ``jit`` as for :class:`Evaluator`;
+    ``batched`` evaluates point by point; it does not pickle."""
+
+    def __init__(self, outputs, inputs, tree, fastmath, cache):
+        from .lower import runtime  # numba is imported only when something is compiled
+        segments = Segments(outputs, inputs,
+                            lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
+        self.input_names = [x.name for x in inputs]
+        self._inputs = [(x.name, x.dtype.str, x.shape) for x in inputs]
+        self._int_inputs = any(x.dtype.kind in "iu" for x in inputs)
+        self._outputs = [(n.dtype.str, n.shape, None) for n in outputs]
+        self._tree, self._rebuild = tree, _rebuilder(tree)
+        self.jit = self._kernel = segments.jit(runtime.jit_signature(self._inputs))
+        self._source = "\n\n".join(segments.sources)
+        self.module = None
+
+    @property
+    def program(self):
+        raise ArgumentError("a graph with control flow compiles to several kernels joined by "
+                            "drivers; read f.source")
+
+    op_count = program
+
+    def batched(self, *values, parallel=False):
+        """Evaluate at many points, one call per point (control flow has no gufunc)."""
+        if len(values) != len(self._inputs):
+            raise ArgumentError(f"batched takes {len(self._inputs)} inputs "
+                                f"({', '.join(self.input_names)}), got {len(values)}")
+        arrays = [np.asarray(v, dtype=d) for v, (_, d, _) in zip(values, self._inputs)]
+        batch = np.broadcast_shapes(*[a.shape[:a.ndim - len(s)] for a, (_, _, s) in
+                                      zip(arrays, self._inputs)])
+        full = [np.broadcast_to(a, batch + tuple(s)) for a, (_, _, s) in zip(arrays, self._inputs)]
+        outs = [np.empty(batch + tuple(s), dtype=d) for d, s, _ in self._outputs]
+        for idx in np.ndindex(batch):
+            for o, v in zip(outs, self.jit(*self._coerce([a[idx] for a in full]))):
+                o[idx] = v
+        return self._rebuild(tuple(outs))
+
+    def __reduce__(self):
+        raise TypeError("an evaluator of a graph with control flow does not pickle; compile it "
+                        "again in the other process (its kernels load from the disk cache)")
+
+    def __repr__(self):
+        return f"<symgrad.ControlEvaluator inputs=({', '.join(self.input_names)})>"
 
 
 class _Shaped:

@@ -415,7 +415,9 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
                 self.program.outputs.append((node.dtype.str, (), ref))
                 continue
             out = ("out", k)
-            if ref[0] == "buf" and ref not in claimed and node.dtype == np.float64:
+            # a prefix of a larger buffer (x[0] of a stack aliases it) is copied, not renamed
+            if ref[0] == "buf" and ref not in claimed and node.dtype == np.float64 \
+                    and self.program.buffers[ref[1]] == node.size:
                 self.rename(ref, out)  # compute straight into the output array
                 claimed.add(ref)
             else:

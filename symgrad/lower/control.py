@@ -1,0 +1,196 @@
+"""Compiled control flow: graphs with cond / while_loop / while_vjp nodes.
+
+The loop IR has no branches or loops of data-dependent length, so a graph with
+control nodes compiles in *segments*: straight-line kernels (``sg.compile`` of the
+graph between control nodes, each one Numba intrinsic as usual) joined by small
+generated ``@njit`` *drivers*, one per control node, that call the compiled
+sub-graph functions (branch, loop condition, body, the body's vjp):
+
+- ``cond``: ``if pred:`` one branch ``else:`` the other;
+- ``while_loop``: a ``while`` loop calling the condition and body kernels;
+- ``while_vjp``: the same loop writing every iterate to a tape (an array that
+  doubles when full), then the body's vjp kernel backwards over the tape,
+  summing the captured tensors' cotangents.
+
+Loops stay loops: generated code and compile time do not depend on the trip
+count.  Sub-graph kernels use the disk cache like any compiled graph; drivers are
+a few lines of Python compiled by Numba when the evaluator is built.  The drivers
+are chosen by control op name from ``DRIVERS`` (the three control ops of
+``symgrad.control.ops``): they generate Numba source, which is lowering's business.
+
+Imports numpy, the graph and the evaluator's ``needed``; numba only when compiling.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ArgumentError
+from ..evaluate import needed
+
+
+def control_nodes(outputs, inputs):
+    """The control-flow nodes the outputs need (topological order)."""
+    return [n for n in needed(outputs, set(inputs)) if n.op.kind == "control"
+            and n not in set(inputs)]
+
+
+def _size(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _pack(out, names, spec, indent):
+    """Lines writing ``names`` (values of ``spec``) into the float64 vector ``out``."""
+    lines, start = [f"{indent}{out} = np.empty({_size_total(spec)})"], 0
+    for name, (shape, dtype) in zip(names, spec):
+        size, kind = _size(shape), np.dtype(dtype).kind
+        if not shape:
+            value = f"(1.0 if {name} else 0.0)" if kind == "b" else name
+            lines.append(f"{indent}{out}[{start}] = {value}")
+        elif size:
+            value = f"np.ravel({name})" + (".astype(np.float64)" if kind == "b" else "")
+            lines.append(f"{indent}{out}[{start}:{start + size}] = {value}")
+        start += size
+    return lines
+
+
+def _size_total(spec):
+    return sum(_size(s) for s, _ in spec)
+
+
+def _call(fn, args):
+    return f"{fn}({', '.join(args)})"
+
+
+def _unpacked(names, call):
+    return f"{', '.join(names)}, = {call}" if names else call
+
+
+def _cond_driver(node, fns):
+    caps = [f"c{k}" for k in range(len(node.inputs) - 1)]
+    spec = node.attrs["layout"]
+    lines = [f"def driver(pred{''.join(', ' + c for c in caps)}):"]
+    for test, fn in (("if pred:", "T"), ("else:", "F")):
+        names = [f"{fn.lower()}{k}" for k in range(len(spec))]
+        lines += [f"    {test}", "        " + _unpacked(names, _call(fn, caps))]
+        lines += _pack("out", names, spec, "        ")
+    lines.append("    return out")
+    return lines, {"T": fns(node.attrs["branches"][0]), "F": fns(node.attrs["branches"][1])}
+
+
+def _loop_head(n, caps, maximum):
+    vs = [f"v{k}" for k in range(n)]
+    test = _call("COND", vs + caps) + "[0]"
+    if maximum is not None:
+        test = f"k < {int(maximum)} and {test}"
+    return vs, test
+
+
+def _while_driver(node, fns):
+    a = node.attrs
+    n = a["n"]
+    caps = [f"c{k}" for k in range(len(node.inputs) - n)]
+    vs, test = _loop_head(n, caps, a["maximum_iterations"])
+    lines = [f"def driver({', '.join(vs + caps)}):", "    k = 0", f"    while {test}:",
+             "        " + _unpacked(vs, _call("BODY", vs + caps)), "        k += 1"]
+    lines += _pack("out", vs + ["k"], a["layout"], "    ")
+    lines.append("    return out")
+    return lines, {"COND": fns(a["cond"]), "BODY": fns(a["body"])}
+
+
+def _while_vjp_driver(node, fns):
+    a = node.attrs
+    n, body = a["n"], a["body"]
+    m = len(body.params) - n
+    spec = a["layout"]
+    nf = len(node.inputs) - n - m
+    caps = [f"c{k}" for k in range(m)]
+    vs, test = _loop_head(n, caps, a["maximum_iterations"])
+    seeds = [f"s{k}" for k in range(nf)]
+    # only the iterates the vjp reads go on the tape (a counter the body's derivative
+    # never uses is not stored); the others are passed as any value of their type
+    read = set(needed(a["vjp"].outputs, set(a["vjp"].params)))
+    taped = [j for j, p in enumerate(a["vjp"].params[:n]) if p in read]
+    lines = [f"def driver({', '.join(vs + caps + seeds)}):", "    k = 0", "    cap = 16"]
+    lines += [f"    tape{j} = np.empty((cap,) + {tuple(body.params[j].shape)!r}, "
+              f"np.{body.params[j].dtype.name})" for j in taped]
+    lines += [f"    while {test}:", "        if k == cap:", "            cap *= 2"]
+    for j in taped:
+        p = body.params[j]
+        lines += [f"            grown = np.empty((cap,) + {tuple(p.shape)!r}, np.{p.dtype.name})",
+                  f"            grown[:k] = tape{j}", f"            tape{j} = grown"]
+    lines += [f"        tape{j}[k] = v{j}" for j in taped]
+    lines += ["        " + _unpacked(vs, _call("BODY", vs + caps)), "        k += 1"]
+    adj = [f"a{j}" for j in range(nf)]
+    tot = [f"t{j}" for j in range(len(spec) - nf)]
+    lines += [f"    {x} = {s}" for x, s in zip(adj, seeds)]
+    lines += [f"    {t} = " + (f"np.zeros({tuple(s)!r}, np.{np.dtype(d).name})" if s else
+                               f"np.{np.dtype(d).name}(0.0)")
+              for t, (s, d) in zip(tot, spec[nf:])]
+    steps = [f"d{j}" for j in range(len(tot))]
+    lines += ["    for j in range(k - 1, -1, -1):",
+              "        " + _unpacked(adj + steps,
+                                     _call("VJP", [f"tape{i}[j]" if i in taped else f"v{i}"
+                                                   for i in range(n)] + caps + adj))]
+    lines += [f"        {t} = {t} + {d}" for t, d in zip(tot, steps)]
+    lines += _pack("out", adj + tot, spec, "    ")
+    lines.append("    return out")
+    return lines, {"COND": fns(a["cond"]), "BODY": fns(body), "VJP": fns(a["vjp"])}
+
+
+DRIVERS = {"cond": _cond_driver, "while_loop": _while_driver, "while_vjp": _while_vjp_driver}
+
+
+def _njit(lines, namespace, name="driver", signature=None):
+    import numba  # only when something is compiled
+    namespace = dict(namespace, np=np)
+    exec(compile("\n".join(lines) + "\n", f"<symgrad {name}>", "exec"), namespace)
+    fn = namespace[name]
+    return numba.njit(signature)(fn) if signature is not None else numba.njit(fn)
+
+
+class Segments:
+    """The compiled pieces of a graph with control flow, and the top-level driver text."""
+
+    def __init__(self, outputs, inputs, compile_kernel):
+        self.compile_kernel = compile_kernel  # (outputs, inputs) -> an Evaluator
+        self.sources = []
+        self.functions = {}
+        names = [f"i{k}" for k in range(len(inputs))]
+        known, lines, env = list(inputs), [f"def run({', '.join(names)}):"], {}
+        for j, node in enumerate(control_nodes(outputs, inputs)):
+            kernel = self.kernel(node.inputs, known, f"inputs of {node.name}")
+            args = [f"x{j}_{k}" for k in range(len(node.inputs))]
+            env[f"K{j}"], env[f"D{j}"] = kernel, self.driver(node)
+            lines += ["    " + _unpacked(args, _call(f"K{j}", names)),
+                      f"    {f'i{len(names)}'} = {_call(f'D{j}', args)}"]
+            known.append(node)
+            names.append(f"i{len(names)}")
+        env["OUT"] = self.kernel(outputs, known, "outputs")
+        lines.append(f"    return {_call('OUT', names)}")
+        self.lines, self.env = lines, env
+
+    def kernel(self, outputs, inputs, what):
+        evaluator = self.compile_kernel(list(outputs), list(inputs))
+        self.sources.append(f"# kernel: {what}\n{evaluator.source}")
+        return evaluator._kernel  # the Numba dispatcher itself: drivers call it directly
+
+    def function(self, function):
+        """The jit of a sub-graph function (compiled once per Function)."""
+        if function not in self.functions:
+            self.functions[function] = self.kernel(function.outputs, function.params,
+                                                   function.label)
+        return self.functions[function]
+
+    def driver(self, node):
+        lines, env = DRIVERS[node.op.name](node, self.function)
+        self.sources.append(f"# driver of {node.name} ({node.op.name})\n" + "\n".join(lines))
+        return _njit(lines, env)
+
+    def jit(self, signature):
+        self.sources.append("# the evaluator\n" + "\n".join(self.lines))
+        return _njit(self.lines, self.env, "run", signature)
+
+
+def check_batched():
+    raise ArgumentError("batched evaluation of graphs with control flow is not compiled; "
+                        "call the evaluator once per point")
