@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.errors import CompileError, DtypeError, GraphError, ShapeError
+from symgrad.errors import DtypeError, GraphError, ShapeError
 
 
 def fd(f, x0, h=1e-6):
@@ -213,10 +213,3 @@ def test_bad_input_gives_clear_errors(graph):
     sg.cond(x > 0, lambda: leaked.append(x * 2) or x, lambda: x)
     with pytest.raises(GraphError, match="inside a cond branch or a loop body"):
         leaked[0] + x
-
-
-def test_compile_says_control_flow_is_not_compiled(graph):
-    x = sg.placeholder(name="x")
-    y = sg.cond(x > 0, lambda: x, lambda: -x)
-    with pytest.raises(CompileError, match="control flow"):
-        sg.compile(y, [x], cache=False)

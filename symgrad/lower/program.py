@@ -140,11 +140,9 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
             return self.reduction(node)
         if kind == "contract" and getattr(node.op, "subscripts", None) is not None:
             return self.contraction(node)
-        if kind == "control":
-            raise CompileError(
-                f"node {node.name!r} is control flow ({node.op.name}): sg.compile does not "
-                "lower cond/while_loop/map_fn/scan yet; evaluate it with sg.evaluate (the "
-                "reference evaluator) or compile the parts outside the loop")
+        if kind == "control":  # sg.compile splits graphs at these (lower.control)
+            raise CompileError(f"node {node.name!r} is control flow ({node.op.name}): "
+                               "compile it with sg.compile, which joins kernels by drivers")
         if getattr(node.op, "decompose", None) is not None:
             return self.decomposed(node)
         raise CompileError(f"op {node.op.name!r} (node {node.name!r}) has no lowering: give "
