@@ -29,6 +29,7 @@ from ..differentiate import gradients
 from ..errors import NoClosedFormError, SymgradError
 from ..ops import REGISTRY, Op, apply, literal
 from ..ops.base import register
+from .describe import recurrence
 from .function import Function, layout, pack, pack_values, packed_size, unpack, unpack_values
 
 
@@ -204,35 +205,6 @@ def _while_symbolic(node, *values):
                            a["maximum_iterations"])
     except DataDependentLoop as exc:
         raise NoClosedFormError(recurrence(node, values, exc)) from None
-
-
-def _symbols(name, shape):
-    out = np.empty(shape, dtype=object)
-    for idx in np.ndindex(shape):
-        out[idx] = sympy.Symbol(name + (f"[{','.join(map(str, idx))}]" if idx else ""),
-                                real=True)
-    return out
-
-
-def _show(value):
-    value = np.asarray(value, dtype=object)
-    return str(value[()]) if value.ndim == 0 else str(sympy.Array(value.tolist()))
-
-
-def recurrence(node, values, why, what="the value"):
-    """Text of the loop of ``node`` as a recurrence: x_0, the condition, x_(k+1) = body(x_k)."""
-    a = node.attrs
-    cond, body, n = a["cond"], a["body"], a["n"]
-    names = [p.name for p in body.params[:n]]
-    now = [_symbols(f"{v}_k", p.shape) for v, p in zip(names, body.params[:n])]
-    caps = list(values[n:n + len(body.params) - n])
-    step = body.expand(now + caps)
-    lines = [f"{what} of loop {node.name!r} has no finite closed form: {why}",
-             "  the recurrence, k = 0, 1, ...:"]
-    lines += [f"    {v}_0 = {_show(x)}" for v, x in zip(names, values[:n])]
-    lines.append(f"    while {_show(cond.expand(now + caps)[0])}:")
-    lines += [f"      {v}_(k+1) = {_show(x)}" for v, x in zip(names, step)]
-    return "\n".join(lines)
 
 
 def while_node(inputs, cond, body, n, maximum_iterations, back_prop=True, name=None):

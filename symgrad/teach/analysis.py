@@ -67,7 +67,9 @@ def local_expression(node):
         expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
         return expr.xreplace(_inputs_map(node, syms))
     args = [str(input_symbol(x)) for x in node.inputs]
-    args += [f"{k}={v!r}" for k, v in node.attrs.items() if k not in ("expr", "label")]
+    # sub-graphs (cond branches, loop bodies) are drawn and explained on their own
+    args += [f"{k}={v!r}" for k, v in node.attrs.items()
+             if k not in ("expr", "label", "layout") and "<" not in repr(v)]
     return f"{node.op.name}({', '.join(args)})"
 
 

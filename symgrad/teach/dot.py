@@ -23,6 +23,7 @@ import subprocess
 from ..errors import ArgumentError
 from ..graph import ancestors
 from . import analysis
+from .control import functions
 from .explain import sweep_values
 from .render import form_text, value_text
 
@@ -140,6 +141,33 @@ def _edge_line(inp, consumer, record, hot):
     return f"  n{inp.id} -> n{consumer.id}{tail};"
 
 
+def _clusters(node, k, shown):
+    """A cluster per sub-graph of a control node (branch, loop condition, body): its nodes,
+    dotted edges from the outer tensors it captures, dashed edges to the node it feeds."""
+    lines = []
+    for j, (label, fn) in enumerate(functions(node)):
+        ids = {}
+        inner = [n for n in ancestors(fn.outputs + fn.params) if not analysis.is_literal(n)]
+        lines.append(f"  subgraph cluster_{k}_{j} {{")
+        lines.append(f"    label={_quote(f'{label} of {node.name}')}; style=dashed; color=gray50;")
+        for n in inner:
+            ids[n] = f"c{k}_{j}_{n.id}"
+            expr = analysis.local_expression(n)
+            text = n.name if expr is None else f"{n.name} = {form_text(expr)}"
+            lines.append(f"    {ids[n]} [label={_quote(text)}];")
+        lines += [f"    {ids[i]} -> {ids[n]};" for n in inner for i in dict.fromkeys(n.inputs)
+                  if i in ids]
+        lines.append("  }")
+        lines += [f"  n{outer.id} -> {ids[arg]} [style=dotted];"
+                  for outer, arg in fn.graph.captures.items() if outer in shown and arg in ids]
+        lines += [f"  n{init.id} -> {ids[arg]} [style=dotted, label=\"initial\"];"
+                  for init, arg in zip(node.inputs, fn.params[:fn.explicit])
+                  if init in shown and arg in ids]
+        lines += [f"  {ids[o]} -> n{node.id} [style=dashed];" for o in dict.fromkeys(fn.outputs)
+                  if o in ids]
+    return lines
+
+
 def draw(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None, highlight=None,
          path=None):
     """Draw the graph of ``gradients(ys, xs, ...)`` with values and adjoints.
@@ -164,6 +192,8 @@ def draw(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None, highlig
     shown = set(nodes)
     lines += [_edge_line(i, n, record, hot) for n in nodes for i in dict.fromkeys(n.inputs)
               if i in shown]
+    for k, node in enumerate(n for n in nodes if n.op.kind == "control"):
+        lines += _clusters(node, k, shown)
     lines.append("}")
     drawing = Drawing("\n".join(lines) + "\n")
     if path is not None:

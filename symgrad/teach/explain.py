@@ -26,11 +26,12 @@ from __future__ import annotations
 import sympy
 
 from ..differentiate import sweep as _sweep
-from ..errors import FeedError
+from ..errors import FeedError, NoClosedFormError
 from ..evaluate import check_feed, run
 from ..graph import ancestors, is_static
 from ..forms import closed_form
 from . import analysis
+from .control import control_rows
 
 MAX_SYMBOLIC_SIZE = 100     # adjoints of larger tensors are shown by value only
 MAX_SYMBOLIC_ROWS = 200     # sweeps over more nodes show adjoints by value only
@@ -50,9 +51,10 @@ class Row:
 class Explanation:
     """What ``explain`` found; render with ``str()``, ``.markdown()``, ``.html()``."""
 
-    def __init__(self, sweep, forward, reverse, results, values):
+    def __init__(self, sweep, forward, reverse, results, values, control=()):
         self.sweep, self.forward, self.reverse, self.results = sweep, forward, reverse, results
         self.values = values
+        self.control = list(control)  # rows of teach.control: branches, loops, adjoints
 
     def text(self):
         from .render import text
@@ -103,7 +105,10 @@ def _kept(sweep):
 def _form(t, keep):
     if t is None or keep is None or t.size > MAX_SYMBOLIC_SIZE:
         return None
-    return closed_form(t, keep=[k for k in keep if k is not t])
+    try:
+        return closed_form(t, keep=[k for k in keep if k is not t])
+    except NoClosedFormError:  # a loop adjoint with a data-dependent trip count
+        return None
 
 
 def _forward_rows(sweep, values):
@@ -162,14 +167,18 @@ def _path_rows(sweep, x, values):
 
 
 def _result_form(grad, keep):
-    """The gradient in the leaves' symbols if that reads short, else in intermediate names."""
+    """The gradient in the leaves' symbols if that reads short, else in intermediate names
+    (None when it has no finite closed form: a loop with a data-dependent trip count)."""
     if grad is None or keep is None:
         return None
-    if grad.size <= 9:
-        form = closed_form(grad)
-        if len(str(form)) <= MAX_FORM_CHARS:
-            return form
-    return _form(grad, keep)
+    try:
+        if grad.size <= 9:
+            form = closed_form(grad)
+            if len(str(form)) <= MAX_FORM_CHARS:
+                return form
+        return _form(grad, keep)
+    except NoClosedFormError:
+        return None
 
 
 def _result_rows(sweep, values, keep):
@@ -240,7 +249,8 @@ def explain(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None):
     results = _result_rows(record, values, keep)
     _partials(record, grad_ys, feed_dict, results)
     return Explanation(record, _forward_rows(record, values),
-                       _reverse_rows(record, values, keep), results, values)
+                       _reverse_rows(record, values, keep), results, values,
+                       control_rows(record, values, Row))
 
 
 def why_none(ys, xs, index, grad_ys=None, stop_gradients=None):

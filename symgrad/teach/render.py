@@ -205,7 +205,29 @@ def sections(expl, latex=False):
     for r in expl.results:
         notes += ([""] if notes else []) + _result_notes(r, sw, latex)
     res = Section("Results", notes=notes)
-    return [intro, fwd, rev, res]
+    flow = [Section("Control flow", notes=_control_notes(expl.control))] if expl.control else []
+    return [intro, fwd] + flow + [rev, res]
+
+
+def _control_notes(rows):
+    notes = []
+    for r in rows:
+        if r.kind == "cond":
+            notes.append(f"{r.node.name}: pred is {r.taken}, so only the "
+                         f"{'true' if r.taken else 'false'} branch ran; the gradient flows "
+                         "through it, tensors only the other branch uses get zeros")
+        elif r.kind == "loop":
+            notes.append(f"{r.node.name}: the loop ran {r.trips} iterations this time")
+            notes += ["    " + line for line in r.lines or []]
+        else:
+            notes.append(f"{r.node.name}: the reverse sweep of a loop of {r.trips} iterations "
+                         "runs the body's vjp backwards over the stored iterates; adjoints "
+                         "a_k = d(seeded sum of ys)/d x_k:")
+            for k in sorted(r.steps, reverse=True):
+                label = "seed" if k == r.trips else f"k = {k}"
+                values = ", ".join(f"{n}: {value_text(v)}" for n, v in zip(r.names, r.steps[k]))
+                notes.append(f"    {label}: {values}")
+    return notes
 
 
 def _reverse_cells(row, expl, latex):
