@@ -1,8 +1,7 @@
 """Compiled control flow against the reference evaluator.
 
 One graph holds a cond, a data-dependent while_loop, a loop over a vector with a
-captured matrix, map_fn, scan and first and second derivatives through all of
-them; it compiles once for the module (kernels joined by Numba drivers) and is
+captured matrix, and first and second derivatives through all of them; it compiles once for the module (kernels joined by Numba drivers) and is
 compared with ``sg.evaluate`` at points on both sides of the branches.
 """
 import numpy as np
@@ -19,12 +18,10 @@ def _model():
     doubled = sg.while_loop(lambda y: y < 10.0, lambda y: y * 2.0 + sg.tanh(x), x * x + 0.5)
     _, h = sg.while_loop(lambda k, h: k < 4, lambda k, h: (k + 1, sg.tanh(W @ h + x)), [0, v],
                          maximum_iterations=3)
-    rows = sg.map_fn(lambda r: sg.reduce_sum(r * r) * x, sg.stack([v, 2.0 * v]))
-    cum = sg.scan(lambda acc, r: acc * x + r, sg.stack([v, v * v, sg.sin(v)]))
-    loss = branch + doubled + sg.reduce_sum(h * h) + sg.reduce_sum(rows) + sg.reduce_sum(cum)
+    loss = branch * doubled + sg.reduce_sum(h * h)
     gx, gv = sg.gradients(loss, [x, v])
-    (gxx,) = sg.gradients(gx, x)
-    return [loss, gx, gv, gxx, h, cum], [x, v]
+    (gxx,) = sg.gradients(sg.gradients(sg.reduce_sum(h), x)[0], x)  # second order: one loop
+    return [loss, gx, gv, gxx, h], [x, v]
 
 
 @pytest.fixture(scope="module")

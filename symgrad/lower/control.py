@@ -148,6 +148,18 @@ def _njit(lines, namespace, name="driver", signature=None):
     return numba.njit(signature)(fn) if signature is not None else numba.njit(fn)
 
 
+def _levels(nodes, inputs):
+    """Control nodes grouped so each group needs only the inputs and earlier groups."""
+    known, pending, levels = set(inputs), list(nodes), []
+    while pending:
+        waiting = set(pending)
+        ready = [c for c in pending if not any(n in waiting for n in needed(c.inputs, known))]
+        levels.append(ready)
+        known.update(ready)
+        pending = [c for c in pending if c not in set(ready)]
+    return levels
+
+
 class Segments:
     """The compiled pieces of a graph with control flow, and the top-level driver text."""
 
@@ -157,14 +169,21 @@ class Segments:
         self.functions = {}
         names = [f"i{k}" for k in range(len(inputs))]
         known, lines, env = list(inputs), [f"def run({', '.join(names)}):"], {}
-        for j, node in enumerate(control_nodes(outputs, inputs)):
-            kernel = self.kernel(node.inputs, known, f"inputs of {node.name}")
-            args = [f"x{j}_{k}" for k in range(len(node.inputs))]
-            env[f"K{j}"], env[f"D{j}"] = kernel, self.driver(node)
-            lines += ["    " + _unpacked(args, _call(f"K{j}", names)),
-                      f"    {f'i{len(names)}'} = {_call(f'D{j}', args)}"]
-            known.append(node)
-            names.append(f"i{len(names)}")
+        for j, ready in enumerate(_levels(control_nodes(outputs, inputs), inputs)):
+            # one kernel computes the inputs of every control node whose own control
+            # inputs are known; then each node's driver runs
+            flat = [x for node in ready for x in node.inputs]
+            env[f"K{j}"] = self.kernel(flat, known, f"inputs of {[n.name for n in ready]}")
+            args = [f"x{j}_{k}" for k in range(len(flat))]
+            lines.append("    " + _unpacked(args, _call(f"K{j}", names)))
+            start = 0
+            for k, node in enumerate(ready):
+                env[f"D{j}_{k}"] = self.driver(node)
+                part = args[start:start + len(node.inputs)]
+                start += len(node.inputs)
+                lines.append(f"    i{len(names)} = {_call(f'D{j}_{k}', part)}")
+                names.append(f"i{len(names)}")
+            known += ready
         env["OUT"] = self.kernel(outputs, known, "outputs")
         lines.append(f"    return {_call('OUT', names)}")
         self.lines, self.env = lines, env
