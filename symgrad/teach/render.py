@@ -178,6 +178,8 @@ def _partial_note(row, latex):
 
 def _equation(name, form, value, latex):
     """``d/dx = form = value``, without repeating a number."""
+    if form is None:  # no closed form within budget, or a loop with no finite one
+        return f"d/d{name} = {value_text(value)}"
     text = f"d/d{name} = {form_text(form, latex)}"
     if isinstance(form, sympy.Number) and value is not None and float(form) == float(value):
         return text
