@@ -147,11 +147,14 @@ def _wrong_call(draw, p, a, b):
     p.wrong_calls.append(f"{fname}: {kind}")
 
 
-def _control(draw, p, a, b):
+CONTROL = ("cond", "while", "while_data")
+
+
+def _control(draw, p, a, b, kinds):
     """cond on a reduction, a loop with a constant trip count, or a data-dependent one."""
     other = b if _broadcastable(a, b) and np.broadcast_shapes(a.shape, b.shape) == a.shape \
         else a
-    choice = draw(st.sampled_from(["cond", "while", "while_data"]))
+    choice = draw(st.sampled_from(kinds))
     if choice == "cond":
         return p.add(sg.cond(sg.reduce_sum(a) > 0.3, lambda: a * other, lambda: sg.sin(a) - other),
                      f"cond(reduce_sum({a.name}) > 0.3, lambda: {a.name} * {other.name}, "
@@ -171,10 +174,10 @@ def _control(draw, p, a, b):
 
 
 @st.composite
-def programs(draw, max_steps=8, max_leaves=3, control=True):
+def programs(draw, max_steps=8, max_leaves=3, control=CONTROL):
     """A random :class:`Program` in a fresh graph, with ys, xs and grad_ys drawn.
 
-    ``control=False`` leaves out cond and while_loop (for the compiled evaluator).
+    ``control``: the control flow steps that may be drawn (``CONTROL``; ``()`` for none).
     """
     graph = sg.Graph()
     p = Program(graph)
@@ -189,14 +192,14 @@ def programs(draw, max_steps=8, max_leaves=3, control=True):
         pool = list(p.leaves)
         for _ in range(draw(st.integers(2, max_steps))):
             kind = draw(st.sampled_from(["unary", "binary", "structural", "wrong call"]
-                                        + ["control"] * control))
+                                        + ["control"] * bool(control)))
             a = draw(st.one_of(st.sampled_from(pool[-2:]), st.sampled_from(pool)))
             if kind == "wrong call":
                 out = _wrong_call(draw, p, a, draw(st.sampled_from(pool)))
             elif kind == "unary":
                 out = _unary(draw, p, a)
             elif kind == "control":
-                out = _control(draw, p, a, draw(st.sampled_from(pool)))
+                out = _control(draw, p, a, draw(st.sampled_from(pool)), control)
             elif kind == "binary":
                 out = _binary(draw, p, a, draw(st.sampled_from(pool)))
             else:

@@ -7,9 +7,10 @@ counters, back_prop=False makes a constant).
 """
 import numpy as np
 import pytest
+import sympy
 
 import symgrad as sg
-from symgrad.errors import DtypeError, GraphError, ShapeError
+from symgrad.errors import DtypeError, GraphError, NoClosedFormError, ShapeError
 
 from .oracles import central_difference
 
@@ -207,3 +208,22 @@ def test_bad_input_gives_clear_errors(graph):
     sg.cond(x > 0, lambda: leaked.append(x * 2) or x, lambda: x)
     with pytest.raises(GraphError, match="inside a cond branch or a loop body"):
         leaked[0] + x
+
+
+def test_data_dependent_loops_piecewise_under_a_cap_else_the_recurrence(graph):
+    x = sg.Variable(1.1, name="x")
+    y = sg.while_loop(lambda y: y < 10.0, lambda y: y * 2.0, x, maximum_iterations=2)
+    (g,) = sg.gradients(y, x)
+    forms = [sg.closed_form(t, simplify="none") for t in (y, g)]
+    assert all(f.has(sympy.Piecewise) for f in forms)
+    sym = sympy.Symbol("x", real=True)
+    for v in (1.1, 3.0, 7.0, 12.0):  # two, one, one and zero trips
+        x.assign(v)
+        for f, t in zip(forms, (y, g)):
+            assert float(f.subs(sym, v)) == pytest.approx(float(t.numpy()))
+    free = sg.while_loop(lambda y: y < 10.0, lambda y: y * 2.0 + x, x)
+    text = str(free)
+    assert "no finite closed form" in text and "y_(k+1) = x + 2*y_k" in text
+    with pytest.raises(NoClosedFormError, match="trip count is unknown"):
+        sg.closed_form(free)
+    assert "no finite closed form" in str(sg.gradients(free, x)[0])

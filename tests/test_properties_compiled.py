@@ -22,7 +22,7 @@ def _outputs(p):
 
 
 @settings(max_examples=FEW)
-@given(programs(max_steps=5, control=False))
+@given(programs(max_steps=5, control=()))
 def test_compiled_matches_reference(p):
     outputs = _outputs(p)
     f = sg.compile(outputs, p.leaves)
@@ -34,7 +34,7 @@ def test_compiled_matches_reference(p):
 
 
 @settings(max_examples=FEW)
-@given(programs(max_steps=5, control=False))
+@given(programs(max_steps=5, control=()))
 def test_batched_matches_one_at_a_time(p):
     outputs = _outputs(p)
     f = sg.compile(outputs, p.leaves)
