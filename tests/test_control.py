@@ -227,3 +227,19 @@ def test_data_dependent_loops_piecewise_under_a_cap_else_the_recurrence(graph):
     with pytest.raises(NoClosedFormError, match="trip count is unknown"):
         sg.closed_form(free)
     assert "no finite closed form" in str(sg.gradients(free, x)[0])
+
+
+def test_jvp_and_hvp_through_cond_and_loops(graph):
+    v = sg.placeholder(shape=(2,), name="v")
+    W = sg.constant(np.array([[0.5, -0.3], [0.2, 0.4]]), name="W")
+    _, h = sg.while_loop(lambda k, h: k < 3, lambda k, h: (k + 1, sg.tanh(W @ h + 0.1)), [0, v])
+    y = sg.cond(sg.reduce_sum(h) > 0, lambda: sg.reduce_sum(h * h), lambda: sg.reduce_sum(h))
+    v0, t0 = np.array([0.3, -0.7]), np.array([1.0, 0.5])
+    for v1 in (v0, -v0):  # both branches
+        (t,) = sg.jvp(y, v, t0)
+        (g,) = sg.gradients(y, v)
+        expected = fd(lambda u: value_at(y, v, u), v1) @ t0
+        assert value_at(t, v, v1) == pytest.approx(expected, rel=1e-6)
+        (hv,) = sg.hvp(y, v, t0)
+        rows = fd(lambda u: value_at(sg.reduce_sum(g * t0), v, u), v1, 1e-5)
+        np.testing.assert_allclose(sg.evaluate(hv, {v: v1}), rows, rtol=1e-5, atol=1e-8)
