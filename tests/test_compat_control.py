@@ -17,6 +17,7 @@ def fresh_graph():
 
 def run(fetches, feed_dict=None):
     with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
         return sess.run(fetches, feed_dict=feed_dict)
 
 

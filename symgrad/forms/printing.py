@@ -25,6 +25,15 @@ import html
 import numpy as np
 
 from .. import display
+from ..errors import ArgumentError, NoClosedFormError
+from ..evaluate import evaluate
+from ..graph import ancestors
+from .elided import Elided
+from .layout import PRINT, REPR, TARGETS, Limits, render_form
+from .names import renames, user_name
+from .select import FORMS, choose
+
+
 class _Said(Elided):
     """Text that stands instead of a closed form: a loop's recurrence, and why."""
 
@@ -41,15 +50,6 @@ def _forms(t, simplify, form, limits):
             return choose(v, simplify, form, limits.expand_limit, limits.budget)
         except NoClosedFormError as exc:  # say why, with the recurrence
             return _Said(str(exc))
-from ..evaluate import evaluate
-from ..graph import ancestors
-from .elided import Elided
-from .layout import PRINT, REPR, TARGETS, Limits, render_form
-from .names import renames, user_name
-from .select import FORMS, choose
-
-
-from ..errors import ArgumentError, NoClosedFormError
     if isinstance(t, (list, tuple)):
         return [None if v is None else one(v) for v in t]
     return one(t)
