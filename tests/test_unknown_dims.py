@@ -161,3 +161,22 @@ def test_explain_and_draw_accept_unknown_dims():
     loss = sg.reduce_mean((X @ w) ** 2)
     assert "X" in sg.draw(loss).source
     assert "w" in str(sg.explain(loss, w))
+
+
+def test_ops_that_pass_a_shape_on_accept_unknown_sizes():
+    # embedding_lookup with ids fed through an int [None] placeholder builds a one-hot
+    # of shape ids.shape + (vocab,): the argument check must let the unknown size pass.
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        ids = tf.placeholder(tf.int32, [None])
+        emb = tf.Variable(np.arange(12, dtype=np.float32).reshape(6, 2))
+        e = tf.nn.embedding_lookup(emb, ids)
+        (g,) = tf.gradients(tf.reduce_sum(e * e), emb)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got_e, got_g = sess.run([e, g], {ids: [1, 4, 4]})
+    table = np.arange(12, dtype=np.float32).reshape(6, 2)
+    np.testing.assert_allclose(got_e, table[[1, 4, 4]])
+    want = np.zeros_like(table)
+    np.add.at(want, [1, 4, 4], 2 * table[[1, 4, 4]])
+    np.testing.assert_allclose(got_g, want)

@@ -27,7 +27,7 @@ import numbers
 import numpy as np
 
 from ..errors import ArgumentTypeError
-from ..graph import Node
+from ..graph import Dim, Node
 
 
 def _is_int(value):
@@ -44,6 +44,14 @@ def _ints(value):
     return isinstance(value, (list, tuple)) and all(_is_int(v) for v in value)
 
 
+def _sizes(value):
+    """Like ``_ints``, also allowing unknown sizes (``Dim``) taken from a tensor's
+    shape, as ops built on a ``(None, d)`` tensor pass ``x.shape`` on."""
+    if isinstance(value, (list, tuple)):
+        return all(_is_int(v) or isinstance(v, Dim) for v in value)
+    return _ints(value)
+
+
 _KINDS = {
     # parameter name: (test, what it must be)
     "axis": (lambda v: v is None or _ints(v), "an int or a list of ints"),
@@ -53,8 +61,8 @@ _KINDS = {
     "name": (lambda v: v is None or isinstance(v, str), "a string or None"),
     "perm": (lambda v: v is None or (_ints(v) and not _is_int(v)), "a list of ints"),
     # a constant tensor may give a shape (TF's docs: scatter_nd(..., tf.constant([8])))
-    "shape": (lambda v: _ints(v) or isinstance(v, Node), "an int or a list of ints"),
-    "dims": (lambda v: _ints(v) or isinstance(v, Node), "an int or a list of ints"),
+    "shape": (lambda v: _sizes(v) or isinstance(v, Node), "an int or a list of ints"),
+    "dims": (lambda v: _sizes(v) or isinstance(v, Node), "an int or a list of ints"),
     "equation": (lambda v: isinstance(v, str), "a string such as 'ij,jk->ik'"),
 }
 
