@@ -106,3 +106,24 @@ def test_classification_losses_with_label_smoothing():
     p = np.exp(_log_softmax(z.astype(np.float64)))
     np.testing.assert_allclose(out["d_logits"], (p - smooth) / 3, rtol=1e-4, atol=1e-7)
     assert out["grads"][1] is None                      # no gradient into one-hot labels
+
+
+def test_losses_on_unknown_batch_sizes_run_as_tf1_programs_write_them():
+    # labels and predictions from two [None, 1] tensors: TF's shapes are compatible.
+    import symgrad.compat.v1 as tf
+    rng = np.random.RandomState(3)
+    X = rng.randn(6, 2).astype(np.float32)
+    Y = rng.randn(6, 1).astype(np.float32)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, shape=[None, 2])
+        y = tf.placeholder(tf.float32, shape=[None, 1])
+        W = tf.Variable(np.ones((2, 1), np.float32))
+        pred = tf.matmul(x, W)
+        mse = tf.losses.mean_squared_error(y, pred)
+        per_batch = tf.losses.mean_squared_error(
+            y, pred, reduction=tf.losses.Reduction.SUM_OVER_BATCH_SIZE)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([mse, per_batch], {x: X, y: Y})
+    want = np.mean((X @ np.ones((2, 1), np.float32) - Y) ** 2)
+    np.testing.assert_allclose(got, [want, want], rtol=1e-5)

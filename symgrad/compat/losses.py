@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
-from ..graph import Node
+from ..graph import Dim, Node
 from ..tracing import nn as _nn
 from .state import state_of
 from .tensor import constant
@@ -52,7 +52,11 @@ def _float(value, like=None):
 
 
 def _same_shape(labels, predictions, what):
-    if labels.shape != predictions.shape:
+    # TF's is_compatible_with: an unknown size (None) agrees with any size; the sizes
+    # themselves are checked when values arrive.
+    if len(labels.shape) != len(predictions.shape) or any(
+            a != b for a, b in zip(labels.shape, predictions.shape)
+            if not (isinstance(a, Dim) or isinstance(b, Dim))):
         raise ValueError(f"{what}: labels {labels.shape} and predictions {predictions.shape} "
                          "must have the same shape")
 
@@ -74,7 +78,11 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
         if reduction == Reduction.MEAN:
             loss = _div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses) * weights))
         elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
-            loss = loss / float(max(losses.size, 1))
+            count = losses.size
+            if isinstance(count, Dim):  # the batch size is known only when fed
+                loss = _div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses)))
+            else:
+                loss = loss / float(max(count, 1))
         elif reduction == Reduction.SUM_BY_NONZERO_WEIGHTS:
             present = _t.where(_t.equal(weights, 0.0), _t.zeros_like(weights),
                                _t.ones_like(weights))
