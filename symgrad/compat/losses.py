@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..differentiate import same_up_to_unknown
 from ..graph import Dim, Node
 from ..tracing import nn as _nn
 from .state import state_of
@@ -54,9 +55,7 @@ def _float(value, like=None):
 def _same_shape(labels, predictions, what):
     # TF's is_compatible_with: an unknown size (None) agrees with any size; the sizes
     # themselves are checked when values arrive.
-    if len(labels.shape) != len(predictions.shape) or any(
-            a != b for a, b in zip(labels.shape, predictions.shape)
-            if not (isinstance(a, Dim) or isinstance(b, Dim))):
+    if not same_up_to_unknown(labels.shape, predictions.shape):
         raise ValueError(f"{what}: labels {labels.shape} and predictions {predictions.shape} "
                          "must have the same shape")
 
