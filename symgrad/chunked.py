@@ -43,7 +43,8 @@ def batched_dask(evaluator: Any, values: Sequence[Any]) -> tuple:
             arr = arr.rechunk({axis: -1 for axis in range(core, arr.ndim)})
         arrays.append(arr)
         ins.append("(" + ",".join(f"i{k}_{j}" for j in range(len(shape))) + ")")
-    outs, sizes = [], {}
+    outs: list[str] = []
+    sizes: dict[str, int] = {}
     for m, (_, shape, _) in enumerate(evaluator._outputs):
         dims = [f"o{m}_{j}" for j in range(len(shape))]
         sizes.update(zip(dims, shape))

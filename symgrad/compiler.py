@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -56,7 +57,8 @@ from .lower.sized import NeedsStaticSizes
 from .lower.source import render_program
 
 
-def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the public name)
+def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,  # noqa: A001
+            cache: bool = True) -> Evaluator:
     """Compile ``outputs`` as a function of ``inputs`` with Numba.
 
     Args:
@@ -83,28 +85,28 @@ def compile(outputs, inputs, fastmath=False, cache=True):  # noqa: A001 (the pub
     1.818595
     """
     flat, tree = flatten_outputs(outputs)
-    inputs = _check_inputs(inputs)
+    leaves = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
-    sized = not all(is_static(n.shape) for n in ancestors(nodes + inputs))
-    if any(n.shape is None for n in ancestors(nodes + inputs)):  # unknown rank
-        return PerSize(nodes, tree, inputs, lambda o, i: compile(o, i, fastmath, cache),
+    sized = not all(is_static(n.shape) for n in ancestors(nodes + leaves))
+    if any(n.shape is None for n in ancestors(nodes + leaves)):  # unknown rank
+        return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache),
                        _build)
-    names = [x.name for x in inputs]
-    if control_nodes(nodes, inputs):  # cond / while_loop: kernels joined by drivers
-        return ControlEvaluator(nodes, inputs, tree, fastmath, cache)
+    names = [x.name for x in leaves]
+    if control_nodes(nodes, leaves):  # cond / while_loop: kernels joined by drivers
+        return ControlEvaluator(nodes, leaves, tree, fastmath, cache)
     directory = None if cache else lower_cache.private_dir()
-    key = graph_key(nodes, inputs, fastmath)
+    key = graph_key(nodes, leaves, fastmath)
     text = lower_cache.lookup(key, directory)
     if text is not None:  # lowered before: the module (and its machine code) is on disk
         return Evaluator(text, tree, names, None, directory)
     with progress.task(f"compiling {len(nodes)} outputs") as work:
         work.stage("lowering the graph to loops")
         try:
-            program = lower_graph(nodes, inputs)
+            program = lower_graph(nodes, leaves)
         except NeedsStaticSizes:  # not size-generic: one build per combination of sizes
             if not sized:
                 raise
-            return PerSize(nodes, tree, inputs, lambda o, i: compile(o, i, fastmath, cache),
+            return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache),
                            _build)
         literal = repr(program.to_literal())
         text = module_text(program, literal, fastmath)
@@ -186,7 +188,8 @@ def _build(tree, it):
 class Evaluator:
     """A compiled graph: call it, batch it, use ``jit`` from Numba, pickle it."""
 
-    def __init__(self, text, tree, names, source, directory=None):
+    def __init__(self, text: str, tree: tuple, names: list[str], source: Any,
+                 directory: str | None = None) -> None:
         # ``source``: the text, the Program to render on first access, or None (parse
         # the module's).  ``directory``: where the module lives (None: the cache).
         self._text, self._tree, self.input_names, self._source = text, tree, names, source
@@ -205,21 +208,21 @@ class Evaluator:
         self._int_inputs = any(np.dtype(d).kind in "iu" for _, d, _ in self._inputs)
 
     @property
-    def source(self):
+    def source(self) -> str:
         """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
         if not isinstance(self._source, str):
             self._source = render_program(self.program, self.input_names)
         return self._source
 
     @property
-    def program(self):
+    def program(self) -> Any:
         """The loop IR the kernel was emitted from (``symgrad.lower.ir.Program``)."""
         if self._source is not None and not isinstance(self._source, str):
             return self._source
         return self.module.PROGRAM.program
 
     @property
-    def op_count(self):
+    def op_count(self) -> int:
         """Scalar operations in the generated code (static count: a loop body counts
         once; reductions count their combine step; loads, stores and constants are free)."""
         free = ("arg", "const", "id")
@@ -230,7 +233,7 @@ class Evaluator:
                 total += sum(op[0] not in free for op in st.reduce[0])
         return total
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         if self._int_inputs:  # Numba would turn a float nan into an int unchecked
             return self._rebuild(self._kernel(*self._coerce(args)))
         try:
@@ -272,12 +275,12 @@ class Evaluator:
         return self._gufuncs[parallel]
 
     @property
-    def gufunc(self):
+    def gufunc(self) -> Any:
         """The numpy gufunc evaluating one point per batch element (append ``gufunc_extra``)."""
         return self._gufunc(False)
 
     @property
-    def gufunc_parallel(self):
+    def gufunc_parallel(self) -> Any:
         """Like ``gufunc``, compiled for Numba's ``parallel`` target (its own threads).
 
         ``batched(parallel=True)`` splits the batch over Python threads running the
@@ -286,11 +289,11 @@ class Evaluator:
         return self._gufunc(True)
 
     @property
-    def gufunc_extra(self):
+    def gufunc_extra(self) -> tuple[np.ndarray, ...]:
         """Dummy arrays to append to a direct gufunc call (output sizes no input has)."""
         return tuple(np.zeros(d) for d in extra_dims(self._inputs, self._outputs))
 
-    def batched(self, *values, parallel=False):
+    def batched(self, *values: Any, parallel: bool = False) -> Any:
         """Evaluate at many points: each value has leading batch axes (or broadcasts).
 
         Args:
@@ -402,7 +405,7 @@ class _Shaped:
     def __init__(self, shape):
         self.shape, self.name = tuple(shape), "input"
 
-_POOL = []
+_POOL: list[ThreadPoolExecutor] = []
 _MIN_THREADED = 32768  # smaller batches run serially: a thread hand-off costs more
 
 

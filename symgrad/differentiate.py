@@ -26,6 +26,13 @@ from .ops import F, as_node, common_graph
 from .ops.base import broadcast_shapes, filled, merge_terms
 from .ops.deferred import deferrable
 
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
+
+if TYPE_CHECKING:
+    from .tracing.tensor import Tensor
+Tensors = Union["Tensor", Sequence["Tensor"]]
+"""A tensor or a list of tensors (``ys``, ``xs``, ``stop_gradients``)."""
+
 UNCONNECTED = ("none", "zero")
 AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",
                        "experimental_accumulate_n")
@@ -42,12 +49,13 @@ class Sweep:
         cut: ``{node: reason}`` where the sweep stopped (``"stop_gradients"`` or the op).
     """
 
-    def __init__(self, ys, seeds, xs, stops):
+    def __init__(self, ys: list[Node], seeds: list[Node], xs: list[Node],
+                 stops: set[Node]) -> None:
         self.ys, self.seeds, self.xs, self.stops = ys, seeds, xs, stops
-        self.between = []
-        self.adjoints = {}
-        self.contributions = []
-        self.cut = {}
+        self.between: list[Node] = []
+        self.adjoints: dict[Node, Node] = {}
+        self.contributions: list[tuple[Node | None, int, Node, Node]] = []
+        self.cut: dict[Node, str] = {}
 
 
 def _as_nodes(values, what):
@@ -182,9 +190,10 @@ def sweep(ys, xs, grad_ys=None, stop_gradients=None):
 
 
 @deferrable(count=lambda ys, xs, *a, **k: len(xs) if isinstance(xs, (list, tuple)) else 1)
-def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
-              aggregation_method=None, stop_gradients=None, unconnected_gradients="none",
-              colocate_gradients_with_ops=False):
+def gradients(ys: Tensors, xs: Tensors, grad_ys: Any = None, name: str = "gradients",
+              gate_gradients: bool = False, aggregation_method: str | None = None,
+              stop_gradients: Tensors | None = None, unconnected_gradients: str = "none",
+              colocate_gradients_with_ops: bool = False) -> GradientList:
     """The derivative of sum(grad_ys * ys) with respect to each x, like ``tf.gradients``.
 
     Args:

@@ -14,6 +14,8 @@ Imports the graph and the op registry only.
 """
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 import numpy as np
 
 from .errors import FeedError, NotATensorError, ShapeError
@@ -172,7 +174,7 @@ def _run_unknown(node, args, bindings):
     return out, shape
 
 
-def evaluate(fetches, feed_dict=None):
+def evaluate(fetches: Any, feed_dict: Mapping[Any, Any] | None = None) -> Any:
     """Evaluate tensors like ``Session.run``: same structure, numpy values.
 
     Args:

@@ -18,6 +18,8 @@ the op registry and every stage import this.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import contextlib
 import re
 
@@ -393,7 +395,7 @@ def consumers(nodes):
     return {n: list(u) for n, u in users.items()}
 
 
-def format_graph(outputs):
+def format_graph(outputs: Node | Sequence[Node]) -> str:
     """A readable listing of the IR below ``outputs``, one node a line.
 
     >>> from symgrad import tracing as t

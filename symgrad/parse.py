@@ -38,6 +38,8 @@ import keyword
 import math
 import re
 
+from typing import Any
+
 import numpy as np
 
 from .errors import ParseError
@@ -394,7 +396,8 @@ def _call(tok, args, kwargs, text):
     return out
 
 
-def parse(text, names=None, leaves="placeholder"):
+def parse(text: str, names: dict[str, Any] | None = None,
+          leaves: str = "placeholder") -> Any:
     """Build the tensor an expression describes, without ``eval``.
 
     Args:

@@ -45,7 +45,7 @@ class GradientList(list):
 
 
 # graph -> (GradientList, index) of the latest None result, for the error message only
-_RECENT_NONE = weakref.WeakKeyDictionary()
+_RECENT_NONE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def remember_none(graph, grads):

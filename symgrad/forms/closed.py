@@ -12,13 +12,18 @@ x + 1
 from __future__ import annotations
 
 from ..errors import ArgumentError
+
+from typing import Any, Sequence
+
+from ..graph import Node
 from .matrixform import matrix_form
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
 
 FORMS = ("elementwise", "matrix")
 
 
-def closed_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS, form="elementwise"):
+def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
+                budget: float = BUDGET_SECONDS, form: str = "elementwise") -> Any:
     """The closed form of tensor ``t`` in its leaves' symbols.
 
     Args:

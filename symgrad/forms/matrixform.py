@@ -97,7 +97,8 @@ class MatrixForm:
         return explicit(self.expr, self.tensor)
 
 
-def matrix_form(t, simplify="auto", expand_limit=EXPAND_LIMIT, budget=BUDGET_SECONDS):
+def matrix_form(t: Node, simplify: str = "auto", expand_limit: int = EXPAND_LIMIT,
+                budget: float = BUDGET_SECONDS) -> MatrixForm:
     """The closed form of ``t`` in matrix notation, else elementwise; says which.
 
     Args:

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import html
 
+from typing import Sequence
+
 import numpy as np
 
 from .. import display
 from ..errors import ArgumentError, NoClosedFormError
 from ..evaluate import evaluate
-from ..graph import ancestors
+from ..graph import Node, ancestors
 from .elided import Elided
 from .layout import PRINT, REPR, TARGETS, Limits, render_form
 from .names import renames, user_name
@@ -87,27 +89,27 @@ def render(t, target="str", simplify="auto", form="auto", limits=PRINT):
     return "[" + ", ".join(items) + "]"
 
 
-def latex(t, simplify="auto", form="auto"):
+def latex(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form: str = "auto") -> str:
     """LaTeX of the closed form of a tensor (or of each entry of a list)."""
     return render(t, "latex", simplify, form)
 
 
-def mathml(t, simplify="auto", form="auto"):
+def mathml(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form: str = "auto") -> str:
     """Presentation MathML of the closed form."""
     return render(t, "mathml", simplify, form)
 
 
-def pretty(t, simplify="auto", form="auto"):
+def pretty(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form: str = "auto") -> str:
     """Unicode 2-d text of the closed form."""
     return render(t, "pretty", simplify, form)
 
 
-def text(t, simplify="auto", form="auto"):
+def text(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form: str = "auto") -> str:
     """One-line textbook unicode (``σ(x)``, ``Xᵀ(σ(X w) − y)``)."""
     return render(t, "text", simplify, form)
 
 
-def pprint(t, simplify="auto", form="auto"):
+def pprint(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form: str = "auto") -> None:
     """Print :func:`pretty` of ``t``."""
     print(pretty(t, simplify, form))
 

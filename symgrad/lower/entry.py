@@ -73,7 +73,7 @@ def checked_jit(kernel: Any, inputs: Sequence[tuple], names: Sequence[str]) -> C
             raise TypeError(problem)
         return lambda *args: kernel(*args)
 
-    jit.kernel = kernel            # the Numba dispatcher itself (``stats``, signatures)
+    setattr(jit, "kernel", kernel)   # the Numba dispatcher itself (``stats``, signatures)
     jit.__doc__ = (f"The compiled kernel of inputs ({', '.join(names)}): callable from "
                    "Python and from @njit code; returns a tuple of the non-None outputs.")
     return jit

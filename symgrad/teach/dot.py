@@ -17,11 +17,13 @@ digraph gradients {
 from __future__ import annotations
 
 import html
+import os
+from typing import Any, Mapping
 import shutil
 import subprocess
 
 from ..errors import ArgumentError
-from ..graph import ancestors
+from ..graph import Node, ancestors
 from . import analysis
 from .control import functions
 from .explain import sweep_values
@@ -168,8 +170,9 @@ def _clusters(node, k, shown):
     return lines
 
 
-def draw(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None, highlight=None,
-         path=None):
+def draw(ys: Any, xs: Any = None, grad_ys: Any = None, stop_gradients: Any = None,
+         feed_dict: Mapping[Any, Any] | None = None, highlight: Node | None = None,
+         path: str | os.PathLike[str] | None = None) -> Drawing:
     """Draw the graph of ``gradients(ys, xs, ...)`` with values and adjoints.
 
     Args:

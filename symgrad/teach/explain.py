@@ -23,6 +23,8 @@ The :class:`Explanation` renders itself (``str``, :meth:`~Explanation.markdown`,
 """
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 import sympy
 
 from ..differentiate import sweep as _sweep
@@ -224,7 +226,8 @@ def sweep_values(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None)
     return record, values
 
 
-def explain(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None):
+def explain(ys: Any, xs: Any = None, grad_ys: Any = None, stop_gradients: Any = None,
+            feed_dict: Mapping[Any, Any] | None = None) -> Explanation:
     """Explain ``gradients(ys, xs, grad_ys, stop_gradients)`` step by step.
 
     Args:

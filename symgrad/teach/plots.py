@@ -20,12 +20,14 @@ backend is chosen behind the user's back).
 """
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 import numpy as np
 
 from ..differentiate import gradients
 from ..evaluate import evaluate, needed
 from ..ops import apply, literal
-from ..tracing import Graph, placeholder
+from ..tracing import Graph, Tensor, placeholder
 
 
 class _NotElementwise(Exception):
@@ -80,7 +82,9 @@ def field_values(f, x, y, xlim=(-1.0, 1.0), ylim=(-1.0, 1.0), n=21, feed_dict=No
     return X, Y, F, GX, GY
 
 
-def descent_path(f, x, y, start, learning_rate=0.1, steps=20, feed_dict=None):
+def descent_path(f: Tensor, x: Tensor, y: Tensor, start: tuple[float, float],
+                 learning_rate: float = 0.1, steps: int = 20,
+                 feed_dict: Mapping[Any, Any] | None = None) -> np.ndarray:
     """Gradient-descent iterates ``p <- p - learning_rate * grad f(p)`` from ``start``.
 
     Returns:
@@ -102,8 +106,10 @@ def descent_path(f, x, y, start, learning_rate=0.1, steps=20, feed_dict=None):
     return np.array(points)
 
 
-def gradient_field(f, x, y, xlim=(-1.0, 1.0), ylim=(-1.0, 1.0), n=21, path=None, ax=None,
-                   feed_dict=None, levels=20, filename=None):
+def gradient_field(f: Tensor, x: Tensor, y: Tensor, xlim: tuple[float, float] = (-1.0, 1.0),
+                   ylim: tuple[float, float] = (-1.0, 1.0), n: int = 21, path: Any = None,
+                   ax: Any = None, feed_dict: Mapping[Any, Any] | None = None, levels: int = 20,
+                   filename: str | None = None) -> Any:
     """Contours of f(x, y) with its gradient as arrows, optionally an optimiser's path.
 
     Args:

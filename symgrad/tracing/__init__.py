@@ -9,6 +9,7 @@ namespaces TF has; their functions that TF also has at the top level are here to
 'mul'
 """
 import types as _types
+from typing import TYPE_CHECKING
 
 from . import numpy_interop  # noqa: F401  (serves numpy's protocols on Tensor)
 from . import arrays, conv, linalg, math_ops, nn, selection  # noqa: F401
@@ -39,6 +40,7 @@ math = _types.SimpleNamespace(**{n: globals()[n] for n in list(_functions) + lis
                                  + ["top_k", "in_top_k", "unsorted_segment_sum", "segment_sum"]},
                               log_softmax=nn.log_softmax)
 
-__all__ = TENSOR_FUNCTIONS + ["Graph", "Tensor", "Variable", "as_dtype", "as_tensor",
-                              "constant", "get_default_graph", "placeholder",
-                              "reset_default_graph", "nn", "linalg", "math"]
+if not TYPE_CHECKING:   # type checkers see every public name (mypy cannot add lists up)
+    __all__ = TENSOR_FUNCTIONS + ["Graph", "Tensor", "Variable", "as_dtype", "as_tensor",
+                                  "constant", "get_default_graph", "placeholder",
+                                  "reset_default_graph", "nn", "linalg", "math"]

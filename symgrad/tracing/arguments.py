@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
@@ -107,23 +108,27 @@ def check_call(fname, sig, args, kwargs):
                                 f"not {_describe(value)}")
 
 
-def checked(fn, signature=None):
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def checked(fn: F, signature: inspect.Signature | None = None) -> F:
     """``fn`` with its arity and argument kinds checked on every call (see the module)."""
     sig = signature or inspect.signature(fn)
 
     @functools.wraps(fn)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Any:
         check_call(fn.__name__, sig, args, kwargs)
         return fn(*args, **kwargs)
-    call.__signature__ = sig
-    return call
+    setattr(call, "__signature__", sig)
+    return cast(F, call)
 
 
-def tensor_signature(params):
+def tensor_signature(params: list[str]) -> inspect.Signature:
     """The signature ``(x, y, ..., name=None)`` of an op function over ``params`` tensors."""
-    ps = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params]
-    ps.append(inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None))
-    return inspect.Signature(ps)
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    ps = [inspect.Parameter(p, kind, annotation="TensorLike") for p in params]
+    ps.append(inspect.Parameter("name", kind, default=None, annotation="str | None"))
+    return inspect.Signature(ps, return_annotation="Tensor")
 
 
 def check_module(module):

@@ -11,6 +11,8 @@ array([3., 7.])
 """
 from __future__ import annotations
 
+from typing import Any, Protocol, Sequence, Union
+
 import numpy as np
 
 from ..errors import DtypeError, ShapeError
@@ -21,18 +23,33 @@ from ..ops.deferred import deferrable
 from .arguments import checked, tensor_signature
 from . import tensor as _tensor
 from .tensor import Graph, apply, as_dtype, as_tensor, constant, get_default_graph  # noqa: F401
+from .tensor import DTypeLike, Tensor, TensorLike
 
-__all__ = []
+_EXPORTS: list[str] = []   # the public names, in order (``__all__`` at the end)
+Axis = Union[int, Sequence[int], None]
+"""An axis or axes to reduce over (None: all)."""
+
+
+class Unary(Protocol):
+    """An elementwise op function of one tensor: ``sg.sin(x, name=None)``."""
+
+    def __call__(self, x: TensorLike, name: str | None = None) -> Tensor: ...
+
+
+class Binary(Protocol):
+    """An elementwise op function of two tensors: ``sg.add(x, y, name=None)``."""
+
+    def __call__(self, x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor: ...
 
 
 def _public(fn):
     """Export ``fn`` as an op function whose arity and argument kinds are checked."""
-    __all__.append(fn.__name__)
+    _EXPORTS.append(fn.__name__)
     # a tensor of unknown rank among the arguments: the call is recorded (ops.deferred)
     return checked(deferrable()(fn))
 
 
-def _lift(values):
+def _lift(values: Sequence[Any]) -> list[Tensor]:
     graph = common_graph(values) or get_default_graph()
     from ..ops import as_node
     nodes = [v for v in values if hasattr(v, "graph")]
@@ -50,29 +67,64 @@ def _elementwise(op_name):
 
     def op(*args, name=None):
         return apply(op_name, _lift(list(args)), name=name)
-    op.__name__ = op_name
+    op.__name__ = op.__qualname__ = op_name
     op.__doc__ = f"Elementwise ``{op_name}`` (see ``sg.ops.REGISTRY[{op_name!r}].doc``)."
+    _EXPORTS.append(op_name)
     return checked(op, tensor_signature(params))
 
 
-_UNARY = ["neg", "abs", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-          "exp", "expm1", "log", "log1p", "sqrt", "square", "reciprocal", "sign", "sigmoid",
-          "softplus", "relu", "erf", "identity", "stop_gradient", "logical_not"]
-_BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "less", "less_equal",
-           "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or"]
-for _name in _UNARY + _BINARY:
-    globals()[_name] = _elementwise(_name)
-    __all__.append(_name)
-_ALIASES = {"negative": "neg", "subtract": "sub", "multiply": "mul", "divide": "div",
-            "truediv": "div", "realdiv": "div", "arcsin": "asin", "arccos": "acos",
-            "arctan": "atan", "power": "pow"}
-for _alias, _name in _ALIASES.items():
-    globals()[_alias] = globals()[_name]
-    __all__.append(_alias)
+# One public function per elementwise registry op, declared one by one so that type
+# checkers and editors see each name and its signature.
+neg: Unary = _elementwise("neg")
+abs: Unary = _elementwise("abs")  # noqa: A001
+sin: Unary = _elementwise("sin")
+cos: Unary = _elementwise("cos")
+tan: Unary = _elementwise("tan")
+asin: Unary = _elementwise("asin")
+acos: Unary = _elementwise("acos")
+atan: Unary = _elementwise("atan")
+sinh: Unary = _elementwise("sinh")
+cosh: Unary = _elementwise("cosh")
+tanh: Unary = _elementwise("tanh")
+exp: Unary = _elementwise("exp")
+expm1: Unary = _elementwise("expm1")
+log: Unary = _elementwise("log")
+log1p: Unary = _elementwise("log1p")
+sqrt: Unary = _elementwise("sqrt")
+square: Unary = _elementwise("square")
+reciprocal: Unary = _elementwise("reciprocal")
+sign: Unary = _elementwise("sign")
+sigmoid: Unary = _elementwise("sigmoid")
+softplus: Unary = _elementwise("softplus")
+relu: Unary = _elementwise("relu")
+erf: Unary = _elementwise("erf")
+identity: Unary = _elementwise("identity")
+stop_gradient: Unary = _elementwise("stop_gradient")
+logical_not: Unary = _elementwise("logical_not")
+add: Binary = _elementwise("add")
+sub: Binary = _elementwise("sub")
+mul: Binary = _elementwise("mul")
+div: Binary = _elementwise("div")
+pow: Binary = _elementwise("pow")  # noqa: A001
+maximum: Binary = _elementwise("maximum")
+minimum: Binary = _elementwise("minimum")
+less: Binary = _elementwise("less")
+less_equal: Binary = _elementwise("less_equal")
+greater: Binary = _elementwise("greater")
+greater_equal: Binary = _elementwise("greater_equal")
+equal: Binary = _elementwise("equal")
+not_equal: Binary = _elementwise("not_equal")
+logical_and: Binary = _elementwise("logical_and")
+logical_or: Binary = _elementwise("logical_or")
+negative, subtract, multiply, divide, truediv, realdiv = neg, sub, mul, div, div, div
+arcsin, arccos, arctan, power = asin, acos, atan, pow
+_EXPORTS += ["negative", "subtract", "multiply", "divide", "truediv", "realdiv", "arcsin",
+             "arccos", "arctan", "power"]
 
 
 @_public
-def where(condition, x, y, name=None):
+def where(condition: TensorLike, x: TensorLike, y: TensorLike,
+          name: str | None = None) -> Tensor:
     """``x`` where ``condition`` else ``y``; no NaN leaks from the untaken branch's gradient.
 
     >>> with Graph().as_default():
@@ -88,7 +140,7 @@ def where(condition, x, y, name=None):
 
 
 @_public
-def cast(x, dtype, name=None):
+def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> Tensor:
     """``x`` converted to ``dtype``; casting to an integer type cuts the gradient.
 
     >>> with Graph().as_default():
@@ -96,7 +148,10 @@ def cast(x, dtype, name=None):
     np.int64(2)
     """
     (x,) = _lift([x])
-    return apply("cast", [x], dtype=as_dtype(dtype).name, name=name)
+    dt = as_dtype(dtype, "cast(dtype)")
+    if dt is None:
+        raise DtypeError("cast(dtype): give the dtype to cast to, e.g. np.float32")
+    return apply("cast", [x], dtype=dt.name, name=name)
 
 
 def _reduce(op_name, x, axis, keepdims, name):
@@ -106,41 +161,47 @@ def _reduce(op_name, x, axis, keepdims, name):
 
 
 @_public
-def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_sum(input_tensor: TensorLike, axis: Axis = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Sum over ``axis`` (all axes by default)."""
     return _reduce("reduce_sum", input_tensor, axis, keepdims, name)
 
 
 @_public
-def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_prod(input_tensor: TensorLike, axis: Axis = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
     """Product over ``axis``; its gradient is exact with zeros."""
     return _reduce("reduce_prod", input_tensor, axis, keepdims, name)
 
 
 @_public
-def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_max(input_tensor: TensorLike, axis: Axis = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Maximum over ``axis``; ties share the gradient (TF)."""
     return _reduce("reduce_max", input_tensor, axis, keepdims, name)
 
 
 @_public
-def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_min(input_tensor: TensorLike, axis: Axis = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Minimum over ``axis``; ties share the gradient (TF)."""
     return _reduce("reduce_min", input_tensor, axis, keepdims, name)
 
 
 @_public
-def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_logsumexp(input_tensor: TensorLike, axis: Axis = None, keepdims: bool = False,
+                     name: str | None = None) -> Tensor:
     """log(sum(exp(x))) over ``axis``, computed stably."""
     return _reduce("logsumexp", input_tensor, axis, keepdims, name)
 
 
 logsumexp = reduce_logsumexp
-__all__.append("logsumexp")
+_EXPORTS.append("logsumexp")
 
 
 @_public
-def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_mean(input_tensor: TensorLike, axis: Axis = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
     """Mean over ``axis`` (a float result, also for integer input)."""
     (x,) = _lift([input_tensor])
     total = reduce_sum(x, axis, keepdims)
@@ -156,14 +217,15 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
 
 
 @_public
-def softmax(logits, axis=-1, name=None):
+def softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
     """exp(x) / sum(exp(x)) along one axis."""
     (x,) = _lift([logits])
     return apply("softmax", [x], axis=normalize_axis(axis, x.ndim, "softmax"), name=name)
 
 
 @_public
-def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
+def norm(tensor: TensorLike, ord: str | float = "euclidean", axis: Axis = None,
+         keepdims: bool = False, name: str | None = None) -> Tensor:
     """Vector norm over ``axis``: ``'euclidean'``/2 (default), 1 or ``np.inf``.
 
     >>> with Graph().as_default():
@@ -181,7 +243,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
 
 
 @_public
-def transpose(a, perm=None, name=None):
+def transpose(a: TensorLike, perm: Sequence[int] | None = None,
+              name: str | None = None) -> Tensor:
     """Axes permuted by ``perm`` (reversed by default)."""
     (x,) = _lift([a])
     perm = tuple(reversed(range(x.ndim))) if perm is None else tuple(int(p) % max(x.ndim, 1)
@@ -190,7 +253,7 @@ def transpose(a, perm=None, name=None):
 
 
 @_public
-def reshape(tensor, shape, name=None):
+def reshape(tensor: TensorLike, shape: int | Sequence[int], name: str | None = None) -> Tensor:
     """The same elements in ``shape`` (one entry may be -1)."""
     (x,) = _lift([tensor])
     shape = _dims(shape)
@@ -213,7 +276,7 @@ def _dims(shape):
 
 
 @_public
-def expand_dims(input, axis, name=None):
+def expand_dims(input: TensorLike, axis: int, name: str | None = None) -> Tensor:
     """A new axis of length 1 at ``axis``."""
     (x,) = _lift([input])
     axis = int(axis) % (x.ndim + 1)
@@ -221,7 +284,7 @@ def expand_dims(input, axis, name=None):
 
 
 @_public
-def squeeze(input, axis=None, name=None):
+def squeeze(input: TensorLike, axis: Axis = None, name: str | None = None) -> Tensor:
     """Axes of length 1 removed (all of them, or those in ``axis``)."""
     (x,) = _lift([input])
     axes = [i for i, d in enumerate(x.shape) if d == 1] if axis is None else \
@@ -232,14 +295,14 @@ def squeeze(input, axis=None, name=None):
 
 
 @_public
-def broadcast_to(input, shape, name=None):
+def broadcast_to(input: TensorLike, shape: Sequence[int], name: str | None = None) -> Tensor:
     """``input`` repeated to ``shape`` (numpy broadcasting rules)."""
     (x,) = _lift([input])
     return apply("broadcast_to", [x], shape=_dims(shape), name=name)
 
 
 @_public
-def concat(values, axis, name=None):
+def concat(values: Sequence[TensorLike], axis: int, name: str | None = None) -> Tensor:
     """Tensors joined along ``axis``."""
     xs = _lift(list(values))
     if not xs:
@@ -249,7 +312,7 @@ def concat(values, axis, name=None):
 
 
 @_public
-def stack(values, axis=0, name=None):
+def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) -> Tensor:
     """Tensors of one shape stacked along a new axis.
 
     >>> with Graph().as_default():
@@ -265,7 +328,7 @@ def stack(values, axis=0, name=None):
 
 
 @_public
-def einsum(equation, *inputs, name=None):
+def einsum(equation: str, *inputs: TensorLike, name: str | None = None) -> Tensor:
     """Einstein summation, e.g. ``einsum('ij,jk->ik', a, b)``.
 
     >>> with Graph().as_default():
@@ -277,12 +340,15 @@ def einsum(equation, *inputs, name=None):
 
 
 @_public
-def tensordot(a, b, axes=2, name=None):
+def tensordot(a: TensorLike, b: TensorLike, axes: int | Sequence[Any] = 2,
+              name: str | None = None) -> Tensor:
     """numpy's tensordot (sum over the last/first ``axes`` axes, or explicit lists)."""
     a, b = _lift([a, b])
+    pairs: Any = axes
     if np.ndim(axes) == 0:
-        axes = (list(range(a.ndim - int(axes), a.ndim)), list(range(int(axes))))
-    ax_a, ax_b = ([int(i) % a.ndim for i in np.atleast_1d(s)] for s in axes)
+        n = int(np.asarray(axes))
+        pairs = (list(range(a.ndim - n, a.ndim)), list(range(n)))
+    ax_a, ax_b = ([int(i) % a.ndim for i in np.atleast_1d(s)] for s in pairs)
     letters = iter("abcdefghijklmnopqrstuvwxyz")
     sa = [next(letters) for _ in range(a.ndim)]
     sb = [next(letters) for _ in range(b.ndim)]
@@ -294,7 +360,7 @@ def tensordot(a, b, axes=2, name=None):
 
 
 @_public
-def trace(x, name=None):
+def trace(x: TensorLike, name: str | None = None) -> Tensor:
     """Sum of the diagonal of a matrix (of the last two axes)."""
     (x,) = _lift([x])
     n = x.shape[-1]
@@ -305,42 +371,60 @@ def trace(x, name=None):
 
 
 @_public
-def zeros(shape, dtype=np.float64, name=None):
+def zeros(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
+          name: str | None = None) -> Tensor:
     """A constant of zeros (a named leaf)."""
     return constant(np.zeros(shape, as_dtype(dtype)), name=name or "zeros")
 
 
 @_public
-def ones(shape, dtype=np.float64, name=None):
+def ones(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
+         name: str | None = None) -> Tensor:
     """A constant of ones (a named leaf)."""
     return constant(np.ones(shape, as_dtype(dtype)), name=name or "ones")
 
 
 @_public
-def fill(dims, value, name=None):
+def fill(dims: int | Sequence[int], value: float | int | bool,
+         name: str | None = None) -> Tensor:
     """A constant of ``dims`` filled with ``value``."""
     return constant(np.full(dims, value), name=name or "Fill")
 
 
 @_public
-def zeros_like(tensor, dtype=None, name=None):
+def zeros_like(tensor: TensorLike, dtype: DTypeLike = None, name: str | None = None) -> Tensor:
     """Literal zeros of the tensor's shape (appear as 0 in closed forms)."""
     (x,) = _lift([tensor])
     return filled(x.graph, 0, x.shape, as_dtype(dtype) or x.dtype)
 
 
 @_public
-def ones_like(tensor, dtype=None, name=None):
+def ones_like(tensor: TensorLike, dtype: DTypeLike = None, name: str | None = None) -> Tensor:
     """Literal ones of the tensor's shape."""
     (x,) = _lift([tensor])
     return filled(x.graph, 1, x.shape, as_dtype(dtype) or x.dtype)
 
 
 @_public
-def convert_to_tensor(value, dtype=None, name=None):
+def convert_to_tensor(value: TensorLike, dtype: DTypeLike = None,
+                      name: str | None = None) -> Tensor:
     """``value`` as a tensor (tensors pass through unchanged)."""
     t = as_tensor(value)
     return t if dtype is None or t.dtype == as_dtype(dtype) else cast(t, dtype)
 
 
 matmul = _public(_tensor.matmul)
+
+# Spelled out so that type checkers see the names (tests/test_types.py checks it against
+# the names registered above).
+__all__ = ["neg", "abs", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+           "tanh", "exp", "expm1", "log", "log1p", "sqrt", "square", "reciprocal", "sign",
+           "sigmoid", "softplus", "relu", "erf", "identity", "stop_gradient", "logical_not",
+           "add", "sub", "mul", "div", "pow", "maximum", "minimum", "less", "less_equal",
+           "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
+           "negative", "subtract", "multiply", "divide", "truediv", "realdiv", "arcsin",
+           "arccos", "arctan", "power", "where", "cast", "reduce_sum", "reduce_prod",
+           "reduce_max", "reduce_min", "reduce_logsumexp", "logsumexp", "reduce_mean",
+           "softmax", "norm", "transpose", "reshape", "expand_dims", "squeeze",
+           "broadcast_to", "concat", "stack", "einsum", "tensordot", "trace", "zeros",
+           "ones", "fill", "zeros_like", "ones_like", "convert_to_tensor", "matmul"]

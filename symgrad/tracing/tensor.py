@@ -13,8 +13,10 @@ by applying a registry op.  The default graph is explicit and resettable:
 from __future__ import annotations
 
 import contextlib
+from typing import Any, Iterator, Mapping, Sequence, Union, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import display
 from .. import graph as _graph
@@ -31,100 +33,100 @@ apply = deferrable()(_apply)
 class Tensor(_graph.Node):
     """A node of a traced graph, with Python and numpy operators."""
 
-    def __add__(self, other):
+    def __add__(self, other: TensorLike) -> Tensor:
         return apply("add", [self, other])
 
-    def __radd__(self, other):
+    def __radd__(self, other: TensorLike) -> Tensor:
         return apply("add", [other, self])
 
-    def __sub__(self, other):
+    def __sub__(self, other: TensorLike) -> Tensor:
         return apply("sub", [self, other])
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: TensorLike) -> Tensor:
         return apply("sub", [other, self])
 
-    def __mul__(self, other):
+    def __mul__(self, other: TensorLike) -> Tensor:
         return apply("mul", [self, other])
 
-    def __rmul__(self, other):
+    def __rmul__(self, other: TensorLike) -> Tensor:
         return apply("mul", [other, self])
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: TensorLike) -> Tensor:
         return apply("div", [self, other])
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: TensorLike) -> Tensor:
         return apply("div", [other, self])
 
-    def __floordiv__(self, other):
+    def __floordiv__(self, other: TensorLike) -> Tensor:
         return apply("floordiv", [self, other])
 
-    def __rfloordiv__(self, other):
+    def __rfloordiv__(self, other: TensorLike) -> Tensor:
         return apply("floordiv", [other, self])
 
-    def __mod__(self, other):
+    def __mod__(self, other: TensorLike) -> Tensor:
         return apply("floormod", [self, other])
 
-    def __rmod__(self, other):
+    def __rmod__(self, other: TensorLike) -> Tensor:
         return apply("floormod", [other, self])
 
-    def __pow__(self, other):
+    def __pow__(self, other: TensorLike) -> Tensor:
         return apply("pow", [self, other])
 
-    def __rpow__(self, other):
+    def __rpow__(self, other: TensorLike) -> Tensor:
         return apply("pow", [other, self])
 
-    def __matmul__(self, other):
+    def __matmul__(self, other: TensorLike) -> Tensor:
         return matmul(self, other)
 
-    def __rmatmul__(self, other):
+    def __rmatmul__(self, other: TensorLike) -> Tensor:
         return matmul(other, self)
 
-    def __neg__(self):
+    def __neg__(self) -> Tensor:
         return apply("neg", [self])
 
-    def __pos__(self):
+    def __pos__(self) -> Tensor:
         return self
 
-    def __abs__(self):
+    def __abs__(self) -> Tensor:
         return apply("abs", [self])
 
-    def __lt__(self, other):
+    def __lt__(self, other: TensorLike) -> Tensor:
         return apply("less", [self, other])
 
-    def __le__(self, other):
+    def __le__(self, other: TensorLike) -> Tensor:
         return apply("less_equal", [self, other])
 
-    def __gt__(self, other):
+    def __gt__(self, other: TensorLike) -> Tensor:
         return apply("greater", [self, other])
 
-    def __ge__(self, other):
+    def __ge__(self, other: TensorLike) -> Tensor:
         return apply("greater_equal", [self, other])
 
-    def __and__(self, other):
+    def __and__(self, other: TensorLike) -> Tensor:
         return apply("logical_and", [self, other])
 
-    def __or__(self, other):
+    def __or__(self, other: TensorLike) -> Tensor:
         return apply("logical_or", [self, other])
 
-    def __invert__(self):
+    def __invert__(self) -> Tensor:
         return apply("logical_not", [self])
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Tensor:
         if self.shape is None:  # unknown rank: recorded until values arrive
             return defer(Tensor.__getitem__, (self, index), {}, name="index")
         return apply("index", [self], index=normalize_index(index, self.shape))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tensor]:
         if not self.shape:
             raise TypeError("iterating over a 0-d tensor is not allowed")
         return (self[i] for i in range(self.shape[0]))
 
-    def __len__(self):
+    def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d tensor")
         return self.shape[0]
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         raise TypeError(
             f"using tensor {self.name!r} as a Python bool is not allowed: its value is only "
             "known at evaluation; use sg.where(cond, a, b) for a choice inside the graph")
@@ -141,24 +143,24 @@ class Tensor(_graph.Node):
         return NUMPY_PROTOCOL["function"](func, args, kwargs)
 
     @property
-    def T(self):
+    def T(self) -> Tensor:
         if self.shape is None:
             return defer(lambda t: t.T, (self,), {}, name="transpose")
         return apply("transpose", [self], perm=tuple(reversed(range(self.ndim))))
 
-    def numpy(self, feed_dict=None):
+    def numpy(self, feed_dict: FeedDict | None = None) -> Any:
         """The value by the reference evaluator (placeholders need ``feed_dict``)."""
         return evaluate(self, feed_dict)
 
-    def eval(self, feed_dict=None, session=None):
+    def eval(self, feed_dict: FeedDict | None = None, session: Any = None) -> Any:
         """TF1's ``Tensor.eval``: the same as :meth:`numpy`."""
         return evaluate(self, feed_dict)
 
-    def get_shape(self):
+    def get_shape(self) -> TensorShape:
         """The static shape as a :class:`TensorShape` (``as_list()`` gives ``[None, 3]``)."""
         return TensorShape(self.shape)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return display.show("str", self)  # the closed form, by symgrad.forms.printing
 
     def __repr__(self):
@@ -202,13 +204,22 @@ class TensorShape(tuple):
     def __repr__(self):
         return f"TensorShape({self.as_list()})"
 
+
+TensorLike = Union[Tensor, float, int, bool, np.ndarray, np.generic, Sequence[Any]]
+"""What op functions and operators accept: a tensor, or a value made a literal constant."""
+DTypeLike = Union[np.dtype, type, str, None]
+"""A dtype: ``np.float64``, ``"float32"``, a numpy dtype, or None for the default."""
+FeedDict = Mapping[Any, Any]
+"""``{placeholder or variable: value}``."""
+
+
 class Graph(_graph.Graph):
     """A traced graph whose nodes are :class:`Tensor` objects."""
 
     node_class = Tensor
 
     @contextlib.contextmanager
-    def as_default(self):
+    def as_default(self) -> Iterator[Graph]:
         """Make this the graph new leaves go into, inside the ``with`` block."""
         _STACK.append(self)
         try:
@@ -221,12 +232,12 @@ _STACK: list = []
 _GLOBAL = [Graph()]
 
 
-def get_default_graph():
+def get_default_graph() -> Graph:
     """The graph new leaves go into: the innermost ``as_default`` or the global one."""
     return _STACK[-1] if _STACK else _GLOBAL[0]
 
 
-def reset_default_graph():
+def reset_default_graph() -> Graph:
     """Replace the global default graph by a new, empty one and return it."""
     if _STACK:
         raise RuntimeError("reset_default_graph() inside a `with graph.as_default()` block")
@@ -234,7 +245,7 @@ def reset_default_graph():
     return _GLOBAL[0]
 
 
-def as_dtype(dtype, what="dtype"):
+def as_dtype(dtype: DTypeLike, what: str = "dtype") -> np.dtype | None:
     """A numpy dtype from a numpy type, a string or a TF-style name."""
     if dtype is None:
         return None
@@ -274,7 +285,8 @@ def _leaf_value(value, dtype, shape, what):
     return np.array(arr)
 
 
-def constant(value, dtype=None, shape=None, name=None):
+def constant(value: TensorLike, dtype: DTypeLike = None, shape: Sequence[int] | None = None,
+             name: str | None = None) -> Tensor:
     """A leaf with a fixed value; shown as a symbol (its name) in closed forms.
 
     Python ints give an integer tensor, floats float64.
@@ -286,15 +298,16 @@ def constant(value, dtype=None, shape=None, name=None):
 class Variable(Tensor):
     """A leaf whose value can be re-assigned (``assign``, ``assign_add``, ``assign_sub``)."""
 
-    def __new__(cls, initial_value, name=None, dtype=None, trainable=True, **kwargs):
+    def __new__(cls, initial_value: TensorLike, name: str | None = None, dtype: DTypeLike = None,
+                trainable: bool = True, **kwargs: Any) -> Variable:
         arr = _leaf_value(initial_value, as_dtype(dtype), None, "Variable(initial_value)")
         return _leaf("variable", arr, name or "Variable", arr.dtype, arr.shape, cls=cls,
                      trainable=trainable)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass  # the node is fully built in __new__
 
-    def assign(self, value):
+    def assign(self, value: npt.ArrayLike) -> Variable:
         """Set the value (same shape; cast to the variable's dtype); returns the variable."""
         arr = check_value(value, f"the value assigned to {self.name!r}")
         if arr.shape != self.shape:
@@ -303,18 +316,19 @@ class Variable(Tensor):
         self.value = np.array(arr, dtype=self.dtype)
         return self
 
-    def assign_add(self, delta):
+    def assign_add(self, delta: npt.ArrayLike) -> Variable:
         return self.assign(self.value + np.asarray(delta))
 
-    def assign_sub(self, delta):
+    def assign_sub(self, delta: npt.ArrayLike) -> Variable:
         return self.assign(self.value - np.asarray(delta))
 
     @property
-    def initial_value(self):
+    def initial_value(self) -> Any:
         return self.value
 
 
-def placeholder(dtype=None, shape=None, name=None):
+def placeholder(dtype: DTypeLike = None, shape: int | Sequence[int | None] | None = None,
+                name: str | None = None) -> Tensor:
     """A leaf without a value, fed at evaluation (``feed_dict={p: value}``).
 
     ``None`` in ``shape`` is a dimension known only when a value is fed (TF's
@@ -344,13 +358,15 @@ def placeholder(dtype=None, shape=None, name=None):
 
 
 @deferrable()
-def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b: bool = False,
+           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, output_type: DTypeLike = None,
+           name: str | None = None) -> Tensor:
     """Matrix product with numpy's rules for vectors (1-D operands); ``transpose_a/b``
     (``adjoint_a/b``: the same for real tensors) swap the last two axes first."""
     from ..ops import as_node, common_graph
     graph = common_graph([a, b], "matmul's operands") or get_default_graph()
-    a, b = as_node(a, graph), as_node(b, graph)
+    a, b = cast(Tensor, as_node(a, graph)), cast(Tensor, as_node(b, graph))
     if transpose_a or adjoint_a:
         a = a.T if a.ndim == 2 else apply("transpose", [a], perm=_swap_perm(a.ndim))
     if transpose_b or adjoint_b:
@@ -370,7 +386,7 @@ def _swap_perm(ndim):
     return tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)
 
 
-def as_tensor(value, what="value"):
+def as_tensor(value: TensorLike, what: str = "value") -> Tensor:
     """``value`` if it is a tensor, else a literal constant in the default graph."""
     if isinstance(value, _graph.Node):
         return value
