@@ -85,9 +85,16 @@ def _tensor_params(sig):
 def _arity_error(fname, sig, args, detail):
     params = _tensor_params(sig)
     return ArgumentTypeError(
-        f"{fname}{sig} takes {len(params)} tensor argument{'s' * (len(params) != 1)} "
+        f"{fname}{_plain(sig)} takes {len(params)} tensor argument{'s' * (len(params) != 1)} "
         f"({', '.join(params)}), got {len(args)} positional argument"
         f"{'s' * (len(args) != 1)}: {detail}")
+
+
+def _plain(sig):
+    """``sig`` as users write the call: ``(x, name=None)``, without type annotations."""
+    empty = inspect.Parameter.empty
+    return sig.replace(parameters=[p.replace(annotation=empty) for p in sig.parameters.values()],
+                       return_annotation=inspect.Signature.empty)
 
 
 def check_call(fname, sig, args, kwargs):
@@ -95,7 +102,7 @@ def check_call(fname, sig, args, kwargs):
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as exc:
-        raise ArgumentTypeError(f"{fname}{sig}: {exc}") from None
+        raise ArgumentTypeError(f"{fname}{_plain(sig)}: {exc}") from None
     positional = list(sig.parameters)[:len(args)]
     for pname, value in bound.arguments.items():
         test, what = _KINDS.get(pname, (None, None))
