@@ -58,7 +58,7 @@ from .lower.source import render_program
 
 
 def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,  # noqa: A001
-            cache: bool = True) -> Evaluator:
+            cache: bool = True) -> Evaluator | PerSize:
     """Compile ``outputs`` as a function of ``inputs`` with Numba.
 
     Args:
@@ -374,7 +374,7 @@ class ControlEvaluator(Evaluator):
         raise ArgumentError("a graph with control flow compiles to several kernels joined by "
                             "drivers; read f.source")
 
-    op_count = program
+    op_count = program  # type: ignore[assignment]
 
     def batched(self, *values, parallel=False):
         """Evaluate at many points, one call per point (control flow has no gufunc)."""

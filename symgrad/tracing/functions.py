@@ -256,16 +256,16 @@ def transpose(a: TensorLike, perm: Sequence[int] | None = None,
 def reshape(tensor: TensorLike, shape: int | Sequence[int], name: str | None = None) -> Tensor:
     """The same elements in ``shape`` (one entry may be -1)."""
     (x,) = _lift([tensor])
-    shape = _dims(shape)
-    if shape.count(-1) > 1:
-        raise ShapeError(f"reshape: at most one -1 in shape {shape}")
-    if -1 in shape:
-        known = shape_size([d for d in shape if d != -1])
+    dims: tuple[Any, ...] = _dims(shape)
+    if dims.count(-1) > 1:
+        raise ShapeError(f"reshape: at most one -1 in shape {dims}")
+    if -1 in dims:
+        known = shape_size([d for d in dims if d != -1])
         if known == 0 or not isinstance(x.size, Dim) and not isinstance(known, Dim) \
                 and x.size % known:
-            raise ShapeError(f"reshape: cannot reshape size {x.size} into {shape}")
-        shape = tuple(x.size // known if d == -1 else d for d in shape)
-    return apply("reshape", [x], shape=shape, name=name)
+            raise ShapeError(f"reshape: cannot reshape size {x.size} into {dims}")
+        dims = tuple(x.size // known if d == -1 else d for d in dims)
+    return apply("reshape", [x], shape=dims, name=name)
 
 
 def _dims(shape):
