@@ -178,12 +178,17 @@ def same_up_to_unknown(a, b):
         p == q or isinstance(p, Dim) or isinstance(q, Dim) for p, q in zip(a, b))
 
 
-def sweep(ys, xs, grad_ys=None, stop_gradients=None):
-    """Validate the arguments and run the sweep inside a ``gradients`` name scope."""
+def checked_args(ys, xs, stop_gradients):
+    """``(ys, xs, stops, graph)``: the arguments as node lists, all of one graph."""
     ys = _as_nodes(ys, "ys")
     xs = _as_nodes(xs, "xs")
     stops = _as_nodes(stop_gradients, "stop_gradients") if stop_gradients is not None else []
-    graph = common_graph(ys + xs + stops, "ys, xs and stop_gradients")
+    return ys, xs, stops, common_graph(ys + xs + stops, "ys, xs and stop_gradients")
+
+
+def sweep(ys, xs, grad_ys=None, stop_gradients=None):
+    """Validate the arguments and run the sweep inside a ``gradients`` name scope."""
+    ys, xs, stops, graph = checked_args(ys, xs, stop_gradients)
     with graph.name_scope("gradients"):
         seeds = _seeds(ys, grad_ys, graph)
         return backprop(ys, seeds, xs, set(stops))

@@ -28,10 +28,10 @@ import numpy as np
 import sympy
 
 from .differentiate import (_add_n, _as_nodes, _between, _check_options, _result, backprop,
-                            gradients)
+                            checked_args, gradients)
 from .errors import ArgumentError, NoGradientError, ShapeError
 from .graph import Node, ancestors
-from .ops import REGISTRY, F, apply, arg_symbols, as_node, common_graph, literal
+from .ops import REGISTRY, F, apply, arg_symbols, as_node, literal
 from .ops.elementwise import elementwise_grad
 from .display import GradientList
 
@@ -182,10 +182,7 @@ def jvp(ys, xs, tangents, stop_gradients=None, unconnected_gradients="none"):
     ['3*x**2', '5']
     """
     _check_options(unconnected_gradients, None)
-    ys = _as_nodes(ys, "ys")
-    xs = _as_nodes(xs, "xs")
-    stops = _as_nodes(stop_gradients, "stop_gradients") if stop_gradients is not None else []
-    graph = common_graph(ys + xs + stops, "ys, xs and stop_gradients")
+    ys, xs, stops, graph = checked_args(ys, xs, stop_gradients)
     with graph.name_scope("jvp"):
         ts = _tangents(tangents, xs, graph)
         tan = tangent_sweep(ys, xs, ts, stops)
