@@ -22,7 +22,8 @@ Calling conventions:
   behind it; call them with ``*f.gufunc_extra`` appended (dummy arrays naming
   output sizes no input has).
 
-Imports errors, graph, evaluate and lower.
+Imports errors, graph, values and the light parts of lower (cache, entry, module);
+``compile`` imports the rest of lower (SymPy) when it runs.
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
@@ -36,25 +37,31 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from . import progress
 from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, NotATensorError, ShapeError
-from .evaluate import bind_dims, fits
 from .graph import Node, ancestors, concrete_shape, is_static
-from .ops import cast_value
+from .values import bind_dims, cast_value, fits
 from .lower import cache as lower_cache
-from .lower.ir import graph_key
-from .lower.control import Segments, control_nodes
 from .lower.entry import checked_jit
-from .lower.module import extra_dims, module_text
-from .lower.program import lower_graph
-from .lower.persize import PerSize
-from .lower.sized import NeedsStaticSizes
-from .lower.source import render_program
+from .lower.module import extra_dims
+
+if TYPE_CHECKING:
+    from .lower.persize import PerSize
+
+# Evaluators are light: ``Evaluator`` (and unpickling one, ``shipping.load``) imports
+# numpy and Numba only.  The lowering (SymPy) is imported by ``compile`` itself.
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PerSize":   # ``from symgrad.compiler import PerSize`` as before
+        from .lower.persize import PerSize
+        return PerSize
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,  # noqa: A001
@@ -84,6 +91,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     >>> round(f(2.0), 6)
     1.818595
     """
+    from .lower.control import control_nodes
+    from .lower.ir import graph_key
+    from .lower.persize import PerSize
     flat, tree = flatten_outputs(outputs)
     leaves = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
@@ -99,6 +109,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     text = lower_cache.lookup(key, directory)
     if text is not None:  # lowered before: the module (and its machine code) is on disk
         return Evaluator(text, tree, names, None, directory)
+    from .lower.module import module_text
+    from .lower.program import lower_graph
+    from .lower.sized import NeedsStaticSizes
     with progress.task(f"compiling {len(nodes)} outputs") as work:
         work.stage("lowering the graph to loops")
         try:
@@ -211,6 +224,7 @@ class Evaluator:
     def source(self) -> str:
         """Readable Python for the generated kernel (the machine code comes from LLVM IR)."""
         if not isinstance(self._source, str):
+            from .lower.source import render_program
             self._source = render_program(self.program, self.input_names)
         return self._source
 
@@ -330,6 +344,17 @@ class Evaluator:
             out = gufunc(*arrays, *extra)
         return self._rebuild(out if isinstance(out, tuple) else (out,))
 
+    def save(self, path: Any) -> None:
+        """Write this evaluator to the file ``path``; ``sg.load(path)`` restores it in any
+        process without SymPy or re-tracing (the file holds code: trust it like a pickle)."""
+        from .lower import saved
+        saved.write(path, self._spec())
+
+    def _spec(self) -> dict:
+        from .lower.saved import encode_tree
+        return {"kind": "evaluator", "module": self._text, "tree": encode_tree(self._tree),
+                "names": list(self.input_names), "private": self._directory is not None}
+
     def __reduce__(self):
         source = self._source if isinstance(self._source, str) else None  # re-rendered
         return (_restore, (self._text, self._tree, self.input_names, source, self._directory))
@@ -358,6 +383,7 @@ class ControlEvaluator(Evaluator):
 
     def __init__(self, outputs, inputs, tree, fastmath, cache):
         from .lower import runtime  # numba is imported only when something is compiled
+        from .lower.control import Segments
         segments = Segments(outputs, inputs,
                             lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
         self.input_names = [x.name for x in inputs]

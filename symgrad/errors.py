@@ -62,3 +62,8 @@ class ParseError(SymgradError, ValueError):
 
 class StateError(SymgradError, RuntimeError):
     """A variable read in a session before it was initialised (TF1's FailedPrecondition)."""
+
+
+class SavedFileError(SymgradError, ValueError):
+    """A file given to ``sg.load`` that is not a saved evaluator this symgrad can load
+    (foreign, damaged, or written by another version)."""

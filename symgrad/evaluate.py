@@ -21,9 +21,10 @@ import numpy as np
 from .errors import FeedError, NotATensorError, ShapeError
 from .graph import (Dim, Node, concrete_attrs, concrete_shape, has_dims, is_static,
                     shape_text)
-from .ops import cast_value, check_value
+from .ops import check_value
 from .ops.base import check_broadcast
 from .ops.deferred import resolve
+from .values import bind_dims, cast_value, fits  # noqa: F401  (re-exported)
 
 
 def flatten(structure, what="fetches"):
@@ -77,31 +78,6 @@ def check_feed(feed_dict):
         feeds[key] = np.array(cast_value(arr, key.dtype, f"the value fed for {key.name!r}",
                                          FeedError))
     return feeds
-
-
-def fits(shape, static):
-    """True when a value of ``shape`` fits the static shape (None dims take any size;
-    a static shape of None, unknown rank, takes any shape)."""
-    return static is None or len(shape) == len(static) and all(
-        isinstance(s, Dim) or d == s for d, s in zip(shape, static))
-
-
-def bind_dims(values):
-    """``{size symbol: int}`` from the shapes of values ``{node: array}`` with unknown dims.
-
-    Raises FeedError when two values give one unknown size two values.
-    """
-    bindings = {}
-    for node, value in values.items():
-        if node.shape is None or is_static(node.shape):
-            continue
-        for d, n in zip(node.shape, np.shape(value)):
-            if isinstance(d, Dim) and d.expr.is_Symbol:
-                if bindings.setdefault(d.expr, n) != n:
-                    raise FeedError(f"feed_dict: the unknown size {d.expr} is "
-                                    f"{bindings[d.expr]} in one value and {n} in "
-                                    f"{node.name!r} (shape {shape_text(node.shape)})")
-    return bindings
 
 
 def needed(outputs, feeds=()):

@@ -7,9 +7,11 @@ nodes made before them, so creation order is a topological order; every pass
 walks nodes by ``id`` instead of recursing (a 10,000-node chain is fine).
 
 Shapes are tuples of ints and :class:`Dim` objects: a ``Dim`` is a size known only
-when values arrive (a ``None`` in a placeholder's shape, as in TF's ``[None, 3]``).
+when values arrive (a ``None`` in a placeholder's shape, as in TF's ``[None, 3]``);
+``Dim`` and the shape helpers live in ``dims`` (re-exported here).
 
-Imports only ``symgrad.errors`` (and SymPy, for the sizes of unknown dimensions);
+Imports only ``symgrad.errors`` and ``symgrad.dims`` (SymPy only when a size expression
+is built, see ``dims``);
 the op registry and every stage import this.
 
 >>> g = Graph()
@@ -24,163 +26,10 @@ import contextlib
 import re
 
 import numpy as np
-import sympy
 
 from .errors import FeedError, GraphError
-
-
-class Dim:
-    """A dimension whose size is known only when values arrive.
-
-    ``expr`` is a SymPy expression in non-negative integer symbols, one per ``None``
-    axis of a placeholder (``n_X`` for the first axis of placeholder ``X``); sizes
-    derived from it stay expressions (``3*n_X`` after flattening, ``n_X - 1`` after
-    ``x[1:]``).  Like TF, a Dim prints as ``None`` and equals ``None``, so
-    ``x.shape == (None, 3)`` holds; ``dim.expr`` is the symbolic size (for closed
-    forms and the compiler), ``dim.value`` is None (TF1's ``Dimension.value``).
-    Two Dims are equal when their expressions are.
-
-    >>> n = Dim.fresh("n_X")
-    >>> (n, 3 * n, (3 * n) // 3 == n, n == None, n == 3)
-    (None, None, True, True, False)
-    """
-
-    __slots__ = ("expr",)
-    value = None
-
-    def __init__(self, expr):
-        self.expr = expr
-
-    @classmethod
-    def fresh(cls, name):
-        return cls(sympy.Symbol(name, integer=True, nonnegative=True))
-
-    def __repr__(self):
-        return "None"
-
-    def __str__(self):  # in generated code and listings: the size expression
-        e = self.expr
-        return str(e) if e.is_Atom or e.is_Mul and not e.could_extract_minus_sign() \
-            else f"({e})"
-
-    def __eq__(self, other):
-        if other is None:
-            return True
-        return isinstance(other, Dim) and self.expr == other.expr
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return hash(self.expr)
-
-    def __add__(self, other):
-        return make_dim(self.expr + dim_expr(other))
-
-    __radd__ = __add__
-
-    def __sub__(self, other):
-        return make_dim(self.expr - dim_expr(other))
-
-    def __rsub__(self, other):
-        return make_dim(dim_expr(other) - self.expr)
-
-    def __mul__(self, other):
-        return make_dim(self.expr * dim_expr(other))
-
-    __rmul__ = __mul__
-
-    def __floordiv__(self, other):
-        return make_dim(self.expr / dim_expr(other))
-
-    def __rfloordiv__(self, other):
-        return make_dim(dim_expr(other) / self.expr)
-
-    def __index__(self):
-        raise TypeError("the size of an unknown dimension (None) is known only when values "
-                        "arrive; this operation needs a static size")
-
-
-def dim_expr(d):
-    """The SymPy size of a dimension (an int or a Dim)."""
-    return d.expr if isinstance(d, Dim) else sympy.Integer(int(d))
-
-
-def make_dim(expr):
-    """An int when ``expr`` is a number, else a Dim."""
-    expr = sympy.sympify(expr)
-    return int(expr) if expr.is_Integer else Dim(expr)
-
-
-def is_static(shape):
-    """True when every dimension of ``shape`` is known (ints only)."""
-    return shape is not None and not any(isinstance(d, Dim) for d in shape)
-
-
-def shape_size(shape):
-    """The number of elements: an int, or a Dim when some dimension is unknown."""
-    if is_static(shape):
-        return int(np.prod(shape, dtype=np.int64))
-    total = sympy.Integer(1)
-    for d in shape:
-        total *= dim_expr(d)
-    return make_dim(total)
-
-
-def shape_symbols(shape):
-    """The size symbols a shape depends on."""
-    out = set()
-    for d in shape:
-        if isinstance(d, Dim):
-            out |= d.expr.free_symbols
-    return out
-
-
-def concrete_shape(shape, bindings, what="a tensor"):
-    """``shape`` with every Dim evaluated at ``bindings`` ({symbol: int})."""
-    if is_static(shape):
-        return tuple(shape)
-    out = []
-    for d in shape:
-        if isinstance(d, Dim):
-            value = sympy.sympify(d.expr.xreplace(bindings))
-            if not value.is_number:
-                missing = ", ".join(sorted(str(s) for s in value.free_symbols))
-                raise FeedError(f"the shape of {what} depends on the unknown size(s) {missing}, "
-                                "known only when the placeholder it comes from is fed; feed it")
-            d = int(value)
-        out.append(d)
-    return tuple(out)
-
-
-def concrete_attrs(attrs, bindings):
-    """``attrs`` with every Dim inside (tuples, lists) evaluated at ``bindings``."""
-    def walk(v):
-        if isinstance(v, Dim):
-            return int(v.expr.xreplace(bindings))
-        if isinstance(v, tuple):
-            return tuple(walk(u) for u in v)
-        if isinstance(v, list):
-            return [walk(u) for u in v]
-        return v
-    return {k: walk(v) for k, v in attrs.items()}
-
-
-def has_dims(value):
-    """True when ``value`` (an attr: tuples, lists) holds a Dim."""
-    if isinstance(value, Dim):
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(has_dims(v) for v in value)
-    return False
-
-
-def shape_text(shape):
-    """A shape for messages and listings: ``(n_X, 3)`` (unknown sizes by their symbol)."""
-    if shape is None:
-        return "<unknown rank>"
-    inner = ", ".join(str(d.expr) if isinstance(d, Dim) else str(d) for d in shape)
-    return f"({inner},)" if len(shape) == 1 else f"({inner})"
+from .dims import (Dim, concrete_attrs, concrete_shape, dim_expr, has_dims,  # noqa: F401
+                   is_static, make_dim, shape_size, shape_symbols, shape_text)
 
 
 def _symbol_name(node_name, axis, count):

@@ -32,25 +32,9 @@ from .forms import closed_form
 from .ops import F, literal
 from .ops.deferred import deferrable
 from .patterns import column_coloring, sparsity, star_coloring, star_recovery
+from .values import SparseLayout  # lives in values: evaluators load without SymPy
 from .seeds import (compression_seeds, forward_columns, hessian_block, reverse_rows,
                     hessians as dense_hessians, jacobian as dense_jacobian)
-
-
-class SparseLayout:
-    """Where the values of a sparse result go: CSR index arrays and the shape (picklable)."""
-
-    def __init__(self, shape, indptr, indices):
-        self.shape, self.indptr, self.indices = tuple(shape), indptr, indices
-
-    def wrap(self, values):
-        """The ``scipy.sparse.csr_matrix`` holding ``values`` (one per stored entry)."""
-        try:
-            from scipy.sparse import csr_matrix
-        except ImportError:  # pragma: no cover (scipy is in the test and sparse extras)
-            raise ImportError("sparse results are scipy.sparse.csr_matrix: pip install "
-                              "scipy (or symgrad[sparse])") from None
-        values = np.asarray(values, dtype=np.float64).reshape(-1)
-        return csr_matrix((values, self.indices.copy(), self.indptr.copy()), shape=self.shape)
 
 
 class SparseTensor:

@@ -8,13 +8,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "symgrad"
 # Lower number = lower layer.  A module may import only its own layer or below:
 # graph -> ops -> differentiate/evaluate (and the tracer) -> forms -> lower -> front ends.
 LAYERS = {
-    "errors": 0, "display": 0, "version": 0, "progress": 0, "graph": 1, "ops": 2,
+    "errors": 0, "display": 0, "version": 0, "progress": 0, "graph": 1, "dims": 1, "values": 1, "ops": 2,
     "evaluate": 3, "differentiate": 3, "tracing": 3,
     "forward": 3, "seeds": 3, "patterns": 3,
     "forms": 4, "sparse": 4, "control": 4,
-    "lower": 5, "compiler": 5, "chunked": 5, "optimize": 6,
+    "lower": 5, "compiler": 5, "chunked": 5, "shipping": 5, "optimize": 6,
     "demo": 7, "teach": 7, "compat": 7, "parse": 7, "guard": 8, "cli": 8, "__init__": 9,
-    "__main__": 9,
+    "__main__": 9, "_api": 9,
 }
 
 

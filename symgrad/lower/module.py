@@ -9,7 +9,8 @@ graphs, so its hash is the cache key.
 kernel; it returns a tuple with one entry per output (0-d as float/int/bool).
 ``_gu_core``/``_gu_core_parallel`` write every output into gufunc output arrays.
 
-Imports numpy only.
+Imports numpy and the graph's Dim (the IR only when writing a module: evaluators
+loaded in a new process use ``extra_dims`` without SymPy).
 
 >>> from symgrad.lower.ir import Program
 >>> "def jit()" in module_text(Program(), "1", fastmath=False)
@@ -20,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Dim
-from .ir import encode_sizes
 
 _HEADER = '''"""symgrad generated module ({n_in} inputs, {n_out} outputs).
 
@@ -47,6 +47,7 @@ def _kernel(typingctx{kernel_params}):
 
 def module_text(program, text, fastmath):
     """The source of the module for ``program`` (``text`` is its literal form)."""
+    from .ir import encode_sizes  # the IR (SymPy) only when writing a module
     ins = [f"a{k}" for k in range(len(program.inputs))]
     outs = [f"r{k}" for k in program.array_outputs]
     kargs = ins + outs
@@ -108,7 +109,7 @@ def extra_dims(inputs, outputs):
     """Output core sizes no input has: each needs a dummy gufunc input naming it."""
     have = {d for _, _, s in inputs for d in s}
     return sorted({d for _, s, _ in outputs for d in s} - have,
-                  key=lambda d: (1, str(d.expr)) if isinstance(d, Dim) else (0, d))
+                  key=lambda d: (1, d.text) if isinstance(d, Dim) else (0, d))
 
 
 def _gufunc_text(program, ins, kargs):

@@ -68,6 +68,22 @@ class PerSize:
         f = self.evaluator([np.empty(c) for c in cores])
         return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel)))
 
+    def save(self, path):
+        """Write the evaluators compiled so far (one per combination of sizes) to ``path``;
+        ``sg.load(path)`` answers those sizes in any process (no SymPy, no re-tracing)."""
+        from .saved import write
+        write(path, self._spec())
+
+    def _spec(self):
+        from .saved import encode_tree
+        if not self.evaluators:
+            raise ArgumentError("save: nothing is compiled yet (a graph with unknown sizes "
+                                "compiles once per combination of sizes): call it at the "
+                                "sizes you need, then save")
+        return {"kind": "sizes", "tree": encode_tree(self._tree), "names": self.input_names,
+                "evaluators": [(tuple(tuple(int(d) for d in s) for _, _, s in f._inputs),
+                                f._spec()) for f in self.evaluators.values()]}
+
     def __repr__(self):
         return (f"<symgrad.PerSize inputs=({', '.join(self.input_names)}) "
                 f"sizes compiled={len(self.evaluators)}>")

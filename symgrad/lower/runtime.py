@@ -5,7 +5,9 @@ module for the intrinsic's typing and codegen, the ``@njit`` signatures and the
 gufunc builders.  The Program text is parsed only when Numba actually compiles:
 a module whose machine code comes from Numba's cache never parses it.
 
-Imports numba, ``lower.program`` and ``lower.llvm``.
+Imports numpy, numba and the graph's Dim; ``lower.llvm`` and the IR (SymPy) only
+when Numba compiles (or a module has unknown sizes): a module whose machine code
+is in Numba's cache imports neither.
 
 >>> jit_signature([("x", "<f8", (2,)), ("t", "<f8", ())])
 (Array(float64, 1, 'C', False, aligned=True), float64)
@@ -18,15 +20,19 @@ import numpy as np
 from numba import guvectorize, types
 from numba.np import numpy_support
 
-from .llvm import emit_kernel, kernel_signature
 from ..graph import Dim
 from .module import extra_dims
-from .ir import Program, decode_sizes
 
 
 def sized(value, names):
-    """INPUTS/OUTPUTS of a generated module, with unknown sizes as Dims again."""
-    return decode_sizes(value, names)
+    """INPUTS/OUTPUTS of a generated module, with unknown sizes as Dims again (kept as
+    text: no SymPy, see ``Dim.parsed``)."""
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "size" and \
+            isinstance(value[1], str):
+        return Dim.parsed(value[1], names)
+    if isinstance(value, (tuple, list)):
+        return type(value)(sized(v, names) for v in value)
+    return value
 
 
 # Programs handed over by the compiler in this process, by text: no need to parse them.
@@ -45,6 +51,7 @@ class LazyProgram:
         if self._program is None:
             program = HANDOFF.pop(self.text, None)
             if program is None:
+                from .ir import Program
                 program = Program.from_literal(ast.literal_eval(self.text))
             self._program = program
         return self._program
@@ -52,6 +59,7 @@ class LazyProgram:
 
 def kernel_typing(lazy, argtypes, fastmath):
     """``(signature, codegen)`` for the kernel intrinsic of a generated module."""
+    from .llvm import emit_kernel, kernel_signature
     program = lazy.program
     sig = kernel_signature(program, argtypes)
 
@@ -102,9 +110,9 @@ def core_dim_name(d):
     name derived from the expression for sizes known at call time."""
     if not isinstance(d, Dim):
         return f"n{d}"
-    if d.expr.is_Symbol:
-        return d.expr.name
-    return "e" + "".join(c if c.isalnum() else "_" for c in str(d.expr))
+    if d.symbol is not None:
+        return str(d.symbol)
+    return "e" + "".join(c if c.isalnum() else "_" for c in d.text)
 
 
 name = core_dim_name

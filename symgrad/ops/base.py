@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, DtypeError, GraphError, NotATensorError, ShapeError
 from ..graph import Dim, Node, dim_expr, is_static
+from ..values import cast_value  # noqa: F401  (re-exported)
 
 REGISTRY: dict = {}
 
@@ -141,24 +142,6 @@ def check_value(value, what="value"):
     if arr.dtype == np.float16:
         arr = arr.astype(np.float32)
     return arr
-
-
-def cast_value(arr, dtype, what, error=ValueError):
-    """``arr`` cast to ``dtype`` as numpy casts (floats to ints truncate toward zero).
-
-    A float no integer of ``dtype`` can hold (nan, inf, 1e30) raises ``error``:
-    numpy's result there is platform-defined garbage, so symgrad refuses it.
-    """
-    dtype = np.dtype(dtype)
-    if dtype.kind in "iu" and arr.dtype.kind == "f":
-        info = np.iinfo(dtype)
-        with np.errstate(invalid="ignore"):
-            fits = (arr >= float(info.min)) & (arr < float(info.max) + 1.0)  # nan: False
-        if not np.all(fits):
-            bad = np.asarray(arr)[~fits].flat[0]
-            raise error(f"{what} has the value {float(bad)!r}, which the integer dtype "
-                        f"{dtype} cannot hold; feed finite numbers in [{info.min}, {info.max}]")
-    return arr.astype(dtype, copy=False)
 
 
 def literal(graph, value, dtype=None):

@@ -1,0 +1,79 @@
+"""Values fed to a graph or a compiled evaluator, and sparse results handed back:
+the pieces a compiled evaluator needs at call time.
+
+Kept apart from ``evaluate`` and ``ops`` (which build SymPy rules when imported) so
+that an evaluator loaded or unpickled in a new process imports numpy and Numba
+only (``symgrad.shipping``).  ``evaluate`` and ``ops`` re-export these names.
+
+Imports errors and dims (numpy only).
+
+>>> fits((3, 2), (Dim.fresh("n_x"), 2)), fits((3,), (2,))
+(True, False)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import FeedError
+from .dims import Dim, is_static, shape_text
+
+
+def fits(shape, static):
+    """True when a value of ``shape`` fits the static shape (None dims take any size;
+    a static shape of None, unknown rank, takes any shape)."""
+    return static is None or len(shape) == len(static) and all(
+        isinstance(s, Dim) or d == s for d, s in zip(shape, static))
+
+
+def bind_dims(values):
+    """``{size symbol: int}`` from the shapes of values ``{node: array}`` with unknown dims.
+
+    Raises FeedError when two values give one unknown size two values.
+    """
+    bindings = {}
+    for node, value in values.items():
+        if node.shape is None or is_static(node.shape):
+            continue
+        for d, n in zip(node.shape, np.shape(value)):
+            key = d.symbol if isinstance(d, Dim) else None
+            if key is not None:
+                if bindings.setdefault(key, n) != n:
+                    raise FeedError(f"feed_dict: the unknown size {key} is "
+                                    f"{bindings[key]} in one value and {n} in "
+                                    f"{node.name!r} (shape {shape_text(node.shape)})")
+    return bindings
+
+
+def cast_value(arr, dtype, what, error=ValueError):
+    """``arr`` cast to ``dtype`` as numpy casts (floats to ints truncate toward zero).
+
+    A float no integer of ``dtype`` can hold (nan, inf, 1e30) raises ``error``:
+    numpy's result there is platform-defined garbage, so symgrad refuses it.
+    """
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu" and arr.dtype.kind == "f":
+        info = np.iinfo(dtype)
+        with np.errstate(invalid="ignore"):
+            fits = (arr >= float(info.min)) & (arr < float(info.max) + 1.0)  # nan: False
+        if not np.all(fits):
+            bad = np.asarray(arr)[~fits].flat[0]
+            raise error(f"{what} has the value {float(bad)!r}, which the integer dtype "
+                        f"{dtype} cannot hold; feed finite numbers in [{info.min}, {info.max}]")
+    return arr.astype(dtype, copy=False)
+
+
+class SparseLayout:
+    """Where the values of a sparse result go: CSR index arrays and the shape (picklable)."""
+
+    def __init__(self, shape, indptr, indices):
+        self.shape, self.indptr, self.indices = tuple(shape), indptr, indices
+
+    def wrap(self, values):
+        """The ``scipy.sparse.csr_matrix`` holding ``values`` (one per stored entry)."""
+        try:
+            from scipy.sparse import csr_matrix
+        except ImportError:  # pragma: no cover (scipy is in the test and sparse extras)
+            raise ImportError("sparse results are scipy.sparse.csr_matrix: pip install "
+                              "scipy (or symgrad[sparse])") from None
+        values = np.asarray(values, dtype=np.float64).reshape(-1)
+        return csr_matrix((values, self.indices.copy(), self.indptr.copy()), shape=self.shape)
