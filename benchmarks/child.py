@@ -9,6 +9,8 @@ Modes:
   measure their per-call latency and batch throughput interleaved (timing.py).
 - ``cached``: time from the start of this process (before importing numpy) to the
   first result of building the same function again (the caches are warm).
+- ``load``: the same for ``sg.load`` of the file ``cold`` saved (no re-tracing); also
+  says whether SymPy was imported (it must not be).
 - ``baseline``: the same for a trivial ``@njit(cache=True)`` function.
 
 The parent sets ``SYMGRAD_CACHE_DIR`` and ``NUMBA_CACHE_DIR``.
@@ -58,6 +60,8 @@ def cold(workload, tool):
     t0 = time.perf_counter()
     built = tools.BUILDERS[tool](workload)
     emit("BUILT", f"{time.perf_counter() - t0:.6f}")
+    if built.save is not None:
+        built.save(saved_path())
     value, grad = built.call(workload.sample())
     X = workload.points(8, seed=3)
     result = {"derive": built.derive_seconds, "value": float(value),
@@ -93,6 +97,20 @@ def cached(workload, tool):
                                "note": built.note}))
 
 
+def saved_path():
+    """Where ``cold`` saves the evaluator: beside this run's cache dirs."""
+    import os
+    return os.path.join(os.path.dirname(os.environ["SYMGRAD_CACHE_DIR"]), "saved.sg")
+
+
+def load(workload):
+    import symgrad as sg
+    f = sg.load(saved_path())
+    f(workload.sample())
+    emit("RESULT", json.dumps({"first_result": time.perf_counter() - T_START,
+                               "sympy": "sympy" in sys.modules}))
+
+
 def baseline():
     from ._trivial import trivial
     trivial(1.0)
@@ -107,6 +125,8 @@ def main(argv):
     workload, tool = get(argv[1]), argv[2]
     if mode == "cached":
         return cached(workload, tool)
+    if mode == "load":
+        return load(workload)
     if mode == "side":
         return side(workload, tool.split(","), int(argv[3]), int(argv[4]))
     return cold(workload, tool)

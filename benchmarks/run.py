@@ -9,7 +9,8 @@ against the issue's targets) plus the core's scaling, to stdout and to
 - cached load: a new process builds the same function again from the warm cache
   and returns the first result; the figure is the median over pairs of that time
   minus the same for a trivial ``@njit(cache=True)`` function (Numba's own
-  start-up) run just before it.  sympy and jax have no cross-process cache of the
+  start-up) run just before it.  ``sg.load``: the same for a new process loading
+  the evaluator the cold build saved (``f.save``) instead of re-tracing it.  sympy and jax have no cross-process cache of the
   derived function here ("—").
 - latency: one call with a numpy array in, (value, gradient array) out.  Latency
   and throughput of all tools that built are measured in ONE process, interleaved
@@ -40,7 +41,7 @@ import numpy as np
 
 from . import report
 from .procs import ROOT, fresh_env, run_child
-from .tools import CACHED, TOOLS, jax_available
+from .tools import CACHED, SAVED, TOOLS, jax_available
 from .workloads import all_workloads, get
 
 QUICK_WORKLOADS = ["rosen2", "chain50", "mlp"]
@@ -85,16 +86,17 @@ def baseline_env(tmp):
     return env
 
 
-def cached_over_baseline(workload, tool, env, base_env, runs):
-    """Median over ``runs`` of (cached first result - trivial baseline), run in pairs."""
+def cached_over_baseline(workload, tool, env, base_env, runs, mode="cached"):
+    """Median over ``runs`` of (cached first result - trivial baseline), run in pairs
+    (``mode`` "load": ``sg.load`` of the saved file instead of building again)."""
     diffs, raws = [], []
     for _ in range(runs):
         base = run_child(["baseline"], base_env)
-        load = run_child(["cached", workload.name, tool], env)
+        load = run_child([mode, workload.name, tool], env)
         if "error" in load or "error" in base:
             continue
         diffs.append(load["first_result"] - base["first_result"])
-        raws.append((load["first_result"], base["first_result"]))
+        raws.append((load["first_result"], base["first_result"], load.get("sympy")))
     return (float(np.median(diffs)) if diffs else None), raws
 
 
@@ -108,6 +110,10 @@ def measure_cold(workload, tool, opts, tmp, base_env):
     if tool in CACHED:
         result["cached"], result["cached_pairs"] = cached_over_baseline(
             workload, tool, env, base_env, opts.cached_runs)
+    if tool in SAVED:
+        result["loaded"], pairs = cached_over_baseline(workload, tool, env, base_env,
+                                                       opts.cached_runs, mode="load")
+        result["loaded_sympy"] = any(p[2] for p in pairs)
     return result
 
 
@@ -133,6 +139,7 @@ def measure(workload, tools, opts, tmp, base_env):
     for tool in tools:
         results[tool] = r = measure_cold(workload, tool, opts, tmp, base_env)
         cached = "" if r.get("cached") is None else f", cached +{r['cached']:.3f} s"
+        cached += "" if r.get("loaded") is None else f", sg.load +{r['loaded']:.3f} s"
         print(f"{workload.name:10s} {tool:11s} " + (
             r.get("error") or f"build {r['build']:.3f} s{cached}, {r['check']}"), flush=True)
     built = [t for t in tools if "error" not in results[t]]
@@ -219,7 +226,7 @@ def main(argv=None):
             for tool, r in measure(get(name), tools, opts, tmp, base_env).items():
                 results[(name, tool)] = r
     scale = scaling()
-    bases = [b for r in results.values() for _, b in r.get("cached_pairs", [])]
+    bases = [p[1] for r in results.values() for p in r.get("cached_pairs", [])]
     base = float(np.median(bases)) if bases else float("nan")
     text = render(opts, command.strip(), results, names, base, scale,
                   (start_load, load_average()))

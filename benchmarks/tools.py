@@ -23,6 +23,7 @@ TOOLS = ["symgrad", "hand", "sympy_njit", "sympy", "jax"]
 LABELS = {"symgrad": "symgrad", "hand": "hand @njit", "sympy": "sympy lambdify (numpy)",
           "sympy_njit": "sympy lambdify+njit", "jax": "jax.jit(value_and_grad)"}
 CACHED = {"symgrad", "hand"}     # tools with a disk cache a new process can load from
+SAVED = {"symgrad"}              # tools whose built function is saved to a file and loaded
 
 
 class Built:
@@ -34,6 +35,7 @@ class Built:
         self.derive_seconds = derive_seconds
         self.ops = ops                    # (value ops, value+gradient ops) or None
         self.note = note
+        self.save = None                  # save(path) where the tool can save what it built
 
 
 def jax_available():
@@ -72,7 +74,9 @@ def build_symgrad(workload):
     f, batches, note = _symgrad_compile(sg, [loss, grad], x)
     f(workload.sample())
     ops = opcount.program_ops([loss], [x]), opcount.program_ops([loss, grad], [x])
-    return Built(f, batches, derive, ops, note)
+    built = Built(f, batches, derive, ops, note)
+    built.save = getattr(f, "save", None)   # f.save(path): what ``child load`` reads
+    return built
 
 
 # --- hand-written @njit ----------------------------------------------------------------

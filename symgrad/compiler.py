@@ -421,6 +421,11 @@ class ControlEvaluator(Evaluator):
         raise TypeError("an evaluator of a graph with control flow does not pickle; compile it "
                         "again in the other process (its kernels load from the disk cache)")
 
+    def _spec(self):
+        raise ArgumentError("save: an evaluator of a graph with control flow does not save; "
+                            "compile it again in the other process (its kernels load from "
+                            "the disk cache)")
+
     def __repr__(self):
         return f"<symgrad.ControlEvaluator inputs=({', '.join(self.input_names)})>"
 

@@ -179,6 +179,14 @@ def test_a_per_size_evaluator_with_nothing_compiled_does_not_save(tmp_path):
         f.save(tmp_path / "f.sg")
 
 
+def test_a_control_flow_evaluator_refuses_to_save(tmp_path):
+    x = sg.placeholder(shape=(), name="x")
+    f = sg.compile(sg.cond(x > 0.0, lambda: x * x, lambda: -x), [x])
+    with pytest.raises(sg.ArgumentError, match="control flow does not save"):
+        f.save(tmp_path / "f.sg")
+    assert not (tmp_path / "f.sg").exists()
+
+
 def _rewrite(path, edit):
     """The saved file with its literal edited and its checksum made right again."""
     head, fmt, payload = path.read_text().split("\n", 2)

@@ -6,7 +6,9 @@ from a hash of the graph to the module key), so a cache hit skips the lowering.
 ``load_module(text)`` writes ``symgrad_<key>.py`` (once) and imports it; Numba's
 own ``cache=True`` then keeps the machine code beside it in ``__pycache__``, so a
 second process loads instead of compiling.  The key hashes the module text, the
-Numba, llvmlite, Python and symgrad versions.
+Numba, llvmlite and Python versions and the hash of symgrad's lowering code
+(``code_version``); index entries also vouch for symgrad's version.  (Loading a
+module needs neither SymPy nor ``importlib.metadata``: ``shipping.load`` stays light.)
 
 Trust (see ``lower.cachedir`` for the directory checks): a module file is imported
 only if its text is *exactly* the text this process lowered; otherwise it is
@@ -40,7 +42,6 @@ import shutil
 import sys
 import tempfile
 
-from ..version import __version__
 from . import cachedir
 from .cachedir import CacheWarning, locate, private_dir  # noqa: F401  (re-exported)
 
@@ -75,7 +76,7 @@ def module_key(text):
     import llvmlite  # here, so that importing symgrad does not import numba
     import numba
     versions = (f"{numba.__version__}|{llvmlite.__version__}|{sys.version_info[:3]}|"
-                f"{__version__}|{code_version()}")
+                f"{code_version()}")
     return hashlib.sha256((versions + "\n" + text).encode()).hexdigest()[:32]
 
 
@@ -115,7 +116,9 @@ def secret(directory):
 
 
 def _vouch(key, graph_key, module, text):
-    message = f"{graph_key}\n{module}\n".encode() + hashlib.sha256(text.encode()).digest()
+    from ..version import __version__  # another symgrad: another graph -> module index
+    message = f"{graph_key}\n{module}\n{__version__}\n".encode() + \
+        hashlib.sha256(text.encode()).digest()
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 

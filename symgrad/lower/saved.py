@@ -29,7 +29,6 @@ import numpy as np
 
 from ..errors import ArgumentError, SavedFileError
 from ..values import SparseLayout
-from ..version import __version__
 from .cache import code_version
 
 MAGIC = "symgrad saved evaluator"
@@ -76,10 +75,15 @@ def _is_literal(value):
         return False
 
 
+def _version():
+    from ..version import __version__   # importlib.metadata: not on the load path
+    return __version__
+
+
 def write(path: Any, spec: dict) -> None:
     """Write ``spec`` (an evaluator's description) to ``path`` (atomically)."""
     path = os.fspath(path)
-    payload = repr({"symgrad": __version__, "code": code_version(), **spec})
+    payload = repr({"symgrad": _version(), "code": code_version(), **spec})
     digest = hashlib.sha256(payload.encode()).hexdigest()
     folder = os.path.dirname(os.path.abspath(path))
     try:
@@ -109,7 +113,7 @@ def read(path: Any) -> dict:
         raise SavedFileError(f"{path!r} is damaged (its format line is {version[:80]!r})")
     if int(parts[1]) != FORMAT:
         raise SavedFileError(f"{path!r} has format {int(parts[1])}; this symgrad "
-                             f"({__version__}) reads format {FORMAT}: save it again with "
+                             f"({_version()}) reads format {FORMAT}: save it again with "
                              "this version")
     if hashlib.sha256(payload).hexdigest().encode() != parts[3]:
         raise SavedFileError(f"{path!r} is damaged (its checksum does not match its "
@@ -123,5 +127,5 @@ def read(path: Any) -> dict:
     if spec.get("code") != code_version():
         raise SavedFileError(
             f"{path!r} was saved by symgrad {spec.get('symgrad')} whose compiler differs from "
-            f"this one ({__version__}); compile the graph again with this version and save it")
+            f"this one ({_version()}); compile the graph again with this version and save it")
     return spec
