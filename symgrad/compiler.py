@@ -394,6 +394,7 @@ class ControlEvaluator(Evaluator):
         self.jit = self._kernel = segments.jit(runtime.jit_signature(self._inputs))
         self._source = "\n\n".join(segments.sources)
         self.module = None
+        self._segments = segments   # what save/pickle describe
 
     @property
     def program(self):
@@ -418,16 +419,62 @@ class ControlEvaluator(Evaluator):
         return self._rebuild(tuple(outs))
 
     def __reduce__(self):
-        raise TypeError("an evaluator of a graph with control flow does not pickle; compile it "
-                        "again in the other process (its kernels load from the disk cache)")
+        return (from_spec, (self._spec(),))
 
     def _spec(self):
-        raise ArgumentError("save: an evaluator of a graph with control flow does not save; "
-                            "compile it again in the other process (its kernels load from "
-                            "the disk cache)")
+        from .lower.saved import encode_tree
+        if not all(is_static(s) for _, _, s in self._inputs) or \
+                not all(is_static(s) for _, s, _ in self._outputs):
+            raise ArgumentError("save: a graph with control flow and unknown sizes does not "
+                                "save (or pickle); compile it again in the other process")
+        return {"kind": "control", "tree": encode_tree(self._tree), "names": self.input_names,
+                "inputs": [(n, d, tuple(s)) for n, d, s in self._inputs],
+                "outputs": [(d, tuple(s)) for d, s, _ in self._outputs],
+                "run": self._segments.describe(lambda e: e._spec())}
+
+    @classmethod
+    def _restored(cls, spec):
+        """The evaluator ``_spec`` described: kernels from their modules, drivers compiled."""
+        from .lower import runtime
+        from .lower.control import driver_lines, rebuild
+        from .lower.saved import decode_tree
+        self = cls.__new__(cls)
+        self.input_names, self._inputs = list(spec["names"]), [tuple(i) for i in spec["inputs"]]
+        self._int_inputs = any(np.dtype(d).kind in "iu" for _, d, _ in self._inputs)
+        self._outputs = [(d, tuple(s), None) for d, s in spec["outputs"]]
+        self._tree = decode_tree(spec["tree"])
+        self._rebuild, self.module = _rebuilder(self._tree), None
+        self.jit = self._kernel = rebuild(spec["run"], lambda s: from_spec(s)._kernel, "run",
+                                          runtime.jit_signature(self._inputs))
+        self._source = "\n\n".join(["# loaded: the drivers (kernels: their modules)"] +
+                                    driver_lines(spec["run"]))
+        self._segments = _Described(spec["run"])
+        return self
 
     def __repr__(self):
         return f"<symgrad.ControlEvaluator inputs=({', '.join(self.input_names)})>"
+
+
+class _Described:
+    """The drivers of a loaded control-flow evaluator (saved again as they were)."""
+
+    def __init__(self, run):
+        self.run = run
+
+    def describe(self, spec_of):
+        return self.run
+
+
+def from_spec(spec: dict) -> Evaluator:
+    """The evaluator ``_spec`` described (``sg.load``, unpickling)."""
+    from .lower.saved import decode_tree
+    if spec["kind"] == "control":
+        return ControlEvaluator._restored(spec)
+    if spec["kind"] != "evaluator":
+        raise ValueError(f"unknown kind {spec['kind']!r}")
+    directory = lower_cache.private_dir() if spec["private"] else None
+    return Evaluator(spec["module"], decode_tree(spec["tree"]), list(spec["names"]), None,
+                     directory)
 
 
 class _Shaped:

@@ -9,9 +9,11 @@ this machine compiled it before; otherwise Numba compiles it (and says so when t
 takes a while).
 
 Kinds: a fixed-shape or size-generic :class:`~symgrad.compiler.Evaluator` (sparse
-outputs included), and a :class:`~symgrad.lower.persize.PerSize` (graphs compiled
-once per combination of sizes), which is saved with the sizes it has compiled and
-loads as a :class:`SavedSizes`.
+outputs included); a :class:`~symgrad.compiler.ControlEvaluator` with static shapes
+(its kernels load from the cache, its drivers are compiled again:
+``lower.control.rebuild``); and a :class:`~symgrad.lower.persize.PerSize` (graphs
+compiled once per combination of sizes), saved with the sizes it has compiled and
+loaded as a :class:`SavedSizes`.
 
 Imports compiler (its light part), progress, errors and ``lower.saved``.
 """
@@ -23,9 +25,8 @@ from typing import Any
 import numpy as np
 
 from . import progress
-from .compiler import Evaluator, _build
+from .compiler import _build, from_spec
 from .errors import ArgumentError, SavedFileError, ShapeError
-from .lower import cache as lower_cache
 from .lower.saved import decode_tree, read
 
 
@@ -57,16 +58,11 @@ def load(path: Any) -> Any:
 
 def restore(spec: dict) -> Any:
     """The evaluator described by ``spec`` (see ``Evaluator._spec``)."""
-    kind = spec["kind"]
-    if kind == "evaluator":
-        directory = lower_cache.private_dir() if spec["private"] else None
-        return Evaluator(spec["module"], decode_tree(spec["tree"]), list(spec["names"]),
-                         None, directory)
-    if kind == "sizes":
+    if spec["kind"] == "sizes":
         return SavedSizes([(tuple(tuple(s) for s in shapes), restore(sub))
                            for shapes, sub in spec["evaluators"]],
                           decode_tree(spec["tree"]), list(spec["names"]))
-    raise ValueError(f"unknown kind {kind!r}")
+    return from_spec(spec)
 
 
 class SavedSizes:

@@ -18,14 +18,24 @@ a few lines of Python compiled by Numba when the evaluator is built.  The driver
 are chosen by control op name from ``DRIVERS`` (the three control ops of
 ``symgrad.control.ops``): they generate Numba source, which is lowering's business.
 
-Imports numpy, the graph and the evaluator's ``needed``; numba only when compiling.
+A saved evaluator (``f.save``, pickles) keeps each driver's lines and what its names
+stand for (``Segments.describe``); ``rebuild`` compiles them again in a new process.
+
+Imports numpy and errors (the evaluator's ``needed`` when compiling); numba only
+when compiling.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import ArgumentError
-from ..evaluate import needed
+
+
+def needed(outputs, feeds=()):
+    """``evaluate.needed`` (imported when compiling: a saved evaluator's drivers are
+    rebuilt, ``rebuild``, without the graph machinery or SymPy)."""
+    from ..evaluate import needed as needed_nodes
+    return needed_nodes(outputs, feeds)
 
 
 def control_nodes(outputs, inputs):
@@ -165,6 +175,7 @@ class Segments:
 
     def __init__(self, outputs, inputs, compile_kernel):
         self.compile_kernel = compile_kernel  # (outputs, inputs) -> an Evaluator
+        self.made = {}   # id(kernel or driver) -> its evaluator, or (lines, env): see describe
         self.sources = []
         self.functions = {}
         names = [f"i{k}" for k in range(len(inputs))]
@@ -191,6 +202,7 @@ class Segments:
     def kernel(self, outputs, inputs, what):
         evaluator = self.compile_kernel(list(outputs), list(inputs))
         self.sources.append(f"# kernel: {what}\n{evaluator.source}")
+        self.made[id(evaluator._kernel)] = evaluator
         return evaluator._kernel  # the Numba dispatcher itself: drivers call it directly
 
     def function(self, function):
@@ -203,11 +215,41 @@ class Segments:
     def driver(self, node):
         lines, env = DRIVERS[node.op.name](node, self.function)
         self.sources.append(f"# driver of {node.name} ({node.op.name})\n" + "\n".join(lines))
-        return _njit(lines, env)
+        fn = _njit(lines, env)
+        self.made[id(fn)] = (lines, env)
+        return fn
 
     def jit(self, signature):
         self.sources.append("# the evaluator\n" + "\n".join(self.lines))
         return _njit(self.lines, self.env, "run", signature)
+
+
+    def describe(self, spec_of, lines=None, env=None):
+        """The evaluator's top driver (or the given one) as literal data: its lines and,
+        per name, ``("driver", description)`` or ``("kernel", spec_of(evaluator))``."""
+        lines, env = (self.lines, self.env) if lines is None else (lines, env)
+        names = {}
+        for name, value in env.items():
+            made = self.made[id(value)]
+            names[name] = (("driver", self.describe(spec_of, *made)) if isinstance(made, tuple)
+                           else ("kernel", spec_of(made)))
+        return {"lines": list(lines), "env": names}
+
+
+def rebuild(description, kernel_of, name="driver", signature=None):
+    """The driver ``describe`` described, compiled; ``kernel_of(spec)`` gives a kernel."""
+    env = {key: rebuild(spec, kernel_of) if kind == "driver" else kernel_of(spec)
+           for key, (kind, spec) in description["env"].items()}
+    return _njit(description["lines"], env, name, signature)
+
+
+def driver_lines(description):
+    """Every driver's lines of a description (what a loaded evaluator shows as source)."""
+    out = ["\n".join(description["lines"])]
+    for kind, spec in description["env"].values():
+        if kind == "driver":
+            out += driver_lines(spec)
+    return out
 
 
 def check_batched():
