@@ -394,7 +394,7 @@ class ControlEvaluator(Evaluator):
         self.jit = self._kernel = segments.jit(runtime.jit_signature(self._inputs))
         self._source = "\n\n".join(segments.sources)
         self.module = None
-        self._segments = segments   # what save/pickle describe
+        self._drivers = lambda: segments.describe(lambda e: e._spec())  # for save/pickle
 
     @property
     def program(self):
@@ -430,7 +430,7 @@ class ControlEvaluator(Evaluator):
         return {"kind": "control", "tree": encode_tree(self._tree), "names": self.input_names,
                 "inputs": [(n, d, tuple(s)) for n, d, s in self._inputs],
                 "outputs": [(d, tuple(s)) for d, s, _ in self._outputs],
-                "run": self._segments.describe(lambda e: e._spec())}
+                "run": self._drivers()}
 
     @classmethod
     def _restored(cls, spec):
@@ -448,21 +448,11 @@ class ControlEvaluator(Evaluator):
                                           runtime.jit_signature(self._inputs))
         self._source = "\n\n".join(["# loaded: the drivers (kernels: their modules)"] +
                                     driver_lines(spec["run"]))
-        self._segments = _Described(spec["run"])
+        self._drivers = lambda: spec["run"]
         return self
 
     def __repr__(self):
         return f"<symgrad.ControlEvaluator inputs=({', '.join(self.input_names)})>"
-
-
-class _Described:
-    """The drivers of a loaded control-flow evaluator (saved again as they were)."""
-
-    def __init__(self, run):
-        self.run = run
-
-    def describe(self, spec_of):
-        return self.run
 
 
 def from_spec(spec: dict) -> Evaluator:
