@@ -268,6 +268,17 @@ def test_import_symgrad_is_light_and_the_api_resolves_on_use():
     assert done.stdout.split() == ["False", "True", "True", "True", "5.0"]
 
 
+def test_import_symgrad_imports_neither_sympy_nor_numba():
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import symgrad"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "symgrad" in imported and "numpy" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("sympy", "numba") or
+                m.startswith("symgrad.")}   # the API is resolved on first use
+
+
 def test_every_public_name_shadowing_a_submodule_is_declared():
     import types
 

@@ -6,8 +6,8 @@ gufunc builders.  The Program text is parsed only when Numba actually compiles:
 a module whose machine code comes from Numba's cache never parses it.
 
 Imports numpy, numba and the graph's Dim; ``lower.llvm`` and the IR (SymPy) only
-when Numba compiles (or a module has unknown sizes): a module whose machine code
-is in Numba's cache imports neither.
+when Numba compiles: a module whose machine code is in Numba's cache imports
+neither (its unknown sizes stay text, ``Dim.parsed``).
 
 >>> jit_signature([("x", "<f8", (2,)), ("t", "<f8", ())])
 (Array(float64, 1, 'C', False, aligned=True), float64)
