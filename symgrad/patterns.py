@@ -1,4 +1,4 @@
-"""Structural sparsity of any tensor, and colourings that compress sparse derivatives.
+"""Structural sparsity: of any tensor, and of Jacobians/Hessians as index sets.
 
 ``sparsity(t)`` is t's *structural* nonzero pattern: an entry outside it is 0 at
 every value of the variables and placeholders; an entry inside may still be 0 at
@@ -14,14 +14,16 @@ some point.  It is read from the graph, with no evaluation at a point:
   exact; an input that must be known exactly (an integer tensor) that is not a
   constant makes the whole output nonzero (conservative, never a missed entry).
 
-The masks are dense booleans, so a Hessian pattern costs n**2 bits per node.
+These masks are dense booleans of each node's shape.  For a derivative at size,
+``seed_pattern(out, seed)`` works on the *unbatched* sweep instead: each node that
+depends on the seed leaf carries the set of seed entries each of its elements
+depends on (a sparse boolean matrix, rows = elements), composed through the ops'
+local dependence rules (``ops.links``; elementwise ops through their SymPy partials
+with the structurally zero inputs substituted).  Memory and time are proportional
+to the nonzeros: this is the pattern behind ``sparse=True`` (Rosenbrock with
+10**5 variables in about a second).  Colourings live in ``symgrad.coloring``.
 
-Colourings (Gebremedhin, Manne & Pothen, SIAM Review 2005): column colouring
-(forward seeds) or row colouring (reverse seeds) for a Jacobian, greedy star
-colouring for a symmetric Hessian, which lets every nonzero be read directly from
-one compressed column.
-
-Imports graph, ops and elementwise symbols.
+Imports graph, ops and elementwise symbols; scipy for ``seed_pattern``.
 
 >>> from symgrad import tracing as t
 >>> with t.Graph().as_default():
@@ -34,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from .coloring import column_coloring, star_coloring, star_recovery  # noqa: F401 (re-export)
 from .errors import NotATensorError
 from .graph import Node, ancestors
 
@@ -69,26 +72,33 @@ class _Analysis:
     def run(self):
         masks, known, out = {}, {}, {}
         for node in self.order:
-            if not node.inputs:
-                value = node.value if node.op.name == "const" else None
-                if value is not None:
-                    known[node] = np.asarray(value)
-                masks[node] = (known[node] != 0) if node in known else \
-                    np.ones(node.shape, dtype=bool)
-            elif all(x in known for x in node.inputs):
-                known[node] = np.asarray(node.op.impl(*[known[x] for x in node.inputs],
-                                                      **node.attrs))
-                masks[node] = known[node] != 0
-            elif node.op.kind == "elementwise" and hasattr(node.op, "expr"):
-                masks[node] = _elementwise_mask(node, [masks[x] for x in node.inputs])
-            else:
-                masks[node] = self.probe(node, masks, known)
+            masks[node] = self.visit(node, masks, known)
             if node in self.outputs:
                 out[node] = np.broadcast_to(masks[node], node.shape).copy()
-            for x in node.inputs:  # free masks no later node reads
-                if self.last_use.get(x) is node and x not in self.outputs:
-                    masks.pop(x, None)
+            self.release(node, masks)
         return out
+
+    def release(self, node, *tables):
+        """Forget the entries of inputs that no later node reads."""
+        for x in node.inputs:
+            if self.last_use.get(x) is node and x not in self.outputs:
+                for table in tables:
+                    table.pop(x, None)
+
+    def visit(self, node, masks, known):
+        """The mask of ``node`` (and its value in ``known`` when all inputs are known)."""
+        if not node.inputs:
+            value = node.value if node.op.name == "const" else None
+            if value is not None:
+                known[node] = np.asarray(value)
+            return (known[node] != 0) if node in known else np.ones(node.shape, dtype=bool)
+        if all(x in known for x in node.inputs):
+            known[node] = np.asarray(node.op.impl(*[known[x] for x in node.inputs],
+                                                  **node.attrs))
+            return known[node] != 0
+        if node.op.kind == "elementwise" and hasattr(node.op, "expr"):
+            return _elementwise_mask(node, [masks[x] for x in node.inputs])
+        return self.probe(node, masks, known)
 
     def probe(self, node, masks, known):
         hits = np.zeros(node.shape, dtype=bool)
@@ -111,106 +121,137 @@ class _Analysis:
         return hits
 
 
+def _zero_codes(node, masks):
+    """Per element, a bit per input (set: may be nonzero), and the codes that occur."""
+    code = np.zeros(node.shape, dtype=np.int64)
+    for i, m in enumerate(masks):
+        code |= np.broadcast_to(m, node.shape).astype(np.int64) << i
+    return code, np.flatnonzero(np.bincount(code.ravel(), minlength=1 << len(masks)))
+
+
 def _elementwise_mask(node, masks):
     """Where substituting the zero inputs' 0 (false) into the rule leaves it nonzero."""
     strong = node.attrs.get("strong")
-    shape = node.shape
-    bits = [np.broadcast_to(m, shape) for m in masks]
-    code = np.zeros(shape, dtype=np.int64)
-    for i, m in enumerate(bits):
-        code |= m.astype(np.int64) << i
-    present = np.flatnonzero(np.bincount(code.ravel(), minlength=1 << len(bits)))
-    table = np.zeros(1 << len(bits), dtype=bool)
+    code, present = _zero_codes(node, masks)
+    table = np.zeros(1 << len(masks), dtype=bool)
     for c in present:
-        zero = [i for i in range(len(bits)) if not (c >> i) & 1]
+        zero = [i for i in range(len(masks)) if not (c >> i) & 1]
         table[c] = not (strong is not None and strong in zero) and _nonzero(node, tuple(zero))
     return table[code]
 
 
-def _nonzero(node, zero):
-    """False when the rule is identically 0 with the inputs ``zero`` set to 0 (false)."""
+def _nonzero(node, zero, wrt=None):
+    """False when the rule (its partial in input ``wrt``) is identically 0 with the
+    inputs ``zero`` set to 0 (false)."""
     dtypes = tuple(x.dtype.str for x in node.inputs)
     key = (node.op.name, dtypes, repr(sorted((k, v) for k, v in node.attrs.items()
-                                             if k != "label")), zero)
+                                             if k != "label")), zero, wrt)
     hit = _SUBS_CACHE.get(key)
     if hit is None:
-        expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
-        subs = {syms[i]: sympy.false if node.inputs[i].dtype.kind == "b" else sympy.S.Zero
-                for i in zero}
-        try:
-            value = sympy.sympify(expr).xreplace(subs)
-            hit = not (value == 0 or value is sympy.false)
-        except Exception:  # noqa: BLE001 (an undecidable substitution: conservative)
-            hit = True
-        _SUBS_CACHE[key] = hit
+        hit = _SUBS_CACHE[key] = _substituted_nonzero(node, zero, wrt)
     return hit
 
 
-# -- colourings -------------------------------------------------------------------
-
-def _smallest_free(forbidden):
-    c = 0
-    while c in forbidden:
-        c += 1
-    return c
-
-
-def column_coloring(pattern):
-    """Colours of the columns of a 2-D pattern such that columns sharing a row differ."""
-    pattern = np.asarray(pattern, dtype=bool)
-    rows_of = [np.flatnonzero(pattern[:, j]) for j in range(pattern.shape[1])]
-    cols_of = [np.flatnonzero(pattern[i]) for i in range(pattern.shape[0])]
-    colors = np.full(pattern.shape[1], -1, dtype=np.int64)
-    order = sorted(range(pattern.shape[1]), key=lambda j: -len(rows_of[j]))
-    for j in order:
-        forbidden = {int(colors[k]) for i in rows_of[j] for k in cols_of[i] if colors[k] >= 0}
-        colors[j] = _smallest_free(forbidden)
-    return colors
+def _substituted_nonzero(node, zero, wrt):
+    dtypes = [x.dtype for x in node.inputs]
+    if wrt is None:
+        expr, syms = node.op.expr(dtypes, **node.attrs)
+    else:
+        parts, syms = node.op.partials(dtypes, **node.attrs)
+        expr = parts[wrt]
+        if expr is None:  # no derivative rule: count the dependence (conservative)
+            return True
+    subs = {syms[i]: sympy.false if node.inputs[i].dtype.kind == "b" else sympy.S.Zero
+            for i in zero}
+    try:
+        value = sympy.sympify(expr).xreplace(subs)
+        return not (value == 0 or value is sympy.false)
+    except Exception:  # noqa: BLE001 (an undecidable substitution: conservative)
+        return True
 
 
-def star_coloring(pattern):
-    """A greedy star colouring of the graph of a symmetric pattern (diagonal ignored).
 
-    Adjacent vertices differ and every path on four vertices uses at least three
-    colours, so each nonzero H[i, j] is alone in its colour in row i or in row j.
+
+# -- patterns of derivatives: index sets on the unbatched sweep ----------------------------
+
+def seed_pattern(output, seed):
+    """Which entries of ``seed`` each element of ``output`` depends on, structurally.
+
+    Returns a ``scipy.sparse.csr_matrix`` of booleans, shape (output.size, seed.size),
+    with sorted indices: for a tangent sweep ``output = J seed`` it is J's pattern.
     """
-    pattern = np.asarray(pattern, dtype=bool)
-    n = pattern.shape[0]
-    adj = [set(np.flatnonzero(pattern[i] | pattern[:, i]).tolist()) - {i} for i in range(n)]
-    colors = np.full(n, -1, dtype=np.int64)
-    for v in sorted(range(n), key=lambda i: -len(adj[i])):
-        forbidden = set()
-        for w in adj[v]:
-            if colors[w] >= 0:
-                forbidden.add(int(colors[w]))
-            for x in adj[w] - {v}:
-                if colors[x] < 0:
-                    continue
-                if colors[w] < 0:
-                    forbidden.add(int(colors[x]))
-                elif any(colors[y] == colors[w] for y in adj[x] - {w}):
-                    forbidden.add(int(colors[x]))
-        colors[v] = _smallest_free(forbidden)
-    return colors
+    return _SeedAnalysis([output], seed).run_sets()[output]
 
 
-def star_recovery(pattern, colors):
-    """For each nonzero (i, j) in row-major order: where it sits in H @ S.
+class _SeedAnalysis(_Analysis):
+    """Masks for nodes free of the seed, sparse dependence sets for the others."""
 
-    Returns ``(rows, cols, seed, at)``: the nonzero (i, j) is entry ``at`` of seed
-    ``seed`` of the compressed product (``H S[:, seed]``)[at].
-    """
-    pattern = np.asarray(pattern, dtype=bool)
-    rows, cols = np.nonzero(pattern)
-    count = {}
-    for i, j in zip(rows.tolist(), cols.tolist()):
-        count[i, int(colors[j])] = count.get((i, int(colors[j])), 0) + 1
-    seed, at = np.empty(len(rows), np.int64), np.empty(len(rows), np.int64)
-    for k, (i, j) in enumerate(zip(rows.tolist(), cols.tolist())):
-        if count[i, int(colors[j])] == 1:
-            seed[k], at[k] = colors[j], i
-        else:
-            if count.get((j, int(colors[i])), 0) != 1:
-                raise AssertionError("internal: the colouring is not a star colouring")
-            seed[k], at[k] = colors[i], j
-    return rows, cols, seed, at
+    def __init__(self, outputs, seed):
+        super().__init__(outputs)
+        self.seed = seed
+
+    def run_sets(self):
+        from scipy.sparse import identity
+        masks, known, sets = {}, {}, {}
+        for node in self.order:
+            if node is self.seed:
+                sets[node] = identity(node.size, dtype=bool, format="csr")
+            elif any(x in sets for x in node.inputs):
+                sets[node] = self.combine(node, masks, sets)
+            else:
+                masks[node] = self.visit(node, masks, known)
+                self.release(node, masks, sets)
+                continue
+            masks[node] = (sets[node].getnnz(axis=1) > 0).reshape(node.shape)
+            self.release(node, masks, sets)
+        out = {}
+        for o in self.outputs:
+            found = sets.get(o)
+            out[o] = _empty(o.size, self.seed.size) if found is None else found
+            out[o].sort_indices()
+        return out
+
+    def combine(self, node, masks, sets):
+        """The union over inputs of (local dependence pattern) @ (the input's sets)."""
+        from scipy.sparse import csr_matrix
+        ins = [np.broadcast_to(masks[x], x.shape) for x in node.inputs]
+        total = _empty(node.size, self.seed.size)
+        elementwise = node.op.kind == "elementwise" and hasattr(node.op, "partials")
+        for i, x in enumerate(node.inputs):
+            if x not in sets:
+                continue
+            rule = getattr(node.op, "links", None)
+            pairs = _elementwise_links(node, ins, i) if elementwise else \
+                rule(node, i, ins) if rule is not None else None
+            if pairs is None:  # no rule: every element reads every element of x
+                row = csr_matrix(sets[x].getnnz(axis=0) > 0)
+                total = total + csr_matrix(np.ones((node.size, 1), dtype=bool)) @ row
+                continue
+            out_ids, in_ids = pairs
+            link = csr_matrix((np.ones(len(out_ids), dtype=bool), (out_ids, in_ids)),
+                              shape=(node.size, x.size))
+            total = total + link @ sets[x]
+        total.eliminate_zeros()
+        return total.tocsr()
+
+
+def _empty(rows, cols):
+    from scipy.sparse import csr_matrix
+    return csr_matrix((rows, cols), dtype=bool)
+
+
+def _elementwise_links(node, masks, i):
+    """Elements of an elementwise node that depend on input i: where d(rule)/d(arg_i),
+    with the structurally zero inputs substituted, is not identically 0."""
+    strong = node.attrs.get("strong")
+    code, present = _zero_codes(node, masks)
+    table = np.zeros(1 << len(masks), dtype=bool)
+    for c in present:
+        zero = tuple(j for j in range(len(masks)) if not (c >> j) & 1)
+        table[c] = not (strong is not None and strong in zero) and \
+            _nonzero(node, zero, wrt=i)
+    out = np.flatnonzero(table[code.ravel()])
+    x = node.inputs[i]
+    src = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    src = np.broadcast_to(src.reshape((1,) * (node.ndim - x.ndim) + x.shape), node.shape)
+    return out, src.ravel()[out]

@@ -74,22 +74,32 @@ def compression_seeds(graph, colors, ncolors, shape, dtype):
     return F.reshape(seeds, shape=(ncolors,) + tuple(shape))
 
 
-def reverse_rows(y, x, seeds):
-    """``seeds[b] . J`` for each seed b (shape (B,) + y.shape): (B,) + x.shape, or None."""
+def reverse_sweep(y, x):
+    """One reverse sweep with a seed leaf u of y's shape: (u, u . J) (None: unreached)."""
     u = seed_leaf(y.graph, y.shape, y.dtype if y.is_float else np.float64)
     g = backprop([y], [u], [x], set()).adjoints.get(x)
-    if g is None or not x.is_float:
-        return None
-    return vmap([g], u, seeds)[0]
+    return u, (g if x.is_float else None)
+
+
+def forward_sweep(ys, x):
+    """One tangent sweep with a seed leaf t of x's shape: (t, [J_y t per y or None])."""
+    t = seed_leaf(x.graph, x.shape, x.dtype)
+    tan = tangent_sweep(ys, [x], [t])
+    return t, [tan.get(y) for y in ys]
+
+
+def reverse_rows(y, x, seeds):
+    """``seeds[b] . J`` for each seed b (shape (B,) + y.shape): (B,) + x.shape, or None."""
+    u, g = reverse_sweep(y, x)
+    return None if g is None else vmap([g], u, seeds)[0]
 
 
 def forward_columns(ys, x, seeds):
     """``J_y . seeds[b]`` for each y and seed b: (B,) + y.shape per y (None if unreached)."""
-    t = seed_leaf(x.graph, x.shape, x.dtype)
-    tan = tangent_sweep(ys, [x], [t])
-    found = [y for y in ys if y in tan]
-    batched = dict(zip(found, vmap([tan[y] for y in found], t, seeds))) if found else {}
-    return [batched.get(y) for y in ys]
+    t, tans = forward_sweep(ys, x)
+    found = [k for k, tan in enumerate(tans) if tan is not None]
+    batched = dict(zip(found, vmap([tans[k] for k in found], t, seeds))) if found else {}
+    return [batched.get(k) for k in range(len(ys))]
 
 
 def _columns_last(cols, y, x):
@@ -144,6 +154,18 @@ def hessian_block(ys, x, seeds):
     return forward_columns([g], x, seeds)[0]
 
 
+def hessian_args(xs, unconnected_gradients, aggregation_method):
+    """The xs of ``hessians`` as nodes, each of known shape (else an error naming it)."""
+    _check_options(unconnected_gradients, aggregation_method)
+    xs = _as_nodes(xs, "xs")
+    for x in xs:
+        if not is_static(x.shape):
+            raise ShapeError(f"hessians: x ({x.name!r}) has shape {x.shape} with unknown sizes "
+                             "(None): a Hessian has one column per element of x, so x's shape "
+                             "must be known (ys may have unknown sizes)")
+    return xs
+
+
 def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=None,
              unconnected_gradients="none"):
     """Per x, the Hessian of sum(ys) with respect to that x alone: shape x.shape * 2.
@@ -159,14 +181,8 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
     ...     hessians(t.reduce_sum(x ** 3), x)[0].numpy().tolist()
     [[6.0, 0.0], [0.0, 12.0]]
     """
-    _check_options(unconnected_gradients, aggregation_method)
-    xs = _as_nodes(xs, "xs")
     out = []
-    for x in xs:
-        if not is_static(x.shape):
-            raise ShapeError(f"hessians: x ({x.name!r}) has shape {x.shape} with unknown sizes "
-                             "(None): a Hessian has one column per element of x, so x's shape "
-                             "must be known (ys may have unknown sizes)")
+    for x in hessian_args(xs, unconnected_gradients, aggregation_method):
         with x.graph.name_scope("hessians"):
             h = hessian_block(ys, x, identity_seeds(x.graph, x.shape, x.dtype)) \
                 if x.is_float else None

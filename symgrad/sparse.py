@@ -31,10 +31,14 @@ from .display import GradientList
 from .forms import closed_form
 from .ops import F, literal
 from .ops.deferred import deferrable
-from .patterns import column_coloring, sparsity, star_coloring, star_recovery
+from . import progress
+from .coloring import column_coloring, star_coloring, star_recovery
+from .differentiate import gradients
+from .patterns import seed_pattern
 from .values import SparseLayout  # lives in values: evaluators load without SymPy
-from .seeds import (compression_seeds, forward_columns, hessian_block, reverse_rows,
-                    hessians as dense_hessians, jacobian as dense_jacobian)
+from .seeds import (compression_seeds, forward_columns, forward_sweep, hessian_args,
+                    reverse_rows, reverse_sweep, vmap, hessians as dense_hessians,
+                    jacobian as dense_jacobian)
 
 
 class SparseTensor:
@@ -44,7 +48,8 @@ class SparseTensor:
         values: a 1-D tensor, one entry per structural nonzero, in CSR order.
         layout: the :class:`SparseLayout` (``shape``, ``indptr``, ``indices``).
         colors: how many compressed seeds (sweeps) compute it.
-        pattern: the structural pattern as a boolean (rows, columns) array.
+        pattern: the structural pattern, a ``scipy.sparse.csr_matrix`` of booleans
+            (rows, columns), never a dense n x n array.
         dense_shape: the shape of the dense result of the same call.
     """
 
@@ -74,7 +79,7 @@ class SparseTensor:
         if not self.nnz:
             return "(no stored entries)"
         form = closed_form(self.values)
-        rows, cols = np.nonzero(self.pattern)
+        rows, cols = self.pattern.nonzero()
         return "\n".join(f"[{i}, {j}] = {form[k]}" for k, (i, j) in
                           enumerate(zip(rows.tolist(), cols.tolist())))
 
@@ -84,46 +89,77 @@ class SparseTensor:
 
 
 def _layout(pattern):
-    counts = pattern.sum(axis=1)
-    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-    indices = np.nonzero(pattern)[1].astype(np.int32)
-    return SparseLayout(pattern.shape, indptr, indices)
+    return SparseLayout(pattern.shape, pattern.indptr.astype(np.int32),
+                        pattern.indices.astype(np.int32))
 
 
 def _gather(compressed, seed, at, size):
     flat = F.reshape(compressed, shape=(compressed.size,))
-    if not len(seed):
-        return literal(compressed.graph, np.zeros(0, compressed.dtype))
     return F.index(flat, index=(np.asarray(seed * size + at, dtype=np.int64),))
 
 
-def sparse_hessian(ys, x, dense=None):
-    """The Hessian of sum(ys) in x as a :class:`SparseTensor` (star colouring)."""
-    dense = dense if dense is not None else dense_hessians(ys, x)[0]
+def _canonical(pattern):
+    pattern = pattern.tocsr().astype(bool)
+    pattern.sum_duplicates()
+    pattern.eliminate_zeros()
+    pattern.sort_indices()
+    return pattern
+
+
+def _no_entries(graph, pattern, dtype, dense_shape):
+    return SparseTensor(literal(graph, np.zeros(0, dtype)), _layout(pattern), 0, pattern,
+                        dense_shape)
+
+
+def sparse_hessian(ys, x):
+    """The Hessian of sum(ys) in x as a :class:`SparseTensor` (star colouring).
+
+    The pattern is read from one unbatched forward-over-reverse sweep (index sets,
+    ``patterns.seed_pattern``); the values come from the same sweep batched over
+    the colouring's compressed seeds.
+    """
     n = x.size
-    pattern = sparsity(dense).reshape(n, n)
-    pattern = pattern | pattern.T
-    colors = star_coloring(pattern)
-    ncolors = int(colors.max()) + 1 if n else 0
-    rows, cols, seed, at = star_recovery(pattern, colors)
-    compressed = hessian_block(ys, x, compression_seeds(x.graph, colors, ncolors, x.shape,
-                                                        x.dtype)) if len(rows) else None
-    values = _gather(compressed, seed, at, n) if compressed is not None else \
-        literal(x.graph, np.zeros(0, x.dtype))
-    return SparseTensor(values, _layout(pattern), ncolors if len(rows) else 0, pattern,
-                        x.shape * 2)
+    with progress.task(f"sparse Hessian in {x.name!r} ({n} variables)") as job:
+        job.stage("the forward-over-reverse sweep")
+        (g,) = gradients(ys, x) if x.is_float else (None,)
+        t, (tangent,) = forward_sweep([g], x) if g is not None else (None, (None,))
+        if tangent is None:
+            return _no_entries(x.graph, _zeros(n, n), x.dtype, x.shape * 2)
+        job.stage("structural pattern (index sets)")
+        pattern = _canonical(seed_pattern(tangent, t))
+        pattern = _canonical(pattern + pattern.T)
+        if not pattern.nnz:
+            return _no_entries(x.graph, pattern, x.dtype, x.shape * 2)
+        job.stage(f"star colouring of {pattern.nnz} nonzeros")
+        colors = star_coloring(pattern)
+        ncolors = int(colors.max()) + 1
+        rows, cols, seed, at = star_recovery(pattern, colors)
+        job.stage(f"the sweep batched over {ncolors} compressed seeds")
+        (compressed,) = vmap([tangent], t, compression_seeds(x.graph, colors, ncolors,
+                                                             x.shape, x.dtype))
+        return SparseTensor(_gather(compressed, seed, at, n), _layout(pattern), ncolors,
+                            pattern, x.shape * 2)
 
 
-def sparse_jacobian(y, x, dense):
+def _zeros(m, n):
+    from scipy.sparse import csr_matrix
+    return csr_matrix((m, n), dtype=bool)  # (canonical: no entries)
+
+
+def sparse_jacobian(y, x):
     """d y / d x as a :class:`SparseTensor`: column (forward) or row (reverse) colouring."""
     m, n = y.size, x.size
-    pattern = sparsity(dense).reshape(m, n)
+    if m <= n:
+        u, g = reverse_sweep(y, x)
+        pattern = seed_pattern(g, u).T if g is not None else _zeros(m, n)
+    else:
+        t, (tangent,) = forward_sweep([y], x)
+        pattern = seed_pattern(tangent, t) if tangent is not None else _zeros(m, n)
+    pattern = _canonical(pattern)
+    if not pattern.nnz:
+        return _no_entries(x.graph, pattern, x.dtype, y.shape + x.shape)
     by_col, by_row = column_coloring(pattern), column_coloring(pattern.T)
-    rows, cols = np.nonzero(pattern)
-    layout = _layout(pattern)
-    if not len(rows):
-        return SparseTensor(literal(x.graph, np.zeros(0, x.dtype)), layout, 0, pattern,
-                            y.shape + x.shape)
+    rows, cols = pattern.nonzero()
     if by_col.max() <= by_row.max():
         c = int(by_col.max()) + 1
         (comp,) = forward_columns([y], x, compression_seeds(x.graph, by_col, c, x.shape,
@@ -133,7 +169,7 @@ def sparse_jacobian(y, x, dense):
         c = int(by_row.max()) + 1
         comp = reverse_rows(y, x, compression_seeds(x.graph, by_row, c, y.shape, y.dtype))
         values = _gather(comp, by_row[rows], cols, n)      # comp[b, j] = sum_i J[i, j]
-    return SparseTensor(values, layout, c, pattern, y.shape + x.shape)
+    return SparseTensor(values, _layout(pattern), c, pattern, y.shape + x.shape)
 
 
 @deferrable()
@@ -154,10 +190,10 @@ def jacobian(y, x, unconnected_gradients="none", sparse=False):
     ...     jacobian(x * x, x, sparse=True).numpy().toarray().tolist()
     [[2.0, 0.0], [0.0, 4.0]]
     """
-    dense = dense_jacobian(y, x, unconnected_gradients)
+    dense = dense_jacobian(y, x, unconnected_gradients)  # (also checks the arguments)
     if not sparse or dense is None:
         return dense
-    return sparse_jacobian(dense_inputs(y), dense_inputs(x), dense)
+    return sparse_jacobian(dense_inputs(y), dense_inputs(x))
 
 
 @deferrable(count=lambda ys, xs, *a, **k: len(xs) if isinstance(xs, (list, tuple)) else 1)
@@ -179,12 +215,15 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
     ...     hessians(t.reduce_sum(x ** 3), x)[0].numpy().tolist()
     [[6.0, 0.0], [0.0, 12.0]]
     """
-    dense = dense_hessians(ys, xs, name, gate_gradients, aggregation_method,
-                           unconnected_gradients)
     if not sparse:
-        return dense
-    xs = xs if isinstance(xs, (list, tuple)) else [xs]
-    return GradientList(sparse_hessian(ys, x, h) for x, h in zip(xs, dense))
+        return dense_hessians(ys, xs, name, gate_gradients, aggregation_method,
+                              unconnected_gradients)
+    xs = hessian_args(xs, unconnected_gradients, aggregation_method)
+    out = []
+    for x in xs:
+        with x.graph.name_scope("hessians"):
+            out.append(sparse_hessian(ys, x))
+    return GradientList(out)
 
 
 def dense_inputs(t):

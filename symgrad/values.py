@@ -63,17 +63,42 @@ def cast_value(arr, dtype, what, error=ValueError):
 
 
 class SparseLayout:
-    """Where the values of a sparse result go: CSR index arrays and the shape (picklable)."""
+    """Where the values of a sparse result go: CSR index arrays and the shape (picklable).
+
+    The index arrays are computed once, when the result is built; wrapping a call's
+    values copies them into a new matrix (no per-call validation or sorting).
+    """
 
     def __init__(self, shape, indptr, indices):
         self.shape, self.indptr, self.indices = tuple(shape), indptr, indices
+        self._template = None
 
-    def wrap(self, values):
-        """The ``scipy.sparse.csr_matrix`` holding ``values`` (one per stored entry)."""
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_template"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state, _template=None)
+
+    def _checked_template(self):
         try:
             from scipy.sparse import csr_matrix
         except ImportError:  # pragma: no cover (scipy is in the test and sparse extras)
             raise ImportError("sparse results are scipy.sparse.csr_matrix: pip install "
                               "scipy (or symgrad[sparse])") from None
+        template = csr_matrix((np.zeros(len(self.indices)), self.indices, self.indptr),
+                              shape=self.shape)  # scipy checks the index arrays here, once
+        template.has_sorted_indices = True
+        return template
+
+    def wrap(self, values):
+        """The ``scipy.sparse.csr_matrix`` holding ``values`` (one per stored entry)."""
+        if getattr(self, "_template", None) is None:
+            self._template = self._checked_template()
         values = np.asarray(values, dtype=np.float64).reshape(-1)
-        return csr_matrix((values, self.indices.copy(), self.indptr.copy()), shape=self.shape)
+        if values.shape != self.indices.shape:
+            raise ValueError(f"sparse result: {values.size} values for {self.indices.size} "
+                             "stored entries")
+        out = object.__new__(type(self._template))  # skips the constructor's O(nnz) checks
+        out.__dict__.update(self._template.__dict__)
+        out.data, out.indices, out.indptr = values, self.indices.copy(), self.indptr.copy()
+        return out

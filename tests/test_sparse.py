@@ -48,7 +48,26 @@ def test_block_diagonal_and_arrow_patterns_are_exact():
     expected[0, :] = expected[:, 0] = True
     (ha,) = sg.hessians(arrow, y)
     assert np.array_equal(sparsity(ha), expected)
-    assert sg.hessians(arrow, y, sparse=True)[0].colors == 2
+    (hs,) = sg.hessians(arrow, y, sparse=True)
+    assert hs.colors == 2 and np.array_equal(hs.pattern.toarray(), expected)
+    (hb,) = sg.hessians(f, x, sparse=True)
+    assert np.array_equal(hb.pattern.toarray(), blocks)
+
+
+def test_sparse_hessian_at_size_keeps_memory_proportional_to_the_nonzeros():
+    # 30,000 variables: one dense n x n boolean mask would be 900 MB; the index sets
+    # hold 3n entries.  Values from the reference evaluator against the closed form.
+    n = 30_000
+    x = sg.placeholder(shape=(n,), name="x")
+    (h,) = sg.hessians(rosenbrock(x), x, sparse=True)
+    assert h.colors == 3 and h.nnz == 3 * n - 2 and h.pattern.nnz == 3 * n - 2
+    v = np.random.default_rng(3).uniform(-1, 1, n)
+    H = h.numpy({x: v})
+    a, b = v[:-1], v[1:]
+    np.testing.assert_allclose(H.diagonal(), np.append(1200 * a * a - 400 * b + 2, 0) +
+                               np.insert(np.full(n - 1, 200.0), 0, 0), rtol=1e-12)
+    np.testing.assert_allclose(H.diagonal(1), -400 * a, rtol=1e-12)
+    np.testing.assert_allclose(H.diagonal(-1), -400 * a, rtol=1e-12)
 
 
 def test_sparsity_of_ordinary_tensors_follows_constants_and_kinks():
@@ -88,6 +107,8 @@ def test_sparse_results_equal_dense(p):
     loss = sum(sg.reduce_sum(y * s) for y, s in zip(p.ys, seeds(p)))
     (h,) = sg.hessians(loss, x)
     (hs,) = sg.hessians(loss, x, sparse=True)
+    exact = sparsity(h).reshape(x.size, x.size)  # (the dense analysis: values on masks)
+    assert not np.any((exact | exact.T) & ~hs.pattern.toarray()), p.code
     dense = np.asarray(sg.evaluate(h), dtype=float).reshape(x.size, x.size)
     assume(np.isfinite(dense).all())
     np.testing.assert_allclose(hs.numpy().toarray(), dense, rtol=1e-9, atol=1e-12,
@@ -134,7 +155,10 @@ def test_sparse_jacobian_rows_and_columns_and_compiled_csr(rng):
         f = sg.compile([J, Js], [x])
         dense, csr = f(v)
         assert type(csr).__name__ == "csr_matrix" and csr.shape == (y.size, 6)
+        csr.check_format(full_check=True)
         np.testing.assert_allclose(csr.toarray(), dense, rtol=1e-12)
+        csr.indices[:] = 0  # each call's matrix owns its index arrays
+        np.testing.assert_allclose(f(v)[1].toarray(), dense, rtol=1e-12)
         np.testing.assert_allclose(sg.evaluate(Js, {x: v}).toarray(), dense, rtol=1e-12)
     assert sg.jacobian(wide, x, sparse=True).colors <= 2
 

@@ -8,7 +8,7 @@ True
 """
 from . import (activations, elementwise, leaves, linalg, linalg_ops, reduce,  # noqa: F401
                shape)  # (registration)
-from . import batching  # noqa: F401,E402  (batching rules of the ops above)
+from . import batching, links  # noqa: F401,E402  (batching and dependence rules of the ops above)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
                    check_value, common_graph, literal, normalize_axis, unbroadcast)
 from .elementwise import ElementwiseOp, arg_symbols
