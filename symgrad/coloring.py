@@ -67,8 +67,12 @@ def column_coloring(pattern):
     return np.asarray(colors, dtype=np.int64)
 
 
-def _forbidden_for(v, adj, colors):
-    """Colours v may not take: its neighbours', and those closing a two-coloured P4."""
+def _forbidden_for(v, adj, colors, around):
+    """Colours v may not take: its neighbours', and those closing a two-coloured P4.
+
+    ``around[x]`` counts x's coloured neighbours by colour, so "x has a neighbour
+    other than w coloured like w" is ``around[x][colors[w]] >= 2``.
+    """
     forbidden = set()
     for w in adj[v]:
         cw = colors[w]
@@ -78,9 +82,7 @@ def _forbidden_for(v, adj, colors):
             cx = colors[x]
             if x == v or cx < 0:
                 continue
-            if cw < 0:
-                forbidden.add(cx)
-            elif any(colors[y] == cw for y in adj[x] if y != w):
+            if cw < 0 or around[x].get(cw, 0) >= 2:
                 forbidden.add(cx)
     return forbidden
 
@@ -91,9 +93,11 @@ def star_coloring(pattern):
     off = rows != cols
     adj = _neighbours(np.concatenate([rows[off], cols[off]]),
                       np.concatenate([cols[off], rows[off]]), n)
-    colors = [-1] * n
+    colors, around = [-1] * n, [{} for _ in range(n)]
     for v in sorted(range(n), key=lambda i: -len(adj[i])):
-        colors[v] = _smallest_free(_forbidden_for(v, adj, colors))
+        c = colors[v] = _smallest_free(_forbidden_for(v, adj, colors, around))
+        for w in adj[v]:
+            around[w][c] = around[w].get(c, 0) + 1
     return np.asarray(colors, dtype=np.int64)
 
 

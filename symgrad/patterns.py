@@ -141,8 +141,9 @@ def _elementwise_mask(node, masks):
 
 
 def _nonzero(node, zero, wrt=None):
-    """False when the rule (its partial in input ``wrt``) is identically 0 with the
-    inputs ``zero`` set to 0 (false)."""
+    """False when the rule is identically 0 with the inputs ``zero`` set to 0 (false);
+    with ``wrt``: False when the rule then no longer reads input ``wrt`` (so its
+    partial in that input is 0: a conservative test, never a missed dependence)."""
     dtypes = tuple(x.dtype.str for x in node.inputs)
     key = (node.op.name, dtypes, repr(sorted((k, v) for k, v in node.attrs.items()
                                              if k != "label")), zero, wrt)
@@ -153,23 +154,16 @@ def _nonzero(node, zero, wrt=None):
 
 
 def _substituted_nonzero(node, zero, wrt):
-    dtypes = [x.dtype for x in node.inputs]
-    if wrt is None:
-        expr, syms = node.op.expr(dtypes, **node.attrs)
-    else:
-        parts, syms = node.op.partials(dtypes, **node.attrs)
-        expr = parts[wrt]
-        if expr is None:  # no derivative rule: count the dependence (conservative)
-            return True
+    expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
     subs = {syms[i]: sympy.false if node.inputs[i].dtype.kind == "b" else sympy.S.Zero
             for i in zero}
     try:
         value = sympy.sympify(expr).xreplace(subs)
+        if wrt is not None:
+            return syms[wrt] in value.free_symbols
         return not (value == 0 or value is sympy.false)
     except Exception:  # noqa: BLE001 (an undecidable substitution: conservative)
         return True
-
-
 
 
 # -- patterns of derivatives: index sets on the unbatched sweep ----------------------------
@@ -216,7 +210,7 @@ class _SeedAnalysis(_Analysis):
         from scipy.sparse import csr_matrix
         ins = [np.broadcast_to(masks[x], x.shape) for x in node.inputs]
         total = _empty(node.size, self.seed.size)
-        elementwise = node.op.kind == "elementwise" and hasattr(node.op, "partials")
+        elementwise = node.op.kind == "elementwise" and hasattr(node.op, "expr")
         for i, x in enumerate(node.inputs):
             if x not in sets:
                 continue
@@ -241,8 +235,8 @@ def _empty(rows, cols):
 
 
 def _elementwise_links(node, masks, i):
-    """Elements of an elementwise node that depend on input i: where d(rule)/d(arg_i),
-    with the structurally zero inputs substituted, is not identically 0."""
+    """Elements of an elementwise node that depend on input i: where the rule, with
+    the structurally zero inputs substituted, still reads input i."""
     strong = node.attrs.get("strong")
     code, present = _zero_codes(node, masks)
     table = np.zeros(1 << len(masks), dtype=bool)

@@ -13,7 +13,7 @@ from hypothesis import assume, given
 
 import symgrad as sg
 from symgrad.ops import REGISTRY, apply
-from symgrad.ops.batching import batch_node, unrolled
+from symgrad.ops.batching import batch_node, batch_rule, unrolled
 
 from .oracles import central_difference, example_values
 from .programs import programs
@@ -60,6 +60,43 @@ def test_op_tangent_is_the_transpose_of_its_gradient(name, i, rng):
                                    err_msg=name)
 
 
+# Ops without a batching rule, and why; every other op must have one (a Hessian
+# through an op without one grows with the number of seeds).
+UNBATCHED = {
+    "cond": "branches are sub-graphs; applied per seed (a batched cond would batch both bodies)",
+    "while_loop": "the body is a sub-graph with a data-dependent trip count; applied per seed",
+    "while_vjp": "the reverse loop of while_loop; applied per seed like the loop",
+}
+
+
+def test_every_op_has_a_batching_rule_or_a_stated_reason():
+    missing = {name for name, op in REGISTRY.items()
+               if op.kind != "leaf" and batch_rule(op) is None}
+    assert missing == set(UNBATCHED), "add a rule in ops/batching.py or a reason here"
+
+
+def test_hessian_through_matrix_functions_is_right_and_constant_in_size():
+    from symgrad.graph import ancestors
+    counts, rng = [], np.random.default_rng(5)
+    for k in (2, 4):
+        with sg.Graph().as_default():
+            x = sg.placeholder(shape=(k * k,), name="x")
+            a = sg.reshape(x, (k, k)) + sg.constant(4.0 * np.eye(k))
+            spd = sg.matmul(a, sg.transpose(a))
+            f = sg.linalg.slogdet(spd)[1] + sg.reduce_sum(sg.linalg.inv(a)) + \
+                sg.reduce_sum(sg.linalg.cholesky(spd)) + sg.linalg.det(a)
+            (h,) = sg.hessians(f, x)
+            counts.append(len(ancestors([h])))
+            if k == 2:  # and the batched Hessian is right: against finite differences
+                (g,) = sg.gradients(f, x)
+                v = rng.uniform(-0.5, 0.5, k * k)
+                fd = np.stack([(sg.evaluate(g, {x: v + 1e-6 * e}) -
+                                sg.evaluate(g, {x: v - 1e-6 * e})) / 2e-6
+                               for e in np.eye(k * k)])
+                np.testing.assert_allclose(sg.evaluate(h, {x: v}), fd, rtol=1e-5, atol=1e-6)
+    assert counts[0] == counts[1]
+
+
 @pytest.mark.parametrize("name,i", CASES)
 @pytest.mark.parametrize("which", ["all", "first"])
 def test_op_batched_over_seeds_equals_seed_by_seed(name, i, which, rng):
@@ -70,8 +107,12 @@ def test_op_batched_over_seeds_equals_seed_by_seed(name, i, which, rng):
     draws = [example_values(example, rng) for _ in range(size)]  # from the op's domain
     inputs = [sg.constant(np.stack([np.asarray(d[k], dtype=x.dtype) for d in draws]))
               if b else x for k, (x, b) in enumerate(zip(leaves, batched))]
-    got = batch_node(out, inputs, batched, size)
-    assert got.shape == (size,) + out.shape
+    rule = batch_rule(REGISTRY[name])
+    if rule is None:  # (listed in UNBATCHED: unrolled by design)
+        assert name in UNBATCHED
+        rule = batch_node
+    got = rule(out, inputs, batched, size)  # the rule itself: no silent fallback
+    assert got is not None and got.shape == (size,) + out.shape, name
     expected = unrolled(out, inputs, batched, size)
     np.testing.assert_allclose(np.asarray(sg.evaluate(got), dtype=float),
                                np.asarray(sg.evaluate(expected), dtype=float),

@@ -7,9 +7,12 @@ become one sweep over a batch of seed vectors (a loop over seeds when compiled)
 instead of one sweep per row.
 
 Rules are by kind (every elementwise op) or per op (``op.batch``, set below for
-the ops that have axis, shape or index attributes).  An op without a rule is
-unrolled: applied to each seed's slice and stacked, which is correct for any op
-but makes the graph ``size`` times larger.
+the ops that have axis, shape or index attributes, and for the matrix functions,
+which already map over leading axes).  An op without a rule (the control-flow
+ops, whose bodies are sub-graphs) is unrolled: applied to each seed's slice and
+stacked, which is correct for any op but makes the graph ``size`` times larger.
+``batch_rule(op)`` says which rule an op has; the registry test lists the ops
+without one.
 
 >>> import numpy as np
 >>> from symgrad import tracing as t
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import REGISTRY, F, apply
+from .base import REGISTRY, F, apply, normalize_axis
 
 
 def _pad(x, ndim):
@@ -101,11 +104,29 @@ def unrolled(node, inputs, batched, size):
     return rows[0] if size == 1 else F.concat(*rows, axis=0)
 
 
+def _leading(node, inputs, batched, size):
+    # matrix functions act on the last two axes of any batch of matrices
+    return apply(node.op, _spread(inputs, batched, size), **node.attrs)
+
+
+def _dim_size(node, inputs, batched, size):
+    # the same count for every seed (it reads the shape, not the values)
+    axis = normalize_axis(node.attrs["axis"], node.inputs[0].ndim)
+    count = apply(node.op, [inputs[0]], axis=tuple(a + 1 for a in axis))
+    return F.broadcast_to(F.reshape(count, shape=(1,)), shape=(size,))
+
+
+def batch_rule(op):
+    """The batching rule of ``op`` (by kind or its own ``op.batch``), or None."""
+    rule = getattr(op, "batch", None)
+    if rule is None and op.kind == "elementwise":
+        rule = _elementwise
+    return rule
+
+
 def batch_node(node, inputs, batched, size):
     """``node`` rebuilt over ``inputs`` (those flagged in ``batched`` lead with ``size``)."""
-    rule = getattr(node.op, "batch", None)
-    if rule is None and node.op.kind == "elementwise":
-        rule = _elementwise
+    rule = batch_rule(node.op)
     want = (size,) + node.shape
     if rule is not None:
         try:
@@ -127,3 +148,6 @@ REGISTRY["index"].batch = _index
 REGISTRY["index_add"].batch = _index_add
 REGISTRY["matmul"].batch = _matmul
 REGISTRY["einsum"].batch = _einsum
+for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky"):
+    REGISTRY[_name].batch = _leading
+REGISTRY["dim_size"].batch = _dim_size
