@@ -43,9 +43,9 @@ def _neighbours(rows, cols, n):
     keep = np.ones(len(rows), dtype=bool)
     keep[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
     rows, cols = rows[keep], cols[keep]
-    bounds = np.searchsorted(rows, np.arange(n + 1))
+    bounds = np.searchsorted(rows, np.arange(n + 1)).tolist()
     flat = cols.tolist()
-    return [flat[bounds[i]:bounds[i + 1]] for i in range(n)]
+    return [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def _smallest_free(forbidden):
@@ -61,17 +61,19 @@ def column_coloring(pattern):
     rows_of = _neighbours(cols, rows, n)
     cols_of = _neighbours(rows, cols, m)
     colors = [-1] * n
-    for j in sorted(range(n), key=lambda j: -len(rows_of[j])):
-        forbidden = {colors[k] for i in rows_of[j] for k in cols_of[i]}
+    for j in _by_degree(rows_of):
+        forbidden = set()
+        for i in rows_of[j]:
+            forbidden.update([colors[k] for k in cols_of[i]])
         colors[j] = _smallest_free(forbidden)
     return np.asarray(colors, dtype=np.int64)
 
 
-def _forbidden_for(v, adj, colors, around):
+def _forbidden_for(v, adj, colors, around, n):
     """Colours v may not take: its neighbours', and those closing a two-coloured P4.
 
-    ``around[x]`` counts x's coloured neighbours by colour, so "x has a neighbour
-    other than w coloured like w" is ``around[x][colors[w]] >= 2``.
+    ``around[x * n + c]`` counts x's neighbours of colour c, so "x has a neighbour
+    other than w coloured like w" is ``around[x * n + colors[w]] >= 2``.
     """
     forbidden = set()
     for w in adj[v]:
@@ -80,9 +82,7 @@ def _forbidden_for(v, adj, colors, around):
             forbidden.add(cw)
         for x in adj[w]:
             cx = colors[x]
-            if x == v or cx < 0:
-                continue
-            if cw < 0 or around[x].get(cw, 0) >= 2:
+            if x != v and cx >= 0 and (cw < 0 or around.get(x * n + cw, 0) >= 2):
                 forbidden.add(cx)
     return forbidden
 
@@ -93,12 +93,19 @@ def star_coloring(pattern):
     off = rows != cols
     adj = _neighbours(np.concatenate([rows[off], cols[off]]),
                       np.concatenate([cols[off], rows[off]]), n)
-    colors, around = [-1] * n, [{} for _ in range(n)]
-    for v in sorted(range(n), key=lambda i: -len(adj[i])):
-        c = colors[v] = _smallest_free(_forbidden_for(v, adj, colors, around))
+    colors, around = [-1] * n, {}
+    for v in _by_degree(adj):
+        c = colors[v] = _smallest_free(_forbidden_for(v, adj, colors, around, n))
         for w in adj[v]:
-            around[w][c] = around[w].get(c, 0) + 1
+            key = w * n + c
+            around[key] = around.get(key, 0) + 1
     return np.asarray(colors, dtype=np.int64)
+
+
+def _by_degree(adj):
+    """Vertices by decreasing degree (ties: by number), the greedy order."""
+    degree = np.fromiter(map(len, adj), dtype=np.int64, count=len(adj))
+    return np.argsort(-degree, kind="stable").tolist()
 
 
 def star_recovery(pattern, colors):
