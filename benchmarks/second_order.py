@@ -13,9 +13,12 @@ Latencies: one process per workload builds every tool, checks each Hessian
 against symgrad's reference evaluator (``check``: max relative difference), and
 times the calls *interleaved* (round 1: every call of every tool, round 2: ...,
 ``--rounds`` rounds, each a batch calibrated to ~10 ms after warm-up calls), so
-load drifting during the run hits every tool alike; figures are medians per
-call through each tool's public call (symgrad's ``fn(v)``, a ``jax.jit``
-function with ``block_until_ready``, a CasADi ``Function`` on a numpy array).
+load drifting during the run hits every tool alike; figures are medians of the
+process's CPU time per call (``time.process_time``: waiting for a core on a
+loaded machine is not counted; on an idle one it equals wall time) through each
+tool's public call (symgrad's ``fn(v)``, a ``jax.jit`` function with
+``block_until_ready``, a CasADi ``Function`` on a numpy array).  XLA runs on
+one thread (``XLA_FLAGS``), as every other tool does.
 ``H``: value + gradient + Hessian; ``HVP``: a Hessian-vector product;
 ``grad``: value + gradient.
 
@@ -45,6 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ["symgrad", "symgrad-sparse", "jax", "casadi", "hand", "sympy"]
 WORKLOADS = ["rosen10", "rosen100", "rosen1000", "lj8", "lj27", "mlp", "logreg50"]
 QUICK = ["rosen10", "rosen100", "lj8"]
+# every tool on one core, like symgrad's kernels (XLA would start a thread pool)
+XLA_ONE_THREAD = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 
 
 # -- children ----------------------------------------------------------------------------
@@ -78,7 +83,7 @@ def child_latency(name, tools, rounds):
     for fn in calls.values():  # warm-up calls (first-call costs, caches)
         for _ in range(3):
             fn(v)
-    medians = interleaved_latency(calls, v, rounds)
+    medians = interleaved_latency(calls, v, rounds, clock=time.process_time)
     for (tool, kind), seconds in medians.items():
         out[tool][kind + "_us"] = 1e6 * seconds
     return out
@@ -101,6 +106,7 @@ def spawn(args, limit, cache_dir=None):
                NUMBA_CACHE_DIR=os.path.join(base, "numba"),
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     env.setdefault("JAX_PLATFORMS", "cpu")
+    env.setdefault("XLA_FLAGS", XLA_ONE_THREAD)
     try:
         proc = subprocess.run([sys.executable, "-m", "benchmarks.second_order", "--child",
                                *args], cwd=ROOT, env=env, capture_output=True, text=True,
