@@ -190,7 +190,7 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help=f"only {' '.join(QUICK)}")
     p.add_argument("--workloads", nargs="*", choices=WORKLOADS)
     p.add_argument("--tools", nargs="*", choices=TOOLS)
-    p.add_argument("--limit", type=float, default=60.0, help="seconds per build process")
+    p.add_argument("--limit", type=float, default=120.0, help="seconds per build process")
     p.add_argument("--rounds", type=int, default=15, help="interleaved latency rounds")
     p.add_argument("--output", default=str(ROOT / "benchmarks" / "SECOND_ORDER.md"))
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
