@@ -56,7 +56,7 @@ XLA_ONE_THREAD = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_thread
 
 def child_build(tool, name, part):
     T.warm_up(tool)
-    built = T.build(tool, name, part)
+    built = T.build(tool, name, part, extras=False)
     return {"build": built.seconds, **built.extra}
 
 

@@ -130,7 +130,7 @@ def warm_up(tool):
         import casadi  # noqa: F401
 
 
-def build_symgrad(name, part, sparse=False):
+def build_symgrad(name, part, sparse=False, extras=True):
     import symgrad as sg
     n, v = size(name), point(name)
     graph = sg.Graph()
@@ -144,8 +144,8 @@ def build_symgrad(name, part, sparse=False):
         fn(v)
         seconds = time.perf_counter() - t0
         extra = {"colors": outs[2].colors} if sparse and part == "fgh" else {}
-        if part == "fg":
-            return Built(seconds, grad=fn)
+        if part == "fg" or not extras:
+            return Built(seconds, grad=fn, **extra)
         fg = sg.compile([f, g], [x])
         p = sg.placeholder(shape=(n,), name="p")
         hv = sg.compile(sg.hvp(f, x, p), [x, p])
@@ -253,9 +253,10 @@ def _sympy_lj(sympy, x, name):
     return total
 
 
-def build(tool, name, part):
+def build(tool, name, part, extras=True):
+    """``tool``'s build of ``name``; ``extras=False``: only what the clock measures."""
     if tool in ("symgrad", "symgrad-sparse"):
-        return build_symgrad(name, part, sparse=tool == "symgrad-sparse")
+        return build_symgrad(name, part, sparse=tool == "symgrad-sparse", extras=extras)
     return {"jax": build_jax, "casadi": build_casadi, "hand": build_hand,
             "sympy": build_sympy}[tool](name, part)
 
