@@ -5,7 +5,9 @@ one table and writes it to ``benchmarks/SECOND_ORDER.md``.
 
 Builds: every (workload, tool, part) runs in a fresh process with fresh caches;
 the tool's runtime is warmed up first (imports, Numba/XLA start-up), so a cold
-build is derive + compile + first call.  ``cached``: the same build in a second
+build is derive + compile + first call, in CPU seconds of the process (waiting
+for a core on a loaded machine is not counted; the wall time is in the log on
+stderr).  ``cached``: the same build in a second
 process over the first one's disk cache (symgrad only).  The ratio column is
 build [f, g, H] / build [f, g] of the same tool.
 
@@ -56,8 +58,9 @@ XLA_ONE_THREAD = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_thread
 
 def child_build(tool, name, part):
     T.warm_up(tool)
+    start = time.perf_counter()
     built = T.build(tool, name, part, extras=False)
-    return {"build": built.seconds, **built.extra}
+    return {"build": built.seconds, "wall": time.perf_counter() - start, **built.extra}
 
 
 def child_latency(name, tools, rounds):
