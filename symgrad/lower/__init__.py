@@ -3,7 +3,8 @@
 - ``ir``: the loop IR (:class:`Program`, :class:`Loop`), addresses, node and graph keys.
 - ``program``: graph -> Program, op by op *kind* (elementwise, structural, reduce,
   contract, special); with the mixins ``inplace`` (gradient sums scatter in place),
-  ``reuse`` (cross-node CSE for array bodies) and ``fuse`` (loop fusion).
+  ``reuse`` (cross-node CSE for array bodies) and ``fuse`` (loop fusion);
+  ``liveness`` then lets temporaries never alive together share one buffer.
 - ``scalar``: SymPy expressions -> SSA instruction lists (the scalar bodies).
 - ``llvm``: Program -> LLVM IR in a Numba ``@intrinsic``.
 - ``source``: Program -> readable Python (``f.source``).

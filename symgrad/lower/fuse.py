@@ -63,8 +63,8 @@ class FuseLoops:
         (user,) = self.users[node]
         if user.dtype != node.dtype:
             return False
-        if user.op.kind == "reduce":  # summed (maxed...) inside the reduction's loop
-            return True
+        if user.op.kind == "reduce" or is_scatter(user):  # computed inside the user's loop
+            return True  # (a reduction's, or a scatter-add's: index_add of a cotangent)
         if user.op.kind != "elementwise" or user.shape != node.shape:
             return False
         # A sum that absorbs a scatter writes into its other operand's buffer.

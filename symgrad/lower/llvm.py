@@ -133,13 +133,11 @@ class _Emitter(SizeValues):
             self.mem[("out", k)] = self.array_out(ty, val, self.p.outputs[k][1])
         used = {st.dst for st in self.p.stmts} | {r for st in self.p.stmts for r, _ in st.srcs}
         heap = self.heap
-        for k, size in enumerate(self.p.buffers):
-            if ("buf", k) in used:
-                self.mem[("buf", k)] = _Mem(self.temp(size), np.float64)
+        self.temporaries([k for k in range(len(self.p.buffers)) if ("buf", k) in used])
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
         total = program_size(self.p.stmts)
-        if total <= SPLIT_ABOVE or self.p.sizes:  # (sizes read at call time live here)
+        if total <= SPLIT_ABOVE:
             self.statements(self.p.stmts)
         else:
             self.chunked(split_statements(self.p.stmts, CHUNK_SIZE), total > FAST_ABOVE)
@@ -171,8 +169,9 @@ class _Emitter(SizeValues):
         LLVM's optimiser and code generator grow faster than linearly with the size
         of a function; functions of ~CHUNK_SIZE instructions keep the compile time
         per instruction flat.  A chunk receives the memory it touches as ``noalias``
-        pointers (buffers, inputs and outputs never overlap) and the 0-d values it
-        reads as doubles; the 0-d values later chunks need go through a spill array.
+        pointers (buffers, inputs and outputs never overlap), the 0-d values it reads
+        as doubles and the sizes read at call time as integers; the 0-d values later
+        chunks need go through a spill array.
         """
         used = [_refs(chunk) for chunk in chunks]
         later, needed = [], {ref for _, shape, ref in self.p.outputs if not shape}
@@ -182,13 +181,14 @@ class _Emitter(SizeValues):
         later.reverse()
         spill = cgutils.alloca_once(self.b, F64, size=ir.Constant(
             I64, max(1, len(self.p.inputs) + self.p.nssa)))
-        main, mem, known = self.b, self.mem, dict(self.scalars)
+        main, mem, known, sizes = self.b, self.mem, dict(self.scalars), self.sizes
         for n, (chunk, refs, after) in enumerate(zip(chunks, used, later)):
             progress.stage(f"emitting LLVM IR, function {n + 1} of {len(chunks)}")
             keys = [r for r in refs if r in mem]
             values = [r for r in refs if r not in mem and r in known]
             fnty = ir.FunctionType(ir.VoidType(), [mem[k].ptr.type for k in keys] +
-                                   [F64] * len(values) + [F64.as_pointer()])
+                                   [F64] * len(values) + [I64] * len(sizes) +
+                                   [F64.as_pointer()])
             fn = ir.Function(main.module, fnty, main.module.get_unique_name("symgrad.chunk"))
             fn.linkage = "internal"
             fn.attributes.add("noinline")  # inlined back, it would be one huge function again
@@ -199,10 +199,11 @@ class _Emitter(SizeValues):
             args = [mem[k].ptr for k in keys] + [
                 known[r] if not isinstance(known[r], int) else
                 main.load(main.gep(spill, [ir.Constant(I64, known[r])])) for r in values]
-            main.call(fn, args + [spill])
+            main.call(fn, args + list(sizes.values()) + [spill])
             self.b = ir.IRBuilder(fn.append_basic_block("entry"))
             self.mem = {k: _Mem(a, mem[k].dtype) for k, a in zip(keys, fn.args)}
             self.scalars = dict(zip(values, fn.args[len(keys):]))
+            self.sizes = dict(zip(sizes, fn.args[len(keys) + len(values):-1]))
             self.flags_of, self.defined = {}, []
             self.statements(chunk)
             for ref in dict.fromkeys(self.defined):
@@ -213,12 +214,34 @@ class _Emitter(SizeValues):
                     known[ref] = slot
             self.b.ret_void()
         self.b, self.mem, self.flags_of, self.defined = main, mem, {}, None
+        self.sizes = sizes
         self.scalars = {r: v if not isinstance(v, int) else
                         main.load(main.gep(spill, [ir.Constant(I64, v)]))
                         for r, v in known.items()}
 
     def slot_index(self, ref):
         return ref[1] if ref[0] == "in" else len(self.p.inputs) + ref[1]
+
+    def temporaries(self, keys):
+        """Memory for the buffers ``keys``: small ones on the stack, the others in ONE
+        heap block (one allocation per call: the C allocator then keeps reusing the
+        same pages instead of mapping fresh, zeroed ones for each temporary)."""
+        large = [k for k in keys if isinstance(self.p.buffers[k], Dim)
+                 or self.p.buffers[k] > STACK_LIMIT]
+        for k in keys:
+            if k not in large:
+                self.mem[("buf", k)] = _Mem(self.alloca(self.p.buffers[k]), np.float64)
+        if not large:
+            return
+        offsets, total = [], ir.Constant(I64, 0)
+        for k in large:  # each block starts on a 64-byte boundary (8 doubles)
+            offsets.append(total)
+            padded = self.b.add(self.iv(self.p.buffers[k]), ir.Constant(I64, 7))
+            total = self.b.add(total, self.b.and_(padded, ir.Constant(I64, -8)))
+        block = self.heap_alloc(total)
+        self.heap.append(block)
+        for k, offset in zip(large, offsets):
+            self.mem[("buf", k)] = _Mem(self.b.gep(block, [offset]), np.float64)
 
     def temp(self, size):
         """Scratch doubles: on the stack when small and known, else on the heap."""
@@ -230,7 +253,8 @@ class _Emitter(SizeValues):
 
     def heap_alloc(self, size):
         """A temporary too large for the stack, from Numba's allocator (freed on exit)."""
-        nbytes = self.b.mul(self.iv(size), ir.Constant(I64, 8))
+        count = size if isinstance(size, ir.Value) else self.iv(size)
+        nbytes = self.b.mul(count, ir.Constant(I64, 8))
         raw = self.context.nrt.allocate(self.b, nbytes)
         return self.b.bitcast(raw, F64.as_pointer())
 

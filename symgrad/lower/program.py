@@ -41,11 +41,12 @@ import sympy
 
 from ..errors import CompileError, FeedError
 from ..evaluate import needed
-from ..graph import Dim, Graph, is_static
+from ..graph import Dim, Graph, is_static, shape_size
 from ..ops import REGISTRY, arg_symbols
 from ..forms.symbolic import to_number
 from .fuse import FuseLoops
 from .inplace import InPlaceSums
+from .liveness import share_buffers
 from .reuse import ReuseValues
 from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
 from .ir import Loop, Program, affine_fit, broadcast_axes, c_strides, node_key
@@ -82,6 +83,7 @@ def lower_graph(outputs, inputs):
     low.lower_nodes(nodes)
     low.finish_outputs(outputs)
     check_sizes(low.program)
+    share_buffers(low.program)
     return low.program
 
 
@@ -228,6 +230,9 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
                      if r in self.known and math.isfinite(self.known[r]) and self.known[r] != 0)
         body, kept = _folded_body(expr, dtypes, fold, strong)
         srcs, body = self.fuse_inputs([(refs[i], addrs[i]) for i in kept], body)
+        alias = self.alias_of(node, srcs, body)
+        if alias is not None:  # x * 1 (a unit cotangent): the same memory, no copy
+            return alias
         uniform = all(self.is_scalar(r) for r, _ in srcs)
         if uniform and node.shape:  # every element is the same: one SSA value stands for all
             ref = self.emit(node, (), srcs, body, dst=self.new_ssa())
@@ -241,6 +246,19 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
         if full is not None:
             self.remember(node, full, ref)
         return ref
+
+    def alias_of(self, node, srcs, body):
+        """The ref (or view) holding ``node``'s value when its body only copies one
+        float64 array in memory (``x * 1`` after folding); else None."""
+        if body != _COPY or len(srcs) != 1 or node.dtype != np.float64 or not node.shape:
+            return None
+        (ref, addr), = srcs
+        if ref[0] not in ("buf", "in", "const", "out") or self.is_scalar(ref) or addr is None \
+                or addr[0] != "aff" or (ref[0] == "in" and self.program.inputs[ref[1]][1] != "<f8"):
+            return None
+        if addr[1] == 0 and tuple(addr[2]) == c_strides(node.shape):
+            return ref
+        return ("view", ref, addr[1], tuple(addr[2]))
 
     def gather(self, node):
         if not is_static(node.shape) or not all(is_static(x.shape) for x in node.inputs):
@@ -297,6 +315,13 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
             src, base, strides = ref, 0, c_strides(x.shape)
         return src, ("aff", base, tuple(0 if a is None else strides[a] for a in axes))
 
+    def read_body(self, x, axes):
+        """``(srcs, body)`` giving ``x``'s value in a loop nest over its axes in the order
+        ``axes``: a plain read, or the body of an elementwise producer fused into it."""
+        if self.env[x][0] == "fused":
+            return self.fused_reads(self.env[x], axes)
+        return [self.read(x, axes)], _COPY
+
     def table_addr(self, table):
         table = np.asarray(table, dtype=np.int64)
         return affine_fit(table) or ("tab", self.add_const(table, "i8"))
@@ -304,8 +329,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
     def scatter(self, node):
         if not node.shape:  # everything lands on one scalar: a plain sum
             (g,) = node.inputs
-            src = [self.read(g, range(g.ndim))]
-            return self.emit(node, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), True), nout=0)
+            src, body = self.read_body(g, range(g.ndim))
+            return self.emit(node, g.shape, src, body, reduce=(_ADD, 0.0.hex(), True), nout=0)
         dst = self.emit(node, node.shape, [], _ZERO)
         self.scatter_into(node, dst, node)
         return dst
@@ -317,8 +342,8 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
             return self.scatter_sized(node, dst, owner)
         pos = np.asarray(node.op.scatter_positions(**node.attrs), dtype=np.int64)
         pos = np.broadcast_to(pos, g.shape)
-        src = [self.read(g, range(g.ndim))]
-        self.emit(owner, g.shape, src, _COPY, reduce=(_ADD, 0.0.hex(), False), dst=dst,
+        src, body = self.read_body(g, range(g.ndim))
+        self.emit(owner, g.shape, src, body, reduce=(_ADD, 0.0.hex(), False), dst=dst,
                   dst_addr=self.table_addr(pos))
 
     def reduction(self, node):
@@ -332,9 +357,7 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
         combined = np.asarray(node.op.symbolic(_Attrs(axis=(0,), keepdims=False), pair)).item()
         identity = float(np.asarray(node.op.impl(np.empty(0), axis=(0,), keepdims=False)))
         dims = tuple(x.shape[i] for i in order)
-        src, body = [self.read(x, order)], _COPY
-        if self.env[x][0] == "fused":  # the elementwise producer runs inside this loop
-            src, body = self.fused_reads(self.env[x], order)
+        src, body = self.read_body(x, order)
         return self.emit(node, dims, src, body, nout=len(keep),
                          reduce=(translate(combined, 2), identity.hex(), True))
 
@@ -353,23 +376,9 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
             for c, d in zip(spec, x.shape):
                 if c is not None:
                     self.agree(d, sizes[c], node)
-        for x in node.inputs:  # contractions read their operands densely (see below)
-            if self.env[x][0] == "view":
-                self.env[x] = self.copy_of(x, x)
-        letters = list(out) + summed
+        letters = self.contraction_order(node, specs, list(out), summed)
         srcs = self.contraction_reads(node, specs, letters)
-        # Long strides along the innermost summed axis (a column of a wide matrix, read in
-        # place) thrash the cache: then, if the last output axis reads memory more
-        # densely, it goes innermost (after the summed ones) and vectorises; each element
-        # still sums in k order.  Measured: 2.5-3.5x faster at 64x64, but 2x slower at
-        # 32x32 (all in L1), hence the threshold.
-        if summed and out and hint(node.shape[-1]) > 1:
-            inner_k = max(abs(hint(a[2][len(out) + len(summed) - 1])) for _, a in srcs)
-            inner_j = max([1] + [abs(hint(a[2][len(out) - 1])) for _, a in srcs])
-            if inner_k >= _STREAM_STRIDE and inner_j < inner_k:
-                letters = list(out[:-1]) + summed + [out[-1]]
-                srcs = self.contraction_reads(node, specs, letters)
-        streamed = letters[-1] == out[-1] if summed and out else False
+        streamed = letters[-1] in out if summed and out else False
         syms = arg_symbols([np.float64] * len(node.inputs))
         body = translate(sympy.Mul(*syms), len(syms))
         dims = tuple(sizes[c] for c in letters)
@@ -381,6 +390,30 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
         addr = ("aff", 0, tuple(own.get(c, 0) for c in letters))
         self.emit(node, dims, srcs, body, reduce=(_ADD, 0.0.hex(), False), dst=dst, dst_addr=addr)
         return dst
+
+    def contraction_order(self, node, specs, out, summed):
+        """The loop order of a contraction: output axes, then summed axes (each element
+        summed in a register), unless the innermost summed axis reads memory with a
+        stride (a column, a transposed view read in place):
+
+        - a small output (it stays in cache) goes innermost, the summed axes outermost:
+          ``Xᵀg`` reads X row by row, once, instead of once per output element;
+        - else, long strides (>= _STREAM_STRIDE) move the last output axis innermost if
+          it reads memory more densely.  Measured: 2.5-3.5x faster at 64x64, but 2x
+          slower at 32x32 (all in L1), hence the threshold.
+
+        Either way each element still sums in the same order (same rounding)."""
+        letters = out + summed
+        if not (summed and out):
+            return letters
+        srcs = self.contraction_reads(node, specs, letters)
+        inner_k = max(abs(hint(a[2][len(letters) - 1])) for _, a in srcs)
+        inner_j = max([1] + [abs(hint(a[2][len(out) - 1])) for _, a in srcs])
+        if inner_j < inner_k and hint(shape_size(node.shape)) <= _SMALL_OUTPUT:
+            return summed + out
+        if hint(node.shape[-1]) > 1 and inner_k >= _STREAM_STRIDE and inner_j < inner_k:
+            return out[:-1] + summed + [out[-1]]
+        return letters
 
     def contraction_reads(self, node, specs, letters):
         reads = []
@@ -456,7 +489,8 @@ def _sympy_number(value, dtype):
         not number.is_Integer else number
 
 
-_STREAM_STRIDE = 64  # elements; see _Lowering.contraction
+_STREAM_STRIDE = 64  # elements; see _Lowering.contraction_order
+_SMALL_OUTPUT = 4096  # doubles (32 kB): an output that stays in the L1 cache
 _COPY = (("arg", 0),)
 _ZERO = (("const", 0.0.hex()),)
 _ADD = (("arg", 0), ("arg", 1), ("add", 0, 1))

@@ -144,5 +144,6 @@ class SizedLowering:
         if axes is None:
             raise NeedsStaticSizes(f"{node.op.name} with index arrays over unknown sizes")
         base, strides = _affine(axes, c_strides(node.shape), g.ndim)
-        self.emit(owner, g.shape, [self.read(g, range(g.ndim))], _COPY,
+        srcs, body = self.read_body(g, range(g.ndim))
+        self.emit(owner, g.shape, srcs, body,
                   reduce=(_ADD, 0.0.hex(), False), dst=dst, dst_addr=("aff", base, strides))
