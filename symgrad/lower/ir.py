@@ -58,10 +58,10 @@ class Program:
 
     def to_literal(self):
         """A ``repr``-able structure of builtins (``ast.literal_eval`` reads it back)."""
-        return encode_sizes({
-            "inputs": self.inputs, "outputs": self.outputs, "buffers": self.buffers,
-            "consts": self.consts, "stmts": [s.as_tuple() for s in self.stmts],
-            "nssa": self.nssa, "sizes": self.sizes, "checks": self.checks})
+        data = {"inputs": self.inputs, "outputs": self.outputs, "buffers": self.buffers,
+                "consts": self.consts, "stmts": [s.as_tuple() for s in self.stmts],
+                "nssa": self.nssa, "sizes": self.sizes, "checks": self.checks}
+        return encode_sizes(data) if self.size_exprs() else data
 
     @classmethod
     def from_literal(cls, data):
@@ -74,14 +74,24 @@ class Program:
         """Every distinct size expression (SymPy) the program uses, in first-use order."""
         found = {}
 
-        def walk(v):
-            if isinstance(v, Dim):
-                found.setdefault(v.expr, None)
-            elif isinstance(v, (tuple, list)):
-                for u in v:
-                    walk(u)
-        walk([self.inputs, self.outputs, self.buffers, [s.as_tuple() for s in self.stmts],
-              [c[:2] for c in self.checks]])
+        def add(values):
+            for v in values:
+                if isinstance(v, Dim):
+                    found.setdefault(v.expr, None)
+
+        for _, _, shape in self.inputs:
+            add(shape)
+        for _, shape, _ in self.outputs:
+            add(shape)
+        add(self.buffers)
+        for st in self.stmts:  # (one pass over the fields that can hold sizes: it is
+            add(st.dims)       # called on programs of 10^5 statements)
+            for addr in (st.dst_addr,) + tuple(a for _, a in st.srcs):
+                if addr is not None and addr[0] == "aff":
+                    add((addr[1],))
+                    add(addr[2])
+            add(op[1] for op in st.body if op[0] == "dim")
+        add(c for check in self.checks for c in check[:2])
         return list(found)
 
     def const_array(self, k):

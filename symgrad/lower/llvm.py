@@ -169,58 +169,63 @@ class _Emitter(SizeValues):
         LLVM's optimiser and code generator grow faster than linearly with the size
         of a function; functions of ~CHUNK_SIZE instructions keep the compile time
         per instruction flat.  A chunk receives the memory it touches as ``noalias``
-        pointers (buffers, inputs and outputs never overlap), the 0-d values it reads
-        as doubles and the sizes read at call time as integers; the 0-d values later
-        chunks need go through a spill array.
+        pointers (buffers, inputs and outputs never overlap), the sizes read at call
+        time as integers, and a spill array through which 0-d values pass from chunk
+        to chunk: each chunk loads the ones it reads and stores the ones later chunks
+        need.  The calling function stays a short list of calls (loading the values
+        there and passing them as arguments made it as long as the number of values
+        crossing, and LLVM's memory analyses are quadratic on such a function).
         """
         used = [_refs(chunk) for chunk in chunks]
         later, needed = [], {ref for _, shape, ref in self.p.outputs if not shape}
         for refs in reversed(used):
-            later.append(set(needed))
+            later.append(frozenset(needed))
             needed.update(refs)
         later.reverse()
         spill = cgutils.alloca_once(self.b, F64, size=ir.Constant(
             I64, max(1, len(self.p.inputs) + self.p.nssa)))
-        main, mem, known, sizes = self.b, self.mem, dict(self.scalars), self.sizes
+        main, mem, sizes = self.b, self.mem, self.sizes
+        for ref, value in self.scalars.items():  # the 0-d inputs
+            main.store(value, self.spill_slot(spill, ref))
+        known = set(self.scalars)
         for n, (chunk, refs, after) in enumerate(zip(chunks, used, later)):
             progress.stage(f"emitting LLVM IR, function {n + 1} of {len(chunks)}")
             keys = [r for r in refs if r in mem]
-            values = [r for r in refs if r not in mem and r in known]
-            fnty = ir.FunctionType(ir.VoidType(), [mem[k].ptr.type for k in keys] +
-                                   [F64] * len(values) + [I64] * len(sizes) +
-                                   [F64.as_pointer()])
-            fn = ir.Function(main.module, fnty, main.module.get_unique_name("symgrad.chunk"))
-            fn.linkage = "internal"
-            fn.attributes.add("noinline")  # inlined back, it would be one huge function again
-            if fast:
-                fn.attributes.add("optnone")
-            for arg in fn.args[:len(keys)] + (fn.args[-1],):
-                arg.add_attribute("noalias")
-            args = [mem[k].ptr for k in keys] + [
-                known[r] if not isinstance(known[r], int) else
-                main.load(main.gep(spill, [ir.Constant(I64, known[r])])) for r in values]
-            main.call(fn, args + list(sizes.values()) + [spill])
+            fn = self.chunk_function([mem[k].ptr.type for k in keys], len(sizes), fast)
+            main.call(fn, [mem[k].ptr for k in keys] + list(sizes.values()) + [spill])
             self.b = ir.IRBuilder(fn.append_basic_block("entry"))
             self.mem = {k: _Mem(a, mem[k].dtype) for k, a in zip(keys, fn.args)}
-            self.scalars = dict(zip(values, fn.args[len(keys):]))
-            self.sizes = dict(zip(sizes, fn.args[len(keys) + len(values):-1]))
+            self.sizes = dict(zip(sizes, fn.args[len(keys):-1]))
+            self.scalars = {r: self.b.load(self.spill_slot(fn.args[-1], r))
+                            for r in refs if r not in mem and r in known}
             self.flags_of, self.defined = {}, []
             self.statements(chunk)
             for ref in dict.fromkeys(self.defined):
                 if ref in after:
-                    slot = self.slot_index(ref)
-                    self.b.store(self.scalars[ref], self.b.gep(fn.args[-1], [
-                        ir.Constant(I64, slot)]))
-                    known[ref] = slot
+                    self.b.store(self.scalars[ref], self.spill_slot(fn.args[-1], ref))
+                    known.add(ref)
             self.b.ret_void()
         self.b, self.mem, self.flags_of, self.defined = main, mem, {}, None
         self.sizes = sizes
-        self.scalars = {r: v if not isinstance(v, int) else
-                        main.load(main.gep(spill, [ir.Constant(I64, v)]))
-                        for r, v in known.items()}
+        self.scalars = {r: main.load(self.spill_slot(spill, r)) for r in known
+                        if r in later[-1]}
 
-    def slot_index(self, ref):
-        return ref[1] if ref[0] == "in" else len(self.p.inputs) + ref[1]
+    def chunk_function(self, pointer_types, nsizes, fast):
+        """A new internal function taking ``pointer_types``, ``nsizes`` i64 and the spill."""
+        fnty = ir.FunctionType(ir.VoidType(), list(pointer_types) + [I64] * nsizes +
+                               [F64.as_pointer()])
+        fn = ir.Function(self.b.module, fnty, self.b.module.get_unique_name("symgrad.chunk"))
+        fn.linkage = "internal"
+        fn.attributes.add("noinline")  # inlined back, it would be one huge function again
+        if fast:
+            fn.attributes.add("optnone")
+        for arg in fn.args[:len(pointer_types)] + (fn.args[-1],):
+            arg.add_attribute("noalias")
+        return fn
+
+    def spill_slot(self, spill, ref):
+        slot = ref[1] if ref[0] == "in" else len(self.p.inputs) + ref[1]
+        return self.b.gep(spill, [ir.Constant(I64, slot)])
 
     def temporaries(self, keys):
         """Memory for the buffers ``keys``: small ones on the stack, the others in ONE
