@@ -124,3 +124,35 @@ def test_kernels_with_runtime_sizes_split_into_functions(monkeypatch, rng):
         kernel = f.jit.kernel
         assert len(kernel.overloads) == 1
         assert "symgrad.chunk" in "".join(kernel.inspect_llvm().values())
+
+
+def test_forward_values_are_computed_once_not_once_per_seed(rng):
+    X = rng.standard_normal((30, 4))
+    y = np.where(rng.standard_normal(30) > 0, 1.0, -1.0)
+    with sg.Graph().as_default():
+        w = sg.placeholder(shape=(4,), name="w")
+        h1 = sg.tanh(sg.matmul(sg.constant(X), w))
+        loss = sg.reduce_mean(sg.softplus(-h1 * sg.constant(y))) + sg.reduce_sum(w * w)
+        outputs = sg.hessians(loss, w)
+        p = lower_graph(outputs, [w])
+        # math calls (tanh, exp, log1p) run over the 30 data points, never over
+        # the 4 seeds x 30 points of the batched sweep
+        batched = [s for s in p.stmts if len(s.dims) >= 2 and 4 in s.dims and 30 in s.dims]
+        assert batched and not [s for s in batched if any(op[0] == "call" for op in s.body)]
+        f = sg.compile(outputs, [w], cache=False)
+        for _ in range(3):
+            _assert_matches(f, outputs, {w: rng.standard_normal(4)})
+
+
+def test_kernels_of_many_loops_split_into_functions(monkeypatch, rng):
+    monkeypatch.setattr(llvm, "SPLIT_LOOPS", 4)
+    monkeypatch.setattr(llvm, "CHUNK_LOOPS", 2)
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(None,), name="x")
+        ys = [sg.reduce_sum(sg.sin(x * float(k)) * x) for k in range(1, 7)]
+        outputs = ys + sg.gradients(ys, x)
+        f = sg.compile(outputs, [x], cache=False)
+        assert llvm.program_size(f.program.stmts) < llvm.SPLIT_ABOVE
+        for n in (0, 3, 20):
+            _assert_matches(f, outputs, {x: rng.standard_normal(n)})
+        assert "symgrad.chunk" in "".join(f.jit.kernel.inspect_llvm().values())

@@ -47,6 +47,11 @@ BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
 SPLIT_ABOVE = int(os.environ.get("SYMGRAD_SPLIT_ABOVE", 6000))
 CHUNK_SIZE = int(os.environ.get("SYMGRAD_CHUNK_SIZE", 2000))
 FAST_ABOVE = int(os.environ.get("SYMGRAD_FAST_ABOVE", 20000))
+# Many loops in one function are superlinear too (loop and alias analyses; measured on the
+# registry ops' graph over unknown sizes: 220 loops, 870 instructions): kernels of more
+# than SPLIT_LOOPS loops become functions of CHUNK_LOOPS loops.
+SPLIT_LOOPS = int(os.environ.get("SYMGRAD_SPLIT_LOOPS", 64))
+CHUNK_LOOPS = int(os.environ.get("SYMGRAD_CHUNK_LOOPS", 32))
 STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
 
@@ -68,20 +73,27 @@ def _size(st):
     return len(st.body) + (len(st.reduce[0]) if st.reduce is not None else 0)
 
 
+def _is_loop(st):
+    return any(d != 1 for d in st.dims)
+
+
 def program_size(stmts):
     """Scalar instructions of the statements (a loop body counts once)."""
     return sum(_size(st) for st in stmts)
 
 
-def split_statements(stmts, size):
-    """Consecutive runs of statements with about ``size`` scalar instructions each."""
-    chunks, current, count = [], [], 0
+def split_statements(stmts, size, loops=None):
+    """Consecutive runs of statements with about ``size`` scalar instructions (and at
+    most ``loops`` loop statements, default CHUNK_LOOPS) each."""
+    loops = CHUNK_LOOPS if loops is None else loops
+    chunks, current, count, nloops = [], [], 0, 0
     for st in stmts:
         current.append(st)
         count += _size(st)
-        if count >= size:
+        nloops += _is_loop(st)
+        if count >= size or nloops >= loops:
             chunks.append(current)
-            current, count = [], 0
+            current, count, nloops = [], 0, 0
     if current or not chunks:
         chunks.append(current)
     return chunks
@@ -137,7 +149,7 @@ class _Emitter(SizeValues):
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
         total = program_size(self.p.stmts)
-        if total <= SPLIT_ABOVE:
+        if total <= SPLIT_ABOVE and sum(map(_is_loop, self.p.stmts)) <= SPLIT_LOOPS:
             self.statements(self.p.stmts)
         else:
             self.chunked(split_statements(self.p.stmts, CHUNK_SIZE), total > FAST_ABOVE)

@@ -212,17 +212,14 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
                 if isinstance(d, Dim):
                     self.agree(d, o, node)
         full = self.over_refs(node, expr, syms) if self.eligible(node) else None
-        keep = None if strong is None else refs[strong]
-        reused = None if full is None else self.reuse(node, full, keep)
+        hoisted = self.hoist(node, expr, syms) if node.dtype == np.float64 and node.shape \
+            else {}
+        reused = None if full is None else self.reuse(node, full, node.attrs.get("strong"))
+        if reused is None and hoisted:  # read the hoisted values as extra arguments
+            reused = self.with_hoisted(node, expr, hoisted)
         if reused is not None:  # read values other nodes computed (cross-node CSE)
-            read_of = {self.env[x]: rd for x, rd in zip(node.inputs, reads)}
-            if strong is not None:
-                strong = reused[1].index(self.env[node.inputs[strong]])
-            expr, env_refs = reused
-            dense = ("aff", 0, c_strides(node.shape))  # a computed value, same shape
-            reads = [read_of.get(r, (r, dense)) for r in env_refs]
+            expr, reads, strong, dtypes = self.reused_reads(node, reused, reads, strong)
             refs, addrs = [r for r, _ in reads], [a for _, a in reads]
-            dtypes = ("<f8",) * len(refs)
         # Fold finite nonzero 0-d constants into the expression (x**2 becomes x*x).  Never
         # 0, inf or NaN: SymPy would simplify 0*x to 0 where IEEE gives NaN for x = inf.
         # A folded strong-zero input is a nonzero constant, so its guard goes too.
