@@ -64,3 +64,10 @@ def test_distributed_workers_evaluate_a_pickled_evaluator(rosen_c, client):
     _close((value, (gx, gc), None), rosen_c.batched(local, 1.5))
     workers = {t["worker"] for t in tasks.data}
     assert len(workers) == 2, workers          # both processes evaluated chunks
+    # unpickling the evaluator on a worker is the light path (symgrad.shipping): no SymPy
+    assert client.run(_imported, "sympy") == {w: False for w in workers}
+
+
+def _imported(name):
+    import sys
+    return name in sys.modules
