@@ -421,6 +421,12 @@ class ControlEvaluator(Evaluator):
     def __reduce__(self):
         return (from_spec, (self._spec(),))
 
+    def save(self, path: Any) -> None:
+        """As ``Evaluator.save``; the drivers' modules are built into the disk cache now,
+        so that loading on this machine compiles nothing."""
+        super().save(path)
+        from_spec(self._spec())
+
     def _spec(self):
         from .lower.saved import encode_tree
         if not all(is_static(s) for _, _, s in self._inputs) or \
@@ -434,8 +440,7 @@ class ControlEvaluator(Evaluator):
 
     @classmethod
     def _restored(cls, spec):
-        """The evaluator ``_spec`` described: kernels from their modules, drivers compiled."""
-        from .lower import runtime
+        """The evaluator ``_spec`` described: kernels and drivers from their modules."""
         from .lower.control import driver_lines, rebuild
         from .lower.saved import decode_tree
         self = cls.__new__(cls)
@@ -445,7 +450,7 @@ class ControlEvaluator(Evaluator):
         self._tree = decode_tree(spec["tree"])
         self._rebuild, self.module = _rebuilder(self._tree), None
         self.jit = self._kernel = rebuild(spec["run"], lambda s: from_spec(s)._kernel, "run",
-                                          runtime.jit_signature(self._inputs))
+                                          self._inputs)
         self._source = "\n\n".join(["# loaded: the drivers (kernels: their modules)"] +
                                     driver_lines(spec["run"]))
         self._drivers = lambda: spec["run"]

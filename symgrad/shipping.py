@@ -10,8 +10,7 @@ takes a while).
 
 Kinds: a fixed-shape or size-generic :class:`~symgrad.compiler.Evaluator` (sparse
 outputs included); a :class:`~symgrad.compiler.ControlEvaluator` with static shapes
-(its kernels load from the cache, its drivers are compiled again:
-``lower.control.rebuild``); and a :class:`~symgrad.lower.persize.PerSize` (graphs
+(its kernels and drivers load from the cache: ``lower.control.rebuild``); and a :class:`~symgrad.lower.persize.PerSize` (graphs
 compiled once per combination of sizes), saved with the sizes it has compiled and
 loaded as a :class:`SavedSizes`.
 

@@ -149,10 +149,9 @@ def test_saved_evaluators_load_in_a_new_process_without_sympy(shipped, tmp_path)
         assert_same(got["out"], case["want"])
         if case["batch"] is not None:   # batched = the in-process batched (same kernel)
             assert_same(got["batched"], case["batched"])
-        # the machine code came from the disk cache: Numba compiled nothing (the small
-        # drivers joining a control-flow evaluator's kernels are compiled at load)
-        if name != "control":
-            assert got["misses"] == 0 and got["hits"] >= 1, (name, got)
+        # the machine code came from the disk cache: Numba compiled nothing (for the
+        # control-flow evaluator: its top driver, whose machine code holds the rest)
+        assert got["misses"] == 0 and got["hits"] >= 1, (name, got)
     assert [r["type"] for r in report["results"]] == [
         "Evaluator", "Evaluator", "Evaluator", "ControlEvaluator", "SavedSizes"]
 

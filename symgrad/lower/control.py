@@ -19,7 +19,8 @@ are chosen by control op name from ``DRIVERS`` (the three control ops of
 ``symgrad.control.ops``): they generate Numba source, which is lowering's business.
 
 A saved evaluator (``f.save``, pickles) keeps each driver's lines and what its names
-stand for (``Segments.describe``); ``rebuild`` compiles them again in a new process.
+stand for (``Segments.describe``); ``rebuild`` makes each driver a generated module in
+the disk cache (through ``lower.cache``'s checks), so Numba keeps their machine code.
 
 Imports numpy and errors (the evaluator's ``needed`` when compiling); numba only
 when compiling.
@@ -236,11 +237,26 @@ class Segments:
         return {"lines": list(lines), "env": names}
 
 
-def rebuild(description, kernel_of, name="driver", signature=None):
-    """The driver ``describe`` described, compiled; ``kernel_of(spec)`` gives a kernel."""
+def rebuild(description, kernel_of, name="driver", inputs=None):
+    """The driver ``describe`` described, from a generated module in the disk cache
+    (Numba keeps its machine code: the next load compiles nothing); ``kernel_of(spec)``
+    gives a kernel; ``inputs`` (the top driver's) fix its signature."""
+    from . import cache
     env = {key: rebuild(spec, kernel_of) if kind == "driver" else kernel_of(spec)
            for key, (kind, spec) in description["env"].items()}
-    return _njit(description["lines"], env, name, signature)
+    return getattr(cache.load_module(driver_text(description["lines"], env, name, inputs)),
+                   name)
+
+
+def driver_text(lines, env, name, inputs=None):
+    """The module of one driver: its kernels (and inner drivers) by module name."""
+    head = ['"""symgrad generated control-flow driver (symgrad.lower.control.rebuild)."""',
+            "import sys as _sys", "", "import numpy as np", "from numba import njit", "",
+            "from symgrad.lower import runtime as _rt", ""]
+    head += [f"{key} = _sys.modules[{fn.py_func.__module__!r}].{fn.py_func.__name__}"
+             for key, fn in sorted(env.items())]
+    signature = "" if inputs is None else f"_rt.jit_signature({list(inputs)!r}), "
+    return "\n".join(head + ["", "", f"@njit({signature}cache=True)"] + list(lines)) + "\n"
 
 
 def driver_lines(description):
