@@ -35,8 +35,8 @@ Imports errors, graph, values and the light parts of lower (cache, entry, module
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
+import functools
+import hashlib
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -47,8 +47,12 @@ from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node, ancestors, concrete_shape, is_static
 from .values import bind_dims, cast_value, fits
 from .lower import cache as lower_cache
+from .lower import batches
+from .lower.arguments import call_checked, check_count, coerce, real_array
 from .lower.entry import checked_jit
+from .lower.fastcall import entry_dispatcher, with_call
 from .lower.module import extra_dims
+from .lower.structure import boxable, native
 
 if TYPE_CHECKING:
     from .lower.persize import PerSize
@@ -105,7 +109,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     if control_nodes(nodes, leaves):  # cond / while_loop: kernels joined by drivers
         return ControlEvaluator(nodes, leaves, tree, fastmath, cache)
     directory = None if cache else lower_cache.private_dir()
-    key = graph_key(nodes, leaves, fastmath)
+    # the machine code builds the structure (a flat tuple is its own result already)
+    boxed = tree if boxable(tree) and not native(tree) else None
+    key = structure_key(graph_key(nodes, leaves, fastmath), boxed)
     text = lower_cache.lookup(key, directory)
     if text is not None:  # lowered before: the module (and its machine code) is on disk
         return Evaluator(text, tree, names, None, directory)
@@ -122,7 +128,7 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
             return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache),
                            _build)
         literal = repr(program.to_literal())
-        text = module_text(program, literal, fastmath)
+        text = module_text(program, literal, fastmath, boxed)
         from .lower import runtime  # numba is imported only when something is compiled
         runtime.HANDOFF[literal] = program
         work.stage(f"Numba/LLVM: compiling {len(program.stmts)} loops")
@@ -132,6 +138,13 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
             runtime.HANDOFF.pop(literal, None)
     lower_cache.remember(key, text, directory)
     return evaluator
+
+
+def structure_key(key, tree):
+    """The cache key of a graph returned in the structure ``tree`` (None: a tuple)."""
+    if tree is None:
+        return key
+    return hashlib.sha256(f"{key}\n{tree!r}".encode()).hexdigest()
 
 
 def flatten_outputs(structure):
@@ -209,16 +222,32 @@ class Evaluator:
         self._directory = directory  # None: the cache; else cache=False (private)
         if directory is not None:  # also when unpickled in another process
             directory = lower_cache.private_dir()
-        self.module = lower_cache.load_module(text, directory)
-        self._kernel = self.module.jit
-        self._inputs = self.module.INPUTS
-        self.jit = checked_jit(self._kernel, self._inputs, names)
-        self._outputs = self.module.OUTPUTS
         self._rebuild = _rebuilder(tree)
+        self._bind(lower_cache.load_module(text, directory))
+
+    def _bind(self, module: Any) -> None:
+        """Take ``module``'s machine code: kernel, ``jit``, gufuncs and the call path.
+
+        When the module builds the outputs' structure itself (``TREE``), ``self(...)``
+        becomes a Numba dispatcher over the kernel (``lower.fastcall``): no Python code
+        runs for arguments that fit the kernel; others take ``_call_checked``.
+        """
+        self.module = module
+        self._kernel = module.jit
+        self._inputs, self._outputs = module.INPUTS, module.OUTPUTS
+        self.jit = checked_jit(self._kernel, self._inputs, self.input_names, module.TREE)
         # gufuncs live with the module: evaluators unpickled again (a dask task each)
         # reuse them instead of building them anew
-        self._gufuncs = self.module.__dict__.setdefault("_GUFUNCS", {})
+        self._gufuncs = module.__dict__.setdefault("_GUFUNCS", {})
+        self._costs = module.__dict__.setdefault("_COSTS", {})   # seconds per point
         self._int_inputs = any(np.dtype(d).kind in "iu" for _, d, _ in self._inputs)
+        self._sized = not all(is_static(s) for _, _, s in self._inputs) or \
+            not all(is_static(s) for _, s, _ in self._outputs)
+        self._boxed = module.TREE is not None or native(self._tree)
+        if self._boxed:
+            slow = functools.partial(call_checked, self._kernel, self._inputs,
+                                     self.input_names)
+            with_call(self, entry_dispatcher(self._kernel, len(self._inputs), slow))
 
     @property
     def source(self) -> str:
@@ -247,32 +276,25 @@ class Evaluator:
                 total += sum(op[0] not in free for op in st.reduce[0])
         return total
 
+    _boxed = False   # whether the kernel returns the outputs' structure (else a tuple)
+
     def __call__(self, *args: Any) -> Any:
+        # evaluators whose module builds the structure replace this (see ``_bind``)
         if self._int_inputs:  # Numba would turn a float nan into an int unchecked
-            return self._rebuild(self._kernel(*self._coerce(args)))
+            return self._finish(self._kernel(*self._coerce(args)))
         try:
-            return self._rebuild(self._kernel(*args))
+            return self._finish(self._kernel(*args))
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
-            return self._rebuild(self._kernel(*self._coerce(args)))
+            return self._finish(self._kernel(*self._coerce(args)))
+
+    def _finish(self, out):
+        return out if self._boxed else self._rebuild(out)
 
     def _check_count(self, values, what):
-        if len(values) != len(self._inputs):
-            raise ArgumentError(f"{what} takes {len(self._inputs)} inputs "
-                                f"({', '.join(self.input_names)}), got {len(values)}")
+        check_count(values, self._inputs, self.input_names, what)
 
     def _coerce(self, args):
-        self._check_count(args, "the compiled function")
-        out = []
-        # names from this compile (a cached module keeps the names of the first one)
-        for k, (value, (_, dtype, shape), name) in enumerate(zip(args, self._inputs,
-                                                                self.input_names)):
-            arr = _real_array(value, f"input {k} ({name!r})")
-            if not fits(arr.shape, shape):
-                raise ShapeError(f"input {k} ({name!r}) must have shape {tuple(shape)}, got "
-                                 f"{arr.shape}")
-            arr = cast_value(arr, dtype, f"input {k} ({name!r})", ArgumentError)
-            out.append(arr.item() if not shape else np.require(arr, requirements=["C", "W"]))
-        return out
+        return coerce(args, self._inputs, self.input_names)
 
     # -- batches -----------------------------------------------------------------
     def _gufunc(self, parallel):
@@ -297,8 +319,8 @@ class Evaluator:
     def gufunc_parallel(self) -> Any:
         """Like ``gufunc``, compiled for Numba's ``parallel`` target (its own threads).
 
-        ``batched(parallel=True)`` splits the batch over Python threads running the
-        serial gufunc instead: measured faster here than Numba's parallel gufunc.
+        ``batched`` runs its own loop (``lower.batches``), not a gufunc: rows of
+        C-contiguous arrays go to the kernel in place, and threads split it.
         """
         return self._gufunc(True)
 
@@ -312,8 +334,10 @@ class Evaluator:
 
         Args:
             values: one array per input, shaped ``batch + input.shape``.
-            parallel: split the batch over threads (one per core); each thread runs
-                the serial gufunc on its slice (Numba's kernels release the GIL).
+            parallel: split the batch over threads (one per core) where that pays:
+                each thread runs the batch loop on chunks of the batch (it releases
+                the GIL); small or cheap batches run serially, decided from the
+                kernel's cost per point, measured once (``lower.batches``).
             Dask arrays give dask arrays (lazy, one gufunc call per chunk, on any
             dask scheduler: the evaluator pickles to dask.distributed workers).
         Returns:
@@ -326,23 +350,34 @@ class Evaluator:
         for k, (value, (_, dtype, shape), name) in enumerate(zip(values, self._inputs,
                                                                 self.input_names)):
             what = f"batched: input {k} ({name!r})"
-            arr = cast_value(_real_array(value, what), dtype, what, ArgumentError)
+            arr = cast_value(real_array(value, what), dtype, what, ArgumentError)
             if arr.ndim < len(shape) or not fits(arr.shape[arr.ndim - len(shape):], shape):
                 raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
                                  f"{tuple(shape)} after its batch axes, got {arr.shape}")
             arrays.append(arr)
-        gufunc = self._gufunc(False)
-        bindings = bind_dims({_Shaped(s): _Shaped(a.shape[a.ndim - len(s):])
-                              for a, (_, _, s) in zip(arrays, self._inputs)})
-        inputs = [(n, d, concrete_shape(s, bindings)) for n, d, s in self._inputs]
-        outputs = [(d, concrete_shape(s, bindings), r) for d, s, r in self._outputs]
-        extra = tuple(np.zeros(concrete_shape((d,), bindings)) for d in
-                      extra_dims(self._inputs, self._outputs))
-        if parallel:
-            out = _threaded(gufunc, arrays, inputs, outputs, extra)
-        else:
-            out = gufunc(*arrays, *extra)
-        return self._rebuild(out if isinstance(out, tuple) else (out,))
+        inputs, outputs = self._inputs, self._outputs
+        if self._sized:  # sizes known at call time: read them from the arrays
+            bindings = bind_dims({_Shaped(s): _Shaped(a.shape[a.ndim - len(s):])
+                                  for a, (_, _, s) in zip(arrays, inputs)})
+            inputs = [(n, d, concrete_shape(s, bindings)) for n, d, s in inputs]
+            outputs = [(d, concrete_shape(s, bindings), r) for d, s, r in outputs]
+        count, args, outs, batch = batches.prepare(arrays, inputs, outputs)
+        loop = self._loop()
+        cost = batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
+        batches.run(lambda lo, hi: loop(lo, hi, *args, *outs), count, parallel, cost)
+        return self._rebuild(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
+                                   zip(outs, outputs)))
+
+    def _loop(self):
+        """The batch loop (``_loop`` of the module, compiled on first use, cached)."""
+        if "loop" not in self._gufuncs:
+            try:  # Numba caches beside the module file: it must still be there
+                lower_cache.ensure_file(self.module.__file__, self._text)
+                self._gufuncs["loop"] = self.module.batch_loop()
+            except (OSError, RuntimeError):  # the cache directory went away for good
+                from .lower import runtime
+                self._gufuncs["loop"] = runtime.build_loop(self.module._loop, cache=False)
+        return self._gufuncs["loop"]
 
     def save(self, path: Any) -> None:
         """Write this evaluator to the file ``path``; ``sg.load(path)`` restores it in any
@@ -362,18 +397,6 @@ class Evaluator:
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
                 f"module={self.module.__name__}>")
-
-
-def _real_array(value, what):
-    """``value`` as an array of real numbers; complex, strings and objects are errors."""
-    try:
-        arr = np.asarray(value)
-    except ValueError as exc:  # ragged lists
-        raise ArgumentError(f"{what} is not an array of numbers: {exc}") from None
-    if arr.dtype.kind not in "biuf":
-        raise ArgumentError(f"{what} must be real numbers, got dtype {arr.dtype}; pass "
-                            "floats (np.real(z) for the real part of complex values)")
-    return arr
 
 
 class ControlEvaluator(Evaluator):
@@ -477,30 +500,6 @@ class _Shaped:
 
     def __init__(self, shape):
         self.shape, self.name = tuple(shape), "input"
-
-_POOL: list[ThreadPoolExecutor] = []
-_MIN_THREADED = 32768  # smaller batches run serially: a thread hand-off costs more
-
-
-def _threaded(gufunc, arrays, inputs, outputs, extra):
-    """Run ``gufunc`` on slices of the first batch axis, one thread per core."""
-    batch = np.broadcast_shapes(*[a.shape[:a.ndim - len(s)] for a, (_, _, s) in
-                                  zip(arrays, inputs)])
-    workers = os.cpu_count() or 1
-    if not batch or batch[0] < 2 * workers or int(np.prod(batch)) < _MIN_THREADED:
-        return gufunc(*arrays, *extra)
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(max_workers=workers))
-    full = [np.broadcast_to(a, batch + tuple(s)) for a, (_, _, s) in zip(arrays, inputs)]
-    outs = tuple(np.empty(batch + tuple(s), dtype=d) for d, s, _ in outputs)
-    edges = np.linspace(0, batch[0], workers + 1).astype(int)
-
-    def run(k):
-        part = slice(edges[k], edges[k + 1])
-        gufunc(*[a[part] for a in full], *extra, out=tuple(o[part] for o in outs))
-    list(_POOL[0].map(run, range(workers)))
-    return outs
-
 
 def _restore(text, tree, names, source, directory):
     return Evaluator(text, tree, names, source, directory)

@@ -99,13 +99,14 @@ def test_a_planted_module_with_a_valid_old_checksum_never_runs(tmp_path):
 
 
 def test_an_index_entry_counts_only_with_this_users_hmac(cache_at):
+    from symgrad.compiler import structure_key
     from symgrad.lower.ir import graph_key
     path = cache_at()
     keys, texts = {}, {}
     for k in (4, 5):
         y, x = graph(k)
         texts[k] = sg.compile(y, [x])._text
-        keys[k] = graph_key([y], [x], False)
+        keys[k] = structure_key(graph_key([y], [x], False), ("leaf",))
     assert cache.lookup(keys[4]) == texts[4]
     index = os.path.join(path, "index")
     with open(os.path.join(index, keys[5][:32])) as fh:

@@ -71,6 +71,9 @@ def test_arguments_are_cast_and_checked(rosen):
     with pytest.raises(ShapeError, match="shape"):
         f(np.ones(3))
     with pytest.raises(ArgumentError, match="takes 1 inputs"):
+        f()
+    # more arguments than inputs: Numba's dispatcher says so before any Python runs
+    with pytest.raises(TypeError, match="too many arguments: expected 1, got 2"):
         f(np.ones(2), np.ones(2))
 
 

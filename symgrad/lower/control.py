@@ -201,7 +201,8 @@ class Segments:
         self.lines, self.env = lines, env
 
     def kernel(self, outputs, inputs, what):
-        evaluator = self.compile_kernel(list(outputs), list(inputs))
+        # a tuple of outputs: the kernel returns it as it is (``structure.native``)
+        evaluator = self.compile_kernel(tuple(outputs), list(inputs))
         self.sources.append(f"# kernel: {what}\n{evaluator.source}")
         self.made[id(evaluator._kernel)] = evaluator
         return evaluator._kernel  # the Numba dispatcher itself: drivers call it directly

@@ -52,26 +52,37 @@ def mismatch(arg_types: Sequence[Any], inputs: Sequence[tuple], names: Sequence[
     return ""
 
 
-def checked_jit(kernel: Any, inputs: Sequence[tuple], names: Sequence[str]) -> Callable:
-    """The kernel behind an argument check, for Python callers and ``@njit`` code alike."""
+def checked_jit(kernel: Any, inputs: Sequence[tuple], names: Sequence[str],
+                tree: Any = None) -> Callable:
+    """The kernel behind an argument check, for Python callers and ``@njit`` code alike.
+
+    ``tree``: the structure the kernel boxes its result into (``lower.boxing``), or
+    None for a kernel that returns the tuple; ``jit`` returns the tuple either way.
+    """
     from numba import typeof
     from numba.extending import overload
 
+    from .boxing import as_tuple
+    from .structure import flattener
+
+    as_flat = (lambda value: value) if tree is None else flattener(tree)
+
     def jit(*args):
         try:
-            return kernel(*args)
+            result = kernel(*args)
         except TypeError:
             problem = mismatch([typeof(a) for a in args], inputs, names)
             if problem:
                 raise TypeError(problem) from None
             raise
+        return as_flat(result)
 
     @overload(jit)
     def _typed(*args):
         problem = mismatch(args, inputs, names)
         if problem:
             raise TypeError(problem)
-        return lambda *args: kernel(*args)
+        return lambda *args: as_tuple(kernel(*args))
 
     setattr(jit, "kernel", kernel)   # the Numba dispatcher itself (``stats``, signatures)
     jit.__doc__ = (f"The compiled kernel of inputs ({', '.join(names)}): callable from "

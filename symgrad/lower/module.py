@@ -6,7 +6,8 @@ size grows with the Program (ops), and the module is identical for identical
 graphs, so its hash is the cache key.
 
 ``jit(a0, a1, ...)`` checks shapes, allocates the array outputs and calls the
-kernel; it returns a tuple with one entry per output (0-d as float/int/bool).
+kernel; it returns a tuple with one entry per output (0-d as float/int/bool),
+which boxes into the outputs' structure (``TREE``, see ``lower.boxing``).
 ``_gu_core``/``_gu_core_parallel`` write every output into gufunc output arrays.
 
 Imports numpy and the graph's Dim (the IR only when writing a module: evaluators
@@ -37,16 +38,26 @@ FASTMATH = {fastmath}
 INPUTS = _rt.sized({inputs!r}, {names!r})
 OUTPUTS = _rt.sized({outputs!r}, {names!r})
 PROGRAM = _rt.LazyProgram({text!r})
+TREE = {tree!r}
 
 
 @intrinsic
 def _kernel(typingctx{kernel_params}):
     return _rt.kernel_typing(PROGRAM, ({kernel_args}), FASTMATH)
+
+
+@intrinsic
+def _final(typingctx, outputs):
+    return _rt.final_typing(TREE, outputs)
 '''
 
 
-def module_text(program, text, fastmath):
-    """The source of the module for ``program`` (``text`` is its literal form)."""
+def module_text(program, text, fastmath, tree=None):
+    """The source of the module for ``program`` (``text`` is its literal form).
+
+    ``tree``: the structure ``jit`` returns its outputs in when called from Python
+    (``lower.boxing``); None: a tuple.
+    """
     from .ir import encode_sizes  # the IR (SymPy) only when writing a module
     ins = [f"a{k}" for k in range(len(program.inputs))]
     outs = [f"r{k}" for k in program.array_outputs]
@@ -55,10 +66,11 @@ def module_text(program, text, fastmath):
         n_in=len(ins), n_out=len(program.outputs), fastmath=bool(fastmath),
         inputs=encode_sizes([tuple(i) for i in program.inputs]),
         outputs=encode_sizes([(d, tuple(s), None) for d, s, _ in program.outputs]), text=text,
-        names=[n for n, _, _ in program.sizes],
+        names=[n for n, _, _ in program.sizes], tree=tree,
         kernel_params="".join(", " + a for a in kargs),
         kernel_args="".join(a + ", " for a in kargs))
-    return "\n".join([head, _jit_text(program, ins, kargs), _gufunc_text(program, ins, kargs)])
+    return "\n".join([head, _jit_text(program, ins, kargs), _gufunc_text(program, ins, kargs),
+                      _loop_text(program, ins)])
 
 
 def _jit_text(program, ins, kargs):
@@ -69,7 +81,8 @@ def _jit_text(program, ins, kargs):
     for k, (name, _, shape) in enumerate(program.inputs):
         if shape:
             lines += [f"    if {ins[k]}.shape != {size_text(shape)}:",
-                      f"        raise ValueError({_shape_message(k, name, shape)!r})"]
+                      f"        raise _rt.InputShapeError({k}, {name!r}, "
+                      f"{str(tuple(shape))!r}, {ins[k]}.shape)"]
     for a, b, message in program.checks:
         lines += [f"    if {size_text(a)} != {size_text(b)}:",
                   f"        raise ValueError({'symgrad: ' + message!r})"]
@@ -84,7 +97,7 @@ def _jit_text(program, ins, kargs):
         else:
             results.append(_scalar_result(dtype, f"s[{slot}]"))
             slot += 1
-    lines.append(f"    return ({''.join(r + ', ' for r in results)})")
+    lines.append(f"    return _final(({''.join(r + ', ' for r in results)}))")
     return "\n".join(lines)
 
 
@@ -93,11 +106,6 @@ def size_text(v):
     if isinstance(v, tuple):
         return "(" + "".join(size_text(d) + ", " for d in v) + ")"
     return f"({v.expr})" if isinstance(v, Dim) else repr(int(v))
-
-
-def _shape_message(k, name, shape):
-    return (f"symgrad: input {k} ({name!r}) must have shape {tuple(shape)}; "
-            "pass an array of that shape (None: any size)")
 
 
 def _scalar_result(dtype, text):
@@ -128,3 +136,26 @@ def _gufunc_text(program, ins, kargs):
             "", "", f"def gufunc{suffix}():",
             f"    return _rt.build_gufunc(_gu_core{suffix}, INPUTS, OUTPUTS, {parallel})"]
     return "\n".join(text) + "\n"
+
+
+def _loop_text(program, ins):
+    """``_loop(lo, hi, m0, a0, ..., o0, ...)``: points ``lo:hi`` of a flat batch.
+
+    Input ``k`` has the batch axis in front (0-d inputs: a 1-d array of the kernel's
+    scalar type); ``m_k`` is 1, or 0 for an input shared by every point.  Outputs
+    have the batch axis in front, C-contiguous, so every row the kernel sees is
+    C-contiguous and used in place.  Built with ``nogil`` (``batch_loop``).
+    """
+    pairs = [f"m{k}, {a}" for k, a in enumerate(ins)]
+    outs = [f"o{k}" for k in range(len(program.outputs))]
+    call = [(f"_rt.row({a}, i * m{k})" if program.inputs[k][2] else f"{a}[i * m{k}]")
+            for k, a in enumerate(ins)] + [f"_rt.row(o{k}, i)" for k in program.array_outputs]
+    lines = ["", "", f"def _loop({', '.join(['lo', 'hi'] + pairs + outs)}):",
+             "    for i in range(lo, hi):", f"        s = _kernel({', '.join(call)})"]
+    slot = 0
+    for k, (dtype, shape, _) in enumerate(program.outputs):
+        if not shape:
+            lines.append(f"        o{k}[i] = {_scalar_result(dtype, f's[{slot}]')}")
+            slot += 1
+    lines += ["", "", "def batch_loop():", "    return _rt.build_loop(_loop)"]
+    return "\n".join(lines) + "\n"

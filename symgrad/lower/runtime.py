@@ -17,9 +17,14 @@ from __future__ import annotations
 import ast
 
 import numpy as np
+from llvmlite import ir
 from numba import guvectorize, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 from numba.np import numpy_support
+from numba.np.arrayobj import populate_array
 
+from .boxing import InputShapeError, final_typing  # noqa: F401  (generated modules use them)
 from ..graph import Dim
 from .module import extra_dims
 
@@ -127,3 +132,30 @@ def build_gufunc(core, inputs, outputs, parallel, cache=True):
     sig, layout, _ = gufunc_layout(inputs, outputs)
     return guvectorize([sig], layout, target="parallel" if parallel else "cpu",
                        cache=cache)(core)
+
+
+def build_loop(loop, cache=True):
+    """Compile a module's ``_loop`` (the batch loop of ``f.batched``), releasing the GIL
+    so that threads can run it side by side."""
+    from numba import njit
+    return njit(nogil=True, cache=cache)(loop)
+
+
+@intrinsic
+def row(typingctx, array, index):
+    """``array[index]`` of a C-contiguous array, as a borrowed view: no reference to the
+    array's memory is taken (the batch loop owns the arrays while the kernel runs), so
+    a view per point costs a few instructions, not two atomic reference counts."""
+    view = types.Array(array.dtype, array.ndim - 1, "C")
+
+    def codegen(context, builder, signature, args):
+        parent = context.make_array(array)(context, builder, args[0])
+        shape = cgutils.unpack_tuple(builder, parent.shape)
+        strides = cgutils.unpack_tuple(builder, parent.strides)
+        offset = builder.mul(args[1], strides[0])
+        start = builder.gep(builder.bitcast(parent.data, ir.IntType(8).as_pointer()), [offset])
+        out = context.make_array(view)(context, builder)
+        populate_array(out, data=builder.bitcast(start, parent.data.type), shape=shape[1:],
+                       strides=strides[1:], itemsize=parent.itemsize, meminfo=None)
+        return out._getvalue()
+    return view(array, types.intp), codegen

@@ -1,0 +1,108 @@
+"""``f.batched(parallel=True)``: threads only where the measured cost says they pay,
+and the same numbers as the serial gufunc (bit for bit) whichever way it runs."""
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad.lower import batches
+
+
+@pytest.fixture(scope="module")
+def rosen():
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(3,), name="x")
+        y = sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+        return sg.compile([y, sg.gradients(y, x)[0], x > 0], [x])
+
+
+def _same(a, b):
+    for u, v in zip(a, b):
+        assert u.dtype == v.dtype and u.shape == v.shape and np.array_equal(u, v)
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (7, 3), (5000, 3), (40, 50, 3), (0, 3)])
+def test_parallel_equals_serial(rosen, shape):
+    points = np.random.default_rng(len(shape)).uniform(-2, 2, size=shape)
+    serial = rosen.batched(points)
+    for _ in range(3):   # first call probes the cost, later ones plan from it
+        _same(rosen.batched(points, parallel=True), serial)
+    _same(rosen.gufunc(points), serial)     # numpy's gufunc machinery: another path
+    for k in range(min(3, points.shape[0])):
+        one = rosen(points.reshape(-1, 3)[-1 - k])
+        assert serial[0].reshape(-1)[-1 - k] == one[0]
+        assert np.array_equal(serial[1].reshape(-1, 3)[-1 - k], one[1])
+
+
+def test_threads_split_every_row_once(monkeypatch):
+    monkeypatch.setattr(batches, "_workers", lambda: 3)
+    monkeypatch.setattr(batches, "_pool", lambda: (_Inline(), 0.0))
+    seen = []
+    assert batches._split(lambda a, b: seen.append((a, b)), 5, 1000, 1e-5, 3.0)
+    covered = sorted(i for a, b in seen for i in range(a, b))
+    assert covered == list(range(5, 1000)) and len(seen) > 3
+
+
+def test_cheap_batches_stay_serial(monkeypatch, rosen):
+    def refuse(*args):
+        raise AssertionError("threads for a batch that cannot pay for them")
+    monkeypatch.setattr(batches, "_split", refuse)
+    monkeypatch.setattr(batches, "_probe", refuse)
+    cost = batches.Cost()
+    cost.observe(1e-3, 10 ** 6)               # 1 ns a point, measured
+    assert not cost.may_pay(1000)             # 1 µs of work: less than a hand-off
+    rosen.batched(np.ones((10, 3)), parallel=True)   # below any probe: one serial run
+
+
+def test_shared_and_broadcast_inputs():
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(2,), name="x")
+        t = sg.placeholder(name="t", dtype=np.float32)
+        n = sg.placeholder(name="n", dtype=np.int64)
+        y = sg.reduce_sum(x * x) * t + sg.cast(n, "float64")
+        f = sg.compile([y, sg.gradients(y, x)[0], n * 2], [x, t, n])
+    xs = np.random.default_rng(3).normal(size=(4, 1, 2))
+    ts = np.array([0.5, 1.5, 2.5], np.float32)      # broadcasts against x's batch axes
+    got = f.batched(xs, ts, 7)                      # n: one value for every point
+    assert got[0].shape == (4, 3) and got[1].shape == (4, 3, 2) and got[2].dtype == np.int64
+    for i in range(4):
+        for j in range(3):
+            one = f(xs[i, 0], float(ts[j]), 7)
+            assert got[0][i, j] == one[0] and np.array_equal(got[1][i, j], one[1])
+            assert got[2][i, j] == 14
+
+
+def test_cost_keeps_measured_runs_and_bounds():
+    cost = batches.Cost()
+    cost.observe(1e-6, 100)                   # too short to time: an upper bound only
+    assert cost.seconds is None and cost.bound == pytest.approx(1e-8)
+    cost.observe(1e-2, 1000)                  # long, but slowed down (10 µs a point)
+    assert cost.estimate == pytest.approx(1e-8)   # never above what a run showed
+    cost.observe(2e-3, 10 ** 6)
+    assert cost.estimate == pytest.approx(2e-9)
+
+
+def test_a_poor_speedup_falls_back_to_serial_and_retries(monkeypatch):
+    monkeypatch.setattr(batches, "_workers", lambda: 2)
+    monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
+    cost = batches.Cost()
+    cost.observe(1e-2, 10 ** 5)               # 0.1 µs a point: 1e5 points pay on 2 cores
+    assert cost.may_pay(10 ** 5)
+    cost.observe_threads(2e-2, 10 ** 5)        # threads took twice the serial time
+    cost.observe_threads(2e-2, 10 ** 5)
+    decisions = [cost.may_pay(10 ** 5) for _ in range(batches.RETRY)]
+    assert decisions.count(True) == 1 and decisions[-1]
+
+
+class _Inline:
+    """An executor that runs each task when its result is asked for."""
+
+    def submit(self, fn):
+        return _Later(fn)
+
+
+class _Later:
+    def __init__(self, fn):
+        self.fn = fn
+
+    def result(self):
+        return self.fn()
