@@ -6,8 +6,8 @@ Per workload, in one process, medians of interleaved rounds (timing.py):
   the kernel, called directly), the hand-written ``@njit`` call and SymPy
   lambdify+njit (where it builds within ``--limit`` seconds), and the ratios
   ``f / kernel`` (target <= 1.05), ``f / hand`` and ``f / sympy+njit`` (targets <= 1),
-  as medians and (in brackets) the least round: on a loaded machine the medians
-  carry other processes' time;
+  in CPU time of the process (time waiting for a core on a loaded machine is not
+  counted), medians and (in brackets) the least round;
 - batches of 100, 10,000 and 100,000 points: ``f.batched`` serial and with
   ``parallel=True`` (target: parallel / serial time <= 1 + noise at every size), the
   hand-written serial and ``prange`` loops, and SymPy+njit's loop.
@@ -42,20 +42,20 @@ def _sympy(workload, limit):
     return box.get("b")
 
 
-def _latency(calls, x, rounds):
-    """``{name: (median, least)}`` seconds per call, interleaved round by round.
+def _latency(calls, x, rounds, clock=time.process_time):
+    """``{name: (median, least)}`` CPU seconds per call, interleaved round by round.
 
-    The least is printed too: on a loaded machine the medians carry the time other
-    processes held the core; the least of many rounds is closer to the call's cost.
+    CPU time of this process (one thread here), so that time spent waiting for a core
+    on a loaded machine is not counted; the least round is printed too.
     """
-    loops = {name: calibrate(call, x) for name, call in calls.items()}
+    loops = {name: calibrate(call, x, clock=clock) for name, call in calls.items()}
     samples = {name: [] for name in calls}
     for _ in range(rounds):
         for name, call in calls.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(loops[name]):
                 call(x)
-            samples[name].append((time.perf_counter() - t0) / loops[name])
+            samples[name].append((clock() - t0) / loops[name])
     return {name: (float(np.median(s)), min(s)) for name, s in samples.items()}
 
 
