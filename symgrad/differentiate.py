@@ -21,7 +21,7 @@ import numpy as np
 
 from .display import GradientList
 from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
-from .graph import Dim, Node, ancestors
+from .graph import Dim, Node, ancestors, same_up_to_unknown
 from .ops import F, as_node, common_graph
 from .ops.base import broadcast_shapes, filled, merge_terms
 from .ops.deferred import deferrable
@@ -170,12 +170,6 @@ def backprop(ys, seeds, xs, stops):
                 pending.setdefault(x, []).append(gx)
                 sweep.contributions.append((node, i, x, gx))
     return sweep
-
-
-def same_up_to_unknown(a, b):
-    """Shapes of one rank whose sizes are equal wherever both are known."""
-    return len(a) == len(b) and all(
-        p == q or isinstance(p, Dim) or isinstance(q, Dim) for p, q in zip(a, b))
 
 
 def checked_args(ys, xs, stop_gradients):

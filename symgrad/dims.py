@@ -151,6 +151,13 @@ def is_static(shape):
     return shape is not None and not any(isinstance(d, Dim) for d in shape)
 
 
+def same_up_to_unknown(a, b):
+    """Shapes of one rank whose sizes are equal wherever both are known (TF's
+    ``is_compatible_with``: an unknown size agrees with any size)."""
+    return len(a) == len(b) and all(
+        p == q or isinstance(p, Dim) or isinstance(q, Dim) for p, q in zip(a, b))
+
+
 def shape_size(shape):
     """The number of elements: an int, or a Dim when some dimension is unknown."""
     if is_static(shape):

@@ -29,7 +29,8 @@ import numpy as np
 
 from .errors import FeedError, GraphError
 from .dims import (Dim, concrete_attrs, concrete_shape, dim_expr, has_dims,  # noqa: F401
-                   is_static, make_dim, shape_size, shape_symbols, shape_text)
+                   is_static, make_dim, same_up_to_unknown, shape_size, shape_symbols,
+                   shape_text)
 
 
 def _symbol_name(node_name, axis, count):
@@ -114,6 +115,9 @@ class Graph:
         self.outer = None    # the enclosing graph, for a sub-graph (a cond branch, a loop body)
         self.tracing = None  # the sub-graph being traced inside this graph right now
         self.sealed = False  # a traced sub-graph takes new ops only while it is being built
+        # batched node -> (node of one seed, seed leaf, batch of seeds) for each output of a
+        # batched sweep (seeds.vmap): closed forms read the batch axis as matrix columns
+        self.batches: dict = {}
 
     def innermost(self):
         """The graph new nodes go into: this one, or the sub-graph being traced inside it."""

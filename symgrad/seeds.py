@@ -49,6 +49,7 @@ def vmap(outputs, seed, batch):
         b = new.get(o)
         if b is None:
             b = F.broadcast_to(F.reshape(o, shape=(1,) + o.shape), shape=(size,) + o.shape)
+        seed.graph.batches[b] = (o, seed, batch)
         out.append(b)
     return out
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
-from ..differentiate import same_up_to_unknown
+from ..graph import same_up_to_unknown
 from ..graph import Dim, Node
 from ..tracing import nn as _nn
 from .state import state_of

@@ -7,7 +7,7 @@ simplifier does the algebra (the logistic loss's chain of products collapses to
 and elementwise function applications.  :class:`Lifter` keeps the atom table and
 does both directions; the per-op readings are in ``matrixrules``.
 
-Imports ``budget`` and ``simplify``.
+Imports ``budget``, ``matrixalgebra`` and ``simplify``.
 
 >>> lifter = Lifter()
 >>> X = sympy.MatrixSymbol("X", 3, 2)
@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 import sympy
-from sympy import MatAdd, MatMul, MatrixSymbol, OneMatrix, Transpose
+from sympy import Identity, MatAdd, MatMul, MatrixSymbol, OneMatrix, Transpose
 from sympy.matrices.expressions.diagonal import DiagMatrix
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
+from ..graph import same_up_to_unknown
 from .budget import Budget
+from .matrixalgebra import collect
 from .simplify import BUDGET_SECONDS, simplify_expr
 
 
@@ -55,6 +57,32 @@ def mat_shape(shape):
     return {0: (1, 1), 1: sizes + (1,), 2: sizes}[len(sizes)]
 
 
+def linear_in(m, seed):
+    """The matrix ``M`` with ``m == M seed`` (``m`` a matrix or scalar expression linear in
+    the unit vector ``seed``); raises :class:`Unsupported` when ``m`` is not of that form.
+
+    Scalar factors may hold the seed as a trace: ``tr(r e) v = v r e`` (an outer product:
+    ``(hᵀ e_k) h`` reads as ``h hᵀ e_k``).
+    """
+    m = collect(m)
+    if m == seed:
+        return Identity(seed.shape[0])
+    if isinstance(m, (MatAdd, sympy.Add)):
+        return MatAdd(*[linear_in(t, seed) for t in m.args]).doit()
+    if isinstance(m, sympy.Trace):
+        return linear_in(m.arg, seed)
+    factors = m.args if isinstance(m, (MatMul, sympy.Mul)) else (m,)
+    mats = [a for a in factors if a.is_Matrix]
+    scalars = [a for a in factors if not a.is_Matrix]
+    held = [a for a in scalars if a.has(seed)]
+    if mats and mats[-1].has(seed) and not held and not any(a.has(seed) for a in mats[:-1]):
+        return sympy.Mul(*scalars) * MatMul(*mats[:-1], linear_in(mats[-1], seed)).doit()
+    if len(held) == 1 and not any(a.has(seed) for a in mats):
+        rest = sympy.Mul(*[a for a in scalars if a is not held[0]])
+        return rest * MatMul(*mats, linear_in(held[0], seed)).doit()
+    raise Unsupported("not linear in its seed")
+
+
 class Lifted:
     """A node's value: scalar expression ``expr`` over atoms, for a tensor of ``shape``."""
 
@@ -74,6 +102,14 @@ class Diag(DiagMatrix):
 
     def doit(self, **hints):
         return Diag(self.args[0].doit(**hints)) if hints.get("deep", True) else self
+
+
+class Applied(ElementwiseApplyFunction):
+    """f(M) elementwise, transposed as ``f(M)ᵀ`` (SymPy writes ``f(Mᵀ)``: ``tanh(Wᵀ Xᵀ)``
+    where a textbook writes ``tanh(X W)ᵀ``)."""
+
+    def _eval_transpose(self):
+        return None
 
 
 # The variable of every elementwise Lambda: one symbol, so equal applications compare equal.
@@ -210,13 +246,14 @@ class Lifter:
         # f(M) elementwise: a function of one matrix argument (inner structure kept).
         if isinstance(expr, sympy.Function) and len(expr.args) == 1:
             inner = self.to_matrix(expr.args[0], shape)
-            return ElementwiseApplyFunction(sympy.Lambda(_D, expr.func(_D)), inner)
-        return ElementwiseApplyFunction(sympy.Lambda(_D, expr.xreplace({atom: _D})),
+            return Applied(sympy.Lambda(_D, expr.func(_D)), inner)
+        return Applied(sympy.Lambda(_D, expr.xreplace({atom: _D})),
                                         self.atoms[atom])
 
     def broadcast(self, value, shape):
         """``value`` broadcast (numpy rules) to ``shape`` as a lifted value."""
-        if value.scalar_like or value.shape == tuple(shape):
+        if value.scalar_like or same_up_to_unknown(value.shape, tuple(shape)):
+            # sizes unknown on both sides agree (evaluation checks it when values arrive)
             return Lifted(value.expr, shape)
         m = self.matrix(value)
         r, c = mat_shape(shape)

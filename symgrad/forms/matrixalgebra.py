@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 from sympy import Identity, MatAdd, MatMul, MatrixSymbol, OneMatrix
+from sympy.matrices.expressions.diagonal import DiagMatrix
 
 from ..graph import ancestors
 from .symbolic import is_symbolic_leaf, leaf_symbols
@@ -70,8 +71,22 @@ def collect(m):
         terms = _collect_side(terms, 0)
         m = MatAdd(*terms).doit() if len(terms) > 1 else terms[0]
     if isinstance(m, MatMul):
-        m = _coefficient_out(m)
+        m = _coefficient_out(_diag_times_ones(m))
     return m
+
+
+def _diag_times_ones(m):
+    """``diag(d) 𝟏`` is ``d`` and ``𝟏ᵀ diag(d)`` is ``dᵀ`` (an outer product's factors)."""
+    args, out = list(m.args), []
+    for a in args:
+        prev = out[-1] if out else None
+        if isinstance(a, OneMatrix) and a.shape[1] == 1 and isinstance(prev, DiagMatrix):
+            out[-1] = prev.args[0]
+        elif isinstance(a, DiagMatrix) and isinstance(prev, OneMatrix) and prev.shape[0] == 1:
+            out[-1] = sympy.Transpose(a.args[0])
+        else:
+            out.append(a)
+    return m if len(out) == len(args) else MatMul(*out).doit()
 
 
 def _coefficient_out(m):

@@ -31,11 +31,11 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ..graph import Node, ancestors
+from ..graph import Node
 from .elided import EXPAND_LIMIT, Elided, scalar_size
 from .lifting import Lifter, Unsupported
 from .matrixalgebra import collect, explicit
-from .matrixrules import lift
+from .batched import lift_all
 from .notation import to_latex, to_pretty, to_str, to_text
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
 
@@ -43,8 +43,7 @@ from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
 def matrix_expression(t, strategy="auto", budget=BUDGET_SECONDS):
     """The simplified matrix expression of tensor ``t`` (raises :class:`Unsupported`)."""
     lifter, values = Lifter(strategy, budget), {}
-    for node in ancestors([t]):
-        values[node] = lift(node, lifter, values)
+    lift_all([t], lifter, values)
     out = lifter.matrix(values[t])
     if not isinstance(out, sympy.Basic):
         return out

@@ -13,8 +13,7 @@ import numpy as np
 import sympy
 from sympy import Identity, MatMul, MatrixSymbol, OneMatrix, Transpose
 
-from .matrixalgebra import collect
-from .lifting import Lifted, UnitVector, Unsupported, mat_shape, size_of
+from .lifting import Lifted, UnitVector, Unsupported, mat_shape, size_of, linear_in
 from .symbolic import is_symbolic_leaf, to_number
 
 
@@ -177,14 +176,12 @@ def _concat(lifter, node, *args):
         elif m != common:
             raise Unsupported(f"concat (node {node.name!r}): rows {i} and 0 differ beyond "
                               "their seed e_i, so the stack has no matrix notation here")
-    common = collect(common)      # e_iᵀ A + e_iᵀ Aᵀ -> e_iᵀ (A + Aᵀ)
-    factors = common.args if isinstance(common, MatMul) else (common,)
-    coeff = sympy.Mul(*[a for a in factors if not a.is_Matrix])
-    args = [a for a in factors if a.is_Matrix]
-    if len(args) < 2 or args[0] != Transpose(seed) or any(a.has(seed) for a in args[1:]) \
-            or coeff.has(seed):
-        raise Unsupported(f"concat (node {node.name!r}): the rows are not linear in e_i")
-    return Lifted(lifter.atom(coeff * MatMul(*args[1:]).doit()), node.shape)
+    try:
+        b = Transpose(linear_in(Transpose(common).doit(), seed)).doit()   # e_iᵀ B = (Bᵀ e_i)ᵀ
+    except Unsupported:
+        raise Unsupported(f"concat (node {node.name!r}): the rows are not linear in e_i") \
+            from None
+    return Lifted(lifter.atom(b), node.shape)
 
 
 # The matrix reading of each non-elementwise op, one rule per primitive (as autodiff

@@ -16,6 +16,7 @@ Imports only SymPy (and ``symgrad.ops.functions`` for the custom functions).
 from __future__ import annotations
 
 import sympy
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.mathml import MathMLPresentationPrinter
 from sympy.printing.pretty.pretty import PrettyPrinter
@@ -100,8 +101,9 @@ class TextPrinter(PlainPrinter):
 
     def _print_Transpose(self, expr):
         inner = self._print(expr.arg)
-        simple = isinstance(expr.arg, sympy.MatrixSymbol)
-        return (inner if simple else f"({inner})") + "ᵀ"
+        simple = isinstance(expr.arg, sympy.MatrixSymbol) or isinstance(
+            expr.arg, ElementwiseApplyFunction) and _applied(expr.arg)[0] is not None
+        return (inner if simple else f"({inner})") + "ᵀ"   # tanh(X W)ᵀ: f(...) is one piece
 
     def _print_MatMul(self, expr):
         num, den = _over(expr)

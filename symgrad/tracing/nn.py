@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Node
+from ..graph import Node, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
 from .arrays import gather, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
@@ -155,7 +155,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     if labels.dtype.kind not in "iu":
         raise ShapeError(f"sparse_softmax_cross_entropy_with_logits(labels): needs integer "
                          f"class indices, got {labels.dtype}")
-    if labels.shape != logits.shape[:-1]:
+    if not same_up_to_unknown(labels.shape, logits.shape[:-1]):   # TF: None fits any size
         raise ShapeError(f"sparse_softmax_cross_entropy_with_logits: labels of shape "
                          f"{labels.shape} must have the shape of logits without the last axis "
                          f"{logits.shape[:-1]}")
@@ -168,7 +168,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits: pass both labels= and logits=")
     x, z = _lift([logits, labels])
-    if x.shape != z.shape:
+    if not same_up_to_unknown(x.shape, z.shape):      # TF: None fits any size
         raise ShapeError(f"sigmoid_cross_entropy_with_logits: logits {x.shape} and labels "
                          f"{z.shape} must have the same shape")
     return named(softplus(x) - x * z, name)
