@@ -10,6 +10,7 @@ from .patterns import sparsity  # noqa: F401
 from .sparse import SparseTensor, hessians, jacobian  # noqa: F401
 from .control import cond, map_fn, scan, while_loop  # noqa: F401
 from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
+                     FormTooLargeError,
                      GraphError, NoGradientError, NotATensorError, ParseError,
                      SavedFileError, ShapeError, StateError, SymgradError)
 from .evaluate import evaluate  # noqa: F401

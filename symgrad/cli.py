@@ -114,7 +114,7 @@ def _grad(args):
             if g is None:
                 print(f"d/d{name} = None: " + why_none(y, xs, i, stop_gradients=stops))
                 continue
-            form = sg.latex(g) if args.latex else str(sg.closed_form(g))
+            form = sg.latex(g) if args.latex else str(g)    # the bounded printer
             try:
                 value = value_text(sg.evaluate(g))
             except sg.FeedError:

@@ -52,6 +52,13 @@ class NoClosedFormError(SymgradError, ValueError):
     """
 
 
+class FormTooLargeError(SymgradError, ValueError):
+    """A closed form beyond the bounds of its call (entries to expand, nesting depth).
+
+    The message gives the size and what to do (``expand_limit=None``, matrix notation).
+    """
+
+
 class CompileError(SymgradError, NotImplementedError):
     """A graph or expression the compiler cannot lower to machine code."""
 

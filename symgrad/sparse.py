@@ -78,7 +78,7 @@ class SparseTensor:
         """The closed form of each stored entry, one ``[i, j] = ...`` line each."""
         if not self.nnz:
             return "(no stored entries)"
-        form = closed_form(self.values)
+        form = closed_form(self.values, expand_limit=None)   # as many lines as entries
         rows, cols = self.pattern.nonzero()
         return "\n".join(f"[{i}, {j}] = {form[k]}" for k, (i, j) in
                           enumerate(zip(rows.tolist(), cols.tolist())))

@@ -11,11 +11,11 @@ x + 1
 """
 from __future__ import annotations
 
-from ..errors import ArgumentError
-
 from typing import Any, Sequence
 
+from ..errors import ArgumentError, FormTooLargeError
 from ..graph import Node
+from .elided import EXPAND_LIMIT, scalar_size
 from .matrixform import matrix_form
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
 
@@ -23,7 +23,8 @@ FORMS = ("elementwise", "matrix")
 
 
 def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
-                budget: float = BUDGET_SECONDS, form: str = "elementwise") -> Any:
+                budget: float = BUDGET_SECONDS, form: str = "elementwise",
+                expand_limit: int | None = EXPAND_LIMIT) -> Any:
     """The closed form of tensor ``t`` in its leaves' symbols.
 
     Args:
@@ -34,15 +35,42 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
         budget: seconds "auto" may spend on stronger passes.
         form: ``"elementwise"`` (default) or ``"matrix"``: matrix notation where the
             graph is built from matrix ops (see ``symgrad.forms.matrixform.matrix_form``).
+        expand_limit: the largest scalar size (entries of ``t`` and of the tensors it is
+            computed from, ``forms.elided.scalar_size``) expanded elementwise; None: no
+            limit (the expansion's time and memory grow with the data).
     Returns:
         a SymPy expression for a 0-d tensor, else a SymPy N-d array of t's shape;
         with ``form="matrix"`` a ``MatrixForm`` that says which form it holds.
     Raises:
         ArgumentError: unknown strategy or form.  TypeError: ``t`` is not a tensor.
+        FormTooLargeError: the elementwise form is above ``expand_limit``, has unknown
+            sizes, or nests deeper than SymPy can build.
     """
     check_strategy(simplify)
     if form not in FORMS:
         raise ArgumentError(f"form={form!r} is not one of {FORMS}")
     if form == "matrix":
         return matrix_form(t, simplify)
-    return elementwise_form(t, simplify, keep, budget)
+    if isinstance(t, Node) and expand_limit is not None:
+        _check_size(t, scalar_size(t, keep), expand_limit)
+    try:
+        return elementwise_form(t, simplify, keep, budget)
+    except RecursionError:
+        raise FormTooLargeError(
+            f"closed_form: the expression of {t.name!r} nests deeper than SymPy can build "
+            "(RecursionError); print it with str(t), which names shared parts, or evaluate "
+            "it with sg.evaluate / sg.compile") from None
+
+
+def _check_size(t, size, limit):
+    what = f"closed_form({t.name!r}, shape {tuple(t.shape)})"
+    if size is None:
+        raise FormTooLargeError(
+            f"{what}: the shape has unknown sizes (None), so there is no element array; "
+            "use sg.matrix_form(t) or str(t) (matrix notation or an indexed Sum form)")
+    if size > limit:
+        raise FormTooLargeError(
+            f"{what}: the elementwise form would expand {size:,} scalar entries, above "
+            f"expand_limit={limit:,} (closed forms stay within a few seconds); use "
+            "sg.matrix_form(t) or str(t) (matrix notation, bounded at any size), or pass "
+            "expand_limit=None to expand anyway")

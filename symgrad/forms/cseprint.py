@@ -24,6 +24,7 @@ import sympy
 
 CSE_OPS = 80            # tree operations above which a form prints with named parts
 CSE_MAX_NODES = 5000    # distinct subexpressions up to which sympy.cse is used
+CSE_MAX_DEPTH = 60      # and nesting depth (sympy.cse recurses once per level)
 
 
 def _postorder(exprs):
@@ -52,6 +53,14 @@ def tree_size(exprs):
     return sum(sizes.get(e, 0) for e in exprs)
 
 
+def _depth(order):
+    """Nesting depth of the expressions whose postorder is ``order`` (linear in the DAG)."""
+    depth = {}
+    for e in order:
+        depth[e] = 1 + max((depth.get(a, 0) for a in e.args), default=0)
+    return max(depth.values(), default=0)
+
+
 def _linear_names(exprs):
     # Every compound subexpression used twice or more gets a name, innermost first.
     order, uses = _postorder(exprs)
@@ -70,7 +79,7 @@ def shared(exprs):
     """(replacements, reduced expressions): ``sympy.cse`` or the linear naming by size."""
     exprs = [sympy.sympify(e) for e in exprs]
     order, _ = _postorder(exprs)
-    if len(order) <= CSE_MAX_NODES:
+    if len(order) <= CSE_MAX_NODES and _depth(order) <= CSE_MAX_DEPTH:
         return sympy.cse(exprs, symbols=sympy.numbered_symbols("t", start=1), order="none")
     return _linear_names(exprs)
 

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import ancestors
-
 EXPAND_LIMIT = 2000         # largest scalar size the printers expand elementwise (str, text)
 
 
@@ -29,10 +27,17 @@ def _entries(shape):
     return int(np.prod(shape, dtype=np.int64))
 
 
-def scalar_size(t):
-    """Entries of ``t`` and of every tensor it is computed from (None: a size is unknown)."""
-    total = 0
-    for node in ancestors([t]):
+def scalar_size(t, stop=()):
+    """Entries of ``t`` and of every tensor it is computed from, not looking past the
+    tensors in ``stop`` (kept as symbols); None when a size is unknown."""
+    stop, total, seen, todo = set(stop), 0, set(), [t]
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node not in stop:
+            todo.extend(node.inputs)
         n = _entries(node.shape)
         if n is None:
             return None

@@ -44,6 +44,22 @@ class UnitVector(MatrixSymbol):
         return int(self.name.split("_", 1)[1])
 
 
+def leaves(expr):
+    """Symbols and matrix symbols in ``expr``, in time linear in its DAG (SymPy's
+    ``free_symbols`` walks the tree: 2^depth for a chain of shared parts)."""
+    found, seen, stack = set(), set(), [expr]
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if isinstance(e, (sympy.Symbol, MatrixSymbol)):
+            found.add(e)
+        elif isinstance(e, sympy.Basic):
+            stack.extend(e.args)
+    return found
+
+
 def size_of(d):
     """A dimension as a matrix size: an int, or the SymPy size of an unknown one (``n_X``)."""
     return getattr(d, "expr", d)
@@ -190,8 +206,9 @@ class Lifter:
 
     def _seedless(self, expr):
         """(``expr`` with its one seed e_i written e_k, e_i); (expr, None) unless one seed."""
-        held = [self.atoms[a].atoms(UnitVector) for a in expr.free_symbols & self.atoms.keys()]
-        seeds = set(expr.atoms(UnitVector)).union(*held)   # atoms, and traces inside expr
+        found = leaves(expr)
+        held = [leaves(self.atoms[a]) for a in found & self.atoms.keys()]
+        seeds = {u for u in found.union(*held) if isinstance(u, UnitVector)}   # and in atoms
         if len(seeds) != 1:
             return expr, None
         (seed,) = seeds
@@ -203,13 +220,13 @@ class Lifter:
             return expr
         old = UnitVector(old.name, *new.shape)
         swap = {}
-        for a in expr.free_symbols & self.atoms.keys():
+        for a in leaves(expr) & self.atoms.keys():
             if self.atoms[a].has(old):
                 swap[a] = self.atom(self.atoms[a].xreplace({old: new}))
         return expr.xreplace(swap).xreplace({old: new})
 
     def to_matrix(self, expr, shape):
-        atoms = [a for a in expr.free_symbols if a in self.atoms]
+        atoms = [a for a in leaves(expr) if a in self.atoms]
         if not atoms:
             return expr if shape == (1, 1) else expr * OneMatrix(*shape)
         if expr in self.atoms:
@@ -231,7 +248,7 @@ class Lifter:
         return MatAdd(*[self.to_matrix(t, shape) for t in expr.args]).doit()
 
     def _product(self, expr, shape):
-        scalars = [f for f in expr.args if not (f.free_symbols & self.atoms.keys())]
+        scalars = [f for f in expr.args if not (leaves(f) & self.atoms.keys())]
         mats = [self.to_matrix(f, shape) for f in expr.args if f not in scalars]
         seeded = [m for m in mats if m.has(UnitVector)]
         if shape[1] == 1 and len(mats) > 1 and len(seeded) == 1:

@@ -33,7 +33,8 @@ import sympy
 
 from ..graph import Node
 from .elided import EXPAND_LIMIT, Elided, scalar_size
-from .lifting import Lifter, Unsupported
+from .indexed import indexed_form
+from .lifting import Lifter, Unsupported, leaves
 from .matrixalgebra import collect, explicit
 from .batched import lift_all
 from .notation import to_latex, to_pretty, to_str, to_text
@@ -45,8 +46,9 @@ def matrix_expression(t, strategy="auto", budget=BUDGET_SECONDS):
     lifter, values = Lifter(strategy, budget), {}
     lift_all([t], lifter, values)
     out = lifter.matrix(values[t])
-    if not isinstance(out, sympy.Basic):
-        return out
+    if not isinstance(out, sympy.Basic) or not any(
+            isinstance(a, sympy.MatrixSymbol) for a in leaves(out)):
+        return out      # scalars only (doit and collect would walk a shared tree)
     return collect(lifter.tidy(collect(out.doit())))
 
 
@@ -56,8 +58,10 @@ class MatrixForm:
     Attributes:
         expr: a SymPy matrix expression (``form == "matrix"``), a scalar expression,
             or the elementwise closed form (``form == "elementwise"``).
-        form: ``"matrix"``, ``"elementwise"`` or ``"elided"`` (``expr`` is then an
-            :class:`~symgrad.forms.elided.Elided` note: too large to expand).
+        form: ``"matrix"``, ``"elementwise"``, ``"indexed"`` (no matrix notation and
+            too large or sized unknown: one entry with symbolic indices, ``forms.indexed``)
+            or ``"elided"`` (``expr`` is then an :class:`~symgrad.forms.elided.Elided`
+            note: too large to expand and no indexed form).
         reason: why the elementwise form was used (None for the matrix form).
         tensor: the tensor it describes.
     """
@@ -90,6 +94,9 @@ class MatrixForm:
         """The form expanded to an object array of the tensor's shape (leaves' symbols)."""
         if self.form == "elided":
             raise ValueError(f"{self.expr.note()}; expand it with sg.closed_form(t)")
+        if self.form == "indexed":
+            raise ValueError("an indexed form (symbolic sizes) has no element array; expand "
+                             "it with sg.closed_form(t) where the sizes are known")
         if self.form == "elementwise":
             return np.asarray(self.expr.tolist() if self.tensor.shape else self.expr,
                               dtype=object).reshape(self.tensor.shape)
@@ -132,6 +139,10 @@ def matrix_form(t: Node, simplify: str = "auto", expand_limit: int = EXPAND_LIMI
         reason = f"the matrix shapes do not line up: {exc}"
     size = scalar_size(t)
     if expand_limit is not None and (size is None or size > expand_limit):
+        try:        # one entry with symbolic indices: Sum(v[k], (k, 0, n_v - 1))
+            return MatrixForm(indexed_form(t), "indexed", t, reason=reason)
+        except Unsupported as exc:
+            reason = f"{reason}; no indexed form: {exc}"
         return MatrixForm(Elided(t, size, reason), "elided", t, reason=reason)
     return MatrixForm(elementwise_form(t, simplify, budget=budget), "elementwise", t,
                       reason=reason)

@@ -13,7 +13,7 @@ import numpy as np
 import sympy
 from sympy import Identity, MatMul, MatrixSymbol, OneMatrix, Transpose
 
-from .lifting import Lifted, UnitVector, Unsupported, mat_shape, size_of, linear_in
+from .lifting import Lifted, UnitVector, Unsupported, leaves, linear_in, mat_shape, size_of
 from .symbolic import is_symbolic_leaf, to_number
 
 
@@ -65,7 +65,7 @@ def _transpose(lifter, node, arg):
 def _reduce_sum(lifter, node, arg):
     axis, x_shape = node.attrs["axis"], node.inputs[0].shape
     count = sympy.Mul(*[size_of(x_shape[a]) for a in axis])
-    if not (arg.expr.free_symbols & lifter.atoms.keys()):
+    if not (leaves(arg.expr) & lifter.atoms.keys()):
         return Lifted(count * arg.expr, node.shape)
     m = lifter.matrix(arg)
     r, c = mat_shape(x_shape)

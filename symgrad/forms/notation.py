@@ -163,6 +163,28 @@ class TextPrinter(PlainPrinter):
         exp = str(expr.exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
         return f"{self.parenthesize(expr.base, 60)}^∘{exp}"
 
+    def _print_ArrayComprehension(self, expr):
+        # one entry with symbolic indices (forms.indexed): [f(i) for i = 0 … n − 1]
+        ranges = ", ".join(f"{self._print(i)} = {self._print(lo)} … {self._print(hi)}"
+                           for i, lo, hi in expr.limits)
+        return f"[{self._print(expr.function)} for {ranges}]"
+
+    def _print_Sum(self, expr):
+        ranges = ", ".join(f"{self._print(i)} = {self._print(lo)} … {self._print(hi)}"
+                           for i, lo, hi in expr.limits)
+        return f"Σ({self._print(expr.function)} for {ranges})"
+
+    def _print_Equality(self, expr):
+        return f"{self._print(expr.lhs)} = {self._print(expr.rhs)}"
+
+    def _print_Piecewise(self, expr):
+        *pieces, (last, cond) = expr.args
+        text = self._print(last) if cond == sympy.true else \
+            f"{self._print(last)} if {self._print(cond)} else nan"
+        for value, c in reversed(pieces):
+            text = f"{self._print(value)} if {self._print(c)} else {text}"
+        return f"({text})"
+
 
 class Latex(_MatrixMixin, LatexPrinter):
     """LaTeX with σ for the sigmoid and elementwise applications as f(M)."""
@@ -197,6 +219,12 @@ class Latex(_MatrixMixin, LatexPrinter):
 
     def _print_DiagMatrix(self, expr):
         return r"\operatorname{diag}\left(%s\right)" % self._print(expr.args[0])
+
+    def _print_ArrayComprehension(self, expr):
+        body = r"\left[%s\right]" % self._print(expr.function)
+        for i, lo, hi in expr.limits:
+            body += "_{%s=%s}^{%s}" % (self._print(i), self._print(lo), self._print(hi))
+        return body
 
     def _print_Element(self, expr):
         # theta[1] -> \theta_{1}, X[10,0] -> X_{10,0} (a subscripted name is braced first)

@@ -52,6 +52,9 @@ def _forms(t, simplify, form, limits):
             return choose(v, simplify, form, limits.expand_limit, limits.budget)
         except NoClosedFormError as exc:  # say why, with the recurrence
             return _Said(str(exc))
+        except RecursionError:            # SymPy builds and walks expressions recursively
+            return _Said(f"<closed form of {v.name} not shown: it nests deeper than SymPy "
+                         "can build; evaluate it with sg.evaluate or sg.compile>")
     if isinstance(t, (list, tuple)):
         return [None if v is None else one(v) for v in t]
     return one(t)

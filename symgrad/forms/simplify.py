@@ -69,6 +69,20 @@ def dag_size(expr, limit):
     return len(seen)
 
 
+def tree_nodes(expr):
+    """Nodes of ``expr``'s tree (shared parts counted each time), in time linear in its DAG."""
+    sizes, stack = {}, [expr]
+    while stack:
+        e = stack[-1]
+        todo = [a for a in e.args if a not in sizes]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        sizes[e] = 1 + sum(sizes[a] for a in e.args)
+    return sizes[expr]
+
+
 def _canonical(expr):
     if expr.has(sympy.Piecewise):
         expr = sympy.piecewise_fold(expr)
@@ -190,8 +204,9 @@ def simplify_expr(expr, strategy="auto", budget=None):
     """
     if strategy == "none" or not isinstance(expr, sympy.Expr):
         return expr
-    if strategy == "auto" and dag_size(expr, MEDIUM_OPS) > MEDIUM_OPS:
-        return expr
+    if strategy == "auto" and (dag_size(expr, MEDIUM_OPS) > MEDIUM_OPS
+                               or tree_nodes(expr) > 4 * MEDIUM_OPS):
+        return expr      # count_ops and every pass walk the tree: 2^depth for a chain
     budget = Budget(BUDGET_SECONDS) if budget is None else budget
     expr = _canonical(expr)
     if _is_polynomial(expr):
