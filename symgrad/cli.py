@@ -104,6 +104,7 @@ def _wrt(args, names):
 
 def _grad(args):
     import symgrad as sg
+    from .forms.layout import render_form
     from .teach import why_none
     from .teach.render import value_text
     with sg.Graph().as_default():
@@ -114,7 +115,8 @@ def _grad(args):
             if g is None:
                 print(f"d/d{name} = None: " + why_none(y, xs, i, stop_gradients=stops))
                 continue
-            form = sg.latex(g) if args.latex else str(g)    # the bounded printer
+            # render_form names shared parts: str() of a deep chain's tree is 2^depth
+            form = sg.latex(g) if args.latex else render_form(sg.closed_form(g))
             try:
                 value = value_text(sg.evaluate(g))
             except sg.FeedError:
