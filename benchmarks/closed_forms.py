@@ -12,8 +12,9 @@ Table 3: large expressions (thousands of operations): time of ``closed_form``
 and of the CSE printing, against the budget.
 Table 4 (``--bounds`` runs only this one): the bounds of issue 10, each case in a
 fresh child process (time and peak RSS of the child): ``exp((x+y)**20)``, logistic
-regression at N = 2,000 (gradient, Hessian, Jupyter reprs), a large form without
-matrix notation.
+regression at N = 2,000 and with ``X: (None, 20)`` (gradient, ``sg.hessians``,
+Jupyter reprs), a large form without matrix notation, an indexed form over an
+unknown size, a deep chain of shared parts.
 """
 import os
 import statistics
@@ -150,9 +151,13 @@ def table_matrix(quick):
 
 def _logistic(n, d):
     rng = np.random.default_rng(0)
-    X = sg.constant(rng.normal(size=(n, d)), name="X")
+    if n is None:       # X: (None, d), y: (None,)
+        X = sg.placeholder(sg.float64, shape=(None, d), name="X")
+        y = sg.placeholder(sg.float64, shape=(None,), name="y")
+    else:
+        X = sg.constant(rng.normal(size=(n, d)), name="X")
+        y = sg.constant(rng.uniform(size=n), name="y")
     w = sg.Variable(np.zeros(d), name="w")
-    y = sg.constant(rng.uniform(size=n), name="y")
     z = X @ w
     return w, -sg.reduce_sum(y * sg.log(sg.sigmoid(z)) + (1 - y) * sg.log(1 - sg.sigmoid(z)))
 
@@ -169,10 +174,29 @@ def _bound_case(name):
         v = sg.Variable(np.ones(3000), name="v")
         (g,) = sg.gradients(v[0] * sg.reduce_sum(sg.sin(v)), v)
         return "str(grad of v[0]*sum(sin(v))), v: 3000", lambda: str(g)
+    if name.startswith("unknown-"):
+        w, loss = _logistic(None, 20)
+        what = name.split("-", 1)[1]
+        t = sg.gradients(loss, w)[0] if what == "grad" else sg.hessians(loss, w)[0]
+        label = {"grad": "str(grad)", "hessian": "str(sg.hessians(...)[0])"}[what]
+        return f"logistic X:(None, 20): {label}", lambda: str(t)
+    if name == "deep-chain":
+        x = a = sg.Variable(0.3, name="x")
+        for _ in range(25):
+            a = sg.sin(a) * sg.cos(a)
+        (g,) = sg.gradients(a, x)
+        return "str(d/dx of 25 nested sin(a)*cos(a))", lambda: str(g)
+    if name == "indexed":
+        v = sg.placeholder(sg.float64, shape=(None,), name="v")
+        (g,) = sg.gradients(v[0] * sg.reduce_sum(sg.sin(v)), v)
+        return "str(grad of v[0]*sum(sin(v))), v: (None,)", lambda: str(g)
     w, loss = _logistic(2000, 20)
     if name == "hessian":
         (h,) = sg.hessians(loss, w)
         return "logistic N=2000 D=20: str(sg.hessians(...)[0])", lambda: str(h)
+    if name == "hessian-latex":
+        (h,) = sg.hessians(loss, w)
+        return "logistic N=2000 D=20: sg.hessians(...)[0]._repr_latex_()", h._repr_latex_
     if name == "hessian-rows":   # as TF1 code builds it: one gradient per entry, stacked
         (g,) = sg.gradients(loss, w)
         h = sg.stack([sg.gradients(g[i], w)[0] for i in range(20)])
@@ -184,7 +208,8 @@ def _bound_case(name):
 
 
 BOUND_CASES = ["exp-closed_form", "exp-grad", "str", "latex", "html", "hessian",
-               "hessian-rows", "no-matrix"]
+               "hessian-latex", "hessian-rows", "unknown-grad", "unknown-hessian",
+               "no-matrix", "indexed", "deep-chain"]
 
 
 def run_bound_case(name):
@@ -194,6 +219,7 @@ def run_bound_case(name):
     out = fn()
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out = out.replace("\n", " ⏎ ")        # one table row
     shown = out if len(out) <= 60 else out[:57] + "..."
     print(f"| {label} | {dt:.2f} | {rss:.0f} | {len(out):,} | `{shown}` |")
 

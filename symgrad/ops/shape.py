@@ -89,14 +89,26 @@ def _concat_shape(in_shapes, axis):
 
 
 def _concat_grad(node, g):
-    axis, start, grads = node.attrs["axis"], 0, []
-    if any(isinstance(x.shape[axis], Dim) for x in node.inputs[:-1]):
-        raise ShapeError("the gradient of concat along an axis of unknown size (None) is not "
-                         "supported; concatenate along a known axis")
-    for x in node.inputs:
-        index = (slice(None),) * axis + (slice(start, start + x.shape[axis]),)
-        grads.append(F.index(g, index=index))
-        start += x.shape[axis]
+    # Each input gets back its slice of g.  One input may have an unknown size along the
+    # axis: the slices after it are counted from the end (known sizes), so every bound
+    # is an integer, as the slices of a forward x[1:] or x[:-1].
+    axis = node.attrs["axis"]
+    sizes = [x.shape[axis] for x in node.inputs]
+    unknown = [i for i, d in enumerate(sizes) if isinstance(d, Dim)]
+    if len(unknown) > 1:
+        raise ShapeError("the gradient of concat along an axis where two or more inputs have "
+                         f"unknown sizes (None) is not supported (sizes {sizes}); give all but "
+                         "one of them a size along that axis")
+    grads, start = [], 0
+    for i, x in enumerate(node.inputs):
+        if unknown and i >= unknown[0]:
+            after = sum(sizes[i + 1:])        # known: only sizes[unknown[0]] is not
+            begin = start if i == unknown[0] else -(after + sizes[i])
+            part = slice(begin, -after if after else None)
+        else:
+            part = slice(start, start + sizes[i])
+            start += sizes[i]
+        grads.append(F.index(g, index=(slice(None),) * axis + (part,)))
     return grads
 
 
