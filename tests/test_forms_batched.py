@@ -10,24 +10,8 @@ import sympy
 
 import symgrad as sg
 import symgrad.compat.v1 as tf
-from symgrad.forms.symbolic import leaf_symbols
-from symgrad.ops.functions import numeric
+from tests.test_forms_bounds import _matrix_matches_evaluate as matches_evaluate
 from tests.test_forms_bounds import hessian_by_rows, logistic
-
-
-def matches_evaluate(H, leaves, rng):
-    """The matrix form of ``H`` expanded at a random point equals ``sg.evaluate``."""
-    m = sg.matrix_form(H)
-    assert m.form == "matrix", m.reason
-    syms = tuple(s for leaf in leaves for s in leaf_symbols(leaf).reshape(-1))
-    point = rng.normal(size=len(syms))
-    got = np.array([float(numeric(e, syms)(*point)) for e in m.elements().reshape(-1)])
-    feed, k = {}, 0
-    for leaf in leaves:
-        feed[leaf] = point[k:k + leaf.size].reshape(leaf.shape)
-        k += leaf.size
-    np.testing.assert_allclose(got, sg.evaluate(H, feed).reshape(-1), rtol=1e-9, atol=1e-12)
-    return m
 
 
 def at(expr, sizes, values):
@@ -46,24 +30,6 @@ def mlp(rng):
     W = sg.Variable(rng.normal(size=(5, 4)), name="W")
     v = sg.Variable(rng.normal(size=5), name="v")
     return x, W, v, sg.sigmoid(sg.reduce_sum(v * sg.tanh(W @ x)))
-
-
-def test_logistic_regression_hessian_of_sg_hessians_in_matrix_notation(rng):
-    X, w, y, loss = logistic(5, 3, rng, leaf=sg.Variable)
-    (H,) = sg.hessians(loss, w)
-    m = matches_evaluate(H, [X, w, y], rng)
-    assert m.text() == "Xᵀ diag((𝟏 − σ(X w)) ∘ σ(X w)) X"
-
-
-def test_least_squares_and_quadratic_form_hessians_of_sg_hessians(rng):
-    X = sg.Variable(rng.normal(size=(4, 3)), name="X")
-    w = sg.Variable(rng.normal(size=3), name="w")
-    y = sg.Variable(rng.normal(size=4), name="y")
-    (H,) = sg.hessians(sg.reduce_sum((X @ w - y) ** 2), w)
-    assert matches_evaluate(H, [X, w, y], rng).text() == "2 Xᵀ X"
-    A = sg.Variable(rng.normal(size=(3, 3)), name="A")
-    (H,) = sg.hessians(sg.reduce_sum(w * (A @ w)), w)
-    assert matches_evaluate(H, [w, A], rng).text() == "A + Aᵀ"
 
 
 def test_mlp_hessians_in_matrix_notation(rng):

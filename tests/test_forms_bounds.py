@@ -159,26 +159,35 @@ def _matrix_matches_evaluate(H, leaves, rng):
     return m
 
 
-def test_logistic_regression_hessian_in_matrix_notation(rng):
+def batched_hessian(loss, w):
+    return sg.hessians(loss, w)[0]       # one sweep over a batch of unit seeds
+
+
+HESSIANS = pytest.mark.parametrize("hessian", [hessian_by_rows, batched_hessian],
+                                   ids=["rows", "sg.hessians"])
+
+
+@HESSIANS
+def test_logistic_regression_hessian_in_matrix_notation(rng, hessian):
     X, w, y, loss = logistic(5, 3, rng, leaf=sg.Variable)
-    H = hessian_by_rows(loss, w)
-    m = _matrix_matches_evaluate(H, [X, w, y], rng)
+    m = _matrix_matches_evaluate(hessian(loss, w), [X, w, y], rng)
     assert m.text() == "Xᵀ diag((𝟏 − σ(X w)) ∘ σ(X w)) X"
 
 
-def test_least_squares_hessian_in_matrix_notation(rng):
+@HESSIANS
+def test_least_squares_hessian_in_matrix_notation(rng, hessian):
     X = sg.Variable(rng.normal(size=(4, 3)), name="X")
     w = sg.Variable(rng.normal(size=3), name="w")
     y = sg.Variable(rng.normal(size=4), name="y")
-    H = hessian_by_rows(sg.reduce_sum((X @ w - y) ** 2), w)
-    m = _matrix_matches_evaluate(H, [X, w, y], rng)
+    m = _matrix_matches_evaluate(hessian(sg.reduce_sum((X @ w - y) ** 2), w), [X, w, y], rng)
     assert m.text() == "2 Xᵀ X"
 
 
-def test_quadratic_form_hessian_collects_to_a_plus_a_transpose(rng):
+@HESSIANS
+def test_quadratic_form_hessian_collects_to_a_plus_a_transpose(rng, hessian):
     x = sg.Variable(rng.normal(size=4), name="x")
     A = sg.Variable(rng.normal(size=(4, 4)), name="A")
-    H = hessian_by_rows(sg.reduce_sum(x * (A @ x)), x)
+    H = hessian(sg.reduce_sum(x * (A @ x)), x)
     assert _matrix_matches_evaluate(H, [x, A], rng).text() == "A + Aᵀ"
 
 

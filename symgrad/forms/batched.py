@@ -7,12 +7,14 @@ vector ``e_k``, the sweep's output reads ``M e_k`` (a Hessian-vector product
 ``Xᵀ diag(d) X e_k``); over the seeds ``e_0 .. e_{n-1}`` the batched output is
 the matrix whose row b is ``(M e_b)ᵀ``: ``(M I)ᵀ = Mᵀ``.
 
-Imports ``lifting`` and ``matrixrules``.
+Imports the evaluator's graph walk, ``lifting`` and ``matrixrules``.
 """
 from __future__ import annotations
 
 import numpy as np
 from sympy import Transpose
+
+from ..evaluate import needed
 
 from .lifting import Lifted, UnitVector, Unsupported, size_of, linear_in
 from .matrixrules import lift
@@ -20,22 +22,10 @@ from .matrixrules import lift
 SEED = "e_k"     # the name of the seed's unit vector while a sweep is lifted (lifting's too)
 
 
-def walk(outputs, batches):
-    """Ancestors of ``outputs`` in topological order, not entering batched sweeps."""
-    seen, stack = set(), [n for n in outputs if n is not None]
-    while stack:
-        node = stack.pop()
-        if node not in seen:
-            seen.add(node)
-            if node not in batches:
-                stack.extend(node.inputs)
-    return sorted(seen, key=lambda n: n.id)
-
-
 def lift_all(outputs, lifter, values):
     """Lift every ancestor of ``outputs`` into ``values``; batched sweeps via their seed."""
     batches = outputs[0].graph.batches if outputs else {}
-    for node in walk(outputs, batches):
+    for node in needed(outputs, batches):   # not entering batched sweeps
         if node in values:
             continue
         if node in batches:
