@@ -2,7 +2,9 @@
 
 Modes:
 - ``cold``: warm Numba (and jax) up on a trivial function, print ``READY``; build
-  (derive + compile + first call) and print ``BUILT <seconds>``; then check the
+  (derive + compile + first call; symgrad: until the machine code answers, its first
+  result by the default ``sg.compile`` is recorded on the way) and print
+  ``BUILT <seconds>``; then check the
   batched functions against single calls, count operations and print
   ``RESULT <json>``.  The parent kills the process if ``BUILT`` comes too late.
 - ``side``: build several tools (the ones that built in time) in one process and
@@ -64,7 +66,8 @@ def cold(workload, tool):
         built.save(saved_path())
     value, grad = built.call(workload.sample())
     X = workload.points(8, seed=3)
-    result = {"derive": built.derive_seconds, "value": float(value),
+    result = {"derive": built.derive_seconds, "first": built.first_seconds,
+              "value": float(value),
               "grad": np.asarray(grad, float).tolist(), "ops": built.ops, "note": built.note,
               "batch_error": {label: check_batch(batch, built, X)
                               for label, batch in built.batches.items()}}

@@ -5,7 +5,11 @@ in a fresh process with fresh cache dirs, and prints two tables (per tool; symgr
 against the issue's targets) plus the core's scaling, to stdout and to
 ``benchmarks/RESULTS.md``.  Figures are medians.
 
-- cold build: derive + compile + first call, Numba/jax start-up paid beforehand.
+- cold build: derive + compile + first call, Numba/jax start-up paid beforehand
+  (symgrad: until the machine code answers).
+- first result (symgrad): derive + ``sg.compile`` (the default: it returns at once,
+  numpy answers until the machine code is in) + the first call, in the same process
+  and run as the cold build.
 - cached load: a new process builds the same function again from the warm cache
   and returns the first result; the figure is the median over pairs of that time
   minus the same for a trivial ``@njit(cache=True)`` function (Numba's own

@@ -46,6 +46,7 @@ from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, NotATensorError, ShapeError
 from .graph import Node, ancestors, concrete_shape, is_static
 from .values import bind_dims, cast_value, fits
+from .lower import background
 from .lower import cache as lower_cache
 from .lower import batches
 from .lower.arguments import call_checked, check_count, coerce, real_array
@@ -69,7 +70,7 @@ def __getattr__(name: str) -> Any:
 
 
 def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,  # noqa: A001
-            cache: bool = True) -> Evaluator | PerSize:
+            cache: bool = True, wait: bool | None = None) -> Evaluator | PerSize:
     """Compile ``outputs`` as a function of ``inputs`` with Numba.
 
     Args:
@@ -81,6 +82,12 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
         fastmath: allow LLVM fast-math (reassociation, no NaN/inf guarantees).
         cache: keep the generated module and machine code in the disk cache
             (``SYMGRAD_CACHE_DIR``); False uses a temporary directory.
+        wait: True builds the machine code before returning.  False (the default,
+            unless ``$SYMGRAD_WAIT`` is set) returns at once: calls are answered by
+            numpy over the graph until a background thread has built the machine
+            code (``f.ready``; ``f.wait()`` blocks until then; ``f.jit``,
+            ``f.batched`` and pickling wait by themselves).  Graphs with unknown
+            sizes or control flow are always built before returning.
     Returns:
         an :class:`Evaluator`.
     Raises:
@@ -97,6 +104,7 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     """
     from .lower.control import control_nodes
     from .lower.ir import graph_key
+    from .lower import plan
     from .lower.persize import PerSize
     flat, tree = flatten_outputs(outputs)
     leaves = _check_inputs(inputs)
@@ -108,6 +116,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     names = [x.name for x in leaves]
     if control_nodes(nodes, leaves):  # cond / while_loop: kernels joined by drivers
         return ControlEvaluator(nodes, leaves, tree, fastmath, cache)
+    if not background.waits(wait) and plan.supported(nodes, leaves):  # answer at once
+        return PendingEvaluator(plan.Plan(nodes, leaves), _checks(leaves, tree),
+                                lambda: compile(outputs, inputs, fastmath, cache, wait=True))
     directory = None if cache else lower_cache.private_dir()
     # the machine code builds the structure (a flat tuple is its own result already)
     boxed = tree if boxable(tree) and not native(tree) else None
@@ -184,6 +195,13 @@ def _check_inputs(inputs):
     return inputs
 
 
+def _checks(leaves, tree):
+    """What an evaluator's argument checks and output structure need, from the graph."""
+    return {"input_names": [x.name for x in leaves], "_tree": tree, "_rebuild": _rebuilder(tree),
+            "_inputs": [(x.name, x.dtype.str, x.shape) for x in leaves],
+            "_int_inputs": any(x.dtype.kind in "iu" for x in leaves)}
+
+
 def _rebuilder(tree):
     """A fast function rebuilding the output structure from the jit's tuple."""
     if tree == ("leaf",):
@@ -213,6 +231,8 @@ def _build(tree, it):
 
 class Evaluator:
     """A compiled graph: call it, batch it, use ``jit`` from Numba, pickle it."""
+
+    ready = True   # the machine code is in (see PendingEvaluator)
 
     def __init__(self, text: str, tree: tuple, names: list[str], source: Any,
                  directory: str | None = None) -> None:
@@ -248,6 +268,15 @@ class Evaluator:
             slow = functools.partial(call_checked, self._kernel, self._inputs,
                                      self.input_names)
             with_call(self, entry_dispatcher(self._kernel, len(self._inputs), slow))
+
+    def wait(self, timeout: float | None = None) -> Evaluator:
+        """Return self: the machine code is built (``PendingEvaluator.wait`` blocks)."""
+        return self
+
+    @property
+    def error(self) -> BaseException | None:
+        """The exception a background build raised (None: the machine code is in)."""
+        return None
 
     @property
     def source(self) -> str:
@@ -397,6 +426,12 @@ class Evaluator:
     def __repr__(self):
         return (f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) "
                 f"module={self.module.__name__}>")
+
+
+class PendingEvaluator(background.Pending, Evaluator):
+    """An :class:`Evaluator` whose machine code is being built in the background
+    (``symgrad.lower.background``): calls are answered by numpy until it becomes
+    exactly the built Evaluator."""
 
 
 class ControlEvaluator(Evaluator):

@@ -36,5 +36,9 @@ def compile_cache_dir(tmp_path_factory):
     """Compiled modules of the test session go to a temporary cache, not the user's."""
     mp = pytest.MonkeyPatch()
     mp.setenv("SYMGRAD_CACHE_DIR", str(tmp_path_factory.mktemp("symgrad_cache")))
+    # sg.compile builds the machine code before returning, so tests of compiled code
+    # test the machine code; tests/test_compile_background.py tests the cheap tier
+    # and the background build (wait=False) on their own
+    mp.setenv("SYMGRAD_WAIT", "1")
     yield
     mp.undo()

@@ -1,0 +1,164 @@
+"""Machine code built out of the caller's way: evaluators that answer at once.
+
+``sg.compile`` returns an evaluator whose calls the cheap tier (``lower.plan``:
+numpy over the graph) answers while one background thread runs the usual build
+(lowering, Numba, the disk cache).  When the build is done the evaluator's state
+*is replaced* by the built ``Evaluator``'s (its class and attributes), so calls
+after the swap take exactly the compiled path, without a wrapper.
+
+- ``f.ready``: whether the machine code is in; ``f.wait(timeout=None)`` blocks
+  until it is and returns ``f`` (it raises the build's error if the build failed).
+- Anything that needs the machine code (``f.jit``, ``f.batched``, ``f.gufunc``,
+  ``f.module``, pickling, saving, ...) waits for it first.
+- A failed build is logged once on the ``"symgrad"`` logger; calls stay on the
+  cheap tier (correct, slower) and ``f.wait()`` / ``f.jit`` raise ``CompileError``.
+- ``compile(..., wait=True)``, or ``SYMGRAD_WAIT=1`` in the environment, builds
+  before returning, as before.
+
+Numba holds the GIL for most of a build (its typing and lowering passes are
+Python; LLVM's passes run in ctypes calls that release it), so a caller that keeps
+the interpreter busy slows the build down, never the other way round.
+
+Imports ``symgrad.errors`` and ``symgrad.progress`` only.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import weakref
+
+from ..errors import CompileError
+from ..progress import LOGGER
+
+_QUEUE: queue.SimpleQueue = queue.SimpleQueue()
+_WORKER: list[threading.Thread] = []
+_LOCK = threading.Lock()
+_PENDING: weakref.WeakSet = weakref.WeakSet()   # not built yet (re-queued after a fork)
+
+
+def waits(wait):
+    """Whether ``compile`` builds before returning: ``wait``, else ``$SYMGRAD_WAIT``."""
+    if wait is None:
+        return os.environ.get("SYMGRAD_WAIT", "").strip() not in ("", "0")
+    return bool(wait)
+
+
+class Pending:
+    """Mixed in before ``Evaluator``: the state of an evaluator still being built.
+
+    ``__init__`` takes the plan (``plan(checked args) -> tuple of outputs``), the
+    attributes the argument checks need, and ``build() -> Evaluator``.
+    """
+
+    ready = False
+
+    def __init__(self, plan, checks, build):
+        self.__dict__.update(checks)   # input_names, _inputs, _int_inputs, _tree, _rebuild
+        self._tier_plan, self._tier_build = plan, build
+        self._tier_done, self._tier_error = threading.Event(), None
+        _submit(self)
+
+    def __call__(self, *args):
+        plan = self.__dict__.get("_tier_plan")
+        if plan is None:   # swapped in between: the compiled path
+            return type(self).__call__(self, *args)
+        return self._rebuild(plan(self._coerce(args)))
+
+    def wait(self, timeout=None):
+        """Block until the machine code is in (at most ``timeout`` s); return self.
+
+        Raises:
+            TimeoutError: not built within ``timeout`` seconds.
+            CompileError: the build failed (the cause is chained).
+        """
+        if not self._tier_done.wait(timeout):
+            raise TimeoutError(f"the machine code was not built within {timeout} s; "
+                               "calls are answered by numpy meanwhile (f.ready says when)")
+        error = self.__dict__.get("_tier_error")
+        if error is not None:
+            raise CompileError(f"building the machine code failed: {error}; calls are "
+                               "answered by numpy (slower)") from error
+        return self
+
+    @property
+    def error(self):
+        """The exception the background build raised, or None."""
+        return self._tier_error
+
+    def __getattr__(self, name):
+        # only attributes the built evaluator has (jit, module, gufunc state...) get here
+        if name.startswith("__") or name.startswith("_tier"):
+            raise AttributeError(name)
+        self.wait()
+        if isinstance(self, Pending):   # done without a swap: nothing more to wait for
+            raise AttributeError(name)
+        return getattr(self, name)
+
+    def batched(self, *values, parallel=False):
+        return self.wait().batched(*values, parallel=parallel)
+
+    def __reduce__(self):
+        return self.wait().__reduce__()
+
+    def __repr__(self):
+        state = "build failed" if self._tier_error else "building machine code"
+        return f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) {state}>"
+
+
+def _submit(pending):
+    _PENDING.add(pending)
+    _QUEUE.put(weakref.ref(pending))
+    with _LOCK:
+        if not _WORKER:
+            worker = threading.Thread(target=_work, name="symgrad-build", daemon=True)
+            _WORKER.append(worker)
+            worker.start()
+
+
+def _work():
+    """The background thread: one build at a time, in the order compiled."""
+    while True:
+        ref = _QUEUE.get()
+        pending = ref()
+        if pending is None or pending._tier_done.is_set():
+            continue
+        build = pending._tier_build
+        del pending   # an evaluator dropped while its build runs is not kept alive
+        try:
+            built, error = build(), None
+        except Exception as exc:  # noqa: BLE001  (reported: logged, and raised by wait)
+            built, error = None, exc
+        pending = ref()
+        if pending is not None:
+            _finish(pending, built, error)
+        del pending, built
+
+
+def _finish(pending, built, error):
+    if error is None:
+        state = dict(built.__dict__)
+        pending.__dict__.update(state)
+        pending.__class__ = type(built)    # from now on, exactly the built evaluator
+        pending.__dict__.pop("_tier_plan", None)
+        pending.__dict__.pop("_tier_build", None)
+    else:
+        pending._tier_error = error
+        LOGGER.warning("symgrad: building the machine code of a compiled function failed "
+                       "(%s: %s); its calls stay on the numpy tier; f.wait() raises the error",
+                       type(error).__name__, error)
+    _PENDING.discard(pending)
+    pending._tier_done.set()
+
+
+def _after_fork():
+    """In a forked child the worker thread is gone: start afresh, re-queue the builds."""
+    global _QUEUE, _LOCK
+    _QUEUE, _LOCK = queue.SimpleQueue(), threading.Lock()
+    _WORKER.clear()
+    for pending in list(_PENDING):
+        _submit(pending)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)

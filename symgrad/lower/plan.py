@@ -1,0 +1,162 @@
+"""The cheap tier: a graph evaluated by numpy, step by step, ready at once.
+
+``Plan(outputs, inputs)`` turns the nodes below ``outputs`` into a list of numpy
+steps.  An elementwise node runs the scalar body its compiled loop is emitted from
+(``lower.scalar.translate``: the same opcodes, the same edge values) over whole
+arrays; any other op runs its registry ``impl`` (the reference evaluator's).
+Building a plan is one walk of the graph, so ``sg.compile`` answers its first
+calls with it while Numba builds the machine code (``lower.background``).
+Leaves that are not inputs are baked in at their current values, as the compiled
+kernel bakes them.
+
+Imports numpy, the graph, the op registry's errors and ``lower.scalar``.
+
+>>> import symgrad as sg
+>>> with sg.Graph().as_default():
+...     x = sg.placeholder(shape=(2,), name="x")
+...     y = sg.reduce_sum(sg.sin(x) * x)
+...     plan = Plan([y, sg.gradients(y, x)[0]], [x])
+>>> value, grad = plan([np.array([0.0, 1.0])])
+>>> round(value, 6), grad.round(6).tolist()
+(0.841471, [0.0, 1.381773])
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..errors import FeedError
+from ..graph import ancestors, is_static
+from .scalar import translate
+
+
+class Plan:
+    """``outputs`` (nodes, no None) as numpy steps over the values of ``inputs``.
+
+    ``plan(args)`` takes one value per input, already checked and cast (as
+    ``Evaluator._coerce`` gives them) and returns a tuple: 0-d outputs as Python
+    scalars, others as fresh C-contiguous arrays of the output's dtype.
+    """
+
+    def __init__(self, outputs, inputs):
+        slots = {x: k for k, x in enumerate(inputs)}
+        self.values = [None] * len(inputs)   # inputs first, then constants and steps
+        self.steps = []                      # (function, input slots, output slot, dtype)
+        for node in ancestors(outputs):
+            if node in slots:
+                continue
+            slots[node] = len(self.values)
+            if not node.inputs and node.op.kind == "leaf":
+                self.values.append(_baked(node))
+                continue
+            self.values.append(None)
+            self.steps.append((_step(node), tuple(slots[x] for x in node.inputs),
+                               slots[node], node.dtype))
+        self.outputs = [(slots[n], n.dtype, not n.shape) for n in outputs]
+        self.n_inputs = len(inputs)
+
+    def __call__(self, args):
+        values = list(self.values)
+        values[:self.n_inputs] = [np.asarray(a) for a in args]
+        with np.errstate(all="ignore"):
+            for fn, ins, out, dtype in self.steps:
+                values[out] = np.asarray(fn(*[values[i] for i in ins])).astype(dtype, copy=False)
+        return tuple(values[k].item() if scalar else np.array(values[k], dtype=dtype, order="C")
+                     for k, dtype, scalar in self.outputs)
+
+
+def supported(outputs, inputs):
+    """True when every size is known (the plan does not bind unknown sizes)."""
+    return all(n.shape is not None and is_static(n.shape) for n in ancestors(outputs + inputs))
+
+
+def _baked(node):
+    if node.value is None:   # the lowering's error, raised as early
+        raise FeedError(f"placeholder {node.name!r} (shape {node.shape}) is needed by the "
+                        "outputs but is not among the compiled function's inputs; add it "
+                        "to inputs=[...]")
+    return np.array(node.value, dtype=node.dtype)  # a copy: later assignments do not leak in
+
+
+def _step(node):
+    """The numpy function computing ``node`` from its inputs' values."""
+    if node.op.kind != "elementwise":
+        return functools.partial(node.op.impl, **node.attrs)
+    expr, _ = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    body = translate(expr, len(node.inputs), node.attrs.get("strong"))
+    return functools.partial(_run_body, _program(body), node.shape)
+
+
+@functools.lru_cache(maxsize=8192)
+def _program(body):
+    """A body's instructions as (kind, payload, operands): 0 arg k, 1 const, 2 call."""
+    out = []
+    for op, *ops in body:
+        if op == "arg":
+            out.append((0, ops[0], ()))
+        elif op == "const":
+            out.append((1, float.fromhex(ops[0]), ()))
+        elif op == "call":
+            out.append((2, _CALLS[ops[0]], tuple(ops[1:])))
+        else:
+            out.append((2, _OPS[op], tuple(ops)))
+    return tuple(out)
+
+
+def _run_body(program, shape, *args):
+    """The body over arrays: every value a float64 array, as every value is a double
+    in the kernel; the result broadcast to the node's shape."""
+    args = [np.asarray(a, dtype=np.float64) for a in args]
+    vals = []
+    for kind, payload, ops in program:
+        if kind == 0:
+            vals.append(args[payload])
+        elif kind == 1:
+            vals.append(payload)
+        else:
+            vals.append(payload(*[vals[i] for i in ops]))
+    out = np.asarray(vals[-1], dtype=np.float64)
+    return out if out.shape == shape else np.broadcast_to(out, shape)
+
+
+def _flag(fn):
+    return lambda *a: fn(*a).astype(np.float64)
+
+
+def _truth(v):
+    return np.asarray(v) != 0
+
+
+def _vectorised(fn):
+    """A math-module function over arrays; nan where it raises (a pole, a domain)."""
+    def safe(v):
+        try:
+            return fn(v)
+        except (ValueError, OverflowError):
+            return math.inf if fn in (math.gamma, math.lgamma) else math.nan
+    return np.vectorize(safe, otypes=[np.float64])
+
+
+_OPS = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+    "neg": np.negative, "id": np.asarray, "max": np.maximum, "min": np.minimum,
+    "lt": _flag(np.less), "le": _flag(np.less_equal), "gt": _flag(np.greater),
+    "ge": _flag(np.greater_equal), "eq": _flag(np.equal), "ne": _flag(np.not_equal),
+    "select": lambda c, a, b: np.where(_truth(c), a, b),
+    "and": lambda a, b: np.logical_and(_truth(a), _truth(b)).astype(np.float64),
+    "or": lambda a, b: np.logical_or(_truth(a), _truth(b)).astype(np.float64),
+    "not": lambda a: np.logical_not(_truth(a)).astype(np.float64),
+    "strong": lambda g, v: np.where(np.asarray(g) == 0.0, 0.0, v),
+}
+_CALLS = {
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
+    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "exp": np.exp,
+    "log": np.log, "sqrt": np.sqrt, "pow": np.power, "atan2": np.arctan2,
+    "floor": np.floor, "ceil": np.ceil, "fabs": np.fabs, "trunc": np.trunc, "rint": np.rint,
+    "expm1": np.expm1, "log1p": np.log1p, "erf": _vectorised(math.erf),
+    "erfc": _vectorised(math.erfc), "gamma": _vectorised(math.gamma),
+    "lgamma": _vectorised(math.lgamma),
+}

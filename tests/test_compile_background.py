@@ -1,0 +1,223 @@
+"""sg.compile answers at once: the cheap tier (numpy over the graph) while the machine
+code is built in the background, then exactly the compiled evaluator.
+
+The background worker is held (``held`` fixture: a build queued first that waits on
+an event), so what the cheap tier answers is tested deterministically; the oracles
+are the reference evaluator (every registry op, random programs) and the machine
+code itself (after ``f.wait()``).
+"""
+import logging
+import pickle
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import symgrad as sg
+from symgrad.compiler import Evaluator, PendingEvaluator
+from symgrad.errors import CompileError
+from symgrad.lower import background
+from symgrad.ops import REGISTRY
+
+from .programs import programs
+from .test_compile_ops import _build
+
+
+class _Done:
+    """What the blocker's build returns (swapped into the blocker, as an Evaluator is)."""
+
+
+class _Blocker:
+    """A queued build that holds the worker until ``release``."""
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self._tier_done = threading.Event()
+        self._tier_build = lambda: self.gate.wait() and _Done()
+
+
+@pytest.fixture
+def held():
+    """The background worker, busy until the test releases it (or ends)."""
+    blocker = _Blocker()
+    background._submit(blocker)
+    yield blocker.gate
+    blocker.gate.set()
+
+
+def _rosen():
+    x = sg.placeholder(shape=(3,), name="x")
+    y = sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+    return x, [y] + sg.gradients(y, x)
+
+
+def _close(got, expected, rtol=1e-12):
+    assert type(got) is type(expected)
+    if isinstance(expected, (list, tuple)):
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            _close(g, e, rtol)
+    elif isinstance(expected, dict):
+        assert list(got) == list(expected)
+        for k in expected:
+            _close(got[k], expected[k], rtol)
+    elif expected is not None:
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=1e-12)
+        if isinstance(expected, np.ndarray):
+            assert got.dtype == expected.dtype and got.flags.c_contiguous
+
+
+def test_first_calls_are_answered_before_the_build_then_the_machine_code_takes_over(held):
+    x, outputs = _rosen()
+    f = sg.compile(outputs, [x], wait=False)
+    assert type(f) is PendingEvaluator and not f.ready and isinstance(f, Evaluator)
+    point = np.array([-1.2, 1.0, 0.5])
+    early = f(point)
+    held.set()
+    assert f.wait(timeout=120) is f
+    assert type(f) is Evaluator and f.ready and "_tier_plan" not in vars(f)
+    assert type(f).__call__ is Evaluator.__call__    # no wrapper left after the swap
+    _close(early, f(point))
+    _close(early, [np.float64(v).item() if np.ndim(v) == 0 else v
+                   for v in sg.evaluate(outputs, {x: point})])
+
+
+def test_wait_true_and_the_environment_build_before_returning(monkeypatch):
+    x, outputs = _rosen()
+    assert type(sg.compile(outputs, [x], wait=True)) is Evaluator
+    monkeypatch.setenv("SYMGRAD_WAIT", "1")
+    assert type(sg.compile(outputs, [x])) is Evaluator
+    monkeypatch.setenv("SYMGRAD_WAIT", "0")
+    f = sg.compile(outputs, [x])
+    assert type(f) in (PendingEvaluator, Evaluator)   # may be built already
+    assert f.wait(timeout=120).ready
+
+
+@pytest.mark.parametrize("name", sorted(n for n, op in REGISTRY.items() if op.examples))
+def test_cheap_tier_matches_reference_for_every_op(name, held):
+    graph, fetches, leaves, values = _build(name, np.random.default_rng(7))
+    with graph.as_default():
+        expected = sg.evaluate(fetches, dict(zip(leaves, values)))
+        f = sg.compile(fetches, leaves, wait=False)
+    got = f(*values)
+    for node, g, e in zip(fetches, got, expected):
+        rtol = 1e-5 if node.dtype == np.float32 else 1e-12
+        assert np.shape(g) == np.shape(e), node.name
+        np.testing.assert_allclose(np.asarray(g, dtype=float), np.asarray(e, dtype=float),
+                                   rtol=rtol, atol=1e-12, err_msg=f"{name}: {node.name}")
+        if node.shape:
+            assert g.dtype == node.dtype, node.name
+
+
+@settings(max_examples=15)
+@given(programs(control=()))
+def test_cheap_tier_matches_reference_on_random_programs(p):
+    blocker = _Blocker()
+    background._submit(blocker)
+    try:
+        with p.graph.as_default():
+            grads = sg.gradients(p.ys, p.xs, grad_ys=p.grad_ys)
+            fetches = list(p.ys) + [g for g in grads if g is not None]
+            expected = sg.evaluate(fetches)
+            got = sg.compile(fetches, [], wait=False)()
+    finally:
+        blocker.gate.set()
+    for node, g, e in zip(fetches, got, expected):
+        np.testing.assert_allclose(np.asarray(g, dtype=float), np.asarray(e, dtype=float),
+                                   rtol=1e-10, atol=1e-10, err_msg=p.code)
+
+
+def test_structures_dtypes_and_none_outputs_match_the_machine_code(held):
+    x = sg.placeholder(shape=(2, 3), name="x")
+    k = sg.placeholder(shape=(), dtype=np.int64, name="k")
+    w = sg.Variable(np.arange(3.0, dtype=np.float32), name="w")
+    y = sg.reduce_sum(sg.tanh(x) @ sg.cast(w, np.float64)) * sg.cast(k, np.float64)
+    outputs = {"y": y, "parts": (sg.gradients(y, [x, k, w]), x > 0.5, sg.cast(w * 2, np.float32))}
+    f = sg.compile(outputs, [x, k], wait=False)
+    args = (np.linspace(0, 1, 6).reshape(2, 3), 3.7)   # k: 3.7 -> 3, as numpy casts
+    early = f(*args)
+    assert early["parts"][0][1] is None
+    held.set()
+    _close(early, f.wait(timeout=120)(*args), rtol=1e-6)
+
+
+def test_bad_arguments_raise_what_the_machine_code_raises(held):
+    x = sg.placeholder(shape=(2,), name="x")
+    n = sg.placeholder(shape=(), dtype=np.int32, name="n")
+    y = sg.reduce_sum(x * sg.cast(n, np.float64))
+    bad = [((np.ones(3), 1), "shape"), ((np.ones(2), np.nan), "nan"), ((["a", "b"], 1), "real"),
+           ((np.ones(2) + 1j, 1), "real"), ((np.ones(2),), "takes 2 inputs"),
+           (([[1.0], [2.0, 3.0]], 1), "not an array")]
+    f = sg.compile(y, [x, n], wait=False)
+    early = [_error(f, args) for args, _ in bad]
+    held.set()
+    f.wait(timeout=120)
+    for (args, word), first, (kind, message) in zip(bad, early, [_error(f, a) for a, _ in bad]):
+        assert first == (kind, message) and word in message
+
+
+def _error(f, args):
+    with pytest.raises(Exception) as info:
+        f(*args)
+    return type(info.value), str(info.value)
+
+
+def test_jit_batched_and_pickling_wait_for_the_machine_code(held):
+    x, outputs = _rosen()
+    f, g = (sg.compile(outputs, [x], wait=False) for _ in range(2))
+    point = np.array([0.3, -0.2, 1.1])
+    held.set()
+    assert f.jit(point)[1].shape == (3,)          # waits, then the kernel itself
+    assert type(f) is Evaluator
+    values, grads = g.batched(np.stack([point, point]))
+    np.testing.assert_allclose(grads[1], f(point)[1], rtol=1e-14)
+    h = sg.compile(outputs, [x], wait=False)
+    clone = pickle.loads(pickle.dumps(h))
+    assert type(clone) is Evaluator and type(h) is Evaluator
+    np.testing.assert_allclose(clone(point)[1], f(point)[1], rtol=1e-14)
+
+
+def test_a_failing_build_is_logged_and_raised_and_calls_stay_correct(held, monkeypatch, caplog):
+    x, outputs = _rosen()
+    real = background.Pending.__init__
+
+    def failing(self, plan, checks, build):
+        def boom():
+            raise RuntimeError("LLVM ran out of luck")
+        real(self, plan, checks, boom)
+    monkeypatch.setattr(background.Pending, "__init__", failing)
+    f = sg.compile(outputs, [x], wait=False)
+    point = np.array([0.1, 0.2, 0.3])
+    with caplog.at_level(logging.WARNING, logger="symgrad"):
+        held.set()
+        with pytest.raises(CompileError, match="LLVM ran out of luck"):
+            f.wait(timeout=120)
+    assert "numpy tier" in caplog.text and not f.ready
+    assert isinstance(f.error, RuntimeError)
+    with pytest.raises(CompileError):
+        f.jit
+    _close(f(point), [np.float64(v).item() if np.ndim(v) == 0 else v
+                      for v in sg.evaluate(outputs, {x: point})])
+
+
+def test_wait_times_out_while_the_worker_is_busy(held):
+    x, outputs = _rosen()
+    f = sg.compile(outputs, [x], wait=False)
+    with pytest.raises(TimeoutError, match="numpy"):
+        f.wait(timeout=0.01)
+    assert not f.ready
+
+
+def test_unfed_placeholder_is_an_error_at_compile_time():
+    x, outputs = _rosen()
+    z = sg.placeholder(name="z")
+    with pytest.raises(sg.FeedError, match="'z'"):
+        sg.compile(outputs[0] * z, [x], wait=False)
+
+
+def test_unknown_sizes_build_before_returning():
+    x = sg.placeholder(shape=(None,), name="x")
+    f = sg.compile(sg.reduce_sum(x * x), [x], wait=False)
+    assert f.ready and f.wait() is f
+    assert f([1.0, 2.0]) == 5.0
