@@ -109,15 +109,16 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     flat, tree = flatten_outputs(outputs)
     leaves = _check_inputs(inputs)
     nodes = [n for n in flat if n is not None]
-    sized = not all(is_static(n.shape) for n in ancestors(nodes + leaves))
-    if any(n.shape is None for n in ancestors(nodes + leaves)):  # unknown rank
+    order = ancestors(nodes + leaves)   # one walk of the graph serves every check below
+    sized = not all(is_static(n.shape) for n in order)
+    if any(n.shape is None for n in order):  # unknown rank
         return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache),
                        _build)
     names = [x.name for x in leaves]
-    if control_nodes(nodes, leaves):  # cond / while_loop: kernels joined by drivers
-        return ControlEvaluator(nodes, leaves, tree, fastmath, cache)
-    if not background.waits(wait) and plan.supported(nodes, leaves):  # answer at once
-        return PendingEvaluator(plan.Plan(nodes, leaves), _checks(leaves, tree),
+    if any(n.op.kind == "control" for n in order) and control_nodes(nodes, leaves):
+        return ControlEvaluator(nodes, leaves, tree, fastmath, cache)  # kernels + drivers
+    if not sized and not background.waits(wait):  # answer at once, machine code later
+        return PendingEvaluator(plan.Plan(nodes, leaves, order), _checks(leaves, tree),
                                 lambda: compile(outputs, inputs, fastmath, cache, wait=True))
     directory = None if cache else lower_cache.private_dir()
     # the machine code builds the structure (a flat tuple is its own result already)

@@ -33,7 +33,8 @@ class _Blocker:
 
     def __init__(self):
         self.gate = threading.Event()
-        self._tier_done = threading.Event()
+        self._tier_done, self._tier_go = threading.Event(), threading.Event()
+        self._tier_go.set()
         self._tier_build = lambda: self.gate.wait() and _Done()
 
 

@@ -15,7 +15,9 @@ after the swap take exactly the compiled path, without a wrapper.
 - ``compile(..., wait=True)``, or ``SYMGRAD_WAIT=1`` in the environment, builds
   before returning, as before.
 
-Numba holds the GIL for most of a build (its typing and lowering passes are
+A build starts after the first call returns (or ``wait()``, or 50 ms), so the
+first answer does not share the interpreter with it.  Numba holds the GIL for most
+of a build (its typing and lowering passes are
 Python; LLVM's passes run in ctypes calls that release it), so a caller that keeps
 the interpreter busy slows the build down, never the other way round.
 
@@ -35,6 +37,7 @@ _QUEUE: queue.SimpleQueue = queue.SimpleQueue()
 _WORKER: list[threading.Thread] = []
 _LOCK = threading.Lock()
 _PENDING: weakref.WeakSet = weakref.WeakSet()   # not built yet (re-queued after a fork)
+GRACE = 0.05   # seconds a build waits for the first call (or wait()) before it starts
 
 
 def waits(wait):
@@ -57,13 +60,17 @@ class Pending:
         self.__dict__.update(checks)   # input_names, _inputs, _int_inputs, _tree, _rebuild
         self._tier_plan, self._tier_build = plan, build
         self._tier_done, self._tier_error = threading.Event(), None
+        self._tier_go = threading.Event()   # set: the build may start now
         _submit(self)
 
     def __call__(self, *args):
         plan = self.__dict__.get("_tier_plan")
         if plan is None:   # swapped in between: the compiled path
             return type(self).__call__(self, *args)
-        return self._rebuild(plan(self._coerce(args)))
+        try:
+            return self._rebuild(plan(self._coerce(args)))
+        finally:
+            self._tier_go.set()
 
     def wait(self, timeout=None):
         """Block until the machine code is in (at most ``timeout`` s); return self.
@@ -72,6 +79,7 @@ class Pending:
             TimeoutError: not built within ``timeout`` seconds.
             CompileError: the build failed (the cause is chained).
         """
+        self._tier_go.set()
         if not self._tier_done.wait(timeout):
             raise TimeoutError(f"the machine code was not built within {timeout} s; "
                                "calls are answered by numpy meanwhile (f.ready says when)")
@@ -123,8 +131,9 @@ def _work():
         pending = ref()
         if pending is None or pending._tier_done.is_set():
             continue
-        build = pending._tier_build
+        build, go = pending._tier_build, pending._tier_go
         del pending   # an evaluator dropped while its build runs is not kept alive
+        go.wait(GRACE)   # the caller's first call goes first (it would share the GIL)
         try:
             built, error = build(), None
         except Exception as exc:  # noqa: BLE001  (reported: logged, and raised by wait)

@@ -1,7 +1,7 @@
 """The cheap tier: a graph evaluated by numpy, step by step, ready at once.
 
-``Plan(outputs, inputs)`` turns the nodes below ``outputs`` into a list of numpy
-steps.  An elementwise node runs the scalar body its compiled loop is emitted from
+``Plan(outputs, inputs)`` turns the nodes below ``outputs`` (every size known)
+into a list of numpy steps.  An elementwise node runs the scalar body its compiled loop is emitted from
 (``lower.scalar.translate``: the same opcodes, the same edge values) over whole
 arrays; any other op runs its registry ``impl`` (the reference evaluator's).
 Building a plan is one walk of the graph, so ``sg.compile`` answers its first
@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 
 import numpy as np
 
 from ..errors import FeedError
-from ..graph import ancestors, is_static
+from ..graph import ancestors
 from .scalar import translate
 
 
@@ -40,11 +41,12 @@ class Plan:
     scalars, others as fresh C-contiguous arrays of the output's dtype.
     """
 
-    def __init__(self, outputs, inputs):
+    def __init__(self, outputs, inputs, order=None):
+        # ``order``: ancestors(outputs + inputs) when the caller has it (topological)
         slots = {x: k for k, x in enumerate(inputs)}
         self.values = [None] * len(inputs)   # inputs first, then constants and steps
         self.steps = []                      # (function, input slots, output slot, dtype)
-        for node in ancestors(outputs):
+        for node in ancestors(outputs) if order is None else order:
             if node in slots:
                 continue
             slots[node] = len(self.values)
@@ -62,14 +64,10 @@ class Plan:
         values[:self.n_inputs] = [np.asarray(a) for a in args]
         with np.errstate(all="ignore"):
             for fn, ins, out, dtype in self.steps:
-                values[out] = np.asarray(fn(*[values[i] for i in ins])).astype(dtype, copy=False)
+                value = fn(*[values[i] for i in ins])   # an array or a numpy scalar
+                values[out] = value if value.dtype == dtype else value.astype(dtype)
         return tuple(values[k].item() if scalar else np.array(values[k], dtype=dtype, order="C")
                      for k, dtype, scalar in self.outputs)
-
-
-def supported(outputs, inputs):
-    """True when every size is known (the plan does not bind unknown sizes)."""
-    return all(n.shape is not None and is_static(n.shape) for n in ancestors(outputs + inputs))
 
 
 def _baked(node):
@@ -83,21 +81,28 @@ def _baked(node):
 def _step(node):
     """The numpy function computing ``node`` from its inputs' values."""
     if node.op.kind != "elementwise":
-        return functools.partial(node.op.impl, **node.attrs)
-    expr, _ = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
-    body = translate(expr, len(node.inputs), node.attrs.get("strong"))
-    return functools.partial(_run_body, _program(body), node.shape)
+        return functools.partial(_run_impl, node.op.impl, node.attrs)
+    dtypes = tuple(x.dtype for x in node.inputs)
+    key = (node.op.name, dtypes, tuple(node.attrs.items()))
+    program = _PROGRAMS.get(key)
+    if program is None:   # a chain meets one op at the same dtypes again and again
+        expr, _ = node.op.expr(dtypes, **node.attrs)
+        body = translate(expr, len(dtypes), node.attrs.get("strong"))
+        program = _PROGRAMS[key] = _program(body)
+    return functools.partial(_run_body, program, node.shape)
 
 
-@functools.lru_cache(maxsize=8192)
+_PROGRAMS: dict = {}
+
+
 def _program(body):
     """A body's instructions as (kind, payload, operands): 0 arg k, 1 const, 2 call."""
     out = []
     for op, *ops in body:
         if op == "arg":
             out.append((0, ops[0], ()))
-        elif op == "const":
-            out.append((1, float.fromhex(ops[0]), ()))
+        elif op == "const":   # a numpy scalar: 1/0 is inf, not ZeroDivisionError
+            out.append((1, np.float64(float.fromhex(ops[0])), ()))
         elif op == "call":
             out.append((2, _CALLS[ops[0]], tuple(ops[1:])))
         else:
@@ -105,10 +110,15 @@ def _program(body):
     return tuple(out)
 
 
+def _run_impl(impl, attrs, *args):
+    return np.asarray(impl(*args, **attrs))
+
+
 def _run_body(program, shape, *args):
-    """The body over arrays: every value a float64 array, as every value is a double
-    in the kernel; the result broadcast to the node's shape."""
-    args = [np.asarray(a, dtype=np.float64) for a in args]
+    """The body over arrays (numpy scalars for 0-d values: much cheaper, the same
+    arithmetic): every value float64, as every value is a double in the kernel; the
+    result broadcast to the node's shape."""
+    args = [a if a.dtype == _F8 else a.astype(_F8) for a in args]
     vals = []
     for kind, payload, ops in program:
         if kind == 0:
@@ -117,7 +127,7 @@ def _run_body(program, shape, *args):
             vals.append(payload)
         else:
             vals.append(payload(*[vals[i] for i in ops]))
-    out = np.asarray(vals[-1], dtype=np.float64)
+    out = vals[-1]
     return out if out.shape == shape else np.broadcast_to(out, shape)
 
 
@@ -139,9 +149,10 @@ def _vectorised(fn):
     return np.vectorize(safe, otypes=[np.float64])
 
 
-_OPS = {
-    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
-    "neg": np.negative, "id": np.asarray, "max": np.maximum, "min": np.minimum,
+_F8 = np.dtype(np.float64)
+_OPS = {   # operators: numpy's arithmetic on arrays and numpy scalars, without a ufunc call
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
+    "neg": operator.neg, "id": lambda v: v, "max": np.maximum, "min": np.minimum,
     "lt": _flag(np.less), "le": _flag(np.less_equal), "gt": _flag(np.greater),
     "ge": _flag(np.greater_equal), "eq": _flag(np.equal), "ne": _flag(np.not_equal),
     "select": lambda c, a, b: np.where(_truth(c), a, b),

@@ -92,7 +92,14 @@ def register(op):
 
 def promote(dtypes, **attrs):
     """numpy's promotion of the input dtypes (float64 if there are none)."""
-    return np.result_type(*dtypes) if dtypes else np.dtype(np.float64)
+    key = tuple(dtypes)
+    out = _PROMOTED.get(key)
+    if out is None:  # every traced node asks: np.result_type costs microseconds
+        out = _PROMOTED[key] = np.result_type(*key) if key else np.dtype(np.float64)
+    return out
+
+
+_PROMOTED: dict = {}
 
 
 def float_result(dtypes, **attrs):
@@ -108,6 +115,19 @@ def common_graph(values, what="inputs"):
     loop body uses outer tensors): the innermost graph wins, or the sub-graph being
     traced right now (``Graph.innermost``), which captures what it needs.
     """
+    graph = None
+    for v in values:  # the common case first: every tensor of one plain graph
+        if isinstance(v, Node):
+            if graph is None:
+                graph = v.graph
+            elif v.graph is not graph:
+                return _innermost_graph(values, what)
+    if graph is None or (graph.tracing is None and not graph.sealed):
+        return graph
+    return _innermost_graph(values, what)
+
+
+def _innermost_graph(values, what):
     graph = None
     for v in values:
         if isinstance(v, Node):
@@ -178,18 +198,24 @@ def apply(op, inputs, name=None, **attrs):
     if getattr(op, "nargs", -1) >= 0 and len(inputs) != op.nargs:
         # An extra array would reach the numpy function as its out= argument.
         raise ArgumentTypeError(f"{op.name} takes {op.nargs} input(s), got {len(inputs)}")
-    graph = common_graph(inputs, f"the inputs of {op.name}")
+    graph = common_graph(inputs, "the inputs of " + op.name)
     if graph is None:
         raise NotATensorError(f"{op.name} needs at least one tensor input")
     nodes_in = [v for v in inputs if isinstance(v, Node)]
-    like = next((v for v in nodes_in if v.is_float), nodes_in[0])
-    nodes = [as_node(v, graph, like) for v in inputs]
+    if len(nodes_in) == len(inputs):
+        nodes = nodes_in
+    else:
+        like = next((v for v in nodes_in if v.is_float), nodes_in[0])
+        nodes = [as_node(v, graph, like) for v in inputs]
     shape = op.shape_rule([n.shape for n in nodes], **attrs)
     dtype = op.dtype_rule([n.dtype for n in nodes], **attrs)
     # a TF1 tensor's results are TF1 tensors (compat.v1), which check their inputs as TF does
-    cls = next((n.derived_class for n in nodes if n.derived_class is not None), None)
-    if cls is not None:
-        cls.check_inputs(op, nodes)
+    cls = None
+    for n in nodes:
+        if n.derived_class is not None:
+            cls = n.derived_class
+            cls.check_inputs(op, nodes)
+            break
     return graph.add_node(op, nodes, attrs, shape, dtype, name=name, cls=cls)
 
 
@@ -214,6 +240,9 @@ def broadcast_shapes(*shapes, op="op"):
     must then agree when values arrive (``check_broadcast``): symgrad does not
     stretch an unknown dimension that turns out to be 1.
     """
+    first = shapes[0] if shapes else ()
+    if all(s == first for s in shapes) and is_static(first):  # no broadcasting at all
+        return tuple(first)
     if all(is_static(s) for s in shapes):
         try:
             return tuple(np.broadcast_shapes(*shapes))

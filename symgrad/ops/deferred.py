@@ -64,6 +64,20 @@ def tensors_in(structure):
     return list(dict.fromkeys(out))
 
 
+def _meets_unknown_rank(values):
+    """Whether a tensor of unknown rank is among ``values`` (or nested inside them)."""
+    for v in values:
+        if isinstance(v, Node):
+            if v.shape is None:
+                return True
+        elif isinstance(v, (list, tuple)):
+            if _meets_unknown_rank(v):
+                return True
+        elif isinstance(v, dict) and _meets_unknown_rank(v.values()):
+            return True
+    return False
+
+
 class Call:
     """A recorded call ``fn(*args, **kwargs)``; made again with tensors substituted."""
 
@@ -115,7 +129,7 @@ def deferrable(count=None):
     def wrap(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            if any(unknown_rank(t) for t in tensors_in((args, kwargs))):
+            if _meets_unknown_rank(args) or kwargs and _meets_unknown_rank(kwargs.values()):
                 n = count(*args, **kwargs) if count is not None else None
                 return defer(fn, args, kwargs, n)
             return fn(*args, **kwargs)

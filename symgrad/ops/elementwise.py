@@ -22,6 +22,10 @@ import functools
 
 import numpy as np
 import sympy
+# SymPy's Add imports sympy.tensor.tensor (and the combinatorics under it) the first
+# time it flattens a sum: ~50 ms that the first gradient of every process paid.  The
+# rules need Add anyway, so it is paid here, with the rest of SymPy's import.
+import sympy.tensor.tensor  # noqa: F401
 
 from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, float_result, promote,
                    register, unbroadcast, zeros_like)
@@ -150,31 +154,55 @@ def _blocked_grad(node, g):
 
 def elementwise_grad(node, g):
     """Cotangents ``g * d out / d input_i``, unbroadcast to each input's shape."""
-    dtypes = [x.dtype for x in node.inputs]
-    parts, syms = node.op.partials(dtypes, **node.attrs)
     grads = []
-    for x, p in zip(node.inputs, parts):
-        if p is None or not x.is_float:
+    for x, rule in zip(node.inputs, _cotangent_rules(node, g)):
+        if rule is None:
             grads.append(None)
-        elif p == 0:
+        elif rule == "zeros":
             grads.append(zeros_like(x))
+        elif rule == "g":
+            grads.append(unbroadcast(g, x.shape))
+        elif rule == "neg":
+            grads.append(unbroadcast(apply("neg", [g]), x.shape))
         else:
-            grads.append(unbroadcast(_scaled(node, g, sympy.sympify(p), syms), x.shape))
+            used, expr = rule
+            new = apply("elementwise", [node.inputs[i] for i in used] + [g], expr=expr,
+                        strong=len(used), label=f"{node.op.name}_grad")
+            grads.append(unbroadcast(new, x.shape))
     return grads
 
 
-def _scaled(node, g, partial, syms):
-    """The node ``g * partial(node.inputs)``, strong-zero in ``g``."""
+def _cotangent_rules(node, g):
+    """How each input's cotangent is built: None, "zeros", "g", "neg", or (the inputs
+    used, the expression ``g * partial`` over them and g).  Memoised: a long chain
+    meets the same op and dtypes again and again, and SymPy's work is the cost."""
+    dtypes = tuple(x.dtype for x in node.inputs)
+    key = (node.op.name, dtypes, g.dtype, tuple(sorted(node.attrs.items())))
+    rules = _RULES.get(key)
+    if rules is None:
+        parts, syms = node.op.partials(dtypes, **node.attrs)
+        rules = _RULES[key] = [_cotangent_rule(p, syms, dtypes, g.dtype) if d.kind == "f"
+                               else None for p, d in zip(parts, dtypes)]
+    return rules
+
+
+def _cotangent_rule(partial, syms, dtypes, g_dtype):
+    if partial is None:
+        return None
+    partial = sympy.sympify(partial)
+    if partial == 0:
+        return "zeros"
     if partial == 1:
-        return g
+        return "g"
     if partial == -1:
-        return apply("neg", [g])
+        return "neg"
     used = [i for i, s in enumerate(syms) if s in partial.free_symbols]
-    inputs = [node.inputs[i] for i in used] + [g]
-    new = arg_symbols([x.dtype for x in inputs])
+    new = arg_symbols([dtypes[i] for i in used] + [g_dtype])
     expr = new[-1] * partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
-    return apply("elementwise", inputs, expr=expr, strong=len(used),
-                 label=f"{node.op.name}_grad")
+    return used, expr
+
+
+_RULES: dict = {}
 
 
 def _generic_numeric(*arrays, expr, strong=None, label=None):

@@ -152,6 +152,9 @@ def normalize_index(index, shape):
 
 def _index_shape(in_shapes, index):
     (shape,) = in_shapes
+    if len(index) <= len(shape) and is_static(shape) and all(
+            type(i) is int and -d <= i < d for i, d in zip(index, shape)):
+        return tuple(shape[len(index):])  # x[i, j]: numpy's answer without an array
     if is_static(shape):
         return np.broadcast_to(np.empty(()), shape)[index].shape
     return _index_dims(shape, index)
