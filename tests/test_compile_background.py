@@ -202,6 +202,20 @@ def test_a_failing_build_is_logged_and_raised_and_calls_stay_correct(held, monke
                       for v in sg.evaluate(outputs, {x: point})])
 
 
+def test_a_build_in_the_foreground_meanwhile_gets_the_whole_module():
+    # the background thread may be importing (compiling) the very module a compile
+    # with wait=True of the same graph asks for: it must not see it half made
+    x = sg.placeholder(shape=(4,), name="x")
+    y = sg.reduce_sum(sg.exp(sg.sin(x) * x) / (1.0 + x * x))
+    outputs = [y] + sg.gradients(y, x)
+    point = np.linspace(-1.0, 1.0, 4)
+    f = sg.compile(outputs, [x], wait=False)
+    f(point)   # the background build starts now
+    g = sg.compile(outputs, [x], wait=True)
+    _close(g(point), f.wait(timeout=120)(point), rtol=1e-14)
+    assert g.module is f.module
+
+
 def test_wait_times_out_while_the_worker_is_busy(held):
     x, outputs = _rosen()
     f = sg.compile(outputs, [x], wait=False)

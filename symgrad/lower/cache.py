@@ -41,6 +41,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 
 from . import cachedir
 from .cachedir import CacheWarning, locate, private_dir  # noqa: F401  (re-exported)
@@ -245,6 +246,14 @@ def load_module(text, directory=None):
     Returns:
         the imported module (reused if this process imported it already).
     """
+    with _LOADING:  # a background build (lower.background) may be importing it right now
+        return _load(text, directory)
+
+
+_LOADING = threading.RLock()
+
+
+def _load(text, directory):
     name = f"symgrad_{module_key(text)}"
     if name in sys.modules:
         return sys.modules[name]

@@ -97,14 +97,21 @@ def _plain(sig):
                        return_annotation=inspect.Signature.empty)
 
 
-def check_call(fname, sig, args, kwargs):
-    """Bind ``args``/``kwargs`` to ``sig`` and check each known argument's kind."""
-    try:
-        bound = sig.bind(*args, **kwargs)
-    except TypeError as exc:
-        raise ArgumentTypeError(f"{fname}{_plain(sig)}: {exc}") from None
+def check_call(fname, sig, args, kwargs, fast=None):
+    """Bind ``args``/``kwargs`` to ``sig`` and check each known argument's kind.
+
+    ``fast``: ``_positional(sig)``, when the caller has it: calls with positional
+    arguments only bind without ``Signature.bind`` (the cost of every traced op).
+    """
+    if fast is not None and not kwargs and fast[0] <= len(args) <= len(fast[1]):
+        arguments = dict(zip(fast[1], args))
+    else:
+        try:
+            arguments = sig.bind(*args, **kwargs).arguments
+        except TypeError as exc:
+            raise ArgumentTypeError(f"{fname}{_plain(sig)}: {exc}") from None
     positional = list(sig.parameters)[:len(args)]
-    for pname, value in bound.arguments.items():
+    for pname, value in arguments.items():
         test, what = _KINDS.get(pname, (None, None))
         if test is None or test(value):
             continue
@@ -121,13 +128,26 @@ F = TypeVar("F", bound=Callable[..., Any])
 def checked(fn: F, signature: inspect.Signature | None = None) -> F:
     """``fn`` with its arity and argument kinds checked on every call (see the module)."""
     sig = signature or inspect.signature(fn)
+    fast = _positional(sig)
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        check_call(fn.__name__, sig, args, kwargs)
+        check_call(fn.__name__, sig, args, kwargs, fast)
         return fn(*args, **kwargs)
     setattr(call, "__signature__", sig)
     return cast(F, call)
+
+
+def _positional(sig):
+    """``(number required, names)`` when every parameter of ``sig`` is plain positional-
+    or-keyword (binding positional arguments is then a zip), else None."""
+    params = list(sig.parameters.values())
+    if any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params):
+        return None
+    required = [p for p in params if p.default is inspect.Parameter.empty]
+    if params[:len(required)] != required:
+        return None
+    return len(required), tuple(p.name for p in params)
 
 
 def tensor_signature(params: list[str]) -> inspect.Signature:
