@@ -25,6 +25,7 @@ Imports ``symgrad.errors`` and ``symgrad.progress`` only.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import queue
 import threading
@@ -134,14 +135,46 @@ def _work():
         build, go = pending._tier_build, pending._tier_go
         del pending   # an evaluator dropped while its build runs is not kept alive
         go.wait(GRACE)   # the caller's first call goes first (it would share the GIL)
+        if ref() is None or not _starting():
+            continue
         try:
             built, error = build(), None
         except Exception as exc:  # noqa: BLE001  (reported: logged, and raised by wait)
             built, error = None, exc
+        finally:
+            _stopped()
         pending = ref()
         if pending is not None:
             _finish(pending, built, error)
         del pending, built
+
+
+# At exit the interpreter waits for the build that is running (Numba and LLVM must not
+# meet its teardown: the daemon thread would be frozen inside them); queued builds are
+# dropped.  A script that ends at once waits at most as long as wait=True would have.
+_STATE = threading.Condition()
+_FLAGS = {"running": False, "exiting": False}
+
+
+def _starting():
+    with _STATE:
+        if _FLAGS["exiting"]:
+            return False
+        _FLAGS["running"] = True
+        return True
+
+
+def _stopped():
+    with _STATE:
+        _FLAGS["running"] = False
+        _STATE.notify_all()
+
+
+@atexit.register
+def _at_exit():
+    with _STATE:
+        _FLAGS["exiting"] = True
+        _STATE.wait_for(lambda: not _FLAGS["running"])
 
 
 def _finish(pending, built, error):
@@ -162,8 +195,9 @@ def _finish(pending, built, error):
 
 def _after_fork():
     """In a forked child the worker thread is gone: start afresh, re-queue the builds."""
-    global _QUEUE, _LOCK
-    _QUEUE, _LOCK = queue.SimpleQueue(), threading.Lock()
+    global _QUEUE, _LOCK, _STATE
+    _QUEUE, _LOCK, _STATE = queue.SimpleQueue(), threading.Lock(), threading.Condition()
+    _FLAGS["running"] = False
     _WORKER.clear()
     for pending in list(_PENDING):
         _submit(pending)

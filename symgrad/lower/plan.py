@@ -84,11 +84,15 @@ def _step(node):
         return functools.partial(_run_impl, node.op.impl, node.attrs)
     dtypes = tuple(x.dtype for x in node.inputs)
     key = (node.op.name, dtypes, tuple(node.attrs.items()))
-    program = _PROGRAMS.get(key)
+    try:
+        program = _PROGRAMS.get(key)
+    except TypeError:   # an attribute that does not hash: no memo
+        key, program = None, None
     if program is None:   # a chain meets one op at the same dtypes again and again
         expr, _ = node.op.expr(dtypes, **node.attrs)
-        body = translate(expr, len(dtypes), node.attrs.get("strong"))
-        program = _PROGRAMS[key] = _program(body)
+        program = _program(translate(expr, len(dtypes), node.attrs.get("strong")))
+        if key is not None:
+            _PROGRAMS[key] = program
     return functools.partial(_run_body, program, node.shape)
 
 
