@@ -104,7 +104,6 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     """
     from .lower.control import control_nodes
     from .lower.ir import graph_key
-    from .lower import plan
     from .lower.persize import PerSize
     flat, tree = flatten_outputs(outputs)
     leaves = _check_inputs(inputs)
@@ -118,6 +117,7 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     if any(n.op.kind == "control" for n in order) and control_nodes(nodes, leaves):
         return ControlEvaluator(nodes, leaves, tree, fastmath, cache)  # kernels + drivers
     if not sized and not background.waits(wait):  # answer at once, machine code later
+        from .lower import plan
         return PendingEvaluator(plan.Plan(nodes, leaves, order), _checks(leaves, tree),
                                 lambda: compile(outputs, inputs, fastmath, cache, wait=True))
     directory = None if cache else lower_cache.private_dir()

@@ -21,7 +21,7 @@ from symgrad.lower import background
 from symgrad.ops import REGISTRY
 
 from .programs import programs
-from .test_compile_ops import _build
+from .test_compile_ops import _build, assert_matches_reference
 
 
 class _Done:
@@ -101,14 +101,7 @@ def test_cheap_tier_matches_reference_for_every_op(name, held):
     with graph.as_default():
         expected = sg.evaluate(fetches, dict(zip(leaves, values)))
         f = sg.compile(fetches, leaves, wait=False)
-    got = f(*values)
-    for node, g, e in zip(fetches, got, expected):
-        rtol = 1e-5 if node.dtype == np.float32 else 1e-12
-        assert np.shape(g) == np.shape(e), node.name
-        np.testing.assert_allclose(np.asarray(g, dtype=float), np.asarray(e, dtype=float),
-                                   rtol=rtol, atol=1e-12, err_msg=f"{name}: {node.name}")
-        if node.shape:
-            assert g.dtype == node.dtype, node.name
+    assert_matches_reference(name, fetches, f(*values), expected)
 
 
 @settings(max_examples=15)
