@@ -229,3 +229,14 @@ def test_unknown_sizes_build_before_returning():
     f = sg.compile(sg.reduce_sum(x * x), [x], wait=False)
     assert f.ready and f.wait() is f
     assert f([1.0, 2.0]) == 5.0
+
+
+def test_saving_waits_for_the_machine_code(tmp_path, held):
+    x, outputs = _rosen()
+    f = sg.compile(outputs, [x], wait=False)
+    point = np.array([0.7, -0.1, 0.4])
+    early = f(point)
+    held.set()
+    f.save(tmp_path / "rosen.sg")            # waits, then writes the built module
+    assert type(f) is Evaluator
+    _close(sg.load(tmp_path / "rosen.sg")(point), early)
