@@ -36,7 +36,8 @@ def warm_up(tool):
     import sympy  # noqa: F401  (imports are not part of any tool's build)
     from numba import njit
 
-    import symgrad  # noqa: F401
+    import symgrad
+    symgrad.gradients, symgrad.compile  # noqa: B018  (the lazily imported API: import time)
     njit(lambda v: v + 1.0)(1.0)
     if tool == "jax":
         import jax

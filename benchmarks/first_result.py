@@ -32,6 +32,7 @@ def child(name, wait):
 
     import symgrad as sg
     from .workloads import get, symgrad_loss
+    sg.gradients, sg.compile  # noqa: B018  (the lazily imported API: import time, not build)
     njit(lambda v: v + 1.0)(1.0)
     w = get(name)
     point, clock = w.sample(), time.perf_counter
