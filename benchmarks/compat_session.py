@@ -76,7 +76,7 @@ def measure(n):
         session_step = _median_time(lambda: sess.run([train_op, loss], feed))
         grads = tf.gradients(loss, [W, b])
         start = time.perf_counter()
-        f = sg.compile([loss] + grads, [x, y, W, b], cache=False)
+        f = sg.compile([loss] + grads, [x, y, W, b], cache=False, wait=True)
         compile_time = time.perf_counter() - start
         compiled = _median_time(lambda: f(data, labels, W.value, b.value), number=1000)
     hand = _median_time(numpy_step(data, labels), number=1000)

@@ -25,7 +25,7 @@ def measure(steps):
     from symgrad.lower.program import lower_graph
     with sg.Graph().as_default():  # warm-up: Numba's start-up is not the build
         y = sg.placeholder(shape=(3,), name="y")
-        sg.compile(sg.reduce_sum(y * y), [y], cache=False)(np.ones(3))
+        sg.compile(sg.reduce_sum(y * y), [y], cache=False, wait=True)(np.ones(3))
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(steps,), name="x")
         f = x[0]
@@ -35,7 +35,7 @@ def measure(steps):
         t0 = time.process_time()
         lower_graph(outs, [x])
         t1 = time.process_time()
-        c = sg.compile(outs, [x])
+        c = sg.compile(outs, [x], wait=True)
         v = np.random.default_rng(0).uniform(0, 0.1, steps)
         c(v)
         t2 = time.process_time()

@@ -35,7 +35,7 @@ def euler_gradient(steps, compile_kwargs):
                              lambda k, y: (k + 1, y + H * (-c * y * sg.sin(y) + x)), [0, x])
         grads = sg.gradients(y, [x, c])
         t0 = time.perf_counter()
-        f = sg.compile(grads, [x, c], **compile_kwargs)
+        f = sg.compile(grads, [x, c], **compile_kwargs, wait=True)
         return f, time.perf_counter() - t0
 
 

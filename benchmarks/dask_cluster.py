@@ -40,7 +40,7 @@ def build(name):
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(w.n,), name="x")
         loss = workloads.symgrad_loss(w, sg, x)
-        return sg.compile([loss, sg.gradients(loss, x)[0]], [x]), w.n
+        return sg.compile([loss, sg.gradients(loss, x)[0]], [x], wait=True), w.n
 
 
 def one_process(f, n, points, repeats):

@@ -47,7 +47,7 @@ def linalg_rows(sizes=(2, 3, 8, 16)):
         with sg.Graph().as_default():
             A = sg.placeholder(shape=(n, n), name="A")
             t0 = time.perf_counter()
-            f = sg.compile([sg.linalg.inv(A), sg.linalg.det(A)], [A])
+            f = sg.compile([sg.linalg.inv(A), sg.linalg.det(A)], [A], wait=True)
             f(a)
             build = time.perf_counter() - t0
         err = max(np.max(np.abs(f(a)[0] - np.linalg.inv(a))),
@@ -67,9 +67,9 @@ def gather_rows(vocab=(10, 100, 1000), dim=16, batch=32):
             T = sg.placeholder(shape=(v, dim), name="T")
             I = sg.placeholder(np.int64, shape=(batch,), name="I")
             fed = sg.reduce_sum(sg.square(sg.nn.embedding_lookup(T, I)))
-            f_fed = sg.compile([fed] + sg.gradients(fed, T), [T, I])
+            f_fed = sg.compile([fed] + sg.gradients(fed, T), [T, I], wait=True)
             fixed = sg.reduce_sum(sg.square(sg.gather(T, ids)))
-            f_fix = sg.compile([fixed] + sg.gradients(fixed, T), [T])
+            f_fix = sg.compile([fixed] + sg.gradients(fixed, T), [T], wait=True)
         rows.append((v, _median_call(f_fed.jit, table, ids), _median_call(f_fix.jit, table)))
     return rows
 

@@ -123,7 +123,7 @@ def warm_up(tool):
         import symgrad as sg
         with sg.Graph().as_default():
             y = sg.placeholder(shape=(2,), name="y")
-            sg.compile(sg.reduce_sum(y * y), [y], cache=False)(np.ones(2))
+            sg.compile(sg.reduce_sum(y * y), [y], cache=False, wait=True)(np.ones(2))
         if tool == "symgrad-sparse":
             import scipy.sparse  # noqa: F401  (its results are scipy matrices)
     if tool == "jax":
@@ -144,15 +144,15 @@ def build_symgrad(name, part, sparse=False, extras=True):
         f = sg_loss(sg, name, x)
         (g,) = sg.gradients(f, x)
         outs = [f, g] + (list(sg.hessians(f, x, sparse=sparse)) if part == "fgh" else [])
-        fn = sg.compile(outs, [x])
+        fn = sg.compile(outs, [x], wait=True)
         fn(v)
         seconds = clock() - t0
         extra = {"colors": outs[2].colors} if sparse and part == "fgh" else {}
         if part == "fg" or not extras:
             return Built(seconds, grad=fn, **extra)
-        fg = sg.compile([f, g], [x])
+        fg = sg.compile([f, g], [x], wait=True)
         p = sg.placeholder(shape=(n,), name="p")
-        hv = sg.compile(sg.hvp(f, x, p), [x, p])
+        hv = sg.compile(sg.hvp(f, x, p), [x, p], wait=True)
         dense = (lambda u: fn(u)[2].toarray()) if sparse else (lambda u: fn(u)[2])
         return Built(seconds, fgh=fn, grad=fg, hvp=None if sparse else hv, dense_h=dense,
                      **extra)

@@ -42,7 +42,7 @@ def _numpy(X, y, w):
 def _build(sg, n, directory):
     t0 = time.perf_counter()
     outputs, inputs = _graph(sg, n)
-    f = sg.compile(outputs, inputs, cache=False)
+    f = sg.compile(outputs, inputs, cache=False, wait=True)
     return f, time.perf_counter() - t0
 
 
