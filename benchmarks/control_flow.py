@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 
 import numpy as np
 from numba import njit
+
+from .timing import median_seconds
 
 H = 1e-6
 
@@ -56,15 +57,6 @@ def hand_gradient(x, c, steps):
         cbar += -H * yk * s * ybar
         ybar = ybar * (1.0 - H * c * (s + yk * np.cos(yk)))
     return xbar + ybar, cbar   # y_0 = x: the initial value's adjoint joins x's
-
-
-def median_seconds(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main(argv=None):

@@ -23,14 +23,7 @@ import time
 
 import numpy as np
 
-
-def _median_seconds(run, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from .timing import median_seconds
 
 
 def build(name):
@@ -46,8 +39,8 @@ def build(name):
 def one_process(f, n, points, repeats):
     pts = np.random.default_rng(0).normal(size=(points, n))
     f.batched(pts[:1000])
-    serial = _median_seconds(lambda: f.batched(pts), repeats)
-    threads = _median_seconds(lambda: f.batched(pts, parallel=True), repeats)
+    serial = median_seconds(lambda: f.batched(pts), repeats)
+    threads = median_seconds(lambda: f.batched(pts, parallel=True), repeats)
     return points / serial, points / threads
 
 

@@ -4,9 +4,20 @@ Interleaving (round 1: every tool, round 2: every tool, ...) makes the ratios
 robust to the load on the machine drifting during the run: each tool's median
 comes from the same stretches of time as the others'.
 """
+import statistics
 import time
 
 import numpy as np
+
+
+def median_seconds(run, repeats):
+    """Median wall seconds of ``repeats`` calls of ``run()`` (one after another)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def calibrate(call, x, target=0.01, clock=time.perf_counter):
