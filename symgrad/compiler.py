@@ -438,7 +438,8 @@ class PendingEvaluator(background.Pending, Evaluator):
 class ControlEvaluator(Evaluator):
     """A compiled graph with control flow: straight-line kernels joined by Numba drivers
     (``symgrad.lower.control``).  Calls and ``jit`` as for :class:`Evaluator`;
-    ``batched`` evaluates point by point; it does not pickle."""
+    ``batched`` evaluates point by point.  With static shapes it saves and pickles
+    (the drivers are rebuilt from their description); with unknown sizes it refuses."""
 
     def __init__(self, outputs, inputs, tree, fastmath, cache):
         from .lower import runtime  # numba is imported only when something is compiled
