@@ -2,8 +2,9 @@
 
 Numba's front end is the bottleneck for large generated functions (DESIGN.md:
 ~10 s for 1,000 Python statements); building the same body as LLVM IR here keeps
-compile time linear.  Math functions are lowered through Numba's own context
-(``context.get_function(math.sin, ...)``), so values match ``@njit`` code exactly.
+compile time linear.  This module lays out the kernel (arguments, temporaries,
+functions of chunks); ``lower.llvm_loops`` emits memory and loop statements,
+``lower.llvm_scalar`` the scalar instructions, ``lower.llvm_sizes`` the sizes.
 
 The kernel takes the inputs (0-d as scalars, others as arrays), then the output
 arrays, and returns a tuple of doubles: the 0-d outputs.  Everything inside is a
@@ -13,7 +14,7 @@ contiguous temporary with their runtime strides.  No instruction can trap:
 division, log, sqrt follow IEEE (numpy's error model); fast-math flags only on
 request.
 
-Imports numba, llvmlite and ``lower.program``.
+Imports numba, llvmlite and ``lower.ir``.
 
 >>> from symgrad.lower.ir import Program
 >>> kernel_return_type(Program()).count
@@ -21,7 +22,6 @@ Imports numba, llvmlite and ``lower.program``.
 """
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np
@@ -31,12 +31,10 @@ from numba.core.typing import signature
 
 from .. import progress
 from ..graph import Dim
-from .ir import c_strides
+from .llvm_loops import LoopEmitter, _Mem
+from .llvm_scalar import F64, InstructionEmitter
 from .llvm_sizes import I64, SizeValues
 
-F64 = ir.DoubleType()
-_LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
-               "ceil": "llvm.ceil", "sqrt": "llvm.sqrt", "rint": "llvm.rint"}
 BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
 # Compile time by size (measured on chains, CPU seconds, see benchmarks/second_order.py):
 # LLVM's code generator is superlinear in the size of one function (register allocation,
@@ -53,7 +51,6 @@ FAST_ABOVE = int(os.environ.get("SYMGRAD_FAST_ABOVE", 20000))
 SPLIT_LOOPS = int(os.environ.get("SYMGRAD_SPLIT_LOOPS", 64))
 CHUNK_LOOPS = int(os.environ.get("SYMGRAD_CHUNK_LOOPS", 32))
 STACK_LIMIT = 8192  # doubles; larger temporaries (and gufunc copies) go on the heap
-_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
 
 
 def _refs(stmts):
@@ -116,15 +113,7 @@ def emit_kernel(program, context, builder, sig, args, fastmath=False):
     """Emit the body of ``program``; returns the LLVM value of the result tuple."""
     return _Emitter(program, context, builder, fastmath).run(sig, args)
 
-
-class _Mem:
-    """A pointer to elements of one numpy dtype, loaded/stored as doubles."""
-
-    def __init__(self, ptr, dtype):
-        self.ptr, self.dtype = ptr, np.dtype(dtype)
-
-
-class _Emitter(SizeValues):
+class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
     def __init__(self, program, context, builder, fastmath):
         self.p, self.context, self.b = program, context, builder
         self.flags = ("fast",) if fastmath else ()
@@ -277,269 +266,3 @@ class _Emitter(SizeValues):
 
     def alloca(self, size):
         return cgutils.alloca_once(self.b, F64, size=ir.Constant(I64, max(1, size)))
-
-    def _array_memory(self, ty, val, shape):
-        """The array's struct, its data as memory, and a float64 scratch buffer of its
-        size (None for C-contiguous arrays, which are used in place)."""
-        ary = self.context.make_array(ty)(self.context, self.b, val)
-        mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
-        if ty.layout == "C":
-            return ary, mem, None
-        size = 1
-        for d in shape:
-            size = size * d
-        return ary, mem, _Mem(self.temp(size), np.float64)
-
-    def array_in(self, ty, val, shape, dtype):
-        ary, mem, tmp = self._array_memory(ty, val, shape)
-        if tmp is None:
-            return mem
-        if mem.dtype != np.float64:
-            self.strided_copy(tmp, mem, ary, shape, to_array=False)
-            return tmp
-        dense = self.is_dense(ary, shape)  # a gufunc's slices usually are: use them in place
-        with self.b.if_then(self.b.not_(dense)):
-            self.strided_copy(tmp, mem, ary, shape, to_array=False)
-        return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
-
-    def array_out(self, ty, val, shape):
-        ary, mem, tmp = self._array_memory(ty, val, shape)
-        if tmp is None:
-            return mem
-        if mem.dtype != np.float64:
-            self.copy_out.append((tmp, mem, ary, shape, None))
-            return tmp
-        dense = self.is_dense(ary, shape)
-        self.copy_out.append((tmp, mem, ary, shape, dense))
-        return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
-
-    def is_dense(self, ary, shape):
-        """i1: the array's runtime strides are those of a C-contiguous array of ``shape``."""
-        strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
-        ok = ir.Constant(ir.IntType(1), 1)
-        for d, (size, step) in enumerate(zip(shape, c_strides(shape))):
-            if isinstance(size, Dim) or size > 1:  # (an unknown size of 1 is checked too)
-                bytes_ = self.b.mul(self.iv(step), ir.Constant(I64, 8))
-                same = self.b.icmp_signed("==", strides[d], bytes_)
-                ok = self.b.and_(ok, same)
-        return ok
-
-    def scalar_in(self, ty, val, dtype):
-        v = self.context.cast(self.b, val, ty, types.float64)
-        return self.round32(v) if np.dtype(dtype) == np.float32 else v
-
-    def strided_copy(self, contiguous, strided, ary, shape, to_array):
-        """Copy between a C-ordered temporary and an array with runtime byte strides."""
-        strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
-        cstr = c_strides(shape)
-        base = self.b.ptrtoint(strided.ptr, I64)
-
-        def body(idx):
-            flat = self.affine(0, cstr, idx)
-            off = ir.Constant(I64, 0)
-            for i, s in zip(idx, strides):
-                off = self.b.add(off, self.b.mul(i, s))
-            ptr_ty = strided.ptr.type
-            elem = _Mem(self.b.inttoptr(self.b.add(base, off), ptr_ty), strided.dtype)
-            if to_array:
-                self.store(elem, ir.Constant(I64, 0), self.load(contiguous, flat))
-            else:
-                self.store(contiguous, flat, self.load(elem, ir.Constant(I64, 0)))
-        self.nest(shape, body)
-
-    def global_array(self, k):
-        arr = self.p.const_array(k)
-        data = bytearray(np.ascontiguousarray(arr).tobytes()) or bytearray(8)
-        init = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
-        name = f"symgrad.const.{id(self)}.{k}"
-        gv = cgutils.global_constant(self.b.module, name, init)
-        gv.align = 16
-        elem = F64 if arr.dtype == np.float64 else I64
-        return _Mem(self.b.bitcast(gv, elem.as_pointer()), arr.dtype)
-
-    # -- memory ------------------------------------------------------------------
-    def load(self, mem, idx):
-        v = self.b.load(self.b.gep(mem.ptr, [idx]))
-        kind = mem.dtype.kind
-        if mem.dtype == np.float64:
-            return v
-        if kind == "f":
-            return self.b.fpext(v, F64)
-        if kind == "b":
-            return self.b.uitofp(v, F64)
-        if kind == "u":
-            return self.b.uitofp(v, F64)
-        return self.b.sitofp(v, F64)
-
-    def store(self, mem, idx, v):
-        kind, ptr = mem.dtype.kind, self.b.gep(mem.ptr, [idx])
-        if mem.dtype == np.float64:
-            pass
-        elif kind == "f":
-            v = self.b.fptrunc(v, ptr.type.pointee)
-        elif kind == "b":
-            v = self.b.zext(self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0)),
-                            ptr.type.pointee)
-        elif kind == "u":
-            v = self.b.fptoui(v, ptr.type.pointee)
-        else:
-            v = self.b.fptosi(v, ptr.type.pointee)
-        self.b.store(v, ptr)
-
-    def scalar(self, ref):
-        return self.scalars[ref]
-
-    def round32(self, v):
-        return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
-
-    # -- loops -------------------------------------------------------------------
-    def nest(self, dims, fn, prefix=()):
-        if not dims:
-            return fn(prefix)
-        if dims[0] == 1:
-            return self.nest(dims[1:], fn, prefix + (ir.Constant(I64, 0),))
-        if dims[0] == 0:
-            return None
-        with cgutils.for_range(self.b, self.iv(dims[0])) as loop:
-            self.nest(dims[1:], fn, prefix + (loop.index,))
-
-    def affine(self, base, strides, idx):
-        acc = self.iv(base)
-        for s, i in zip(strides, idx):
-            if isinstance(s, Dim) or s:
-                acc = self.b.add(acc, self.b.mul(i, self.iv(s)))
-        return acc
-
-    def address(self, addr, idx, dims):
-        if addr[0] == "aff":
-            return self.affine(addr[1], addr[2], idx)
-        flat = self.affine(0, c_strides(dims), idx)
-        return self.load_index(self.mem[("const", addr[1])], flat)
-
-    def load_index(self, mem, flat):
-        return self.b.load(self.b.gep(mem.ptr, [flat]))
-
-    def statement(self, st):
-        dims, nout = st.dims, st.nout
-        if st.reduce is None:
-            self.nest(dims, lambda idx: self.put(st, idx, self.body(st, idx)))
-            return
-        combine, identity, init = st.reduce
-        if not init:  # accumulate into memory (scatter-add)
-            def accumulate(idx):
-                mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
-                self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
-            self.nest(dims, accumulate)
-            return
-
-        def outer(oidx):
-            acc = cgutils.alloca_once(self.b, F64)
-            self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
-
-            def inner(ridx):
-                v = self.body(st, oidx + ridx)
-                self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
-            self.nest(dims[nout:], inner)
-            zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
-            self.put(st, oidx + zeros, self.b.load(acc))
-        self.nest(dims[:nout], outer)
-
-    def put(self, st, idx, v):
-        if st.round32:
-            v = self.round32(v)
-        if st.dst[0] == "ssa":
-            self.scalars[st.dst] = v
-            if self.defined is not None:
-                self.defined.append(st.dst)
-        else:
-            self.store(self.mem[st.dst], self.address(st.dst_addr, idx, st.dims), v)
-
-    def combine(self, st, body, acc, v):
-        out = self.run_body(body, lambda k: (acc, v)[k])
-        return self.round32(out) if st.round32 else out
-
-    def body(self, st, idx):
-        cache = {}
-
-        def arg(k):
-            if k not in cache:
-                ref, addr = st.srcs[k]
-                if addr is None:
-                    cache[k] = self.scalar(ref)
-                else:
-                    cache[k] = self.load(self.mem[ref], self.address(addr, idx, st.dims))
-            return cache[k]
-        return self.run_body(st.body, arg)
-
-    # -- scalar instructions ------------------------------------------------------
-    def run_body(self, body, arg):
-        vals = []
-        for instr in body:
-            vals.append(self.instr(instr, vals, arg))
-        return vals[-1]
-
-    def instr(self, instr, vals, arg):
-        op, ops = instr[0], instr[1:]
-        b, fl = self.b, self.flags
-        if op == "arg":
-            return arg(ops[0])
-        if op == "const":
-            return ir.Constant(F64, float.fromhex(ops[0]))
-        if op == "dim":  # a size read at call time, as a double
-            return b.sitofp(self.iv(ops[0]), F64)
-        if op == "call":
-            return self.call(ops[0], [vals[i] for i in ops[1:]])
-        v = [vals[i] for i in ops]
-        if op == "add":
-            return b.fadd(v[0], v[1], flags=fl)
-        if op == "sub":
-            return b.fsub(v[0], v[1], flags=fl)
-        if op == "mul":
-            return b.fmul(v[0], v[1], flags=fl)
-        if op == "div":
-            return b.fdiv(v[0], v[1], flags=fl)
-        if op == "neg":
-            return b.fneg(v[0], flags=fl)
-        if op == "id":
-            return v[0]
-        if op in _CMP:
-            return self.as_double(b.fcmp_ordered(_CMP[op], v[0], v[1]))
-        if op == "ne":
-            return self.as_double(b.fcmp_unordered("!=", v[0], v[1]))
-        if op == "select":
-            return b.select(self.truth(v[0]), v[1], v[2])
-        if op == "strong":  # strong zero: where g is exactly 0 the result is 0 (even inf*0)
-            zero = ir.Constant(F64, 0.0)
-            return b.select(b.fcmp_ordered("==", v[0], zero), zero, v[1])
-        if op in ("max", "min"):
-            pick = b.fcmp_ordered(">=" if op == "max" else "<=", v[0], v[1])
-            r = b.select(pick, v[0], v[1])
-            return b.select(b.fcmp_unordered("uno", v[0], v[0]), v[0], r)  # NaN propagates
-        if op in ("and", "or"):
-            f = b.and_ if op == "and" else b.or_
-            return self.as_double(f(self.truth(v[0]), self.truth(v[1])))
-        if op == "not":
-            return self.as_double(b.not_(self.truth(v[0])))
-        raise ValueError(f"unknown instruction {instr!r}")
-
-    def as_double(self, flag):
-        """A boolean as 0.0/1.0, remembering the i1 so conditions use it directly."""
-        v = self.b.uitofp(flag, F64)
-        self.flags_of[id(v)] = (v, flag)
-        return v
-
-    def truth(self, v):
-        known = self.flags_of.get(id(v))
-        if known is not None and known[0] is v:
-            return known[1]
-        return self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))  # bool(nan) is True
-
-    def call(self, name, args):
-        if name in _LLVM_UNARY:
-            fn = self.b.module.declare_intrinsic(_LLVM_UNARY[name], [F64])
-            return self.b.call(fn, args)
-        key = (name, len(args))
-        if key not in self.funcs:
-            sig = signature(types.float64, *([types.float64] * len(args)))
-            self.funcs[key] = self.context.get_function(getattr(math, name), sig)
-        return self.funcs[key](self.b, args)

@@ -1,0 +1,228 @@
+"""The emitter's memory and loops: arrays in and out, loads, stores, loop nests and
+statements (maps, reductions, scatter-adds) of the loop IR.
+
+A mixin of ``lower.llvm``'s emitter.  Arrays of layout ``C`` are used in place;
+others (a gufunc's slices) are copied through a contiguous temporary with their
+runtime strides.  Everything is a double inside; loads and stores convert from/to
+the arrays' dtypes.
+
+Imports numpy, numba, llvmlite and ``lower.ir``.
+
+>>> _Mem(None, "f4").dtype
+dtype('float32')
+"""
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+
+from ..graph import Dim
+from .ir import c_strides
+from .llvm_scalar import F64
+from .llvm_sizes import I64
+
+
+class _Mem:
+    """A pointer to elements of one numpy dtype, loaded/stored as doubles."""
+
+    def __init__(self, ptr, dtype):
+        self.ptr, self.dtype = ptr, np.dtype(dtype)
+
+
+class LoopEmitter:
+    """Mixin: memory (``self.mem``: ref -> ``_Mem``), scalars and statements over
+    ``self.b``; needs ``temp`` (scratch memory) and ``run_body`` from the emitter."""
+
+    def _array_memory(self, ty, val, shape):
+        """The array's struct, its data as memory, and a float64 scratch buffer of its
+        size (None for C-contiguous arrays, which are used in place)."""
+        ary = self.context.make_array(ty)(self.context, self.b, val)
+        mem = _Mem(ary.data, ty.dtype.name if ty.dtype != types.boolean else np.bool_)
+        if ty.layout == "C":
+            return ary, mem, None
+        size = 1
+        for d in shape:
+            size = size * d
+        return ary, mem, _Mem(self.temp(size), np.float64)
+
+    def array_in(self, ty, val, shape, dtype):
+        ary, mem, tmp = self._array_memory(ty, val, shape)
+        if tmp is None:
+            return mem
+        if mem.dtype != np.float64:
+            self.strided_copy(tmp, mem, ary, shape, to_array=False)
+            return tmp
+        dense = self.is_dense(ary, shape)  # a gufunc's slices usually are: use them in place
+        with self.b.if_then(self.b.not_(dense)):
+            self.strided_copy(tmp, mem, ary, shape, to_array=False)
+        return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
+
+    def array_out(self, ty, val, shape):
+        ary, mem, tmp = self._array_memory(ty, val, shape)
+        if tmp is None:
+            return mem
+        if mem.dtype != np.float64:
+            self.copy_out.append((tmp, mem, ary, shape, None))
+            return tmp
+        dense = self.is_dense(ary, shape)
+        self.copy_out.append((tmp, mem, ary, shape, dense))
+        return _Mem(self.b.select(dense, mem.ptr, tmp.ptr), np.float64)
+
+    def is_dense(self, ary, shape):
+        """i1: the array's runtime strides are those of a C-contiguous array of ``shape``."""
+        strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
+        ok = ir.Constant(ir.IntType(1), 1)
+        for d, (size, step) in enumerate(zip(shape, c_strides(shape))):
+            if isinstance(size, Dim) or size > 1:  # (an unknown size of 1 is checked too)
+                bytes_ = self.b.mul(self.iv(step), ir.Constant(I64, 8))
+                same = self.b.icmp_signed("==", strides[d], bytes_)
+                ok = self.b.and_(ok, same)
+        return ok
+
+    def scalar_in(self, ty, val, dtype):
+        v = self.context.cast(self.b, val, ty, types.float64)
+        return self.round32(v) if np.dtype(dtype) == np.float32 else v
+
+    def strided_copy(self, contiguous, strided, ary, shape, to_array):
+        """Copy between a C-ordered temporary and an array with runtime byte strides."""
+        strides = cgutils.unpack_tuple(self.b, ary.strides, len(shape))
+        cstr = c_strides(shape)
+        base = self.b.ptrtoint(strided.ptr, I64)
+
+        def body(idx):
+            flat = self.affine(0, cstr, idx)
+            off = ir.Constant(I64, 0)
+            for i, s in zip(idx, strides):
+                off = self.b.add(off, self.b.mul(i, s))
+            ptr_ty = strided.ptr.type
+            elem = _Mem(self.b.inttoptr(self.b.add(base, off), ptr_ty), strided.dtype)
+            if to_array:
+                self.store(elem, ir.Constant(I64, 0), self.load(contiguous, flat))
+            else:
+                self.store(contiguous, flat, self.load(elem, ir.Constant(I64, 0)))
+        self.nest(shape, body)
+
+    def global_array(self, k):
+        arr = self.p.const_array(k)
+        data = bytearray(np.ascontiguousarray(arr).tobytes()) or bytearray(8)
+        init = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
+        name = f"symgrad.const.{id(self)}.{k}"
+        gv = cgutils.global_constant(self.b.module, name, init)
+        gv.align = 16
+        elem = F64 if arr.dtype == np.float64 else I64
+        return _Mem(self.b.bitcast(gv, elem.as_pointer()), arr.dtype)
+
+    # -- memory ------------------------------------------------------------------
+    def load(self, mem, idx):
+        v = self.b.load(self.b.gep(mem.ptr, [idx]))
+        kind = mem.dtype.kind
+        if mem.dtype == np.float64:
+            return v
+        if kind == "f":
+            return self.b.fpext(v, F64)
+        if kind == "b":
+            return self.b.uitofp(v, F64)
+        if kind == "u":
+            return self.b.uitofp(v, F64)
+        return self.b.sitofp(v, F64)
+
+    def store(self, mem, idx, v):
+        kind, ptr = mem.dtype.kind, self.b.gep(mem.ptr, [idx])
+        if mem.dtype == np.float64:
+            pass
+        elif kind == "f":
+            v = self.b.fptrunc(v, ptr.type.pointee)
+        elif kind == "b":
+            v = self.b.zext(self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0)),
+                            ptr.type.pointee)
+        elif kind == "u":
+            v = self.b.fptoui(v, ptr.type.pointee)
+        else:
+            v = self.b.fptosi(v, ptr.type.pointee)
+        self.b.store(v, ptr)
+
+    def scalar(self, ref):
+        return self.scalars[ref]
+
+    def round32(self, v):
+        return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
+
+    # -- loops -------------------------------------------------------------------
+    def nest(self, dims, fn, prefix=()):
+        if not dims:
+            return fn(prefix)
+        if dims[0] == 1:
+            return self.nest(dims[1:], fn, prefix + (ir.Constant(I64, 0),))
+        if dims[0] == 0:
+            return None
+        with cgutils.for_range(self.b, self.iv(dims[0])) as loop:
+            self.nest(dims[1:], fn, prefix + (loop.index,))
+
+    def affine(self, base, strides, idx):
+        acc = self.iv(base)
+        for s, i in zip(strides, idx):
+            if isinstance(s, Dim) or s:
+                acc = self.b.add(acc, self.b.mul(i, self.iv(s)))
+        return acc
+
+    def address(self, addr, idx, dims):
+        if addr[0] == "aff":
+            return self.affine(addr[1], addr[2], idx)
+        flat = self.affine(0, c_strides(dims), idx)
+        return self.load_index(self.mem[("const", addr[1])], flat)
+
+    def load_index(self, mem, flat):
+        return self.b.load(self.b.gep(mem.ptr, [flat]))
+
+    def statement(self, st):
+        dims, nout = st.dims, st.nout
+        if st.reduce is None:
+            self.nest(dims, lambda idx: self.put(st, idx, self.body(st, idx)))
+            return
+        combine, identity, init = st.reduce
+        if not init:  # accumulate into memory (scatter-add)
+            def accumulate(idx):
+                mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
+                self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
+            self.nest(dims, accumulate)
+            return
+
+        def outer(oidx):
+            acc = cgutils.alloca_once(self.b, F64)
+            self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
+
+            def inner(ridx):
+                v = self.body(st, oidx + ridx)
+                self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
+            self.nest(dims[nout:], inner)
+            zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
+            self.put(st, oidx + zeros, self.b.load(acc))
+        self.nest(dims[:nout], outer)
+
+    def put(self, st, idx, v):
+        if st.round32:
+            v = self.round32(v)
+        if st.dst[0] == "ssa":
+            self.scalars[st.dst] = v
+            if self.defined is not None:
+                self.defined.append(st.dst)
+        else:
+            self.store(self.mem[st.dst], self.address(st.dst_addr, idx, st.dims), v)
+
+    def combine(self, st, body, acc, v):
+        out = self.run_body(body, lambda k: (acc, v)[k])
+        return self.round32(out) if st.round32 else out
+
+    def body(self, st, idx):
+        cache = {}
+
+        def arg(k):
+            if k not in cache:
+                ref, addr = st.srcs[k]
+                if addr is None:
+                    cache[k] = self.scalar(ref)
+                else:
+                    cache[k] = self.load(self.mem[ref], self.address(addr, idx, st.dims))
+            return cache[k]
+        return self.run_body(st.body, arg)
