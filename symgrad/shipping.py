@@ -8,13 +8,13 @@ holds exactly the saved text), so Numba loads its machine code from the cache wh
 this machine compiled it before; otherwise Numba compiles it (and says so when that
 takes a while).
 
-Kinds: a fixed-shape or size-generic :class:`~symgrad.compiler.Evaluator` (sparse
-outputs included); a :class:`~symgrad.compiler.ControlEvaluator` with static shapes
+Kinds: a fixed-shape or size-generic :class:`~symgrad.evaluator.Evaluator` (sparse
+outputs included); a :class:`~symgrad.evaluator.ControlEvaluator` with static shapes
 (its kernels and drivers load from the cache: ``lower.control.rebuild``); and a :class:`~symgrad.lower.persize.PerSize` (graphs
 compiled once per combination of sizes), saved with the sizes it has compiled and
 loaded as a :class:`SavedSizes`.
 
-Imports compiler (its light part), progress, errors and ``lower.saved``.
+Imports evaluator, progress, errors and ``lower.saved``.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import progress
-from .compiler import _build, from_spec
+from .evaluator import _build, from_spec
 from .errors import ArgumentError, SavedFileError, ShapeError
 from .lower.saved import decode_tree, read
 
@@ -35,7 +35,7 @@ def load(path: Any) -> Any:
     Args:
         path: a file written by ``Evaluator.save`` (or ``PerSize.save``).
     Returns:
-        an :class:`~symgrad.compiler.Evaluator` (``f(...)``, ``f.batched``, ``f.jit``,
+        an :class:`~symgrad.evaluator.Evaluator` (``f(...)``, ``f.batched``, ``f.jit``,
         pickling, dask), or a :class:`SavedSizes` for a graph compiled per size.
     Raises:
         SavedFileError: the file is not a saved evaluator, is damaged, or was written
