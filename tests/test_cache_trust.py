@@ -168,6 +168,26 @@ def test_compiles_survive_a_concurrent_rm_rf_loop(cache_at):
     np.testing.assert_allclose(values, [expected(100 + k) for k in range(5)])
 
 
+def test_a_directory_removed_while_checked_is_made_again_without_a_warning(cache_at, monkeypatch):
+    """A concurrent ``rm -rf`` between "it exists" and its check is no reason to tell
+    the user to ``chmod 700`` a directory that is gone: it is made again and used."""
+    path = cache_at()
+    cachedir.make_private(path)
+    real, calls = cachedir.problem, []
+
+    def removed_first(p):
+        calls.append(p)
+        if len(calls) == 1:
+            shutil.rmtree(p)
+        return real(p)
+    monkeypatch.setattr(cachedir, "problem", removed_first)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", cachedir.CacheWarning)
+        where = cachedir.locate(path)
+    assert len(calls) == 2 and where.read == where.write == path, where
+    assert cachedir.problem(path) is None
+
+
 def _make_read_only(path):
     """Make ``path`` and its subdirectories unwritable, or skip (root without chattr)."""
     dirs = [path] + [os.path.join(path, s) for s in cachedir.SUBDIRS

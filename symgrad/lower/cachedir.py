@@ -88,9 +88,16 @@ def problem(path):
             full = os.path.join(path, sub)
             if reason is None and os.path.lexists(full):
                 reason = _unsafe(full, os.lstat(full))
+    except FileNotFoundError:
+        return GONE
     except OSError as exc:
         return f"{path}: {exc.strerror or exc}"
     return reason
+
+
+# what ``problem`` says of a directory removed while it was being checked (a concurrent
+# ``rm -rf``): not a threat, and no permission of the user's would fix it
+GONE = "it was removed while being checked"
 
 
 def make_private(path):
@@ -157,14 +164,14 @@ def _check(path):
     """``(usable, reason)``: ``path`` is made if missing, then checked."""
     if os.path.lexists(path):
         reason = problem(path)  # before making anything inside it
-        if reason is not None:
+        if reason is not None and reason != GONE:
             return False, reason
     try:
         make_private(path)
     except OSError:
         return False, None  # cannot be created: not a threat, just unusable
     reason = problem(path)
-    if reason is not None and not os.path.lexists(path):
+    if reason == GONE or (reason is not None and not os.path.lexists(path)):
         return False, None  # deleted meanwhile (a concurrent rm -rf): unusable for now
     return reason is None, reason
 
