@@ -7,6 +7,7 @@ line per size: generated operations, lowering and total compile CPU seconds
 (``time.process_time``, less disturbed by other processes than wall time), CPU
 microseconds per operation and the latency of one call.
 """
+import argparse
 import json
 import os
 import subprocess
@@ -47,12 +48,17 @@ def measure(steps):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--child"]:
-        print(json.dumps(measure(int(argv[1]))), flush=True)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.compile_scaling",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("steps", type=int, nargs="*", default=list(STEPS),
+                        help=f"chain lengths (default: {' '.join(map(str, STEPS))})")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.child:
+        print(json.dumps(measure(args.steps[0])), flush=True)
         return
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for steps in [int(a) for a in argv] or STEPS:
+    for steps in args.steps:
         env = dict(os.environ, SYMGRAD_CACHE_DIR=tempfile.mkdtemp(prefix="sgscale_"))
         env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
         out = subprocess.run([sys.executable, "-m", "benchmarks.compile_scaling", "--child",
