@@ -118,6 +118,9 @@ class Graph:
         # batched node -> (node of one seed, seed leaf, batch of seeds) for each output of a
         # batched sweep (seeds.vmap): closed forms read the batch axis as matrix columns
         self.batches: dict = {}
+        # dense result of a batched sweep over unit seeds -> an equal node computed from a
+        # colouring's compressed seeds (seeds.unit_sweep): what sg.compile computes for it
+        self.compressed: dict = {}
 
     def innermost(self):
         """The graph new nodes go into: this one, or the sub-graph being traced inside it."""

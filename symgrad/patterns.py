@@ -145,8 +145,12 @@ def _nonzero(node, zero, wrt=None):
     with ``wrt``: False when the rule then no longer reads input ``wrt`` (so its
     partial in that input is 0: a conservative test, never a missed dependence)."""
     dtypes = tuple(x.dtype.str for x in node.inputs)
-    key = (node.op.name, dtypes, repr(sorted((k, v) for k, v in node.attrs.items()
-                                             if k != "label")), zero, wrt)
+    attrs = tuple(sorted((k, v) for k, v in node.attrs.items() if k != "label"))
+    try:
+        hash(attrs)   # (SymPy expressions hash; printing them cost more than the rest)
+    except TypeError:
+        attrs = repr(attrs)
+    key = (node.op.name, dtypes, attrs, zero, wrt)
     hit = _SUBS_CACHE.get(key)
     if hit is None:
         hit = _SUBS_CACHE[key] = _substituted_nonzero(node, zero, wrt)
@@ -168,21 +172,24 @@ def _substituted_nonzero(node, zero, wrt):
 
 # -- patterns of derivatives: index sets on the unbatched sweep ----------------------------
 
-def seed_pattern(output, seed):
+def seed_pattern(output, seed, limit=None):
     """Which entries of ``seed`` each element of ``output`` depends on, structurally.
 
     Returns a ``scipy.sparse.csr_matrix`` of booleans, shape (output.size, seed.size),
     with sorted indices: for a tangent sweep ``output = J seed`` it is J's pattern.
+    With ``limit``: None as soon as an element of some node on the way depends on
+    more than ``limit`` seed entries (the caller's sign that compression will not pay).
     """
-    return _SeedAnalysis([output], seed).run_sets()[output]
+    found = _SeedAnalysis([output], seed, limit).run_sets()
+    return None if found is None else found[output]
 
 
 class _SeedAnalysis(_Analysis):
     """Masks for nodes free of the seed, sparse dependence sets for the others."""
 
-    def __init__(self, outputs, seed):
+    def __init__(self, outputs, seed, limit=None):
         super().__init__(outputs)
-        self.seed = seed
+        self.seed, self.limit = seed, limit
 
     def run_sets(self):
         from scipy.sparse import identity
@@ -196,7 +203,10 @@ class _SeedAnalysis(_Analysis):
                 masks[node] = self.visit(node, masks, known)
                 self.release(node, masks, sets)
                 continue
-            masks[node] = (sets[node].getnnz(axis=1) > 0).reshape(node.shape)
+            counts = sets[node].getnnz(axis=1)
+            if self.limit is not None and counts.size and counts.max() > self.limit:
+                return None
+            masks[node] = (counts > 0).reshape(node.shape)
             self.release(node, masks, sets)
         out = {}
         for o in self.outputs:

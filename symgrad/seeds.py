@@ -9,7 +9,10 @@ and compiled code is a loop over seeds, not one copy of the sweep per row.
 ``jacobian`` uses reverse mode (one seed per element of y) when y is smaller
 than x, forward mode otherwise; ``hessians`` is forward over reverse with one
 seed per element of x.  Seed batches are the identity (dense results) or a
-colouring's compression matrix (``symgrad.sparsity``).
+colouring's compression matrix (``symgrad.sparsity``).  A dense result whose
+structural pattern colours with few colours (a tridiagonal Hessian: 3) is computed
+from the compressed seeds and scattered into the dense array, zeros elsewhere
+(:func:`unit_sweep`): the same values, ``colors`` sweeps instead of n.
 
 Imports graph, ops, differentiate and forward.
 
@@ -26,8 +29,10 @@ import numpy as np
 from .differentiate import _as_nodes, _check_options, backprop, gradients
 from .forward import seed_leaf, tangent_sweep
 from .errors import ShapeError
+from .coloring import column_coloring
 from .graph import ancestors, is_static
 from .ops import F, literal
+from .patterns import seed_pattern
 from .ops.base import filled
 from .ops.batching import batch_node
 from .display import GradientList
@@ -75,6 +80,65 @@ def compression_seeds(graph, colors, ncolors, shape, dtype):
     return F.reshape(seeds, shape=(ncolors,) + tuple(shape))
 
 
+# Fewer unit seeds than this: no compressed equal is built (the pattern analysis,
+# ~20 ms, would cost more than the compressed sweep saves).
+COMPRESS_MIN = 32
+
+
+def unit_sweep(one, seed):
+    """``one`` over the unit seeds of ``seed``: shape (n,) + one.shape, row b = one at e_b.
+
+    The result is the sweep over the identity (what ``sg.evaluate`` computes and the
+    printers read, ``forms.batched``).  When the structural pattern of ``one`` in the
+    seed has a column colouring with at most n / 2 colours, the graph also gets an
+    equal computation over that many compressed seeds, each nonzero scattered to its
+    place (zeros elsewhere), recorded in ``graph.compressed``: ``sg.compile`` computes
+    that one.  Every entry is read where no other seed of its colour contributes, so
+    the values are the unit seed's.
+    """
+    graph, n = seed.graph, seed.size
+    (out,) = vmap([one], seed, identity_seeds(graph, seed.shape, seed.dtype))
+    plan = _compression(one, seed) if n >= COMPRESS_MIN else None
+    if plan is not None:
+        colors, ncolors, at, b = plan
+        with graph.name_scope("compressed"):
+            (comp,) = vmap([one], seed, compression_seeds(graph, colors, ncolors, seed.shape,
+                                                          seed.dtype))
+            m = one.size
+            values = F.index(F.reshape(comp, shape=(comp.size,)), index=(colors[b] * m + at,))
+            graph.compressed[out] = F.reshape(
+                F.index_add(values, shape=(n * m,), index=(b * m + at,)), shape=out.shape)
+    return out
+
+
+def derived(dense, fn):
+    """``fn(dense)``; when ``dense`` has a compressed equal, ``fn`` of it is recorded too."""
+    out = fn(dense)
+    graph = dense.graph
+    alt = graph.compressed.get(dense)
+    if alt is not None and out is not dense:
+        with graph.name_scope("compressed"):
+            graph.compressed[out] = fn(alt)
+    return out
+
+
+def _compression(one, seed):
+    """(colours, count, element, seed) per nonzero of d one / d seed, or None when a
+    column colouring needs more than half as many seeds (or sizes are unknown)."""
+    if not all(is_static(node.shape) for node in ancestors([one])):
+        return None
+    limit = seed.size // 2
+    pattern = seed_pattern(one, seed, limit=limit)
+    if pattern is None or not pattern.nnz:
+        return None
+    colors = column_coloring(pattern)
+    ncolors = int(colors.max()) + 1
+    if ncolors > limit:
+        return None
+    at, b = pattern.nonzero()
+    return colors, ncolors, at.astype(np.int64), b.astype(np.int64)
+
+
 def reverse_sweep(y, x):
     """One reverse sweep with a seed leaf u of y's shape: (u, u . J) (None: unreached)."""
     u = seed_leaf(y.graph, y.shape, y.dtype if y.is_float else np.float64)
@@ -89,15 +153,24 @@ def forward_sweep(ys, x):
     return t, [tan.get(y) for y in ys]
 
 
-def reverse_rows(y, x, seeds):
-    """``seeds[b] . J`` for each seed b (shape (B,) + y.shape): (B,) + x.shape, or None."""
+def reverse_rows(y, x, seeds=None):
+    """``seeds[b] . J`` for each seed b (shape (B,) + y.shape): (B,) + x.shape, or None.
+
+    ``seeds=None``: the unit seeds of y (:func:`unit_sweep`)."""
     u, g = reverse_sweep(y, x)
-    return None if g is None else vmap([g], u, seeds)[0]
+    if g is None:
+        return None
+    return unit_sweep(g, u) if seeds is None else vmap([g], u, seeds)[0]
 
 
-def forward_columns(ys, x, seeds):
-    """``J_y . seeds[b]`` for each y and seed b: (B,) + y.shape per y (None if unreached)."""
+def forward_columns(ys, x, seeds=None):
+    """``J_y . seeds[b]`` for each y and seed b: (B,) + y.shape per y (None if unreached).
+
+    ``seeds=None``: the unit seeds of x (:func:`unit_sweep`), for one y."""
     t, tans = forward_sweep(ys, x)
+    if seeds is None:
+        (tan,) = tans
+        return [None if tan is None else unit_sweep(tan, t)]
     found = [k for k, tan in enumerate(tans) if tan is not None]
     batched = dict(zip(found, vmap([tans[k] for k in found], t, seeds))) if found else {}
     return [batched.get(k) for k in range(len(ys))]
@@ -137,22 +210,23 @@ def jacobian(y, x, unconnected_gradients="none"):
         out = None
         if x.is_float and y.is_float:
             if not is_static(x.shape) or y.size <= x.size:  # (one reverse seed per y element)
-                rows = reverse_rows(y, x, identity_seeds(graph, y.shape, y.dtype))
-                out = None if rows is None else F.reshape(rows, shape=y.shape + x.shape)
+                rows = reverse_rows(y, x)
+                out = None if rows is None else \
+                    derived(rows, lambda r: F.reshape(r, shape=y.shape + x.shape))
             else:
-                (cols,) = forward_columns([y], x, identity_seeds(graph, x.shape, x.dtype))
-                out = None if cols is None else _columns_last(cols, y, x)
+                (cols,) = forward_columns([y], x)
+                out = None if cols is None else derived(cols, lambda c: _columns_last(c, y, x))
         if out is None and unconnected_gradients == "zero":
             out = filled(graph, 0, y.shape + x.shape, x.dtype)
         return out
 
 
-def hessian_block(ys, x, seeds):
-    """Forward over reverse: ``H . seeds[b]`` for each seed (shape (B,) + x.shape) or None."""
+def hessian_block(ys, x):
+    """Forward over reverse: ``H . e_b`` for each unit seed (shape (n,) + x.shape) or None."""
     (g,) = gradients(ys, x)
     if g is None:
         return None
-    return forward_columns([g], x, seeds)[0]
+    return forward_columns([g], x)[0]
 
 
 def hessian_args(xs, unconnected_gradients, aggregation_method):
@@ -185,9 +259,8 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
     out = []
     for x in hessian_args(xs, unconnected_gradients, aggregation_method):
         with x.graph.name_scope("hessians"):
-            h = hessian_block(ys, x, identity_seeds(x.graph, x.shape, x.dtype)) \
-                if x.is_float else None
-            h = F.reshape(h, shape=x.shape * 2) if h is not None else \
+            h = hessian_block(ys, x) if x.is_float else None
+            h = derived(h, lambda b: F.reshape(b, shape=x.shape * 2)) if h is not None else \
                 literal(x.graph, np.zeros(x.shape * 2, x.dtype))
         out.append(h)
     return GradientList(out)

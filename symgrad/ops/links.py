@@ -90,8 +90,9 @@ def _contraction(letters, out_letters, dims, masks, ids, i):
     out = np.ravel_multi_index([at[c] for c in out_letters], [dims[c] for c in out_letters]) \
         if out_letters else np.zeros(len(coords[0]), np.int64)
     src = ids[tuple(at[c] for c in letters[i])]
-    pairs = np.unique(np.stack([out, src]), axis=1)
-    return pairs[0], pairs[1]
+    width = int(src.max()) + 1 if src.size else 1
+    pairs = np.unique(out.astype(np.int64) * width + src)  # (1-D: unique(axis=1) sorts rows)
+    return pairs // width, pairs % width
 
 
 def _matmul(node, i, masks):
