@@ -37,8 +37,8 @@ from .differentiate import gradients
 from .patterns import seed_pattern
 from .values import SparseLayout  # lives in values: evaluators load without SymPy
 from .seeds import (compression_seeds, forward_columns, forward_sweep, hessian_args,
-                    reverse_rows, reverse_sweep, vmap, hessians as dense_hessians,
-                    jacobian as dense_jacobian)
+                    identity_seeds, reverse_rows, reverse_sweep, vmap,
+                    hessians as dense_hessians, jacobian as dense_jacobian)
 
 
 class SparseTensor:
@@ -130,6 +130,12 @@ def sparse_hessian(ys, x):
         pattern = _canonical(pattern + pattern.T)
         if not pattern.nnz:
             return _no_entries(x.graph, pattern, x.dtype, x.shape * 2)
+        if _mostly_full(pattern):  # no colouring would compress it: the n unit seeds
+            job.stage(f"the sweep batched over {n} unit seeds (a dense pattern)")
+            rows, cols = pattern.nonzero()
+            (full,) = vmap([tangent], t, identity_seeds(x.graph, x.shape, x.dtype))
+            return SparseTensor(_gather(full, cols, rows, n), _layout(pattern), n, pattern,
+                                x.shape * 2)        # (row b of the batch is H e_b)
         job.stage(f"star colouring of {pattern.nnz} nonzeros")
         colors = star_coloring(pattern)
         ncolors = int(colors.max()) + 1
@@ -139,6 +145,14 @@ def sparse_hessian(ys, x):
                                                              x.shape, x.dtype))
         return SparseTensor(_gather(compressed, seed, at, n), _layout(pattern), ncolors,
                             pattern, x.shape * 2)
+
+
+def _mostly_full(pattern):
+    """More than half the entries stored: colourings need about as many colours as
+    columns (n for a full pattern) and cost O(nnz * row length) to find; the unit
+    seeds give the same values at once."""
+    m, n = pattern.shape
+    return pattern.nnz * 2 > m * n
 
 
 def _zeros(m, n):
@@ -158,8 +172,16 @@ def sparse_jacobian(y, x):
     pattern = _canonical(pattern)
     if not pattern.nnz:
         return _no_entries(x.graph, pattern, x.dtype, y.shape + x.shape)
-    by_col, by_row = column_coloring(pattern), column_coloring(pattern.T)
     rows, cols = pattern.nonzero()
+    if _mostly_full(pattern):  # the unit seeds, as the dense jacobian chooses them
+        if m <= n:
+            (full,) = vmap([g], u, identity_seeds(x.graph, u.shape, u.dtype))
+            values = _gather(full, rows, cols, n)        # row b: e_b . J
+        else:
+            (full,) = vmap([tangent], t, identity_seeds(x.graph, x.shape, x.dtype))
+            values = _gather(full, cols, rows, m)        # row b: J e_b
+        return SparseTensor(values, _layout(pattern), min(m, n), pattern, y.shape + x.shape)
+    by_col, by_row = column_coloring(pattern), column_coloring(pattern.T)
     if by_col.max() <= by_row.max():
         c = int(by_col.max()) + 1
         (comp,) = forward_columns([y], x, compression_seeds(x.graph, by_col, c, x.shape,

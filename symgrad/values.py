@@ -65,8 +65,11 @@ def cast_value(arr, dtype, what, error=ValueError):
 class SparseLayout:
     """Where the values of a sparse result go: CSR index arrays and the shape (picklable).
 
-    The index arrays are computed once, when the result is built; wrapping a call's
-    values copies them into a new matrix (no per-call validation or sorting).
+    The index arrays are computed once, when the result is built, and checked once by
+    scipy's constructor (a template matrix); wrapping a call's values makes a matrix
+    with the template's state, those values and its own copies of the index arrays
+    (so ``eliminate_zeros()`` on one result cannot change the next), without scipy's
+    per-call O(nnz) validation.
     """
 
     def __init__(self, shape, indptr, indices):
@@ -88,17 +91,19 @@ class SparseLayout:
         template = csr_matrix((np.zeros(len(self.indices)), self.indices, self.indptr),
                               shape=self.shape)  # scipy checks the index arrays here, once
         template.has_sorted_indices = True
-        return template
+        return type(template), template.__dict__, len(self.indices)
 
     def wrap(self, values):
         """The ``scipy.sparse.csr_matrix`` holding ``values`` (one per stored entry)."""
-        if getattr(self, "_template", None) is None:
-            self._template = self._checked_template()
-        values = np.asarray(values, dtype=np.float64).reshape(-1)
-        if values.shape != self.indices.shape:
-            raise ValueError(f"sparse result: {values.size} values for {self.indices.size} "
-                             "stored entries")
-        out = object.__new__(type(self._template))  # skips the constructor's O(nnz) checks
-        out.__dict__.update(self._template.__dict__)
-        out.data, out.indices, out.indptr = values, self.indices.copy(), self.indptr.copy()
+        template = self._template
+        if template is None:
+            template = self._template = self._checked_template()
+        cls, state, nnz = template
+        if type(values) is not np.ndarray or values.dtype != np.float64 or values.ndim != 1:
+            values = np.asarray(values, dtype=np.float64).reshape(-1)
+        if values.shape[0] != nnz:
+            raise ValueError(f"sparse result: {values.size} values for {nnz} stored entries")
+        out = object.__new__(cls)  # skips the constructor's O(nnz) checks
+        out.__dict__.update(state, data=values, indices=self.indices.copy(),
+                            indptr=self.indptr.copy())
         return out

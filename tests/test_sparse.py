@@ -212,3 +212,23 @@ def test_dependence_rules_never_miss_a_nonzero_of_the_op_jacobian(name, i, rng):
                 value = np.asarray(sg.evaluate(J, {seed: point}), dtype=float)
                 value = value.reshape(y.size, seed.size)
                 assert not np.any((value != 0) & ~pattern & np.isfinite(value)), (name, k)
+
+
+def test_dense_patterns_take_the_unit_seeds_and_keep_csr_results(rng):
+    # lj/mlp-like: every entry structurally nonzero, so no colouring compresses; the
+    # unit seeds' sweep is gathered in CSR order (a non-symmetric J checks the transposes)
+    x = sg.placeholder(shape=(5,), name="x")
+    A = sg.constant(rng.normal(size=(7, 5)))
+    v = rng.normal(size=5)
+    (h,) = sg.hessians(sg.reduce_sum(sg.tanh(A @ x)) ** 2, x)
+    (hs,) = sg.hessians(sg.reduce_sum(sg.tanh(A @ x)) ** 2, x, sparse=True)
+    assert hs.colors == 5 and hs.nnz == 25
+    np.testing.assert_allclose(hs.numpy({x: v}).toarray(), sg.evaluate(h, {x: v}), rtol=1e-12)
+    for y in (sg.tanh(A @ x) * x[0], sg.tanh(A[:3] @ x) * x[1]):   # tall: forward, wide: reverse
+        J, Js = sg.jacobian(y, x), sg.jacobian(y, x, sparse=True)
+        assert Js.colors == min(y.size, 5) and Js.nnz == y.size * 5
+        dense = sg.evaluate(J, {x: v})
+        np.testing.assert_allclose(Js.numpy({x: v}).toarray(), dense, rtol=1e-12)
+        csr = sg.compile(Js, [x])(v)
+        csr.check_format(full_check=True)
+        np.testing.assert_allclose(csr.toarray(), dense, rtol=1e-13)
