@@ -192,51 +192,97 @@ class _SeedAnalysis(_Analysis):
         self.seed, self.limit = seed, limit
 
     def run_sets(self):
-        from scipy.sparse import identity
         masks, known, sets = {}, {}, {}
+        n = self.seed.size
         for node in self.order:
             if node is self.seed:
-                sets[node] = identity(node.size, dtype=bool, format="csr")
+                sets[node] = _Rows.identity(n)
             elif any(x in sets for x in node.inputs):
                 sets[node] = self.combine(node, masks, sets)
             else:
                 masks[node] = self.visit(node, masks, known)
                 self.release(node, masks, sets)
                 continue
-            counts = sets[node].getnnz(axis=1)
+            counts = sets[node].counts()
             if self.limit is not None and counts.size and counts.max() > self.limit:
                 return None
             masks[node] = (counts > 0).reshape(node.shape)
             self.release(node, masks, sets)
-        out = {}
-        for o in self.outputs:
-            found = sets.get(o)
-            out[o] = _empty(o.size, self.seed.size) if found is None else found
-            out[o].sort_indices()
-        return out
+        return {o: sets[o].matrix() if o in sets else _empty(o.size, n)
+                for o in self.outputs}
 
     def combine(self, node, masks, sets):
-        """The union over inputs of (local dependence pattern) @ (the input's sets)."""
-        from scipy.sparse import csr_matrix
+        """The union over inputs of (local dependence pattern) applied to the input's sets."""
         ins = [np.broadcast_to(masks[x], x.shape) for x in node.inputs]
-        total = _empty(node.size, self.seed.size)
         elementwise = node.op.kind == "elementwise" and hasattr(node.op, "expr")
+        rule = getattr(node.op, "links", None)
+        parts = []
         for i, x in enumerate(node.inputs):
             if x not in sets:
                 continue
-            rule = getattr(node.op, "links", None)
             pairs = _elementwise_links(node, ins, i) if elementwise else \
                 rule(node, i, ins) if rule is not None else None
             if pairs is None:  # no rule: every element reads every element of x
-                row = csr_matrix(sets[x].getnnz(axis=0) > 0)
-                total = total + csr_matrix(np.ones((node.size, 1), dtype=bool)) @ row
+                cols = np.unique(sets[x].indices)
+                pairs = (np.repeat(np.arange(node.size, dtype=np.int64), len(cols)),
+                         np.tile(cols, node.size))
+                parts.append(pairs)
                 continue
-            out_ids, in_ids = pairs
-            link = csr_matrix((np.ones(len(out_ids), dtype=bool), (out_ids, in_ids)),
-                              shape=(node.size, x.size))
-            total = total + link @ sets[x]
-        total.eliminate_zeros()
-        return total.tocsr()
+            parts.append(sets[x].gather(*pairs))
+        return _Rows.union(node.size, self.seed.size, parts)
+
+
+class _Rows:
+    """Sets of seed entries, one per element: CSR index arrays (sorted, unique per row).
+
+    Plain numpy, a few calls per node (scipy.sparse objects cost ~0.1 ms each to make).
+    """
+
+    def __init__(self, indptr, indices, width):
+        self.indptr, self.indices, self.width = indptr, indices, width
+
+    @classmethod
+    def identity(cls, n):
+        ids = np.arange(n, dtype=np.int64)
+        return cls(np.arange(n + 1, dtype=np.int64), ids, n)
+
+    def counts(self):
+        return np.diff(self.indptr)
+
+    def gather(self, out_ids, in_ids):
+        """(element, entry) pairs: element out_ids[k] gets the set of element in_ids[k]."""
+        in_ids = np.asarray(in_ids, dtype=np.int64)
+        starts, lengths = self.indptr[in_ids], self.counts()[in_ids]
+        total = int(lengths.sum())
+        if total == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        cols = self.indices[offsets + np.arange(total, dtype=np.int64)]
+        return np.repeat(np.asarray(out_ids, dtype=np.int64), lengths), cols
+
+    @classmethod
+    def union(cls, rows, width, parts):
+        """The sets of ``rows`` elements holding every (element, entry) pair of ``parts``."""
+        if len(parts) == 1:
+            keys = parts[0][0] * width + parts[0][1]
+        else:
+            keys = np.concatenate([r * width + c for r, c in parts])
+        if keys.size > 1 and not np.all(keys[1:] > keys[:-1]):  # (often sorted already)
+            keys = np.sort(keys)
+            keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+        element = keys // width
+        indptr = np.zeros(rows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(element, minlength=rows), out=indptr[1:])
+        return cls(indptr, keys - element * width, width)
+
+    def matrix(self):
+        """A boolean ``scipy.sparse.csr_matrix`` (rows = elements), sorted indices."""
+        from scipy.sparse import csr_matrix
+        rows = len(self.indptr) - 1
+        out = csr_matrix((np.ones(len(self.indices), dtype=bool), self.indices, self.indptr),
+                         shape=(rows, self.width))
+        out.has_sorted_indices = True
+        return out
 
 
 def _empty(rows, cols):
