@@ -198,13 +198,7 @@ def jacobian(y, x, unconnected_gradients="none"):
     ...     jacobian(t.reduce_sum(x * x), x).numpy().tolist()
     [2.0, 4.0, 6.0]
     """
-    _check_options(unconnected_gradients, None)
-    (y,) = _as_nodes(y, "y")
-    (x,) = _as_nodes(x, "x")
-    if not is_static(y.shape):
-        raise ShapeError(f"jacobian: y ({y.name!r}) has shape {y.shape} with unknown sizes "
-                         "(None): a Jacobian has one row per element of y, so y's shape must be "
-                         "known (x's may have unknown sizes)")
+    y, x = jacobian_args(y, x, unconnected_gradients)
     graph = x.graph
     with graph.name_scope("jacobian"):
         out = None
@@ -219,6 +213,18 @@ def jacobian(y, x, unconnected_gradients="none"):
         if out is None and unconnected_gradients == "zero":
             out = filled(graph, 0, y.shape + x.shape, x.dtype)
         return out
+
+
+def jacobian_args(y, x, unconnected_gradients):
+    """y and x of ``jacobian`` as nodes, y of known shape (else an error naming it)."""
+    _check_options(unconnected_gradients, None)
+    (y,) = _as_nodes(y, "y")
+    (x,) = _as_nodes(x, "x")
+    if not is_static(y.shape):
+        raise ShapeError(f"jacobian: y ({y.name!r}) has shape {y.shape} with unknown sizes "
+                         "(None): a Jacobian has one row per element of y, so y's shape must be "
+                         "known (x's may have unknown sizes)")
+    return y, x
 
 
 def hessian_block(ys, x):

@@ -34,10 +34,11 @@ from .ops.deferred import deferrable
 from . import progress
 from .coloring import column_coloring, star_coloring, star_recovery
 from .differentiate import gradients
+from .graph import is_static
 from .patterns import seed_pattern
 from .values import SparseLayout  # lives in values: evaluators load without SymPy
 from .seeds import (compression_seeds, forward_columns, forward_sweep, hessian_args,
-                    identity_seeds, reverse_rows, reverse_sweep, vmap,
+                    identity_seeds, jacobian_args, reverse_rows, reverse_sweep, vmap,
                     hessians as dense_hessians, jacobian as dense_jacobian)
 
 
@@ -161,14 +162,16 @@ def _zeros(m, n):
 
 
 def sparse_jacobian(y, x):
-    """d y / d x as a :class:`SparseTensor`: column (forward) or row (reverse) colouring."""
+    """d y / d x as a :class:`SparseTensor` (column or row colouring); None if unconnected."""
     m, n = y.size, x.size
     if m <= n:
         u, g = reverse_sweep(y, x)
-        pattern = seed_pattern(g, u).T if g is not None else _zeros(m, n)
+        pattern = seed_pattern(g, u).T if g is not None else None
     else:
         t, (tangent,) = forward_sweep([y], x)
-        pattern = seed_pattern(tangent, t) if tangent is not None else _zeros(m, n)
+        pattern = seed_pattern(tangent, t) if tangent is not None else None
+    if pattern is None:   # y does not depend on x
+        return None
     pattern = _canonical(pattern)
     if not pattern.nnz:
         return _no_entries(x.graph, pattern, x.dtype, y.shape + x.shape)
@@ -212,10 +215,16 @@ def jacobian(y, x, unconnected_gradients="none", sparse=False):
     ...     jacobian(x * x, x, sparse=True).numpy().toarray().tolist()
     [[2.0, 0.0], [0.0, 4.0]]
     """
-    dense = dense_jacobian(y, x, unconnected_gradients)  # (also checks the arguments)
-    if not sparse or dense is None:
-        return dense
-    return sparse_jacobian(dense_inputs(y), dense_inputs(x))
+    if not sparse:
+        return dense_jacobian(y, x, unconnected_gradients)
+    y, x = jacobian_args(y, x, unconnected_gradients)
+    if not (x.is_float and y.is_float and is_static(x.shape)):
+        return dense_jacobian(y, x, unconnected_gradients)   # None or zeros
+    with x.graph.name_scope("jacobian"):
+        out = sparse_jacobian(y, x)
+    if out is None and unconnected_gradients == "zero":
+        return _no_entries(x.graph, _zeros(y.size, x.size), x.dtype, y.shape + x.shape)
+    return out
 
 
 @deferrable(count=lambda ys, xs, *a, **k: len(xs) if isinstance(xs, (list, tuple)) else 1)
@@ -246,8 +255,3 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
         with x.graph.name_scope("hessians"):
             out.append(sparse_hessian(ys, x))
     return GradientList(out)
-
-
-def dense_inputs(t):
-    """``t`` itself, or the single tensor of a one-element list (as ``jacobian`` accepts)."""
-    return t[0] if isinstance(t, (list, tuple)) else t

@@ -232,3 +232,16 @@ def test_dense_patterns_take_the_unit_seeds_and_keep_csr_results(rng):
         csr = sg.compile(Js, [x])(v)
         csr.check_format(full_check=True)
         np.testing.assert_allclose(csr.toarray(), dense, rtol=1e-13)
+
+
+def test_sparse_jacobian_checks_arguments_without_building_the_dense_one(fresh_graph):
+    x = sg.placeholder(shape=(200,), name="x")
+    Js = sg.jacobian(sg.sin(x[1:]) * x[:-1], x, sparse=True)
+    assert Js.colors == 2 and not any(n.shape == (199, 200) or n.shape == (200, 199)
+                                      or n.shape == (200, 200) for n in fresh_graph.nodes)
+    z = sg.placeholder(shape=(2,), name="z")
+    assert sg.jacobian(z * 2.0, x, sparse=True) is None
+    empty = sg.jacobian(z * 2.0, x, sparse=True, unconnected_gradients="zero")
+    assert empty.nnz == 0 and empty.numpy({x: np.ones(200)}).shape == (2, 200)
+    with pytest.raises(ValueError, match="unconnected_gradients"):
+        sg.jacobian(z, x, sparse=True, unconnected_gradients="zeros")
