@@ -38,7 +38,7 @@ import sympy
 
 from .coloring import column_coloring, star_coloring, star_recovery  # noqa: F401 (re-export)
 from .errors import NotATensorError
-from .graph import Node, ancestors
+from .graph import Node, ancestors, is_static
 
 _RNG_SEED = 20260
 _SUBS_CACHE: dict = {}
@@ -48,12 +48,35 @@ def sparsity(t):
     """The structural nonzero pattern of tensor ``t``: a boolean array of t's shape.
 
     For a Jacobian (``sg.jacobian``) or Hessian (``sg.hessians``) this is the
-    derivative's sparsity pattern.
+    derivative's sparsity pattern, read from index sets on its unbatched sweep (memory
+    and time follow the nonzeros, plus the returned array itself).
     """
     if not isinstance(t, Node):
         raise NotATensorError(f"sparsity(t): {type(t).__name__} is not a tensor of the graph; "
                               "pass a tensor such as sg.hessians(f, x)[0]")
-    return _Analysis([t]).run()[t]
+    found = _unit_sweep_pattern(t)
+    return _Analysis([t]).run()[t] if found is None else found
+
+
+def _unit_sweep_pattern(t):
+    """The pattern of a dense Jacobian or Hessian (reshapes and transposes of a sweep
+    batched over unit seeds) from index sets on its unbatched sweep: no n x n mask per
+    node.  None for any other tensor."""
+    chain, node = [], t
+    while node not in node.graph.batches and node.op.name in ("reshape", "transpose"):
+        chain.append(node)
+        node = node.inputs[0]
+    entry = node.graph.batches.get(node)
+    if entry is None:
+        return None
+    one, seed, batch = entry
+    if not is_unit_batch(batch, seed.size) or \
+            not all(is_static(n.shape) for n in ancestors([one])):
+        return None
+    value = seed_pattern(one, seed).T.toarray().reshape(node.shape)  # row b: one at e_b
+    for c in reversed(chain):
+        value = np.asarray(c.op.impl(value, **c.attrs))
+    return value
 
 
 class _Analysis:
@@ -171,6 +194,23 @@ def _substituted_nonzero(node, zero, wrt):
 
 
 # -- patterns of derivatives: index sets on the unbatched sweep ----------------------------
+
+def is_unit_batch(batch, n):
+    """True when ``batch`` is ``seeds.identity_seeds``: reshape(index_add(ones, (n, n), (k, k)))."""
+    node = batch
+    while node.op.name == "reshape":
+        node = node.inputs[0]
+    if node.op.name != "index_add" or tuple(node.attrs["shape"]) != (n, n):
+        return False
+    index, ones = node.attrs["index"], node.inputs[0]
+    k = np.arange(n)
+    if len(index) != 2 or not all(isinstance(i, np.ndarray) and np.array_equal(i, k)
+                                  for i in index):
+        return False
+    while ones.op.name in ("broadcast_to", "reshape"):
+        ones = ones.inputs[0]
+    return ones.is_leaf and ones.value is not None and np.all(np.asarray(ones.value) == 1)
+
 
 def seed_pattern(output, seed, limit=None):
     """Which entries of ``seed`` each element of ``output`` depends on, structurally.

@@ -245,3 +245,16 @@ def test_sparse_jacobian_checks_arguments_without_building_the_dense_one(fresh_g
     assert empty.nnz == 0 and empty.numpy({x: np.ones(200)}).shape == (2, 200)
     with pytest.raises(ValueError, match="unconnected_gradients"):
         sg.jacobian(z, x, sparse=True, unconnected_gradients="zeros")
+
+
+def test_sparsity_of_dense_derivatives_reads_index_sets():
+    # a dense 2,000 x 2,000 Hessian: one n x n mask per node of its batched sweep would
+    # be ~4 MB each over ~100 nodes; the index sets of the unbatched sweep hold 3n entries
+    x = sg.placeholder(shape=(2000,), name="x")
+    (h,) = sg.hessians(rosenbrock(x), x)
+    assert np.array_equal(sparsity(h), _band(2000, 1))
+    y = sg.placeholder(shape=(4, 30), name="y")
+    tall = sg.concat([sg.reshape(y * y, (120,)), sg.reshape(y[:, 1:] * y[:, :-1], (116,))], 0)
+    J = sg.jacobian(tall, y)                      # forward: a transpose over the batch
+    dense = np.abs(sg.evaluate(J, {y: np.random.default_rng(2).normal(size=(4, 30))})) > 0
+    assert sparsity(J).shape == (236, 4, 30) and np.array_equal(sparsity(J), dense)

@@ -7,7 +7,8 @@ vector ``e_k``, the sweep's output reads ``M e_k`` (a Hessian-vector product
 ``Xᵀ diag(d) X e_k``); over the seeds ``e_0 .. e_{n-1}`` the batched output is
 the matrix whose row b is ``(M e_b)ᵀ``: ``(M I)ᵀ = Mᵀ``.
 
-Imports the evaluator's graph walk, ``lifting`` and ``matrixrules``.
+Imports the evaluator's graph walk, ``patterns.is_unit_batch``, ``lifting`` and
+``matrixrules``.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 from sympy import Transpose
 
 from ..evaluate import needed
+from ..patterns import is_unit_batch
 
 from .lifting import Lifted, UnitVector, Unsupported, size_of, linear_in
 from .matrixrules import lift
@@ -34,23 +36,6 @@ def lift_all(outputs, lifter, values):
             values[node] = lift(node, lifter, values)
 
 
-def _is_identity(batch, n):
-    """True when ``batch`` is ``seeds.identity_seeds``: reshape(index_add(ones, (n, n), (k, k)))."""
-    node = batch
-    while node.op.name == "reshape":
-        node = node.inputs[0]
-    if node.op.name != "index_add" or tuple(node.attrs["shape"]) != (n, n):
-        return False
-    index, ones = node.attrs["index"], node.inputs[0]
-    k = np.arange(n)
-    if len(index) != 2 or not all(isinstance(i, np.ndarray) and np.array_equal(i, k)
-                                  for i in index):
-        return False
-    while ones.op.name in ("broadcast_to", "reshape"):
-        ones = ones.inputs[0]
-    return ones.is_leaf and ones.value is not None and np.all(np.asarray(ones.value) == 1)
-
-
 def lift_batch(node, lifter, values):
     """The batched output ``node`` as the matrix ``Mᵀ`` from its sweep's ``M e_k``."""
     one, seed, batch = node.graph.batches[node]
@@ -58,7 +43,7 @@ def lift_batch(node, lifter, values):
         raise Unsupported(f"the batched sweep {node.name!r} has a seed of shape {seed.shape} "
                           f"and rows of shape {one.shape}: only vectors read as matrix columns")
     n = seed.shape[0]
-    if not _is_identity(batch, n):
+    if not is_unit_batch(batch, n):
         raise Unsupported(f"the batched sweep {node.name!r} is not over unit seeds "
                           "(a compressed or custom batch has no matrix notation here)")
     e = UnitVector(SEED, size_of(n), 1)
