@@ -71,9 +71,19 @@ def identity_seeds(graph, shape, dtype):
     return F.reshape(eye, shape=(n,) + tuple(shape))
 
 
+# Compression matrices up to this many entries enter the graph as constants (compiled
+# code reads them from a table: Rosenbrock-1000's sparse Hessian 8.7 -> 7.7 us); larger
+# ones as a scatter of n ones, so the graph holds n integers, not ncolors * n numbers.
+CONSTANT_SEEDS = 1 << 16
+
+
 def compression_seeds(graph, colors, ncolors, shape, dtype):
     """Seed b is the sum of the unit seeds of colour b: shape (ncolors,) + shape."""
     n = len(colors)
+    if ncolors * n <= CONSTANT_SEEDS:
+        matrix = np.zeros((ncolors, n), dtype)
+        matrix[np.asarray(colors, np.int64), np.arange(n)] = 1
+        return literal(graph, matrix.reshape((ncolors,) + tuple(shape)))
     ones = F.broadcast_to(literal(graph, np.ones((), dtype)), shape=(n,))
     seeds = F.index_add(ones, shape=(ncolors, n),
                         index=(np.asarray(colors, np.int64), np.arange(n, dtype=np.int64)))
