@@ -37,10 +37,27 @@ def _rebuilder(tree):
         return lambda out: out[0]
     if tree[0] in ("list", "tuple") and all(t == ("leaf",) for t in tree[1]):
         return list if tree[0] == "list" else (lambda out: out)
+    if tree[0] == "wrap":   # a sparse result alone
+        return lambda out, wrap=tree[1].wrap: wrap(out[0])
+    if tree[0] in ("list", "tuple") and all(t[0] in ("leaf", "wrap") for t in tree[1]):
+        return _flat_with_sparse(tree)
 
     def rebuild(out):
         it = iter(out)
         return _build(tree, it)
+    return rebuild
+
+
+def _flat_with_sparse(tree):
+    """[f, g, H] with H sparse: each sparse position wraps its values, no tree walk."""
+    wraps = tuple((k, t[1].wrap) for k, t in enumerate(tree[1]) if t[0] == "wrap")
+    as_tuple = tree[0] == "tuple"
+
+    def rebuild(out):
+        items = list(out)
+        for k, wrap in wraps:
+            items[k] = wrap(items[k])
+        return tuple(items) if as_tuple else items
     return rebuild
 
 
