@@ -157,19 +157,31 @@ def backprop(ys, seeds, xs, stops):
                 f"op {node.op.name!r} (node {node.name!r}) has no derivative rule, and a "
                 "gradient must flow through it; wrap its use in sg.stop_gradient(...) or "
                 "register a grad rule for it in symgrad.ops")
-        grads = node.op.grad(node, g)
-        if all(gx is None for gx, w in zip(grads, wanted) if w):
-            sweep.cut[node] = node.op.name
-        for i, (x, gx, w) in enumerate(zip(node.inputs, grads, wanted)):
+        cut = True   # no wanted input gets a cotangent
+        for i, (x, gx, w) in enumerate(zip(node.inputs, node.op.grad(node, g), wanted)):
             if w and gx is not None:
-                if gx.shape != x.shape and same_up_to_unknown(gx.shape, x.shape):
-                    gx = F.reshape(gx, shape=x.shape)  # unknown sizes that agree at run time
+                cut = False
                 if gx.shape != x.shape:
-                    raise ShapeError(f"internal: the {node.op.name} rule gave a cotangent of "
-                                     f"shape {gx.shape} for input {x.name!r} of shape {x.shape}")
-                pending.setdefault(x, []).append(gx)
+                    gx = _fitted(gx, x, node)
+                if x in pending:
+                    pending[x].append(gx)
+                else:
+                    pending[x] = [gx]
                 sweep.contributions.append((node, i, x, gx))
+        if cut:
+            sweep.cut[node] = node.op.name
     return sweep
+
+
+def _fitted(gx, x, node):
+    """The cotangent ``gx`` of input ``x`` of ``node`` in x's shape (sizes unknown until
+    values arrive may agree); a rule that gave another shape is an internal error."""
+    if same_up_to_unknown(gx.shape, x.shape):
+        gx = F.reshape(gx, shape=x.shape)  # unknown sizes that agree at run time
+    if gx.shape != x.shape:
+        raise ShapeError(f"internal: the {node.op.name} rule gave a cotangent of "
+                         f"shape {gx.shape} for input {x.name!r} of shape {x.shape}")
+    return gx
 
 
 def checked_args(ys, xs, stop_gradients):

@@ -161,7 +161,7 @@ def same_up_to_unknown(a, b):
 def shape_size(shape):
     """The number of elements: an int, or a Dim when some dimension is unknown."""
     if is_static(shape):
-        return int(np.prod(shape, dtype=np.int64))
+        return math.prod(map(int, shape))
     import sympy
     total = sympy.Integer(1)
     for d in shape:

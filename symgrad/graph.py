@@ -38,6 +38,22 @@ def _symbol_name(node_name, axis, count):
     return f"n_{base}" if count == 1 else f"n_{base}_{axis}"
 
 
+def _normal_shape(shape):
+    """``shape`` as a tuple of ints and Dims; memoised for shapes of ints (every traced
+    node asks, and a graph meets few distinct shapes)."""
+    try:
+        return _SHAPES[shape]
+    except (KeyError, TypeError):   # new, or a list
+        out = tuple(d if isinstance(d, Dim) else int(d) for d in shape)
+        if type(shape) is tuple and len(_SHAPES) < 4096 and \
+                not any(isinstance(d, Dim) for d in out):
+            _SHAPES[shape] = out
+        return out
+
+
+_SHAPES: dict = {}
+
+
 class Node:
     """One op application in a graph: the IR's only node type.
 
@@ -56,9 +72,8 @@ class Node:
         self.inputs = tuple(inputs)
         self.attrs = attrs
         # None: unknown rank (a TF1 placeholder without shape, see ops.deferred)
-        self.shape = None if shape is None else tuple(
-            d if isinstance(d, Dim) else int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
+        self.shape = None if shape is None else _normal_shape(shape)
+        self.dtype = dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
         self.name = name
         self.value = value
 
@@ -183,9 +198,12 @@ class Graph:
 
     def add_node(self, op, inputs, attrs, shape, dtype, name=None, value=None, cls=None):
         """Append a node (of ``cls``, default ``node_class``); inputs must be in this graph."""
-        inputs = [x if x.graph is self else self._captured(x, op) for x in inputs]
+        for x in inputs:
+            if x.graph is not self:
+                inputs = [x if x.graph is self else self._captured(x, op) for x in inputs]
+                break
         node_name = self.unique_name(name or op.name)
-        unknown = [a for a, d in enumerate(shape or ()) if d is None]
+        unknown = [a for a, d in enumerate(shape) if d is None] if shape else None
         if unknown:  # a placeholder's None axes: one size symbol each, named after it
             shape = tuple(Dim.fresh(_symbol_name(node_name, a, len(unknown))) if d is None
                           else d for a, d in enumerate(shape))

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import FeedError
 from ..graph import ancestors
-from .scalar import translate
+from .scalar import render, translate
 
 
 class Plan:
@@ -45,7 +45,7 @@ class Plan:
         # ``order``: ancestors(outputs + inputs) when the caller has it (topological)
         slots = {x: k for k, x in enumerate(inputs)}
         self.values = [None] * len(inputs)   # inputs first, then constants and steps
-        self.steps = []                      # (function, input slots, output slot, dtype)
+        self.steps = []   # (function, input slots, output slot, dtype to cast to or None)
         for node in ancestors(outputs) if order is None else order:
             if node in slots:
                 continue
@@ -54,8 +54,9 @@ class Plan:
                 self.values.append(_baked(node))
                 continue
             self.values.append(None)
-            self.steps.append((_step(node), tuple(slots[x] for x in node.inputs),
-                               slots[node], node.dtype))
+            fn, cast = _step(node)
+            self.steps.append((fn, tuple([slots[x] for x in node.inputs]), slots[node],
+                               node.dtype if cast else None))
         self.outputs = [(slots[n], n.dtype, not n.shape) for n in outputs]
         self.n_inputs = len(inputs)
 
@@ -64,10 +65,17 @@ class Plan:
         values[:self.n_inputs] = [np.asarray(a) for a in args]
         with np.errstate(all="ignore"):
             for fn, ins, out, dtype in self.steps:
-                value = fn(*[values[i] for i in ins])   # an array or a numpy scalar
-                values[out] = value if value.dtype == dtype else value.astype(dtype)
-        return tuple(values[k].item() if scalar else np.array(values[k], dtype=dtype, order="C")
+                value = fn(*[values[i] for i in ins])   # an array, a numpy or Python scalar
+                values[out] = value if dtype is None or value.dtype == dtype else \
+                    value.astype(dtype)
+        return tuple(_scalar(values[k], dtype) if scalar else
+                     np.array(values[k], dtype=dtype, order="C")
                      for k, dtype, scalar in self.outputs)
+
+
+def _scalar(value, dtype):
+    """A 0-d output as a Python scalar (the 0-d steps' values may be Python floats)."""
+    return value if type(value) is float else np.asarray(value, dtype=dtype).item()
 
 
 def _baked(node):
@@ -79,21 +87,27 @@ def _baked(node):
 
 
 def _step(node):
-    """The numpy function computing ``node`` from its inputs' values."""
+    """``(function, cast)``: the function computing ``node`` from its inputs' values,
+    and whether its result may need a cast to the node's dtype."""
     if node.op.kind != "elementwise":
-        return functools.partial(_run_impl, node.op.impl, node.attrs)
-    dtypes = tuple(x.dtype for x in node.inputs)
+        return functools.partial(_run_impl, node.op.impl, node.attrs), True
+    dtypes = tuple([x.dtype for x in node.inputs])
     key = (node.op.name, dtypes, tuple(node.attrs.items()))
     try:
-        program = _PROGRAMS.get(key)
+        made = _PROGRAMS.get(key)
     except TypeError:   # an attribute that does not hash: no memo
-        key, program = None, None
-    if program is None:   # a chain meets one op at the same dtypes again and again
+        key, made = None, None
+    if made is None:   # a chain meets one op at the same dtypes again and again
         expr, _ = node.op.expr(dtypes, **node.attrs)
-        program = _program(translate(expr, len(dtypes), node.attrs.get("strong")))
+        body = translate(expr, len(dtypes), node.attrs.get("strong"))
+        made = _program(body), scalar_body(body, len(dtypes))
         if key is not None:
-            _PROGRAMS[key] = program
-    return functools.partial(_run_body, program, node.shape)
+            _PROGRAMS[key] = made
+    program, fast = made
+    if fast is not None and not node.shape and node.dtype == _F8 and \
+            all(not x.shape for x in node.inputs):   # 0-d: Python floats
+        return functools.partial(_run_scalar, fast, program), False
+    return functools.partial(_run_body, program, node.shape), True
 
 
 _PROGRAMS: dict = {}
@@ -115,14 +129,25 @@ def _program(body):
 
 
 def _run_impl(impl, attrs, *args):
-    return np.asarray(impl(*args, **attrs))
+    return np.asarray(impl(*[np.float64(a) if type(a) is float else a for a in args],
+                           **attrs))
+
+
+def _run_scalar(fast, program, *args):
+    """A 0-d body over Python floats (the same IEEE arithmetic and C math functions as
+    the kernel's, ~20x cheaper than numpy scalars); where Python raises instead of
+    giving inf or nan (1/0, log(0), exp(1000)...) numpy computes the step."""
+    try:
+        return fast(*args)
+    except (ArithmeticError, ValueError):
+        return _run_body(program, (), *[np.asarray(a) for a in args])
 
 
 def _run_body(program, shape, *args):
     """The body over arrays (numpy scalars for 0-d values: much cheaper, the same
     arithmetic): every value float64, as every value is a double in the kernel; the
     result broadcast to the node's shape."""
-    args = [a if a.dtype == _F8 else a.astype(_F8) for a in args]
+    args = [a if type(a) is float or a.dtype == _F8 else a.astype(_F8) for a in args]
     vals = []
     for kind, payload, ops in program:
         if kind == 0:
@@ -132,7 +157,31 @@ def _run_body(program, shape, *args):
         else:
             vals.append(payload(*[vals[i] for i in ops]))
     out = vals[-1]
+    if type(out) is float:   # only Python floats met
+        out = np.float64(out)
     return out if out.shape == shape else np.broadcast_to(out, shape)
+
+
+# math functions that take and give floats, as the kernel's calls do (floor, ceil, trunc
+# give ints in Python; max, min, and, or follow numpy's NaN rules: those bodies use numpy)
+_FLOAT_CALLS = frozenset("sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp "
+                         "log sqrt pow atan2 fabs expm1 log1p erf erfc gamma lgamma".split())
+
+
+def scalar_body(body, nargs):
+    """``body`` as a Python function over floats (printed by ``scalar.render``, as the
+    kernel's readable source is), or None when an opcode has no float form here."""
+    for op, *ops in body:
+        if op in ("max", "min", "and", "or", "dim") or (op == "call" and
+                                                        ops[0] not in _FLOAT_CALLS):
+            return None
+    args = [f"a{k}" for k in range(nargs)]
+    lines = [f"{a} = float({a})" for a in args] + render(body, args)
+    text = (f"def body({', '.join(args)}):\n" + "".join(f"    {line}\n" for line in lines)
+            + f"    return v{len(body) - 1}\n")
+    namespace = {"math": math, "inf": math.inf, "nan": math.nan}
+    exec(compile(text, "<symgrad.lower.plan>", "exec"), namespace)  # noqa: S102 (our own SSA)
+    return namespace["body"]
 
 
 def _flag(fn):

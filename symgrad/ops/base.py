@@ -65,6 +65,8 @@ class Op:
             scatters into one scatter), keeping the sum linear in the graph size.
     """
 
+    nargs = -1   # any number of inputs (elementwise ops say how many they take)
+
     def __init__(self, name, *, kind, shape, impl, symbolic=None, grad=None, dtype=None,
                  doc="", examples=(), merge=None):
         self.name = name
@@ -195,7 +197,7 @@ def apply(op, inputs, name=None, **attrs):
     op's rules, so errors surface here, at trace time, naming the op.
     """
     op = REGISTRY[op] if isinstance(op, str) else op
-    if getattr(op, "nargs", -1) >= 0 and len(inputs) != op.nargs:
+    if op.nargs >= 0 and len(inputs) != op.nargs:
         # An extra array would reach the numpy function as its out= argument.
         raise ArgumentTypeError(f"{op.name} takes {op.nargs} input(s), got {len(inputs)}")
     graph = common_graph(inputs, "the inputs of " + op.name)
@@ -226,6 +228,8 @@ class _Builder:
         def build(*inputs, **attrs):
             return apply(name, list(inputs), **attrs)
         build.__name__ = name
+        if not name.startswith("__"):
+            setattr(self, name, build)   # found at once next time (rules ask per node)
         return build
 
 
@@ -240,12 +244,16 @@ def broadcast_shapes(*shapes, op="op"):
     must then agree when values arrive (``check_broadcast``): symgrad does not
     stretch an unknown dimension that turns out to be 1.
     """
+    try:   # static shapes met before (a graph meets few distinct ones)
+        return _BROADCAST[shapes]
+    except (KeyError, TypeError):
+        pass
     first = shapes[0] if shapes else ()
     if all(s == first for s in shapes) and is_static(first):  # no broadcasting at all
-        return tuple(first)
+        return _remember(shapes, tuple(first))
     if all(is_static(s) for s in shapes):
         try:
-            return tuple(np.broadcast_shapes(*shapes))
+            return _remember(shapes, tuple(np.broadcast_shapes(*shapes)))
         except ValueError:
             pass
     else:
@@ -254,6 +262,16 @@ def broadcast_shapes(*shapes, op="op"):
             return out
     raise ShapeError(f"{op}: shapes {', '.join(map(str, shapes))} do not broadcast "
                      "(numpy rules: trailing axes must match or be 1)")
+
+
+def _remember(shapes, out):
+    if len(_BROADCAST) < 4096 and all(type(s) is tuple and all(type(d) is int for d in s)
+                                      for s in shapes):
+        _BROADCAST[shapes] = out
+    return out
+
+
+_BROADCAST: dict = {}
 
 
 def _broadcast_dims(shapes):

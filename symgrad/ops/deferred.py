@@ -64,16 +64,16 @@ def tensors_in(structure):
     return list(dict.fromkeys(out))
 
 
-def _meets_unknown_rank(values):
+def meets_unknown_rank(values):
     """Whether a tensor of unknown rank is among ``values`` (or nested inside them)."""
     for v in values:
         if isinstance(v, Node):
             if v.shape is None:
                 return True
         elif isinstance(v, (list, tuple)):
-            if _meets_unknown_rank(v):
+            if meets_unknown_rank(v):
                 return True
-        elif isinstance(v, dict) and _meets_unknown_rank(v.values()):
+        elif isinstance(v, dict) and meets_unknown_rank(v.values()):
             return True
     return False
 
@@ -129,7 +129,7 @@ def deferrable(count=None):
     def wrap(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            if _meets_unknown_rank(args) or kwargs and _meets_unknown_rank(kwargs.values()):
+            if meets_unknown_rank(args) or kwargs and meets_unknown_rank(kwargs.values()):
                 n = count(*args, **kwargs) if count is not None else None
                 return defer(fn, args, kwargs, n)
             return fn(*args, **kwargs)

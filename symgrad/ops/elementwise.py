@@ -26,6 +26,7 @@ import sympy
 # time it flattens a sum: ~50 ms that the first gradient of every process paid.  The
 # rules need Add anyway, so it is paid here, with the rest of SymPy's import.
 import sympy.tensor.tensor  # noqa: F401
+from sympy.logic.boolalg import Boolean
 
 from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, float_result, promote,
                    register, unbroadcast, zeros_like)
@@ -176,8 +177,8 @@ def _cotangent_rules(node, g):
     """How each input's cotangent is built: None, "zeros", "g", "neg", or (the inputs
     used, the expression ``g * partial`` over them and g).  Memoised: a long chain
     meets the same op and dtypes again and again, and SymPy's work is the cost."""
-    dtypes = tuple(x.dtype for x in node.inputs)
-    key = (node.op.name, dtypes, g.dtype, tuple(sorted(node.attrs.items())))
+    dtypes = tuple([x.dtype for x in node.inputs])
+    key = (node.op.name, dtypes, g.dtype, tuple(sorted(node.attrs.items())) if node.attrs else ())
     rules = _RULES.get(key)
     if rules is None:
         parts, syms = node.op.partials(dtypes, **node.attrs)
@@ -214,7 +215,7 @@ def _generic_numeric(*arrays, expr, strong=None, label=None):
 
 
 def _generic_dtype(dtypes, expr, **attrs):
-    if isinstance(expr, sympy.logic.boolalg.Boolean) and not isinstance(expr, sympy.Symbol):
+    if isinstance(expr, Boolean) and not isinstance(expr, sympy.Symbol):
         return np.dtype(bool)
     return float_result(dtypes)
 

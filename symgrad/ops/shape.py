@@ -9,6 +9,8 @@ same code computes numbers and SymPy closed forms (numpy object arrays).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import sympy
 
@@ -19,7 +21,7 @@ from .base import (REGISTRY, Example, F, Op, broadcast_shapes, literal, normaliz
 
 
 def _size(shape):
-    return int(np.prod(shape, dtype=np.int64))
+    return math.prod(map(int, shape))
 
 
 def _reshape_shape(in_shapes, shape):
@@ -124,6 +126,8 @@ def normalize_index(index, shape):
     Raises ShapeError for boolean masks (their result shape depends on values)
     and out-of-range integers.
     """
+    if type(index) is int and shape and type(shape[0]) is int and -shape[0] <= index < shape[0]:
+        return (index,)   # x[k]: the common case, nothing to check
     if not isinstance(index, tuple):
         index = (index,)
     out = []

@@ -103,23 +103,40 @@ def check_call(fname, sig, args, kwargs, fast=None):
     ``fast``: ``_positional(sig)``, when the caller has it: calls with positional
     arguments only bind without ``Signature.bind`` (the cost of every traced op).
     """
-    if fast is not None and not kwargs and fast[0] <= len(args) <= len(fast[1]):
+    if fast is not None and _binds(fast, args, kwargs):
         arguments = dict(zip(fast[1], args))
+        arguments.update(kwargs)
     else:
         try:
             arguments = sig.bind(*args, **kwargs).arguments
         except TypeError as exc:
             raise ArgumentTypeError(f"{fname}{_plain(sig)}: {exc}") from None
-    positional = list(sig.parameters)[:len(args)]
     for pname, value in arguments.items():
-        test, what = _KINDS.get(pname, (None, None))
+        test, what = _KINDS.get(pname, _NO_KIND)
         if test is None or test(value):
             continue
-        if pname in positional and (isinstance(value, Node) or pname == "name"):
+        if pname in list(sig.parameters)[:len(args)] and (isinstance(value, Node)
+                                                          or pname == "name"):
             # A tensor (or any non-string) in a non-tensor slot: one argument too many.
             raise _arity_error(fname, sig, args, f"{_describe(value)} landed on '{pname}'")
         raise ArgumentTypeError(f"{fname}({pname}={value!r}): {pname} must be {what}, "
                                 f"not {_describe(value)}")
+
+
+_NO_KIND = (None, None)
+
+
+def _binds(fast, args, kwargs):
+    """Whether ``args``/``kwargs`` bind to the plain parameters ``fast`` = (number
+    required, names): no more positionals than names, keywords only after them, every
+    required one given."""
+    required, names = fast
+    if len(args) > len(names):
+        return False
+    if not kwargs:
+        return len(args) >= required
+    rest = names[len(args):]
+    return all(k in rest for k in kwargs) and all(n in kwargs for n in names[len(args):required])
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -16,8 +16,8 @@ from typing import Any, Protocol, Sequence, Union
 import numpy as np
 
 from ..errors import DtypeError, ShapeError
-from ..graph import Dim, is_static, shape_size
-from ..ops import REGISTRY, common_graph, literal, normalize_axis
+from ..graph import Dim, Node, is_static, shape_size
+from ..ops import REGISTRY, as_node, common_graph, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.deferred import deferrable
 from .arguments import checked, tensor_signature
@@ -49,9 +49,13 @@ def _public(fn):
     return checked(deferrable()(fn))
 
 
-def _lift(values: Sequence[Any]) -> list[Tensor]:
+def _lift(values: list[Any]) -> list[Tensor]:
+    for v in values:
+        if not isinstance(v, Node):
+            break
+    else:   # tensors only: nothing to lift
+        return values
     graph = common_graph(values) or get_default_graph()
-    from ..ops import as_node
     nodes = [v for v in values if hasattr(v, "graph")]
     like = next((v for v in nodes if v.is_float), nodes[0] if nodes else None)
     return [as_node(v, graph, like) for v in values]

@@ -24,10 +24,24 @@ from ..errors import DtypeError, NotATensorError, ShapeError
 from ..evaluate import evaluate
 from ..ops import apply as _apply
 from ..ops import check_value, normalize_index
-from ..ops.deferred import defer, deferrable
+from ..ops.deferred import defer, deferrable, meets_unknown_rank
 
-# A tensor of unknown rank among the inputs: the application is recorded (ops.deferred)
-apply = deferrable()(_apply)
+_deferring_apply = deferrable()(_apply)
+
+
+def apply(op: Any, inputs: list, name: str | None = None, **attrs: Any) -> Tensor:
+    """``ops.apply``; a tensor of unknown rank among the inputs records the application
+    (``ops.deferred``).  Tensors of known rank and numbers go straight to ``ops.apply``
+    (every traced operator comes here)."""
+    for v in inputs:
+        if isinstance(v, _graph.Node):
+            if v.shape is None:
+                return _deferring_apply(op, inputs, name=name, **attrs)
+        elif isinstance(v, (list, tuple, dict)):
+            return _deferring_apply(op, inputs, name=name, **attrs)
+    if attrs and meets_unknown_rank(attrs.values()):
+        return _deferring_apply(op, inputs, name=name, **attrs)
+    return _apply(op, inputs, name=name, **attrs)
 
 
 class Tensor(_graph.Node):
