@@ -96,9 +96,8 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     >>> round(f(2.0), 6)
     1.818595
     """
-    from .lower.control import control_nodes
-    from .lower.ir import graph_key
-    from .lower.persize import PerSize
+    # imports happen where they are needed: the numpy tier's first answer loads no module
+    # of the machine-code side (without .pyc files each costs milliseconds to compile)
     flat, tree = flatten_outputs(outputs)
     leaves = _check_inputs(inputs)
     # a dense Jacobian/Hessian with a compressed equal (seeds.unit_sweep): compute that
@@ -106,20 +105,33 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     order = ancestors(nodes + leaves)   # one walk of the graph serves every check below
     sized = not all(is_static(n.shape) for n in order)
     if any(n.shape is None for n in order):  # unknown rank
-        return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache),
-                       _build)
-    names = [x.name for x in leaves]
-    if any(n.op.kind == "control" for n in order) and control_nodes(nodes, leaves):
-        return ControlEvaluator(nodes, leaves, tree,  # kernels + drivers
-                                lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
+        return _per_size(nodes, tree, leaves, fastmath, cache)
+    if any(n.op.kind == "control" for n in order):
+        from .lower.control import control_nodes
+        if control_nodes(nodes, leaves):
+            return ControlEvaluator(nodes, leaves, tree,  # kernels + drivers
+                                    lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
     if not sized and not background.waits(wait):  # answer at once, machine code later
         from .lower import plan
         return PendingEvaluator(plan.Plan(nodes, leaves, order), _checks(leaves, tree),
                                 lambda: compile(outputs, inputs, fastmath, cache, wait=True))
+    return _machine_code(nodes, leaves, tree, sized, fastmath, cache)
+
+
+def _per_size(nodes, tree, leaves, fastmath, cache):
+    """Evaluators built once per combination of sizes (``lower.persize``)."""
+    from .lower.persize import PerSize
+    return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache), _build)
+
+
+def _machine_code(nodes, leaves, tree, sized, fastmath, cache):
+    """The built :class:`Evaluator`: from the disk cache, else lowered and compiled."""
+    from .lower.ir import graph_key
     directory = None if cache else lower_cache.private_dir()
     # the machine code builds the structure (a flat tuple is its own result already)
     boxed = tree if boxable(tree) and not native(tree) else None
     key = structure_key(graph_key(nodes, leaves, fastmath), boxed)
+    names = [x.name for x in leaves]
     text = lower_cache.lookup(key, directory)
     if text is not None:  # lowered before: the module (and its machine code) is on disk
         return Evaluator(text, tree, names, None, directory)
@@ -133,8 +145,7 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
         except NeedsStaticSizes:  # not size-generic: one build per combination of sizes
             if not sized:
                 raise
-            return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache),
-                           _build)
+            return _per_size(nodes, tree, leaves, fastmath, cache)
         literal = repr(program.to_literal())
         text = module_text(program, literal, fastmath, boxed)
         from .lower import runtime  # numba is imported only when something is compiled
