@@ -113,8 +113,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
                                     lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
     if not sized and not background.waits(wait):  # answer at once, machine code later
         from .lower import plan
-        return PendingEvaluator(plan.Plan(nodes, leaves, order), _checks(leaves, tree),
-                                lambda: compile(outputs, inputs, fastmath, cache, wait=True))
+        return PendingEvaluator(plan.Plan(nodes, leaves, order), _checks(leaves, tree, nodes),
+                                lambda: compile(outputs, inputs, fastmath, cache, wait=True),
+                                lambda: _batched_tier(nodes, leaves, order))
     return _machine_code(nodes, leaves, tree, sized, fastmath, cache)
 
 
@@ -203,8 +204,15 @@ def _check_inputs(inputs):
     return inputs
 
 
-def _checks(leaves, tree):
+def _checks(leaves, tree, outputs):
     """What an evaluator's argument checks and output structure need, from the graph."""
     return {"input_names": [x.name for x in leaves], "_tree": tree, "_rebuild": _rebuilder(tree),
             "_inputs": [(x.name, x.dtype.str, x.shape) for x in leaves],
+            "_outputs": [(n.dtype.str, n.shape, None) for n in outputs], "_sized": False,
             "_int_inputs": any(x.dtype.kind in "iu" for x in leaves)}
+
+
+def _batched_tier(outputs, inputs, order):
+    """The numpy tier of ``f.batched`` while the machine code is built."""
+    from .lower.plan_batched import BatchedPlan
+    return BatchedPlan(outputs, inputs, order)

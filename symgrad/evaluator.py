@@ -221,6 +221,15 @@ class Evaluator:
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
             return self._rebuild(batched_dask(self, values))
+        inputs, outputs, count, args, outs, batch = self._batch_arguments(values)
+        loop = self._loop()
+        cost = batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
+        batches.run(lambda lo, hi: loop(lo, hi, *args, *outs), count, parallel, cost)
+        return self._batch_result(outs, batch, outputs)
+
+    def _batch_arguments(self, values):
+        """``(inputs, outputs, count, args, outs, batch)``: the checked values of a batch
+        as the batch loop takes them (``batches.prepare``), with the core shapes."""
         arrays = []
         for k, (value, (_, dtype, shape), name) in enumerate(zip(values, self._inputs,
                                                                 self.input_names)):
@@ -236,10 +245,10 @@ class Evaluator:
                                   for a, (_, _, s) in zip(arrays, inputs)})
             inputs = [(n, d, concrete_shape(s, bindings)) for n, d, s in inputs]
             outputs = [(d, concrete_shape(s, bindings), r) for d, s, r in outputs]
-        count, args, outs, batch = batches.prepare(arrays, inputs, outputs)
-        loop = self._loop()
-        cost = batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
-        batches.run(lambda lo, hi: loop(lo, hi, *args, *outs), count, parallel, cost)
+        return (inputs, outputs) + batches.prepare(arrays, inputs, outputs)
+
+    def _batch_result(self, outs, batch, outputs):
+        """The loop's flat outputs in their structure, with the batch axes in front."""
         return self._rebuild(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
                                    zip(outs, outputs)))
 
@@ -278,6 +287,25 @@ class PendingEvaluator(background.Pending, Evaluator):
     """An :class:`Evaluator` whose machine code is being built in the background
     (``symgrad.lower.background``): calls are answered by numpy until it becomes
     exactly the built Evaluator."""
+
+    def batched(self, *values: Any, parallel: bool = False) -> Any:
+        """As :meth:`Evaluator.batched`; until the machine code is in, numpy answers
+        (``lower.plan_batched``: the graph over a batch axis), serially.  A graph an
+        op's batching rule does not cover, and dask arrays, wait for the machine code."""
+        tier = self.__dict__.get("_tier_batched")
+        if tier is None or any(is_dask(v) for v in values):
+            return self.wait().batched(*values, parallel=parallel)
+        from .lower.plan_batched import NoBatchRule
+        self._check_count(values, "batched")
+        inputs, outputs, count, args, outs, batch = self._batch_arguments(values)
+        try:
+            tier().rows(0, count, list(zip(args[0::2], args[1::2])), outs)
+        except NoBatchRule:   # not rebuilt over a batch axis: the machine code answers
+            self.__dict__["_tier_batched"] = None
+            return self.wait().batched(*values, parallel=parallel)
+        finally:
+            self._tier_go.set()
+        return self._batch_result(outs, batch, outputs)
 
 
 class ControlEvaluator(Evaluator):

@@ -17,7 +17,9 @@ from hypothesis import given, settings
 import symgrad as sg
 from symgrad.compiler import Evaluator, PendingEvaluator
 from symgrad.errors import CompileError
+from symgrad.graph import ancestors
 from symgrad.lower import background
+from symgrad.lower.plan_batched import NoBatchRule, batched_graph
 from symgrad.ops import REGISTRY
 
 from .programs import programs
@@ -169,15 +171,13 @@ def _error(f, args):
     return type(info.value), str(info.value)
 
 
-def test_jit_batched_and_pickling_wait_for_the_machine_code(held):
+def test_jit_and_pickling_wait_for_the_machine_code(held):
     x, outputs = _rosen()
-    f, g = (sg.compile(outputs, [x], wait=False) for _ in range(2))
+    f = sg.compile(outputs, [x], wait=False)
     point = np.array([0.3, -0.2, 1.1])
     held.set()
     assert f.jit(point)[1].shape == (3,)          # waits, then the kernel itself
     assert _built(f)
-    values, grads = g.batched(np.stack([point, point]))
-    np.testing.assert_allclose(grads[1], f(point)[1], rtol=1e-14)
     h = sg.compile(outputs, [x], wait=False)
     clone = pickle.loads(pickle.dumps(h))
     assert _built(clone) and _built(h)
@@ -188,10 +188,10 @@ def test_a_failing_build_is_logged_and_raised_and_calls_stay_correct(held, monke
     x, outputs = _rosen()
     real = background.Pending.__init__
 
-    def failing(self, plan, checks, build):
+    def failing(self, plan, checks, build, batched=None):
         def boom():
             raise RuntimeError("LLVM ran out of luck")
-        real(self, plan, checks, boom)
+        real(self, plan, checks, boom, batched)
     monkeypatch.setattr(background.Pending, "__init__", failing)
     f = sg.compile(outputs, [x], wait=False)
     point = np.array([0.1, 0.2, 0.3])
@@ -252,3 +252,47 @@ def test_saving_waits_for_the_machine_code(tmp_path, held):
     f.save(tmp_path / "rosen.sg")            # waits, then writes the built module
     assert _built(f)
     _close(sg.load(tmp_path / "rosen.sg")(point), early)
+
+
+def test_batched_is_answered_by_numpy_before_the_build_then_by_the_machine_code(held):
+    x = sg.placeholder(shape=(2, 3), name="x")
+    k = sg.placeholder(shape=(), dtype=np.int64, name="k")
+    c = sg.placeholder(shape=(3,), name="c")
+    y = sg.reduce_sum(sg.tanh(x) * c) * sg.cast(k, np.float64) + sg.reduce_max(x)
+    outputs = {"y": y, "g": sg.gradients(y, [x, k, c]), "const": sg.constant(2.0) * 3}
+    f = sg.compile(outputs, [x, k, c], wait=False)
+    rng = np.random.default_rng(3)
+    # batch axes (2, 300): more points than one chunk; k shared by every point; c per row
+    args = (rng.normal(size=(2, 300, 2, 3)), 3, rng.normal(size=(300, 3)))
+    early = f.batched(*args)
+    assert not f.ready and early["g"][1] is None and early["y"].shape == (2, 300)
+    point = [a[1, 7] for a in (args[0],)] + [3, args[2][7]]
+    reference = sg.evaluate(outputs, dict(zip([x, k, c], point)))
+    np.testing.assert_allclose(early["y"][1, 7], reference["y"], rtol=1e-12)
+    np.testing.assert_allclose(early["g"][0][1, 7], reference["g"][0], rtol=1e-12)
+    np.testing.assert_allclose(early["const"], 6.0)
+    with pytest.raises(sg.errors.ShapeError, match="must end in shape"):
+        f.batched(np.ones((4, 3)), 3, np.ones(3))
+    held.set()
+    _close(early, f.wait(timeout=120).batched(*args))
+
+
+def test_batched_waits_where_a_batching_rule_does_not_apply(held):
+    x = sg.placeholder(shape=(2, 3, 3), name="x")
+    y = sg.reduce_sum(x[np.array([0, 1]), :, np.array([1, 2])] ** 2)   # index arrays apart
+    f = sg.compile([y, sg.gradients(y, x)[0]], [x], wait=False)
+    with pytest.raises(NoBatchRule, match="index"):
+        batched_graph([y], [x], ancestors([y, x]), 5)
+    values = np.random.default_rng(4).normal(size=(5, 2, 3, 3))
+    early = f(values[0])
+    done = []
+    waiting = threading.Thread(target=lambda: done.append(f.batched(values)))
+    waiting.start()
+    waiting.join(0.5)
+    assert not done and not f.ready    # waiting for the machine code
+    held.set()
+    waiting.join(120)
+    value, grad = done[0]
+    assert f.ready
+    np.testing.assert_allclose(value[0], early[0], rtol=1e-12)
+    np.testing.assert_allclose(grad[0], early[1], rtol=1e-12)

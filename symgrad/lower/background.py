@@ -57,9 +57,12 @@ class Pending:
 
     ready = False
 
-    def __init__(self, plan, checks, build):
-        self.__dict__.update(checks)   # input_names, _inputs, _int_inputs, _tree, _rebuild
+    def __init__(self, plan, checks, build, batched=None):
+        # checks: input_names, _inputs, _outputs, _int_inputs, _tree, _rebuild;
+        # batched: () -> the cheap tier of ``batched`` (``lower.plan_batched``), or None
+        self.__dict__.update(checks)
         self._tier_plan, self._tier_build = plan, build
+        self._tier_batched = _once(batched) if batched is not None else None
         self._tier_done, self._tier_error = threading.Event(), None
         self._tier_go = threading.Event()   # set: the build may start now
         _submit(self)
@@ -113,6 +116,17 @@ class Pending:
     def __repr__(self):
         state = "build failed" if self._tier_error else "building machine code"
         return f"<symgrad.Evaluator inputs=({', '.join(self.input_names)}) {state}>"
+
+
+def _once(make):
+    """``make`` called on first use only; the same result after."""
+    made = []
+
+    def get():
+        if not made:
+            made.append(make())
+        return made[0]
+    return get
 
 
 def _submit(pending):
@@ -182,8 +196,8 @@ def _finish(pending, built, error):
         state = dict(built.__dict__)
         pending.__dict__.update(state)
         pending.__class__ = type(built)    # from now on, exactly the built evaluator
-        pending.__dict__.pop("_tier_plan", None)
-        pending.__dict__.pop("_tier_build", None)
+        for name in ("_tier_plan", "_tier_build", "_tier_batched"):
+            pending.__dict__.pop(name, None)
     else:
         pending._tier_error = error
         LOGGER.warning("symgrad: building the machine code of a compiled function failed "
