@@ -79,8 +79,8 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
         wait: True builds the machine code before returning.  False (the default,
             unless ``$SYMGRAD_WAIT`` is set) returns at once: calls are answered by
             numpy over the graph until a background thread has built the machine
-            code (``f.ready``; ``f.wait()`` blocks until then; ``f.jit``,
-            ``f.batched`` and pickling wait by themselves).  Graphs with unknown
+            code (``f.ready``; ``f.wait()`` blocks until then; ``f.batched`` is
+            answered by numpy too; ``f.jit`` and pickling wait).  Graphs with unknown
             sizes or control flow are always built before returning.
     Returns:
         an :class:`Evaluator`.

@@ -8,8 +8,9 @@ after the swap take exactly the compiled path, without a wrapper.
 
 - ``f.ready``: whether the machine code is in; ``f.wait(timeout=None)`` blocks
   until it is and returns ``f`` (it raises the build's error if the build failed).
-- Anything that needs the machine code (``f.jit``, ``f.batched``, ``f.gufunc``,
-  ``f.module``, pickling, saving, ...) waits for it first.
+- Anything that needs the machine code (``f.jit``, ``f.gufunc``, ``f.module``,
+  pickling, saving, ...) waits for it first; ``f.batched`` has a cheap tier too
+  (``lower.plan_batched``, wired in ``evaluator.PendingEvaluator``).
 - A failed build is logged once on the ``"symgrad"`` logger; calls stay on the
   cheap tier (correct, slower) and ``f.wait()`` / ``f.jit`` raise ``CompileError``.
 - ``compile(..., wait=True)``, or ``SYMGRAD_WAIT=1`` in the environment, builds
