@@ -1,5 +1,7 @@
 """``f.batched(parallel=True)``: threads only where the measured cost says they pay,
 and the same numbers as the serial gufunc (bit for bit) whichever way it runs."""
+import time
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,25 @@ def test_threads_split_every_row_once(monkeypatch):
     assert batches._split(lambda a, b: seen.append((a, b)), 5, 1000, 1e-5, 3.0)
     covered = sorted(i for a, b in seen for i in range(a, b))
     assert covered == list(range(5, 1000)) and len(seen) > 3
+
+
+def test_the_caller_never_waits_for_a_thread_that_has_not_started(monkeypatch):
+    # A busy machine may not schedule a pool thread for milliseconds: the caller takes
+    # every chunk itself then, instead of waiting for the thread to turn up.
+    monkeypatch.setattr(batches, "_workers", lambda: 2)
+    monkeypatch.setattr(batches, "_pool", lambda: (_Never(), 0.0))
+    seen = []
+    assert batches._split(lambda a, b: seen.append((a, b)), 0, 5000, 1e-6, 2.0)
+    assert sorted(i for a, b in seen for i in range(a, b)) == list(range(5000))
+
+
+def test_an_error_in_a_pool_thread_reaches_the_caller():
+    def rows(lo, hi):
+        if lo <= 4000 < hi:
+            raise FloatingPointError("chunk with point 4000")
+        time.sleep(1e-4)
+    with pytest.raises(FloatingPointError, match="point 4000"):
+        batches._split(rows, 0, 5000, 1e-6, 2.0)
 
 
 def test_cheap_batches_stay_serial(monkeypatch, rosen):
@@ -91,6 +112,13 @@ def test_a_poor_speedup_falls_back_to_serial_and_retries(monkeypatch):
     cost.observe_threads(2e-2, 10 ** 5)
     decisions = [cost.may_pay(10 ** 5) for _ in range(batches.RETRY)]
     assert decisions.count(True) == 1 and decisions[-1]
+
+
+class _Never:
+    """An executor whose threads never start (and must not be waited for)."""
+
+    def submit(self, fn):
+        return _Later(lambda: pytest.fail("waited for a thread that never started"))
 
 
 class _Inline:

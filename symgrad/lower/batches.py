@@ -8,17 +8,17 @@ the rest of that batch, and every later one, is then planned from it.  A batch w
 serial time is not several thread hand-offs (measured once: a round trip through
 the pool) runs serially; otherwise it is cut into chunks of at least
 ``CHUNK_SECONDS`` of work that the calling thread and the pool's threads take in
-turn, so a thread slowed down by other processes just takes fewer chunks.  The
-batch loop (a generated module's ``_loop``) releases the GIL.
+turn, so a thread slowed down by other processes just takes fewer chunks, and
+the caller never waits for a thread that has not started yet.  The batch loop (a generated module's ``_loop``) releases the GIL.
 
 Imports numpy.
 """
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -196,15 +196,45 @@ def _split(rows, start, stop, row_seconds, speedup):
         return False
     chunk = max(1, int(CHUNK_SECONDS / max(row_seconds, 1e-12)))
     chunk = max(chunk, -(-(stop - start) // (8 * _workers())))   # at most ~8 per thread
-    edges = itertools.count(start, chunk)   # shared: each thread takes the next chunk
-
-    def take(_=None):
-        for lo in edges:
-            if lo >= stop:
-                return
-            rows(lo, min(lo + chunk, stop))
-    helpers = [executor.submit(take) for _ in range(_workers() - 1)]
-    take()
-    for helper in helpers:
-        helper.result()
+    work = _Chunks(rows, start, stop, chunk)
+    for _ in range(_workers() - 1):
+        executor.submit(work.take)
+    work.take()
+    work.wait()
     return True
+
+
+class _Chunks:
+    """A batch cut into chunks that threads take in turn.  The caller waits only for
+    chunks a thread has taken: a pool thread that other processes keep from starting
+    finds nothing left when it does (the caller did its share), instead of holding
+    the whole batch up until it is scheduled."""
+
+    def __init__(self, rows, start, stop, size):
+        self.rows, self.next, self.stop, self.size = rows, start, stop, size
+        self.left = -(-(stop - start) // size)   # chunks not finished yet
+        self.lock = threading.Condition()
+        self.error = None
+
+    def take(self):
+        while True:
+            with self.lock:
+                lo = self.next
+                if lo >= self.stop:
+                    return
+                self.next = lo + self.size
+            try:
+                self.rows(lo, min(lo + self.size, self.stop))
+            except BaseException as exc:   # raised again by the caller's wait()
+                self.error = exc
+            with self.lock:
+                self.left -= 1
+                if not self.left:
+                    self.lock.notify_all()
+
+    def wait(self):
+        with self.lock:
+            while self.left:
+                self.lock.wait()
+        if self.error is not None:
+            raise self.error
