@@ -64,6 +64,13 @@ def run(rows, count, parallel, cost):
         parallel: whether threads may be used.
         cost: the kernel's :class:`Cost` (see :func:`cost_of`).
     """
+    if not cost.warm and count:   # the loop's first call may compile it: not the cost
+        rows(0, 1)
+        cost.warm = True
+        if count == 1:
+            return
+        rows = _shifted(rows, 1)
+        count -= 1
     if not parallel or _workers() < 2 or count < cost.fewest or not cost.may_pay(count):
         t0 = time.perf_counter()
         rows(0, count)
@@ -74,6 +81,11 @@ def run(rows, count, parallel, cost):
         t0 = time.perf_counter()
         if _split(rows, start, count, cost.estimate, cost.speedup):
             cost.observe_threads(time.perf_counter() - t0, count - start)
+
+
+def _shifted(rows, by):
+    """``rows`` over points counted from ``by``."""
+    return lambda lo, hi: rows(lo + by, hi + by)
 
 
 def prepare(arrays, inputs, outputs):
@@ -125,6 +137,7 @@ class Cost:
         self.speedup = float(_workers())   # of threaded runs, as observed (moving average)
         self.skipped = 0                   # batches run serially for a low speedup
         self.fewest = 4 * PROBE_POINTS     # fewer points than this never pay (cheap test)
+        self.warm = False                  # whether the loop has run (been compiled)
 
     def _update(self):
         est = self.estimate or self.bound
@@ -133,7 +146,10 @@ class Cost:
         self.fewest = max(PAYS * handoff / gain, 2 * CHUNK_SECONDS) / est
 
     def observe_threads(self, elapsed, points):
-        """Fold a threaded run into the speedup: other processes may hold the cores."""
+        """Fold a threaded run into the speedup: other processes may hold the cores.
+        The run bounds the cost too: no point took longer than all threads' time."""
+        if points > 0 and elapsed * _workers() / points < self.bound:
+            self.bound = elapsed * _workers() / points
         if self.estimate is not None and elapsed > 0:
             self.speedup = 0.5 * self.speedup + 0.5 * points * self.estimate / elapsed
             self._update()
