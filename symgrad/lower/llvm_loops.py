@@ -13,6 +13,8 @@ dtype('float32')
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
@@ -21,6 +23,7 @@ from ..graph import Dim
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
+from .peephole import UNROLLED_BLOCK, trig_pairs, unrolled
 
 
 class _Mem:
@@ -33,6 +36,18 @@ class _Mem:
 class LoopEmitter:
     """Mixin: memory (``self.mem``: ref -> ``_Mem``), scalars and statements over
     ``self.b``; needs ``temp`` (scratch memory) and ``run_body`` from the emitter."""
+
+    unrolled_size = 0   # instructions of unrolled code since the last block boundary
+
+    @functools.cached_property
+    def paired(self):
+        """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``)."""
+        return trig_pairs(self.p.stmts)
+
+    @functools.cached_property
+    def tables(self):
+        """Index tables read while emitting unrolled loops: constant -> flat array."""
+        return {}
 
     def _array_memory(self, ty, val, shape):
         """The array's struct, its data as memory, and a float64 scratch buffer of its
@@ -149,17 +164,30 @@ class LoopEmitter:
         return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
 
     # -- loops -------------------------------------------------------------------
-    def nest(self, dims, fn, prefix=()):
+    def nest(self, dims, fn, prefix=(), unroll=0):
+        """``fn(index)`` over the nest ``dims``: loops, or every index in turn when
+        ``unroll`` (the instructions per index, counted towards block boundaries)."""
         if not dims:
             return fn(prefix)
-        if dims[0] == 1:
-            return self.nest(dims[1:], fn, prefix + (ir.Constant(I64, 0),))
+        if dims[0] == 1 or unroll:
+            for i in range(dims[0]):
+                self.nest(dims[1:], fn, prefix + (ir.Constant(I64, i),), unroll)
+                if unroll and len(dims) == 1:
+                    self.unrolled_size += unroll
+                    if self.unrolled_size > UNROLLED_BLOCK:
+                        self.block_boundary()
+                        self.unrolled_size = 0
+            return None
         if dims[0] == 0:
             return None
         with cgutils.for_range(self.b, self.iv(dims[0])) as loop:
             self.nest(dims[1:], fn, prefix + (loop.index,))
 
     def affine(self, base, strides, idx):
+        if all(isinstance(i, ir.Constant) for i in idx) and not isinstance(base, Dim) and \
+                not any(isinstance(s, Dim) for s in strides):   # an unrolled index
+            return ir.Constant(I64, int(base) + sum(int(s) * i.constant
+                                                    for s, i in zip(strides, idx)))
         acc = self.iv(base)
         for s, i in zip(strides, idx):
             if isinstance(s, Dim) or s:
@@ -170,6 +198,10 @@ class LoopEmitter:
         if addr[0] == "aff":
             return self.affine(addr[1], addr[2], idx)
         flat = self.affine(0, c_strides(dims), idx)
+        if isinstance(flat, ir.Constant):   # unrolled: the table's entry itself
+            if addr[1] not in self.tables:
+                self.tables[addr[1]] = self.p.const_array(addr[1]).reshape(-1)
+            return ir.Constant(I64, int(self.tables[addr[1]][flat.constant]))
         return self.load_index(self.mem[("const", addr[1])], flat)
 
     def load_index(self, mem, flat):
@@ -177,15 +209,16 @@ class LoopEmitter:
 
     def statement(self, st):
         dims, nout = st.dims, st.nout
+        unroll = len(st.body) + 2 if unrolled(st) else 0
         if st.reduce is None:
-            self.nest(dims, lambda idx: self.put(st, idx, self.body(st, idx)))
+            self.nest(dims, lambda idx: self.put(st, idx, self.body(st, idx)), unroll=unroll)
             return
         combine, identity, init = st.reduce
         if not init:  # accumulate into memory (scatter-add)
             def accumulate(idx):
                 mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
                 self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
-            self.nest(dims, accumulate)
+            self.nest(dims, accumulate, unroll=unroll)
             return
 
         def outer(oidx):
@@ -195,16 +228,19 @@ class LoopEmitter:
             def inner(ridx):
                 v = self.body(st, oidx + ridx)
                 self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
-            self.nest(dims[nout:], inner)
+            self.nest(dims[nout:], inner, unroll=unroll)
             zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
             self.put(st, oidx + zeros, self.b.load(acc))
-        self.nest(dims[:nout], outer)
+        self.nest(dims[:nout], outer, unroll=unroll)
 
     def put(self, st, idx, v):
         if st.round32:
             v = self.round32(v)
         if st.dst[0] == "ssa":
             self.scalars[st.dst] = v
+            if st.dst in self.paired:   # both here, in one block: one sincos call
+                for name in ("sin", "cos"):
+                    self.calls[(name, id(v))] = (v, self.call(name, [v]))
             if self.defined is not None:
                 self.defined.append(st.dst)
         else:

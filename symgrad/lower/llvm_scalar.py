@@ -12,6 +12,7 @@ Imports numba and llvmlite.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from llvmlite import ir
@@ -29,6 +30,12 @@ class InstructionEmitter:
     ``self.flags_of`` (i1 flags behind 0.0/1.0 values), ``self.funcs`` (math calls)
     and ``self.iv`` (sizes, from ``SizeValues``)."""
 
+    @functools.cached_property
+    def calls(self):
+        """Math calls made ahead (``(name, id(arg))`` -> ``(arg, result)``): the sine and
+        cosine of a 0-d value, taken side by side where it is defined."""
+        return {}
+
     def run_body(self, body, arg):
         vals = []
         for instr in body:
@@ -45,7 +52,11 @@ class InstructionEmitter:
         if op == "dim":  # a size read at call time, as a double
             return b.sitofp(self.iv(ops[0]), F64)
         if op == "call":
-            return self.call(ops[0], [vals[i] for i in ops[1:]])
+            args = [vals[i] for i in ops[1:]]
+            done = self.calls.get((ops[0], id(args[0])))
+            if done is not None and done[0] is args[0]:   # (the same LLVM value)
+                return done[1]
+            return self.call(ops[0], args)
         v = [vals[i] for i in ops]
         if op == "add":
             return b.fadd(v[0], v[1], flags=fl)

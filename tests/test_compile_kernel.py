@@ -1,0 +1,116 @@
+"""Instruction choices of the LLVM emitter (``lower.peephole``): the sine and cosine
+of one value are taken side by side (one ``sincos`` call where the C library has
+it), and small gathers/scatters through index tables are emitted unrolled, with
+the tables' entries as constant addresses.
+
+Values are checked against the reference evaluator and against the same kernel
+emitted without the choice (bit for bit: the choices change no arithmetic).
+"""
+import platform
+import re
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad.lower import peephole
+
+
+def _chain(x, steps):
+    f = x[0]
+    for k in range(1, steps):
+        f = sg.sin(f) * f + x[k]
+    return f
+
+
+def _pairs(x):
+    i, j = np.triu_indices(8, 1)   # 28 pairs: LLVM by itself unrolls loops of up to ~30
+    pos = sg.reshape(x, (8, 3))
+    d = pos[i] - pos[j]
+    s6 = 1.0 / sg.reduce_sum(d * d, axis=1) ** 3
+    return sg.reduce_sum(s6 * s6 - s6)
+
+
+def _build(loss, n):
+    """``(evaluator, outputs, x)``: value and gradient, compiled without the cache."""
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(n,), name="x")
+        y = loss(x)
+        outputs = [y, sg.gradients(y, x)[0]]
+        return sg.compile(outputs, [x], cache=False), outputs, x
+
+
+def _plain(monkeypatch, loss, n):
+    """The same kernel emitted without either choice."""
+    monkeypatch.setattr(peephole, "UNROLL_POINTS", 0)
+    from symgrad.lower import llvm_loops
+    monkeypatch.setattr(llvm_loops, "trig_pairs", lambda stmts: set())
+    return _build(loss, n)[0]
+
+
+def _points(rng, n):
+    return [rng.uniform(-1, 1, n) for _ in range(4)] + [np.zeros(n), np.full(n, np.nan)]
+
+
+def _chain12(x):
+    return _chain(x, 12)
+
+
+def _lattice(x):   # 8 particles near a lattice: no pair closer than ~0.8
+    grid = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], float)
+    return _pairs(x + sg.constant(1.2 * grid.reshape(-1)))
+
+
+LOSSES = {"chain": (_chain12, 12), "pairs": (_lattice, 24)}
+
+
+@pytest.fixture(scope="module")
+def chain():
+    return _build(*LOSSES["chain"])
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    return _build(*LOSSES["pairs"])
+
+
+def test_sine_and_cosine_of_one_value_are_paired(chain):
+    f, outputs, x = chain
+    pairs = peephole.trig_pairs(f.program.stmts)
+    assert len(pairs) == 11   # every step's f: sin in the forward pass, cos in the reverse
+    if platform.system() == "Linux" and platform.machine() == "x86_64":
+        asm = f._kernel.inspect_asm(f._kernel.signatures[0])
+        assert re.search(r"\bsincos\b", asm)
+        assert not re.search(r"\$(sin|cos)\b", asm)   # no lone sin or cos call left
+
+
+def test_unpaired_sine_is_untouched():
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(3,), name="x")
+        y = sg.reduce_sum(sg.sin(x) + sg.cos(2.0 * x))
+        f = sg.compile([y], [x], cache=False)
+    assert peephole.trig_pairs(f.program.stmts) == set()
+    v = np.array([0.1, -2.0, 3.0])
+    assert f(v)[0] == pytest.approx(np.sum(np.sin(v) + np.cos(2 * v)), rel=1e-14)
+
+
+def test_table_loops_are_unrolled(pairs):
+    f = pairs[0]
+    tables = [st for st in f.program.stmts
+              if any(a is not None and a[0] == "tab" for a in (st.dst_addr,) +
+                     tuple(a for _, a in st.srcs))]
+    assert tables and all(peephole.unrolled(st) for st in tables)
+    assert not any(peephole.unrolled(st) for st in f.program.stmts if st not in tables)
+    ir = f._kernel.inspect_llvm(f._kernel.signatures[0])
+    assert "symgrad.const" not in ir   # every table entry became a constant address
+
+
+@pytest.mark.parametrize("case", sorted(LOSSES))
+def test_values_equal_the_plain_kernel_and_the_reference(case, request, monkeypatch, rng):
+    f, outputs, x = request.getfixturevalue(case)
+    plain = _plain(monkeypatch, *LOSSES[case])
+    for v in _points(rng, LOSSES[case][1]):
+        got, alone = f(v), plain(v)
+        for g, a, w in zip(got, alone, sg.evaluate(outputs, {x: v})):
+            np.testing.assert_array_equal(g, a)
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
