@@ -92,6 +92,43 @@ def test_shared_and_broadcast_inputs():
             assert got[2][i, j] == 14
 
 
+@pytest.fixture(scope="module")
+def straight():
+    """Straight-line code (no loops): the batch loop takes its points in pairs."""
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(3,), name="x")
+        t = sg.placeholder(name="t", dtype=np.float32)
+        n = sg.placeholder(name="n", dtype=np.int64)
+        f = x[0]
+        for k in (1, 2, 1, 2):
+            f = sg.sin(f) * f * t + x[k]
+        y = f + sg.cast(n, "float64")
+        gx, gt = sg.gradients(y, [x, t])
+        return sg.compile([y, gx, gt, n * 2, y > 0], [x, t, n])
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 7, 5000])
+def test_points_in_pairs_equal_one_point_at_a_time(straight, count):
+    from symgrad.lower.lanes import eligible
+    assert eligible(straight.program) and "_lanes(" in straight._text
+    rng = np.random.default_rng(count)
+    xs, ts = rng.uniform(-2, 2, (count, 3)), rng.uniform(-2, 2, count).astype(np.float32)
+    ns = rng.integers(-5, 5, count)
+    got = straight.batched(xs, ts, ns)
+    _same(straight.batched(xs, ts, ns, parallel=True), got)
+    for i in range(count) if count < 10 else (0, 1, 2, 3, count - 2, count - 1):
+        one = straight(xs[i], float(ts[i]), int(ns[i]))
+        assert np.array_equal(got[1][i], one[1])
+        assert all(got[k][i] == one[k] for k in (0, 2, 3, 4))
+    shared = straight.batched(xs, 1.5, 3)          # 0-d inputs shared by every point
+    for i in range(min(count, 3)):
+        assert shared[0][i] == straight(xs[i], 1.5, 3)[0]
+
+
+def test_loops_keep_one_point_a_call(rosen):
+    assert "_lanes(" not in rosen._text
+
+
 def test_cost_keeps_measured_runs_and_bounds():
     cost = batches.Cost()
     cost.observe(1e-6, 100)                   # too short to time: an upper bound only

@@ -38,6 +38,7 @@ class LoopEmitter:
     ``self.b``; needs ``temp`` (scratch memory) and ``run_body`` from the emitter."""
 
     unrolled_size = 0   # instructions of unrolled code since the last block boundary
+    lane_state = None   # [(mem, scalars)] per point when several are evaluated at once
 
     @functools.cached_property
     def paired(self):
@@ -207,30 +208,46 @@ class LoopEmitter:
     def load_index(self, mem, flat):
         return self.b.load(self.b.gep(mem.ptr, [flat]))
 
+    def lanes(self):
+        """The (memory, 0-d values) of each point the kernel evaluates side by side
+        (``lower.lanes``): statements are emitted once per point, in the same loops."""
+        return self.lane_state or [(self.mem, self.scalars)]
+
+    def each_lane(self, fn, lanes):
+        def run(idx):
+            for self.mem, self.scalars in lanes:
+                fn(idx)
+        return run
+
     def statement(self, st):
-        dims, nout = st.dims, st.nout
-        unroll = len(st.body) + 2 if unrolled(st) else 0
+        dims, nout, lanes = st.dims, st.nout, self.lanes()
+        unroll = (len(st.body) + 2) * len(lanes) if unrolled(st) else 0
         if st.reduce is None:
-            self.nest(dims, lambda idx: self.put(st, idx, self.body(st, idx)), unroll=unroll)
+            def value(idx):
+                self.put(st, idx, self.body(st, idx))
+            self.nest(dims, self.each_lane(value, lanes), unroll=unroll)
             return
         combine, identity, init = st.reduce
         if not init:  # accumulate into memory (scatter-add)
             def accumulate(idx):
                 mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
                 self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
-            self.nest(dims, accumulate, unroll=unroll)
+            self.nest(dims, self.each_lane(accumulate, lanes), unroll=unroll)
             return
 
         def outer(oidx):
-            acc = cgutils.alloca_once(self.b, F64)
-            self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
+            accs = [cgutils.alloca_once(self.b, F64) for _ in lanes]
+            for acc in accs:
+                self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
 
             def inner(ridx):
-                v = self.body(st, oidx + ridx)
-                self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
+                for (self.mem, self.scalars), acc in zip(lanes, accs):
+                    v = self.body(st, oidx + ridx)
+                    self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
             self.nest(dims[nout:], inner, unroll=unroll)
             zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
-            self.put(st, oidx + zeros, self.b.load(acc))
+            for (self.mem, self.scalars), acc in zip(lanes, accs):
+                self.put(st, oidx + zeros, self.b.load(acc))
         self.nest(dims[:nout], outer, unroll=unroll)
 
     def put(self, st, idx, v):

@@ -144,18 +144,39 @@ def _loop_text(program, ins):
     Input ``k`` has the batch axis in front (0-d inputs: a 1-d array of the kernel's
     scalar type); ``m_k`` is 1, or 0 for an input shared by every point.  Outputs
     have the batch axis in front, C-contiguous, so every row the kernel sees is
-    C-contiguous and used in place.  Built with ``nogil`` (``batch_loop``).
+    C-contiguous and used in place.  Built with ``nogil`` (``batch_loop``).  Kernels
+    that can (``lower.lanes``) take the points in pairs, side by side (``_lanes``).
     """
+    from .lanes import LANES, eligible   # (when writing a module: Numba is there)
     pairs = [f"m{k}, {a}" for k, a in enumerate(ins)]
     outs = [f"o{k}" for k in range(len(program.outputs))]
-    call = [(f"_rt.row({a}, i * m{k})" if program.inputs[k][2] else f"{a}[i * m{k}]")
-            for k, a in enumerate(ins)] + [f"_rt.row(o{k}, i)" for k in program.array_outputs]
-    lines = ["", "", f"def _loop({', '.join(['lo', 'hi'] + pairs + outs)}):",
-             "    for i in range(lo, hi):", f"        s = _kernel({', '.join(call)})"]
-    slot = 0
-    for k, (dtype, shape, _) in enumerate(program.outputs):
-        if not shape:
-            lines.append(f"        o{k}[i] = {_scalar_result(dtype, f's[{slot}]')}")
-            slot += 1
+    lines = ["", "", f"def _loop({', '.join(['lo', 'hi'] + pairs + outs)}):"]
+    if eligible(program):
+        params = [f"b{n}" for n in range(LANES * (len(ins) + len(program.array_outputs)))]
+        lines = ["", "", "@intrinsic", f"def _lanes(typingctx, {', '.join(params)}):",
+                 f"    return _rt.lanes_typing(PROGRAM, ({''.join(p + ', ' for p in params)}),"
+                 " FASTMATH)"] + lines
+        calls = ", ".join(", ".join(_row_args(program, ins, f"i + {n}")) for n in range(LANES))
+        lines += ["    i = lo", f"    while i + {LANES} <= hi:", f"        s = _lanes({calls})"]
+        lines += _stores(program, "i", "        ", LANES)
+        lines += [f"        i += {LANES}", "    for j in range(i, hi):"]
+    else:
+        lines += ["    for j in range(lo, hi):"]
+    lines += [f"        s = _kernel({', '.join(_row_args(program, ins, 'j'))})"]
+    lines += _stores(program, "j", "        ", 1)
     lines += ["", "", "def batch_loop():", "    return _rt.build_loop(_loop)"]
     return "\n".join(lines) + "\n"
+
+
+def _row_args(program, ins, i):
+    """The kernel's arguments for point ``i`` of the batch loop."""
+    return [(f"_rt.row({a}, ({i}) * m{k})" if program.inputs[k][2] else f"{a}[({i}) * m{k}]")
+            for k, a in enumerate(ins)] + [f"_rt.row(o{k}, {i})" for k in program.array_outputs]
+
+
+def _stores(program, i, indent, lanes):
+    """Lines storing the 0-d outputs of ``lanes`` points from ``s`` (point ``i`` on)."""
+    scalars = [(k, dtype) for k, (dtype, shape, _) in enumerate(program.outputs) if not shape]
+    slots = max(1, len(scalars))
+    return [f"{indent}o{k}[{i} + {n}] = {_scalar_result(dtype, f's[{n * slots + slot}]')}"
+            for n in range(lanes) for slot, (k, dtype) in enumerate(scalars)]

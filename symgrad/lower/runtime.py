@@ -73,6 +73,17 @@ def kernel_typing(lazy, argtypes, fastmath):
     return sig, codegen
 
 
+def lanes_typing(lazy, argtypes, fastmath):
+    """``(signature, codegen)`` for the intrinsic evaluating several points at once."""
+    from .lanes import emit_lanes, lanes_signature
+    program = lazy.program
+    sig = lanes_signature(program, argtypes)
+
+    def codegen(context, builder, signature, args):
+        return emit_lanes(program, context, builder, signature, args, fastmath)
+    return sig, codegen
+
+
 def scalar_type(dtype):
     """The Numba type of a 0-d argument: float64 for floats (rounded inside), int64, bool."""
     kind = np.dtype(dtype).kind
