@@ -154,8 +154,8 @@ def _loop_text(program, ins):
     if eligible(program):
         params = [f"b{n}" for n in range(LANES * (len(ins) + len(program.array_outputs)))]
         lines = ["", "", "@intrinsic", f"def _lanes(typingctx, {', '.join(params)}):",
-                 f"    return _rt.lanes_typing(PROGRAM, ({''.join(p + ', ' for p in params)}),"
-                 " FASTMATH)"] + lines
+                 f"    return _rt.kernel_typing(PROGRAM, ({''.join(p + ', ' for p in params)}),"
+                 " FASTMATH, lanes=True)"] + lines
         calls = ", ".join(", ".join(_row_args(program, ins, f"i + {n}")) for n in range(LANES))
         lines += ["    i = lo", f"    while i + {LANES} <= hi:", f"        s = _lanes({calls})"]
         lines += _stores(program, "i", "        ", LANES)

@@ -62,25 +62,18 @@ class LazyProgram:
         return self._program
 
 
-def kernel_typing(lazy, argtypes, fastmath):
-    """``(signature, codegen)`` for the kernel intrinsic of a generated module."""
-    from .llvm import emit_kernel, kernel_signature
+def kernel_typing(lazy, argtypes, fastmath, lanes=False):
+    """``(signature, codegen)`` for the kernel intrinsic of a generated module (with
+    ``lanes``: the one evaluating several points at once, ``lower.lanes``)."""
+    if lanes:
+        from .lanes import emit_lanes as emit, lanes_signature as typing
+    else:
+        from .llvm import emit_kernel as emit, kernel_signature as typing
     program = lazy.program
-    sig = kernel_signature(program, argtypes)
+    sig = typing(program, argtypes)
 
     def codegen(context, builder, signature, args):
-        return emit_kernel(program, context, builder, signature, args, fastmath)
-    return sig, codegen
-
-
-def lanes_typing(lazy, argtypes, fastmath):
-    """``(signature, codegen)`` for the intrinsic evaluating several points at once."""
-    from .lanes import emit_lanes, lanes_signature
-    program = lazy.program
-    sig = lanes_signature(program, argtypes)
-
-    def codegen(context, builder, signature, args):
-        return emit_lanes(program, context, builder, signature, args, fastmath)
+        return emit(program, context, builder, signature, args, fastmath)
     return sig, codegen
 
 
