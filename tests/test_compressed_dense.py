@@ -55,7 +55,9 @@ def test_rosenbrock_dense_hessian_compiles_from_three_compressed_seeds():
     alt = h.graph.compressed[h]
     assert alt.shape == h.shape and _colours(alt) == {3}
     v = np.random.default_rng(5).uniform(-1, 1, n)
-    H = sg.compile(h, [x])(v)
+    fn = sg.compile(h, [x])
+    assert max(fn.program.buffers) == 3 * n   # temporaries of 3 seeds (unit seeds: n * n)
+    H = fn(v)
     np.testing.assert_array_equal(H, sg.evaluate(h, {x: v}))   # the unit seeds' values
     a, b = v[:-1], v[1:]
     expected = np.diag(np.append(1200 * a * a - 400 * b + 2, 0) + np.insert(np.full(n - 1, 200.0), 0, 0)) \
