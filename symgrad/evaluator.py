@@ -265,14 +265,30 @@ class Evaluator:
 
     def save(self, path: Any) -> None:
         """Write this evaluator to the file ``path``; ``sg.load(path)`` restores it in any
-        process without SymPy or re-tracing (the file holds code: trust it like a pickle)."""
+        process without SymPy or re-tracing (the file holds code: trust it like a pickle).
+        The batch loop is built now too, so a load on this machine compiles nothing."""
         from .lower import saved
         saved.write(path, self._spec())
+        self._prebuild()
+
+    def _prebuild(self) -> None:
+        """Build what a load on this machine would otherwise compile: the batch loop,
+        compiled for its argument types by a batch of no points (sizes known only at
+        call time taken as 1: the types do not depend on them)."""
+        try:
+            _, _, _, args, outs, _ = self._batch_arguments(
+                [np.zeros((0,) + tuple(d if isinstance(d, int) else 1 for d in s), dtype)
+                 for _, dtype, s in self._inputs])
+        except ShapeError:   # sizes that must relate otherwise: built on first use
+            return
+        self._loop()(0, 0, *args, *outs)
 
     def _spec(self) -> dict:
         from .lower.saved import encode_tree
+        # the readable source goes along: a loaded evaluator shows it without SymPy
         return {"kind": "evaluator", "module": self._text, "tree": encode_tree(self._tree),
-                "names": list(self.input_names), "private": self._directory is not None}
+                "names": list(self.input_names), "private": self._directory is not None,
+                "source": self.source}
 
     def __reduce__(self):
         source = self._source if isinstance(self._source, str) else None  # re-rendered
@@ -354,10 +370,9 @@ class ControlEvaluator(Evaluator):
     def __reduce__(self):
         return (from_spec, (self._spec(),))
 
-    def save(self, path: Any) -> None:
-        """As ``Evaluator.save``; the drivers' modules are built into the disk cache now,
-        so that loading on this machine compiles nothing."""
-        super().save(path)
+    def _prebuild(self) -> None:
+        """The drivers' modules, built into the disk cache now (``save``), so that loading
+        on this machine compiles nothing."""
         from_spec(self._spec())
 
     def _spec(self):
@@ -398,11 +413,17 @@ def from_spec(spec: dict) -> Evaluator:
     from .lower.saved import decode_tree
     if spec["kind"] == "control":
         return ControlEvaluator._restored(spec)
+    if spec["kind"] == "sizes":
+        from .lower.sizes import SavedSizes
+        return SavedSizes([(tuple(tuple(s) for s in shapes), from_spec(sub))
+                           for shapes, sub in spec["evaluators"]],
+                          decode_tree(spec["tree"]), list(spec["names"]), _build)
     if spec["kind"] != "evaluator":
         raise ValueError(f"unknown kind {spec['kind']!r}")
     directory = lower_cache.private_dir() if spec["private"] else None
-    return Evaluator(spec["module"], decode_tree(spec["tree"]), list(spec["names"]), None,
-                     directory)
+    source = spec.get("source")   # files saved before the source went along: rendered
+    return Evaluator(spec["module"], decode_tree(spec["tree"]), list(spec["names"]),
+                     source if isinstance(source, str) else None, directory)
 
 
 class _Shaped:

@@ -4,6 +4,7 @@ Oracle: the reference evaluator (``sg.evaluate``) at the same points.  A child p
 loads the saved files and reports its results, whether SymPy was imported, and
 Numba's cache hits/misses (warm cache: machine code loaded, nothing compiled).
 """
+import json
 import os
 import pickle
 import subprocess
@@ -158,14 +159,52 @@ def test_saved_evaluators_load_in_a_new_process_without_sympy(shipped, tmp_path)
 
 def test_pickled_evaluators_unpickle_without_sympy(shipped, tmp_path):
     jobs = []
-    for name in ("fixed", "control"):
+    names = ("fixed", "control", "persize")   # a PerSize unpickles as its saved sizes
+    for name in names:
         path = tmp_path / f"{name}.pkl"
         path.write_bytes(pickle.dumps(shipped[name]["f"]))
-        jobs.append((path, shipped[name]["points"], None))
+        jobs.append((path, shipped[name]["points"], shipped[name]["batch"]))
     report = run_child(tmp_path, jobs)
     assert report["sympy"] is False
-    for name, got in zip(("fixed", "control"), report["results"]):
+    for name, got in zip(names, report["results"]):
         assert_same(got["out"], shipped[name]["want"])
+        if shipped[name]["batch"] is not None:
+            assert_same(got["batched"], shipped[name]["batched"])
+    assert report["results"][2]["type"] == "SavedSizes"
+
+
+LOADED = textwrap.dedent(r"""
+    import json, sys
+    import numpy as np
+    import symgrad as sg
+    f = sg.load(sys.argv[1])
+    source = f.source
+    values = f.batched(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
+    stats = f._gufuncs["loop"].stats
+    print(json.dumps({"source": source, "sympy": "sympy" in sys.modules,
+                      "values": values[0].tolist(),
+                      "loop_hits": sum(stats.cache_hits.values()),
+                      "loop_misses": sum(stats.cache_misses.values())}))
+""")
+
+
+def test_a_loaded_evaluator_shows_its_source_and_batches_without_compiling(tmp_path):
+    """f.save builds the batch loop (a load on this machine compiles nothing) and the
+    file carries the readable source (f.source of a loaded evaluator needs no SymPy)."""
+    x = sg.placeholder(shape=(4,), name="x")
+    y = sg.reduce_sum(sg.cos(x) * x ** 3)   # a graph no other test batches
+    f = sg.compile([y, sg.gradients(y, x)[0]], [x])
+    f.save(tmp_path / "f.sg")   # f.batched is never called in this process
+    done = subprocess.run([sys.executable, "-c", LOADED, str(tmp_path / "f.sg")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout)
+    assert got["source"] == f.source and "def kernel" in got["source"]
+    assert got["sympy"] is False
+    points = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+    np.testing.assert_allclose(got["values"], [sg.evaluate(y, {x: p}) for p in points],
+                               rtol=1e-12)
+    assert got["loop_misses"] == 0 and got["loop_hits"] >= 1, got
 
 
 def test_a_cold_cache_compiles_on_load(shipped, tmp_path):

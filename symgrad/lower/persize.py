@@ -6,7 +6,7 @@ compiler's ``build``) the evaluator of the graph specialised to them
 (``evaluate.specialize``; tensors of unknown rank are made first,
 ``ops.deferred.resolve``).
 
-Imports errors, graph, evaluate and ops.
+Imports errors, graph, evaluate and ops (and the evaluators, when it pickles).
 
 >>> PerSize.__name__
 'PerSize'
@@ -73,6 +73,14 @@ class PerSize:
         ``sg.load(path)`` answers those sizes in any process (no SymPy, no re-tracing)."""
         from .saved import write
         write(path, self._spec())
+        for f in self.evaluators.values():
+            f._prebuild()
+
+    def __reduce__(self):
+        # pickles (dask) as it saves: the evaluators of the sizes compiled so far, light
+        # (``lower.sizes.SavedSizes``: no graph, no SymPy in the process that unpickles)
+        from ..evaluator import from_spec
+        return (from_spec, (self._spec(),))
 
     def _spec(self):
         from .saved import encode_tree
