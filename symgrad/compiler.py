@@ -103,10 +103,11 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     # a dense Jacobian/Hessian with a compressed equal (seeds.unit_sweep): compute that
     nodes = [n.graph.compressed.get(n, n) for n in flat if n is not None]
     order = ancestors(nodes + leaves)   # one walk of the graph serves every check below
-    sized = not all(is_static(n.shape) for n in order)
-    if any(n.shape is None for n in order):  # unknown rank
+    shapes = {n.shape for n in order}   # a graph has few distinct shapes
+    if None in shapes:  # unknown rank
         return _per_size(nodes, tree, leaves, fastmath, cache)
-    if any(n.op.kind == "control" for n in order):
+    sized = not all(is_static(s) for s in shapes)
+    if "control" in {n.op.kind for n in order}:
         from .lower.control import control_nodes
         if control_nodes(nodes, leaves):
             return ControlEvaluator(nodes, leaves, tree,  # kernels + drivers

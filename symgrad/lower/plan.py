@@ -100,13 +100,14 @@ def _step(node):
     if made is None:   # a chain meets one op at the same dtypes again and again
         expr, _ = node.op.expr(dtypes, **node.attrs)
         body = translate(expr, len(dtypes), node.attrs.get("strong"))
-        made = _program(body), scalar_body(body, len(dtypes))
+        program, fast = _program(body), scalar_body(body, len(dtypes))
+        made = program, fast and functools.partial(_run_scalar, fast, program)
         if key is not None:
             _PROGRAMS[key] = made
-    program, fast = made
-    if fast is not None and not node.shape and node.dtype == _F8 and \
-            all(not x.shape for x in node.inputs):   # 0-d: Python floats
-        return functools.partial(_run_scalar, fast, program), False
+    program, scalar = made
+    if scalar is not None and not node.shape and node.dtype == _F8 and \
+            not any([x.shape for x in node.inputs]):   # 0-d: Python floats
+        return scalar, False
     return functools.partial(_run_body, program, node.shape), True
 
 
