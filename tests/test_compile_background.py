@@ -37,6 +37,7 @@ class _Blocker:
         self.gate = threading.Event()
         self._tier_done, self._tier_go = threading.Event(), threading.Event()
         self._tier_go.set()
+        self._tier_grace = 0.0
         self._tier_build = lambda: self.gate.wait() and _Done()
 
 

@@ -16,8 +16,8 @@ after the swap take exactly the compiled path, without a wrapper.
 - ``compile(..., wait=True)``, or ``SYMGRAD_WAIT=1`` in the environment, builds
   before returning, as before.
 
-A build starts after the first call returns (or ``wait()``, or 50 ms), so the
-first answer does not share the interpreter with it.  Numba holds the GIL for most
+A build starts after the first call returns (or ``wait()``, or 50 ms plus 10 us
+per step of the plan), so the first answer does not share the interpreter with it.  Numba holds the GIL for most
 of a build (its typing and lowering passes are
 Python; LLVM's passes run in ctypes calls that release it), so a caller that keeps
 the interpreter busy slows the build down, never the other way round.
@@ -39,7 +39,8 @@ _QUEUE: queue.SimpleQueue = queue.SimpleQueue()
 _WORKER: list[threading.Thread] = []
 _LOCK = threading.Lock()
 _PENDING: weakref.WeakSet = weakref.WeakSet()   # not built yet (re-queued after a fork)
-GRACE = 0.05   # seconds a build waits for the first call (or wait()) before it starts
+GRACE = 0.05   # seconds a build waits for the first call (or wait()) before it starts,
+STEP_GRACE = 1e-5   # plus this per step of the plan (a large graph's first call is longer)
 
 
 def waits(wait):
@@ -63,6 +64,7 @@ class Pending:
         # batched: () -> the cheap tier of ``batched`` (``lower.plan_batched``), or None
         self.__dict__.update(checks)
         self._tier_plan, self._tier_build = plan, build
+        self._tier_grace = GRACE + STEP_GRACE * len(getattr(plan, "steps", ()))
         self._tier_batched = _once(batched) if batched is not None else None
         self._tier_done, self._tier_error = threading.Event(), None
         self._tier_go = threading.Event()   # set: the build may start now
@@ -147,9 +149,9 @@ def _work():
         pending = ref()
         if pending is None or pending._tier_done.is_set():
             continue
-        build, go = pending._tier_build, pending._tier_go
+        build, go, grace = pending._tier_build, pending._tier_go, pending._tier_grace
         del pending   # an evaluator dropped while its build runs is not kept alive
-        go.wait(GRACE)   # the caller's first call goes first (it would share the GIL)
+        go.wait(grace)   # the caller's first call goes first (it would share the GIL)
         if ref() is None or not _starting():
             continue
         try:
