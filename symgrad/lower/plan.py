@@ -100,14 +100,16 @@ def _step(node):
     if made is None:   # a chain meets one op at the same dtypes again and again
         expr, _ = node.op.expr(dtypes, **node.attrs)
         body = translate(expr, len(dtypes), node.attrs.get("strong"))
-        program, fast = _program(body), scalar_body(body, len(dtypes))
-        made = program, fast and functools.partial(_run_scalar, fast, program)
+        made = [_program(body), body, False]   # the 0-d step: made when first needed
         if key is not None:
             _PROGRAMS[key] = made
-    program, scalar = made
-    if scalar is not None and not node.shape and node.dtype == _F8 and \
-            not any([x.shape for x in node.inputs]):   # 0-d: Python floats
-        return scalar, False
+    program = made[0]
+    if not node.shape and node.dtype == _F8 and not any([x.shape for x in node.inputs]):
+        if made[2] is False:   # 0-d: over Python floats, where the body has a float form
+            fast = scalar_body(made[1], len(dtypes))
+            made[2] = fast and functools.partial(_run_scalar, fast, program)
+        if made[2] is not None:
+            return made[2], False
     return functools.partial(_run_body, program, node.shape), True
 
 
