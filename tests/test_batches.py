@@ -139,6 +139,17 @@ def test_cost_keeps_measured_runs_and_bounds():
     assert cost.estimate == pytest.approx(2e-9)
 
 
+def test_batches_under_a_millisecond_stay_serial(monkeypatch):
+    # a pool thread descheduled mid-chunk makes the caller wait a time slice (ms):
+    # mlp at 100 points (0.3 ms of work) ran 0.07x serial on a busy machine
+    monkeypatch.setattr(batches, "_workers", lambda: 2)
+    monkeypatch.setattr(batches, "_pool", lambda: (None, 0.0))   # free hand-offs
+    cost = batches.Cost()
+    cost.observe(3e-3, 1000)                  # 3 µs a point, measured
+    assert not cost.may_pay(100) and not batches._pays(5e-4)
+    assert cost.may_pay(1000) and cost.fewest <= 1000
+
+
 def test_the_first_run_compiling_the_loop_is_not_the_cost():
     # the batch loop compiles on its first call: timed, 1000 points of ~1 µs looked
     # like 50 µs each, and every later batch was split into threads for nothing

@@ -6,7 +6,7 @@ once per kernel and core shape, on the caller's own batch: the first points run
 serially, in growing runs, until a run lasts long enough to time (``PROBE_SECONDS``);
 the rest of that batch, and every later one, is then planned from it.  A batch whose
 serial time is not several thread hand-offs (measured once: a round trip through
-the pool) runs serially; otherwise it is cut into chunks of at least
+the pool) or under ``THREADED_SECONDS`` runs serially; otherwise it is cut into chunks of at least
 ``CHUNK_SECONDS`` of work that the calling thread and the pool's threads take in
 turn, so a thread slowed down by other processes just takes fewer chunks, and
 the caller never waits for a thread that has not started yet.  The batch loop (a generated module's ``_loop``) releases the GIL.
@@ -27,6 +27,9 @@ import numpy as np
 PROBE_SECONDS = 2e-4     # a timed run shorter than this says little (call overhead)
 PROBE_POINTS = 256       # the first timed run; batches smaller than 4 of these: serial
 CHUNK_SECONDS = 5e-5     # the least work worth handing to a thread
+THREADED_SECONDS = 1e-3  # the least batch run on threads: on a busy machine a pool
+                         # thread can lose its core mid-chunk for a time slice
+                         # (milliseconds), and the caller has to wait for that chunk
 PAYS = 3.0               # threads only if the time saved is this many hand-offs
 RETRY = 16               # after a poor speedup, every RETRY-th batch tries threads again
 
@@ -143,7 +146,7 @@ class Cost:
         est = self.estimate or self.bound
         _, handoff = _pool()
         gain = 1.0 - 1.0 / _workers()      # on idle cores
-        self.fewest = max(PAYS * handoff / gain, 2 * CHUNK_SECONDS) / est
+        self.fewest = max(PAYS * handoff / gain, THREADED_SECONDS) / est
 
     def observe_threads(self, elapsed, points):
         """Fold a threaded run into the speedup: other processes may hold the cores.
@@ -188,7 +191,7 @@ def _pays(work, speedup=None):
     _, handoff = _pool()
     speedup = _workers() if speedup is None else speedup
     return work * (1.0 - 1.0 / max(speedup, 1.0)) >= PAYS * handoff and \
-        work >= 2 * CHUNK_SECONDS
+        work >= THREADED_SECONDS
 
 
 def _probe(rows, count, cost):
