@@ -99,11 +99,17 @@ class SparseLayout:
         if template is None:
             template = self._template = self._checked_template()
         cls, state, nnz = template
-        if type(values) is not np.ndarray or values.dtype != np.float64 or values.ndim != 1:
+        if type(values) is not np.ndarray or values.dtype is not _F8 or values.ndim != 1:
             values = np.asarray(values, dtype=np.float64).reshape(-1)
         if values.shape[0] != nnz:
             raise ValueError(f"sparse result: {values.size} values for {nnz} stored entries")
+        fields = state.copy()   # (a copied dict, assigned whole: ~0.5 us; update() ~1.3)
+        fields["data"] = values
+        fields["indices"] = self.indices.copy()
+        fields["indptr"] = self.indptr.copy()
         out = object.__new__(cls)  # skips the constructor's O(nnz) checks
-        out.__dict__.update(state, data=values, indices=self.indices.copy(),
-                            indptr=self.indptr.copy())
+        out.__dict__ = fields
         return out
+
+
+_F8 = np.dtype(np.float64)
