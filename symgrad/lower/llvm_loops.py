@@ -6,7 +6,7 @@ others (a gufunc's slices) are copied through a contiguous temporary with their
 runtime strides.  Everything is a double inside; loads and stores convert from/to
 the arrays' dtypes.
 
-Imports numpy, numba, llvmlite and ``lower.ir``.
+Imports numpy, numba, llvmlite, ``lower.ir`` and ``lower.llvm_hints``.
 
 >>> _Mem(None, "f4").dtype
 dtype('float32')
@@ -20,6 +20,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 
 from ..graph import Dim
+from . import llvm_hints
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
@@ -165,14 +166,16 @@ class LoopEmitter:
         return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
 
     # -- loops -------------------------------------------------------------------
-    def nest(self, dims, fn, prefix=(), unroll=0):
+    def nest(self, dims, fn, prefix=(), unroll=0, reduction=False):
         """``fn(index)`` over the nest ``dims``: loops, or every index in turn when
-        ``unroll`` (the instructions per index, counted towards block boundaries)."""
+        ``unroll`` (the instructions per index, counted towards block boundaries).
+        Each loop gets its hint for LLVM (``lower.llvm_hints``; ``reduction``: the
+        loops of a reduction)."""
         if not dims:
             return fn(prefix)
         if dims[0] == 1 or unroll:
             for i in range(dims[0]):
-                self.nest(dims[1:], fn, prefix + (ir.Constant(I64, i),), unroll)
+                self.nest(dims[1:], fn, prefix + (ir.Constant(I64, i),), unroll, reduction)
                 if unroll and len(dims) == 1:
                     self.unrolled_size += unroll
                     if self.unrolled_size > UNROLLED_BLOCK:
@@ -182,7 +185,10 @@ class LoopEmitter:
         if dims[0] == 0:
             return None
         with cgutils.for_range(self.b, self.iv(dims[0])) as loop:
-            self.nest(dims[1:], fn, prefix + (loop.index,))
+            self.nest(dims[1:], fn, prefix + (loop.index,), unroll, reduction)
+        loop_id = llvm_hints.hint(self.b.module, dims, reduction)
+        if loop_id is not None:
+            llvm_hints.attach(loop.index, loop_id)
 
     def affine(self, base, strides, idx):
         if all(isinstance(i, ir.Constant) for i in idx) and not isinstance(base, Dim) and \
@@ -244,7 +250,7 @@ class LoopEmitter:
                 for (self.mem, self.scalars), acc in zip(lanes, accs):
                     v = self.body(st, oidx + ridx)
                     self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
-            self.nest(dims[nout:], inner, unroll=unroll)
+            self.nest(dims[nout:], inner, unroll=unroll, reduction=True)
             zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
             for (self.mem, self.scalars), acc in zip(lanes, accs):
                 self.put(st, oidx + zeros, self.b.load(acc))

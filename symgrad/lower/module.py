@@ -88,7 +88,7 @@ def _jit_text(program, ins, kargs):
                   f"        raise ValueError({'symgrad: ' + message!r})"]
     for k in program.array_outputs:
         dtype, shape, _ = program.outputs[k]
-        lines.append(f"    r{k} = np.empty({size_text(shape)}, np.{np.dtype(dtype).name})")
+        lines.append(f"    r{k} = _rt.empty({size_text(shape)}, np.{np.dtype(dtype).name})")
     lines.append(f"    s = _kernel({', '.join(kargs)})")
     results, slot = [], 0
     for k, (dtype, shape, _) in enumerate(program.outputs):

@@ -146,6 +146,44 @@ def build_loop(loop, cache=True):
 
 
 @intrinsic
+def empty(typingctx, shape, dtype):
+    """``np.empty(shape, dtype)`` (C order) for a generated entry, emitted in place.
+
+    Numba's own ``np.empty`` is an overload compiled as a function of its own (with
+    its allocator's), once per process and number of dimensions: ~0.1 s CPU in the
+    first compile of a process, which the entry of every evaluator paid.
+    """
+    arrtype = types.Array(dtype.dtype if isinstance(dtype, types.NumberClass) else dtype,
+                          len(shape), "C")
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        shapes = [context.cast(builder, builder.extract_value(args[0], k), ty, types.intp)
+                  for k, ty in enumerate(shape)]
+        itemsize = context.get_abi_sizeof(context.get_data_type(arrtype.dtype))
+        strides, nbytes, overflow = [], ir.Constant(intp, itemsize), cgutils.false_bit
+        for size in reversed(shapes):   # C order: the last axis is contiguous
+            strides.insert(0, nbytes)
+            product = builder.smul_with_overflow(nbytes, size)
+            nbytes = builder.extract_value(product, 0)
+            overflow = builder.or_(overflow, builder.extract_value(product, 1))
+        with builder.if_then(overflow, likely=False):
+            context.call_conv.return_user_exc(builder, ValueError, (
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                "maximum possible size.",))
+        meminfo = context.nrt.meminfo_alloc_aligned(
+            builder, nbytes, context.get_preferred_array_alignment(arrtype.dtype))
+        data = context.nrt.meminfo_data(builder, meminfo)
+        ary = context.make_array(arrtype)(context, builder)
+        populate_array(ary, data=builder.bitcast(data, ary.data.type),
+                       shape=cgutils.pack_array(builder, shapes, ty=intp),
+                       strides=cgutils.pack_array(builder, strides, ty=intp),
+                       itemsize=ir.Constant(intp, itemsize), meminfo=meminfo)
+        return ary._getvalue()
+    return arrtype(shape, dtype), codegen
+
+
+@intrinsic
 def row(typingctx, array, index):
     """``array[index]`` of a C-contiguous array, as a borrowed view: no reference to the
     array's memory is taken (the batch loop owns the arrays while the kernel runs), so

@@ -1,0 +1,74 @@
+"""Loop metadata that keeps LLVM from multiplying a kernel's code before compiling it.
+
+Measured on the Hessians of ``benchmarks/second_order.py`` (LLVM pass timings, CPU):
+most of a kernel's compile time went to code LLVM *made*, not to the code emitted.
+Loops of a constant trip count were unrolled in full (28 copies of a row's body), the
+enclosing seed loop was then vectorized across seeds with strided gathers (one basic
+block of 900 instructions), and vectorized loops of ~100 iterations were unrolled in
+full again; the instruction selector is superlinear in the size of a basic block.
+So each loop gets a hint (``llvm.loop`` metadata on its back edge):
+
+- a loop enclosing other loops: neither unrolled nor vectorized (its inner loops are);
+- an innermost loop of a map or scatter-add with a known trip count of at least
+  ``UNROLL_BELOW``: not unrolled (still vectorized);
+- the loops of a reduction, short loops and loops of sizes known at call time: as
+  LLVM decides.  Unrolling a short reduction lets LLVM vectorize across the outputs
+  (logistic regression's Hessian: 2.5x slower without).
+
+Steady-state latency of the Hessians stayed within noise; builds: see the closing note
+of issue 12.  ``SYMGRAD_LOOP_HINTS=0`` turns the hints off (for measurements).
+
+Imports llvmlite and the graph's Dim.
+
+>>> from llvmlite import ir
+>>> module = ir.Module()
+>>> seeds = hint(module, (7, 3), reduction=False)   # encloses a loop
+>>> seeds.operands[0] is seeds, len(seeds.operands)
+(True, 3)
+>>> hint(module, (7,), reduction=False) is None       # short and innermost
+True
+"""
+from __future__ import annotations
+
+import os
+
+from llvmlite import ir
+from llvmlite.ir import values
+
+from ..graph import Dim
+
+UNROLL_BELOW = int(os.environ.get("SYMGRAD_UNROLL_BELOW", 64))
+
+
+def hint(module, dims, reduction):
+    """The loop ID for the loop over ``dims[0]`` (``dims[1:]``: the loops inside it),
+    or None to leave the loop to LLVM."""
+    if reduction or os.environ.get("SYMGRAD_LOOP_HINTS") == "0":
+        return None
+    if any(d != 1 for d in dims[1:]):
+        return _loop_id(module, ("llvm.loop.unroll.disable",),
+                        (("llvm.loop.vectorize.enable", False),))
+    if not isinstance(dims[0], Dim) and dims[0] >= UNROLL_BELOW:
+        return _loop_id(module, ("llvm.loop.unroll.disable",), ())
+    return None
+
+
+def attach(index, loop_id):
+    """Put ``loop_id`` on the back edge of the loop whose index phi is ``index`` (made
+    by ``cgutils.for_range``: the latch is the phi's last incoming block)."""
+    index.incomings[-1][1].terminator.set_metadata("llvm.loop", loop_id)
+
+
+def _loop_id(module, flags, settings):
+    """A distinct, self-referencing loop ID node (one per kind and module)."""
+    cache = module.__dict__.setdefault("_symgrad_loop_ids", {})
+    key = (flags, settings)
+    if key not in cache:
+        props = [module.add_metadata([ir.MetaDataString(module, f)]) for f in flags]
+        props += [module.add_metadata([ir.MetaDataString(module, name),
+                                       ir.Constant(ir.IntType(1), int(value))])
+                  for name, value in settings]
+        loop_id = values.MDValue(module, [], name=str(len(module.metadata)))
+        loop_id.operands = (loop_id, *props)   # LLVM's loop IDs refer to themselves
+        cache[key] = loop_id
+    return cache[key]

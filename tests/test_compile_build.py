@@ -1,0 +1,94 @@
+"""How a compile is built: the entry allocates its outputs itself (no Numba ``np.empty``
+compiled on the side), and loops carry hints that keep LLVM from multiplying the code
+(``lower.llvm_hints``).  Values are checked against the reference evaluator; the hints
+against the code LLVM makes without them.
+"""
+import numpy as np
+import pytest
+
+import symgrad as sg
+
+
+def _rosenbrock(x, a=100.0):
+    return sg.reduce_sum(a * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+
+def _assert_matches(f, outputs, feeds):
+    got = f(*feeds.values())
+    for g, w in zip(got, sg.evaluate(outputs, feeds)):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-12, atol=1e-12)
+
+
+def _llvm_lines(f):
+    kernel = f.jit.kernel
+    return sum(len(kernel.inspect_llvm(sig).splitlines()) for sig in kernel.signatures)
+
+
+@pytest.fixture(scope="module")
+def outputs_of_every_kind():
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(2, 3), name="x")
+        k = sg.placeholder(shape=(4,), dtype=np.int64, name="k")
+        cube = sg.reshape(sg.tile(x, (2, 2)), (4, 3, 2)) * 0.5
+        outputs = [sg.reduce_sum(x), x > 0, cube, k * 3, sg.cast(x, "float32"), x[:, :0],
+                   sg.gradients(sg.reduce_sum(cube * cube), x)[0]]
+        yield sg.compile(outputs, [x, k], cache=False, wait=True), outputs, x, k
+
+
+def test_entry_allocates_outputs_of_every_dtype_and_rank(outputs_of_every_kind, rng):
+    f, outputs, x, k = outputs_of_every_kind
+    assert "np.empty(" not in f._text   # Numba's np.empty is a compile of its own
+    feeds = {x: rng.normal(size=(2, 3)), k: np.array([1, -2, 3, 40])}
+    got = f(*feeds.values())
+    for g, w in zip(got, sg.evaluate(outputs, feeds)):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        if g.ndim:
+            assert g.flags.c_contiguous and g.flags.writeable and g.flags.owndata is False
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+    again = f(*feeds.values())
+    got[2][...] = np.nan   # each call's arrays are its own
+    assert not np.isnan(again[2]).any()
+
+
+def test_entry_frees_what_it_allocates(outputs_of_every_kind):
+    from numba.core.runtime import _nrt_python as nrt
+    f, _, x, k = outputs_of_every_kind
+    feeds = (np.ones((2, 3)), np.arange(4))
+    f(*feeds)
+    was_on = nrt.memsys_stats_enabled()
+    nrt.memsys_enable_stats()
+    try:
+        before = (nrt.memsys_get_stats_mi_alloc(), nrt.memsys_get_stats_mi_free())
+        for _ in range(20):
+            out = f(*feeds)
+            del out
+        after = (nrt.memsys_get_stats_mi_alloc(), nrt.memsys_get_stats_mi_free())
+    finally:
+        if not was_on:
+            nrt.memsys_disable_stats()
+    allocated, freed = after[0] - before[0], after[1] - before[1]
+    assert allocated >= 20 * 5 and allocated == freed
+
+
+def _rosen_hessian(n, a):
+    x = sg.placeholder(shape=(n,), name="x")
+    f = _rosenbrock(x, a)
+    return [f] + sg.gradients(f, x) + sg.hessians(f, x), x
+
+
+def test_loop_hints_cut_the_code_llvm_makes(monkeypatch, rng):
+    n = 100
+    with sg.Graph().as_default():
+        outputs, x = _rosen_hessian(n, 100.0)
+        hinted = sg.compile(outputs, [x], cache=False, wait=True)
+        monkeypatch.setenv("SYMGRAD_LOOP_HINTS", "0")   # (another constant: another module)
+        plain_outputs, y = _rosen_hessian(n, 100.5)
+        plain = sg.compile(plain_outputs, [y], cache=False, wait=True)
+    assert "llvm.loop.unroll.disable" in hinted.jit.kernel.inspect_llvm(
+        hinted.jit.kernel.signatures[0])
+    assert _llvm_lines(hinted) < 0.7 * _llvm_lines(plain)
+    for _ in range(3):
+        v = rng.uniform(-1, 1, n)
+        _assert_matches(hinted, outputs, {x: v})
+        _assert_matches(plain, plain_outputs, {y: v})
