@@ -7,9 +7,11 @@ Builds: every (workload, tool, part) runs in a fresh process with fresh caches;
 the tool's runtime is warmed up first (imports, Numba/XLA start-up), so a cold
 build is derive + compile + first call, in CPU seconds of the process (waiting
 for a core on a loaded machine is not counted; the wall time is in the log on
-stderr).  ``cached``: the same build in a second
+stderr); ``--repeat N`` runs each N times (alternating [f, g, H] and [f, g]) and
+shows the medians.  ``cached``: the same build in a second
 process over the first one's disk cache (symgrad only).  The ratio column is
-build [f, g, H] / build [f, g] of the same tool.
+build [f, g, H] / build [f, g] of the same tool.  ``--builds-only`` skips the
+latency process.
 
 Latencies: one process per workload builds every tool, checks each Hessian
 against symgrad's reference evaluator (``check``: max relative difference), and
@@ -135,27 +137,35 @@ def available(tool):
         return False
 
 
-def measure_builds(name, tool, limit):
-    row, base = spawn(["build", tool, name, "fgh"], limit)
-    if "error" in row:
-        return row
-    if tool != "symgrad-sparse":  # (the sparse tool's [f, g] is symgrad's)
-        fg, _ = spawn(["build", tool, name, "fg"], limit) if tool not in ("hand", "sympy") \
-            else ({}, None)
-        row["fg_build"] = fg.get("build")
+def measure_builds(name, tool, limit, repeat=1):
+    """Builds of [f, g, H] and [f, g] (medians of ``repeat`` fresh processes each,
+    alternating) and the cached build of [f, g, H]."""
+    fgh, fg, base = [], [], None
+    for _ in range(repeat):
+        row, base = spawn(["build", tool, name, "fgh"], limit)
+        if "error" in row:
+            return row
+        fgh.append(row)
+        if tool not in ("symgrad-sparse", "hand", "sympy"):  # (sparse's [f, g] is symgrad's)
+            fg.append(spawn(["build", tool, name, "fg"], limit)[0].get("build"))
+    row = dict(fgh[len(fgh) // 2], build=float(np.median([r["build"] for r in fgh])))
+    if tool != "symgrad-sparse":
+        row["fg_build"] = float(np.median(fg)) if fg and None not in fg else None
     if tool.startswith("symgrad"):
         row["cached"] = spawn(["build", tool, name, "fgh"], limit, cache_dir=base)[0].get("build")
     return row
 
 
-def measure(name, tools, limit, rounds):
+def measure(name, tools, limit, rounds, builds_only=False, repeat=1):
     rows = {}
     for tool in tools:
         if T.applies(tool, name):
-            rows[tool] = measure_builds(name, tool, limit)
+            rows[tool] = measure_builds(name, tool, limit, repeat)
             print(f"{name} {tool}: {json.dumps(rows[tool])}", file=sys.stderr, flush=True)
     if "symgrad" in rows and "symgrad-sparse" in rows:
         rows["symgrad-sparse"]["fg_build"] = rows["symgrad"].get("fg_build")
+    if builds_only:
+        return rows
     built = [t for t, r in rows.items() if "error" not in r and
              (t != "sympy" or r["build"] < 20.0)]  # (sympy's rebuild must stay short)
     lat, _ = spawn(["latency", name, str(rounds), *built], 12 * limit)
@@ -196,6 +206,10 @@ def main(argv=None):
     p.add_argument("--tools", nargs="*", choices=TOOLS)
     p.add_argument("--limit", type=float, default=120.0, help="seconds per build process")
     p.add_argument("--rounds", type=int, default=15, help="interleaved latency rounds")
+    p.add_argument("--builds-only", action="store_true",
+                   help="only the build columns (no latency process)")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="build processes per (workload, tool, part); the median is shown")
     p.add_argument("--output", default=str(ROOT / "benchmarks" / "SECOND_ORDER.md"))
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -205,7 +219,8 @@ def main(argv=None):
     tools = [t for t in (args.tools or TOOLS) if available(t)]
     load0, start, results = os.getloadavg(), time.perf_counter(), {}
     for name in names:
-        for tool, row in measure(name, tools, args.limit, args.rounds).items():
+        for tool, row in measure(name, tools, args.limit, args.rounds,
+                                 args.builds_only, args.repeat).items():
             results[name, tool] = row
     command = "python -m benchmarks.second_order" + (" " + " ".join(argv or sys.argv[1:])
                                                       if (argv or sys.argv[1:]) else "")
