@@ -172,6 +172,27 @@ def affine_fit(table):
     return ("aff", base, tuple(strides)) if np.array_equal(grid, table) else None
 
 
+def split_table(table):
+    """``(strides, rest)``: ``table`` as an affine function of its leading axes plus
+    ``rest``, a table over the other axes (as many leading axes as possible), so that
+    ``table[i] == sum(strides[j] * i[j]) + rest[i[len(strides):]]``; ``((), table)``
+    if there is no such split.  A batched sweep's gathers and scatters repeat the same
+    positions for every seed, shifted by the seed's offset: their table is one seed's.
+
+    >>> strides, rest = split_table(np.array([[2, 0, 1], [5, 3, 4]]))
+    >>> strides, rest.tolist()
+    ((3,), [2, 0, 1])
+    """
+    for lead in range(table.ndim - 1, 0, -1):
+        rest = table[(0,) * lead]
+        head = table[(slice(None),) * lead + (0,) * (table.ndim - lead)] - rest.flat[0]
+        fit = affine_fit(head)
+        if fit is not None and fit[1] == 0 and np.array_equal(
+                table, head.reshape(head.shape + (1,) * rest.ndim) + rest):
+            return fit[2], rest
+    return (), table
+
+
 @functools.lru_cache(maxsize=4096)
 def broadcast_axes(in_shape, out_shape):
     """For each axis of ``out_shape``, the axis of ``in_shape`` it indexes (None: copies)."""

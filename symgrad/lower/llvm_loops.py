@@ -204,12 +204,20 @@ class LoopEmitter:
     def address(self, addr, idx, dims):
         if addr[0] == "aff":
             return self.affine(addr[1], addr[2], idx)
-        flat = self.affine(0, c_strides(dims), idx)
+        lead = addr[2] if len(addr) > 2 else ()   # ("tab", k, strides): affine + a table
+        flat = self.affine(0, c_strides(dims[len(lead):]), idx[len(lead):])
         if isinstance(flat, ir.Constant):   # unrolled: the table's entry itself
             if addr[1] not in self.tables:
                 self.tables[addr[1]] = self.p.const_array(addr[1]).reshape(-1)
-            return ir.Constant(I64, int(self.tables[addr[1]][flat.constant]))
-        return self.load_index(self.mem[("const", addr[1])], flat)
+            pos = ir.Constant(I64, int(self.tables[addr[1]][flat.constant]))
+        else:
+            pos = self.load_index(self.mem[("const", addr[1])], flat)
+        if not lead:
+            return pos
+        head = self.affine(0, lead, idx[:len(lead)])
+        if isinstance(head, ir.Constant) and isinstance(pos, ir.Constant):
+            return ir.Constant(I64, head.constant + pos.constant)
+        return self.b.add(head, pos)
 
     def load_index(self, mem, flat):
         return self.b.load(self.b.gep(mem.ptr, [flat]))

@@ -49,7 +49,7 @@ from .inplace import InPlaceSums
 from .liveness import share_buffers
 from .reuse import ReuseValues
 from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
-from .ir import Loop, Program, affine_fit, broadcast_axes, c_strides, node_key
+from .ir import Loop, Program, affine_fit, broadcast_axes, c_strides, node_key, split_table
 from .scalar import translate
 
 
@@ -320,8 +320,16 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
         return [self.read(x, axes)], _COPY
 
     def table_addr(self, table):
+        """The address of positions ``table`` (shaped like the loop nest reading them):
+        affine, or a constant table over the trailing axes plus an affine part over the
+        leading ones (``("tab", k, strides)``; one seed's table in a batched sweep)."""
         table = np.asarray(table, dtype=np.int64)
-        return affine_fit(table) or ("tab", self.add_const(table, "i8"))
+        fit = affine_fit(table)
+        if fit is not None:
+            return fit
+        strides, rest = split_table(table)
+        k = self.add_const(np.ascontiguousarray(rest), "i8")
+        return ("tab", k, strides) if strides else ("tab", k)
 
     def scatter(self, node):
         if not node.shape:  # everything lands on one scalar: a plain sum

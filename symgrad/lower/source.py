@@ -26,8 +26,9 @@ def _addr_text(addr, idx, dims):
         terms = [str(addr[1])] if addr[1] or not any(addr[2]) else []
         terms += [f"{s}*{i}" if s != 1 else i for s, i in zip(addr[2], idx) if s]
         return " + ".join(terms)
-    flat = _flat(idx, dims)
-    return f"C{addr[1]}[{flat}]"
+    lead = addr[2] if len(addr) > 2 else ()   # ("tab", k, strides): affine + a table
+    text = f"C{addr[1]}[{_flat(idx[len(lead):], dims[len(lead):])}]"
+    return " + ".join([f"{s}*{i}" if s != 1 else i for s, i in zip(lead, idx) if s] + [text])
 
 
 def _flat(idx, dims):
