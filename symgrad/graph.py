@@ -163,7 +163,7 @@ class Graph:
 
     def unique_name(self, base):
         """Return ``base`` inside the current scope, suffixed ``_N`` if taken."""
-        full = self.scoped(base)
+        full = "/".join(self._scope + [base]) if self._scope else base   # self.scoped(base)
         count = self._names.get(full)
         if count is None:
             self._names[full] = 1
@@ -213,8 +213,9 @@ class Graph:
         Node.__init__(node, self, len(self.nodes), op, inputs, attrs, shape, dtype,
                       node_name, value)
         # the name the caller asked for (``x`` where the graph made it ``x_1``), for
-        # printing; None for nodes named after their op
-        node.requested_name = None if name is None else self.scoped(name)
+        # printing; None (the class's) for nodes named after their op
+        if name is not None:
+            node.requested_name = self.scoped(name)
         self.nodes.append(node)
         self._by_name[node_name] = node
         return node

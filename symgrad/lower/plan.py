@@ -44,19 +44,19 @@ class Plan:
     def __init__(self, outputs, inputs, order=None):
         # ``order``: ancestors(outputs + inputs) when the caller has it (topological)
         slots = {x: k for k, x in enumerate(inputs)}
-        self.values = [None] * len(inputs)   # inputs first, then constants and steps
-        self.steps = []   # (function, input slots, output slot, dtype to cast to or None)
+        values = self.values = [None] * len(inputs)   # inputs, then constants and steps
+        steps = self.steps = []   # (function, input slots, output slot, dtype to cast or None)
         for node in ancestors(outputs) if order is None else order:
             if node in slots:
                 continue
-            slots[node] = len(self.values)
+            slot = slots[node] = len(values)
             if not node.inputs and node.op.kind == "leaf":
-                self.values.append(_baked(node))
+                values.append(_baked(node))
                 continue
-            self.values.append(None)
+            values.append(None)
             fn, cast = _step(node)
-            self.steps.append((fn, tuple([slots[x] for x in node.inputs]), slots[node],
-                               node.dtype if cast else None))
+            steps.append((fn, tuple([slots[x] for x in node.inputs]), slot,
+                          node.dtype if cast else None))
         self.outputs = [(slots[n], n.dtype, not n.shape) for n in outputs]
         self.n_inputs = len(inputs)
 
