@@ -172,18 +172,28 @@ class Evaluator:
         return coerce(args, self._inputs, self.input_names)
 
     # -- batches -----------------------------------------------------------------
-    def _gufunc(self, parallel):
-        if parallel not in self._gufuncs:
+    def _module_function(self, key, cached, uncached):
+        """What the module builds on first use (a gufunc, the batch loop), kept under
+        ``key``: ``cached()`` with Numba's cache beside the module file, or
+        ``uncached(runtime)`` when the cache directory went away for good."""
+        if key not in self._gufuncs:
             try:  # Numba caches beside the module file: it must still be there
                 lower_cache.ensure_file(self.module.__file__, self._text)
-                made = self.module.gufunc_parallel() if parallel else self.module.gufunc()
-            except (OSError, RuntimeError):  # the cache directory went away for good
+                self._gufuncs[key] = cached()
+            except (OSError, RuntimeError):
                 from .lower import runtime
-                core = self.module._gu_core_parallel if parallel else self.module._gu_core
-                made = runtime.build_gufunc(core, self._inputs, self._outputs, parallel,
-                                            cache=False)
-            self._gufuncs[parallel] = getattr(made, "ufunc", made)
-        return self._gufuncs[parallel]
+                self._gufuncs[key] = uncached(runtime)
+        return self._gufuncs[key]
+
+    def _gufunc(self, parallel):
+        def uncached(runtime):
+            core = self.module._gu_core_parallel if parallel else self.module._gu_core
+            return runtime.build_gufunc(core, self._inputs, self._outputs, parallel,
+                                        cache=False)
+        made = self._module_function(
+            parallel, self.module.gufunc_parallel if parallel else self.module.gufunc,
+            uncached)
+        return getattr(made, "ufunc", made)
 
     @property
     def gufunc(self) -> Any:
@@ -254,14 +264,9 @@ class Evaluator:
 
     def _loop(self):
         """The batch loop (``_loop`` of the module, compiled on first use, cached)."""
-        if "loop" not in self._gufuncs:
-            try:  # Numba caches beside the module file: it must still be there
-                lower_cache.ensure_file(self.module.__file__, self._text)
-                self._gufuncs["loop"] = self.module.batch_loop()
-            except (OSError, RuntimeError):  # the cache directory went away for good
-                from .lower import runtime
-                self._gufuncs["loop"] = runtime.build_loop(self.module._loop, cache=False)
-        return self._gufuncs["loop"]
+        return self._module_function("loop", self.module.batch_loop,
+                                     lambda runtime: runtime.build_loop(self.module._loop,
+                                                                        cache=False))
 
     def save(self, path: Any) -> None:
         """Write this evaluator to the file ``path``; ``sg.load(path)`` restores it in any
