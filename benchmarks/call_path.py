@@ -8,9 +8,15 @@ Per workload, in one process, medians of interleaved rounds (timing.py):
   ``f / kernel`` (target <= 1.05), ``f / hand`` and ``f / sympy+njit`` (targets <= 1),
   in CPU time of the process (time waiting for a core on a loaded machine is not
   counted), medians and (in brackets) the least round;
-- batches of 100, 10,000 and 100,000 points: ``f.batched`` serial and with
+- batches of 100, 10,000 and 100,000 points, in two conditions stated on each line:
+  ``new outputs`` (every tool allocates its output arrays on each call, as
+  ``f.batched(X)`` does: the loop then touches fresh pages) and ``out= reused``
+  (outputs allocated once and written again on every call: ``f.batched(X, out=...)``
+  and the hand loops given the same arrays).  ``f.batched`` serial and with
   ``parallel=True`` (target: parallel / serial time <= 1 + noise at every size), the
-  hand-written serial and ``prange`` loops, and SymPy+njit's loop.
+  hand-written serial and ``prange`` loops (``benchmarks.hand``), and SymPy+njit's
+  loop (new outputs only: its wrapper allocates).  Each line's ratio compares
+  symgrad with the peers of the same condition.
 
 Default workloads: the eight of the issue's targets (rosen2/10/100, chain10/50/200,
 mlp, lj8).  Runs in a few minutes on an idle 2-core machine; prints the load average.
@@ -87,21 +93,66 @@ def latency(workload, f, hand, sympy, rounds):
           flush=True)
 
 
-def batches(workload, f, hand, sympy, rounds):
-    fns = {"serial": f.batched, "parallel=True": lambda X: f.batched(X, parallel=True),
-           "hand": hand.batches["serial"], "hand prange": hand.batches["parallel"]}
+def _reused(run, width):
+    """``run(X, V, G)`` with outputs allocated once per batch size and reused by every
+    later call (what hand-written code does; ``out=`` for ``f.batched``)."""
+    buffers = {}
+
+    def go(X):
+        if X.shape[0] not in buffers:
+            buffers[X.shape[0]] = (np.empty(X.shape[0]), np.empty((X.shape[0], width)))
+        run(X, *buffers[X.shape[0]])
+        return buffers[X.shape[0]]
+    return go
+
+
+def batch_functions(workload, f, sympy):
+    """``{name: X -> (values, gradients)}``: symgrad and the peers, each with new output
+    arrays on every call (``fresh``) and with outputs reused across calls (``out``)."""
+    from . import hand
+    _, serial, threads = hand.drivers(workload.kind)
+    fresh = {"serial": f.batched, "parallel=True": lambda X: f.batched(X, parallel=True),
+             "hand": lambda X: _fresh(serial, X, workload.n),
+             "hand prange": lambda X: _fresh(threads, X, workload.n)}
     if sympy is not None:
-        fns["sympy+njit"] = sympy.batches["serial"]
-    threaded = ["hand prange"]   # Numba's workers spin after a prange loop; ours block
-    for size in SIZES:
+        fresh["sympy+njit"] = sympy.batches["serial"]
+    out = {"serial out=": _reused(lambda X, V, G: f.batched(X, out=(V, G)), workload.n),
+           "parallel out=": _reused(lambda X, V, G: f.batched(X, parallel=True, out=(V, G)),
+                                    workload.n),
+           "hand out": _reused(serial, workload.n),
+           "hand prange out": _reused(threads, workload.n)}
+    return fresh, out
+
+
+def _fresh(kernel, X, width):
+    V, G = np.empty(X.shape[0]), np.empty((X.shape[0], width))
+    kernel(X, V, G)
+    return V, G
+
+
+def batches(workload, f, sympy, rounds):
+    """Throughput at each size, symgrad and the peers under the same conditions: new
+    output arrays every call (a fresh ``np.empty``: its pages are touched for the first
+    time by the loop) and outputs reused across calls (``f.batched(..., out=)``, the
+    hand loops writing into the same arrays)."""
+    fresh, out = batch_functions(workload, f, sympy)
+    fns = {**fresh, **out}
+    threaded = ["hand prange", "hand prange out"]   # Numba's workers spin after a prange
+    for size in SIZES:                              # loop; ours block
         X = workload.points(size, seed=3)
         got = interleaved_throughput(fns, X, rounds, budget=3.0, threaded=threaded)
         rates = {name: rate for name, (rate, _) in got.items()}
-        best_peer = max(v for k, v in rates.items() if k not in ("serial", "parallel=True"))
-        line = "  ".join(f"{name} {rate:.3g}/s" for name, rate in rates.items())
-        print(f"{workload.name:9s} {size:>7d} pts  {line}  |  parallel/serial "
-              f"{rates['parallel=True'] / rates['serial']:.2f}  best symgrad/best peer "
-              f"{max(rates['serial'], rates['parallel=True']) / best_peer:.2f}", flush=True)
+        for label, group, mine in (("new outputs", fresh, ("serial", "parallel=True")),
+                                   ("out= reused", out, ("serial out=", "parallel out="))):
+            best_peer = max(rates[k] for k in group if k not in mine)
+            line = "  ".join(f"{name} {rates[name]:.3g}/s" for name in group)
+            print(f"{workload.name:9s} {size:>7d} pts  {label}: {line}  |  parallel/serial "
+                  f"{rates[mine[1]] / rates[mine[0]]:.2f}  best symgrad/best peer "
+                  f"{max(rates[mine[0]], rates[mine[1]]) / best_peer:.2f}", flush=True)
+    X = workload.points(5, seed=4)
+    want = fresh["hand"](X)
+    for name, fn in fns.items():
+        assert all(np.allclose(g, w) for g, w in zip(fn(X), want)), (workload.name, name)
 
 
 def main(argv=None):
@@ -118,10 +169,7 @@ def main(argv=None):
         hand = tools.build_hand(workload)
         sympy = _sympy(workload, opts.limit)
         latency(workload, f, hand, sympy, opts.rounds)
-        batches(workload, f, hand, sympy, max(3, opts.rounds // 3))
-        check = f.batched(workload.points(5, seed=4), parallel=True)
-        want = hand.batches["serial"](workload.points(5, seed=4))
-        assert np.allclose(check[0], want[0]) and np.allclose(check[1], want[1]), name
+        batches(workload, f, sympy, max(3, opts.rounds // 3))
     print(f"load average at end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

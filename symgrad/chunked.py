@@ -24,8 +24,13 @@ def _run_chunk(evaluator: Any, *blocks: Any) -> Any:
     return evaluator.gufunc(*blocks, *evaluator.gufunc_extra)
 
 
-def batched_dask(evaluator: Any, values: Sequence[Any]) -> tuple:
-    """The flat outputs (non-None, in order) as dask arrays over the values' batch axes."""
+def batched_dask(evaluator: Any, values: Sequence[Any], out: Any = None) -> tuple:
+    """The flat outputs (non-None, in order) as dask arrays over the values' batch axes.
+    ``out`` must be None: the results are lazy (``da.store`` writes them into arrays)."""
+    if out is not None:
+        raise ArgumentError("batched: out= takes no part with dask arrays (the results are "
+                            "lazy dask arrays); write them with dask.array.store, or pass "
+                            "numpy arrays")
     import dask.array as da
     arrays, ins = [], []
     for k, (value, (_, dtype, shape), name) in enumerate(zip(values, evaluator._inputs,

@@ -17,8 +17,8 @@ Calling conventions:
   dtype and returns a *tuple* with one entry per non-None output, in order; other
   arguments raise a ``TypeError`` saying what it wants (``f.jit.kernel`` is the
   Numba dispatcher).
-- ``f.batched(*values, parallel=False)``: values with a leading batch axis (or
-  broadcasting over it); ``f.gufunc``/``f.gufunc_parallel`` are the numpy gufuncs
+- ``f.batched(*values, parallel=False, out=None)``: values with a leading batch axis
+  (or broadcasting over it), results into ``out`` if given; ``f.gufunc``/``f.gufunc_parallel`` are the numpy gufuncs
   behind it; call them with ``*f.gufunc_extra`` appended (dummy arrays naming
   output sizes no input has).
 

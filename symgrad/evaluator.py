@@ -214,7 +214,7 @@ class Evaluator:
         """Dummy arrays to append to a direct gufunc call (output sizes no input has)."""
         return tuple(np.zeros(d) for d in extra_dims(self._inputs, self._outputs))
 
-    def batched(self, *values: Any, parallel: bool = False) -> Any:
+    def batched(self, *values: Any, parallel: bool = False, out: Any = None) -> Any:
         """Evaluate at many points: each value has leading batch axes (or broadcasts).
 
         Args:
@@ -223,23 +223,30 @@ class Evaluator:
                 each thread runs the batch loop on chunks of the batch (it releases
                 the GIL); small or cheap batches run serially, decided from the
                 kernel's cost per point, measured once (``lower.batches``).
+            out: arrays to write the results into (numpy's ``out=``), one per output in
+                order (a lone array for one output): each of the output's dtype and of
+                shape ``batch + output.shape``, C-contiguous, writeable, sharing no
+                memory with the inputs.  Reusing them saves allocating (and the first
+                touch of) new memory on every call.
             Dask arrays give dask arrays (lazy, one gufunc call per chunk, on any
             dask scheduler: the evaluator pickles to dask.distributed workers).
         Returns:
-            the outputs in their structure, each with the batch axes in front.
+            the outputs in their structure, each with the batch axes in front (with
+            ``out``: those arrays themselves).
         """
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
-            return self._rebuild(batched_dask(self, values))
-        inputs, outputs, count, args, outs, batch = self._batch_arguments(values)
+            return self._rebuild(batched_dask(self, values, out))
+        inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         loop = self._loop()
         cost = batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
         batches.run(lambda lo, hi: loop(lo, hi, *args, *outs), count, parallel, cost)
-        return self._batch_result(outs, batch, outputs)
+        return self._batch_result(outs, batch, outputs, out)
 
-    def _batch_arguments(self, values):
+    def _batch_arguments(self, values, out=None):
         """``(inputs, outputs, count, args, outs, batch)``: the checked values of a batch
-        as the batch loop takes them (``batches.prepare``), with the core shapes."""
+        as the batch loop takes them (``batches.prepare``, writing into ``out`` if
+        given), with the core shapes."""
         arrays = []
         for k, (value, (_, dtype, shape), name) in enumerate(zip(values, self._inputs,
                                                                 self.input_names)):
@@ -255,10 +262,13 @@ class Evaluator:
                                   for a, (_, _, s) in zip(arrays, inputs)})
             inputs = [(n, d, concrete_shape(s, bindings)) for n, d, s in inputs]
             outputs = [(d, concrete_shape(s, bindings), r) for d, s, r in outputs]
-        return (inputs, outputs) + batches.prepare(arrays, inputs, outputs)
+        return (inputs, outputs) + batches.prepare(arrays, inputs, outputs, out)
 
-    def _batch_result(self, outs, batch, outputs):
-        """The loop's flat outputs in their structure, with the batch axes in front."""
+    def _batch_result(self, outs, batch, outputs, out=None):
+        """The loop's flat outputs in their structure, with the batch axes in front
+        (the caller's ``out`` arrays themselves, when given)."""
+        if out is not None:
+            return self._rebuild((out,) if isinstance(out, np.ndarray) else tuple(out))
         return self._rebuild(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
                                    zip(outs, outputs)))
 
@@ -309,24 +319,25 @@ class PendingEvaluator(background.Pending, Evaluator):
     (``symgrad.lower.background``): calls are answered by numpy until it becomes
     exactly the built Evaluator."""
 
-    def batched(self, *values: Any, parallel: bool = False) -> Any:
+    def batched(self, *values: Any, parallel: bool = False, out: Any = None) -> Any:
         """As :meth:`Evaluator.batched`; until the machine code is in, numpy answers
-        (``lower.plan_batched``: the graph over a batch axis), serially.  A graph an
-        op's batching rule does not cover, and dask arrays, wait for the machine code."""
+        (``lower.plan_batched``: the graph over a batch axis), serially, into ``out``
+        too.  A graph an op's batching rule does not cover, and dask arrays, wait for
+        the machine code."""
         tier = self.__dict__.get("_tier_batched")
         if tier is None or any(is_dask(v) for v in values):
-            return self.wait().batched(*values, parallel=parallel)
+            return self.wait().batched(*values, parallel=parallel, out=out)
         from .lower.plan_batched import NoBatchRule
         self._check_count(values, "batched")
-        inputs, outputs, count, args, outs, batch = self._batch_arguments(values)
+        inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         try:
             tier().rows(0, count, list(zip(args[0::2], args[1::2])), outs)
         except NoBatchRule:   # not rebuilt over a batch axis: the machine code answers
             self.__dict__["_tier_batched"] = None
-            return self.wait().batched(*values, parallel=parallel)
+            return self.wait().batched(*values, parallel=parallel, out=out)
         finally:
             self._tier_go.set()
-        return self._batch_result(outs, batch, outputs)
+        return self._batch_result(outs, batch, outputs, out)
 
 
 class ControlEvaluator(Evaluator):
@@ -357,8 +368,9 @@ class ControlEvaluator(Evaluator):
 
     op_count = program  # type: ignore[assignment]
 
-    def batched(self, *values, parallel=False):
-        """Evaluate at many points, one call per point (control flow has no gufunc)."""
+    def batched(self, *values, parallel=False, out=None):
+        """Evaluate at many points, one call per point (control flow has no gufunc);
+        ``out`` as for :meth:`Evaluator.batched`."""
         if len(values) != len(self._inputs):
             raise ArgumentError(f"batched takes {len(self._inputs)} inputs "
                                 f"({', '.join(self.input_names)}), got {len(values)}")
@@ -366,7 +378,9 @@ class ControlEvaluator(Evaluator):
         batch = np.broadcast_shapes(*[a.shape[:a.ndim - len(s)] for a, (_, _, s) in
                                       zip(arrays, self._inputs)])
         full = [np.broadcast_to(a, batch + tuple(s)) for a, (_, _, s) in zip(arrays, self._inputs)]
-        outs = [np.empty(batch + tuple(s), dtype=d) for d, s, _ in self._outputs]
+        outs = [np.empty(batch + tuple(s), dtype=d) for d, s, _ in self._outputs] \
+            if out is None else batches.checked_out(out, self._outputs, batch, zip(
+                self.input_names, arrays))
         for idx in np.ndindex(batch):
             for o, v in zip(outs, self.jit(*self._coerce([a[idx] for a in full]))):
                 o[idx] = v

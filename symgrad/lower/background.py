@@ -110,8 +110,8 @@ class Pending:
             raise AttributeError(name)
         return getattr(self, name)
 
-    def batched(self, *values, parallel=False):
-        return self.wait().batched(*values, parallel=parallel)
+    def batched(self, *values, parallel=False, out=None):
+        return self.wait().batched(*values, parallel=parallel, out=out)
 
     def __reduce__(self):
         return self.wait().__reduce__()

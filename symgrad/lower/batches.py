@@ -11,7 +11,7 @@ the pool) or under ``THREADED_SECONDS`` runs serially; otherwise it is cut into 
 turn, so a thread slowed down by other processes just takes fewer chunks, and
 the caller never waits for a thread that has not started yet.  The batch loop (a generated module's ``_loop``) releases the GIL.
 
-Imports numpy.
+Imports numpy and errors.
 """
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+from ..errors import ArgumentError, ShapeError
 
 PROBE_SECONDS = 2e-4     # a timed run shorter than this says little (call overhead)
 PROBE_POINTS = 256       # the first timed run; batches smaller than 4 of these: serial
@@ -91,14 +93,15 @@ def _shifted(rows, by):
     return lambda lo, hi: rows(lo + by, hi + by)
 
 
-def prepare(arrays, inputs, outputs):
+def prepare(arrays, inputs, outputs, out=None):
     """The flat arguments of a module's ``_loop``: ``(count, args, outs, batch)``.
 
     ``arrays`` have batch axes in front of the core shapes of ``inputs`` (concrete);
     each becomes ``(m, flat)``: ``flat`` with one batch axis, writable and
     C-contiguous (0-d inputs in the kernel's scalar type), ``m`` 0 for an input
     every point shares.  ``outs`` have one batch axis of ``count`` points; reshape
-    them to ``batch`` + core shape after the loop.
+    them to ``batch`` + core shape after the loop.  ``out``: the caller's arrays
+    (``checked_out``) to write into, instead of new ones (``outs`` are views of them).
     """
     leads = [a.shape[:a.ndim - len(s)] for a, (_, _, s) in zip(arrays, inputs)]
     batch = leads[0] if len(set(leads)) == 1 else np.broadcast_shapes(*leads)
@@ -116,8 +119,49 @@ def prepare(arrays, inputs, outputs):
         if not (flat.dtype == want and flat.flags.c_contiguous and flat.flags.writeable):
             flat = np.require(flat, want, ["C", "W"])
         args += [m, flat]
-    outs = [np.empty((count,) + tuple(core), dtype) for dtype, core, _ in outputs]
+    if out is None:
+        outs = [np.empty((count,) + tuple(core), dtype) for dtype, core, _ in outputs]
+    else:
+        out = checked_out(out, outputs, batch, [(n, a) for (n, _, _), a in
+                                                 zip(inputs, args[1::2])])
+        outs = [o.reshape((count,) + tuple(core)) for o, (_, core, _) in zip(out, outputs)]
     return count, args, outs, batch
+
+
+def checked_out(out, outputs, batch, inputs=()):
+    """``out=`` of ``f.batched`` as a list of arrays, one per output (``outputs``:
+    ``(dtype, core shape, _)``), each checked to take the results in place: a numpy
+    array of the output's dtype and of shape ``batch`` + core shape, C-contiguous,
+    writeable, sharing no memory with another output or an input (``inputs``:
+    ``(name, array)``).  A lone array stands for a tuple of one."""
+    arrays, inputs = ((out,) if isinstance(out, np.ndarray) else out), list(inputs)
+    if not isinstance(arrays, (tuple, list)) or len(arrays) != len(outputs):
+        got = f"{len(arrays)} array(s)" if isinstance(arrays, (tuple, list)) else \
+            type(out).__name__
+        raise ArgumentError(f"batched: out= takes {len(outputs)} array(s), one per output "
+                            f"in order (a tuple or list), got {got}")
+    for k, (o, (dtype, core, _)) in enumerate(zip(arrays, outputs)):
+        want = tuple(batch) + tuple(core)
+        if not isinstance(o, np.ndarray):
+            raise ArgumentError(f"batched: out[{k}] must be a numpy array, got "
+                                f"{type(o).__name__}")
+        if o.dtype != np.dtype(dtype):
+            raise ArgumentError(f"batched: out[{k}] must have dtype {np.dtype(dtype)} "
+                                f"(the output's), got {o.dtype}")
+        if o.shape != want:
+            raise ShapeError(f"batched: out[{k}] must have shape {want} (the batch axes, "
+                             f"then the output's shape), got {o.shape}")
+        if not (o.flags.c_contiguous and o.flags.writeable):
+            raise ArgumentError(f"batched: out[{k}] must be a writeable C-contiguous array "
+                                "(np.empty gives one)")
+        for j, other in enumerate(arrays[:k]):
+            if np.may_share_memory(o, other):
+                raise ArgumentError(f"batched: out[{k}] shares memory with out[{j}]")
+        for name, a in inputs:
+            if np.may_share_memory(o, a):
+                raise ArgumentError(f"batched: out[{k}] shares memory with input {name!r}; "
+                                    "results cannot overwrite the points being read")
+    return list(arrays)
 
 
 def _scalar_dtype(dtype):

@@ -63,10 +63,10 @@ class PerSize:
                                 f"({', '.join(self.input_names)}), got {len(args)}")
         return self._build_tree(self._tree, iter(self.evaluator(args)(*args)))
 
-    def batched(self, *values, parallel=False):
+    def batched(self, *values, parallel=False, out=None):
         cores = [np.shape(v)[np.ndim(v) - x.ndim:] for v, x in zip(values, self._inputs)]
         f = self.evaluator([np.empty(c) for c in cores])
-        return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel)))
+        return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel, out=out)))
 
     def save(self, path):
         """Write the evaluators compiled so far (one per combination of sizes) to ``path``;

@@ -39,12 +39,12 @@ class SavedSizes:
         f = self.evaluator([np.shape(a) for a in args])
         return self._build_tree(self._tree, iter(f(*args)))
 
-    def batched(self, *values: Any, parallel: bool = False) -> Any:
+    def batched(self, *values: Any, parallel: bool = False, out: Any = None) -> Any:
         self._check_count(values, "batched")
         ranks = [len(next(iter(self.evaluators))[k]) for k in range(len(values))]
         f = self.evaluator([np.shape(v)[np.ndim(v) - r:] if r else () for v, r in
                             zip(values, ranks)])
-        return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel)))
+        return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel, out=out)))
 
     def _check_count(self, values, what):
         if len(values) != len(self.input_names):
