@@ -240,7 +240,7 @@ class Evaluator:
         inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         loop = self._loop()
         cost = batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
-        batches.run(lambda lo, hi: loop(lo, hi, *args, *outs), count, parallel, cost)
+        batches.run(lambda work: loop(work, *args, *outs), count, parallel, cost)
         return self._batch_result(outs, batch, outputs, out)
 
     def _batch_arguments(self, values, out=None):
@@ -296,7 +296,7 @@ class Evaluator:
                  for _, dtype, s in self._inputs])
         except ShapeError:   # sizes that must relate otherwise: built on first use
             return
-        self._loop()(0, 0, *args, *outs)
+        self._loop()(batches.work(0, 0), *args, *outs)
 
     def _spec(self) -> dict:
         from .lower.saved import encode_tree

@@ -1,12 +1,16 @@
 """``f.batched(parallel=True)``: threads only where the measured cost says they pay,
 and the same numbers as the serial gufunc (bit for bit) whichever way it runs."""
+import threading
 import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 import symgrad as sg
 from symgrad.lower import batches
+
+from .programs import programs
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +26,34 @@ def _same(a, b):
         assert u.dtype == v.dtype and u.shape == v.shape and np.array_equal(u, v)
 
 
+def _claiming(rows):
+    """A batch loop in Python over ``rows(lo, hi)``: claims chunks of the work array as
+    the generated ``_loop`` does (under a lock instead of an atomic add)."""
+    lock = threading.Lock()
+
+    def loop(work):
+        while True:
+            with lock:
+                lo = int(work[0])
+                work[0] += work[2]
+            hi = min(lo + int(work[2]), int(work[1]))
+            if lo >= hi:
+                return
+            rows(lo, hi)
+            with lock:
+                work[3] += hi - lo
+    return loop
+
+
+def _threaded(f, *values):
+    """``f.batched(*values)`` split over the caller and the pool whatever the cost says:
+    the generated loop claiming chunks of one work array from several threads."""
+    _, _, count, args, outs, batch = f._batch_arguments(values)
+    loop = f._loop()
+    batches._split(lambda work: loop(work, *args, *outs), 0, count, 1e-3)
+    return [o.reshape(batch + o.shape[1:]) for o in outs]
+
+
 @pytest.mark.parametrize("shape", [(1, 3), (7, 3), (5000, 3), (40, 50, 3), (0, 3)])
 def test_parallel_equals_serial(rosen, shape):
     points = np.random.default_rng(len(shape)).uniform(-2, 2, size=shape)
@@ -29,6 +61,7 @@ def test_parallel_equals_serial(rosen, shape):
     for _ in range(3):   # first call probes the cost, later ones plan from it
         _same(rosen.batched(points, parallel=True), serial)
     _same(rosen.gufunc(points), serial)     # numpy's gufunc machinery: another path
+    _same(_threaded(rosen, points), serial)   # threads, whatever the cost says
     for k in range(min(3, points.shape[0])):
         one = rosen(points.reshape(-1, 3)[-1 - k])
         assert serial[0].reshape(-1)[-1 - k] == one[0]
@@ -39,7 +72,7 @@ def test_threads_split_every_row_once(monkeypatch):
     monkeypatch.setattr(batches, "_workers", lambda: 3)
     monkeypatch.setattr(batches, "_pool", lambda: (_Inline(), 0.0))
     seen = []
-    assert batches._split(lambda a, b: seen.append((a, b)), 5, 1000, 1e-5, 3.0)
+    batches._split(_claiming(lambda a, b: seen.append((a, b))), 5, 1000, 1e-5)
     covered = sorted(i for a, b in seen for i in range(a, b))
     assert covered == list(range(5, 1000)) and len(seen) > 3
 
@@ -50,7 +83,7 @@ def test_the_caller_never_waits_for_a_thread_that_has_not_started(monkeypatch):
     monkeypatch.setattr(batches, "_workers", lambda: 2)
     monkeypatch.setattr(batches, "_pool", lambda: (_Never(), 0.0))
     seen = []
-    assert batches._split(lambda a, b: seen.append((a, b)), 0, 5000, 1e-6, 2.0)
+    batches._split(_claiming(lambda a, b: seen.append((a, b))), 0, 5000, 1e-6)
     assert sorted(i for a, b in seen for i in range(a, b)) == list(range(5000))
 
 
@@ -60,7 +93,7 @@ def test_an_error_in_a_pool_thread_reaches_the_caller():
             raise FloatingPointError("chunk with point 4000")
         time.sleep(1e-4)
     with pytest.raises(FloatingPointError, match="point 4000"):
-        batches._split(rows, 0, 5000, 1e-6, 2.0)
+        batches._split(_claiming(rows), 0, 5000, 1e-6)
 
 
 def test_cheap_batches_stay_serial(monkeypatch, rosen):
@@ -70,8 +103,27 @@ def test_cheap_batches_stay_serial(monkeypatch, rosen):
     monkeypatch.setattr(batches, "_probe", refuse)
     cost = batches.Cost()
     cost.observe(1e-3, 10 ** 6)               # 1 ns a point, measured
-    assert not cost.may_pay(1000)             # 1 µs of work: less than a hand-off
+    assert 1000 < cost.fewest and not cost.threads_for(1000)   # 1 µs of work
     rosen.batched(np.ones((10, 3)), parallel=True)   # below any probe: one serial run
+
+
+@settings(max_examples=6, deadline=None)
+@given(programs(max_steps=6, control=()))
+def test_threads_equal_serial_on_random_programs(p):
+    with p.graph.as_default():
+        grads = sg.gradients(p.ys, p.xs, grad_ys=p.grad_ys)
+        fetches = list(p.ys) + [g for g in grads if g is not None]
+        f = sg.compile(fetches, p.leaves)
+    rng = np.random.default_rng(len(p.lines))
+    count = int(rng.integers(40, 400))
+    values = [np.asarray(leaf.value) + rng.uniform(-0.3, 0.3, (count,) + leaf.shape)
+              for leaf in p.leaves]
+    serial = f.batched(*values)
+    _same(_threaded(f, *values), serial)
+    _same(f.batched(*values, parallel=True), serial)
+    k = int(rng.integers(count))
+    for got, want in zip(serial, sg.evaluate(fetches, dict(zip(p.leaves, [v[k] for v in values])))):
+        np.testing.assert_allclose(got[k], want, rtol=1e-10, atol=1e-10, err_msg=p.code)
 
 
 def test_shared_and_broadcast_inputs():
@@ -129,14 +181,21 @@ def test_loops_keep_one_point_a_call(rosen):
     assert "_lanes(" not in rosen._text
 
 
-def test_cost_keeps_measured_runs_and_bounds():
+def test_cost_keeps_recent_runs_per_size():
     cost = batches.Cost()
     cost.observe(1e-6, 100)                   # too short to time: an upper bound only
-    assert cost.seconds is None and cost.bound == pytest.approx(1e-8)
-    cost.observe(1e-2, 1000)                  # long, but slowed down (10 µs a point)
-    assert cost.estimate == pytest.approx(1e-8)   # never above what a run showed
+    assert not cost.known() and cost.least == pytest.approx(1e-8)
+    for seconds in (5e-3, 1e-3, 1e-3, 9e-3):  # 1000 points: one disturbed run of four
+        cost.observe(seconds, 1000)
+    assert cost.known() and cost.serial_seconds(1000) == pytest.approx(3e-6)   # median
+    assert cost.serial_seconds(900) == cost.serial_seconds(1000)    # the same size class
     cost.observe(2e-3, 10 ** 6)
-    assert cost.estimate == pytest.approx(2e-9)
+    assert cost.serial_seconds(10 ** 6) == pytest.approx(2e-9)
+    assert cost.serial_seconds(3 * 10 ** 5) == pytest.approx(2e-9)   # the nearest size
+    assert cost.least == pytest.approx(2e-9)
+    for _ in range(2 * batches.RECENT):       # only the recent runs count
+        cost.observe(4e-3, 10 ** 6)
+    assert cost.serial_seconds(10 ** 6) == pytest.approx(4e-9)
 
 
 def test_batches_under_a_millisecond_stay_serial(monkeypatch):
@@ -146,8 +205,8 @@ def test_batches_under_a_millisecond_stay_serial(monkeypatch):
     monkeypatch.setattr(batches, "_pool", lambda: (None, 0.0))   # free hand-offs
     cost = batches.Cost()
     cost.observe(3e-3, 1000)                  # 3 µs a point, measured
-    assert not cost.may_pay(100) and not batches._pays(5e-4)
-    assert cost.may_pay(1000) and cost.fewest <= 1000
+    assert not cost.threads_for(100) and not batches._pays(5e-4)
+    assert cost.threads_for(1000) and cost.fewest <= 1000   # untried at this size: try
 
 
 def test_the_first_run_compiling_the_loop_is_not_the_cost():
@@ -159,30 +218,45 @@ def test_the_first_run_compiling_the_loop_is_not_the_cost():
         calls.append((lo, hi))
         time.sleep(0.05 if len(calls) == 1 else (hi - lo) * 1e-6)
     cost = batches.Cost()
-    batches.run(rows, 1000, False, cost)
+    batches.run(_claiming(rows), 1000, False, cost)
     assert sorted(i for a, b in calls for i in range(a, b)) == list(range(1000))
-    assert cost.estimate < 5e-6 and cost.bound < 5e-6
+    assert cost.serial_seconds(1000) < 5e-6 and cost.least < 5e-6
 
 
-def test_threaded_runs_bound_the_cost(monkeypatch):
-    monkeypatch.setattr(batches, "_workers", lambda: 2)
-    monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
-    cost = batches.Cost()
-    cost.observe(1.0, 10 ** 4)                # a disturbed serial run: 100 µs a point
-    cost.observe_threads(1e-2, 10 ** 4)       # threads did it at 2 µs a point, at most
-    assert cost.estimate == pytest.approx(2e-6)
+def _decisions(cost, points, n):
+    return [cost.threads_for(points) for _ in range(n)]
 
 
-def test_a_poor_speedup_falls_back_to_serial_and_retries(monkeypatch):
+def test_threads_where_they_were_faster_at_that_size(monkeypatch):
     monkeypatch.setattr(batches, "_workers", lambda: 2)
     monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
     cost = batches.Cost()
     cost.observe(1e-2, 10 ** 5)               # 0.1 µs a point: 1e5 points pay on 2 cores
-    assert cost.may_pay(10 ** 5)
-    cost.observe_threads(2e-2, 10 ** 5)        # threads took twice the serial time
-    cost.observe_threads(2e-2, 10 ** 5)
-    decisions = [cost.may_pay(10 ** 5) for _ in range(batches.RETRY)]
-    assert decisions.count(True) == 1 and decisions[-1]
+    assert cost.threads_for(10 ** 5)          # threads untried at this size: try them
+    cost.observe(6e-3, 10 ** 5, threaded=True)
+    decisions = _decisions(cost, 10 ** 5, batches.RETRY)
+    assert decisions.count(True) == batches.RETRY - 1 and not decisions[-1]   # serial
+    # the machine gets busy: threaded runs now take twice the serial time
+    for _ in range(batches.RECENT):
+        cost.observe(2e-2, 10 ** 5, threaded=True)
+    decisions = _decisions(cost, 10 ** 5, batches.RETRY)
+    assert decisions.count(True) == 1 and decisions[-1]        # tried again now and then
+    assert cost.threads_for(10 ** 4) is True   # another size: its own measurements
+
+
+def test_parallel_batches_measure_both_ways(monkeypatch, rosen):
+    # a kernel batched with parallel=True only: the serial side is measured by the probe
+    # and by every RETRY-th batch, so the choice rests on runs of the same size
+    monkeypatch.setattr(batches, "_workers", lambda: 2)
+    cost = batches.Cost()
+    monkeypatch.setattr(batches, "cost_of", lambda costs, key: cost)
+    points = np.random.default_rng(9).uniform(-2, 2, size=(20000, 3))
+    want = rosen.batched(points)
+    for _ in range(batches.RETRY + 2):
+        _same(rosen.batched(points, parallel=True), want)
+    bits = (len(points) - 1).bit_length()   # the first point runs alone (warm-up)
+    assert (bits, False) in cost.runs or not batches._pays(
+        cost.serial_seconds(len(points)) * len(points))
 
 
 class _Never:

@@ -1,15 +1,23 @@
 """``f.batched``'s loop: serial, or split over threads where that pays.
 
-``parallel=True`` asks for threads; whether they pay depends on how long the batch
-takes, which depends on the kernel.  So the cost of one point (seconds) is measured
-once per kernel and core shape, on the caller's own batch: the first points run
-serially, in growing runs, until a run lasts long enough to time (``PROBE_SECONDS``);
-the rest of that batch, and every later one, is then planned from it.  A batch whose
-serial time is not several thread hand-offs (measured once: a round trip through
-the pool) or under ``THREADED_SECONDS`` runs serially; otherwise it is cut into chunks of at least
-``CHUNK_SECONDS`` of work that the calling thread and the pool's threads take in
-turn, so a thread slowed down by other processes just takes fewer chunks, and
-the caller never waits for a thread that has not started yet.  The batch loop (a generated module's ``_loop``) releases the GIL.
+``parallel=True`` asks for threads; whether they pay depends on the kernel, the batch
+size and what else the machine runs, so it is decided from measurements of this
+kernel's own batches (:class:`Cost`), like with like: the recent seconds per point of
+serial runs and of threaded runs, per batch size (powers of two), medians of the last
+few.  A batch runs on threads when they were faster than serial at its size, and
+serially when not, or when its work is under ``THREADED_SECONDS`` or a few thread
+hand-offs; every ``RETRY``-th batch of a size tries the other way, so a machine that
+becomes busy (or idle) changes the choice.  The first batch of a kernel times its
+leading points serially (growing runs, until one lasts ``PROBE_SECONDS``).
+
+Threads: the calling thread and the pool's threads each call the batch loop (a
+generated module's ``_loop``, which releases the GIL) once on a shared work array, from
+which the loop claims chunks of at least ``CHUNK_SECONDS`` of work with an atomic add
+until none are left: a thread slowed down by other processes takes fewer chunks, the
+caller never waits for a thread that has not started yet, and no chunk needs the GIL.
+(Taking the GIL for every chunk, as a Python loop over chunks does, made the threads
+wait for each other: a 100,000-point Rosenbrock-10 batch, 2.5 ms of work, got no
+speedup from two threads.)
 
 Imports numpy and errors.
 """
@@ -28,12 +36,14 @@ from ..errors import ArgumentError, ShapeError
 
 PROBE_SECONDS = 2e-4     # a timed run shorter than this says little (call overhead)
 PROBE_POINTS = 256       # the first timed run; batches smaller than 4 of these: serial
-CHUNK_SECONDS = 5e-5     # the least work worth handing to a thread
+CHUNK_SECONDS = 5e-5     # the least work a chunk holds (claiming one is an atomic add)
 THREADED_SECONDS = 1e-3  # the least batch run on threads: on a busy machine a pool
                          # thread can lose its core mid-chunk for a time slice
                          # (milliseconds), and the caller has to wait for that chunk
 PAYS = 3.0               # threads only if the time saved is this many hand-offs
-RETRY = 16               # after a poor speedup, every RETRY-th batch tries threads again
+RETRY = 16               # every RETRY-th batch of a size tries the way not chosen
+RECENT = 5               # runs per size and way whose median is the estimate
+FASTER = 0.97            # threads are chosen when at most this fraction of serial time
 
 _POOL: list = []         # [executor, seconds per hand-off], made on first use
 
@@ -60,37 +70,48 @@ def _nothing(_):
     return None
 
 
-def run(rows, count, parallel, cost):
-    """Evaluate points ``0:count`` by calls ``rows(lo, hi)``: serially or over threads.
+def run(loop, count, parallel, cost):
+    """Evaluate points ``0:count`` with ``loop(work)``: serially or over threads.
 
     Args:
-        rows: evaluates the points ``lo:hi`` (releasing the GIL).
+        loop: runs the batch loop on a work array (:func:`work`), releasing the GIL:
+            it claims chunks of points until none are left and counts those it did.
         count: how many points.
         parallel: whether threads may be used.
         cost: the kernel's :class:`Cost` (see :func:`cost_of`).
     """
+    start = 0
     if not cost.warm and count:   # the loop's first call may compile it: not the cost
-        rows(0, 1)
-        cost.warm = True
-        if count == 1:
-            return
-        rows = _shifted(rows, 1)
-        count -= 1
-    if not parallel or _workers() < 2 or count < cost.fewest or not cost.may_pay(count):
-        t0 = time.perf_counter()
-        rows(0, count)
-        cost.observe(time.perf_counter() - t0, count)
+        loop(work(0, 1))
+        cost.warm, start = True, 1
+    if count - start <= 0:
         return
-    start = 0 if cost.seconds is not None else _probe(rows, count, cost)
-    if start < count:
-        t0 = time.perf_counter()
-        if _split(rows, start, count, cost.estimate, cost.speedup):
-            cost.observe_threads(time.perf_counter() - t0, count - start)
+    if not parallel or _workers() < 2 or count - start < cost.fewest:
+        _serial(loop, start, count, cost)
+        return
+    if not cost.known():
+        start = _probe(loop, start, count, cost)
+        if start >= count:
+            return
+    if not cost.threads_for(count - start):
+        _serial(loop, start, count, cost)
+        return
+    t0 = time.perf_counter()
+    _split(loop, start, count, cost.serial_seconds(count - start))
+    cost.observe(time.perf_counter() - t0, count - start, threaded=True)
 
 
-def _shifted(rows, by):
-    """``rows`` over points counted from ``by``."""
-    return lambda lo, hi: rows(lo + by, hi + by)
+def work(start, stop, size=None):
+    """The batch loop's work array for points ``start:stop``: ``[next, stop, size,
+    done]``, chunks of ``size`` points (default: all in one)."""
+    return np.array([start, stop, max(1, stop - start if size is None else size), 0],
+                    np.int64)
+
+
+def _serial(loop, start, stop, cost):
+    t0 = time.perf_counter()
+    loop(work(start, stop))
+    cost.observe(time.perf_counter() - t0, stop - start)
 
 
 def prepare(arrays, inputs, outputs, out=None):
@@ -176,128 +197,125 @@ def cost_of(costs, key):
 
 
 class Cost:
-    """What is known of a kernel's seconds per point: a measurement (the least of the
-    timed runs long enough to mean something) or an upper bound (from shorter runs)."""
+    """What this kernel's batches took: seconds per point, serial and on threads, per
+    batch size (its bit length), the last ``RECENT`` runs long enough to time each;
+    and ``least``, the fewest seconds per point any serial run showed (short runs
+    too: an upper bound of the cost), for the cheap test of tiny batches."""
 
     def __init__(self):
-        self.seconds, self.bound = None, float("inf")
-        self.speedup = float(_workers())   # of threaded runs, as observed (moving average)
-        self.skipped = 0                   # batches run serially for a low speedup
-        self.fewest = 4 * PROBE_POINTS     # fewer points than this never pay (cheap test)
+        self.runs = {}                     # (size bits, threaded) -> recent s/point
+        self.tries = {}                    # size bits -> batches decided
+        self.least = float("inf")
+        self.fewest = 4 * PROBE_POINTS     # fewer points than this stay serial
         self.warm = False                  # whether the loop has run (been compiled)
 
-    def _update(self):
-        est = self.estimate or self.bound
-        _, handoff = _pool()
-        gain = 1.0 - 1.0 / _workers()      # on idle cores
-        self.fewest = max(PAYS * handoff / gain, THREADED_SECONDS) / est
+    def known(self):
+        """Whether a serial run has been timed (else the batch probes first)."""
+        return any(not threaded for _, threaded in self.runs)
 
-    def observe_threads(self, elapsed, points):
-        """Fold a threaded run into the speedup: other processes may hold the cores.
-        The run bounds the cost too: no point took longer than all threads' time."""
-        if points > 0 and elapsed * _workers() / points < self.bound:
-            self.bound = elapsed * _workers() / points
-        if self.estimate is not None and elapsed > 0:
-            self.speedup = 0.5 * self.speedup + 0.5 * points * self.estimate / elapsed
-            self._update()
-
-    def observe(self, elapsed, points):
+    def observe(self, elapsed, points, threaded=False):
         if points <= 0:
             return
         per_point = elapsed / points
+        if not threaded and per_point < self.least:
+            self.least = per_point
+            _, handoff = _pool()
+            gain = 1.0 - 1.0 / _workers()      # on idle cores
+            self.fewest = max(PAYS * handoff / gain, THREADED_SECONDS) / per_point
         if elapsed >= PROBE_SECONDS:
-            self.seconds = per_point if self.seconds is None else min(self.seconds, per_point)
-        if per_point < self.bound or elapsed >= PROBE_SECONDS:
-            self.bound = min(self.bound, per_point)
-            self._update()
+            recent = self.runs.setdefault((points.bit_length(), threaded), [])
+            recent.append(per_point)
+            del recent[:-RECENT]
 
-    @property
-    def estimate(self):
-        """Seconds per point: the measurement, never above the bound (a measured run
-        that other processes slowed down is not the kernel's cost); None: unknown."""
-        return None if self.seconds is None else min(self.seconds, self.bound)
+    def _median(self, points, threaded):
+        """The median of the recent runs of the nearest size with any (None: none)."""
+        bits = points.bit_length()
+        sizes = [b for b, t in self.runs if t == threaded]
+        if not sizes:
+            return None
+        return _middle(self.runs[min(sizes, key=lambda b: (abs(b - bits), -b)), threaded])
 
-    def may_pay(self, points):
-        """Whether threads might save time on ``points`` points."""
-        if self.bound == float("inf"):
-            return points >= 4 * PROBE_POINTS
-        work = points * (self.estimate or self.bound)   # measured, or the most it can be
-        if _pays(work, self.speedup):
+    def serial_seconds(self, points):
+        """Seconds per point of a serial run of ``points`` (the nearest size measured)."""
+        known = self._median(points, False)
+        return self.least if known is None else known
+
+    def threads_for(self, points):
+        """Whether to run ``points`` on threads: they were faster than serial at this
+        size (or are untried, and the work would repay the hand-offs), with every
+        ``RETRY``-th batch of a size going the other way."""
+        serial = self.serial_seconds(points)
+        if not _pays(points * serial):
+            return False
+        bits = points.bit_length()
+        threaded = self.runs.get((bits, True))
+        if not threaded:
             return True
-        if _pays(work, _workers()):   # would pay on idle cores: try again now and then
-            self.skipped += 1
-            return self.skipped % RETRY == 0
-        return False
+        tries = self.tries[bits] = self.tries.get(bits, 0) + 1
+        serial_here = self.runs.get((bits, False))
+        faster = _middle(threaded) <= FASTER * (_middle(serial_here) if serial_here else serial)
+        return faster != (tries % RETRY == 0)
 
 
-def _pays(work, speedup=None):
-    """Whether ``work`` seconds of batch, split with ``speedup``, saves enough."""
+def _middle(values):
+    """The median of a few numbers (``np.median`` takes ~40 µs: too long per batch)."""
+    ordered, half = sorted(values), len(values) // 2
+    return ordered[half] if len(values) % 2 else 0.5 * (ordered[half - 1] + ordered[half])
+
+
+def _pays(work):
+    """Whether ``work`` seconds of batch, split over idle cores, saves enough."""
     _, handoff = _pool()
-    speedup = _workers() if speedup is None else speedup
-    return work * (1.0 - 1.0 / max(speedup, 1.0)) >= PAYS * handoff and \
-        work >= THREADED_SECONDS
+    return work * (1.0 - 1.0 / _workers()) >= PAYS * handoff and work >= THREADED_SECONDS
 
 
-def _probe(rows, count, cost):
+def _probe(loop, start, count, cost):
     """Run growing leading runs serially until one is long enough to time; the points done."""
-    done, size = 0, PROBE_POINTS
-    while done < count and cost.seconds is None:
+    done, size = start, PROBE_POINTS
+    while done < count and not cost.known():
         size = min(size, count - done)
-        t0 = time.perf_counter()
-        rows(done, done + size)
-        cost.observe(time.perf_counter() - t0, size)
+        _serial(loop, done, done + size, cost)
         done += size
         size *= 2
     return done
 
 
-def _split(rows, start, stop, row_seconds, speedup):
-    """Points ``start:stop`` serially, or in chunks over the caller and the pool (True)."""
+def _split(loop, start, stop, row_seconds):
+    """Points ``start:stop`` in chunks that the caller and the pool's threads claim
+    from one work array, each in one call of the loop (one GIL hand-off per thread)."""
     executor, _ = _pool()
-    if not _pays((stop - start) * row_seconds, max(speedup, 1.1)):
-        rows(start, stop)
-        return False
     chunk = max(1, int(CHUNK_SECONDS / max(row_seconds, 1e-12)))
-    chunk = max(chunk, -(-(stop - start) // (8 * _workers())))   # at most ~8 per thread
-    work = _Chunks(rows, start, stop, chunk)
+    chunk = max(chunk, -(-(stop - start) // (16 * _workers())))   # at most ~16 per thread
+    team = _Team(loop, work(start, stop, chunk))
     for _ in range(_workers() - 1):
-        executor.submit(work.take)
-    work.take()
-    work.wait()
-    return True
+        executor.submit(team.join)
+    loop(team.work)
+    team.wait(stop - start)
 
 
-class _Chunks:
-    """A batch cut into chunks that threads take in turn.  The caller waits only for
-    chunks a thread has taken: a pool thread that other processes keep from starting
-    finds nothing left when it does (the caller did its share), instead of holding
-    the whole batch up until it is scheduled."""
+class _Team:
+    """The pool's threads on one batch: each runs the loop on the shared work array,
+    claiming chunks until none are left.  The caller waits only for chunks a thread
+    has claimed (``done`` short of the batch): a pool thread that other processes keep
+    from starting finds nothing left when it does, instead of holding the batch up."""
 
-    def __init__(self, rows, start, stop, size):
-        self.rows, self.next, self.stop, self.size = rows, start, stop, size
-        self.left = -(-(stop - start) // size)   # chunks not finished yet
+    def __init__(self, loop, work):
+        self.loop, self.work = loop, work
         self.lock = threading.Condition()
         self.error = None
 
-    def take(self):
-        while True:
+    def join(self):
+        try:
+            self.loop(self.work)
+        except BaseException as exc:   # raised again by the caller's wait()
+            self.error = exc
+        finally:
             with self.lock:
-                lo = self.next
-                if lo >= self.stop:
-                    return
-                self.next = lo + self.size
-            try:
-                self.rows(lo, min(lo + self.size, self.stop))
-            except BaseException as exc:   # raised again by the caller's wait()
-                self.error = exc
-            with self.lock:
-                self.left -= 1
-                if not self.left:
-                    self.lock.notify_all()
+                self.lock.notify_all()
 
-    def wait(self):
+    def wait(self, points):
         with self.lock:
-            while self.left:
+            while self.work[3] < points and self.error is None:
                 self.lock.wait()
         if self.error is not None:
             raise self.error

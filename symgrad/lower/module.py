@@ -139,31 +139,42 @@ def _gufunc_text(program, ins, kargs):
 
 
 def _loop_text(program, ins):
-    """``_loop(lo, hi, m0, a0, ..., o0, ...)``: points ``lo:hi`` of a flat batch.
+    """``_loop(work, m0, a0, ..., o0, ...)``: the points of a flat batch, chunk by chunk.
 
-    Input ``k`` has the batch axis in front (0-d inputs: a 1-d array of the kernel's
-    scalar type); ``m_k`` is 1, or 0 for an input shared by every point.  Outputs
-    have the batch axis in front, C-contiguous, so every row the kernel sees is
-    C-contiguous and used in place.  Built with ``nogil`` (``batch_loop``).  Kernels
-    that can (``lower.lanes``) take the points in pairs, side by side (``_lanes``).
+    ``work`` is ``[next, stop, size, done]`` (int64): the loop claims chunks of
+    ``size`` points (``_rt.claim``, atomic) until ``next`` reaches ``stop``, and counts
+    the points it did in ``done``; threads running it on the same ``work`` share the
+    batch without the GIL (one call per thread, ``lower.batches``), and one call with
+    ``size`` = ``stop - next`` is a serial run.  Input ``k`` has the batch axis in
+    front (0-d inputs: a 1-d array of the kernel's scalar type); ``m_k`` is 1, or 0
+    for an input shared by every point.  Outputs have the batch axis in front,
+    C-contiguous, so every row the kernel sees is C-contiguous and used in place.
+    Built with ``nogil`` (``batch_loop``).  Kernels that can (``lower.lanes``) take
+    the points in pairs, side by side (``_lanes``).
     """
     from .lanes import LANES, eligible   # (when writing a module: Numba is there)
     pairs = [f"m{k}, {a}" for k, a in enumerate(ins)]
     outs = [f"o{k}" for k in range(len(program.outputs))]
-    lines = ["", "", f"def _loop({', '.join(['lo', 'hi'] + pairs + outs)}):"]
+    lines = ["", "", f"def _loop({', '.join(['work'] + pairs + outs)}):",
+             "    while True:", "        lo = _rt.claim(work)",
+             "        hi = min(lo + work[2], work[1])", "        if lo >= hi:",
+             "            return"]
+    body = []
     if eligible(program):
         params = [f"b{n}" for n in range(LANES * (len(ins) + len(program.array_outputs)))]
         lines = ["", "", "@intrinsic", f"def _lanes(typingctx, {', '.join(params)}):",
                  f"    return _rt.kernel_typing(PROGRAM, ({''.join(p + ', ' for p in params)}),"
                  " FASTMATH, lanes=True)"] + lines
         calls = ", ".join(", ".join(_row_args(program, ins, f"i + {n}")) for n in range(LANES))
-        lines += ["    i = lo", f"    while i + {LANES} <= hi:", f"        s = _lanes({calls})"]
-        lines += _stores(program, "i", "        ", LANES)
-        lines += [f"        i += {LANES}", "    for j in range(i, hi):"]
+        body += ["i = lo", f"while i + {LANES} <= hi:", f"    s = _lanes({calls})"]
+        body += _stores(program, "i", "    ", LANES)
+        body += [f"    i += {LANES}", "for j in range(i, hi):"]
     else:
-        lines += ["    for j in range(lo, hi):"]
-    lines += [f"        s = _kernel({', '.join(_row_args(program, ins, 'j'))})"]
-    lines += _stores(program, "j", "        ", 1)
+        body += ["for j in range(lo, hi):"]
+    body += [f"    s = _kernel({', '.join(_row_args(program, ins, 'j'))})"]
+    body += _stores(program, "j", "    ", 1)
+    body += ["_rt.finished(work, hi - lo)"]
+    lines += ["        " + line for line in body]
     lines += ["", "", "def batch_loop():", "    return _rt.build_loop(_loop)"]
     return "\n".join(lines) + "\n"
 

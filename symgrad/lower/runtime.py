@@ -145,6 +145,42 @@ def build_loop(loop, cache=True):
     return njit(nogil=True, cache=cache)(loop)
 
 
+def _work_slot(context, builder, work, k):
+    """A pointer to ``work[k]`` of the batch loop's work array (int64, C-contiguous)."""
+    ary = context.make_array(types.Array(types.int64, 1, "C"))(context, builder, work)
+    return builder.gep(ary.data, [ir.Constant(ir.IntType(64), k)])
+
+
+def _check_work(work):
+    if work != types.Array(types.int64, 1, "C"):
+        raise TypeError(f"the batch loop's work array is a C-contiguous int64 array, got {work}")
+
+
+@intrinsic
+def claim(typingctx, work):
+    """The first point of the next chunk of a batch loop's ``work`` (``[next, stop,
+    size, done]``): ``work[0]``, advanced by ``work[2]`` atomically, so that threads
+    running the loop on the same batch each take chunks no other thread takes."""
+    _check_work(work)
+
+    def codegen(context, builder, signature, args):
+        size = builder.load(_work_slot(context, builder, args[0], 2))
+        return builder.atomic_rmw("add", _work_slot(context, builder, args[0], 0), size,
+                                  "seq_cst")
+    return types.int64(work), codegen
+
+
+@intrinsic
+def finished(typingctx, work, points):
+    """Count ``points`` more as done in ``work[3]`` (atomically; the caller waits for it)."""
+    _check_work(work)
+
+    def codegen(context, builder, signature, args):
+        builder.atomic_rmw("add", _work_slot(context, builder, args[0], 3), args[1], "seq_cst")
+        return context.get_dummy_value()
+    return types.none(work, types.int64), codegen
+
+
 @intrinsic
 def empty(typingctx, shape, dtype):
     """``np.empty(shape, dtype)`` (C order) for a generated entry, emitted in place.
