@@ -22,7 +22,10 @@ against the issue's targets) plus the core's scaling, to stdout and to
   runs in a second process (its runtime threads slowed the others' batches).
 - batch: points per second on 1e5 points (symgrad: ``f.batched``, serial and
   ``parallel=True``; hand: an @njit loop and a ``prange`` loop; sympy: the
-  vectorised numpy lambdify or an @njit loop; jax: ``jit(vmap(value_and_grad))``).
+  vectorised numpy lambdify or an @njit loop; jax: ``jit(vmap(value_and_grad))``),
+  every tool allocating new output arrays on each call (``benchmarks.call_path``
+  also measures outputs reused across calls: ``f.batched(..., out=)`` against the
+  hand loops writing into the same arrays).
 - ops: scalar operations of value+gradient code over the value's (see opcount.py).
 - check: each tool's value and gradient at a sample point against symgrad's
   reference evaluator (max abs difference relative to the gradient's size).
@@ -201,7 +204,9 @@ def render(opts, command, results, workloads, base, scale, loads):
              f"Load average (1/5/15 min) at start: {loads[0]}, at end: {loads[1]} "
              "(other processes on the machine make every figure noisier; the ratios are "
              "measured side by side)  ",
-             f"Build limit per tool: {opts.limit:g} s; batch: {opts.points} points; "
+             f"Build limit per tool: {opts.limit:g} s; batch: {opts.points} points, new "
+             "output arrays on every call for every tool (outputs reused: "
+             "`python -m benchmarks.call_path`); "
              f"baseline (trivial cached @njit, first call in a fresh process): {base:.3f} s", "",
              "## symgrad against the targets", "",
              report.markdown(report.TARGET_HEADER, report.target_rows(results, workloads)), "",
