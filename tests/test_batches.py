@@ -232,8 +232,9 @@ def test_threads_where_they_were_faster_at_that_size(monkeypatch):
     monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
     cost = batches.Cost()
     cost.observe(1e-2, 10 ** 5)               # 0.1 µs a point: 1e5 points pay on 2 cores
-    assert cost.threads_for(10 ** 5)          # threads untried at this size: try them
-    cost.observe(6e-3, 10 ** 5, threaded=True)
+    for _ in range(batches.TRIED):            # threads untried at this size: try them
+        assert cost.threads_for(10 ** 5)
+        cost.observe(6e-3, 10 ** 5, threaded=True)
     decisions = _decisions(cost, 10 ** 5, batches.RETRY)
     assert decisions.count(True) == batches.RETRY - 1 and not decisions[-1]   # serial
     # the machine gets busy: threaded runs now take twice the serial time

@@ -43,6 +43,7 @@ THREADED_SECONDS = 1e-3  # the least batch run on threads: on a busy machine a p
 PAYS = 3.0               # threads only if the time saved is this many hand-offs
 RETRY = 16               # every RETRY-th batch of a size tries the way not chosen
 RECENT = 5               # runs per size and way whose median is the estimate
+TRIED = 2                # threaded runs of a size before they may be given up
 FASTER = 0.97            # threads are chosen when at most this fraction of serial time
 
 _POOL: list = []         # [executor, seconds per hand-off], made on first use
@@ -242,15 +243,15 @@ class Cost:
 
     def threads_for(self, points):
         """Whether to run ``points`` on threads: they were faster than serial at this
-        size (or are untried, and the work would repay the hand-offs), with every
-        ``RETRY``-th batch of a size going the other way."""
+        size (or were tried fewer than ``TRIED`` times, and the work would repay the
+        hand-offs), with every ``RETRY``-th batch of a size going the other way."""
         serial = self.serial_seconds(points)
         if not _pays(points * serial):
             return False
         bits = points.bit_length()
-        threaded = self.runs.get((bits, True))
-        if not threaded:
-            return True
+        threaded = self.runs.get((bits, True), ())
+        if len(threaded) < TRIED:   # one slow first run (a thread waking late) is not
+            return True             # enough to give threads up for RETRY batches
         tries = self.tries[bits] = self.tries.get(bits, 0) + 1
         serial_here = self.runs.get((bits, False))
         faster = _middle(threaded) <= FASTER * (_middle(serial_here) if serial_here else serial)
