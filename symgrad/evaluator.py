@@ -247,6 +247,10 @@ class Evaluator:
         """``(inputs, outputs, count, args, outs, batch)``: the checked values of a batch
         as the batch loop takes them (``batches.prepare``, writing into ``out`` if
         given), with the core shapes."""
+        fast = None if self._sized else batches.prepare_fast(values, self._inputs,
+                                                             self._outputs, out)
+        if fast is not None:
+            return (self._inputs, self._outputs) + fast
         arrays = []
         for k, (value, (_, dtype, shape), name) in enumerate(zip(values, self._inputs,
                                                                 self.input_names)):

@@ -126,6 +126,20 @@ def test_threads_equal_serial_on_random_programs(p):
         np.testing.assert_allclose(got[k], want, rtol=1e-10, atol=1e-10, err_msg=p.code)
 
 
+def test_values_converted_or_taken_as_they_are_give_the_same(rosen):
+    # C-contiguous float64 arrays go to the loop as they are (batches.prepare_fast);
+    # anything else is converted after the full checks (batches.prepare)
+    points = np.random.default_rng(11).uniform(-2, 2, size=(6, 5, 3))
+    want = rosen.batched(points)
+    frozen = points.copy()
+    frozen.flags.writeable = False
+    for other in (np.asfortranarray(points), points.tolist(), frozen,
+                  np.concatenate([points, points], axis=2)[..., :3]):
+        _same(rosen.batched(other), want)
+    assert batches.prepare_fast([points], rosen._inputs, rosen._outputs) is not None
+    assert batches.prepare_fast([frozen], rosen._inputs, rosen._outputs) is None
+
+
 def test_shared_and_broadcast_inputs():
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(2,), name="x")

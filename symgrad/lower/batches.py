@@ -150,6 +150,38 @@ def prepare(arrays, inputs, outputs, out=None):
     return count, args, outs, batch
 
 
+def prepare_fast(values, inputs, outputs, out=None):
+    """``prepare``'s result for values the loop takes as they are (numpy arrays of the
+    kernel's dtypes, C-contiguous and writeable, ending in the static core shapes of
+    ``inputs``, all with the same batch axes); None for anything else, which
+    ``prepare`` converts after the full checks.  (Those took ~10 µs of a 100-point
+    batch's ~25.)"""
+    batch, flats = None, []
+    for v, (_, dtype, core) in zip(values, inputs):
+        if type(v) is not np.ndarray or not (v.flags.c_contiguous and v.flags.writeable):
+            return None
+        lead = v.ndim - len(core)
+        if lead < 0 or v.shape[lead:] != tuple(core) or v.dtype != (
+                dtype if core else _scalar_dtype(dtype)):
+            return None
+        if batch is None:
+            batch = v.shape[:lead]
+        elif v.shape[:lead] != batch:
+            return None
+        flats.append((v, core))
+    if batch is None:   # no inputs
+        return None
+    count = math.prod(batch)
+    args = [x for v, core in flats for x in (1, v.reshape((count,) + tuple(core)))]
+    if out is None:
+        outs = [np.empty((count,) + tuple(core), dtype) for dtype, core, _ in outputs]
+    else:
+        out = checked_out(out, outputs, batch, [(n, v) for (n, _, _), (v, _) in
+                                                 zip(inputs, flats)])
+        outs = [o.reshape((count,) + tuple(core)) for o, (_, core, _) in zip(out, outputs)]
+    return count, args, outs, batch
+
+
 def checked_out(out, outputs, batch, inputs=()):
     """``out=`` of ``f.batched`` as a list of arrays, one per output (``outputs``:
     ``(dtype, core shape, _)``), each checked to take the results in place: a numpy
