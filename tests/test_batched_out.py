@@ -77,7 +77,7 @@ def test_shared_inputs_and_structured_outputs():
 
 
 def _bad_outs(n=5):
-    V, G, B = np.empty(n), np.empty((n, 3)), np.empty((n, 3), bool)
+    V, G, B = np.zeros(n), np.zeros((n, 3)), np.zeros((n, 3), bool)
     frozen = np.empty((n, 3))
     frozen.flags.writeable = False
     return [
