@@ -44,7 +44,7 @@ from ..evaluate import needed
 from ..graph import Dim, Graph, is_static, shape_size
 from ..ops import REGISTRY, arg_symbols
 from ..forms.symbolic import to_number
-from .fuse import FuseLoops
+from .fuse import FuseLoops, splice
 from .inplace import InPlaceSums
 from .liveness import share_buffers
 from .reuse import ReuseValues
@@ -336,8 +336,36 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
             (g,) = node.inputs
             src, body = self.read_body(g, range(g.ndim))
             return self.emit(node, g.shape, src, body, reduce=(_ADD, 0.0.hex(), True), nout=0)
+        stored = self.scatter_stored(node)
+        if stored is not None:
+            return stored
         dst = self.emit(node, node.shape, [], _ZERO)
         self.scatter_into(node, dst, node)
+        return dst
+
+    def scatter_stored(self, node):
+        """A scatter into zeros at distinct positions, in one pass: the loop stores
+        ``g + 0.0`` (what ``0 + g`` gives: +0.0 for -0.0) and only the positions it
+        misses are zero-filled (all of it first, where they are not evenly spaced);
+        None where positions repeat or sizes are unknown."""
+        (g,) = node.inputs
+        if not is_static(node.shape) or not is_static(g.shape):
+            return None
+        pos = np.broadcast_to(np.asarray(node.op.scatter_positions(**node.attrs),
+                                         dtype=np.int64), g.shape)
+        if np.unique(pos).size != pos.size:
+            return None
+        rest = np.setdiff1d(np.arange(node.size, dtype=np.int64), pos)
+        fill = affine_fit(rest) if rest.size else None
+        if rest.size and fill is None:  # scattered gaps: one contiguous fill is faster
+            dst = self.emit(node, node.shape, [], _ZERO)
+        else:
+            dst = self.new_value(node)
+            if rest.size:
+                self.emit(node, rest.shape, [], _ZERO, dst=dst, dst_addr=fill)
+        src, body = self.read_body(g, range(g.ndim))
+        self.emit(node, g.shape, src, splice(_PLUS_ZERO, 0, body, 0), dst=dst,
+                  dst_addr=self.table_addr(pos))
         return dst
 
     def scatter_into(self, node, dst, owner):
@@ -499,3 +527,4 @@ _SMALL_OUTPUT = 4096  # doubles (32 kB): an output that stays in the L1 cache
 _COPY = (("arg", 0),)
 _ZERO = (("const", 0.0.hex()),)
 _ADD = (("arg", 0), ("arg", 1), ("add", 0, 1))
+_PLUS_ZERO = (("arg", 0), ("const", 0.0.hex()), ("add", 0, 1))

@@ -21,10 +21,12 @@ _ref_('buf', 3)
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import sympy
 
+from ..forms.symbolic import to_number
 from ..graph import shape_size
 from ..ops import arg_symbols
 from .ir import broadcast_addr, broadcast_axes
@@ -112,6 +114,10 @@ class ReuseValues:
                     or not _expensive(sub):
                 continue
             walk.skip()
+            known = self.known_sub(node, sub, inputs)
+            if known is not None:   # no loop: an input itself, or a constant
+                hoisted[sub] = known
+                continue
             key = _relative(sub, homes, shape)
             refs = [homes[s][0] for s in sub.free_symbols]
             if len(set(refs)) != len(refs):
@@ -120,6 +126,26 @@ class ReuseValues:
                 self.computed[(key, shape)] = self.compute_at(node, sub, shape, inputs)
             hoisted[sub] = (self.computed[(key, shape)], shape)
         return hoisted
+
+    def known_sub(self, node, sub, inputs):
+        """``(ref, shape)`` holding ``sub`` where, with the 0-d constants among its
+        inputs substituted, it is one of them or a number: ``x**(s - 1)`` and
+        ``x**(s - 2)`` of ``x**2``'s rules (``s`` = 2) are ``x`` and 1, exactly what
+        ``pow`` gives for every x; else None (hoisted as computed)."""
+        values = {s: self.known[self.env[x]] for s, x in inputs.items()
+                  if s in sub.free_symbols and self.env[x] in self.known}
+        values = {s: v for s, v in values.items() if math.isfinite(v) and v != 0}
+        if not values:
+            return None
+        folded = sub.xreplace({s: to_number(v) for s, v in values.items()})
+        if folded.is_Symbol and folded in inputs:
+            x = inputs[folded]
+            return self.env[x], None if x.shape == node.shape else x.shape
+        if folded.is_Number and math.isfinite(float(folded)):
+            ref = self.emit(node, (), [], (("const", float(folded).hex()),), dst=self.new_ssa())
+            self.known[ref] = float(folded)
+            return ref, ()
+        return None
 
     def with_hoisted(self, node, expr, hoisted):
         """``(expr, values)`` as ``reuse`` gives them: ``expr`` reading each hoisted
