@@ -43,7 +43,7 @@ from .errors import ArgumentError, NotATensorError
 from .graph import Node, ancestors, is_static
 from .lower import background
 from .lower import cache as lower_cache
-from .lower.structure import boxable, native
+from .lower.structure import boxable, machine_tree, native
 # the evaluators live in ``evaluator`` (light: loads and unpickling need only them);
 # their names stay importable from here
 from .evaluator import (ControlEvaluator, Evaluator, PendingEvaluator,  # noqa: F401
@@ -131,7 +131,8 @@ def _machine_code(nodes, leaves, tree, sized, fastmath, cache):
     from .lower.ir import graph_key
     directory = None if cache else lower_cache.private_dir()
     # the machine code builds the structure (a flat tuple is its own result already)
-    boxed = tree if boxable(tree) and not native(tree) else None
+    boxed, tables = machine_tree(tree)   # sparse layouts: index tables of the module
+    boxed = boxed if boxable(boxed) and not native(boxed) else None
     key = structure_key(graph_key(nodes, leaves, fastmath), boxed)
     names = [x.name for x in leaves]
     text = lower_cache.lookup(key, directory)
@@ -149,7 +150,7 @@ def _machine_code(nodes, leaves, tree, sized, fastmath, cache):
                 raise
             return _per_size(nodes, tree, leaves, fastmath, cache)
         literal = repr(program.to_literal())
-        text = module_text(program, literal, fastmath, boxed)
+        text = module_text(program, literal, fastmath, boxed, tables if boxed else None)
         from .lower import runtime  # numba is imported only when something is compiled
         runtime.HANDOFF[literal] = program
         work.stage(f"Numba/LLVM: compiling {len(program.stmts)} loops")

@@ -113,3 +113,71 @@ class SparseLayout:
 
 
 _F8 = np.dtype(np.float64)
+
+
+def csr_result(shape, digest, data, indices, indptr):
+    """The ``scipy.sparse.csr_matrix`` of a compiled sparse result (``lower.boxing``).
+
+    The machine code hands over the values and copies of the layout ``digest``'s index
+    arrays made for this result alone (so ``eliminate_zeros()`` and the like on one
+    result cannot change the next).  The first result of a layout in a process is built
+    by scipy's documented constructor, which checks the index arrays; the later ones
+    are new objects with that matrix's state and the new arrays, without the
+    constructor's O(nnz) checks -- unless the first check found that such an object
+    would differ from the constructor's in anything (another scipy), then every result
+    is made by the constructor.
+    """
+    known = _CSR_STATES.get(digest)
+    if known is None:
+        return _first_csr(shape, digest, data, indices, indptr)
+    cls, state = known
+    if state is None:
+        return cls((data, indices, indptr), shape=shape, copy=False)
+    fields = state.copy()
+    fields["data"], fields["indices"], fields["indptr"] = data, indices, indptr
+    out = object.__new__(cls)
+    out.__dict__ = fields
+    return out
+
+
+def _first_csr(shape, digest, data, indices, indptr):
+    try:
+        from scipy.sparse import csr_matrix
+    except ImportError:  # pragma: no cover (scipy is in the test and sparse extras)
+        raise ImportError("sparse results are scipy.sparse.csr_matrix: pip install "
+                          "scipy (or symgrad[sparse])") from None
+    made = csr_matrix((data, indices, indptr), shape=shape, copy=False)
+    made.check_format(full_check=True)
+    state = {k: v for k, v in made.__dict__.items() if k not in _CSR_ARRAYS}
+    copy = object.__new__(csr_matrix)
+    copy.__dict__ = dict(state, data=data, indices=indices, indptr=indptr)
+    _CSR_STATES[digest] = (csr_matrix, state if same_csr(copy, made) else None)
+    return made
+
+
+def same_csr(a, b):
+    """Whether ``a`` and ``b`` are the same kind of matrix with the same state: the
+    same attributes, equal values, arrays of the same dtype and shape."""
+    if type(a) is not type(b) or a.__dict__.keys() != b.__dict__.keys():
+        return False
+    for key, value in a.__dict__.items():
+        other = b.__dict__[key]
+        if isinstance(value, np.ndarray) or isinstance(other, np.ndarray):
+            if not (isinstance(value, np.ndarray) and isinstance(other, np.ndarray)
+                    and value.dtype == other.dtype and value.shape == other.shape
+                    and np.array_equal(value, other, equal_nan=True)):
+                return False
+        elif type(value) is not type(other) or not _equal(value, other):
+            return False
+    return True
+
+
+def _equal(a, b):
+    try:
+        return bool(a == b)
+    except Exception:   # (an attribute without a plain equality: count it as different)
+        return False
+
+
+_CSR_ARRAYS = ("data", "indices", "indptr")
+_CSR_STATES = {}  # layout digest -> (class, state); state None: use the constructor

@@ -8,27 +8,37 @@ tuples, ``None`` for unconnected gradients, dicts with string keys -- so that
 ``f(x)`` needs no Python code between the caller and the kernel.  Inside
 ``@njit`` code (``f.jit``) :func:`as_tuple` turns it back into the plain tuple.
 
-Trees that hold Python objects (sparse results, dicts with other keys) are not
-*boxable*: their entry returns the tuple and the evaluator rebuilds in Python.
+A sparse result (``("csr", shape, digest)``) boxes into a ``scipy.sparse.csr_matrix``:
+its values, and copies of the layout's index arrays (constants of the machine code,
+copied per result by a memcpy) handed to ``values.csr_result``.  Trees with dicts of
+other keys are not *boxable*: their entry returns the tuple and the evaluator
+rebuilds in Python.
 
 Also :class:`InputShapeError`, which the entry raises for an array of the wrong shape.
 
-Imports numba and ``errors``.
+Imports numba, ``errors`` and ``values`` (the sparse result's factory).
 """
 from __future__ import annotations
 
+import functools
+
+from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.core.extending import box, intrinsic, register_model
+from numba.np import numpy_support
+from numba.np.arrayobj import populate_array
 
 from ..errors import ShapeError
 from .structure import boxable, flatten  # noqa: F401  (re-exported)
 
 
 class Structured(types.Type):
-    """A tuple of outputs that boxes into the structure ``tree``."""
+    """A tuple of outputs that boxes into the structure ``tree``; ``tables`` holds the
+    index arrays of its sparse results (named by digest, which is in ``tree``)."""
 
-    def __init__(self, tree, tuple_type):
-        self.tree, self.tuple_type = tree, tuple_type
+    def __init__(self, tree, tuple_type, tables=None):
+        self.tree, self.tuple_type, self.tables = tree, tuple_type, tables or {}
         super().__init__(name=f"Structured({tree!r}, {tuple_type})")
 
     @property
@@ -46,24 +56,36 @@ register_model(Structured)(_same_model)
 @box(Structured)
 def _box_structured(typ, val, c):
     members = iter(range(len(typ.tuple_type)))
-    return _box_tree(typ.tree, typ.tuple_type, val, members, c)
+    out = _box_tree(typ.tree, typ, val, members, c)
+    if not typ.tables:
+        return out
+    result = cgutils.alloca_once_value(c.builder, out)   # NULL if a sparse result failed
+    with c.builder.if_then(cgutils.is_not_null(c.builder, c.pyapi.err_occurred()),
+                           likely=False):
+        c.pyapi.decref(out)
+        c.builder.store(c.pyapi.get_null_object(), result)
+    return c.builder.load(result)
 
 
-def _box_tree(tree, tuple_type, val, members, c):
-    kind = tree[0]
+def _box_tree(tree, typ, val, members, c):
+    kind, tuple_type = tree[0], typ.tuple_type
     if kind == "leaf":
         k = next(members)
         return c.box(tuple_type[k], c.builder.extract_value(val, k))
+    if kind == "csr":
+        k = next(members)
+        data = c.box(tuple_type[k], c.builder.extract_value(val, k))
+        return _box_csr(tree, typ.tables[tree[2]], data, c)
     if kind == "none":
         return c.pyapi.make_none()
     if kind == "dict":
         result = c.pyapi.dict_new(len(tree[1]))
         for key, sub in zip(tree[1], tree[2][1]):
-            item = _box_tree(sub, tuple_type, val, members, c)
+            item = _box_tree(sub, typ, val, members, c)
             c.pyapi.dict_setitem_string(result, key, item)
             c.pyapi.decref(item)
         return result
-    items = [_box_tree(sub, tuple_type, val, members, c) for sub in tree[1]]
+    items = [_box_tree(sub, typ, val, members, c) for sub in tree[1]]
     if kind == "tuple":
         result = c.pyapi.tuple_new(len(items))
         for k, item in enumerate(items):
@@ -75,9 +97,59 @@ def _box_tree(tree, tuple_type, val, members, c):
     return result
 
 
-def final_typing(tree, tuple_type):
+def _box_csr(tree, arrays, data, c):
+    """``values.csr_result(shape, digest, data, indices, indptr)`` (a new reference;
+    steals ``data``), the index arrays fresh copies of the constants ``arrays``."""
+    from ..values import csr_result
+    boxed = [data] + [_box_copy(arrays[j], f"_symgrad_csr_{tree[2]}_{j}", c)
+                      for j in (1, 0)]   # data, indices, indptr
+    # (a constant of the function's environment: a borrowed reference, no Python call)
+    factory = c.env_manager.read_const(c.env_manager.add_const(
+        functools.partial(csr_result, tree[1], tree[2])))
+    out = c.pyapi.call_function_objargs(factory, boxed)
+    for obj in boxed:
+        c.pyapi.decref(obj)
+    return out
+
+
+def _box_copy(array, name, c):
+    """A new numpy array holding a copy of ``array`` (1-d; a constant ``name``)."""
+    builder, context = c.builder, c.context
+    arrtype = types.Array(numpy_support.from_dtype(array.dtype), 1, "C")
+    intp = context.get_value_type(types.intp)
+    const = builder.module.globals.get(name) or cgutils.global_constant(
+        builder.module, name, ir.Constant(ir.ArrayType(ir.IntType(8), array.nbytes),
+                                          bytearray(array.tobytes())))
+    meminfo = context.nrt.meminfo_alloc_aligned_unchecked(
+        builder, ir.Constant(intp, max(array.nbytes, 1)),
+        context.get_preferred_array_alignment(arrtype.dtype))
+    out = cgutils.alloca_once_value(builder, c.pyapi.get_null_object())
+    with builder.if_else(cgutils.is_null(builder, meminfo), likely=False) as (failed, done):
+        with failed:
+            c.pyapi.err_set_string("PyExc_MemoryError", "no memory for a sparse result")
+        with done:
+            builder.store(_copied(array, arrtype, meminfo, const, c), out)
+    return builder.load(out)
+
+
+def _copied(array, arrtype, meminfo, const, c):
+    builder, context = c.builder, c.context
+    intp = context.get_value_type(types.intp)
+    data = context.nrt.meminfo_data(builder, meminfo)
+    cgutils.raw_memcpy(builder, data, builder.bitcast(const, data.type),
+                       ir.Constant(intp, array.nbytes), 1)
+    ary = context.make_array(arrtype)(context, builder)
+    populate_array(ary, data=builder.bitcast(data, ary.data.type),
+                   shape=cgutils.pack_array(builder, [ir.Constant(intp, array.size)], ty=intp),
+                   strides=cgutils.pack_array(builder, [ir.Constant(intp, array.itemsize)],
+                                              ty=intp),
+                   itemsize=ir.Constant(intp, array.itemsize), meminfo=meminfo)
+    return c.box(arrtype, ary._getvalue())   # (boxing takes over the reference)
+
+
+def final_typing(tree, tuple_type, tables=None):
     """``(signature, codegen)`` of a module's ``_final``: the outputs tuple as returned."""
-    result = Structured(tree, tuple_type) if tree is not None else tuple_type
+    result = Structured(tree, tuple_type, tables) if tree is not None else tuple_type
 
     def codegen(context, builder, signature, args):
         context.nrt.incref(builder, tuple_type, args[0])

@@ -39,6 +39,7 @@ INPUTS = _rt.sized({inputs!r}, {names!r})
 OUTPUTS = _rt.sized({outputs!r}, {names!r})
 PROGRAM = _rt.LazyProgram({text!r})
 TREE = {tree!r}
+TABLES = _rt.decode_tables({tables!r}, np.frombuffer)
 
 
 @intrinsic
@@ -48,16 +49,18 @@ def _kernel(typingctx{kernel_params}):
 
 @intrinsic
 def _final(typingctx, outputs):
-    return _rt.final_typing(TREE, outputs)
+    return _rt.final_typing(TREE, outputs, TABLES)
 '''
 
 
-def module_text(program, text, fastmath, tree=None):
+def module_text(program, text, fastmath, tree=None, tables=None):
     """The source of the module for ``program`` (``text`` is its literal form).
 
     ``tree``: the structure ``jit`` returns its outputs in when called from Python
-    (``lower.boxing``); None: a tuple.
+    (``lower.boxing``); None: a tuple.  ``tables``: the index arrays of its sparse
+    results (``lower.structure.machine_tree``).
     """
+    from .structure import encode_tables
     from .ir import encode_sizes  # the IR (SymPy) only when writing a module
     ins = [f"a{k}" for k in range(len(program.inputs))]
     outs = [f"r{k}" for k in program.array_outputs]
@@ -66,7 +69,7 @@ def module_text(program, text, fastmath, tree=None):
         n_in=len(ins), n_out=len(program.outputs), fastmath=bool(fastmath),
         inputs=encode_sizes([tuple(i) for i in program.inputs]),
         outputs=encode_sizes([(d, tuple(s), None) for d, s, _ in program.outputs]), text=text,
-        names=[n for n, _, _ in program.sizes], tree=tree,
+        names=[n for n, _, _ in program.sizes], tree=tree, tables=encode_tables(tables or {}),
         kernel_params="".join(", " + a for a in kargs),
         kernel_args="".join(a + ", " for a in kargs))
     return "\n".join([head, _jit_text(program, ins, kargs), _gufunc_text(program, ins, kargs),

@@ -27,6 +27,7 @@ from numba.np.arrayobj import populate_array
 from .boxing import InputShapeError, final_typing  # noqa: F401  (generated modules use them)
 from ..graph import Dim
 from .module import extra_dims
+from .structure import decode_tables  # noqa: F401  (generated modules use it)
 
 
 def sized(value, names):

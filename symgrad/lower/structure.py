@@ -2,7 +2,9 @@
 
 A structure is the tree of ``compiler.flatten_outputs``: ``("leaf",)``,
 ``("none",)``, ``("list"|"tuple", subtrees)``, ``("dict", keys, list tree)`` or
-``("wrap", layout)``.  Imports nothing.
+``("wrap", layout)``.  In a generated module (``machine_tree``) a sparse result is
+``("csr", shape, digest)``: its values, boxed into a ``scipy.sparse.csr_matrix``
+with copies of the index arrays ``TABLES[digest]``.  Imports hashlib and base64.
 
 >>> boxable(("list", (("leaf",), ("none",)))), boxable(("dict", (1,), ("list", (("leaf",),))))
 (True, False)
@@ -11,11 +13,14 @@ A structure is the tree of ``compiler.flatten_outputs``: ``("leaf",)``,
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+
 
 def boxable(tree):
     """Whether the machine code can build ``tree`` (see ``compiler.flatten_outputs``)."""
     kind = tree[0]
-    if kind in ("leaf", "none"):
+    if kind in ("leaf", "none", "csr"):
         return True
     if kind == "dict":
         return all(isinstance(k, str) for k in tree[1]) and boxable(tree[2])
@@ -34,6 +39,8 @@ def flatten(tree, value):
     kind = tree[0]
     if kind == "leaf":
         return (value,)
+    if kind == "csr":
+        return (value.data,)
     if kind == "none":
         return ()
     if kind == "dict":
@@ -48,3 +55,38 @@ def flattener(tree):
     if tree[0] in ("list", "tuple") and all(t == ("leaf",) for t in tree[1]):
         return tuple
     return lambda value: flatten(tree, value)
+
+
+def machine_tree(tree):
+    """``(tree, tables)``: ``tree`` with each sparse layout as ``("csr", shape, digest)``
+    and ``tables`` ``{digest: (indptr, indices)}`` (the layouts' index arrays)."""
+    tables = {}
+
+    def convert(t):
+        kind = t[0]
+        if kind == "wrap":
+            lay = t[1]
+            h = hashlib.sha256(repr(tuple(lay.shape)).encode())
+            for a in (lay.indptr, lay.indices):
+                h.update(a.dtype.str.encode() + a.tobytes())
+            digest = h.hexdigest()[:24]
+            tables[digest] = (lay.indptr, lay.indices)
+            return ("csr", tuple(int(d) for d in lay.shape), digest)
+        if kind == "dict":
+            return ("dict", t[1], convert(t[2]))
+        if kind in ("list", "tuple"):
+            return (kind, tuple(convert(s) for s in t[1]))
+        return t
+    return convert(tree), tables
+
+
+def encode_tables(tables):
+    """``tables`` as a literal for a module's text (see ``decode_tables``)."""
+    return {k: tuple((a.dtype.str, base64.b64encode(a.tobytes()).decode("ascii"))
+                     for a in arrays) for k, arrays in tables.items()}
+
+
+def decode_tables(literal, frombuffer):
+    """The inverse of ``encode_tables`` (``frombuffer``: ``numpy.frombuffer``)."""
+    return {k: tuple(frombuffer(base64.b64decode(text), dtype=dtype) for dtype, text in pair)
+            for k, pair in literal.items()}
