@@ -136,3 +136,23 @@ def test_scatter_into_zeros_stores_plus_zero_like_the_reference():
     np.testing.assert_array_equal(out, ref)
     np.testing.assert_array_equal(np.signbit(out), np.signbit(ref))
     assert np.signbit(out[1:]).tolist() == [False, False, False, True]
+
+
+def test_periodic_gather_tables_split_into_small_tables_and_strides(rng):
+    from symgrad.lower.program import lower_graph, periodic_pieces
+    band = np.array([[0, 1000, 1], [0, 1, 2000]]).ravel()   # 6 entries, shift 3 per period
+    table = np.concatenate([[7, 2], (band + 3 * np.arange(60)[:, None]).ravel(), [5, 9, 4]])
+    pieces = periodic_pieces(table)
+    assert [p for _, _, p in pieces] == [2, 6, 3] and pieces[1][1] == 60
+    assert sum(r * p for _, r, p in pieces) == table.size
+    for start, rows, period in pieces:   # each piece: a table over one period + a stride
+        part = table[start:start + rows * period].reshape(rows, period)
+        assert len({tuple(d) for d in np.diff(part, axis=0)}) <= 1
+    assert periodic_pieces(rng.permutation(3000)) is None   # no period: one table
+    assert periodic_pieces(np.arange(100)) is None   # short
+    x = sg.placeholder(shape=(3000,), name="x")
+    y = sg.gather(x, table)
+    program = lower_graph([y], [x])
+    assert {s.dims for s in program.stmts} == {(1, 2), (60, 6), (1, 3)}
+    v = rng.normal(size=3000)
+    np.testing.assert_array_equal(sg.compile(y, [x], cache=False, wait=True)(v), v[table])

@@ -291,7 +291,15 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
         fit = affine_fit(pos)
         if node.shape and fit is not None and not self.is_scalar(src):
             return ("view", src, fit[1], fit[2])  # read in place by every consumer
-        return self.emit(node, node.shape, [(src, fit or self.table_addr(pos))], _COPY)
+        pieces = periodic_pieces(pos) if fit is None and not self.is_scalar(src) else None
+        if pieces is None:
+            return self.emit(node, node.shape, [(src, fit or self.table_addr(pos))], _COPY)
+        dst = self.new_value(node)
+        for start, rows, period in pieces:   # (rows, period) nests: a small table + strides
+            part = pos.reshape(-1)[start:start + rows * period].reshape(rows, period)
+            self.emit(node, part.shape, [(src, self.table_addr(part))], _COPY, dst=dst,
+                      dst_addr=("aff", start, (period, 1)))
+        return dst
 
     def to_source(self, x, positions):
         """``x``'s flat positions as positions in the memory of the ref that holds them."""
@@ -520,6 +528,35 @@ def _sympy_number(value, dtype):
     # (+inf at -0.0), not as SymPy's 1/sqrt(x) of a rule (-inf there, as np.sqrt).
     return sympy.Float(float(value)) if isinstance(number, sympy.Rational) and \
         not number.is_Integer else number
+
+
+def periodic_pieces(pos, periods=32, least=256):
+    """A long 1-d gather table as pieces ``(start, rows, period)`` whose positions
+    repeat with a shift every ``period`` entries, so each reads as a small table plus
+    strides (a compressed sweep's entries in CSR order, band by band); None if the
+    table is short, 0-d or has no such run over most of it."""
+    flat = np.asarray(pos, dtype=np.int64)
+    if flat.ndim != 1 or flat.size < least:
+        return None
+    best = None
+    for p in range(2, min(periods, flat.size // 4) + 1):
+        same = np.diff(flat[p:] - flat[:-p]) == 0   # same shift as the entry before
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], same.astype(np.int8), [0]])))
+        if not edges.size:
+            continue
+        runs = edges.reshape(-1, 2)
+        k = int(np.argmax(runs[:, 1] - runs[:, 0]))
+        a, b = int(runs[k, 0]), int(runs[k, 1]) + 1 + p   # entries a..b-1 repeat
+        rows = (b - a) // p
+        if rows >= 4 and (best is None or rows * p > best[1] * best[2]):
+            best = (a, rows, p)
+    if best is None or best[1] * best[2] < flat.size // 2:
+        return None
+    a, rows, p = best
+    pieces = [(0, 1, a)] if a else []
+    pieces.append(best)
+    end = a + rows * p
+    return pieces + ([(end, 1, flat.size - end)] if end < flat.size else [])
 
 
 _STREAM_STRIDE = 64  # elements; see _Lowering.contraction_order
