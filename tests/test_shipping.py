@@ -218,6 +218,29 @@ def test_a_cold_cache_compiles_on_load(shipped, tmp_path):
     assert os.listdir(tmp_path / "empty_cache")
 
 
+def test_a_pickle_never_batched_batches_on_another_machine_without_sympy(tmp_path):
+    """A plain pickle (no f.save, the batch loop never built) on a machine with empty
+    caches: the kernel and the batch loop are compiled there, from the module's text,
+    and neither needs SymPy (sizes known when compiled: nothing symbolic to parse)."""
+    x = sg.placeholder(shape=(3,), name="x")
+    y = sg.reduce_sum(sg.exp(x) * sg.sin(x) - x ** 2)   # a graph no other test batches
+    outputs = [y, sg.gradients(y, x)[0]]
+    f = sg.compile(outputs, [x])
+    path = tmp_path / "f.pkl"
+    path.write_bytes(pickle.dumps(f))
+    rng = np.random.default_rng(3)
+    point, batch = rng.standard_normal(3), rng.standard_normal((4, 3))
+    report = run_child(tmp_path, [(path, [point], [batch])],
+                       env={"SYMGRAD_CACHE_DIR": str(tmp_path / "symgrad_cache"),
+                            "NUMBA_CACHE_DIR": str(tmp_path / "numba_cache")})
+    got = report["results"][0]
+    assert got["misses"] >= 1   # compiled there: nothing came from this process's cache
+    assert report["sympy"] is False
+    assert_same(got["out"], sg.evaluate(outputs, {x: point}))
+    want = [sg.evaluate(outputs, {x: p}) for p in batch]
+    assert_same(got["batched"], [np.array([w[0] for w in want]), np.stack([w[1] for w in want])])
+
+
 def test_a_saved_per_size_evaluator_names_the_sizes_it_has(shipped):
     f = sg.load(shipped["persize"]["path"])
     with pytest.raises(sg.ShapeError, match=r"compiled for input shapes \(3,\); \(5,\)"):

@@ -4,7 +4,9 @@ See ``lower.program`` for how graphs become Programs.  Everything here is plain
 data (tuples, ints, strings), so a Program round-trips through ``repr`` and
 ``ast.literal_eval`` into a generated module.
 
-Imports numpy, sympy and ``lower.cache`` (for the code version).
+Imports numpy and ``lower.cache`` (for the code version); SymPy only where sizes are
+symbols, so compiling a generated module of known sizes (an unpickled evaluator's
+batch loop) needs no SymPy.
 
 >>> affine_fit(np.arange(6).reshape(2, 3).T)
 ('aff', 0, (1, 3))
@@ -14,9 +16,9 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import sys
 
 import numpy as np
-import sympy
 
 from ..graph import Dim
 from .cache import code_version
@@ -123,12 +125,12 @@ def encode_sizes(value):
 
 def decode_sizes(value, names):
     """The inverse of :func:`encode_sizes`, over the size symbols ``names``."""
-    symbols = {n: sympy.Symbol(n, integer=True, nonnegative=True) for n in names}
+    symbols = {}
 
     def walk(v):
         if isinstance(v, tuple):
             if len(v) == 2 and v[0] == "size" and isinstance(v[1], str):
-                return Dim(sympy.parse_expr(v[1], local_dict=symbols))
+                return Dim(_parse_size(v[1], names, symbols))
             return tuple(walk(u) for u in v)
         if isinstance(v, list):
             return [walk(u) for u in v]
@@ -225,8 +227,18 @@ def node_key(node, env):
             node.dtype.str)  # (Dims hash and compare by their expressions)
 
 
+def _parse_size(text, names, symbols):
+    # SymPy is imported only for programs with sizes known at call time, so a module
+    # of known sizes compiles (an unpickled evaluator's batch loop) without it
+    import sympy
+    if not symbols:
+        symbols.update((n, sympy.Symbol(n, integer=True, nonnegative=True)) for n in names)
+    return sympy.parse_expr(text, local_dict=symbols)
+
+
 @functools.lru_cache(maxsize=65536)
 def _srepr(expr):
+    import sympy
     return sympy.srepr(expr)
 
 
@@ -239,7 +251,8 @@ def _canonical(v):
         return ("slice", _canonical(v.start), _canonical(v.stop), v.step)
     if isinstance(v, Dim):
         return ("dim", str(v.expr))
-    if isinstance(v, sympy.Basic):
+    sympy = sys.modules.get("sympy")   # without SymPy imported, nothing is SymPy's
+    if sympy is not None and isinstance(v, sympy.Basic):
         return ("sympy", _srepr(v))
     if isinstance(v, np.dtype) or isinstance(v, type):
         return ("dtype", np.dtype(v).str)
