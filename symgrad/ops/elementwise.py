@@ -26,6 +26,11 @@ import sympy
 # time it flattens a sum: ~50 ms that the first gradient of every process paid.  The
 # rules need Add anyway, so it is paid here, with the rest of SymPy's import.
 import sympy.tensor.tensor  # noqa: F401
+# Likewise sympy.diff's first derivative of a symbol (Eq in Expr._eval_derivative_n_times)
+# imports sympy.assumptions.wrapper, and a function's first evaluation sympy.sets.setexpr
+# (~5 ms together, with .pyc): paid here rather than by the first gradient.
+import sympy.assumptions.wrapper  # noqa: F401
+import sympy.sets.setexpr  # noqa: F401
 from sympy.logic.boolalg import Boolean
 
 from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, float_result, promote,
