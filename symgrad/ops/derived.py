@@ -1,0 +1,98 @@
+"""The partial derivatives of the elementwise ops, derived once and shipped.
+
+``ElementwiseOp.partials`` differentiates each op's rule with ``sympy.diff`` (or
+builds its hand-written convention) the first time a process meets it.  In a fresh
+process that is SymPy's slowest work (its caches are cold): 1-5 ms per op, most of
+a small program's first gradient.  ``partials.json`` beside this module holds the
+same expressions, derived by that code and written as ``sympy.srepr`` text (for
+float inputs and no attributes, the common case), so a new process rebuilds them
+from text instead of deriving them.  The table is only a cache of the derivation:
+
+- an entry is used only under the SymPy version that wrote it (else: derived);
+- ops and dtypes not in it are derived as before (adding an op touches one file);
+- ``tests/test_derived_table.py`` derives every entry again and requires the
+  same expression, ``srepr`` for ``srepr``.
+
+Regenerate it after changing a rule or SymPy (the test says so):
+``python -c "from symgrad.ops import derived; derived.write_table()"``.
+Imports json and SymPy (with ``ops.elementwise``, which uses it).
+
+>>> import sympy
+>>> entry = lookup("sin", ("f",))
+>>> entry is None or entry[0] == sympy.cos(sympy.Symbol("_x0", real=True))
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import sympy
+
+PATH = os.path.join(os.path.dirname(__file__), "partials.json")
+_TABLE: list = []   # [the loaded table or {}]
+_NAMES: dict = {}   # the namespace srepr text is read in
+
+
+def lookup(name, kinds):
+    """The shipped partials of op ``name`` for inputs of dtype kinds ``kinds`` (SymPy
+    expressions or None, one per input), or None when the table has no entry."""
+    if not _TABLE:
+        _TABLE.append(_load())
+    texts = _TABLE[0].get(f"{name}:{''.join(kinds)}")
+    if texts is None:
+        return None
+    return [None if t is None else eval(t, _NAMES) for t in texts]  # noqa: S307 (our file)
+
+
+def _load():
+    try:
+        with open(PATH, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    if data.get("sympy") != sympy.__version__:   # another SymPy may write other forms
+        return {}
+    _load_names()
+    return data["partials"]
+
+
+def derive_table():
+    """``{"op:kinds": [srepr text or None, ...]}``: every elementwise op without
+    attributes, float inputs, derived now (entries that do not read back equal are left
+    out)."""
+    import numpy as np
+    from .base import REGISTRY
+    from .elementwise import ElementwiseOp
+    out = {}
+    for name, op in sorted(REGISTRY.items()):
+        if not isinstance(op, ElementwiseOp) or op.nargs < 1:
+            continue
+        try:
+            parts, _ = op._derived((np.dtype(np.float64),) * op.nargs)
+        except TypeError:   # a rule that needs attributes
+            continue
+        texts = [None if p is None else sympy.srepr(sympy.sympify(p)) for p in parts]
+        if not _NAMES:
+            _load_names()
+        if all(t is None or sympy.srepr(eval(t, _NAMES)) == t for t in texts):  # noqa: S307
+            out[f"{name}:{'f' * op.nargs}"] = texts
+    return out
+
+
+def _load_names():
+    """The names srepr text uses: SymPy's, and symgrad's own functions (sigmoid...)."""
+    from . import functions
+    from sympy.functions.elementary.piecewise import ExprCondPair
+    _NAMES.update(vars(sympy))
+    _NAMES.update({n: getattr(functions, n) for n in functions.__all__}, ExprCondPair=ExprCondPair)
+
+
+def write_table(path=PATH):
+    """Derive the table and write it to ``path`` (``partials.json`` by default)."""
+    data = {"sympy": sympy.__version__, "partials": derive_table()}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=0, sort_keys=True)
+        fh.write("\n")
+    return data
+
