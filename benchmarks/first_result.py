@@ -6,7 +6,14 @@ of trace, ``gradients``, ``sg.compile`` and the first call, then how long until 
 machine code answers.  ``default``: ``sg.compile`` as it is (the cheap tier answers
 first); ``wait=True``: the machine code is built before ``compile`` returns (the
 behaviour before issue 15).  Medians over ``--runs`` fresh processes; the load
-average is printed, since other processes on the machine slow every figure.
+average is printed, since other processes on the machine slow every figure, and the
+first result's CPU time (trace to first answer) is given beside its wall time.
+``--default-only`` skips the ``wait=True`` rows.
+
+The fresh processes compile symgrad's sources unless .pyc files exist (this machine
+sets PYTHONDONTWRITEBYTECODE=1; a pip-installed package has them): for the figures
+with .pyc, run ``env -u PYTHONDONTWRITEBYTECODE python -m benchmarks.first_result``
+twice and take the second run.
 """
 from __future__ import annotations
 
@@ -22,7 +29,8 @@ import time
 from .procs import ROOT, fresh_env
 from .workloads import all_workloads
 
-PHASES = ["trace", "gradients", "compile", "first call", "first result", "machine code"]
+PHASES = ["trace", "gradients", "compile", "first call", "first result", "machine code",
+          "first result CPU"]
 
 
 def child(name, wait):
@@ -35,7 +43,8 @@ def child(name, wait):
     sg.gradients, sg.compile  # noqa: B018  (the lazily imported API: import time, not build)
     njit(lambda v: v + 1.0)(1.0)
     w = get(name)
-    point, clock = w.sample(), time.perf_counter
+    point, clock, cpu = w.sample(), time.perf_counter, time.process_time
+    c0 = cpu()   # CPU time: less sensitive than wall time to other processes' load
     t0 = clock()
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(w.n,), name="x")
@@ -46,12 +55,12 @@ def child(name, wait):
         f = sg.compile([loss, grad], [x], wait=True if wait else None)
         t3 = clock()
         f(point)
-        t4 = clock()
+        t4, c4 = clock(), cpu()
         f.wait()
         f(point)
         t5 = clock()
     print(json.dumps(dict(zip(PHASES, [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0,
-                                       t5 - t0]))))
+                                       t5 - t0, c4 - c0]))))
 
 
 def measure(name, wait, runs):
@@ -74,6 +83,8 @@ def main(argv=None):
                                 description=__doc__.split("\n")[0])
     p.add_argument("workloads", nargs="*", help="default: every workload")
     p.add_argument("--runs", type=int, default=3, help="fresh processes per figure")
+    p.add_argument("--default-only", action="store_true",
+                   help="skip the wait=True rows (the builds take most of the run)")
     p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     opts = p.parse_args(argv)
     if opts.child:
@@ -83,7 +94,7 @@ def main(argv=None):
     print("| workload | compile | " + " | ".join(f"{p} ms" for p in PHASES) + " |")
     print("|---|---|" + "---|" * len(PHASES))
     for name in names:
-        for wait in (False, True):
+        for wait in (False,) if opts.default_only else (False, True):
             m = measure(name, wait, opts.runs)
             print(f"| {name} | {'wait=True' if wait else 'default'} | "
                   + " | ".join(f"{1e3 * m[p]:.1f}" for p in PHASES) + " |", flush=True)
