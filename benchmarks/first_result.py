@@ -13,7 +13,8 @@ first result's CPU time (trace to first answer) is given beside its wall time.
 The fresh processes compile symgrad's sources unless .pyc files exist (this machine
 sets PYTHONDONTWRITEBYTECODE=1; a pip-installed package has them): for the figures
 with .pyc, run ``env -u PYTHONDONTWRITEBYTECODE python -m benchmarks.first_result``
-twice and take the second run.
+twice and take the second run (Python reads .pyc files whatever that variable says:
+delete symgrad's and benchmarks' ``__pycache__`` directories before measuring without).
 """
 from __future__ import annotations
 
