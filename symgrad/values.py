@@ -12,6 +12,8 @@ Imports errors and dims (numpy only).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .errors import FeedError
@@ -140,6 +142,36 @@ def csr_result(shape, digest, data, indices, indptr):
     return out
 
 
+class CsrMaker:
+    """Makes the results of one sparse layout (one maker per layout and process:
+    :func:`csr_maker`).  Called with a result's arrays it gives ``csr_result``; once
+    the first result has been checked, ``fast`` is ``(new, state)`` -- ``new()`` an
+    empty matrix object, ``state`` its attributes besides the arrays -- and the
+    machine code builds the later results from it itself (``lower.boxing``), with no
+    Python call; ``fast`` stays None where the constructor makes every result."""
+
+    def __init__(self, shape, digest):
+        self.shape, self.digest, self.fast = tuple(shape), digest, None
+
+    def __reduce__(self):   # (unpickled: the process's own maker, checked anew)
+        return csr_maker, (self.shape, self.digest)
+
+    def __call__(self, data, indices, indptr):
+        out = csr_result(self.shape, self.digest, data, indices, indptr)
+        cls, state = _CSR_STATES[self.digest]
+        if state is not None:
+            self.fast = (functools.partial(object.__new__, cls), state)
+        return out
+
+
+def csr_maker(shape, digest):
+    """The process's :class:`CsrMaker` of the layout ``digest``."""
+    maker = _CSR_MAKERS.get(digest)
+    if maker is None:
+        maker = _CSR_MAKERS[digest] = CsrMaker(shape, digest)
+    return maker
+
+
 def _first_csr(shape, digest, data, indices, indptr):
     try:
         from scipy.sparse import csr_matrix
@@ -181,3 +213,4 @@ def _equal(a, b):
 
 _CSR_ARRAYS = ("data", "indices", "indptr")
 _CSR_STATES = {}  # layout digest -> (class, state); state None: use the constructor
+_CSR_MAKERS = {}  # layout digest -> CsrMaker

@@ -72,19 +72,25 @@ def test_each_result_owns_its_arrays(built):
 
 
 def test_first_use_check_and_the_constructor_fallback(built, monkeypatch):
-    fn, v, ref, _ = built
-    monkeypatch.setattr(V, "_CSR_STATES", {})
+    fn, v, ref, hs = built
     fn(v)
-    ((digest, (cls, state)),) = V._CSR_STATES.items()
-    assert cls is scipy.sparse.csr_matrix and state is not None   # checked: the fast path
-    fast = fn(v)[2]
-    fast.check_format(full_check=True)
-    np.testing.assert_array_equal(fast.toarray(), ref)
+    ((digest, maker),) = [(d, m) for d, m in V._CSR_MAKERS.items() if m.shape == (40, 40)]
+    monkeypatch.setattr(V, "_CSR_STATES", {})
+    monkeypatch.setattr(maker, "fast", None)   # as in a new process
+    first = fn(v)[2]   # checked against the constructor: the machine code takes over
+    cls, state = V._CSR_STATES[digest]
+    assert cls is scipy.sparse.csr_matrix and state is not None and maker.fast is not None
+    assert maker.fast[1] is state and type(maker.fast[0]()) is scipy.sparse.csr_matrix
+    for h in (first, fn(v)[2], fn(v)[2]):
+        assert type(h) is scipy.sparse.csr_matrix and h.__dict__.keys() == first.__dict__.keys()
+        h.check_format(full_check=True)
+        np.testing.assert_array_equal(h.toarray(), ref)
     # a scipy whose matrices hold other state than ours: every result by the constructor
     monkeypatch.setattr(V, "_CSR_STATES", {})
+    monkeypatch.setattr(maker, "fast", None)
     monkeypatch.setattr(V, "same_csr", lambda a, b: False)
     results = [fn(v)[2] for _ in range(3)]
-    assert V._CSR_STATES[digest][1] is None
+    assert V._CSR_STATES[digest][1] is None and maker.fast is None
     for h in results:
         assert type(h) is scipy.sparse.csr_matrix
         h.check_format(full_check=True)

@@ -20,8 +20,6 @@ Imports numba, ``errors`` and ``values`` (the sparse result's factory).
 """
 from __future__ import annotations
 
-import functools
-
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -98,18 +96,52 @@ def _box_tree(tree, typ, val, members, c):
 
 
 def _box_csr(tree, arrays, data, c):
-    """``values.csr_result(shape, digest, data, indices, indptr)`` (a new reference;
-    steals ``data``), the index arrays fresh copies of the constants ``arrays``."""
-    from ..values import csr_result
+    """The layout's ``values.CsrMaker`` result for ``data`` (a new reference; steals
+    ``data``), the index arrays fresh copies of the constants ``arrays``.  Once the
+    maker has checked a first result (``maker.fast``), the matrix is made here: an
+    empty object of the class and a copy of the checked state plus the three arrays
+    as its ``__dict__``; no Python code runs."""
+    from ..values import csr_maker
+    pyapi, builder = c.pyapi, c.builder
     boxed = [data] + [_box_copy(arrays[j], f"_symgrad_csr_{tree[2]}_{j}", c)
                       for j in (1, 0)]   # data, indices, indptr
-    # (a constant of the function's environment: a borrowed reference, no Python call)
-    factory = c.env_manager.read_const(c.env_manager.add_const(
-        functools.partial(csr_result, tree[1], tree[2])))
-    out = c.pyapi.call_function_objargs(factory, boxed)
-    for obj in boxed:
-        c.pyapi.decref(obj)
-    return out
+    const = c.env_manager.add_const   # (constants of the function: borrowed references)
+    maker = c.env_manager.read_const(const(csr_maker(tree[1], tree[2])))
+    fast = pyapi.object_getattr(maker, c.env_manager.read_const(const("fast")))
+    out = cgutils.alloca_once_value(builder, pyapi.get_null_object())
+    with builder.if_else(builder.icmp_unsigned("==", fast, pyapi.borrow_none())) as (slow, quick):
+        with slow:
+            builder.store(pyapi.call_function_objargs(maker, boxed), out)
+        with quick:
+            with builder.if_then(cgutils.is_not_null(builder, fast)):
+                builder.store(_assemble(fast, boxed, c), out)
+    for obj in [fast] + boxed:
+        pyapi.decref(obj)
+    return builder.load(out)
+
+
+def _assemble(fast, arrays, c):
+    """``new()`` with ``__dict__`` a copy of ``state`` plus data, indices and indptr
+    (``fast`` is ``(new, state)``); NULL with the error set if anything fails."""
+    pyapi, builder = c.pyapi, c.builder
+    new, state = pyapi.tuple_getitem(fast, 0), pyapi.tuple_getitem(fast, 1)
+    obj = pyapi.call_function_objargs(new, [])
+    copy = pyapi._get_function(ir.FunctionType(pyapi.pyobj, [pyapi.pyobj]), name="PyDict_Copy")
+    fields = builder.call(copy, [state])
+    out = cgutils.alloca_once_value(builder, pyapi.get_null_object())
+    both = builder.and_(cgutils.is_not_null(builder, obj), cgutils.is_not_null(builder, fields))
+    with builder.if_then(both, likely=True):
+        for name, value in zip(("data", "indices", "indptr"), arrays):
+            pyapi.dict_setitem(fields, c.env_manager.read_const(c.env_manager.add_const(name)),
+                               value)
+        key = c.env_manager.read_const(c.env_manager.add_const("__dict__"))
+        failed = builder.icmp_signed("!=", pyapi.object_setattr(obj, key, fields),
+                                     ir.Constant(ir.IntType(32), 0))
+        builder.store(builder.select(failed, pyapi.get_null_object(), obj), out)
+    with builder.if_then(cgutils.is_null(builder, builder.load(out))):
+        pyapi.decref(obj)   # (NULL-safe)
+    pyapi.decref(fields)
+    return builder.load(out)
 
 
 def _box_copy(array, name, c):
