@@ -31,6 +31,7 @@ from numba.core.typing import signature
 
 from .. import progress
 from ..graph import Dim
+from . import loopfuse
 from .llvm_loops import LoopEmitter, _Mem
 from .llvm_scalar import F64, InstructionEmitter
 from .llvm_sizes import I64, SizeValues
@@ -157,9 +158,12 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
 
     def statements(self, stmts):
         size = 0
-        for stmt in stmts:
-            self.statement(stmt)
-            size += len(stmt.body)
+        for depth, group in loopfuse.plan(self.p, stmts):
+            if depth:
+                self.fused(depth, group)
+            else:
+                self.statement(group[0])
+            size += sum(len(st.body) for st in group)
             if size > BLOCK_SIZE:
                 self.block_boundary()
                 size = 0

@@ -233,36 +233,65 @@ class LoopEmitter:
                 fn(idx)
         return run
 
-    def statement(self, st):
+    def statement(self, st, prefix=()):
+        """Emit ``st``; inside a fused nest (``lower.loopfuse``), ``prefix`` indexes
+        its first loops, which the nest runs."""
         dims, nout, lanes = st.dims, st.nout, self.lanes()
-        unroll = (len(st.body) + 2) * len(lanes) if unrolled(st) else 0
+        unroll = (len(st.body) + 2) * len(lanes) if unrolled(st) and not prefix else 0
+        inner = dims[len(prefix):]
         if st.reduce is None:
             def value(idx):
                 self.put(st, idx, self.body(st, idx))
-            self.nest(dims, self.each_lane(value, lanes), unroll=unroll)
+            self.nest(inner, self.each_lane(value, lanes), prefix, unroll=unroll)
             return
         combine, identity, init = st.reduce
         if not init:  # accumulate into memory (scatter-add)
             def accumulate(idx):
                 mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
                 self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
-            self.nest(dims, self.each_lane(accumulate, lanes), unroll=unroll)
+            self.nest(inner, self.each_lane(accumulate, lanes), prefix, unroll=unroll)
             return
 
         def outer(oidx):
-            accs = [cgutils.alloca_once(self.b, F64) for _ in lanes]
-            for acc in accs:
-                self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
-
-            def inner(ridx):
-                for (self.mem, self.scalars), acc in zip(lanes, accs):
-                    v = self.body(st, oidx + ridx)
-                    self.b.store(self.combine(st, combine, self.b.load(acc), v), acc)
-            self.nest(dims[nout:], inner, unroll=unroll, reduction=True)
+            accs = self.accumulators(identity, lanes)
+            self.reduce_into(st, accs, oidx, unroll)
             zeros = tuple(ir.Constant(I64, 0) for _ in dims[nout:])
             for (self.mem, self.scalars), acc in zip(lanes, accs):
                 self.put(st, oidx + zeros, self.b.load(acc))
-        self.nest(dims[:nout], outer, unroll=unroll)
+        self.nest(dims[len(prefix):nout], outer, prefix, unroll=unroll)
+
+    def accumulators(self, identity, lanes):
+        accs = [cgutils.alloca_once(self.b, F64) for _ in lanes]
+        for acc in accs:
+            self.b.store(ir.Constant(F64, float.fromhex(identity)), acc)
+        return accs
+
+    def reduce_into(self, st, accs, oidx, unroll=0):
+        """Combine ``st``'s body over its loops after ``oidx`` into ``accs`` (per lane)."""
+        def inner(ridx):
+            for (self.mem, self.scalars), acc in zip(self.lanes(), accs):
+                v = self.body(st, oidx + ridx)
+                self.b.store(self.combine(st, st.reduce[0], self.b.load(acc), v), acc)
+        self.nest(st.dims[len(oidx):], inner, unroll=unroll, reduction=True)
+
+    def fused(self, depth, group):
+        """The statements ``group`` in one nest over their first ``depth`` loops
+        (``lower.loopfuse``); a reduction of everything carries its sum across it."""
+        lanes, whole = self.lanes(), {}
+        for st in group:
+            if st.reduce is not None and st.reduce[2] and st.nout == 0:
+                whole[id(st)] = self.accumulators(st.reduce[1], lanes)
+
+        def step(prefix):
+            for st in group:
+                if id(st) in whole:
+                    self.reduce_into(st, whole[id(st)], prefix)
+                else:
+                    self.statement(st, prefix)
+        self.nest(group[0].dims[:depth], step, reduction=bool(whole))
+        for st in group:
+            for (self.mem, self.scalars), acc in zip(lanes, whole.get(id(st), ())):
+                self.put(st, (), self.b.load(acc))
 
     def put(self, st, idx, v):
         if st.round32:

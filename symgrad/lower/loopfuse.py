@@ -1,0 +1,219 @@
+"""Loop fusion in the emitter: adjacent loop statements that share their outer loops
+run in one loop nest.
+
+A kernel is a list of loop statements, each its own loop nest (``lower.program``).
+Small loops over temporaries then cost their loop overhead each, and a reduction's
+dependent chain of adds runs alone: nothing else of the kernel overlaps it.  Here
+consecutive statements whose loop nests start with the same loops (``depth`` of them)
+are grouped; the emitter runs the group's members one after the other *inside* one
+nest over those loops (each member's remaining loops nested inside).  A value
+written in one iteration and read in the same iteration then stays in registers
+(LLVM forwards the store), and independent work overlaps the reduction.
+
+The same instructions run on the same values in the same order per element:
+results are bit for bit those of the statements one after the other.  Fusion is
+legal when no element is touched by an earlier member in a *later* outer iteration
+than a later member touches it (read after write, write after read, write after
+write: a scatter-add's order of sums is kept too); this is checked per element on
+the actual addresses (affine or index tables).  A member may be a map, a
+scatter-add, a reduction whose reduced loops are all inside the shared ones, or a
+reduction of everything to one value (its sum carried across the nest; no later
+member may read it).  A statement that cannot join but touches nothing the group
+touches is moved before the group (zero-fills, constants), so the group goes on.
+
+Only nests of sizes known at compile time and at most ``MAX_POINTS`` iterations per
+member are analysed; statements emitted unrolled (``peephole.unrolled``) keep their
+own nest (their table entries become constants).
+
+Imports numpy and ``lower.peephole``.
+
+>>> from symgrad.lower.ir import Loop, Program
+>>> a = Loop((4,), 1, ("buf", 0), ("aff", 0, (1,)), [(("in", 0), ("aff", 0, (1,)))],
+...          (("arg", 0), ("neg", 0)))
+>>> b = Loop((4,), 0, ("ssa", 0), None, [(("buf", 0), ("aff", 0, (1,)))], (("arg", 0),),
+...          reduce=((("arg", 0), ("arg", 1), ("add", 0, 1)), "0x0.0p+0", True))
+>>> [(d, len(g)) for d, g in plan(Program(stmts=[a, b]), [a, b])]
+[(1, 2)]
+>>> c = Loop((4,), 1, ("buf", 0), ("aff", 3, (-1,)), [(("in", 0), ("aff", 0, (1,)))],
+...          (("arg", 0),))   # reversed: b would read buf[0] before c writes it
+>>> [(d, len(g)) for d, g in plan(Program(stmts=[c, b]), [c, b])]
+[(0, 1), (0, 1)]
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from .peephole import unrolled
+
+MAX_POINTS = 1 << 15   # iterations of one member's nest, at most (the check is per element)
+MAX_MEMBERS = 64       # statements per group, at most
+ENABLED = os.environ.get("SYMGRAD_FUSE_LOOPS", "1") != "0"
+
+
+def plan(program, stmts):
+    """``[(depth, statements)]``: ``stmts`` in emission order, grouped; a group of
+    depth d > 0 shares its first d loops; depth 0 is one statement on its own."""
+    out, group, moved = [], [], []
+    nest = None   # the group's accesses so far (_Nest)
+
+    def flush():
+        out.extend((0, [st]) for st in moved)
+        if group:
+            out.append((nest.depth if len(group) > 1 else 0, list(group)))
+        moved.clear()
+        group.clear()
+
+    for st in stmts:
+        if group and ENABLED and nest.depth:
+            joined = _join(program, nest, group, st)
+            if joined is not None:
+                group.append(st)
+                nest = joined
+                continue
+            if (len(group) > 1 or not _fusible(st)) and len(moved) < MAX_MEMBERS \
+                    and not _conflicts(st, group):
+                moved.append(st)
+                continue
+        flush()
+        group.append(st)
+        nest = _Nest(program, _max_depth(st) if _fusible(st) else 0)
+        if nest.depth:
+            nest.add(st)
+    flush()
+    return out
+
+
+def _join(program, nest, group, st):
+    """The nest with ``st`` added, or None if ``st`` cannot join the group."""
+    depth = _joint_depth(group, nest.depth, st)
+    if not depth or len(group) >= MAX_MEMBERS:
+        return None
+    if depth < nest.depth:   # fewer shared loops: check the whole group again
+        nest = _Nest(program, depth)
+        for member in group:
+            if not nest.admits(member):
+                return None
+            nest.add(member)
+    if not nest.admits(st):
+        return None
+    nest.add(st)
+    return nest
+
+
+def _fusible(st):
+    dims = st.dims
+    return (bool(dims) and all(isinstance(d, int) for d in dims) and dims[0] > 1
+            and math.prod(dims) <= MAX_POINTS and not unrolled(st))
+
+
+def _max_depth(st):
+    """How many of ``st``'s outer loops it can share (a reduction's reduced loops can
+    be shared only when they are all of its loops)."""
+    if st.reduce is not None and st.reduce[2] and st.nout > 0:
+        return st.nout
+    return len(st.dims)
+
+
+def _joint_depth(group, depth, st):
+    if not depth or not _fusible(st):
+        return 0
+    d = min(depth, _max_depth(st))
+    shared = 0
+    while shared < d and st.dims[shared] == group[0].dims[shared]:
+        shared += 1
+    return shared
+
+
+def _conflicts(st, group):
+    """Whether ``st`` and the group touch a common ref that one of them writes."""
+    writes = {m.dst for m in group}
+    reads = {r for m in group for r, _ in m.srcs} | {m.dst for m in group if _accumulates(m)}
+    own = {r for r, _ in st.srcs}
+    return st.dst in writes or st.dst in reads or bool(own & writes)
+
+
+def _accumulates(st):
+    return st.reduce is not None and not st.reduce[2]
+
+
+class _Nest:
+    """The accesses of a group's members so far, over their first ``depth`` loops: per
+    ref, per element, the last outer iteration that wrote it and that read it."""
+
+    def __init__(self, program, depth):
+        self.program, self.depth, self.writes, self.reads = program, depth, {}, {}
+
+    def admits(self, st):
+        """Whether ``st`` may run after the members in the same nest: no element it
+        touches was touched in a later outer iteration where either touch writes; it
+        reads no whole-nest reduction of a member."""
+        outer = _outer_index(st.dims, self.depth)
+        for ref, addr in st.srcs:
+            if addr is None:
+                if ref in self.writes:   # a 0-d value written in the nest: a reduction
+                    return False
+            elif not _after(self.writes, ref, self.where(addr, st), outer):
+                return False
+        if st.dst[0] == "ssa":
+            return st.dst not in self.writes
+        where = self.where(st.dst_addr, st)
+        return _after(self.writes, st.dst, where, outer) and \
+            _after(self.reads, st.dst, where, outer)
+
+    def add(self, st):
+        outer = _outer_index(st.dims, self.depth)
+        for ref, addr in st.srcs:
+            if addr is not None:
+                _mark(self.reads, ref, self.where(addr, st), outer)
+        if st.dst[0] == "ssa":
+            self.writes[st.dst] = None
+        else:
+            _mark(self.writes, st.dst, self.where(st.dst_addr, st), outer)
+
+    def where(self, addr, st):
+        return _addresses(self.program, addr, st.dims)
+
+
+def _outer_index(dims, depth):
+    """The flat index over the first ``depth`` loops, for every iteration of ``dims``."""
+    head = np.arange(math.prod(dims[:depth]), dtype=np.int64).reshape(dims[:depth])
+    return np.broadcast_to(head.reshape(dims[:depth] + (1,) * (len(dims) - depth)), dims)
+
+
+def _addresses(program, addr, dims):
+    """The flat element positions ``addr`` touches, shaped like the nest ``dims``."""
+    if addr[0] == "aff":
+        pos = np.full(dims, int(addr[1]), dtype=np.int64)
+        for d, s in enumerate(addr[2]):
+            if s:
+                shape = [1] * len(dims)
+                shape[d] = dims[d]
+                pos = pos + int(s) * np.arange(dims[d], dtype=np.int64).reshape(shape)
+        return pos
+    lead = addr[2] if len(addr) > 2 else ()
+    table = program.const_array(addr[1]).reshape(dims[len(lead):])
+    return _addresses(program, ("aff", 0, tuple(lead) + (0,) * (len(dims) - len(lead))),
+                      dims) + table
+
+
+def _after(seen, ref, where, outer):
+    """No element of ``where`` was touched (in ``seen``) in a later outer iteration."""
+    last = seen.get(ref)
+    if last is None:
+        return True
+    inside = where < last.size
+    return bool(np.all(last[where[inside]] <= outer[inside]))
+
+
+def _mark(seen, ref, where, outer):
+    size = int(where.max()) + 1 if where.size else 0
+    last = seen.get(ref)
+    if last is None or last.size < size:
+        grown = np.full(max(size, 0 if last is None else last.size), -1, dtype=np.int64)
+        if last is not None:
+            grown[:last.size] = last
+        seen[ref] = last = grown
+    np.maximum.at(last, where.ravel(), np.broadcast_to(outer, where.shape).ravel())

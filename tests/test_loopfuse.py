@@ -1,0 +1,164 @@
+"""Loop fusion in the emitter (symgrad/lower/loopfuse.py): which statements share a
+loop nest, and that fused kernels compute what the statements one by one compute
+(bit for bit) and what the reference evaluator computes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import symgrad as sg
+from symgrad.lower import loopfuse
+from symgrad.lower.ir import Loop, Program
+from symgrad.lower.program import lower_graph
+
+from .programs import programs
+
+ADD = ((("arg", 0), ("arg", 1), ("add", 0, 1)), "0x0.0p+0")
+NEG = (("arg", 0), ("neg", 0))
+
+
+def _map(n, dst, at, src, src_at):
+    return Loop((n,), 1, dst, ("aff", at[0], (at[1],)), [(src, ("aff", src_at[0], (src_at[1],)))],
+                NEG)
+
+
+def _groups(stmts, program=None):
+    program = program or Program(stmts=stmts)
+    index = {id(st): k for k, st in enumerate(stmts)}
+    return [(depth, [index[id(st)] for st in group])
+            for depth, group in loopfuse.plan(program, stmts)]
+
+
+def test_maps_and_a_whole_reduction_share_one_loop():
+    a = _map(5, ("buf", 0), (0, 1), ("in", 0), (0, 1))
+    b = _map(5, ("buf", 1), (0, 1), ("buf", 0), (0, 1))
+    total = Loop((5,), 0, ("ssa", 0), None, [(("buf", 1), ("aff", 0, (1,)))], (("arg", 0),),
+                 reduce=ADD + (True,))
+    assert _groups([a, b, total]) == [(1, [0, 1, 2])]
+
+
+@pytest.mark.parametrize("write_at, read_at, fused", [
+    ((0, 1), (0, 1), True),      # the same element in the same iteration
+    ((1, 1), (1, 1), True),      # shifted alike
+    ((1, 1), (0, 1), True),      # reads what an earlier iteration wrote
+    ((0, 1), (1, 1), False),     # reads what a later iteration writes
+    ((4, -1), (0, 1), False),    # reversed
+])
+def test_a_read_joins_only_after_its_write(write_at, read_at, fused):
+    a = _map(5, ("buf", 0), write_at, ("in", 0), (0, 1))
+    b = _map(5, ("buf", 1), (0, 1), ("buf", 0), read_at)
+    assert _groups([a, b]) == ([(1, [0, 1])] if fused else [(0, [0]), (0, [1])])
+
+
+def test_a_write_after_a_later_read_keeps_apart():
+    # b overwrites element i + 1 while a still has to read it in iteration i + 1
+    a = _map(4, ("buf", 1), (0, 1), ("buf", 0), (0, 1))
+    b = _map(4, ("buf", 0), (1, 1), ("in", 0), (0, 1))
+    assert _groups([a, b]) == [(0, [0]), (0, [1])]
+
+
+def test_scatter_adds_keep_their_order_of_sums():
+    def scatter(at):
+        return Loop((4,), 1, ("out", 0), ("aff", at, (1,)), [(("in", 0), ("aff", 0, (1,)))],
+                    (("arg", 0),), reduce=ADD + (False,))
+    # element k gets a's term (iteration k - 1) before b's (iteration k): kept
+    assert _groups([scatter(1), scatter(0)]) == [(1, [0, 1])]
+    # element k gets a's term in iteration k, b's in k - 1: b would add first
+    assert _groups([scatter(0), scatter(1)]) == [(0, [0]), (0, [1])]
+
+
+def test_a_whole_reduction_is_not_read_inside_the_nest():
+    total = Loop((4,), 0, ("ssa", 0), None, [(("in", 0), ("aff", 0, (1,)))], (("arg", 0),),
+                 reduce=ADD + (True,))
+    scaled = Loop((4,), 1, ("buf", 0), ("aff", 0, (1,)),
+                  [(("in", 0), ("aff", 0, (1,))), (("ssa", 0), None)],
+                  (("arg", 0), ("arg", 1), ("mul", 0, 1)))
+    assert _groups([total, scaled]) == [(0, [0]), (0, [1])]
+
+
+def test_independent_statements_move_before_a_group_and_outer_loops_are_shared():
+    a = Loop((4, 3), 2, ("buf", 0), ("aff", 0, (3, 1)), [(("in", 0), ("aff", 0, (3, 1)))], NEG)
+    const = Loop((), 0, ("ssa", 0), None, [], (("const", "0x1.0p+0"),))
+    rows = Loop((4, 3), 1, ("buf", 1), ("aff", 0, (1, 0)), [(("buf", 0), ("aff", 0, (3, 1)))],
+                (("arg", 0),), reduce=ADD + (True,))
+    zero = Loop((7,), 1, ("out", 0), ("aff", 0, (1,)), [], (("const", "0x0.0p+0"),))
+    use = Loop((4,), 1, ("out", 0), ("aff", 0, (1,)), [(("buf", 1), ("aff", 0, (1,)))],
+               (("arg", 0),), reduce=ADD + (False,))
+    # the row sums need their own inner loop: the nest shares one loop
+    assert _groups([a, rows, const, zero, use]) == [(0, [2]), (0, [3]), (1, [0, 1, 4])]
+
+
+def test_unknown_sizes_and_unrolled_table_loops_are_left_alone():
+    n = sg.graph.Dim(__import__("sympy").Symbol("n", integer=True, nonnegative=True))
+    a = Loop((n,), 1, ("buf", 0), ("aff", 0, (1,)), [(("in", 0), ("aff", 0, (1,)))], NEG)
+    b = Loop((n,), 1, ("buf", 1), ("aff", 0, (1,)), [(("buf", 0), ("aff", 0, (1,)))], NEG)
+    assert _groups([a, b]) == [(0, [0]), (0, [1])]
+    program = Program(consts=[("i8", (3,), "")], stmts=[])
+    tab = Loop((3,), 1, ("buf", 0), ("aff", 0, (1,)), [(("in", 0), ("tab", 0))], (("arg", 0),))
+    c = _map(3, ("buf", 1), (0, 1), ("buf", 0), (0, 1))
+    assert _groups([tab, c], program) == [(0, [0]), (0, [1])]
+
+
+# -- compiled: fused == one by one (bit for bit) == reference ----------------------------
+
+def _compile(outputs, inputs, fuse, monkeypatch):
+    monkeypatch.setattr(loopfuse, "ENABLED", fuse)
+    return sg.compile(outputs, inputs, cache=False, wait=True)
+
+
+def _lj(x, pairs):
+    i, j = pairs
+    d = sg.gather(x, i) - sg.gather(x, j)
+    r2 = sg.reduce_sum(d * d, axis=1)
+    s6 = 1.0 / (r2 * r2 * r2)
+    return sg.reduce_sum(4.0 * (s6 * s6 - s6))
+
+
+def _rosen(x):
+    a, b = x[:-1], x[1:]
+    return sg.reduce_sum(100.0 * (b - a ** 2) ** 2 + (1.0 - a) ** 2)
+
+
+def _reversed_reads(x):
+    a = sg.sin(x)                      # kept in a buffer (a math call)
+    return sg.reduce_sum(sg.reverse(a, axis=[0]) * a + sg.cos(a) * x)
+
+
+@pytest.mark.parametrize("build, shape", [
+    (lambda x: _lj(x, np.triu_indices(5, k=1)), (5, 3)),
+    (_rosen, (12,)),
+    (_reversed_reads, (9,)),
+])
+def test_fused_kernels_equal_unfused_and_reference(build, shape, monkeypatch):
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=shape, name="x")
+        loss = build(x)
+        (g,) = sg.gradients(loss, x)
+        program = lower_graph([loss, g], [x])
+        assert any(depth for depth, _ in loopfuse.plan(program, program.stmts))
+        fused, apart = (_compile([loss, g], [x], on, monkeypatch) for on in (True, False))
+        rng = np.random.default_rng(3)
+        points = [rng.uniform(0.5, 1.5, shape) * np.arange(1, 1 + np.prod(shape)).reshape(shape)
+                  for _ in range(3)] + [np.zeros(shape), np.full(shape, np.nan)]
+        for value in points:
+            got, one_by_one = fused(value), apart(value)
+            expected = sg.evaluate([loss, g], {x: value})
+            for a, b, e in zip(got, one_by_one, expected):
+                np.testing.assert_array_equal(a, b)
+                np.testing.assert_allclose(a, e, rtol=1e-12, atol=1e-12, equal_nan=True)
+        batch = np.stack(points[:3])
+        np.testing.assert_array_equal(fused.batched(batch)[1], apart.batched(batch)[1])
+
+
+@settings(max_examples=max(3, settings.default.max_examples // 6), deadline=None)
+@given(programs(max_steps=5, control=()))
+def test_random_programs_fused_equal_unfused(p):
+    grads = [g for g in sg.gradients(p.ys, p.leaves, grad_ys=p.grad_ys) if g is not None]
+    outputs = list(p.ys) + grads
+    values = [leaf.value for leaf in p.leaves]
+    with pytest.MonkeyPatch.context() as mp:
+        got = _compile(outputs, p.leaves, True, mp)(*values)
+        apart = _compile(outputs, p.leaves, False, mp)(*values)
+    for a, b, e in zip(got, apart, sg.evaluate(outputs)):
+        np.testing.assert_array_equal(a, b, err_msg=p.code)
+        np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(e, dtype=float),
+                                   rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=p.code)
