@@ -165,3 +165,27 @@ def test_random_programs_fused_equal_unfused(p):
         np.testing.assert_array_equal(a, b, err_msg=p.code)
         np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(e, dtype=float),
                                    rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=p.code)
+
+
+# -- a table gather of an input is read by its single elementwise user ------------------
+
+def _copies_of_inputs(program):
+    """Statements that only copy an input through an index table into memory."""
+    return [st for st in program.stmts if st.body == (("arg", 0),) and st.reduce is None
+            and len(st.srcs) == 1 and st.srcs[0][0][0] == "in" and st.srcs[0][1][0] == "tab"]
+
+
+@pytest.mark.parametrize("axis", [0, 1, None])
+def test_a_gathered_input_is_read_in_place_by_its_user(axis):
+    idx = np.array([[5, 0, 3], [1, 4, 2]])
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(6,), name="x")
+        picked = sg.gather(x, idx)                 # (2, 3): not affine, a table
+        y = sg.reduce_sum(picked - sg.reverse(x, axis=[0])[:3], axis=axis)  # order (1, 0) too
+        loss = sg.reduce_sum(sg.sin(y))
+        (g,) = sg.gradients(loss, x)
+        assert _copies_of_inputs(lower_graph([y, g], [x])) == []
+        f = sg.compile([y, g], [x], cache=False, wait=True)
+        for value in (np.linspace(-1.0, 2.0, 6), np.arange(6.0) ** 2):
+            for a, e in zip(f(value), sg.evaluate([y, g], {x: value})):
+                np.testing.assert_allclose(a, e, rtol=1e-12, atol=1e-12)

@@ -1,6 +1,8 @@
 """Loop fusion: an elementwise array node used once, by an elementwise node of the
 same shape or by a reduction, is computed inside its user's loop instead of in a
-loop of its own.
+loop of its own.  So is a gather of an input or a constant through an index table
+used once by an elementwise node: its user reads the table's positions itself
+(Lennard-Jones' ``pos[i] - pos[j]``: no copy of each side in a buffer first).
 
 The producer's body (SSA instructions) is spliced into the consumer's body in
 place of the argument that read it, so no value is rounded, simplified or
@@ -8,12 +10,14 @@ reordered: the same instructions run, only without the round trip through a
 buffer.  (Substituting SymPy expressions instead would let SymPy simplify
 ``(x - y) + y`` to ``x``, wrong for inf and NaN.)
 
-Imports ``lower.inplace`` (the plain-sum test) only.
+Imports numpy and ``lower.inplace`` (the plain-sum test).
 
 >>> splice((("arg", 0), ("arg", 1), ("add", 0, 1)), 1, (("arg", 0), ("call", "sin", 0)), 1)
 (('arg', 1), ('call', 'sin', 0), ('arg', 0), ('add', 2, 1))
 """
 from __future__ import annotations
+
+import numpy as np
 
 from .inplace import is_plain_sum, is_scatter
 
@@ -73,7 +77,16 @@ class FuseLoops:
     def fused_reads(self, ref, order):
         """The deferred producer ``ref`` read in a loop nest over its axes in ``order``."""
         srcs, body = self.fused[ref[1]]
-        return [(r, ("aff", a[1], tuple(a[2][i] for i in order))) for r, a in srcs], body
+        return [(r, self.reordered(a, tuple(order))) for r, a in srcs], body
+
+    def reordered(self, addr, order):
+        """``addr`` read in a loop nest over its axes in ``order``."""
+        if addr is None or order == tuple(range(len(order))):
+            return addr
+        if addr[0] == "aff":
+            return ("aff", addr[1], tuple(addr[2][i] for i in order))
+        table = self.program.const_array(addr[1])   # a gather's table (lower.program)
+        return self.table_addr(np.transpose(table, order))
 
     def fuse_inputs(self, srcs, body):
         """Splice deferred producers among ``srcs`` into ``body``; returns both updated."""

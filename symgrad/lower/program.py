@@ -293,7 +293,13 @@ class _Lowering(InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
             return ("view", src, fit[1], fit[2])  # read in place by every consumer
         pieces = periodic_pieces(pos) if fit is None and not self.is_scalar(src) else None
         if pieces is None:
-            return self.emit(node, node.shape, [(src, fit or self.table_addr(pos))], _COPY)
+            read = (src, fit or self.table_addr(pos))
+            if src[0] in ("in", "const") and (read[1][0] == "aff" or len(read[1]) == 2) \
+                    and self.fusible(node) \
+                    and next(iter(self.users[node])).op.kind == "elementwise":
+                self.fused.append(([read], _COPY))  # its user reads the source itself
+                return ("fused", len(self.fused) - 1)
+            return self.emit(node, node.shape, [read], _COPY)
         dst = self.new_value(node)
         for start, rows, period in pieces:   # (rows, period) nests: a small table + strides
             part = pos.reshape(-1)[start:start + rows * period].reshape(rows, period)
