@@ -111,3 +111,29 @@ def test_batched_gathers_keep_one_seed_of_positions(rng):
     compile(h.source, "<kernel>", "exec")   # the addresses render as Python
     for _ in range(3):
         _assert_matches(h, outputs, {x: (grid + rng.uniform(-0.1, 0.1, grid.shape)).ravel()})
+
+
+def test_generated_code_is_optimised_once(monkeypatch, rng):
+    """Numba's per-function O3 round is skipped for the generated entry (its module
+    round optimises it), and ``SYMGRAD_FUNCTION_PASSES=1`` brings it back; both give
+    the reference values."""
+    from numba.core import codegen
+    rounds = []
+    original = codegen.CPUCodeLibrary._optimize_functions
+
+    def record(library, ll_module):
+        rounds.append(library.name)
+        return original(library, ll_module)
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_functions", record)
+    with sg.Graph().as_default():
+        outputs, x = _rosen_hessian(12, 100.0)
+        once = sg.compile(outputs, [x], cache=False, wait=True)
+        assert "jit" not in rounds
+        monkeypatch.setenv("SYMGRAD_FUNCTION_PASSES", "1")
+        twice_outputs, y = _rosen_hessian(12, 100.5)
+        twice = sg.compile(twice_outputs, [y], cache=False, wait=True)
+        assert "jit" in rounds
+    for _ in range(3):
+        v = rng.uniform(-1, 1, 12)
+        _assert_matches(once, outputs, {x: v})
+        _assert_matches(twice, twice_outputs, {y: v})

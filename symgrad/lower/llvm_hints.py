@@ -18,6 +18,13 @@ So each loop gets a hint (``llvm.loop`` metadata on its back edge):
 Steady-state latency of the Hessians stayed within noise; builds: see the closing note
 of issue 12.  ``SYMGRAD_LOOP_HINTS=0`` turns the hints off (for measurements).
 
+Numba optimises every function at O3 when it is added to a library, then the linked
+module at O3 again.  For a generated kernel the first round is redundant (the module
+round starts from the same IR and runs the same pipeline): :func:`optimise_once`
+drops it for the library being built, about a tenth to a quarter of a build's LLVM
+time at equal latency (figures: the closing note of issue 12, helper ``opt``).
+``SYMGRAD_FUNCTION_PASSES=1`` keeps Numba's two rounds (for measurements).
+
 Imports llvmlite and the graph's Dim.
 
 >>> from llvmlite import ir
@@ -51,6 +58,22 @@ def hint(module, dims, reduction):
     if not isinstance(dims[0], Dim) and dims[0] >= UNROLL_BELOW:
         return _loop_id(module, ("llvm.loop.unroll.disable",), ())
     return None
+
+
+def optimise_once(context):
+    """Skip Numba's per-function O3 round for the library ``context`` is lowering (its
+    module round still runs in full).  Only that library (one generated entry, gufunc
+    core or batch loop): other code Numba compiles keeps its pipeline.  A Numba without
+    the hook (``_optimize_functions``) is left as it is."""
+    if os.environ.get("SYMGRAD_FUNCTION_PASSES") == "1":
+        return
+    library = getattr(context, "active_code_library", None)
+    if library is not None and hasattr(library, "_optimize_functions"):
+        library._optimize_functions = _no_function_passes
+
+
+def _no_function_passes(ll_module):
+    """The function round of one library: nothing (the module round optimises it)."""
 
 
 def attach(index, loop_id):

@@ -5,9 +5,9 @@ module for the intrinsic's typing and codegen, the ``@njit`` signatures and the
 gufunc builders.  The Program text is parsed only when Numba actually compiles:
 a module whose machine code comes from Numba's cache never parses it.
 
-Imports numpy, numba and the graph's Dim; ``lower.llvm`` and the IR (SymPy) only
-when Numba compiles: a module whose machine code is in Numba's cache imports
-neither (its unknown sizes stay text, ``Dim.parsed``).
+Imports numpy, numba, the graph's Dim and ``lower.llvm_hints``; ``lower.llvm`` and
+the IR (SymPy) only when Numba compiles: a module whose machine code is in Numba's
+cache imports neither (its unknown sizes stay text, ``Dim.parsed``).
 
 >>> jit_signature([("x", "<f8", (2,)), ("t", "<f8", ())])
 (Array(float64, 1, 'C', False, aligned=True), float64)
@@ -26,6 +26,7 @@ from numba.np.arrayobj import populate_array
 
 from .boxing import InputShapeError, final_typing  # noqa: F401  (generated modules use them)
 from ..graph import Dim
+from . import llvm_hints
 from .module import extra_dims
 from .structure import decode_tables  # noqa: F401  (generated modules use it)
 
@@ -74,6 +75,7 @@ def kernel_typing(lazy, argtypes, fastmath, lanes=False):
     sig = typing(program, argtypes)
 
     def codegen(context, builder, signature, args):
+        llvm_hints.optimise_once(context)
         return emit(program, context, builder, signature, args, fastmath)
     return sig, codegen
 
