@@ -137,3 +137,19 @@ def test_generated_code_is_optimised_once(monkeypatch, rng):
         v = rng.uniform(-1, 1, 12)
         _assert_matches(once, outputs, {x: v})
         _assert_matches(twice, twice_outputs, {y: v})
+
+
+def test_entry_has_no_c_function_wrapper(outputs_of_every_kind, rng):
+    """``jit`` is built without Numba's C-callable wrapper (nothing calls it through a
+    function pointer): Python calls and @njit callers still get the reference values."""
+    import numba
+    f, outputs, x, k = outputs_of_every_kind
+    (result,) = f.jit.kernel.overloads.values()
+    names = [fn.name for fn in result.library.get_defined_functions()]
+    assert names and not any(name.startswith("cfunc.") for name in names)
+    xv, kv = rng.normal(size=(2, 3)), np.arange(4)
+    want = sg.evaluate(outputs[0], {x: xv, k: kv})
+    np.testing.assert_allclose(f(xv, kv)[0], want, rtol=1e-12)
+    jit = f.jit
+    call = numba.njit(lambda a, b: jit(a, b)[0])
+    np.testing.assert_allclose(call(xv, kv), want, rtol=1e-12)

@@ -77,7 +77,11 @@ def module_text(program, text, fastmath, tree=None, tables=None):
 
 
 def _jit_text(program, ins, kargs):
-    lines = ["", "@njit(_rt.jit_signature(INPUTS), cache=True, fastmath=FASTMATH)",
+    # no_cfunc_wrapper: nothing calls ``jit`` through a C function pointer (Python
+    # calls take the CPython wrapper, @njit callers the native function); the wrapper
+    # Numba builds by default was ~0.03 s of a small build (issue 12, helper ``opt``).
+    lines = ["", "@njit(_rt.jit_signature(INPUTS), cache=True, fastmath=FASTMATH, "
+             "no_cfunc_wrapper=True)",
              f"def jit({', '.join(ins)}):"]
     for name, k, axis in program.sizes:  # sizes known at call time, read from the inputs
         lines.append(f"    {name} = {ins[k]}.shape[{axis}]")
