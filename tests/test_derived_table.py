@@ -33,6 +33,12 @@ def test_every_entry_is_what_the_derivation_gives_now():
         assert [sympy.srepr(p) if p is not None else None for p in shipped] == texts
 
 
+def test_the_table_is_package_data():
+    from pathlib import Path
+    pyproject = Path(derived.__file__).parents[2] / "pyproject.toml"
+    assert '"ops/partials.json"' in pyproject.read_text()   # else wheels lack it: slower
+
+
 def test_another_sympy_version_ignores_the_table(tmp_path, monkeypatch):
     data = derived.write_table(tmp_path / "partials.json")
     assert data["sympy"] == sympy.__version__ and "tanh:f" in data["partials"]
