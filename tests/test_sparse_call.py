@@ -145,7 +145,8 @@ def test_scatter_into_zeros_stores_plus_zero_like_the_reference():
 
 
 def test_periodic_gather_tables_split_into_small_tables_and_strides(rng):
-    from symgrad.lower.program import lower_graph, periodic_pieces
+    from symgrad.lower.program import lower_graph
+    from symgrad.lower.indexed import periodic_pieces
     band = np.array([[0, 1000, 1], [0, 1, 2000]]).ravel()   # 6 entries, shift 3 per period
     table = np.concatenate([[7, 2], (band + 3 * np.arange(60)[:, None]).ravel(), [5, 9, 4]])
     pieces = periodic_pieces(table)

@@ -292,3 +292,11 @@ def _graph_entry(node, position):
     attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
     return (node.op.name, tuple(position[x] for x in node.inputs), attrs,
             shape_key(node.shape), node.dtype.str)
+
+
+# Bodies (``lower.scalar``'s SSA form) shared by the lowerings: a copy, a zero, the sum
+# of two arguments, and ``g + 0.0`` (what ``0 + g`` gives: +0.0 for -0.0).
+COPY = (("arg", 0),)
+ZERO = (("const", 0.0.hex()),)
+ADD = (("arg", 0), ("arg", 1), ("add", 0, 1))
+PLUS_ZERO = (("arg", 0), ("const", 0.0.hex()), ("add", 0, 1))

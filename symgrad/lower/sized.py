@@ -20,10 +20,7 @@ from __future__ import annotations
 
 from ..errors import CompileError
 from ..graph import Dim, shape_text
-from .ir import c_strides
-
-_COPY = (("arg", 0),)
-_ADD = (("arg", 0), ("arg", 1), ("add", 0, 1))
+from .ir import ADD, COPY, c_strides
 
 
 class NeedsStaticSizes(CompileError):
@@ -133,7 +130,7 @@ class SizedLowering:
                 strides[a] = step * own[o]
                 if a != node.attrs.get("axis"):
                     self.agree(x.shape[a], node.shape[o], node)
-            self.emit(node, x.shape, [self.read(x, range(x.ndim))], _COPY, dst=dst,
+            self.emit(node, x.shape, [self.read(x, range(x.ndim))], COPY, dst=dst,
                       dst_addr=("aff", base, tuple(strides)))
         return dst
 
@@ -146,4 +143,4 @@ class SizedLowering:
         base, strides = _affine(axes, c_strides(node.shape), g.ndim)
         srcs, body = self.read_body(g, range(g.ndim))
         self.emit(owner, g.shape, srcs, body,
-                  reduce=(_ADD, 0.0.hex(), False), dst=dst, dst_addr=("aff", base, strides))
+                  reduce=(ADD, 0.0.hex(), False), dst=dst, dst_addr=("aff", base, strides))
