@@ -5,7 +5,7 @@ Kept apart from ``evaluate`` and ``ops`` (which build SymPy rules when imported)
 that an evaluator loaded or unpickled in a new process imports numpy and Numba
 only (``symgrad.shipping``).  ``evaluate`` and ``ops`` re-export these names.
 
-Imports errors and dims (numpy only).
+Imports errors and dims (numpy and hashlib only).
 
 >>> fits((3, 2), (Dim.fresh("n_x"), 2)), fits((3,), (2,))
 (True, False)
@@ -13,6 +13,7 @@ Imports errors and dims (numpy only).
 from __future__ import annotations
 
 import functools
+import hashlib
 
 import numpy as np
 
@@ -67,51 +68,34 @@ def cast_value(arr, dtype, what, error=ValueError):
 class SparseLayout:
     """Where the values of a sparse result go: CSR index arrays and the shape (picklable).
 
-    The index arrays are computed once, when the result is built, and checked once by
-    scipy's constructor (a template matrix); wrapping a call's values makes a matrix
-    with the template's state, those values and its own copies of the index arrays
-    (so ``eliminate_zeros()`` on one result cannot change the next), without scipy's
-    per-call O(nnz) validation.
+    The index arrays are computed once, when the result is built.  Wrapping a call's
+    values gives :func:`csr_result`'s matrix: those values and its own copies of the
+    index arrays (so ``eliminate_zeros()`` on one result cannot change the next), the
+    first one per layout and process checked by scipy's constructor, later ones
+    without its O(nnz) validation.
     """
 
     def __init__(self, shape, indptr, indices):
         self.shape, self.indptr, self.indices = tuple(shape), indptr, indices
-        self._template = None
 
-    def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k != "_template"}
-
-    def __setstate__(self, state):
-        self.__dict__.update(state, _template=None)
-
-    def _checked_template(self):
-        try:
-            from scipy.sparse import csr_matrix
-        except ImportError:  # pragma: no cover (scipy is in the test and sparse extras)
-            raise ImportError("sparse results are scipy.sparse.csr_matrix: pip install "
-                              "scipy (or symgrad[sparse])") from None
-        template = csr_matrix((np.zeros(len(self.indices)), self.indices, self.indptr),
-                              shape=self.shape)  # scipy checks the index arrays here, once
-        template.has_sorted_indices = True
-        return type(template), template.__dict__, len(self.indices)
+    @functools.cached_property
+    def digest(self):
+        """The layout's name: a hash of its shape and index arrays (the key of
+        :func:`csr_result` and of a compiled module's ``TABLES``)."""
+        h = hashlib.sha256(repr(tuple(self.shape)).encode())
+        for a in (self.indptr, self.indices):
+            h.update(a.dtype.str.encode() + a.tobytes())
+        return h.hexdigest()[:24]
 
     def wrap(self, values):
         """The ``scipy.sparse.csr_matrix`` holding ``values`` (one per stored entry)."""
-        template = self._template
-        if template is None:
-            template = self._template = self._checked_template()
-        cls, state, nnz = template
         if type(values) is not np.ndarray or values.dtype is not _F8 or values.ndim != 1:
             values = np.asarray(values, dtype=np.float64).reshape(-1)
-        if values.shape[0] != nnz:
-            raise ValueError(f"sparse result: {values.size} values for {nnz} stored entries")
-        fields = state.copy()   # (a copied dict, assigned whole: ~0.5 us; update() ~1.3)
-        fields["data"] = values
-        fields["indices"] = self.indices.copy()
-        fields["indptr"] = self.indptr.copy()
-        out = object.__new__(cls)  # skips the constructor's O(nnz) checks
-        out.__dict__ = fields
-        return out
+        if values.shape[0] != len(self.indices):
+            raise ValueError(f"sparse result: {values.size} values for "
+                             f"{len(self.indices)} stored entries")
+        return csr_result(self.shape, self.digest, values, self.indices.copy(),
+                          self.indptr.copy())
 
 
 _F8 = np.dtype(np.float64)
@@ -135,7 +119,13 @@ def csr_result(shape, digest, data, indices, indptr):
     cls, state = known
     if state is None:
         return cls((data, indices, indptr), shape=shape, copy=False)
-    fields = state.copy()
+    return _unchecked(cls, state, data, indices, indptr)
+
+
+def _unchecked(cls, state, data, indices, indptr):
+    """A new ``cls`` matrix with attributes ``state`` and these arrays, made without
+    the constructor (and its O(nnz) checks)."""
+    fields = state.copy()   # (a copied dict, assigned whole: ~0.5 us; update() ~1.3)
     fields["data"], fields["indices"], fields["indptr"] = data, indices, indptr
     out = object.__new__(cls)
     out.__dict__ = fields
@@ -181,8 +171,7 @@ def _first_csr(shape, digest, data, indices, indptr):
     made = csr_matrix((data, indices, indptr), shape=shape, copy=False)
     made.check_format(full_check=True)
     state = {k: v for k, v in made.__dict__.items() if k not in _CSR_ARRAYS}
-    copy = object.__new__(csr_matrix)
-    copy.__dict__ = dict(state, data=data, indices=indices, indptr=indptr)
+    copy = _unchecked(csr_matrix, state, data, indices, indptr)
     _CSR_STATES[digest] = (csr_matrix, state if same_csr(copy, made) else None)
     return made
 

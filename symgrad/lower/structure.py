@@ -4,7 +4,8 @@ A structure is the tree of ``compiler.flatten_outputs``: ``("leaf",)``,
 ``("none",)``, ``("list"|"tuple", subtrees)``, ``("dict", keys, list tree)`` or
 ``("wrap", layout)``.  In a generated module (``machine_tree``) a sparse result is
 ``("csr", shape, digest)``: its values, boxed into a ``scipy.sparse.csr_matrix``
-with copies of the index arrays ``TABLES[digest]``.  Imports hashlib and base64.
+with copies of the index arrays ``TABLES[digest]`` (``digest``: the layout's
+``SparseLayout.digest``).  Imports base64.
 
 >>> boxable(("list", (("leaf",), ("none",)))), boxable(("dict", (1,), ("list", (("leaf",),))))
 (True, False)
@@ -14,7 +15,6 @@ with copies of the index arrays ``TABLES[digest]``.  Imports hashlib and base64.
 from __future__ import annotations
 
 import base64
-import hashlib
 
 
 def boxable(tree):
@@ -66,12 +66,8 @@ def machine_tree(tree):
         kind = t[0]
         if kind == "wrap":
             lay = t[1]
-            h = hashlib.sha256(repr(tuple(lay.shape)).encode())
-            for a in (lay.indptr, lay.indices):
-                h.update(a.dtype.str.encode() + a.tobytes())
-            digest = h.hexdigest()[:24]
-            tables[digest] = (lay.indptr, lay.indices)
-            return ("csr", tuple(int(d) for d in lay.shape), digest)
+            tables[lay.digest] = (lay.indptr, lay.indices)
+            return ("csr", tuple(int(d) for d in lay.shape), lay.digest)
         if kind == "dict":
             return ("dict", t[1], convert(t[2]))
         if kind in ("list", "tuple"):
