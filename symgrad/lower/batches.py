@@ -141,13 +141,8 @@ def prepare(arrays, inputs, outputs, out=None):
         if not (flat.dtype == want and flat.flags.c_contiguous and flat.flags.writeable):
             flat = np.require(flat, want, ["C", "W"])
         args += [m, flat]
-    if out is None:
-        outs = [np.empty((count,) + tuple(core), dtype) for dtype, core, _ in outputs]
-    else:
-        out = checked_out(out, outputs, batch, [(n, a) for (n, _, _), a in
-                                                 zip(inputs, args[1::2])])
-        outs = [o.reshape((count,) + tuple(core)) for o, (_, core, _) in zip(out, outputs)]
-    return count, args, outs, batch
+    named = ((n, a) for (n, _, _), a in zip(inputs, args[1::2]))   # (read with out= only)
+    return count, args, _outs(out, outputs, batch, count, named), batch
 
 
 def prepare_fast(values, inputs, outputs, out=None):
@@ -173,13 +168,17 @@ def prepare_fast(values, inputs, outputs, out=None):
         return None
     count = math.prod(batch)
     args = [x for v, core in flats for x in (1, v.reshape((count,) + tuple(core)))]
+    named = ((n, v) for (n, _, _), (v, _) in zip(inputs, flats))   # (read with out= only)
+    return count, args, _outs(out, outputs, batch, count, named), batch
+
+
+def _outs(out, outputs, batch, count, inputs):
+    """The loop's output arrays, one batch axis of ``count`` points each: new ones, or
+    views of the caller's ``out`` (``checked_out`` against ``inputs``: (name, array))."""
     if out is None:
-        outs = [np.empty((count,) + tuple(core), dtype) for dtype, core, _ in outputs]
-    else:
-        out = checked_out(out, outputs, batch, [(n, v) for (n, _, _), (v, _) in
-                                                 zip(inputs, flats)])
-        outs = [o.reshape((count,) + tuple(core)) for o, (_, core, _) in zip(out, outputs)]
-    return count, args, outs, batch
+        return [np.empty((count,) + tuple(core), dtype) for dtype, core, _ in outputs]
+    out = checked_out(out, outputs, batch, inputs)
+    return [o.reshape((count,) + tuple(core)) for o, (_, core, _) in zip(out, outputs)]
 
 
 def checked_out(out, outputs, batch, inputs=()):
