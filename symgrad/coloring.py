@@ -6,9 +6,10 @@ Greedy star colouring for a symmetric Hessian: adjacent vertices differ and ever
 path on four vertices uses at least three colours, so each nonzero H[i, j] is alone
 in its colour in row i or in row j and is read directly from one compressed column.
 
-Patterns are boolean arrays or anything with ``.nonzero()`` (a ``scipy.sparse``
-matrix); the work is proportional to the nonzeros (and their neighbourhoods), so
-patterns of 10**5 rows colour in about a second.  Imports numpy only.
+Patterns are boolean arrays, ``scipy.sparse`` matrices, or anything with
+``.nonzero()`` and ``.shape`` listing each nonzero once (``patterns.seed_sets``);
+the work is proportional to the nonzeros (and their neighbourhoods), so patterns of
+10**5 rows colour in about a second.  Imports numpy only.
 
 >>> import numpy as np
 >>> tri = np.eye(5, dtype=bool) | np.eye(5, k=1, dtype=bool) | np.eye(5, k=-1, dtype=bool)
@@ -28,6 +29,9 @@ def _coordinates(pattern):
         csr.eliminate_zeros()
         rows, cols = csr.nonzero()
         shape = csr.shape
+    elif hasattr(pattern, "nonzero") and not isinstance(pattern, np.ndarray):
+        rows, cols = pattern.nonzero()   # (``patterns.seed_sets``: unique entries)
+        shape = pattern.shape
     else:
         pattern = np.asarray(pattern, dtype=bool)
         rows, cols = np.nonzero(pattern)

@@ -220,6 +220,14 @@ def seed_pattern(output, seed, limit=None):
     With ``limit``: None as soon as an element of some node on the way depends on
     more than ``limit`` seed entries (the caller's sign that compression will not pay).
     """
+    found = seed_sets(output, seed, limit)
+    return None if found is None else found.matrix()
+
+
+def seed_sets(output, seed, limit=None):
+    """:func:`seed_pattern` without scipy: the same pattern as index sets (``.shape``,
+    ``.nnz``, ``.nonzero()``, ``.matrix()``), or None.  A dense Jacobian or Hessian
+    reads its colouring from them (importing scipy.sparse cost its build ~8 ms)."""
     found = _SeedAnalysis([output], seed, limit).run_sets()
     return None if found is None else found[output]
 
@@ -248,8 +256,7 @@ class _SeedAnalysis(_Analysis):
                 return None
             masks[node] = (counts > 0).reshape(node.shape)
             self.release(node, masks, sets)
-        return {o: sets[o].matrix() if o in sets else _empty(o.size, n)
-                for o in self.outputs}
+        return {o: sets[o] if o in sets else _Rows.empty(o.size, n) for o in self.outputs}
 
     def combine(self, node, masks, sets):
         """The union over inputs of (local dependence pattern) applied to the input's sets."""
@@ -285,6 +292,22 @@ class _Rows:
     def identity(cls, n):
         ids = np.arange(n, dtype=np.int64)
         return cls(np.arange(n + 1, dtype=np.int64), ids, n)
+
+    @classmethod
+    def empty(cls, rows, n):
+        return cls(np.zeros(rows + 1, dtype=np.int64), np.zeros(0, dtype=np.int64), n)
+
+    @property
+    def shape(self):
+        return (len(self.indptr) - 1, self.width)
+
+    @property
+    def nnz(self):
+        return len(self.indices)
+
+    def nonzero(self):
+        """(rows, columns) of the members, row by row (columns sorted in each row)."""
+        return np.repeat(np.arange(self.shape[0], dtype=np.int64), self.counts()), self.indices
 
     def counts(self):
         return np.diff(self.indptr)
@@ -323,11 +346,6 @@ class _Rows:
                          shape=(rows, self.width))
         out.has_sorted_indices = True
         return out
-
-
-def _empty(rows, cols):
-    from scipy.sparse import csr_matrix
-    return csr_matrix((rows, cols), dtype=bool)
 
 
 def _elementwise_links(node, masks, i):

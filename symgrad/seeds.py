@@ -32,7 +32,7 @@ from .errors import ShapeError
 from .coloring import column_coloring
 from .graph import ancestors, is_static
 from .ops import F, literal
-from .patterns import seed_pattern
+from .patterns import seed_sets
 from .ops.base import filled
 from .ops.batching import batch_node
 from .display import GradientList
@@ -138,7 +138,7 @@ def _compression(one, seed):
     if not all(is_static(node.shape) for node in ancestors([one])):
         return None
     limit = seed.size // 2
-    pattern = seed_pattern(one, seed, limit=limit)
+    pattern = seed_sets(one, seed, limit=limit)   # (no scipy: a dense result)
     if pattern is None or not pattern.nnz:
         return None
     colors = column_coloring(pattern)
