@@ -101,11 +101,16 @@ class ElementwiseOp(Op):
             return out
 
     def _partials(self, dtypes, **attrs):
-        if not attrs:   # derived before and shipped (``ops.derived``): read, not derived
-            kinds = tuple(np.dtype(d).kind for d in dtypes)
-            shipped = derived.lookup(self.name, kinds) if set(kinds) == {"f"} else None
-            if shipped is not None:
-                return shipped, arg_symbols(dtypes)
+        # derived before and shipped (``ops.derived``): read, not derived; the generic
+        # op's entries are a derivative rule's ``g * partial`` (second derivatives)
+        kinds = tuple(np.dtype(d).kind for d in dtypes)
+        shipped = None
+        if set(kinds) == {"f"} and not attrs:
+            shipped = derived.lookup(self.name, kinds)
+        elif set(kinds) == {"f"} and self.name == "elementwise" and "expr" in attrs:
+            shipped = derived.lookup_generic(attrs["expr"], len(kinds))
+        if shipped is not None:
+            return shipped, arg_symbols(dtypes)
         return self._derived(dtypes, **attrs)
 
     def _derived(self, dtypes, **attrs):
@@ -114,6 +119,12 @@ class ElementwiseOp(Op):
         if self.partials_rule is not None:
             return list(self.partials_rule(*syms, **attrs)), syms
         return [None if s.is_real is not True else _derivative(expr, s) for s in syms], syms
+
+    @staticmethod
+    def cotangent_rule(partial, syms, dtypes, g_dtype):
+        """How a reverse sweep builds an input's cotangent from ``partial`` (see
+        ``_cotangent_rule``); ``ops.derived`` reads second-order entries from it."""
+        return _cotangent_rule(partial, syms, dtypes, g_dtype)
 
     def _numeric(self, *arrays, **attrs):
         if self.numpy is not None:
