@@ -126,6 +126,7 @@ class Graph:
         self.nodes: list[Node] = []
         self._names: dict[str, int] = {}
         self._scope: list[str] = []
+        self._prefix = ""    # "/".join(self._scope) + "/" (names are made per node)
         self._by_name: dict[str, Node] = {}
         self.outer = None    # the enclosing graph, for a sub-graph (a cond branch, a loop body)
         self.tracing = None  # the sub-graph being traced inside this graph right now
@@ -159,11 +160,11 @@ class Graph:
 
     def scoped(self, base):
         """``base`` inside the current name scope (``scope/base``)."""
-        return "/".join(self._scope + [base]) if self._scope else base
+        return self._prefix + base
 
     def unique_name(self, base):
         """Return ``base`` inside the current scope, suffixed ``_N`` if taken."""
-        full = "/".join(self._scope + [base]) if self._scope else base   # self.scoped(base)
+        full = self._prefix + base   # self.scoped(base)
         count = self._names.get(full)
         if count is None:
             self._names[full] = 1
@@ -180,21 +181,26 @@ class Graph:
     def name_scope(self, scope):
         """Prefix names of nodes made inside the block with ``scope/`` (made unique)."""
         unique = self.unique_name(scope).split("/")[-1]
-        self._scope.append(unique)
+        self._set_scope(self._scope + [unique])
         try:
             yield "/".join(self._scope)
         finally:
-            self._scope.pop()
+            self._set_scope(self._scope[:-1])
 
     @contextlib.contextmanager
     def absolute_scope(self, path):
         """Inside, names are made under ``path`` alone, whatever name scopes are open
         (TF1's variable scopes name their variables this way)."""
-        saved, self._scope = self._scope, [p for p in path.split("/") if p]
+        saved = self._scope
+        self._set_scope([p for p in path.split("/") if p])
         try:
             yield path
         finally:
-            self._scope = saved
+            self._set_scope(saved)
+
+    def _set_scope(self, scope):
+        self._scope = scope
+        self._prefix = "/".join(scope) + "/" if scope else ""
 
     def add_node(self, op, inputs, attrs, shape, dtype, name=None, value=None, cls=None):
         """Append a node (of ``cls``, default ``node_class``); inputs must be in this graph."""
@@ -209,13 +215,18 @@ class Graph:
                           else d for a, d in enumerate(shape))
             if "shape" in attrs:
                 attrs = dict(attrs, shape=shape)
+        # Node.__init__, inlined: every traced and derived node is made here
         node = object.__new__(cls or self.node_class)
-        Node.__init__(node, self, len(self.nodes), op, inputs, attrs, shape, dtype,
-                      node_name, value)
+        node.graph, node.id, node.op, node.inputs, node.attrs = \
+            self, len(self.nodes), op, tuple(inputs), attrs
+        # None: unknown rank (a TF1 placeholder without shape, see ops.deferred)
+        node.shape = None if shape is None else _normal_shape(shape)
+        node.dtype = dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
+        node.name, node.value = node_name, value
         # the name the caller asked for (``x`` where the graph made it ``x_1``), for
         # printing; None (the class's) for nodes named after their op
         if name is not None:
-            node.requested_name = self.scoped(name)
+            node.requested_name = self._prefix + name
         self.nodes.append(node)
         self._by_name[node_name] = node
         return node

@@ -196,18 +196,54 @@ def apply(op, inputs, name=None, **attrs):
     Non-node inputs become literal constants.  The shape and dtype come from the
     op's rules, so errors surface here, at trace time, naming the op.
     """
-    op = REGISTRY[op] if isinstance(op, str) else op
+    op = REGISTRY[op] if op.__class__ is str else op
     if op.nargs >= 0 and len(inputs) != op.nargs:
         # An extra array would reach the numpy function as its out= argument.
         raise ArgumentTypeError(f"{op.name} takes {op.nargs} input(s), got {len(inputs)}")
+    graph = plain_graph(inputs)   # every traced node asks: the common case inline
+    if graph is None:
+        return _apply_placed(op, inputs, name, attrs)
+    shape = op.shape_rule([n.shape for n in inputs], **attrs)
+    dtype = op.dtype_rule([n.dtype for n in inputs], **attrs)
+    return graph.add_node(op, inputs, attrs, shape, dtype, name)
+
+
+def derived_node(op, inputs, attrs, shape, dtype):
+    """``apply(op, inputs, **attrs)`` for a node a derivative rule makes from nodes of
+    one graph, whose shape and dtype the rule already knows (memoised per rule): the
+    arity, the lifting of numbers and the shape and dtype rules are skipped, as they
+    cannot fail there.  Anything but the plain case goes through ``apply``."""
+    graph = plain_graph(inputs)
+    if graph is None:
+        return apply(op, inputs, **attrs)
+    return graph.add_node(op, inputs, attrs, shape, dtype)
+
+
+def plain_graph(inputs):
+    """The graph of ``inputs`` when they are all nodes of one graph that takes new nodes
+    directly (no sub-graph being traced inside it, no TF1 tensor class); else None."""
+    graph = None
+    for v in inputs:
+        if not isinstance(v, Node) or v.derived_class is not None:
+            return None
+        if graph is None:
+            graph = v.graph
+        elif v.graph is not graph:
+            return None
+    if graph is None or graph.tracing is not None or graph.sealed:
+        return None
+    return graph
+
+
+def _apply_placed(op, inputs, name, attrs):
+    """``apply`` in general: the graph new nodes on ``inputs`` go into, numbers lifted to
+    literals (weakly typed like the first float tensor), TF1 tensors' checks and class."""
     graph = common_graph(inputs, "the inputs of " + op.name)
     if graph is None:
         raise NotATensorError(f"{op.name} needs at least one tensor input")
-    nodes_in = [v for v in inputs if isinstance(v, Node)]
-    if len(nodes_in) == len(inputs):
-        nodes = nodes_in
-    else:
-        like = next((v for v in nodes_in if v.is_float), nodes_in[0])
+    nodes = [v for v in inputs if isinstance(v, Node)]
+    if len(nodes) != len(inputs):
+        like = next((v for v in nodes if v.is_float), nodes[0])
         nodes = [as_node(v, graph, like) for v in inputs]
     shape = op.shape_rule([n.shape for n in nodes], **attrs)
     dtype = op.dtype_rule([n.dtype for n in nodes], **attrs)
@@ -225,8 +261,10 @@ class _Builder:
     """``F.add(a, b)`` is ``apply("add", [a, b])``: terse graph building in rules."""
 
     def __getattr__(self, name):
+        op = REGISTRY.get(name, name)   # the Op itself once registered (a name raises later)
+
         def build(*inputs, **attrs):
-            return apply(name, list(inputs), **attrs)
+            return apply(op, list(inputs), **attrs)
         build.__name__ = name
         if not name.startswith("__"):
             setattr(self, name, build)   # found at once next time (rules ask per node)

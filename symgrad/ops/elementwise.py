@@ -34,8 +34,8 @@ import sympy.sets.setexpr  # noqa: F401
 from sympy.logic.boolalg import Boolean
 
 from . import derived
-from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, float_result, promote,
-                   register, unbroadcast, zeros_like)
+from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, derived_node, float_result,
+                   promote, register, unbroadcast, zeros_like)
 from .functions import expm1, log1p, numeric, relu, rint, sigmoid, softplus, trunc
 
 
@@ -192,29 +192,32 @@ def elementwise_grad(node, g):
             grads.append(unbroadcast(g, x.shape))
         elif rule == "neg":
             grads.append(unbroadcast(apply("neg", [g]), x.shape))
-        else:
-            used, expr = rule
-            new = apply("elementwise", [node.inputs[i] for i in used] + [g], expr=expr,
-                        strong=len(used), label=f"{node.op.name}_grad")
-            grads.append(unbroadcast(new, x.shape))
+        else:   # the strong-zero product g * partial over the inputs it uses
+            used, attrs, dtype = rule
+            inputs = [node.inputs[i] for i in used]
+            inputs.append(g)
+            shape = broadcast_shapes(*[v.shape for v in inputs], op="elementwise")
+            new = derived_node(GENERIC, inputs, dict(attrs), shape, dtype)
+            grads.append(new if new.shape == x.shape else unbroadcast(new, x.shape))
     return grads
 
 
 def _cotangent_rules(node, g):
     """How each input's cotangent is built: None, "zeros", "g", "neg", or (the inputs
-    used, the expression ``g * partial`` over them and g).  Memoised: a long chain
-    meets the same op and dtypes again and again, and SymPy's work is the cost."""
+    used, the attributes of the ``elementwise`` node computing ``g * partial`` over them
+    and g, its dtype).  Memoised: a long chain meets the same op and dtypes again and
+    again, and SymPy's work is the cost."""
     dtypes = tuple([x.dtype for x in node.inputs])
     key = (node.op.name, dtypes, g.dtype, tuple(sorted(node.attrs.items())) if node.attrs else ())
     rules = _RULES.get(key)
     if rules is None:
         parts, syms = node.op.partials(dtypes, **node.attrs)
-        rules = _RULES[key] = [_cotangent_rule(p, syms, dtypes, g.dtype) if d.kind == "f"
-                               else None for p, d in zip(parts, dtypes)]
+        rules = _RULES[key] = [_cotangent_rule(p, syms, dtypes, g.dtype, node.op.name)
+                               if d.kind == "f" else None for p, d in zip(parts, dtypes)]
     return rules
 
 
-def _cotangent_rule(partial, syms, dtypes, g_dtype):
+def _cotangent_rule(partial, syms, dtypes, g_dtype, op_name):
     if partial is None:
         return None
     partial = sympy.sympify(partial)
@@ -225,9 +228,11 @@ def _cotangent_rule(partial, syms, dtypes, g_dtype):
     if partial == -1:
         return "neg"
     used = [i for i, s in enumerate(syms) if s in partial.free_symbols]
-    new = arg_symbols([dtypes[i] for i in used] + [g_dtype])
+    kinds = [dtypes[i] for i in used] + [g_dtype]
+    new = arg_symbols(kinds)
     expr = new[-1] * partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
-    return used, expr
+    attrs = {"expr": expr, "strong": len(used), "label": f"{op_name}_grad"}
+    return used, attrs, _generic_dtype(kinds, **attrs)
 
 
 _RULES: dict = {}
@@ -393,7 +398,7 @@ register(ElementwiseOp(
     examples=[Example(np.array([True, False, True]), (3,), (3,)),
               Example(np.array([[True], [False]]), (2, 3), ())],
     doc="a where c else b; the branch not taken gets zero gradient and leaks no NaN"))
-register(ElementwiseOp(
+GENERIC = register(ElementwiseOp(
     "elementwise", lambda *args, expr, strong=None, label=None: expr, nargs=-1,
     numpy=_generic_numeric, dtype=_generic_dtype, examples=[],
     doc="a fused elementwise expression (built by derivative rules)"))

@@ -146,10 +146,12 @@ def checked(fn: F, signature: inspect.Signature | None = None) -> F:
     """``fn`` with its arity and argument kinds checked on every call (see the module)."""
     sig = signature or inspect.signature(fn)
     fast = _positional(sig)
+    plain = _unchecked_counts(fast)
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        check_call(fn.__name__, sig, args, kwargs, fast)
+        if kwargs or len(args) not in plain:
+            check_call(fn.__name__, sig, args, kwargs, fast)
         return fn(*args, **kwargs)
     setattr(call, "__signature__", sig)
     return cast(F, call)
@@ -165,6 +167,17 @@ def _positional(sig):
     if params[:len(required)] != required:
         return None
     return len(required), tuple(p.name for p in params)
+
+
+def _unchecked_counts(fast):
+    """The numbers of positional arguments (without keywords) that bind to the plain
+    parameters ``fast`` and land on none whose kind is checked: such calls (``sg.sin(x)``,
+    every traced elementwise op) have nothing to check."""
+    if fast is None:
+        return frozenset()
+    required, names = fast
+    return frozenset(n for n in range(required, len(names) + 1)
+                     if not any(p in _KINDS for p in names[:n]))
 
 
 def tensor_signature(params: list[str]) -> inspect.Signature:

@@ -126,9 +126,13 @@ class Tensor(_graph.Node):
         return apply("logical_not", [self])
 
     def __getitem__(self, index: Any) -> Tensor:
-        if self.shape is None:  # unknown rank: recorded until values arrive
+        shape = self.shape
+        if shape is None:  # unknown rank: recorded until values arrive
             return defer(Tensor.__getitem__, (self, index), {}, name="index")
-        return apply("index", [self], index=normalize_index(index, self.shape))
+        index = normalize_index(index, shape)
+        if len(index) == 1 and type(index[0]) is int:   # x[k]: nothing can be deferred
+            return _apply("index", [self], index=index)
+        return apply("index", [self], index=index)
 
     def __iter__(self) -> Iterator[Tensor]:
         if not self.shape:
