@@ -153,3 +153,34 @@ def test_entry_has_no_c_function_wrapper(outputs_of_every_kind, rng):
     jit = f.jit
     call = numba.njit(lambda a, b: jit(a, b)[0])
     np.testing.assert_allclose(call(xv, kv), want, rtol=1e-12)
+
+
+def _layer_hessian(scale):
+    w = sg.placeholder(shape=(16,), name="w")
+    h = sg.tanh(sg.reshape(w, (2, 8)) * scale)   # rows of 8, inside the Hessian's seed loop
+    f = sg.reduce_sum(h * h)
+    return [f] + sg.gradients(f, w) + sg.hessians(f, w), w
+
+
+def test_rows_inside_another_loop_are_not_unrolled(monkeypatch, rng):
+    """A loop of 8 to 31 iterations inside another loop is left rolled (unless it goes
+    through an index table), and the code LLVM makes is smaller than unrolled."""
+    from llvmlite import ir
+    from symgrad.lower import llvm_hints
+    module = ir.Module()
+    assert llvm_hints.hint(module, (8,), False, enclosed=True) is not None
+    assert llvm_hints.hint(module, (31,), False, enclosed=True) is not None
+    for dims, enclosed, indexed in [((8,), True, True), ((8,), False, False),
+                                    ((7,), True, False), ((32,), True, False)]:
+        assert llvm_hints.hint(module, dims, False, enclosed, indexed) is None
+    with sg.Graph().as_default():
+        outputs, w = _layer_hessian(1.0)
+        rolled = sg.compile(outputs, [w], cache=False, wait=True)
+        monkeypatch.setattr(llvm_hints, "ROLL_BELOW", 0)
+        plain_outputs, u = _layer_hessian(1.5)   # (another constant: another module)
+        plain = sg.compile(plain_outputs, [u], cache=False, wait=True)
+    assert _llvm_lines(rolled) < 0.9 * _llvm_lines(plain)
+    for _ in range(3):
+        v = rng.uniform(-1, 1, 16)
+        _assert_matches(rolled, outputs, {w: v})
+        _assert_matches(plain, plain_outputs, {u: v})

@@ -11,6 +11,15 @@ So each loop gets a hint (``llvm.loop`` metadata on its back edge):
 - a loop enclosing other loops: neither unrolled nor vectorized (its inner loops are);
 - an innermost loop of a map or scatter-add with a known trip count of at least
   ``UNROLL_BELOW``: not unrolled (still vectorized);
+- such a loop of ``ROLL_FROM`` to ``ROLL_BELOW`` - 1 iterations inside another loop
+  (the rows of a batched Hessian's seeds: the MLP's loops of 8 and 16): not unrolled
+  either, unless it reads or writes through an index table (unrolled, the table's
+  entries become constant addresses: sparse Rosenbrock-1000's gathers of 12, 5.0 ->
+  5.9 us rolled).  Unrolled in full inside a rolled loop they cost LLVM time and
+  ran slower: the MLP's Hessian built in 0.20 s and ran in 18.3 us, rolled (the loop
+  vectorizer still takes them) 0.18 s and 10.5 us; LJ-8's build 0.185 -> 0.148 s at
+  5.3 -> 5.1 us (one process, interleaved, load 0.4-1); logistic regression's loops
+  of 50 lost 9 % rolled, so the window ends at 32;
 - the loops of a reduction, short loops and loops of sizes known at call time: as
   LLVM decides.  Unrolling a short reduction lets LLVM vectorize across the outputs
   (logistic regression's Hessian: 2.5x slower without).
@@ -34,6 +43,8 @@ Imports llvmlite and the graph's Dim.
 (True, 3)
 >>> hint(module, (7,), reduction=False) is None       # short and innermost
 True
+>>> hint(module, (8,), False, enclosed=True) is not None   # rows inside a seed loop
+True
 """
 from __future__ import annotations
 
@@ -45,17 +56,23 @@ from llvmlite.ir import values
 from ..graph import Dim
 
 UNROLL_BELOW = int(os.environ.get("SYMGRAD_UNROLL_BELOW", 64))
+ROLL_FROM = int(os.environ.get("SYMGRAD_ROLL_FROM", 8))
+ROLL_BELOW = int(os.environ.get("SYMGRAD_ROLL_BELOW", 32))
 
 
-def hint(module, dims, reduction):
-    """The loop ID for the loop over ``dims[0]`` (``dims[1:]``: the loops inside it),
-    or None to leave the loop to LLVM."""
+def hint(module, dims, reduction, enclosed=False, indexed=False):
+    """The loop ID for the loop over ``dims[0]`` (``dims[1:]``: the loops inside it;
+    ``enclosed``: it runs inside another loop; ``indexed``: its statement goes through
+    an index table), or None to leave the loop to LLVM."""
     if reduction or os.environ.get("SYMGRAD_LOOP_HINTS") == "0":
         return None
     if any(d != 1 for d in dims[1:]):
         return _loop_id(module, ("llvm.loop.unroll.disable",),
                         (("llvm.loop.vectorize.enable", False),))
-    if not isinstance(dims[0], Dim) and dims[0] >= UNROLL_BELOW:
+    if isinstance(dims[0], Dim):
+        return None
+    if dims[0] >= UNROLL_BELOW or enclosed and not indexed and \
+            ROLL_FROM <= dims[0] < ROLL_BELOW:
         return _loop_id(module, ("llvm.loop.unroll.disable",), ())
     return None
 

@@ -166,16 +166,18 @@ class LoopEmitter:
         return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
 
     # -- loops -------------------------------------------------------------------
-    def nest(self, dims, fn, prefix=(), unroll=0, reduction=False):
+    def nest(self, dims, fn, prefix=(), unroll=0, reduction=False, indexed=False):
         """``fn(index)`` over the nest ``dims``: loops, or every index in turn when
         ``unroll`` (the instructions per index, counted towards block boundaries).
         Each loop gets its hint for LLVM (``lower.llvm_hints``; ``reduction``: the
-        loops of a reduction)."""
+        loops of a reduction; ``indexed``: the statement reads or writes through an
+        index table)."""
         if not dims:
             return fn(prefix)
         if dims[0] == 1 or unroll:
             for i in range(dims[0]):
-                self.nest(dims[1:], fn, prefix + (ir.Constant(I64, i),), unroll, reduction)
+                self.nest(dims[1:], fn, prefix + (ir.Constant(I64, i),), unroll, reduction,
+                          indexed)
                 if unroll and len(dims) == 1:
                     self.unrolled_size += unroll
                     if self.unrolled_size > UNROLLED_BLOCK:
@@ -185,8 +187,9 @@ class LoopEmitter:
         if dims[0] == 0:
             return None
         with cgutils.for_range(self.b, self.iv(dims[0])) as loop:
-            self.nest(dims[1:], fn, prefix + (loop.index,), unroll, reduction)
-        loop_id = llvm_hints.hint(self.b.module, dims, reduction)
+            self.nest(dims[1:], fn, prefix + (loop.index,), unroll, reduction, indexed)
+        enclosed = any(not isinstance(i, ir.Constant) for i in prefix)
+        loop_id = llvm_hints.hint(self.b.module, dims, reduction, enclosed, indexed)
         if loop_id is not None:
             llvm_hints.attach(loop.index, loop_id)
 
@@ -239,17 +242,21 @@ class LoopEmitter:
         dims, nout, lanes = st.dims, st.nout, self.lanes()
         unroll = (len(st.body) + 2) * len(lanes) if unrolled(st) and not prefix else 0
         inner = dims[len(prefix):]
+        indexed = any(a is not None and a[0] == "tab"
+                      for a in (st.dst_addr,) + tuple(a for _, a in st.srcs))
         if st.reduce is None:
             def value(idx):
                 self.put(st, idx, self.body(st, idx))
-            self.nest(inner, self.each_lane(value, lanes), prefix, unroll=unroll)
+            self.nest(inner, self.each_lane(value, lanes), prefix, unroll=unroll,
+                      indexed=indexed)
             return
         combine, identity, init = st.reduce
         if not init:  # accumulate into memory (scatter-add)
             def accumulate(idx):
                 mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
                 self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
-            self.nest(inner, self.each_lane(accumulate, lanes), prefix, unroll=unroll)
+            self.nest(inner, self.each_lane(accumulate, lanes), prefix, unroll=unroll,
+                      indexed=indexed)
             return
 
         def outer(oidx):
