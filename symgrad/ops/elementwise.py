@@ -212,12 +212,22 @@ def _cotangent_rules(node, g):
     rules = _RULES.get(key)
     if rules is None:
         parts, syms = node.op.partials(dtypes, **node.attrs)
-        rules = _RULES[key] = [_cotangent_rule(p, syms, dtypes, g.dtype, node.op.name)
+        rules = _RULES[key] = [_node_rule(_cotangent_rule(p, syms, dtypes, g.dtype), dtypes,
+                                          g.dtype, node.op.name)
                                if d.kind == "f" else None for p, d in zip(parts, dtypes)]
     return rules
 
 
-def _cotangent_rule(partial, syms, dtypes, g_dtype, op_name):
+def _node_rule(rule, dtypes, g_dtype, op_name):
+    """A ``(used, expr)`` rule as (used, the generic node's attributes, its dtype)."""
+    if not isinstance(rule, tuple):
+        return rule
+    used, expr = rule
+    attrs = {"expr": expr, "strong": len(used), "label": f"{op_name}_grad"}
+    return used, attrs, _generic_dtype([dtypes[i] for i in used] + [g_dtype], **attrs)
+
+
+def _cotangent_rule(partial, syms, dtypes, g_dtype):
     if partial is None:
         return None
     partial = sympy.sympify(partial)
@@ -228,11 +238,9 @@ def _cotangent_rule(partial, syms, dtypes, g_dtype, op_name):
     if partial == -1:
         return "neg"
     used = [i for i, s in enumerate(syms) if s in partial.free_symbols]
-    kinds = [dtypes[i] for i in used] + [g_dtype]
-    new = arg_symbols(kinds)
+    new = arg_symbols([dtypes[i] for i in used] + [g_dtype])
     expr = new[-1] * partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
-    attrs = {"expr": expr, "strong": len(used), "label": f"{op_name}_grad"}
-    return used, attrs, _generic_dtype(kinds, **attrs)
+    return used, expr
 
 
 _RULES: dict = {}
