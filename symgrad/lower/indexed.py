@@ -20,6 +20,9 @@ class IndexedLowering:
     def gather(self, node):
         if not is_static(node.shape) or not all(is_static(x.shape) for x in node.inputs):
             return self.gather_sized(node)
+        same = self.same_memory(node)
+        if same is not None:
+            return same
         ids, offset = [], 0
         for x in node.inputs:
             ids.append(np.arange(x.size, dtype=np.int64).reshape(x.shape) + offset)
@@ -37,6 +40,20 @@ class IndexedLowering:
                           COPY, dst=dst, dst_addr=self.table_addr(hit))
             start += x.size
         return dst
+
+    def same_memory(self, node):
+        """A reshape's input ref, as ``gather_one`` finds it from the table (the identity)
+        but without building one (two ``arange`` of a dense Hessian's 10^6 entries per
+        reshape); None where it would not."""
+        view = getattr(node.op, "view", None)
+        if len(node.inputs) != 1 or view is None or node.size != node.inputs[0].size:
+            return None
+        (x,) = node.inputs
+        ref = self.env[x]
+        if view(x.shape, node.shape, **node.attrs) != "flat" or ref[0] == "view":
+            return None
+        scalar = self.is_scalar(ref)
+        return ref if scalar or (not node.shape) == scalar else None
 
     def gather_one(self, node, table):
         (x,) = node.inputs
