@@ -22,8 +22,8 @@ import numpy as np
 from .display import GradientList
 from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
 from .graph import Dim, Node, ancestors, same_up_to_unknown
-from .ops import F, as_node, common_graph
-from .ops.base import broadcast_shapes, filled, merge_terms
+from .ops import REGISTRY, F, as_node, common_graph
+from .ops.base import broadcast_shapes, derived_node, filled, merge_terms
 from .ops.deferred import deferrable
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
@@ -34,6 +34,7 @@ Tensors = Union["Tensor", Sequence["Tensor"]]
 """A tensor or a list of tensors (``ys``, ``xs``, ``stop_gradients``)."""
 
 UNCONNECTED = ("none", "zero")
+_ADD = REGISTRY["add"]
 AGGREGATION_METHODS = (None, 0, 1, 2, "add_n", "experimental_tree",
                        "experimental_accumulate_n")
 
@@ -125,8 +126,10 @@ def _add_n(terms):
     if len(terms) == 1:
         return terms[0]
     total = terms[0]
-    for t in terms[1:]:
-        total = F.add(total, t)
+    for t in terms[1:]:   # cotangents of one node: one shape (no broadcast to check)
+        total = derived_node(_ADD, [total, t], {}, total.shape,
+                             _ADD.dtype_rule([total.dtype, t.dtype])) \
+            if t.shape == total.shape else F.add(total, t)
     return total
 
 

@@ -26,6 +26,7 @@ Imports ``symgrad.errors`` and ``symgrad.progress`` only.
 """
 from __future__ import annotations
 
+import _thread
 import atexit
 import os
 import queue
@@ -36,7 +37,7 @@ from ..errors import CompileError
 from ..progress import LOGGER
 
 _QUEUE: queue.SimpleQueue = queue.SimpleQueue()
-_WORKER: list[threading.Thread] = []
+_WORKER: list[int] = []   # the worker thread's id, once started
 _LOCK = threading.Lock()
 _PENDING: weakref.WeakSet = weakref.WeakSet()   # not built yet (re-queued after a fork)
 GRACE = 0.05   # seconds a build waits for the first call (or wait()) before it starts,
@@ -137,9 +138,10 @@ def _submit(pending):
     _QUEUE.put(weakref.ref(pending))
     with _LOCK:
         if not _WORKER:
-            worker = threading.Thread(target=_work, name="symgrad-build", daemon=True)
-            _WORKER.append(worker)
-            worker.start()
+            # _thread, not threading.Thread: Thread.start() waits until the new thread
+            # runs, which on a busy machine is milliseconds of the caller's first answer;
+            # like a daemon thread, it does not keep the interpreter alive (see _at_exit)
+            _WORKER.append(_thread.start_new_thread(_work, ()))
 
 
 def _work():

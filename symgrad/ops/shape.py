@@ -16,8 +16,8 @@ import sympy
 
 from ..errors import ShapeError
 from ..graph import Dim, dim_expr, is_static, make_dim, shape_size
-from .base import (REGISTRY, Example, F, Op, broadcast_shapes, literal, normalize_axis,
-                   register, unbroadcast)
+from .base import (REGISTRY, Example, F, Op, broadcast_shapes, derived_node, literal,
+                   normalize_axis, register, unbroadcast)
 
 
 def _size(shape):
@@ -240,12 +240,18 @@ def _merge_point_scatters(nodes):
         if len(group) == 1:
             out.extend(group)
             continue
-        rows = [F.reshape(n.inputs[0], shape=(1,) + n.inputs[0].shape) for n in group]
+        rows = [_as_row(n.inputs[0]) for n in group]
         stacked = F.concat(*rows, axis=0)
         index = tuple(np.array([n.attrs["index"][j] for n in group], dtype=np.int64)
                       for j in range(m))
         out.append(F.index_add(stacked, shape=shape, index=index))
     return out
+
+
+def _as_row(g):
+    # g reshaped to (1,) + g.shape: the size cannot differ, so no rule is asked
+    shape = (1,) + g.shape
+    return derived_node(REGISTRY["reshape"], [g], {"shape": shape}, shape, g.dtype)
 
 
 register(Op("index_add", kind="structural", shape=lambda in_shapes, shape, index: tuple(shape),
