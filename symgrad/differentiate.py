@@ -114,8 +114,8 @@ def _between(ys, xs):
     xset = set(xs)
     upstream = ancestors(ys)
     reach = set()
-    for node in upstream:
-        if node.is_float and (node in xset or any(i in reach for i in node.inputs)):
+    for node in upstream:   # (node.is_float, inline: every node of the graph asks)
+        if node.dtype.kind == "f" and (node in xset or not reach.isdisjoint(node.inputs)):
             reach.add(node)
     return [n for n in upstream if n in reach]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Sequence
 
 import contextlib
+import operator
 import re
 
 import numpy as np
@@ -268,7 +269,10 @@ def ancestors(outputs):
         if node not in seen:
             seen.add(node)
             stack.extend(node.inputs)
-    return sorted(seen, key=lambda n: n.id)
+    return sorted(seen, key=_BY_ID)
+
+
+_BY_ID = operator.attrgetter("id")
 
 
 def consumers(nodes):

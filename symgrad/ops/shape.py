@@ -207,13 +207,20 @@ def _slice_len(d, item):
     length = hi - lo
     return make_dim(length if step == 1 else sympy.ceiling(length / step))
 
+def _scattered(g, shape, index):
+    # the cotangent of x[index]: g added into zeros of x's shape (the rule's shape and
+    # dtype, without asking them: index_add's are the given shape and g's dtype)
+    shape = tuple(shape)
+    return derived_node(REGISTRY["index_add"], [g], {"shape": shape, "index": index}, shape,
+                        g.dtype)
+
+
 def _index_impl(x, index):
     return np.array(x[index])
 
 
 register(Op("index", kind="structural", shape=_index_shape, impl=_index_impl,
-            grad=lambda node, g: [F.index_add(g, shape=node.inputs[0].shape,
-                                              index=node.attrs["index"])],
+            grad=lambda node, g: [_scattered(g, node.inputs[0].shape, node.attrs["index"])],
             doc="x[index]; the gradient scatters back into zeros of x's shape",
             examples=[Example((4,), index=(slice(1, 3),)), Example((3, 4), index=(1, slice(None, None, 2))),
                       Example((5,), index=(np.array([0, 2, 2]),)), Example((2, 3), index=(None, Ellipsis, 0))]))
