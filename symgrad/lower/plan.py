@@ -65,7 +65,13 @@ class Plan:
         values[:self.n_inputs] = [np.asarray(a) for a in args]
         with np.errstate(all="ignore"):
             for fn, ins, out, dtype in self.steps:
-                value = fn(*[values[i] for i in ins])   # an array, a numpy or Python scalar
+                try:
+                    value = fn(*[values[i] for i in ins])   # an array, a numpy or Python scalar
+                except (ArithmeticError, ValueError):
+                    program = _NUMPY_FORM.get(fn)
+                    if program is None:   # not a float form: the step's own error
+                        raise
+                    value = _run_body(program, (), *[np.asarray(values[i]) for i in ins])
                 values[out] = value if dtype is None or value.dtype == dtype else \
                     value.astype(dtype)
         return tuple(_scalar(values[k], dtype) if scalar else
@@ -107,7 +113,9 @@ def _step(node):
     if not node.shape and node.dtype == _F8 and not any([x.shape for x in node.inputs]):
         if made[2] is False:   # 0-d: over Python floats, where the body has a float form
             fast = scalar_body(made[1], len(dtypes))
-            made[2] = fast and functools.partial(_run_scalar, fast, program)
+            made[2] = fast
+            if fast is not None:
+                _NUMPY_FORM[fast] = program
         if made[2] is not None:
             return made[2], False
     return functools.partial(_run_body, program, node.shape), True
@@ -136,14 +144,11 @@ def _run_impl(impl, attrs, *args):
                            **attrs))
 
 
-def _run_scalar(fast, program, *args):
-    """A 0-d body over Python floats (the same IEEE arithmetic and C math functions as
-    the kernel's, ~20x cheaper than numpy scalars); where Python raises instead of
-    giving inf or nan (1/0, log(0), exp(1000)...) numpy computes the step."""
-    try:
-        return fast(*args)
-    except (ArithmeticError, ValueError):
-        return _run_body(program, (), *[np.asarray(a) for a in args])
+# A 0-d body runs over Python floats (its float form, ``scalar_body``: the same IEEE
+# arithmetic and C math functions as the kernel's, ~20x cheaper than numpy scalars); where
+# Python raises instead of giving inf or nan (1/0, log(0), exp(1000)...) the step is
+# computed again by numpy, from the program this maps the float form to.
+_NUMPY_FORM: dict = {}
 
 
 def _run_body(program, shape, *args):
