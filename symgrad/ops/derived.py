@@ -110,8 +110,7 @@ def derive_generic(table):
             rule = generic.cotangent_rule(part, syms, dtypes, f8)
             if not isinstance(rule, tuple):   # None, zeros, g or -g: no generic node
                 continue
-            used, attrs, _ = rule
-            expr = attrs["expr"]
+            used, expr = rule
             second, _ = generic._derived((f8,) * (len(used) + 1), expr=expr)
             texts = [None if p is None else sympy.srepr(sympy.sympify(p)) for p in second]
             if all(t is None or "Dummy(" not in t and   # (a Dummy's text differs per run)

@@ -121,10 +121,10 @@ class ElementwiseOp(Op):
         return [None if s.is_real is not True else _derivative(expr, s) for s in syms], syms
 
     @staticmethod
-    def cotangent_rule(partial, syms, dtypes, g_dtype, op_name=""):
+    def cotangent_rule(partial, syms, dtypes, g_dtype):
         """How a reverse sweep builds an input's cotangent from ``partial`` (see
         ``_cotangent_rule``); ``ops.derived`` reads second-order entries from it."""
-        return _cotangent_rule(partial, syms, dtypes, g_dtype, op_name)
+        return _cotangent_rule(partial, syms, dtypes, g_dtype)
 
     def _numeric(self, *arrays, **attrs):
         if self.numpy is not None:
