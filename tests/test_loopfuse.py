@@ -87,6 +87,33 @@ def test_independent_statements_move_before_a_group_and_outer_loops_are_shared()
     assert _groups([a, rows, const, zero, use]) == [(0, [2]), (0, [3]), (1, [0, 1, 4])]
 
 
+def test_a_short_outer_loop_does_not_hold_a_deeper_nest_to_its_depth():
+    # a zero fill over 3 colours, then two sweeps over (3, 9): sharing only the colour
+    # loop with the fill would keep the sweeps from sharing both loops
+    zero = Loop((3,), 1, ("buf", 0), ("aff", 9, (10,)), [], (("const", "0x0.0p+0"),))
+    a = Loop((3, 9), 2, ("buf", 0), ("aff", 0, (10, 1)), [(("in", 0), ("aff", 0, (0, 1)))], NEG)
+    b = Loop((3, 9), 2, ("buf", 1), ("aff", 0, (9, 1)), [(("buf", 0), ("aff", 0, (10, 1)))], NEG)
+    assert _groups([zero, a, b]) == [(0, [0]), (2, [1, 2])]
+    short = Loop((3,), 1, ("buf", 2), ("aff", 0, (1,)), [(("in", 0), ("aff", 0, (1,)))], NEG)
+    assert _groups([a, b, short]) == [(0, [2]), (2, [0, 1])]   # nor cut the group's nest (moved before it)
+    with pytest.MonkeyPatch.context() as mp:   # the former rule: one shared loop for all
+        mp.setattr(loopfuse, "MIN_SHARED", 1)
+        assert _groups([zero, a, b]) == [(1, [0, 1, 2])]
+
+
+def test_statements_read_only_sources_their_body_reads():
+    # folding and reuse can leave a source no instruction reads; kept, it would count
+    # as a read for buffer sharing and fusion (the sparse Rosenbrock sweep did not fuse)
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(40,), name="x")
+        (h,) = sg.hessians(_rosen(x), x, sparse=True)
+        program = lower_graph([h.values], [x])
+    for st in program.stmts:
+        read = {op[1] for op in st.body if op[0] == "arg"}
+        assert read == set(range(len(st.srcs))), st.as_tuple()
+    assert max(depth for depth, _ in loopfuse.plan(program, program.stmts)) == 2
+
+
 def test_unknown_sizes_and_unrolled_table_loops_are_left_alone():
     n = sg.graph.Dim(__import__("sympy").Symbol("n", integer=True, nonnegative=True))
     a = Loop((n,), 1, ("buf", 0), ("aff", 0, (1,)), [(("in", 0), ("aff", 0, (1,)))], NEG)

@@ -46,6 +46,22 @@ def splice(body, k, inner, first):
     return tuple(out)
 
 
+def prune(srcs, body):
+    """``(srcs, body)`` without the sources no ``("arg", k)`` of ``body`` reads (folding
+    and cross-node reuse can leave some): an unread source would still count as a
+    read for buffer sharing and loop fusion, and keep them from sharing or fusing.
+
+    >>> prune([("a", None), ("b", None)], (("arg", 1), ("neg", 0)))
+    ([('b', None)], (('arg', 0), ('neg', 0)))
+    """
+    used = sorted({op[1] for op in body if op[0] == "arg"})
+    if len(used) == len(srcs):
+        return srcs, body
+    new = {k: i for i, k in enumerate(used)}
+    return ([srcs[k] for k in used],
+            tuple(("arg", new[op[1]]) if op[0] == "arg" else op for op in body))
+
+
 def _renumber(op, where):
     if op[0] == "call":
         return (op[0], op[1]) + tuple(where[i] for i in op[2:])
@@ -89,11 +105,12 @@ class FuseLoops:
         return self.table_addr(np.transpose(table, order))
 
     def fuse_inputs(self, srcs, body):
-        """Splice deferred producers among ``srcs`` into ``body``; returns both updated."""
+        """Splice deferred producers among ``srcs`` into ``body``; returns both updated
+        (without the sources the body no longer reads: :func:`prune`)."""
         while True:
             k = next((i for i, (ref, _) in enumerate(srcs) if ref[0] == "fused"), None)
             if k is None:
-                return srcs, body
+                return prune(srcs, body)
             inner_srcs, inner_body = self.fused[srcs[k][0][1]]
             body = splice(body, k, inner_body, len(srcs) - 1)
             srcs = list(srcs[:k]) + list(srcs[k + 1:]) + list(inner_srcs)

@@ -50,6 +50,7 @@ from .peephole import unrolled
 
 MAX_POINTS = 1 << 15   # iterations of one member's nest, at most (the check is per element)
 MAX_MEMBERS = 64       # statements per group, at most
+MIN_SHARED = 4         # shared iterations, at least, for a nest that keeps loops of its own
 ENABLED = os.environ.get("SYMGRAD_FUSE_LOOPS", "1") != "0"
 
 
@@ -73,8 +74,8 @@ def plan(program, stmts):
                 group.append(st)
                 nest = joined
                 continue
-            if (len(group) > 1 or not _fusible(st)) and len(moved) < MAX_MEMBERS \
-                    and not _conflicts(st, group):
+            if (len(group) > 1 or not _fusible(st) or _short(group, nest.depth, st)) \
+                    and len(moved) < MAX_MEMBERS and not _conflicts(st, group):
                 moved.append(st)
                 continue
         flush()
@@ -120,11 +121,26 @@ def _max_depth(st):
 def _joint_depth(group, depth, st):
     if not depth or not _fusible(st):
         return 0
-    d = min(depth, _max_depth(st))
-    shared = 0
+    return 0 if _short(group, depth, st) else _shared(group, depth, st)
+
+
+def _shared(group, depth, st):
+    d, shared = min(depth, _max_depth(st)), 0
     while shared < d and st.dims[shared] == group[0].dims[shared]:
         shared += 1
     return shared
+
+
+def _short(group, depth, st):
+    """Whether st and the group share only an outer loop of a few iterations (3
+    colours) while st or the group keeps inner loops of its own.  Such sharing saves
+    nothing and would hold the group (or the statements after st) to that depth: a
+    zero fill over (3,) would keep a sweep over (3, 999) from sharing both loops with
+    the next sweep.  st is moved before the group instead (when it touches nothing
+    the group touches)."""
+    shared = _shared(group, depth, st) if _fusible(st) else 0
+    return 0 < shared < max(_max_depth(st), depth) and \
+        math.prod(st.dims[:shared]) < MIN_SHARED
 
 
 def _conflicts(st, group):
