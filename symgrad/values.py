@@ -135,10 +135,11 @@ def _unchecked(cls, state, data, indices, indptr):
 class CsrMaker:
     """Makes the results of one sparse layout (one maker per layout and process:
     :func:`csr_maker`).  Called with a result's arrays it gives ``csr_result``; once
-    the first result has been checked, ``fast`` is ``(new, state)`` -- ``new()`` an
-    empty matrix object, ``state`` its attributes besides the arrays -- and the
-    machine code builds the later results from it itself (``lower.boxing``), with no
-    Python call; ``fast`` stays None where the constructor makes every result."""
+    the first result has been checked, ``fast`` is ``(cls, state)`` -- the matrix class
+    (whose empty object the machine code makes as ``object.__new__(cls)`` does) and
+    its attributes besides the arrays -- and the machine code builds the later
+    results from it itself (``lower.boxing``), with no Python call; ``fast`` stays
+    None where the constructor makes every result."""
 
     def __init__(self, shape, digest):
         self.shape, self.digest, self.fast = tuple(shape), digest, None
@@ -150,7 +151,7 @@ class CsrMaker:
         out = csr_result(self.shape, self.digest, data, indices, indptr)
         cls, state = _CSR_STATES[self.digest]
         if state is not None:
-            self.fast = (functools.partial(object.__new__, cls), state)
+            self.fast = (cls, state)
         return out
 
 

@@ -80,7 +80,7 @@ def test_first_use_check_and_the_constructor_fallback(built, monkeypatch):
     first = fn(v)[2]   # checked against the constructor: the machine code takes over
     cls, state = V._CSR_STATES[digest]
     assert cls is scipy.sparse.csr_matrix and state is not None and maker.fast is not None
-    assert maker.fast[1] is state and type(maker.fast[0]()) is scipy.sparse.csr_matrix
+    assert maker.fast == (scipy.sparse.csr_matrix, state) and maker.fast[1] is state
     for h in (first, fn(v)[2], fn(v)[2]):
         assert type(h) is scipy.sparse.csr_matrix and h.__dict__.keys() == first.__dict__.keys()
         h.check_format(full_check=True)
