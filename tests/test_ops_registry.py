@@ -7,11 +7,16 @@ finite differences of a random projection <u, f(x)>; and the second derivative
 """
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 import symgrad as sg
-from symgrad.ops import REGISTRY, apply
+from symgrad import differentiate
+from symgrad.ops import REGISTRY, apply, elementwise
+from symgrad.ops import shape as shape_ops
+from symgrad.ops.base import derived_node
 
 from .oracles import central_difference, eval_closed_form, example_values
+from .programs import programs
 
 CASES = [(name, i) for name, op in sorted(REGISTRY.items())
          for i in range(len(op.examples))]
@@ -103,3 +108,23 @@ def test_second_derivative_matches_finite_differences(name, i, rng):
                                       leaf.value, eps=1e-5)
         np.testing.assert_allclose(sg.evaluate(h), expected, rtol=1e-4, atol=1e-5,
                                    err_msg=f"{name} input {k}")
+
+
+@settings(max_examples=40, deadline=None)
+@given(programs(max_steps=8, control=()))
+def test_derived_nodes_have_the_shapes_and_dtypes_the_op_rules_give(program):
+    """Derivative rules make nodes with the shape and dtype they know (``derived_node``,
+    skipping the op's rules): each is what the op's own rules say, to first and second
+    order, through every op a random program reaches."""
+    def checked(op, inputs, attrs, shape, dtype):
+        assert shape == op.shape_rule([x.shape for x in inputs], **attrs), op.name
+        assert dtype == op.dtype_rule([x.dtype for x in inputs], **attrs), op.name
+        return derived_node(op, inputs, attrs, shape, dtype)
+    floats = [x for x in program.xs if x.is_float]
+    with pytest.MonkeyPatch.context() as patch, program.graph.as_default():
+        for module in (elementwise, shape_ops, differentiate):
+            patch.setattr(module, "derived_node", checked)
+        grads = [g for g in sg.gradients(program.ys, floats, grad_ys=program.grad_ys)
+                 if g is not None]
+        if grads:   # second order: the rules again, over the first sweep's nodes
+            sg.gradients([sg.reduce_sum(g * g) for g in grads], floats)
