@@ -44,7 +44,7 @@ def _plain(monkeypatch, loss, n):
     """The same kernel emitted without either choice."""
     monkeypatch.setattr(peephole, "UNROLL_POINTS", 0)
     from symgrad.lower import llvm_loops
-    monkeypatch.setattr(llvm_loops, "trig_pairs", lambda stmts: set())
+    monkeypatch.setattr(llvm_loops, "trig_pairs", lambda stmts, lanes=1: set())
     return _build(loss, n)[0]
 
 
@@ -114,3 +114,22 @@ def test_values_equal_the_plain_kernel_and_the_reference(case, request, monkeypa
         for g, a, w in zip(got, alone, sg.evaluate(outputs, {x: v})):
             np.testing.assert_array_equal(g, a)
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+
+
+def test_points_side_by_side_pair_every_sine_and_cosine(rng):
+    """Beyond PAIRS_MAX values a one-point kernel pairs none, the batch loop's kernel of
+    several points pairs them all; its points equal one-point calls bit for bit."""
+    steps = peephole.PAIRS_MAX + 6
+    f = _build(lambda x: _chain(x, steps), steps)[0]
+    assert peephole.trig_pairs(f.program.stmts) == set()
+    assert len(peephole.trig_pairs(f.program.stmts, lanes=2)) == steps - 1
+    assert "_lanes(" in f._text
+    xs = np.vstack([rng.uniform(-1, 1, (5, steps)), np.zeros(steps), np.full(steps, np.nan)])
+    got = f.batched(xs)
+    for i, v in enumerate(xs):
+        one = f(v)
+        assert np.array_equal(got[0][i], one[0], equal_nan=True)
+        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+    if platform.system() == "Linux" and platform.machine() == "x86_64":
+        loop = f._loop()
+        assert re.search(r"\bsincos\b", loop.inspect_asm(loop.signatures[0]))

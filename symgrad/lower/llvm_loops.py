@@ -43,8 +43,9 @@ class LoopEmitter:
 
     @functools.cached_property
     def paired(self):
-        """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``)."""
-        return trig_pairs(self.p.stmts)
+        """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``); read
+        when the first statement is emitted, after the points (``lanes``) are set."""
+        return trig_pairs(self.p.stmts, len(self.lanes()))
 
     @functools.cached_property
     def tables(self):
