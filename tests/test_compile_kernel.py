@@ -133,3 +133,28 @@ def test_points_side_by_side_pair_every_sine_and_cosine(rng):
     if platform.system() == "Linux" and platform.machine() == "x86_64":
         loop = f._loop()
         assert re.search(r"\bsincos\b", loop.inspect_asm(loop.signatures[0]))
+
+
+def test_batch_loop_unrolls_a_small_indexed_kernel_whole(pairs, chain, rng):
+    """The batch loop's kernel of the pairs program has every loop unrolled (its
+    temporaries at constant addresses); its points equal one-point calls bit for bit."""
+    f = pairs[0]
+    assert peephole.unrolled_whole(f.program) and "_whole(" in f._text
+    assert not peephole.unrolled_whole(chain[0].program) and "_whole(" not in chain[0]._text
+    xs = np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (6, 24))])
+    got = f.batched(xs)
+    for i, v in enumerate(xs):
+        one = f(v)
+        assert np.array_equal(got[0][i], one[0], equal_nan=True)
+        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+    loop = f._loop()
+    assert "symgrad.const" not in loop.inspect_llvm(loop.signatures[0])
+
+
+def test_large_or_unindexed_programs_are_not_unrolled_whole(monkeypatch, pairs):
+    program = pairs[0].program
+    monkeypatch.setattr(peephole, "WHOLE_INSTRUCTIONS", 100)
+    assert not peephole.unrolled_whole(program)
+    monkeypatch.setattr(peephole, "UNROLL_POINTS", 10)
+    monkeypatch.setattr(peephole, "WHOLE_INSTRUCTIONS", 10 ** 6)
+    assert not peephole.unrolled_whole(program)   # a loop of 28 pairs is too long

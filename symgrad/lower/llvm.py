@@ -110,9 +110,12 @@ def kernel_signature(program, argtypes):
     return signature(kernel_return_type(program), *argtypes)
 
 
-def emit_kernel(program, context, builder, sig, args, fastmath=False):
-    """Emit the body of ``program``; returns the LLVM value of the result tuple."""
-    return _Emitter(program, context, builder, fastmath).run(sig, args)
+def emit_kernel(program, context, builder, sig, args, fastmath=False, whole=False):
+    """Emit the body of ``program``; returns the LLVM value of the result tuple.
+    ``whole``: every loop unrolled (``peephole.unrolled_whole``)."""
+    e = _Emitter(program, context, builder, fastmath)
+    e.whole = whole
+    return e.run(sig, args)
 
 class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
     def __init__(self, program, context, builder, fastmath):
@@ -158,7 +161,8 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
 
     def statements(self, stmts):
         size = 0
-        for depth, group in loopfuse.plan(self.p, stmts):
+        groups = [(0, [st]) for st in stmts] if self.whole else loopfuse.plan(self.p, stmts)
+        for depth, group in groups:
             if depth:
                 self.fused(depth, group)
             else:

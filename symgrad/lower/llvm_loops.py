@@ -39,6 +39,7 @@ class LoopEmitter:
     ``self.b``; needs ``temp`` (scratch memory) and ``run_body`` from the emitter."""
 
     unrolled_size = 0   # instructions of unrolled code since the last block boundary
+    whole = False       # every loop unrolled (``peephole.unrolled_whole``)
     lane_state = None   # [(mem, scalars)] per point when several are evaluated at once
 
     @functools.cached_property
@@ -241,7 +242,8 @@ class LoopEmitter:
         """Emit ``st``; inside a fused nest (``lower.loopfuse``), ``prefix`` indexes
         its first loops, which the nest runs."""
         dims, nout, lanes = st.dims, st.nout, self.lanes()
-        unroll = (len(st.body) + 2) * len(lanes) if unrolled(st) and not prefix else 0
+        unroll = (len(st.body) + 2) * len(lanes) if unrolled(st, self.whole) and \
+            not prefix else 0
         inner = dims[len(prefix):]
         indexed = any(a is not None and a[0] == "tab"
                       for a in (st.dst_addr,) + tuple(a for _, a in st.srcs))

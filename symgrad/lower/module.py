@@ -157,9 +157,11 @@ def _loop_text(program, ins):
     for an input shared by every point.  Outputs have the batch axis in front,
     C-contiguous, so every row the kernel sees is C-contiguous and used in place.
     Built with ``nogil`` (``batch_loop``).  Kernels that can (``lower.lanes``) take
-    the points in pairs, side by side (``_lanes``).
+    the points in pairs, side by side (``_lanes``); small ones that go through index
+    tables are emitted with every loop unrolled (``_whole``, ``peephole.unrolled_whole``).
     """
     from .lanes import LANES, eligible   # (when writing a module: Numba is there)
+    from .peephole import unrolled_whole
     pairs = [f"m{k}, {a}" for k, a in enumerate(ins)]
     outs = [f"o{k}" for k in range(len(program.outputs))]
     lines = ["", "", f"def _loop({', '.join(['work'] + pairs + outs)}):",
@@ -178,7 +180,14 @@ def _loop_text(program, ins):
         body += [f"    i += {LANES}", "for j in range(i, hi):"]
     else:
         body += ["for j in range(lo, hi):"]
-    body += [f"    s = _kernel({', '.join(_row_args(program, ins, 'j'))})"]
+    kernel = "_kernel"
+    if unrolled_whole(program):
+        kargs = [f"b{n}" for n in range(len(ins) + len(program.array_outputs))]
+        lines = ["", "", "@intrinsic", f"def _whole(typingctx, {', '.join(kargs)}):",
+                 f"    return _rt.kernel_typing(PROGRAM, ({''.join(a + ', ' for a in kargs)}),"
+                 " FASTMATH, whole=True)"] + lines
+        kernel = "_whole"
+    body += [f"    s = {kernel}({', '.join(_row_args(program, ins, 'j'))})"]
     body += _stores(program, "j", "    ", 1)
     body += ["_rt.finished(work, hi - lo)"]
     lines += ["        " + line for line in body]

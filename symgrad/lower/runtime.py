@@ -15,6 +15,7 @@ cache imports neither (its unknown sizes stay text, ``Dim.parsed``).
 from __future__ import annotations
 
 import ast
+import functools
 
 import numpy as np
 from llvmlite import ir
@@ -64,13 +65,15 @@ class LazyProgram:
         return self._program
 
 
-def kernel_typing(lazy, argtypes, fastmath, lanes=False):
+def kernel_typing(lazy, argtypes, fastmath, lanes=False, whole=False):
     """``(signature, codegen)`` for the kernel intrinsic of a generated module (with
-    ``lanes``: the one evaluating several points at once, ``lower.lanes``)."""
+    ``lanes``: the one evaluating several points at once, ``lower.lanes``; ``whole``:
+    the batch loop's, every loop unrolled, ``peephole.unrolled_whole``)."""
     if lanes:
         from .lanes import emit_lanes as emit, lanes_signature as typing
     else:
-        from .llvm import emit_kernel as emit, kernel_signature as typing
+        from .llvm import emit_kernel, kernel_signature as typing
+        emit = functools.partial(emit_kernel, whole=whole)
     program = lazy.program
     sig = typing(program, argtypes)
 
