@@ -261,6 +261,19 @@ def test_threads_where_they_were_faster_at_that_size(monkeypatch):
     assert cost.threads_for(10 ** 4) is True   # another size: its own measurements
 
 
+def test_one_slow_early_threaded_run_does_not_give_threads_up(monkeypatch):
+    # a pool thread's first runs can start late (seen: 26 ms for 1 ms of work); the
+    # choice waits for TRIED threaded runs and takes their median
+    monkeypatch.setattr(batches, "_workers", lambda: 2)
+    monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
+    cost = batches.Cost()
+    cost.observe(1e-2, 10 ** 5)
+    for elapsed in (6e-3, 5e-2) + (6e-3,) * (batches.TRIED - 2):
+        assert cost.threads_for(10 ** 5)
+        cost.observe(elapsed, 10 ** 5, threaded=True)
+    assert cost.threads_for(10 ** 5)          # the faster way, one outlier ignored
+
+
 def test_parallel_batches_measure_both_ways(monkeypatch, rosen):
     # a kernel batched with parallel=True only: the serial side is measured by the probe
     # and by every RETRY-th batch, so the choice rests on runs of the same size

@@ -43,7 +43,9 @@ THREADED_SECONDS = 1e-3  # the least batch run on threads: on a busy machine a p
 PAYS = 3.0               # threads only if the time saved is this many hand-offs
 RETRY = 16               # every RETRY-th batch of a size tries the way not chosen
 RECENT = 5               # runs per size and way whose median is the estimate
-TRIED = 2                # threaded runs of a size before they may be given up
+TRIED = 3                # threaded runs of a size before they may be given up: the
+                         # median of three ignores one slow start (a pool thread's
+                         # first run took 26 ms for 1 ms of work once)
 FASTER = 0.97            # threads are chosen when at most this fraction of serial time
 
 _POOL: list = []         # [executor, seconds per hand-off], made on first use
@@ -281,7 +283,7 @@ class Cost:
             return False
         bits = points.bit_length()
         threaded = self.runs.get((bits, True), ())
-        if len(threaded) < TRIED:   # one slow first run (a thread waking late) is not
+        if len(threaded) < TRIED:   # one slow early run (a thread waking late) is not
             return True             # enough to give threads up for RETRY batches
         tries = self.tries[bits] = self.tries.get(bits, 0) + 1
         serial_here = self.runs.get((bits, False))
