@@ -24,7 +24,7 @@ from . import llvm_hints
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
-from .peephole import UNROLLED_BLOCK, trig_pairs, unrolled
+from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled
 
 
 class _Mem:
@@ -245,13 +245,12 @@ class LoopEmitter:
         unroll = (len(st.body) + 2) * len(lanes) if unrolled(st, self.whole) and \
             not prefix else 0
         inner = dims[len(prefix):]
-        indexed = any(a is not None and a[0] == "tab"
-                      for a in (st.dst_addr,) + tuple(a for _, a in st.srcs))
+        tabled = indexed(st)
         if st.reduce is None:
             def value(idx):
                 self.put(st, idx, self.body(st, idx))
             self.nest(inner, self.each_lane(value, lanes), prefix, unroll=unroll,
-                      indexed=indexed)
+                      indexed=tabled)
             return
         combine, identity, init = st.reduce
         if not init:  # accumulate into memory (scatter-add)
@@ -259,7 +258,7 @@ class LoopEmitter:
                 mem, a = self.mem[st.dst], self.address(st.dst_addr, idx, dims)
                 self.store(mem, a, self.combine(st, combine, self.load(mem, a), self.body(st, idx)))
             self.nest(inner, self.each_lane(accumulate, lanes), prefix, unroll=unroll,
-                      indexed=indexed)
+                      indexed=tabled)
             return
 
         def outer(oidx):

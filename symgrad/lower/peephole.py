@@ -69,7 +69,7 @@ def unrolled(st, whole=False):
     if points > UNROLL_POINTS or not whole and \
             points * (len(st.body) + 1) > UNROLL_INSTRUCTIONS:
         return False
-    return whole or _indexed(st)
+    return whole or indexed(st)
 
 
 def unrolled_whole(program):
@@ -81,9 +81,10 @@ def unrolled_whole(program):
         if any(isinstance(d, Dim) for d in st.dims) or math.prod(st.dims) > UNROLL_POINTS:
             return False
         total += math.prod(st.dims) * (len(st.body) + 1 + len((st.reduce or ((),))[0]))
-    return total <= WHOLE_INSTRUCTIONS and any(map(_indexed, program.stmts))
+    return total <= WHOLE_INSTRUCTIONS and any(map(indexed, program.stmts))
 
 
-def _indexed(st):
+def indexed(st):
+    """Whether statement ``st`` reads or writes through an index table."""
     addrs = (st.dst_addr,) + tuple(a for _, a in st.srcs)
     return any(a is not None and a[0] == "tab" for a in addrs)
