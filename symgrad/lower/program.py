@@ -48,6 +48,7 @@ from ..forms.symbolic import to_number
 from .fuse import FuseLoops
 from .indexed import IndexedLowering
 from .inplace import InPlaceSums
+from .preaccumulate import preaccumulated
 from .liveness import share_buffers
 from .reuse import ReuseValues
 from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
@@ -75,6 +76,7 @@ def lower_graph(outputs, inputs):
         FeedError: a placeholder the outputs need is not among ``inputs``.
         CompileError: an op without a lowering.
     """
+    outputs = preaccumulated(outputs, inputs)
     low = _Lowering()
     for k, x in enumerate(inputs):
         low.program.inputs.append((x.name, x.dtype.str, x.shape))
