@@ -270,7 +270,7 @@ class _SeedAnalysis(_Analysis):
             pairs = _elementwise_links(node, ins, i) if elementwise else \
                 rule(node, i, ins) if rule is not None else None
             if pairs is None:  # no rule: every element reads every element of x
-                cols = np.unique(sets[x].indices)
+                cols = _sorted_unique(sets[x].indices, self.seed.size)
                 pairs = (np.repeat(np.arange(node.size, dtype=np.int64), len(cols)),
                          np.tile(cols, node.size))
                 parts.append(pairs)
@@ -331,8 +331,7 @@ class _Rows:
         else:
             keys = np.concatenate([r * width + c for r, c in parts])
         if keys.size > 1 and not np.all(keys[1:] > keys[:-1]):  # (often sorted already)
-            keys = np.sort(keys)
-            keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+            keys = _sorted_unique(keys, rows * width)
         element = keys // width
         indptr = np.zeros(rows + 1, dtype=np.int64)
         np.cumsum(np.bincount(element, minlength=rows), out=indptr[1:])
@@ -346,6 +345,26 @@ class _Rows:
                          shape=(rows, self.width))
         out.has_sorted_indices = True
         return out
+
+
+# Keys in a space of at most this many times their count are deduplicated by marking
+# them in a boolean array (linear, already in order) instead of sorting them.
+MARK_PER_KEY = 16
+
+
+def _sorted_unique(keys, space):
+    """The distinct ``keys`` (integers in [0, space)) in increasing order.
+
+    Few possible keys beside the pairs (a dense pattern): one mark per possible key,
+    no sort.  Logistic regression's sparse Hessian unions 500,000 pairs into 2,500
+    entries; sorting them was 32 ms of its 52 ms pattern.
+    """
+    if space <= MARK_PER_KEY * keys.size:
+        mark = np.zeros(space, dtype=bool)
+        mark[keys] = True
+        return np.flatnonzero(mark)
+    keys = np.sort(keys)
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
 
 
 def _elementwise_links(node, masks, i):

@@ -258,3 +258,18 @@ def test_sparsity_of_dense_derivatives_reads_index_sets():
     J = sg.jacobian(tall, y)                      # forward: a transpose over the batch
     dense = np.abs(sg.evaluate(J, {y: np.random.default_rng(2).normal(size=(4, 30))})) > 0
     assert sparsity(J).shape == (236, 4, 30) and np.array_equal(sparsity(J), dense)
+
+
+def test_index_sets_deduplicate_by_marks_or_by_sorting_alike(rng):
+    # few possible keys beside the pairs: marked in a boolean array; many: sorted
+    from symgrad.patterns import MARK_PER_KEY, _sorted_unique
+    for space, count in ((50, 4000), (10**6, 300), (MARK_PER_KEY * 64, 64),
+                         (MARK_PER_KEY * 64 + 1, 64)):
+        keys = rng.integers(0, space, size=count)
+        got = _sorted_unique(keys, space)
+        assert got.dtype.kind == "i" and np.array_equal(got, np.unique(keys))
+    # logistic-regression-like: X^T diag(w) X unions many pairs into few entries
+    X = rng.normal(size=(120, 9))
+    x = sg.placeholder(shape=(9,), name="x")
+    (hs,) = sg.hessians(sg.reduce_mean(sg.softplus(sg.constant(X) @ x)), x, sparse=True)
+    assert hs.nnz == 81 and np.array_equal(hs.pattern.toarray(), np.ones((9, 9), bool))
