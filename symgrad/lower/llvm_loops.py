@@ -46,7 +46,7 @@ class LoopEmitter:
     def paired(self):
         """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``); read
         when the first statement is emitted, after the points (``lanes``) are set."""
-        return trig_pairs(self.p.stmts, len(self.lanes()))
+        return trig_pairs(self.p.stmts)
 
     @functools.cached_property
     def tables(self):

@@ -4,14 +4,14 @@
   emitter computes both where the value is defined, side by side in one basic
   block, so LLVM makes one ``sincos`` call of them (glibc's ``sincos`` returns
   exactly ``sin`` and ``cos``).  A reverse sweep otherwise takes ``sin(f)`` in the
-  forward pass and ``cos(f)`` far later, in another block: two calls.  In a kernel
-  of one point, only for at most ``PAIRS_MAX`` such values: the reverse pass then
-  has no calls left and is one chain of dependent products (each behind its
-  strong-zero guard), which the cosines' calls used to overlap (a 200-step sin
-  chain, one point: 4.5 us unpaired, 4.8 us paired).  A kernel of several points
-  side by side (``lower.lanes``) pairs them all: the points' chains overlap each
-  other, and the calls saved are time saved (the 200-step chain per point, vs hand
-  @njit: 1.02 unpaired, 0.87 paired; build of the batch loop unchanged, 1.0 s).
+  forward pass and ``cos(f)`` far later, in another block: two calls.  Every such
+  value is paired.  (Until the reverse sweep was preaccumulated, ``lower.preaccumulate``,
+  a one-point kernel paired at most 64: its reverse pass was one long chain of
+  guarded products, which the cosines' calls overlapped; a 200-step sin chain, one
+  point, vs hand @njit: 1.22 unpaired, 1.02-1.05 paired now.)  A kernel of several
+  points side by side (``lower.lanes``): the points' chains overlap each other, and
+  the calls saved are time saved (the 200-step chain per point, vs hand @njit: 1.02
+  unpaired, 0.87 paired; build of the batch loop unchanged, 1.0 s).
 - :func:`unrolled`: small loops that read or write through a constant index table
   (gathers and scatters: ``x[i]`` with ``i`` a table) are emitted unrolled, so
   every table entry becomes a constant address and the table loads disappear.
@@ -39,16 +39,15 @@ import math
 
 from ..graph import Dim
 
-PAIRS_MAX = 64               # paired values per one-point kernel, at most (else none)
 UNROLL_POINTS = 128          # iterations of a table loop emitted one by one, at most
 UNROLL_INSTRUCTIONS = 1024   # and scalar instructions, over all of them
 UNROLLED_BLOCK = 200         # unrolled instructions per basic block (see llvm.BLOCK_SIZE)
 WHOLE_INSTRUCTIONS = 8192    # instructions of a program unrolled whole, at most
 
 
-def trig_pairs(stmts, lanes=1):
+def trig_pairs(stmts):
     """The refs of 0-d values whose ``sin`` and ``cos`` are both called (by any
-    statement), to be paired in a kernel of ``lanes`` points (see the module doc)."""
+    statement), to be paired (see the module doc)."""
     seen: dict = {}
     for st in stmts:
         for op in st.body:
@@ -56,8 +55,7 @@ def trig_pairs(stmts, lanes=1):
                 src = st.body[op[2]]
                 if src[0] == "arg" and st.srcs[src[1]][1] is None:   # a 0-d source
                     seen.setdefault(st.srcs[src[1]][0], set()).add(op[1])
-    pairs = {ref for ref, names in seen.items() if len(names) == 2}
-    return pairs if lanes > 1 or len(pairs) <= PAIRS_MAX else set()
+    return {ref for ref, names in seen.items() if len(names) == 2}
 
 
 def unrolled(st, whole=False):
