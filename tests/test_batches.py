@@ -199,15 +199,16 @@ def test_cost_keeps_recent_runs_per_size():
     cost = batches.Cost()
     cost.observe(1e-6, 100)                   # too short to time: an upper bound only
     assert not cost.known() and cost.least == pytest.approx(1e-8)
-    for seconds in (5e-3, 1e-3, 1e-3, 9e-3):  # 1000 points: one disturbed run of four
+    for seconds in (5e-4, 2e-3, 1e-3, 9e-3):  # 1000 points: disturbed runs are slower
         cost.observe(seconds, 1000)
-    assert cost.known() and cost.serial_seconds(1000) == pytest.approx(3e-6)   # median
+    # the least of the last RECENT (3): a run is slowed by other work, never sped up
+    assert cost.known() and cost.serial_seconds(1000) == pytest.approx(1e-6)
     assert cost.serial_seconds(900) == cost.serial_seconds(1000)    # the same size class
     cost.observe(2e-3, 10 ** 6)
     assert cost.serial_seconds(10 ** 6) == pytest.approx(2e-9)
     assert cost.serial_seconds(3 * 10 ** 5) == pytest.approx(2e-9)   # the nearest size
     assert cost.least == pytest.approx(2e-9)
-    for _ in range(2 * batches.RECENT):       # only the recent runs count
+    for _ in range(batches.RECENT):           # only the recent runs count
         cost.observe(4e-3, 10 ** 6)
     assert cost.serial_seconds(10 ** 6) == pytest.approx(4e-9)
 
@@ -256,14 +257,35 @@ def test_threads_where_they_were_faster_at_that_size(monkeypatch):
     # the machine gets busy: threaded runs now take twice the serial time
     for _ in range(batches.RECENT):
         cost.observe(2e-2, 10 ** 5, threaded=True)
-    decisions = _decisions(cost, 10 ** 5, batches.RETRY)
-    assert decisions.count(True) == 1 and decisions[-1]        # tried again now and then
+    # tried again now and then: soon at first, then twice as long after each loss
+    decisions = _decisions(cost, 10 ** 5, 3 * batches.RETRY)
+    tries = [n + 1 for n, d in enumerate(decisions) if d]
+    gaps = [batches.FIRST_RETRY * 2 ** k for k in range(4)]
+    assert gaps[-1] == batches.RETRY
+    assert tries[:4] == list(np.cumsum(gaps)) and np.all(np.diff(tries[3:]) == batches.RETRY)
     assert cost.threads_for(10 ** 4) is True   # another size: its own measurements
+
+
+def test_threads_tried_again_soon_after_losing_get_their_size_back(monkeypatch):
+    # the benchmark's case: a parallel=True function called a few times at a size
+    # right after other threads ran; its first tries were slow, the next ones are not
+    monkeypatch.setattr(batches, "_workers", lambda: 2)
+    monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
+    cost = batches.Cost()
+    cost.observe(1e-2, 10 ** 5)
+    for _ in range(batches.TRIED):            # three slow starts: threads lose
+        assert cost.threads_for(10 ** 5)
+        cost.observe(2e-2, 10 ** 5, threaded=True)
+    chosen = []
+    for _ in range(6):                        # from now on threads take 6 ms
+        chosen.append(cost.threads_for(10 ** 5))
+        cost.observe(6e-3 if chosen[-1] else 1e-2, 10 ** 5, threaded=chosen[-1])
+    assert chosen == [False, True, True, True, True, True]   # one retry wins them back
 
 
 def test_one_slow_early_threaded_run_does_not_give_threads_up(monkeypatch):
     # a pool thread's first runs can start late (seen: 26 ms for 1 ms of work); the
-    # choice waits for TRIED threaded runs and takes their median
+    # choice waits for TRIED threaded runs and takes the least
     monkeypatch.setattr(batches, "_workers", lambda: 2)
     monkeypatch.setattr(batches, "_pool", lambda: (None, 1e-5))
     cost = batches.Cost()

@@ -3,11 +3,14 @@
 ``parallel=True`` asks for threads; whether they pay depends on the kernel, the batch
 size and what else the machine runs, so it is decided from measurements of this
 kernel's own batches (:class:`Cost`), like with like: the recent seconds per point of
-serial runs and of threaded runs, per batch size (powers of two), medians of the last
-few.  A batch runs on threads when they were faster than serial at its size, and
-serially when not, or when its work is under ``THREADED_SECONDS`` or a few thread
-hand-offs; every ``RETRY``-th batch of a size tries the other way, so a machine that
-becomes busy (or idle) changes the choice.  The first batch of a kernel times its
+serial runs and of threaded runs, per batch size (powers of two), the least of the last
+few (what else the machine runs only ever slows a run down: the least is the run that
+was disturbed least).  A batch runs on threads when they were faster than serial at its
+size, and serially when not, or when its work is under ``THREADED_SECONDS`` or a few
+thread hand-offs.  Now and then a batch tries the way not chosen, so a machine that
+becomes busy (or idle) changes the choice: serial every ``RETRY``-th batch while threads
+win, threads after 2, 4, 8 ... ``RETRY`` batches while they lose (sooner at first: early
+threaded runs are the ones slowed by a late start).  The first batch of a kernel times its
 leading points serially (growing runs, until one lasts ``PROBE_SECONDS``).
 
 Threads: the calling thread and the pool's threads each call the batch loop (a
@@ -41,11 +44,13 @@ THREADED_SECONDS = 1e-3  # the least batch run on threads: on a busy machine a p
                          # thread can lose its core mid-chunk for a time slice
                          # (milliseconds), and the caller has to wait for that chunk
 PAYS = 3.0               # threads only if the time saved is this many hand-offs
-RETRY = 16               # every RETRY-th batch of a size tries the way not chosen
-RECENT = 5               # runs per size and way whose median is the estimate
-TRIED = 3                # threaded runs of a size before they may be given up: the
-                         # median of three ignores one slow start (a pool thread's
-                         # first run took 26 ms for 1 ms of work once)
+RETRY = 16               # batches of a size between tries of the way not chosen, at most
+FIRST_RETRY = 2          # after threads lose: they are tried again this many batches
+                         # later, then twice as many each time they lose again
+RECENT = 3               # runs per size and way whose least is the estimate
+TRIED = 3                # threaded runs of a size before they may be given up: one
+                         # slow start is not the estimate (a pool thread's first run
+                         # took 26 ms for 1 ms of work once)
 FASTER = 0.97            # threads are chosen when at most this fraction of serial time
 
 _POOL: list = []         # [executor, seconds per hand-off], made on first use
@@ -238,7 +243,7 @@ class Cost:
 
     def __init__(self):
         self.runs = {}                     # (size bits, threaded) -> recent s/point
-        self.tries = {}                    # size bits -> batches decided
+        self.retry = {}                    # size bits -> [threads chosen, gap, left]
         self.least = float("inf")
         self.fewest = 4 * PROBE_POINTS     # fewer points than this stay serial
         self.warm = False                  # whether the loop has run (been compiled)
@@ -261,23 +266,23 @@ class Cost:
             recent.append(per_point)
             del recent[:-RECENT]
 
-    def _median(self, points, threaded):
-        """The median of the recent runs of the nearest size with any (None: none)."""
+    def _estimate(self, points, threaded):
+        """The least of the recent runs of the nearest size with any (None: none)."""
         bits = points.bit_length()
         sizes = [b for b, t in self.runs if t == threaded]
         if not sizes:
             return None
-        return _middle(self.runs[min(sizes, key=lambda b: (abs(b - bits), -b)), threaded])
+        return min(self.runs[min(sizes, key=lambda b: (abs(b - bits), -b)), threaded])
 
     def serial_seconds(self, points):
         """Seconds per point of a serial run of ``points`` (the nearest size measured)."""
-        known = self._median(points, False)
+        known = self._estimate(points, False)
         return self.least if known is None else known
 
     def threads_for(self, points):
         """Whether to run ``points`` on threads: they were faster than serial at this
         size (or were tried fewer than ``TRIED`` times, and the work would repay the
-        hand-offs), with every ``RETRY``-th batch of a size going the other way."""
+        hand-offs), except on the batches that try the other way (:meth:`_retry`)."""
         serial = self.serial_seconds(points)
         if not _pays(points * serial):
             return False
@@ -285,16 +290,26 @@ class Cost:
         threaded = self.runs.get((bits, True), ())
         if len(threaded) < TRIED:   # one slow early run (a thread waking late) is not
             return True             # enough to give threads up for RETRY batches
-        tries = self.tries[bits] = self.tries.get(bits, 0) + 1
         serial_here = self.runs.get((bits, False))
-        faster = _middle(threaded) <= FASTER * (_middle(serial_here) if serial_here else serial)
-        return faster != (tries % RETRY == 0)
+        faster = min(threaded) <= FASTER * (min(serial_here) if serial_here else serial)
+        return faster != self._retry(bits, faster)
 
-
-def _middle(values):
-    """The median of a few numbers (``np.median`` takes ~40 µs: too long per batch)."""
-    ordered, half = sorted(values), len(values) // 2
-    return ordered[half] if len(values) % 2 else 0.5 * (ordered[half - 1] + ordered[half])
+    def _retry(self, bits, threads):
+        """Whether this batch of size ``bits`` tries the way not chosen (``threads``:
+        whether threads are).  Serial is tried every ``RETRY``-th batch while threads
+        win; threads ``FIRST_RETRY`` batches after they lost, then after twice as many
+        each time they lose again, up to ``RETRY``; a change of choice starts afresh."""
+        state = self.retry.get(bits)
+        if state is None or state[0] != threads:
+            gap = RETRY if threads else FIRST_RETRY
+            state = self.retry[bits] = [threads, gap, gap]
+        state[2] -= 1
+        if state[2] > 0:
+            return False
+        if not threads:
+            state[1] = min(2 * state[1], RETRY)
+        state[2] = state[1]
+        return True
 
 
 def _pays(work):
