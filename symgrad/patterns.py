@@ -364,7 +364,7 @@ def _sorted_unique(keys, space):
         mark[keys] = True
         return np.flatnonzero(mark)
     keys = np.sort(keys)
-    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if keys.size else keys
 
 
 def _elementwise_links(node, masks, i):
