@@ -40,7 +40,6 @@ import sympy
 
 from ..evaluate import needed
 from ..graph import Node, consumers
-
 from ..ops.elementwise import GENERIC, arg_symbol
 from .inplace import is_plain_sum
 

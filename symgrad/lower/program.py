@@ -48,8 +48,8 @@ from ..forms.symbolic import to_number
 from .fuse import FuseLoops
 from .indexed import IndexedLowering
 from .inplace import InPlaceSums
-from .preaccumulate import preaccumulated
 from .liveness import share_buffers
+from .preaccumulate import preaccumulated
 from .reuse import ReuseValues
 from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
 from .ir import ADD, COPY, ZERO, Loop, Program, broadcast_axes, c_strides, node_key
