@@ -215,3 +215,12 @@ def programs(draw, max_steps=8, max_leaves=3, control=CONTROL):
                                                 min_size=y.size, max_size=y.size)),
                                   dtype=float).reshape(y.shape) for y in p.ys]
     return p
+
+
+def sine_chain(x, steps):
+    """The fixed chain f <- sin(f) * f + x[k] over the first ``steps`` entries of x (the
+    benchmarks' chain workloads): a long 0-d reverse sweep."""
+    f = x[0]
+    for k in range(1, steps):
+        f = sg.sin(f) * f + x[k]
+    return f

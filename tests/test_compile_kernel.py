@@ -15,12 +15,7 @@ import pytest
 import symgrad as sg
 from symgrad.lower import peephole
 
-
-def _chain(x, steps):
-    f = x[0]
-    for k in range(1, steps):
-        f = sg.sin(f) * f + x[k]
-    return f
+from .programs import sine_chain
 
 
 def _pairs(x):
@@ -53,7 +48,7 @@ def _points(rng, n):
 
 
 def _chain12(x):
-    return _chain(x, 12)
+    return sine_chain(x, 12)
 
 
 def _lattice(x):   # 8 particles near a lattice: no pair closer than ~0.8
@@ -121,7 +116,7 @@ def test_points_side_by_side_pair_every_sine_and_cosine(rng):
     every value, in the one-point kernel and in the batch loop's kernel of several
     points; its points equal one-point calls bit for bit."""
     steps = 70
-    f = _build(lambda x: _chain(x, steps), steps)[0]
+    f = _build(lambda x: sine_chain(x, steps), steps)[0]
     assert len(peephole.trig_pairs(f.program.stmts)) == steps - 1
     assert "_lanes(" in f._text
     if platform.system() == "Linux" and platform.machine() == "x86_64":

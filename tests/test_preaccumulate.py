@@ -15,12 +15,7 @@ from symgrad.lower import program as lowering
 from symgrad.lower.preaccumulate import preaccumulated
 from symgrad.ops.elementwise import GENERIC
 
-
-def _chain(x, steps):
-    f = x[0]
-    for k in range(1, steps):
-        f = sg.sin(f) * f + x[k]
-    return f
+from .programs import sine_chain
 
 
 def _strong(node):
@@ -41,7 +36,7 @@ def test_a_chain_step_multiplies_its_cotangent_once():
     steps = 12
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(steps,), name="x")
-        (g,) = sg.gradients(_chain(x, steps), x)
+        (g,) = sg.gradients(sine_chain(x, steps), x)
         (out,) = preaccumulated([g], [x])
     nodes = _below(out)
     products = [n for n in nodes if _strong(n)]
@@ -70,7 +65,7 @@ def test_chain_values_against_the_reference_and_the_sweep_op_by_op(monkeypatch, 
     steps = 30
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(steps,), name="x")
-        y = _chain(x, steps)
+        y = sine_chain(x, steps)
         outputs = [y, sg.gradients(y, x)[0]]
         f = sg.compile(outputs, [x], cache=False, wait=True)
         monkeypatch.setattr(lowering, "preaccumulated", lambda o, i=(): list(o))
