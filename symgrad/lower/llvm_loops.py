@@ -44,8 +44,8 @@ class LoopEmitter:
 
     @functools.cached_property
     def paired(self):
-        """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``); read
-        when the first statement is emitted, after the points (``lanes``) are set."""
+        """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``), all
+        paired whatever the number of points."""
         return trig_pairs(self.p.stmts)
 
     @functools.cached_property
