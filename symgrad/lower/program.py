@@ -45,11 +45,13 @@ from ..evaluate import needed
 from ..graph import Dim, Graph, is_static, shape_size
 from ..ops import REGISTRY, arg_symbols
 from ..forms.symbolic import to_number
+from .constfold import folded_constants
 from .fuse import FuseLoops
 from .indexed import IndexedLowering
 from .inplace import InPlaceSums
 from .liveness import share_buffers
 from .preaccumulate import preaccumulated
+from .relayout import Relayout
 from .reuse import ReuseValues
 from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
 from .ir import ADD, COPY, ZERO, Loop, Program, broadcast_axes, c_strides, node_key
@@ -82,7 +84,10 @@ def lower_graph(outputs, inputs):
         low.program.inputs.append((x.name, x.dtype.str, x.shape))
         low.env[x] = ("in", k)
         low.read_sizes_from(k, x)
-    nodes = needed(outputs, set(inputs))
+    folded = folded_constants(outputs, inputs)  # (lower.constfold)
+    for node, value in folded.items():
+        low.env[node] = low.baked(node, value)
+    nodes = needed(outputs, set(inputs) | set(folded))
     low.count_uses(nodes, outputs)
     low.lower_nodes(nodes)
     low.finish_outputs(outputs)
@@ -91,7 +96,7 @@ def lower_graph(outputs, inputs):
     return low.program
 
 
-class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLowering):
+class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLowering, Relayout):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
@@ -101,6 +106,7 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
         self.computed = {}  # (rule over refs, shape) -> ref: see lower.reuse
         self.fused = []  # (srcs, body) of producers computed inside their user's loop
+        self.const_arrays = {}  # index of a float64 constant -> its array (lower.relayout)
 
     def lower_nodes(self, nodes):
         for node in nodes:
@@ -170,6 +176,8 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         arr = np.ascontiguousarray(values, dtype=np.float64 if kind == "f8" else np.int64)
         text = base64.b64encode(arr.tobytes()).decode("ascii")
         self.program.consts.append((kind, arr.shape, text))
+        if kind == "f8":
+            self.const_arrays[len(self.program.consts) - 1] = arr
         return len(self.program.consts) - 1
 
     def addr_of(self, ref, addr):
@@ -198,7 +206,11 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
             raise FeedError(f"placeholder {node.name!r} (shape {node.shape}) is needed by the "
                             "outputs but is not among the compiled function's inputs; add it "
                             "to inputs=[...]")
-        value = np.asarray(node.value, dtype=np.float64)
+        return self.baked(node, node.value)
+
+    def baked(self, node, value):
+        """A ref holding ``value`` (``node``'s, known when compiling): SSA when 0-d."""
+        value = np.asarray(value, dtype=np.float64)
         if not node.shape:
             ref = self.emit(node, (), [], (("const", float(value).hex()),))
             self.known[ref] = float(value)
@@ -297,6 +309,13 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         syms = arg_symbols([np.float64] * len(node.inputs))
         body = translate(sympy.Mul(*syms), len(syms))
         dims = tuple(sizes[c] for c in letters)
+        row = self.streamed_row(node, srcs, dims, len(out)) if not streamed else None
+        if row is not None:  # (lower.relayout)
+            letters = [c for c in out if c != out[row]] + summed + [out[row]]
+            srcs, dims, streamed = self.contraction_reads(node, specs, letters), \
+                tuple(sizes[c] for c in letters), True
+        if streamed:
+            srcs = self.relaid(srcs, dims)
         if not streamed:
             return self.emit(node, dims, srcs, body, nout=len(out),
                              reduce=(ADD, 0.0.hex(), True))
