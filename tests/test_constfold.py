@@ -74,6 +74,18 @@ def test_nothing_read_at_call_time_is_folded(rng):
         np.testing.assert_allclose(f(a, b), sg.evaluate(y, {x: a, v: b}), rtol=1e-15)
 
 
+def test_a_constant_the_reference_evaluator_refuses_is_left_to_the_kernel():
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(2, 2), name="x")
+        singular = sg.constant(np.array([[1.0, 2.0], [2.0, 4.0]]))
+        fine = sg.constant(np.array([[2.0, 0.0], [0.0, 4.0]]))
+        y = x * sg.linalg.inv(singular) + x * sg.linalg.inv(fine)
+        folded = constfold.folded_constants([y], [x])
+        assert [v.tolist() for v in folded.values()] == [[[0.5, 0.0], [0.0, 0.25]]]
+        f = sg.compile(y, [x], cache=False)  # compiling does not raise LinAlgError
+        assert f(np.ones((2, 2))).shape == (2, 2)
+
+
 def test_control_flow_is_not_folded():
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(2,), name="x")

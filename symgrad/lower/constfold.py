@@ -53,14 +53,27 @@ def folded_constants(outputs, inputs):
                 and (id(n) in outs or any(u not in constant for u in users[n]))]
     if not frontier:
         return {}
-    values = run(frontier, {})
     out = {}
-    for node in frontier:
-        value = values[node]
-        if node.shape and _uniform(value):
-            continue
-        out[node] = value
+    for node, value in _values(frontier).items():
+        if not (node.shape and _uniform(value)):
+            out[node] = value
     return out
+
+
+def _values(frontier):
+    """The frontier's values; a node whose evaluation raises (numpy's LinAlgError for
+    the inverse of a singular constant, where compiled code gives inf/NaN) is left to
+    the lowering, so compiling never raises what calling would not."""
+    try:
+        return {n: v for n, v in run(frontier, {}).items() if n in set(frontier)}
+    except Exception:  # (any op's numpy impl) retry one by one, keeping what computes
+        values = {}
+        for node in frontier:
+            try:
+                values[node] = run([node], {})[node]
+            except Exception:
+                continue
+        return values
 
 
 def _constant_nodes(nodes, fed):
