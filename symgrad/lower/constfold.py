@@ -41,10 +41,11 @@ FOLD_MAX = 1 << 16
 _F8 = np.dtype(np.float64)
 
 
-def folded_constants(outputs, inputs):
-    """``{node: value}`` for the nodes below ``outputs`` to bake instead of lowering."""
+def folded_constants(outputs, inputs, nodes=None):
+    """``{node: value}`` for the nodes below ``outputs`` to bake instead of lowering
+    (``nodes``: ``needed(outputs, inputs)``, when the caller has it)."""
     fed = set(inputs)
-    nodes = needed(outputs, fed)
+    nodes = needed(outputs, fed) if nodes is None else nodes
     constant = _constant_nodes(nodes, fed)
     if not any(n.inputs for n in constant):
         return {}
@@ -65,7 +66,8 @@ def _values(frontier):
     the inverse of a singular constant, where compiled code gives inf/NaN) is left to
     the lowering, so compiling never raises what calling would not."""
     try:
-        return {n: v for n, v in run(frontier, {}).items() if n in set(frontier)}
+        values = run(frontier, {})
+        return {n: values[n] for n in frontier}
     except Exception:  # (any op's numpy impl) retry one by one, keeping what computes
         values = {}
         for node in frontier:

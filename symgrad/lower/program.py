@@ -84,10 +84,12 @@ def lower_graph(outputs, inputs):
         low.program.inputs.append((x.name, x.dtype.str, x.shape))
         low.env[x] = ("in", k)
         low.read_sizes_from(k, x)
-    folded = folded_constants(outputs, inputs)  # (lower.constfold)
-    for node, value in folded.items():
-        low.env[node] = low.baked(node, value)
-    nodes = needed(outputs, set(inputs) | set(folded))
+    nodes = needed(outputs, set(inputs))
+    folded = folded_constants(outputs, inputs, nodes)  # (lower.constfold)
+    if folded:
+        for node, value in folded.items():
+            low.env[node] = low.baked(node, value)
+        nodes = needed(outputs, set(inputs) | set(folded))
     low.count_uses(nodes, outputs)
     low.lower_nodes(nodes)
     low.finish_outputs(outputs)
@@ -106,7 +108,6 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         self.uses, self.users, self.deferred, self.owner, self.shared = {}, {}, {}, {}, set()
         self.computed = {}  # (rule over refs, shape) -> ref: see lower.reuse
         self.fused = []  # (srcs, body) of producers computed inside their user's loop
-        self.const_arrays = {}  # index of a float64 constant -> its array (lower.relayout)
 
     def lower_nodes(self, nodes):
         for node in nodes:
@@ -176,8 +177,6 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         arr = np.ascontiguousarray(values, dtype=np.float64 if kind == "f8" else np.int64)
         text = base64.b64encode(arr.tobytes()).decode("ascii")
         self.program.consts.append((kind, arr.shape, text))
-        if kind == "f8":
-            self.const_arrays[len(self.program.consts) - 1] = arr
         return len(self.program.consts) - 1
 
     def addr_of(self, ref, addr):
@@ -314,11 +313,10 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
             letters = [c for c in out if c != out[row]] + summed + [out[row]]
             srcs, dims, streamed = self.contraction_reads(node, specs, letters), \
                 tuple(sizes[c] for c in letters), True
-        if streamed:
-            srcs = self.relaid(srcs, dims)
         if not streamed:
             return self.emit(node, dims, srcs, body, nout=len(out),
                              reduce=(ADD, 0.0.hex(), True))
+        srcs = self.relaid(srcs, dims)
         dst = self.emit(node, node.shape, [], ZERO)
         own = dict(zip(out, c_strides(node.shape)))
         addr = ("aff", 0, tuple(own.get(c, 0) for c in letters))

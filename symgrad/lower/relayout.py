@@ -17,7 +17,7 @@ keep the register order.  Only sums of at least :data:`STREAM_MIN_SUM` terms int
 rows of at least :data:`STREAM_MIN_ROW` elements (one AVX-512 vector) are streamed.
 
 Imports numpy and graph only (a mixin of ``lower.program``'s lowering, which owns
-``add_const`` and the constants' arrays).
+``add_const`` and the program's constants).
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ _F8 = np.dtype(np.float64)
 
 
 class Relayout:
-    """Mixin: ``self.const_arrays`` maps a constant's index to its array."""
+    """Mixin of the lowering: reads its ``program.consts``, adds with ``add_const``."""
 
     def streamed_row(self, node, srcs, dims, nout):
         """The output loop to stream the contraction of ``node`` along (read by ``srcs``
@@ -51,7 +51,8 @@ class Relayout:
         return None
 
     def _relayable(self, ref, addr, dims):
-        return ref[0] == "const" and ref[1] in self.const_arrays and addr[0] == "aff" and \
+        return ref[0] == "const" and self.program.consts[ref[1]][0] == "f8" and \
+            addr[0] == "aff" and \
             int(np.prod([d for d, s in zip(dims, addr[2]) if s], dtype=np.int64)) <= RELAYOUT_MAX
 
     def relaid(self, srcs, dims):
@@ -70,7 +71,7 @@ class Relayout:
         grid = np.full((), base, dtype=np.int64)
         for d in axes:  # the element read at each point of the loops that move the read
             grid = grid[..., None] + strides[d] * np.arange(dims[d], dtype=np.int64)
-        values = self.const_arrays[ref[1]].reshape(-1)[grid]
+        values = self.program.const_array(ref[1]).reshape(-1)[grid]
         own = dict(zip(axes, c_strides(tuple(dims[d] for d in axes))))
         k = self.add_const(values, "f8")
         return ("const", k), ("aff", 0, tuple(own.get(d, 0) for d in range(len(dims))))
