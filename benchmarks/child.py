@@ -87,7 +87,7 @@ def side(workload, names, points, repeats):
     batches = {(n, label): fn for n, b in built.items() for label, fn in b.batches.items()}
     threaded = [key for key in batches if key[1] == "parallel"]
     rates = interleaved_throughput(batches, workload.points(points, seed=3),
-                                   max(3, repeats // 3), threaded=threaded)
+                                   max(5, repeats // 2), threaded=threaded)
     out = {n: {"latency": latency[n], "throughput": {}, "points": {}} for n in names}
     for (n, label), (rate, used) in rates.items():
         out[n]["throughput"][label], out[n]["points"][label] = rate, used
