@@ -72,3 +72,21 @@ def test_lj_points_keep_particles_apart():
     for point in w.points(20):
         pos = point.reshape(8, 3)
         assert np.linalg.norm(pos[i] - pos[j], axis=1).min() > 0.8
+
+
+def test_throughput_is_timed_after_full_size_warm_up(monkeypatch):
+    """Each batch function runs WARM_BATCHES times at its timed size before the rounds
+    (the first calls of a size pay page faults and adaptive choices), and only the
+    rounds are timed."""
+    from benchmarks import timing
+    monkeypatch.setattr(timing.time, "sleep", lambda s: None)
+    calls = []
+
+    def batch(X):
+        calls.append(len(X))
+    X = np.zeros((5000, 2))
+    rates = timing.interleaved_throughput({"a": batch}, X, rounds=4)
+    full = [n for n in calls if n == len(X)]
+    assert len(full) == timing.WARM_BATCHES + 4
+    assert calls[:2] == [1000, 1000] and calls[2:] == full
+    assert rates["a"][1] == len(X) and rates["a"][0] > 0
