@@ -25,7 +25,8 @@ against the issue's targets) plus the core's scaling, to stdout and to
   vectorised numpy lambdify or an @njit loop; jax: ``jit(vmap(value_and_grad))``),
   every tool allocating new output arrays on each call (``benchmarks.call_path``
   also measures outputs reused across calls: ``f.batched(..., out=)`` against the
-  hand loops writing into the same arrays).
+  hand loops writing into the same arrays).  Steady state: each batch function
+  first runs three times at the timed size (timing.interleaved_throughput).
 - ops: scalar operations of value+gradient code over the value's (see opcount.py).
 - check: each tool's value and gradient at a sample point against symgrad's
   reference evaluator (max abs difference relative to the gradient's size).
