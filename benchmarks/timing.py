@@ -60,6 +60,7 @@ def batch_size(batch, X, rounds, budget):
 
 
 WARM_BATCHES = 3   # full-size calls before the timed rounds (see interleaved_throughput)
+SETTLE_SECONDS = 0.01   # pause before each timed threaded batch (see interleaved_throughput)
 
 
 def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
@@ -75,7 +76,11 @@ def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
     arrays from new pages: 2-4 ms of page faults on a 100,000-point Rosenbrock-10
     batch that then runs in 2 ms, for every tool), and an adaptive batch loop (symgrad's
     serial-or-threads choice) tries both ways on its first calls.  The figure is the
-    steady state a caller evaluating batch after batch gets.
+    steady state a caller evaluating batch after batch gets.  Each timed threaded batch
+    waits ``SETTLE_SECONDS`` first: Numba's OpenMP threads spin for a few milliseconds
+    after a ``prange`` loop, and whichever threaded batch ran next lost its second core
+    to them (a 100,000-point chain10 batch on symgrad's threads: 12.6 ms right after
+    hand ``prange``, 8.8 ms 10 ms later, 9.0 ms with no ``prange`` run).
     """
     points = {name: batch_size(fn, X, rounds, budget) for name, fn in batches.items()}
     samples = {name: [] for name in batches}
@@ -88,6 +93,8 @@ def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
         time.sleep(0.5)
         for _ in range(rounds):
             for name in phase:
+                if name in threaded:   # the previous tool's threads stop spinning first
+                    time.sleep(SETTLE_SECONDS)
                 t0 = time.perf_counter()
                 batches[name](X[:points[name]])
                 samples[name].append(time.perf_counter() - t0)

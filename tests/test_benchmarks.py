@@ -90,3 +90,20 @@ def test_throughput_is_timed_after_full_size_warm_up(monkeypatch):
     assert len(full) == timing.WARM_BATCHES + 4
     assert calls[:2] == [1000, 1000] and calls[2:] == full
     assert rates["a"][1] == len(X) and rates["a"][0] > 0
+
+
+def test_threaded_batches_wait_for_other_threads_to_settle(monkeypatch):
+    """Each timed threaded batch waits SETTLE_SECONDS first (spinning OpenMP threads of
+    the tool timed before it would take its cores); serial batches do not."""
+    from benchmarks import timing
+    events = []
+    monkeypatch.setattr(timing.time, "sleep", lambda s: events.append(("sleep", s)))
+
+    def fn(name):
+        return lambda X: events.append((name, len(X)))
+    X = np.zeros((2000, 2))
+    timing.interleaved_throughput({"s": fn("s"), "t": fn("t")}, X, rounds=3, threaded=["t"])
+    timed = events[events.index(("sleep", 0.5), events.index(("sleep", 0.5)) + 1) + 1:]
+    assert timed == [("sleep", timing.SETTLE_SECONDS), ("t", len(X))] * 3
+    serial = events[:events.index(("sleep", 0.5))]
+    assert ("sleep", timing.SETTLE_SECONDS) not in serial
