@@ -80,7 +80,7 @@ def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
     waits ``SETTLE_SECONDS`` first: Numba's OpenMP threads spin for a few milliseconds
     after a ``prange`` loop, and whichever threaded batch ran next lost its second core
     to them (a 100,000-point chain10 batch on symgrad's threads: 12.6 ms right after
-    hand ``prange``, 8.8 ms 10 ms later, 9.0 ms with no ``prange`` run).
+    hand ``prange``, 8.8-9.6 ms 10-20 ms later, 8.7-9.0 ms with no ``prange`` run).
     """
     points = {name: batch_size(fn, X, rounds, budget) for name, fn in batches.items()}
     samples = {name: [] for name in batches}
