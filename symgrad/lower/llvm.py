@@ -32,6 +32,7 @@ from numba.core.typing import signature
 from .. import progress
 from ..graph import Dim
 from . import loopfuse
+from .collapse import collapsed
 from .llvm_loops import LoopEmitter, _Mem
 from .llvm_scalar import F64, InstructionEmitter
 from .llvm_sizes import I64, SizeValues
@@ -166,7 +167,7 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
             if depth:
                 self.fused(depth, group)
             else:
-                self.statement(group[0])
+                self.statement(collapsed(group[0]))
             size += sum(len(st.body) for st in group)
             if size > BLOCK_SIZE:
                 self.block_boundary()

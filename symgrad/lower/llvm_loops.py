@@ -21,6 +21,7 @@ from numba.core import cgutils, types
 
 from ..graph import Dim
 from . import llvm_hints
+from .collapse import collapsed
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
@@ -296,7 +297,7 @@ class LoopEmitter:
                 if id(st) in whole:
                     self.reduce_into(st, whole[id(st)], prefix)
                 else:
-                    self.statement(st, prefix)
+                    self.statement(collapsed(st, depth), prefix)
         self.nest(group[0].dims[:depth], step, reduction=bool(whole))
         for st in group:
             for (self.mem, self.scalars), acc in zip(lanes, whole.get(id(st), ())):
