@@ -1,4 +1,5 @@
-"""Numerical oracles shared by the tests: central finite differences and closed-form evaluation."""
+"""Oracles shared by the tests: central finite differences, closed-form evaluation, and
+kernels compiled with an emitter switch on and off."""
 import numpy as np
 import sympy
 
@@ -45,3 +46,28 @@ def example_values(example, rng):
     lo, hi = example.domain
     return [rng.uniform(lo, hi, size=spec) if isinstance(spec, tuple) else np.asarray(spec)
             for spec in example.args]
+
+
+def compiled_switched(switch, on, outputs, inputs, monkeypatch):
+    """``outputs`` compiled with ``switch.ENABLED`` (a lowering module's flag: loop fusion,
+    loop collapsing) set to ``on``.  Off also returns ``outputs[0]`` twice: another graph,
+    so neither the compile cache nor Numba hands back the other kernel."""
+    monkeypatch.setattr(switch, "ENABLED", on)
+    extra = [] if on else [sg.identity(outputs[0])]
+    return sg.compile(list(outputs) + extra, inputs, cache=False, wait=True)
+
+
+def random_program_switched(p, switch):
+    """Random program ``p``'s values and gradients compiled with ``switch`` on equal them
+    compiled with it off, bit for bit, and the reference evaluator's."""
+    import pytest
+    grads = [g for g in sg.gradients(p.ys, p.leaves, grad_ys=p.grad_ys) if g is not None]
+    outputs = list(p.ys) + grads
+    values = [leaf.value for leaf in p.leaves]
+    with pytest.MonkeyPatch.context() as mp:
+        got = compiled_switched(switch, True, outputs, p.leaves, mp)(*values)
+        apart = compiled_switched(switch, False, outputs, p.leaves, mp)(*values)
+    for a, b, e in zip(got, apart, sg.evaluate(outputs)):
+        np.testing.assert_array_equal(a, b, err_msg=p.code)
+        np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(e, dtype=float),
+                                   rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=p.code)

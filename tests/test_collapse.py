@@ -15,6 +15,7 @@ from symgrad.lower.collapse import collapsed
 from symgrad.lower.ir import Loop, c_strides
 from symgrad.lower.program import lower_graph
 
+from .oracles import compiled_switched, random_program_switched
 from .programs import programs
 
 NEG = (("arg", 0), ("neg", 0))
@@ -115,11 +116,7 @@ def test_unchanged_statements_and_unknown_sizes_are_returned_as_they_are():
 # -- compiled: collapsed == nested (bit for bit) == reference ----------------------------
 
 def _compile(outputs, inputs, on, monkeypatch):
-    """Compiled with collapsing on or off (off: one more output, another graph, so no
-    cache hands back the other kernel)."""
-    monkeypatch.setattr(collapse, "ENABLED", on)
-    extra = [] if on else [sg.identity(outputs[0])]
-    return sg.compile(list(outputs) + extra, inputs, cache=False, wait=True)
+    return compiled_switched(collapse, on, outputs, inputs, monkeypatch)
 
 
 def _lj(x):
@@ -160,11 +157,4 @@ def test_collapsed_hessians_equal_nested_and_reference(build, n, monkeypatch):
 @settings(max_examples=max(3, settings.default.max_examples // 6), deadline=None)
 @given(programs(max_steps=5, control=()))
 def test_random_programs_collapsed_equal_nested(p):
-    grads = [g for g in sg.gradients(p.ys, p.leaves, grad_ys=p.grad_ys) if g is not None]
-    outputs = list(p.ys) + grads
-    values = [leaf.value for leaf in p.leaves]
-    with pytest.MonkeyPatch.context() as mp:
-        got = _compile(outputs, p.leaves, True, mp)(*values)
-        nested = _compile(outputs, p.leaves, False, mp)(*values)
-    for a, b in zip(got, nested):
-        np.testing.assert_array_equal(a, b, err_msg=p.code)
+    random_program_switched(p, collapse)

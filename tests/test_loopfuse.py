@@ -10,6 +10,7 @@ from symgrad.lower import loopfuse
 from symgrad.lower.ir import Loop, Program
 from symgrad.lower.program import lower_graph
 
+from .oracles import compiled_switched, random_program_switched
 from .programs import programs
 
 ADD = ((("arg", 0), ("arg", 1), ("add", 0, 1)), "0x0.0p+0")
@@ -128,11 +129,7 @@ def test_unknown_sizes_and_unrolled_table_loops_are_left_alone():
 # -- compiled: fused == one by one (bit for bit) == reference ----------------------------
 
 def _compile(outputs, inputs, fuse, monkeypatch):
-    """Compiled with fusion on or off.  Off also returns ``outputs[0]`` twice: another
-    graph, so neither the compile cache nor Numba hands back the other kernel."""
-    monkeypatch.setattr(loopfuse, "ENABLED", fuse)
-    extra = [] if fuse else [sg.identity(outputs[0])]
-    return sg.compile(list(outputs) + extra, inputs, cache=False, wait=True)
+    return compiled_switched(loopfuse, fuse, outputs, inputs, monkeypatch)
 
 
 def _lj(x, pairs):
@@ -182,16 +179,7 @@ def test_fused_kernels_equal_unfused_and_reference(build, shape, monkeypatch):
 @settings(max_examples=max(3, settings.default.max_examples // 6), deadline=None)
 @given(programs(max_steps=5, control=()))
 def test_random_programs_fused_equal_unfused(p):
-    grads = [g for g in sg.gradients(p.ys, p.leaves, grad_ys=p.grad_ys) if g is not None]
-    outputs = list(p.ys) + grads
-    values = [leaf.value for leaf in p.leaves]
-    with pytest.MonkeyPatch.context() as mp:
-        got = _compile(outputs, p.leaves, True, mp)(*values)
-        apart = _compile(outputs, p.leaves, False, mp)(*values)
-    for a, b, e in zip(got, apart, sg.evaluate(outputs)):
-        np.testing.assert_array_equal(a, b, err_msg=p.code)
-        np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(e, dtype=float),
-                                   rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=p.code)
+    random_program_switched(p, loopfuse)
 
 
 # -- a table gather of an input is read by its single elementwise user ------------------
