@@ -21,6 +21,13 @@ and both loops are output loops or both reduced loops of a reduction.  Sizes kno
 only at call time are left as they are.  The same elements are visited in the same
 order: results are bit for bit those of the nest.
 
+The LLVM emitter applies it to each statement as it emits it (``lower.llvm``; inside a
+fused nest, ``lower.llvm_loops.fused``, to the loops after the shared ones), after loop
+fusion has grouped the statements as lowered; the readable source (``f.source``) shows
+the nests as lowered.  Measured (one process per build, medians of 3, one run, with the
+fixed-width rows of ``lower.llvm_hints``): [f, g, H] builds of LJ-27 0.503 -> 0.467 s,
+the MLP 0.655 -> 0.602 s; latencies unchanged.  ``SYMGRAD_COLLAPSE=0`` turns it off.
+
 Imports only the loop IR.
 
 >>> from symgrad.lower.ir import Loop
@@ -41,7 +48,7 @@ import os
 
 from .ir import Loop
 
-ENABLED = os.environ.get("SYMGRAD_COLLAPSE", "1") != "0"   # off: for measurements
+ENABLED = os.environ.get("SYMGRAD_COLLAPSE", "1") != "0"
 
 
 def collapsed(st, keep=0):

@@ -20,8 +20,8 @@ So each loop gets a hint (``llvm.loop`` metadata on its back edge):
   vectorizer still takes them) 0.18 s and 10.5 us; LJ-8's build 0.185 -> 0.148 s at
   5.3 -> 5.1 us (one process, interleaved, load 0.4-1); logistic regression's loops
   of 50 lost 9 % rolled, so the window ends at 32.  These rows are vectorized ``ROW_WIDTH``
-  (8) doubles wide, or the widest power of two dividing the trip count, without
-  interleaving: LLVM's cost model then has nothing to choose, and no remainder loop
+  (8) doubles wide, or the widest power of two dividing the trip count (odd trip
+  counts: as LLVM decides), without interleaving: LLVM's cost model then has nothing to choose, and no remainder loop
   is made (the MLP's Hessian: build 0.331 -> 0.313 s, 21.0 -> 19.0 us, one process
   each, medians of 3 builds and of 15 timing rounds);
 - the loops of a reduction, short loops and loops of sizes known at call time: as
@@ -76,10 +76,9 @@ def hint(module, dims, reduction, enclosed=False, indexed=False):
                         (("llvm.loop.vectorize.enable", False),))
     if isinstance(dims[0], Dim):
         return None
-    if enclosed and not indexed and ROLL_FROM <= dims[0] < ROLL_BELOW and ROW_WIDTH:
-        width = ROW_WIDTH
-        while dims[0] % width:
-            width //= 2
+    width = row_width(dims[0]) if enclosed and not indexed and \
+        ROLL_FROM <= dims[0] < ROLL_BELOW else 0
+    if width:
         return _loop_id(module, ("llvm.loop.unroll.disable",),
                         (("llvm.loop.vectorize.width", width, 32),
                          ("llvm.loop.interleave.count", 1, 32)))
@@ -87,6 +86,15 @@ def hint(module, dims, reduction, enclosed=False, indexed=False):
             ROLL_FROM <= dims[0] < ROLL_BELOW:
         return _loop_id(module, ("llvm.loop.unroll.disable",), ())
     return None
+
+
+def row_width(trip):
+    """The vector width for a row of ``trip`` iterations: ``ROW_WIDTH`` or the widest
+    power of two below it dividing ``trip``; 0 (LLVM's choice) when that is under 2."""
+    width = ROW_WIDTH
+    while width > 1 and trip % width:
+        width //= 2
+    return width if width >= 2 else 0
 
 
 def optimise_once(context):
