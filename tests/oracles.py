@@ -1,6 +1,7 @@
 """Oracles shared by the tests: central finite differences, closed-form evaluation, and
 kernels compiled with an emitter switch on and off."""
 import numpy as np
+import pytest
 import sympy
 
 import symgrad as sg
@@ -60,7 +61,6 @@ def compiled_switched(switch, on, outputs, inputs, monkeypatch):
 def random_program_switched(p, switch):
     """Random program ``p``'s values and gradients compiled with ``switch`` on equal them
     compiled with it off, bit for bit, and the reference evaluator's."""
-    import pytest
     grads = [g for g in sg.gradients(p.ys, p.leaves, grad_ys=p.grad_ys) if g is not None]
     outputs = list(p.ys) + grads
     values = [leaf.value for leaf in p.leaves]

@@ -175,11 +175,11 @@ def test_rows_inside_another_loop_are_not_unrolled(monkeypatch, rng):
         assert llvm_hints.hint(module, dims, False, enclosed, indexed) is None
     # rows are vectorized at a width dividing their trip count, not interleaved
     assert [llvm_hints.row_width(n) for n in (8, 16, 12, 10, 9, 31)] == [8, 8, 4, 2, 0, 0]
-    def settings(loop_id):
+    def loop_settings(loop_id):
         return " ".join(str(op) for op in loop_id.operands[1:])
-    assert '"llvm.loop.vectorize.width", i32 4' in settings(
+    assert '"llvm.loop.vectorize.width", i32 4' in loop_settings(
         llvm_hints.hint(module, (12,), False, enclosed=True))
-    assert "vectorize.width" not in settings(llvm_hints.hint(module, (9,), False, True))
+    assert "vectorize.width" not in loop_settings(llvm_hints.hint(module, (9,), False, True))
     with sg.Graph().as_default():
         outputs, w = _layer_hessian(1.0)
         rolled = sg.compile(outputs, [w], cache=False, wait=True)

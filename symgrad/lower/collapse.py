@@ -68,7 +68,7 @@ def collapsed(st, keep=0):
     j = len(dims) - 2
     while j >= keep:
         if (j + 1 < nout or j >= nout) and all(_mergeable(a, j, dims) for a in addrs):
-            addrs = [_merged(a, j, dims) for a in addrs]
+            addrs = [_without(a, j) for a in addrs]
             dims[j:j + 2] = [dims[j] * dims[j + 1]]
             nout -= j < nout
             changed = True
@@ -81,7 +81,8 @@ def collapsed(st, keep=0):
 
 
 def _without(addr, j):
-    """``addr`` without loop j, of one iteration (its index is always 0)."""
+    """``addr`` without loop j: a loop of one iteration (its index is always 0), or one
+    merged into loop j + 1 (which keeps its stride: :func:`_mergeable` checked it)."""
     if addr is None:
         return None
     if addr[0] == "aff":
@@ -109,17 +110,6 @@ def _affine_pair(strides, j, dims):
     return type(a) is int and type(b) is int and a == b * dims[j + 1]
 
 
-def _merged(addr, j, dims):
-    if addr is None:
-        return None
-    if addr[0] == "aff":
-        return ("aff", addr[1], _drop(addr[2], j))
-    lead = addr[2] if len(addr) > 2 else ()
-    if j + 1 < len(lead):
-        return ("tab", addr[1], _drop(lead, j))
-    return addr
-
-
 def _drop(strides, j):
-    """The strides without loop j (merged into loop j + 1, which keeps its stride)."""
+    """The strides without loop j's."""
     return tuple(strides[:j]) + tuple(strides[j + 1:])

@@ -76,14 +76,13 @@ def hint(module, dims, reduction, enclosed=False, indexed=False):
                         (("llvm.loop.vectorize.enable", False),))
     if isinstance(dims[0], Dim):
         return None
-    width = row_width(dims[0]) if enclosed and not indexed and \
-        ROLL_FROM <= dims[0] < ROLL_BELOW else 0
+    row = enclosed and not indexed and ROLL_FROM <= dims[0] < ROLL_BELOW
+    width = row_width(dims[0]) if row else 0
     if width:
         return _loop_id(module, ("llvm.loop.unroll.disable",),
                         (("llvm.loop.vectorize.width", width, 32),
                          ("llvm.loop.interleave.count", 1, 32)))
-    if dims[0] >= UNROLL_BELOW or enclosed and not indexed and \
-            ROLL_FROM <= dims[0] < ROLL_BELOW:
+    if dims[0] >= UNROLL_BELOW or row:
         return _loop_id(module, ("llvm.loop.unroll.disable",), ())
     return None
 
