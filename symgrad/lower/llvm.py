@@ -35,6 +35,7 @@ from . import loopfuse
 from .collapse import collapsed
 from .llvm_loops import LoopEmitter, _Mem
 from .llvm_scalar import F64, InstructionEmitter
+from .sincos import paired
 from .llvm_sizes import I64, SizeValues
 
 BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
@@ -146,7 +147,8 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
         if total <= SPLIT_ABOVE and sum(map(_is_loop, self.p.stmts)) <= SPLIT_LOOPS:
             self.statements(self.p.stmts)
         else:
-            self.chunked(split_statements(self.p.stmts, CHUNK_SIZE), total > FAST_ABOVE)
+            self.chunked(split_statements(paired(self.p.stmts), CHUNK_SIZE),
+                         total > FAST_ABOVE)
         for src, dst, ary, shape, dense in self.copy_out:
             if dense is None:
                 self.strided_copy(src, dst, ary, shape, to_array=True)
@@ -208,7 +210,7 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
             self.sizes = dict(zip(sizes, fn.args[len(keys):-1]))
             self.scalars = {r: self.b.load(self.spill_slot(fn.args[-1], r))
                             for r in refs if r not in mem and r in known}
-            self.flags_of, self.defined = {}, []
+            self.flags_of, self.defined, self.optnone = {}, [], fast
             self.statements(chunk)
             for ref in dict.fromkeys(self.defined):
                 if ref in after:
@@ -216,6 +218,7 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
                     known.add(ref)
             self.b.ret_void()
         self.b, self.mem, self.flags_of, self.defined = main, mem, {}, None
+        self.optnone = False
         self.sizes = sizes
         self.scalars = {r: main.load(self.spill_slot(spill, r)) for r in known
                         if r in later[-1]}

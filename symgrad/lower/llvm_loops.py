@@ -309,8 +309,8 @@ class LoopEmitter:
         if st.dst[0] == "ssa":
             self.scalars[st.dst] = v
             if st.dst in self.paired:   # both here, in one block: one sincos call
-                for name in ("sin", "cos"):
-                    self.calls[(name, id(v))] = (v, self.call(name, [v]))
+                for name, value in zip(("sin", "cos"), self.sin_cos(v)):
+                    self.calls[(name, id(v))] = (v, value)
             if self.defined is not None:
                 self.defined.append(st.dst)
         else:

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.core.typing import signature
 
 F64 = ir.DoubleType()
 _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor",
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt", "rint": "llvm.rint"}
+SINCOS = sys.platform.startswith("linux")   # the C library has sincos (glibc, musl)
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
 
 
@@ -101,6 +103,23 @@ class InstructionEmitter:
         if known is not None and known[0] is v:
             return known[1]
         return self.b.fcmp_unordered("!=", v, ir.Constant(F64, 0.0))  # bool(nan) is True
+
+    optnone = False   # emitting a function LLVM does not optimise (``lower.llvm``)
+
+    def sin_cos(self, v):
+        """``sin(v)`` and ``cos(v)``.  LLVM's optimiser makes one ``sincos`` call of the
+        two; in a function it does not optimise, the call is made here, where the C
+        library has it (glibc, the one LLVM itself calls): it returns exactly ``sin``
+        and ``cos``."""
+        if not (self.optnone and SINCOS):
+            return self.call("sin", [v]), self.call("cos", [v])
+        ptr = F64.as_pointer()
+        fn = cgutils.get_or_insert_function(
+            self.b.module, ir.FunctionType(ir.VoidType(), [F64, ptr, ptr]), "sincos")
+        out = cgutils.alloca_once(self.b, F64, size=ir.Constant(ir.IntType(64), 2))
+        cos = self.b.gep(out, [ir.Constant(ir.IntType(64), 1)])
+        self.b.call(fn, [v, out, cos])
+        return self.b.load(out), self.b.load(cos)
 
     def call(self, name, args):
         if name in _LLVM_UNARY:
