@@ -62,7 +62,7 @@ def test_partners_share_a_function():
     def spread(order):   # per value: how far apart its sine and cosine statements are
         where = {}
         for n, st in enumerate(order):
-            for fn, ref in sincos._calls(st):
+            for fn, ref in sincos.trig_calls(st):
                 where.setdefault(ref, []).append(n)
         return {ref: max(where[ref]) - min(where[ref]) for ref in pairs}
     assert all(d == 1 for d in spread(moved).values())   # side by side: one function

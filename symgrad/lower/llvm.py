@@ -35,8 +35,8 @@ from . import loopfuse
 from .collapse import collapsed
 from .llvm_loops import LoopEmitter, _Mem
 from .llvm_scalar import F64, InstructionEmitter
-from .sincos import paired
 from .llvm_sizes import I64, SizeValues
+from .sincos import paired
 
 BLOCK_SIZE = 200  # scalar instructions per basic block (see block_boundary)
 # Compile time by size (measured on chains, CPU seconds, see benchmarks/second_order.py):

@@ -26,7 +26,7 @@
   vs hand 1.15 -> 1.29, with fewer instructions: presumably the larger code is
   cold after each Python call; not measured).
 
-Imports only the graph's Dim.
+Imports the graph's Dim and ``lower.sincos``.
 
 >>> from symgrad.lower.ir import Loop
 >>> st = Loop((3,), 1, ("buf", 0), ("aff", 0, (1,)), [(("in", 0), ("tab", 0))], (("arg", 0),))
@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 
 from ..graph import Dim
+from .sincos import trig_calls
 
 UNROLL_POINTS = 128          # iterations of a table loop emitted one by one, at most
 UNROLL_INSTRUCTIONS = 1024   # and scalar instructions, over all of them
@@ -50,11 +51,8 @@ def trig_pairs(stmts):
     statement), to be paired (see the module doc)."""
     seen: dict = {}
     for st in stmts:
-        for op in st.body:
-            if op[0] == "call" and op[1] in ("sin", "cos") and len(op) == 3:
-                src = st.body[op[2]]
-                if src[0] == "arg" and st.srcs[src[1]][1] is None:   # a 0-d source
-                    seen.setdefault(st.srcs[src[1]][0], set()).add(op[1])
+        for name, ref in trig_calls(st):
+            seen.setdefault(ref, set()).add(name)
     return {ref for ref, names in seen.items() if len(names) == 2}
 
 

@@ -6,10 +6,10 @@ defined (``peephole.trig_pairs``), and LLVM makes one ``sincos`` call of them (a
 the cost of one of the two).  In a kernel split into several functions (``lower.llvm``'s
 chunks, above ``SPLIT_ABOVE`` instructions) the statement that uses the cosine is in
 another function, which cannot use the value taken there, and calls ``cos`` again.
-Measured on a sine chain of 200
-steps (``python -m benchmarks.run``'s ``chain200``) split into chunks: 416 calls of
-``sin``/``cos`` instead of 200 of ``sincos``, 1.3x the time of one function; the
-1,000-step chain, which is always split, took 1.5x the hand-written ``@njit`` loop.
+Measured on a sine chain of 200 steps (``python -m benchmarks.run``'s ``chain200``)
+split into chunks: 416 calls of ``sin``/``cos`` instead of 200 of ``sincos``, 1.3x the
+time of one function; the 1,000-step chain, which is always split, took 1.5x the
+hand-written ``@njit`` loop.
 
 :func:`paired` moves every 0-d statement that takes the cosine (sine) of a value right
 after the statement that takes that value's sine (cosine), when everything it reads is
@@ -34,13 +34,13 @@ ENABLED = os.environ.get("SYMGRAD_PAIR_TRIG", "1") != "0"
 PARTNER = {"sin": "cos", "cos": "sin"}
 
 
-def _calls(st):
-    """``(function, ref)`` for each sine or cosine of one of ``st``'s inputs."""
+def trig_calls(st):
+    """``(function, ref)`` for each sine or cosine ``st`` takes of a 0-d input."""
     out = []
     for op in st.body:
-        if op[0] == "call" and op[1] in PARTNER:
+        if op[0] == "call" and op[1] in PARTNER and len(op) == 3:
             arg = st.body[op[2]]
-            if arg[0] == "arg":
+            if arg[0] == "arg" and st.srcs[arg[1]][1] is None:
                 out.append((op[1], st.srcs[arg[1]][0]))
     return out
 
@@ -55,7 +55,7 @@ def paired(stmts):
     after = {}          # index -> statements moved to just after it
     moved = set()
     for k, st in enumerate(stmts):
-        calls = _calls(st) if st.dims == () and st.reduce is None else []
+        calls = trig_calls(st) if st.dims == () and st.reduce is None else []
         target = None
         for fn, ref in calls:
             i = first.get((PARTNER[fn], ref))
