@@ -175,6 +175,7 @@ def test_rows_inside_another_loop_are_not_unrolled(monkeypatch, rng):
         assert llvm_hints.hint(module, dims, False, enclosed, indexed) is None
     # rows are vectorized at a width dividing their trip count, not interleaved
     assert [llvm_hints.row_width(n) for n in (8, 16, 12, 10, 9, 31)] == [8, 8, 4, 2, 0, 0]
+
     def loop_settings(loop_id):
         return " ".join(str(op) for op in loop_id.operands[1:])
     assert '"llvm.loop.vectorize.width", i32 4' in loop_settings(

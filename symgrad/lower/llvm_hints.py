@@ -19,11 +19,12 @@ So each loop gets a hint (``llvm.loop`` metadata on its back edge):
   ran slower: the MLP's Hessian built in 0.20 s and ran in 18.3 us, rolled (the loop
   vectorizer still takes them) 0.18 s and 10.5 us; LJ-8's build 0.185 -> 0.148 s at
   5.3 -> 5.1 us (one process, interleaved, load 0.4-1); logistic regression's loops
-  of 50 lost 9 % rolled, so the window ends at 32.  These rows are vectorized ``ROW_WIDTH``
-  (8) doubles wide, or the widest power of two dividing the trip count (odd trip
-  counts: as LLVM decides), without interleaving: LLVM's cost model then has nothing to choose, and no remainder loop
-  is made (the MLP's Hessian: build 0.331 -> 0.313 s, 21.0 -> 19.0 us, one process
-  each, medians of 3 builds and of 15 timing rounds);
+  of 50 lost 9 % rolled, so the window ends at 32.  These rows are vectorized
+  ``ROW_WIDTH`` (8) doubles wide, or the widest power of two dividing the trip count
+  (odd trip counts: as LLVM decides), without interleaving: LLVM's cost model then has
+  nothing to choose, and no remainder loop is made (the MLP's Hessian: build 0.331 ->
+  0.313 s, 21.0 -> 19.0 us, one process each, medians of 3 builds and of 15 timing
+  rounds);
 - the loops of a reduction, short loops and loops of sizes known at call time: as
   LLVM decides.  Unrolling a short reduction lets LLVM vectorize across the outputs
   (logistic regression's Hessian: 2.5x slower without).
