@@ -24,6 +24,8 @@ True
 """
 from __future__ import annotations
 
+import functools
+
 from ..graph import consumers
 
 
@@ -34,7 +36,13 @@ def is_plain_sum(node):
     if any(x.shape != node.shape or x.dtype != node.dtype for x in node.inputs):
         return False
     expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
-    return expr == syms[0] + syms[1]
+    return expr == _sum_of(syms)
+
+
+@functools.lru_cache(maxsize=64)
+def _sum_of(syms):
+    """``syms[0] + syms[1]``, built once (every node of a graph may ask)."""
+    return syms[0] + syms[1]
 
 
 def is_scatter(node):

@@ -122,15 +122,41 @@ def _split(node):
             any(not _scalar(x) for x in node.inputs):
         return None
     s = node.attrs["strong"]
-    g = arg_symbol(s)
-    p, rest = sympy.sympify(node.attrs["expr"]).as_independent(g, as_Add=False)
-    if rest != g:
+    p = _partial_of(node.attrs["expr"], s, len(node.inputs))
+    if p is None:
         return None
     others = [k for k in range(len(node.inputs)) if k != s]
     if node.inputs[s] in [node.inputs[k] for k in others]:
         return None
-    p = p.xreplace({arg_symbol(k): arg_symbol(i) for i, k in enumerate(others)})
     return node.inputs[s], (tuple(node.inputs[k] for k in others), p)
+
+
+def _partial_of(expr, s, count):
+    """p when ``expr`` (over ``count`` arguments) is ``g * p``, g argument ``s`` and p
+    free of it, over the other arguments renumbered in order; else None.  Memoised: a
+    chain's cotangents are a few distinct expressions met again and again (SymPy's
+    ``as_independent`` was a quarter of lowering a 200-step chain)."""
+    key = (expr, s, count)
+    try:
+        return _PARTIALS[key]
+    except KeyError:
+        pass
+    except TypeError:   # an expression that does not hash: no memo
+        key = None
+    g = arg_symbol(s)
+    p, rest = sympy.sympify(expr).as_independent(g, as_Add=False)
+    if rest != g:
+        p = None
+    else:
+        others = [k for k in range(count) if k != s]
+        p = p.xreplace({arg_symbol(k): arg_symbol(i) for i, k in enumerate(others)})
+    if key is not None and len(_PARTIALS) < _MEMO_LIMIT:
+        _PARTIALS[key] = p
+    return p
+
+
+_PARTIALS: dict = {}
+_MEMO_LIMIT = 1 << 14
 
 
 def _merged(partials):
@@ -140,9 +166,23 @@ def _merged(partials):
         for x in inputs:
             if not any(x is y for y in nodes):
                 nodes.append(x)
-        where = [next(i for i, y in enumerate(nodes) if y is x) for x in inputs]
-        exprs.append(expr.xreplace({arg_symbol(k): arg_symbol(i) for k, i in enumerate(where)}))
+        where = tuple(next(i for i, y in enumerate(nodes) if y is x) for x in inputs)
+        exprs.append(_renumbered(expr, where))
     return tuple(nodes), exprs
+
+
+def _renumbered(expr, where):
+    """``expr`` with argument k renamed argument ``where[k]`` (memoised, see _PARTIALS)."""
+    key = (expr, where)
+    out = _RENUMBERED.get(key)
+    if out is None:
+        out = expr.xreplace({arg_symbol(k): arg_symbol(i) for k, i in enumerate(where)})
+        if len(_RENUMBERED) < _MEMO_LIMIT:
+            _RENUMBERED[key] = out
+    return out
+
+
+_RENUMBERED: dict = {}
 
 
 def _factor(made, partial):

@@ -32,10 +32,11 @@ def check_sizes(program):
     """Raise NeedsStaticSizes unless every size is read from an input and is computed
     with integer adds and multiplies."""
     bound = {n for n, _, _ in program.sizes}
-    unbound = {s.name for e in program.size_exprs() for s in e.free_symbols} - bound
+    exprs = program.size_exprs()   # (one walk of every statement)
+    unbound = {s.name for e in exprs for s in e.free_symbols} - bound
     if unbound:
         raise NeedsStaticSizes(f"sizes {sorted(unbound)} are not read from any input")
-    odd = [e for e in program.size_exprs() if not _polynomial(e)]
+    odd = [e for e in exprs if not _polynomial(e)]
     if odd:
         raise NeedsStaticSizes(f"size expressions {odd} are not sums of products")
 

@@ -47,7 +47,17 @@ def arg_symbol(i, is_bool=False):
 
 def arg_symbols(dtypes):
     """Canonical argument symbols for inputs of the given dtypes."""
-    return tuple(arg_symbol(i, np.dtype(d).kind == "b") for i, d in enumerate(dtypes))
+    key = tuple(dtypes)
+    try:
+        return _ARG_SYMBOLS[key]
+    except KeyError:   # (lowering asks once per node: a graph has few dtype tuples)
+        out = tuple(arg_symbol(i, np.dtype(d).kind == "b") for i, d in enumerate(key))
+        if len(_ARG_SYMBOLS) < 4096:
+            _ARG_SYMBOLS[key] = out
+        return out
+
+
+_ARG_SYMBOLS: dict = {}
 
 
 def _broadcast_rule(op_name):
@@ -77,14 +87,32 @@ class ElementwiseOp(Op):
                          grad=_blocked_grad if blocks else elementwise_grad, dtype=dtype,
                          doc=doc, examples=examples)
         self.rule = rule
+        self._exprs = {}   # (symbols, attributes) -> the rule's expression (``expr``)
         self.nargs = nargs
         self.numpy = numpy
         self.partials_rule = partials
 
     def expr(self, dtypes, **attrs):
-        """The rule's expression in the canonical symbols for ``dtypes``, and those symbols."""
+        """The rule's expression in the canonical symbols for ``dtypes``, and those symbols.
+
+        Memoised per op: lowering asks once per node or more, and a graph meets few
+        distinct (symbols, attributes) pairs (SymPy built ``a + b`` anew each time)."""
         syms = arg_symbols(dtypes)
-        return sympy.sympify(self.rule(*syms, **attrs)), syms
+        # each attribute with its type: 2 and 2.0 (or True and 1) are equal keys otherwise
+        # (containers, where 2 and 2.0 would hide inside, and unhashable values: no memo)
+        key = (syms, tuple([(k, v.__class__, v) for k, v in sorted(attrs.items())]))
+        try:
+            if any(isinstance(v, (tuple, list, dict)) for v in attrs.values()):
+                raise TypeError
+            return self._exprs[key], syms
+        except KeyError:
+            pass
+        except TypeError:
+            return sympy.sympify(self.rule(*syms, **attrs)), syms
+        out = sympy.sympify(self.rule(*syms, **attrs))
+        if len(self._exprs) < 4096:
+            self._exprs[key] = out
+        return out, syms
 
     def partials(self, dtypes, **attrs):
         """d(rule)/d(arg_i) for each input (None where no gradient flows), memoised.
