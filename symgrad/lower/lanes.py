@@ -24,6 +24,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.core.typing import signature
 
+from . import alias
 from .llvm import SPLIT_ABOVE, SPLIT_LOOPS, _Emitter, _is_loop, kernel_return_type, \
     program_size
 from .llvm_scalar import F64
@@ -80,6 +81,7 @@ def emit_lanes(program, context, builder, sig, args, fastmath=False):
         for k, ty, val in zip(program.array_outputs, tys[nin:], vals[nin:]):
             e.mem[("out", k)] = e.array_out(ty, val, program.outputs[k][1])
         e.temporaries([k for k in range(len(program.buffers)) if ("buf", k) in used])
+        alias.mark(builder.module, e.mem)   # (each point's arrays: their own scopes)
         states.append((e.mem, e.scalars))
     e.lane_state = states
     e.statements(program.stmts)

@@ -10,9 +10,10 @@ The kernel takes the inputs (0-d as scalars, others as arrays), then the output
 arrays, and returns a tuple of doubles: the 0-d outputs.  Everything inside is a
 double; loads and stores convert from/to the arrays' dtypes.  Arrays of layout
 ``C`` are used in place; others (a gufunc's slices) are copied through a
-contiguous temporary with their runtime strides.  No instruction can trap:
-division, log, sqrt follow IEEE (numpy's error model); fast-math flags only on
-request.
+contiguous temporary with their runtime strides; every array's loads and stores
+carry its alias scope (``lower.alias``: arrays never overlap).  No instruction can
+trap: division, log, sqrt follow IEEE (numpy's error model); fast-math flags only
+on request.
 
 Imports numba, llvmlite and ``lower.ir``.
 
@@ -31,7 +32,7 @@ from numba.core.typing import signature
 
 from .. import progress
 from ..graph import Dim
-from . import loopfuse
+from . import alias, loopfuse
 from .collapse import collapsed
 from .llvm_loops import LoopEmitter, _Mem
 from .llvm_scalar import F64, InstructionEmitter
@@ -143,6 +144,7 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
         self.temporaries([k for k in range(len(self.p.buffers)) if ("buf", k) in used])
         for k in range(len(self.p.consts)):
             self.mem[("const", k)] = self.global_array(k)
+        alias.mark(self.b.module, self.mem)
         total = program_size(self.p.stmts)
         if total <= SPLIT_ABOVE and sum(map(_is_loop, self.p.stmts)) <= SPLIT_LOOPS:
             self.statements(self.p.stmts)
@@ -206,7 +208,8 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
             fn = self.chunk_function([mem[k].ptr.type for k in keys], len(sizes), fast)
             main.call(fn, [mem[k].ptr for k in keys] + list(sizes.values()) + [spill])
             self.b = ir.IRBuilder(fn.append_basic_block("entry"))
-            self.mem = {k: _Mem(a, mem[k].dtype) for k, a in zip(keys, fn.args)}
+            self.mem = {k: _Mem(a, mem[k].dtype, mem[k].scope)
+                        for k, a in zip(keys, fn.args)}
             self.sizes = dict(zip(sizes, fn.args[len(keys):-1]))
             self.scalars = {r: self.b.load(self.spill_slot(fn.args[-1], r))
                             for r in refs if r not in mem and r in known}

@@ -25,14 +25,16 @@ from .collapse import collapsed
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
+from . import alias
 from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled
 
 
 class _Mem:
-    """A pointer to elements of one numpy dtype, loaded/stored as doubles."""
+    """A pointer to elements of one numpy dtype, loaded/stored as doubles; ``scope``:
+    its alias scopes (``lower.alias``), or None."""
 
-    def __init__(self, ptr, dtype):
-        self.ptr, self.dtype = ptr, np.dtype(dtype)
+    def __init__(self, ptr, dtype, scope=None):
+        self.ptr, self.dtype, self.scope = ptr, np.dtype(dtype), scope
 
 
 class LoopEmitter:
@@ -136,6 +138,7 @@ class LoopEmitter:
     # -- memory ------------------------------------------------------------------
     def load(self, mem, idx):
         v = self.b.load(self.b.gep(mem.ptr, [idx]))
+        alias.tag(v, mem)
         kind = mem.dtype.kind
         if mem.dtype == np.float64:
             return v
@@ -160,7 +163,7 @@ class LoopEmitter:
             v = self.b.fptoui(v, ptr.type.pointee)
         else:
             v = self.b.fptosi(v, ptr.type.pointee)
-        self.b.store(v, ptr)
+        alias.tag(self.b.store(v, ptr), mem)
 
     def scalar(self, ref):
         return self.scalars[ref]
