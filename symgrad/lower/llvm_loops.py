@@ -20,12 +20,11 @@ from llvmlite import ir
 from numba.core import cgutils, types
 
 from ..graph import Dim
-from . import llvm_hints
+from . import alias, llvm_hints
 from .collapse import collapsed
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
-from . import alias
 from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled
 
 
