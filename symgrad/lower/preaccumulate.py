@@ -35,6 +35,8 @@ Imports numpy, sympy, graph, ops (and evaluate's ``needed``) and ``lower.inplace
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import sympy
 
@@ -131,32 +133,18 @@ def _split(node):
     return node.inputs[s], (tuple(node.inputs[k] for k in others), p)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _partial_of(expr, s, count):
     """p when ``expr`` (over ``count`` arguments) is ``g * p``, g argument ``s`` and p
     free of it, over the other arguments renumbered in order; else None.  Memoised: a
     chain's cotangents are a few distinct expressions met again and again (SymPy's
     ``as_independent`` was a quarter of lowering a 200-step chain)."""
-    key = (expr, s, count)
-    try:
-        return _PARTIALS[key]
-    except KeyError:
-        pass
-    except TypeError:   # an expression that does not hash: no memo
-        key = None
     g = arg_symbol(s)
     p, rest = sympy.sympify(expr).as_independent(g, as_Add=False)
     if rest != g:
-        p = None
-    else:
-        others = [k for k in range(count) if k != s]
-        p = p.xreplace({arg_symbol(k): arg_symbol(i) for i, k in enumerate(others)})
-    if key is not None and len(_PARTIALS) < _MEMO_LIMIT:
-        _PARTIALS[key] = p
-    return p
-
-
-_PARTIALS: dict = {}
-_MEMO_LIMIT = 1 << 14
+        return None
+    others = [k for k in range(count) if k != s]
+    return p.xreplace({arg_symbol(k): arg_symbol(i) for i, k in enumerate(others)})
 
 
 def _merged(partials):
@@ -171,18 +159,10 @@ def _merged(partials):
     return tuple(nodes), exprs
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _renumbered(expr, where):
-    """``expr`` with argument k renamed argument ``where[k]`` (memoised, see _PARTIALS)."""
-    key = (expr, where)
-    out = _RENUMBERED.get(key)
-    if out is None:
-        out = expr.xreplace({arg_symbol(k): arg_symbol(i) for k, i in enumerate(where)})
-        if len(_RENUMBERED) < _MEMO_LIMIT:
-            _RENUMBERED[key] = out
-    return out
-
-
-_RENUMBERED: dict = {}
+    """``expr`` with argument k renamed argument ``where[k]`` (memoised, as _partial_of)."""
+    return expr.xreplace({arg_symbol(k): arg_symbol(i) for k, i in enumerate(where)})
 
 
 def _factor(made, partial):

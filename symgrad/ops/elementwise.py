@@ -47,17 +47,12 @@ def arg_symbol(i, is_bool=False):
 
 def arg_symbols(dtypes):
     """Canonical argument symbols for inputs of the given dtypes."""
-    key = tuple(dtypes)
-    try:
-        return _ARG_SYMBOLS[key]
-    except KeyError:   # (lowering asks once per node: a graph has few dtype tuples)
-        out = tuple(arg_symbol(i, np.dtype(d).kind == "b") for i, d in enumerate(key))
-        if len(_ARG_SYMBOLS) < 4096:
-            _ARG_SYMBOLS[key] = out
-        return out
+    return _arg_symbols(tuple(dtypes))
 
 
-_ARG_SYMBOLS: dict = {}
+@functools.lru_cache(maxsize=4096)   # (lowering asks once per node: few dtype tuples)
+def _arg_symbols(dtypes):
+    return tuple(arg_symbol(i, np.dtype(d).kind == "b") for i, d in enumerate(dtypes))
 
 
 def _broadcast_rule(op_name):
