@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from . import progress
 from .errors import ArgumentError, NotATensorError
 from .graph import Node, ancestors, is_static
-from .lower import background
+from .lower import background, gcfreeze
 from .lower import cache as lower_cache
 from .lower.structure import boxable, machine_tree, native
 # the evaluators live in ``evaluator`` (light: loads and unpickling need only them);
@@ -141,7 +141,7 @@ def _machine_code(nodes, leaves, tree, sized, fastmath, cache):
     from .lower.module import module_text
     from .lower.program import lower_graph
     from .lower.sized import NeedsStaticSizes
-    with progress.task(f"compiling {len(nodes)} outputs") as work:
+    with progress.task(f"compiling {len(nodes)} outputs") as work, gcfreeze.frozen():
         work.stage("lowering the graph to loops")
         try:
             program = lower_graph(nodes, leaves)

@@ -21,7 +21,7 @@ from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, ShapeError
 from .graph import concrete_shape, is_static
 from .values import bind_dims, cast_value, fits
-from .lower import background
+from .lower import background, gcfreeze
 from .lower import cache as lower_cache
 from .lower import batches
 from .lower.arguments import call_checked, check_count, coerce, real_array
@@ -177,12 +177,13 @@ class Evaluator:
         ``key``: ``cached()`` with Numba's cache beside the module file, or
         ``uncached(runtime)`` when the cache directory went away for good."""
         if key not in self._gufuncs:
-            try:  # Numba caches beside the module file: it must still be there
-                lower_cache.ensure_file(self.module.__file__, self._text)
-                self._gufuncs[key] = cached()
-            except (OSError, RuntimeError):
-                from .lower import runtime
-                self._gufuncs[key] = uncached(runtime)
+            with gcfreeze.frozen():   # (a build: lower.gcfreeze)
+                try:  # Numba caches beside the module file: it must still be there
+                    lower_cache.ensure_file(self.module.__file__, self._text)
+                    self._gufuncs[key] = cached()
+                except (OSError, RuntimeError):
+                    from .lower import runtime
+                    self._gufuncs[key] = uncached(runtime)
         return self._gufuncs[key]
 
     def _gufunc(self, parallel):
