@@ -3,17 +3,20 @@
 A build allocates hundreds of thousands of objects that live until it ends (the
 loop IR, llvmlite's instructions, Numba's typing state).  Python's collector counts
 them as survivors, and every so often its full collection walks *every* object of
-the process: the 1,000-step chain's cold build ran four, 0.43-0.46 s of its 3.1-3.3 s
-CPU, walking mostly SymPy's caches and the graph, which the build does not free.
+the process, most of which existed before the build and outlive it (SymPy, Numba,
+the graph: ~190,000 objects before the 1,000-step chain's build, ~330,000 after).
+That build ran four full collections, 0.37-0.48 s of CPU (builds of 2.7-3.9 s).
 :func:`frozen` moves the objects that exist when a build starts into the
 collector's permanent generation (``gc.freeze``) and back into the oldest one when
 it ends (``gc.unfreeze``).  The collector keeps running, on what is made
 meanwhile (llvmlite's instructions are cycles: the young collections free them);
 a cycle among older objects that becomes garbage during the build is freed by the
-first full collection after it.  (Turning the collector off instead let the build's
-cycles pile up for one collection at the end: 0.075 s of collections for the
-200-step chain, against 0.015 s.)  The chain's four full collections take 0.14 s
-now, 0.23 s against 0.53 s in all; small builds are unchanged.
+first full collection after it.  The chain's four full collections now take
+0.14-0.16 s, all its collections 0.21-0.25 s instead of 0.44-0.59 s (``gc.callbacks``,
+4 processes each way); the 200-step chain's and the MLP's builds run no full
+collection either way and are unchanged.  (Turning the collector off instead let
+the build's cycles pile up for one collection at the end: 0.075 s of collections
+for the 200-step chain, against 0.015 s.)
 
 Only builds are covered (``compiler._machine_code``, the batch loop and gufuncs of
 ``evaluator``), not tracing or ``gradients``.  Nested and concurrent builds freeze
