@@ -12,8 +12,8 @@ it ends (``gc.unfreeze``).  The collector keeps running, on what is made
 meanwhile (llvmlite's instructions are cycles: the young collections free them);
 a cycle among older objects that becomes garbage during the build is freed by the
 first full collection after it.  The chain's four full collections now take
-0.14-0.16 s, all its collections 0.21-0.25 s instead of 0.44-0.59 s (``gc.callbacks``,
-4 processes each way); the 200-step chain's and the MLP's builds run no full
+0.14-0.16 s, all its collections 0.21-0.25 s instead of 0.44-0.59 s (``gc.callbacks``;
+3 processes with, 6 without); the 200-step chain's and the MLP's builds run no full
 collection either way and are unchanged.  (Turning the collector off instead let
 the build's cycles pile up for one collection at the end: 0.075 s of collections
 for the 200-step chain, against 0.015 s.)
