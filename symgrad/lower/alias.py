@@ -40,8 +40,8 @@ def mark(module, mems):
         refs = [r for r in refs if r[0] != "buf"]
     if len(refs) < 2 or len(refs) > MAX_SCOPES:
         return
-    domain = _distinct(module, [values.MetaDataString(module, "symgrad.kernel")])
-    scopes = [_distinct(module, [domain]) for _ in refs]
+    domain = distinct(module, [values.MetaDataString(module, "symgrad.kernel")])
+    scopes = [distinct(module, [domain]) for _ in refs]
     for k, ref in enumerate(refs):   # (lists of self-referring nodes: not hashable, so
         own = _node(module, [scopes[k]])   # not through add_metadata's cache)
         others = _node(module, scopes[:k] + scopes[k + 1:])
@@ -55,8 +55,9 @@ def tag(instruction, mem):
         instruction.set_metadata("noalias", mem.scope[1])
 
 
-def _distinct(module, operands):
-    """A metadata node referring to itself first (unique, as LLVM wants scopes)."""
+def distinct(module, operands):
+    """A metadata node referring to itself first, then ``operands``: unique, as LLVM
+    wants alias scopes and loop IDs (``lower.llvm_hints``)."""
     node = _node(module, [])
     node.operands = (node, *operands)
     return node

@@ -39,7 +39,7 @@ drops it for the library being built, about a tenth to a quarter of a build's LL
 time at equal latency (figures: the closing note of issue 12, helper ``opt``).
 ``SYMGRAD_FUNCTION_PASSES=1`` keeps Numba's two rounds (for measurements).
 
-Imports llvmlite and the graph's Dim.
+Imports llvmlite, the graph's Dim and ``lower.alias`` (its self-referring metadata nodes).
 
 >>> from llvmlite import ir
 >>> module = ir.Module()
@@ -56,9 +56,9 @@ from __future__ import annotations
 import os
 
 from llvmlite import ir
-from llvmlite.ir import values
 
 from ..graph import Dim
+from .alias import distinct
 
 UNROLL_BELOW = int(os.environ.get("SYMGRAD_UNROLL_BELOW", 64))
 ROLL_FROM = int(os.environ.get("SYMGRAD_ROLL_FROM", 8))
@@ -129,7 +129,5 @@ def _loop_id(module, flags, settings):
                                        ir.Constant(ir.IntType(bits[0] if bits else 1),
                                                    int(value))])
                   for name, value, *bits in settings]
-        loop_id = values.MDValue(module, [], name=str(len(module.metadata)))
-        loop_id.operands = (loop_id, *props)   # LLVM's loop IDs refer to themselves
-        cache[key] = loop_id
+        cache[key] = distinct(module, props)   # LLVM's loop IDs refer to themselves
     return cache[key]
