@@ -6,6 +6,7 @@ compared with the reference evaluator: 0-d values that cross function boundaries
 arrays, reductions, scatters and inputs of several dtypes.
 """
 import logging
+import re
 
 import numpy as np
 import pytest
@@ -61,3 +62,55 @@ def test_long_compiles_report_progress(monkeypatch, caplog):
     finally:
         logging.getLogger("symgrad").setLevel(logging.NOTSET)
     assert "quiet" not in caplog.text
+
+
+_GEP = re.compile(r"\s*(%[\w.\"]+) = getelementptr .*ptr (%[\w.\"]+), i64")
+_LOAD = re.compile(r"\s*(%[\w.\"]+) = load double, ptr (%[\w.\"]+)")
+
+
+def _spill_loads_used_elsewhere(ir_text):
+    """(loads from the spill array, those whose value is read only outside the load's
+    basic block), over the chunk functions of optimised LLVM IR.  The spill array is
+    the pointer a chunk addresses most."""
+    loads = elsewhere = 0
+    for body in re.findall(r"define internal [^\n]*symgrad\.chunk[^\n]*\n(.*?)\n}",
+                           ir_text, re.S):
+        blocks = [b.splitlines() for b in re.split(r"\n(?=[\w.\"-]+:)", body)]
+        geps = [m.groups() for b in blocks for line in b if (m := _GEP.match(line))]
+        if not geps:
+            continue
+        bases = [base for _, base in geps]
+        spill = max(set(bases), key=bases.count)
+        slots = {g for g, base in geps if base == spill}
+        for k, block in enumerate(blocks):
+            for i, line in enumerate(block):
+                m = _LOAD.match(line)
+                if not m or m.group(2) not in slots:
+                    continue
+                loads += 1
+                read = re.compile(re.escape(m.group(1)) + r"\b").search
+                here = any(map(read, block[i + 1:]))
+                there = any(read(other) for j, b in enumerate(blocks) if j != k
+                            for other in b)
+                elsewhere += there and not here
+    return loads, elsewhere
+
+
+def test_chunks_load_passed_values_in_the_block_that_reads_them(monkeypatch):
+    # Loaded all at a chunk's entry, each value passed from chunk to chunk lived across
+    # the whole chunk and was spilled to its stack: most of the machine code was copies.
+    monkeypatch.setattr(llvm, "SPLIT_ABOVE", 0)
+    monkeypatch.setattr(llvm, "CHUNK_SIZE", 600)   # several basic blocks per chunk
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(300,), name="x")
+        f = x[0]
+        for k in range(1, 300):
+            f = sg.sin(f) * f + x[k]
+        outs = [f] + sg.gradients(f, x)
+        ev = sg.compile(outs, [x], cache=False)
+        value = np.linspace(-1.0, 1.0, 300)
+        for a, b in zip(ev(value), sg.evaluate(outs, {x: value})):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    loads, elsewhere = _spill_loads_used_elsewhere(
+        "".join(ev.jit.kernel.inspect_llvm().values()))
+    assert loads > 300 and elsewhere == 0, (loads, elsewhere)

@@ -43,6 +43,7 @@ class LoopEmitter:
     unrolled_size = 0   # instructions of unrolled code since the last block boundary
     whole = False       # every loop unrolled (``peephole.unrolled_whole``)
     lane_state = None   # [(mem, scalars)] per point when several are evaluated at once
+    spilled, passed_on, spill = (), (), None   # while emitting chunks (_Emitter.chunked)
 
     @functools.cached_property
     def paired(self):
@@ -165,7 +166,19 @@ class LoopEmitter:
         alias.tag(self.b.store(v, ptr), mem)
 
     def scalar(self, ref):
-        return self.scalars[ref]
+        v = self.scalars.get(ref)
+        return self.reload(ref) if v is None else v
+
+    def reload(self, ref):
+        """A 0-d value an earlier chunk stored (``_Emitter.chunked``), loaded in the
+        basic block that reads it: a load per block keeps each live range short."""
+        if ref not in self.spilled:
+            raise KeyError(ref)
+        block = self.b.block
+        got = self.loaded.get(ref)
+        if got is None or got[0] is not block:
+            got = self.loaded[ref] = (block, self.b.load(self.spill_slot(self.spill, ref)))
+        return got[1]
 
     def round32(self, v):
         return self.b.fpext(self.b.fptrunc(v, ir.FloatType()), F64)
@@ -315,6 +328,8 @@ class LoopEmitter:
                     self.calls[(name, id(v))] = (v, value)
             if self.defined is not None:
                 self.defined.append(st.dst)
+                if st.dst in self.passed_on:    # a later chunk reads it
+                    self.b.store(v, self.spill_slot(self.spill, st.dst))
         else:
             self.store(self.mem[st.dst], self.address(st.dst_addr, idx, st.dims), v)
 
