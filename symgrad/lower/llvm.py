@@ -220,12 +220,12 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
             self.scalars, self.loaded = {}, {}
             self.spilled = {r for r in refs if r not in mem and r in known}
             self.spill, self.passed_on = fn.args[-1], after
-            self.flags_of, self.defined, self.optnone = {}, [], fast
+            self.flags_of, self.defined = {}, []
             self.statements(chunk)
             known.update(ref for ref in self.defined if ref in after)
             self.b.ret_void()
         self.b, self.mem, self.flags_of, self.defined = main, mem, {}, None
-        self.optnone, self.spilled, self.spill, self.passed_on = False, (), None, ()
+        self.spilled, self.spill, self.passed_on = (), None, ()
         self.sizes = sizes
         self.scalars = {r: main.load(self.spill_slot(spill, r)) for r in known
                         if r in later[-1]}

@@ -16,12 +16,11 @@ after the statement that takes that value's sine (cosine), when everything it re
 already defined there and the value it defines is written by it alone.  Nothing else
 moves, and each statement computes what it did: results are bit for bit the same.
 
-Functions LLVM does not optimise (``optnone``, above ``FAST_ABOVE``) make the
-``sincos`` call themselves (``lower.llvm_scalar``).  Measured on the 1,000-step chain
-(one process per build, fresh caches, this tree against the one before, twice in one
-run): latency against hand ``@njit`` 1.49 / 1.52x -> 1.17 / 1.30x; batch 0.56 / 0.58x
--> 0.77 / 0.96x of hand's points per second; build unchanged.  ``SYMGRAD_PAIR_TRIG=0``
-turns the move off.
+The ``sincos`` call itself is made by the emitter (``lower.llvm_scalar``).  The move,
+measured on the 1,000-step chain (one process per build, fresh caches, this tree
+against the one before, twice in one run): latency against hand ``@njit`` 1.49 / 1.52x
+-> 1.17 / 1.30x; batch 0.56 / 0.58x -> 0.77 / 0.96x of hand's points per second; build
+unchanged.  ``SYMGRAD_PAIR_TRIG=0`` turns the move off.
 
 Imports nothing from symgrad.
 """
