@@ -108,9 +108,9 @@ class InstructionEmitter:
         """``sin(v)`` and ``cos(v)`` by one call of the C library's ``sincos`` (glibc,
         the one LLVM itself calls: it returns exactly ``sin`` and ``cos``), writing
         into one pair of stack slots per function.  Given ``sin`` and ``cos``, LLVM
-        makes the same call but gives each call its own pair of slots and stores a zero
-        into one first: the 1,000-step chain's frame was 7 KB of such slots (its forward sweep: 20 instructions a step,
-        now 17; hand @njit's loop 12)."""
+        makes the same call but gives each call its own pair of slots and stores a
+        zero into one first: the 1,000-step chain's frame was 7 KB of such slots (its
+        forward sweep: 20 instructions a step, now 17; hand @njit's loop 12)."""
         if not SINCOS:
             return self.call("sin", [v]), self.call("cos", [v])
         ptr = F64.as_pointer()
