@@ -240,16 +240,29 @@ class Evaluator:
             return self._rebuild(batched_dask(self, values, out))
         inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         loop = self._loop()
-        cost = batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
+        cost = self._static_cost or self._cost_of(inputs)
         batches.run(lambda work: loop(work, *args, *outs), count, parallel, cost)
         return self._batch_result(outs, batch, outputs, out)
+
+    def _cost_of(self, inputs):
+        """The batches' ``Cost`` for these (concrete) core shapes of the inputs."""
+        return batches.cost_of(self._costs, tuple(tuple(s) for _, _, s in inputs))
+
+    @functools.cached_property
+    def _static_cost(self):
+        """``_cost_of`` the static core shapes, made once (None: sizes read per call)."""
+        return None if self._sized else self._cost_of(self._inputs)
+
+    @functools.cached_property
+    def _fast_path(self):
+        """``batches.FastPath`` of the static shapes (None: sizes read per call)."""
+        return None if self._sized else batches.FastPath(self._inputs, self._outputs)
 
     def _batch_arguments(self, values, out=None):
         """``(inputs, outputs, count, args, outs, batch)``: the checked values of a batch
         as the batch loop takes them (``batches.prepare``, writing into ``out`` if
         given), with the core shapes."""
-        fast = None if self._sized else batches.prepare_fast(values, self._inputs,
-                                                             self._outputs, out)
+        fast = None if self._fast_path is None else self._fast_path.prepare(values, out)
         if fast is not None:
             return (self._inputs, self._outputs) + fast
         arrays = []
@@ -274,11 +287,16 @@ class Evaluator:
         (the caller's ``out`` arrays themselves, when given)."""
         if out is not None:
             return self._rebuild((out,) if isinstance(out, np.ndarray) else tuple(out))
+        if len(batch) == 1:   # (count,) + core already
+            return self._rebuild(tuple(outs))
         return self._rebuild(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
                                    zip(outs, outputs)))
 
     def _loop(self):
         """The batch loop (``_loop`` of the module, compiled on first use, cached)."""
+        loop = self._gufuncs.get("loop")   # (each batch asks: no closures made then)
+        if loop is not None:
+            return loop
         return self._module_function("loop", self.module.batch_loop,
                                      lambda runtime: runtime.build_loop(self.module._loop,
                                                                         cache=False))

@@ -138,6 +138,12 @@ def test_values_converted_or_taken_as_they_are_give_the_same(rosen):
         _same(rosen.batched(other), want)
     assert batches.prepare_fast([points], rosen._inputs, rosen._outputs) is not None
     assert batches.prepare_fast([frozen], rosen._inputs, rosen._outputs) is None
+    # one batch axis: the arrays go to the loop unreshaped, the outputs come back as
+    # the loop wrote them; the same values, in fresh arrays every call
+    rows = points.reshape(30, 3)
+    first, second = rosen.batched(rows), rosen.batched(rows)
+    _same(first, [np.asarray(w).reshape((30,) + np.shape(w)[2:]) for w in want])
+    assert all(a is not b and not np.shares_memory(a, rows) for a, b in zip(first, second))
 
 
 def test_shared_and_broadcast_inputs():
@@ -301,7 +307,7 @@ def test_parallel_batches_measure_both_ways(monkeypatch, rosen):
     # and by every RETRY-th batch, so the choice rests on runs of the same size
     monkeypatch.setattr(batches, "_workers", lambda: 2)
     cost = batches.Cost()
-    monkeypatch.setattr(batches, "cost_of", lambda costs, key: cost)
+    monkeypatch.setitem(rosen.__dict__, "_static_cost", cost)   # (the evaluator's Cost)
     points = np.random.default_rng(9).uniform(-2, 2, size=(20000, 3))
     want = rosen.batched(points)
     for _ in range(batches.RETRY + 2):
