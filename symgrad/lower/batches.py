@@ -226,28 +226,35 @@ def checked_out(out, outputs, batch, inputs=()):
             type(out).__name__
         raise ArgumentError(f"batched: out= takes {len(outputs)} array(s), one per output "
                             f"in order (a tuple or list), got {got}")
+    batch, inputs = tuple(batch), list(inputs)
     for k, (o, (dtype, core, _)) in enumerate(zip(arrays, outputs)):
-        want = tuple(batch) + tuple(core)
-        if not isinstance(o, np.ndarray):
-            raise ArgumentError(f"batched: out[{k}] must be a numpy array, got "
-                                f"{type(o).__name__}")
-        if o.dtype != np.dtype(dtype):
-            raise ArgumentError(f"batched: out[{k}] must have dtype {np.dtype(dtype)} "
-                                f"(the output's), got {o.dtype}")
-        if o.shape != want:
-            raise ShapeError(f"batched: out[{k}] must have shape {want} (the batch axes, "
-                             f"then the output's shape), got {o.shape}")
-        if not (o.flags.c_contiguous and o.flags.writeable):
-            raise ArgumentError(f"batched: out[{k}] must be a writeable C-contiguous array "
-                                "(np.empty gives one)")
-        for j, other in enumerate(arrays[:k]):
-            if np.may_share_memory(o, other):
+        if not (isinstance(o, np.ndarray) and o.dtype == dtype and
+                o.shape == batch + tuple(core) and o.flags.c_contiguous and
+                o.flags.writeable):   # (one test for the arrays that pass: a fast path)
+            _bad_out(k, o, dtype, batch + tuple(core))
+        for j in range(k):
+            if np.may_share_memory(o, arrays[j]):
                 raise ArgumentError(f"batched: out[{k}] shares memory with out[{j}]")
         for name, a in inputs:
             if np.may_share_memory(o, a):
                 raise ArgumentError(f"batched: out[{k}] shares memory with input {name!r}; "
                                     "results cannot overwrite the points being read")
     return list(arrays)
+
+
+def _bad_out(k, o, dtype, want):
+    """Raise the error that says what is wrong with ``out[k]``."""
+    if not isinstance(o, np.ndarray):
+        raise ArgumentError(f"batched: out[{k}] must be a numpy array, got "
+                            f"{type(o).__name__}")
+    if o.dtype != np.dtype(dtype):
+        raise ArgumentError(f"batched: out[{k}] must have dtype {np.dtype(dtype)} "
+                            f"(the output's), got {o.dtype}")
+    if o.shape != want:
+        raise ShapeError(f"batched: out[{k}] must have shape {want} (the batch axes, "
+                         f"then the output's shape), got {o.shape}")
+    raise ArgumentError(f"batched: out[{k}] must be a writeable C-contiguous array "
+                        "(np.empty gives one)")
 
 
 def _scalar_dtype(dtype):
