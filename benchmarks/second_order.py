@@ -27,9 +27,11 @@ one thread (``XLA_FLAGS``), as every other tool does.
 ``grad``: value + gradient.
 
 Tools: ``symgrad`` (dense ``hessians``; compiled from compressed seeds when its
-pattern colours with at most n/2 colours, e.g. Rosenbrock), ``symgrad-sparse``
-(``sparse=True``: star colouring, CSR result; the unit seeds for dense patterns), ``jax`` (``jit`` of value, ``grad``, ``hessian``; HVP as
-``jvp`` of ``grad``), ``casadi`` (SX ``hessian`` in a ``Function``, HVP by
+pattern colours with at most n/2 colours, e.g. Rosenbrock, or the Hessian after
+x's selections with fewer, e.g. Lennard-Jones), ``symgrad-sparse`` (``sparse=True``:
+star colouring, CSR result; the unit seeds for dense patterns unless the Hessian
+after the selections needs fewer), ``jax`` (``jit`` of value, ``grad``,
+``hessian``; HVP as ``jvp`` of ``grad``), ``casadi`` (SX ``hessian`` in a ``Function``, HVP by
 ``jtimes``), ``hand`` (@njit Rosenbrock), ``sympy`` (``diff`` + ``lambdify`` +
 ``njit``, n <= 30, within ``--limit``).  See ``second_order_tools.py``.
 """

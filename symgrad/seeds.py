@@ -30,6 +30,7 @@ from .differentiate import _as_nodes, _check_options, backprop, gradients
 from .forward import seed_leaf, tangent_sweep
 from .errors import ShapeError
 from .coloring import column_coloring
+from . import frontier
 from .graph import ancestors, is_static
 from .ops import F, literal
 from .patterns import seed_sets
@@ -95,7 +96,12 @@ def compression_seeds(graph, colors, ncolors, shape, dtype):
 COMPRESS_MIN = 32
 
 
-def unit_sweep(one, seed):
+# A direct colouring with more seeds than this: a Hessian tries the frontier after x's
+# selections (symgrad.frontier), which may need fewer.
+FEW_SEEDS = 8
+
+
+def unit_sweep(one, seed, alternative=None):
     """``one`` over the unit seeds of ``seed``: shape (n,) + one.shape, row b = one at e_b.
 
     The result is the sweep over the identity (what ``sg.evaluate`` computes and the
@@ -104,21 +110,57 @@ def unit_sweep(one, seed):
     equal computation over that many compressed seeds, each nonzero scattered to its
     place (zeros elsewhere), recorded in ``graph.compressed``: ``sg.compile`` computes
     that one.  Every entry is read where no other seed of its colour contributes, so
-    the values are the unit seed's.
+    the values are the unit seed's.  ``alternative(fewer_than)``, tried where that
+    colouring needs more than ``FEW_SEEDS`` seeds, may give another equal computation
+    (flat, n * one.size entries) with fewer seeds: it is recorded instead.
     """
     graph, n = seed.graph, seed.size
     (out,) = vmap([one], seed, identity_seeds(graph, seed.shape, seed.dtype))
     plan = _compression(one, seed) if n >= COMPRESS_MIN else None
+    ncolors = n // 2 + 1 if plan is None else plan[1]
+    if alternative is not None and n >= COMPRESS_MIN and ncolors > FEW_SEEDS:
+        with graph.name_scope("compressed"):
+            alt = alternative(ncolors)
+        if alt is not None:
+            graph.compressed[out] = F.reshape(alt, shape=out.shape)
+            return out
     if plan is not None:
         colors, ncolors, at, b = plan
         with graph.name_scope("compressed"):
             (comp,) = vmap([one], seed, compression_seeds(graph, colors, ncolors, seed.shape,
                                                           seed.dtype))
-            m = one.size
-            values = F.index(F.reshape(comp, shape=(comp.size,)), index=(colors[b] * m + at,))
+            values = gather(comp, colors[b], at, one.size)
             graph.compressed[out] = F.reshape(
-                F.index_add(values, shape=(n * m,), index=(b * m + at,)), shape=out.shape)
+                F.index_add(values, shape=(n * one.size,), index=(b * one.size + at,)),
+                shape=out.shape)
     return out
+
+
+def gather(compressed, seed, at, size):
+    """Entries ``compressed[seed[k], at[k]]`` of a sweep over compressed seeds (each
+    ``size`` long), as a 1-D tensor."""
+    flat = F.reshape(compressed, shape=(compressed.size,))
+    return F.index(flat, index=(np.asarray(seed * size + at, dtype=np.int64),))
+
+
+def frontier_entries(found, dtype):
+    """(values, keys) of a :class:`frontier.Plan`: H_z's stored entries from one sweep
+    over its compressed seeds, and the flat places of H_x they add into."""
+    graph = found.seed.graph
+    (comp,) = vmap([found.tangent], found.seed,
+                   compression_seeds(graph, found.colors, found.ncolors, found.seed.shape, dtype))
+    seed, at, keys = found.recovery()
+    return gather(comp, seed, at, found.seed.size), keys
+
+
+def frontier_hessian(ys, x, fewer_than):
+    """H_x flat (x.size ** 2 entries) from the Hessian after x's selections, or None
+    when that needs ``fewer_than`` seeds or more (``symgrad.frontier``)."""
+    found = frontier.plan(ys, x, fewer_than)
+    if found is None:
+        return None
+    values, keys = frontier_entries(found, x.dtype)
+    return F.index_add(values, shape=(x.size * x.size,), index=(keys,))
 
 
 def derived(dense, fn):
@@ -238,11 +280,17 @@ def jacobian_args(y, x, unconnected_gradients):
 
 
 def hessian_block(ys, x):
-    """Forward over reverse: ``H . e_b`` for each unit seed (shape (n,) + x.shape) or None."""
+    """Forward over reverse: ``H . e_b`` for each unit seed (shape (n,) + x.shape) or None.
+
+    Compiled, it is computed from compressed seeds where a colouring of H (or of the
+    Hessian after x's selections, ``symgrad.frontier``) needs few of them."""
     (g,) = gradients(ys, x)
     if g is None:
         return None
-    return forward_columns([g], x)[0]
+    t, (tangent,) = forward_sweep([g], x)
+    if tangent is None:
+        return None
+    return unit_sweep(tangent, t, lambda fewer: frontier_hessian(ys, x, fewer))
 
 
 def hessian_args(xs, unconnected_gradients, aggregation_method):

@@ -37,9 +37,11 @@ from .differentiate import gradients
 from .graph import is_static
 from .patterns import seed_pattern
 from .values import SparseLayout  # lives in values: evaluators load without SymPy
-from .seeds import (compression_seeds, forward_columns, forward_sweep, hessian_args,
-                    identity_seeds, jacobian_args, reverse_rows, reverse_sweep, vmap,
-                    hessians as dense_hessians, jacobian as dense_jacobian)
+from . import frontier
+from .seeds import (FEW_SEEDS, compression_seeds, forward_columns, forward_sweep,
+                    frontier_entries, gather, hessian_args, identity_seeds, jacobian_args,
+                    reverse_rows, reverse_sweep, vmap, hessians as dense_hessians,
+                    jacobian as dense_jacobian)
 
 
 class SparseTensor:
@@ -94,11 +96,6 @@ def _layout(pattern):
                         pattern.indices.astype(np.int32))
 
 
-def _gather(compressed, seed, at, size):
-    flat = F.reshape(compressed, shape=(compressed.size,))
-    return F.index(flat, index=(np.asarray(seed * size + at, dtype=np.int64),))
-
-
 def _canonical(pattern):
     pattern = pattern.tocsr().astype(bool)
     pattern.sum_duplicates()
@@ -117,7 +114,8 @@ def sparse_hessian(ys, x):
 
     The pattern is read from one unbatched forward-over-reverse sweep (index sets,
     ``patterns.seed_pattern``); the values come from the same sweep batched over
-    the colouring's compressed seeds.
+    the colouring's compressed seeds, or, where that needs fewer seeds, from the
+    Hessian after x's selections (``symgrad.frontier``).
     """
     n = x.size
     with progress.task(f"sparse Hessian in {x.name!r} ({n} variables)") as job:
@@ -131,21 +129,41 @@ def sparse_hessian(ys, x):
         pattern = _canonical(pattern + pattern.T)
         if not pattern.nnz:
             return _no_entries(x.graph, pattern, x.dtype, x.shape * 2)
-        if _mostly_full(pattern):  # no colouring would compress it: the n unit seeds
+        full = _mostly_full(pattern)  # then no colouring would compress it
+        if not full:
+            job.stage(f"star colouring of {pattern.nnz} nonzeros")
+        colors = None if full else star_coloring(pattern)
+        ncolors = n if full else int(colors.max()) + 1
+        if ncolors > FEW_SEEDS:
+            job.stage("the Hessian after the selections of x")
+            found = frontier.plan(ys, x, fewer_than=ncolors)
+            if found is not None:
+                return _from_frontier(found, x)
+        if full:
             job.stage(f"the sweep batched over {n} unit seeds (a dense pattern)")
             rows, cols = pattern.nonzero()
-            (full,) = vmap([tangent], t, identity_seeds(x.graph, x.shape, x.dtype))
-            return SparseTensor(_gather(full, cols, rows, n), _layout(pattern), n, pattern,
+            (units,) = vmap([tangent], t, identity_seeds(x.graph, x.shape, x.dtype))
+            return SparseTensor(gather(units, cols, rows, n), _layout(pattern), n, pattern,
                                 x.shape * 2)        # (row b of the batch is H e_b)
-        job.stage(f"star colouring of {pattern.nnz} nonzeros")
-        colors = star_coloring(pattern)
-        ncolors = int(colors.max()) + 1
         rows, cols, seed, at = star_recovery(pattern, colors)
         job.stage(f"the sweep batched over {ncolors} compressed seeds")
         (compressed,) = vmap([tangent], t, compression_seeds(x.graph, colors, ncolors,
                                                              x.shape, x.dtype))
-        return SparseTensor(_gather(compressed, seed, at, n), _layout(pattern), ncolors,
+        return SparseTensor(gather(compressed, seed, at, n), _layout(pattern), ncolors,
                             pattern, x.shape * 2)
+
+
+def _from_frontier(found, x):
+    """The SparseTensor of H_x = Gᵀ H_z G: each stored entry of H_z added into its
+    place (several land on one where x's elements are selected more than once)."""
+    from scipy.sparse import csr_matrix
+    values, keys = frontier_entries(found, x.dtype)
+    n = x.size
+    places, slot = np.unique(keys, return_inverse=True)   # (sorted: CSR order)
+    pattern = _canonical(csr_matrix((np.ones(len(places), bool), (places // n, places % n)),
+                                    shape=(n, n)))
+    summed = F.index_add(values, shape=(len(places),), index=(slot.astype(np.int64),))
+    return SparseTensor(summed, _layout(pattern), found.ncolors, pattern, x.shape * 2)
 
 
 def _mostly_full(pattern):
@@ -179,21 +197,21 @@ def sparse_jacobian(y, x):
     if _mostly_full(pattern):  # the unit seeds, as the dense jacobian chooses them
         if m <= n:
             (full,) = vmap([g], u, identity_seeds(x.graph, u.shape, u.dtype))
-            values = _gather(full, rows, cols, n)        # row b: e_b . J
+            values = gather(full, rows, cols, n)         # row b: e_b . J
         else:
             (full,) = vmap([tangent], t, identity_seeds(x.graph, x.shape, x.dtype))
-            values = _gather(full, cols, rows, m)        # row b: J e_b
+            values = gather(full, cols, rows, m)         # row b: J e_b
         return SparseTensor(values, _layout(pattern), min(m, n), pattern, y.shape + x.shape)
     by_col, by_row = column_coloring(pattern), column_coloring(pattern.T)
     if by_col.max() <= by_row.max():
         c = int(by_col.max()) + 1
         (comp,) = forward_columns([y], x, compression_seeds(x.graph, by_col, c, x.shape,
                                                             x.dtype))
-        values = _gather(comp, by_col[cols], rows, m)      # comp[b, i] = sum_j J[i, j]
+        values = gather(comp, by_col[cols], rows, m)       # comp[b, i] = sum_j J[i, j]
     else:
         c = int(by_row.max()) + 1
         comp = reverse_rows(y, x, compression_seeds(x.graph, by_row, c, y.shape, y.dtype))
-        values = _gather(comp, by_row[rows], cols, n)      # comp[b, j] = sum_i J[i, j]
+        values = gather(comp, by_row[rows], cols, n)       # comp[b, j] = sum_i J[i, j]
     return SparseTensor(values, _layout(pattern), c, pattern, y.shape + x.shape)
 
 

@@ -63,12 +63,16 @@ class Op:
         merge: optional ``merge(nodes) -> nodes``: when a reverse sweep sums several
             cotangents made by this op, it may fuse them into fewer nodes (point
             scatters into one scatter), keeping the sum linear in the graph size.
+        selects: True when every output element is a copy of one input element (a
+            linear map whose matrix holds one 1 per row: reshape, transpose, copies
+            along axes, slices and gathers); Hessians are taken after such maps
+            (``symgrad.frontier``).
     """
 
     nargs = -1   # any number of inputs (elementwise ops say how many they take)
 
     def __init__(self, name, *, kind, shape, impl, symbolic=None, grad=None, dtype=None,
-                 doc="", examples=(), merge=None):
+                 doc="", examples=(), merge=None, selects=False):
         self.name = name
         self.kind = kind
         self.shape_rule = shape
@@ -79,6 +83,7 @@ class Op:
         self.doc = doc
         self.examples = list(examples)
         self.merge = merge
+        self.selects = selects
 
     def __repr__(self):
         return f"<Op {self.name}>"

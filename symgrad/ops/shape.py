@@ -35,7 +35,7 @@ def _reshape_shape(in_shapes, shape):
     return tuple(shape)
 
 
-register(Op("reshape", kind="structural", shape=_reshape_shape,
+register(Op("reshape", kind="structural", selects=True, shape=_reshape_shape,
             impl=lambda x, shape: np.reshape(x, shape),
             grad=lambda node, g: [F.reshape(g, shape=node.inputs[0].shape)],
             doc="the same elements in a new shape (row-major)",
@@ -50,7 +50,7 @@ def _transpose_shape(in_shapes, perm):
     return tuple(x[p] for p in perm)
 
 
-register(Op("transpose", kind="structural", shape=_transpose_shape,
+register(Op("transpose", kind="structural", selects=True, shape=_transpose_shape,
             impl=lambda x, perm: np.transpose(x, perm),
             grad=lambda node, g: [F.transpose(g, perm=tuple(np.argsort(node.attrs["perm"])))],
             doc="axes permuted; the gradient is permuted back",
@@ -68,7 +68,7 @@ def _broadcast_shape(in_shapes, shape):
     return out
 
 
-register(Op("broadcast_to", kind="structural", shape=_broadcast_shape,
+register(Op("broadcast_to", kind="structural", selects=True, shape=_broadcast_shape,
             impl=lambda x, shape: np.array(np.broadcast_to(x, shape)),
             grad=lambda node, g: [unbroadcast(g, node.inputs[0].shape)],
             doc="copies along new or size-1 axes; the gradient sums the copies",
@@ -114,7 +114,7 @@ def _concat_grad(node, g):
     return grads
 
 
-register(Op("concat", kind="structural", shape=_concat_shape,
+register(Op("concat", kind="structural", selects=True, shape=_concat_shape,
             impl=lambda *xs, axis: np.concatenate(xs, axis=axis), grad=_concat_grad,
             doc="tensors joined along an axis; each gets back its slice of the gradient",
             examples=[Example((2, 3), (1, 3), axis=0), Example((2,), (3,), (1,), axis=0)]))
@@ -219,7 +219,7 @@ def _index_impl(x, index):
     return np.array(x[index])
 
 
-register(Op("index", kind="structural", shape=_index_shape, impl=_index_impl,
+register(Op("index", kind="structural", selects=True, shape=_index_shape, impl=_index_impl,
             grad=lambda node, g: [_scattered(g, node.inputs[0].shape, node.attrs["index"])],
             doc="x[index]; the gradient scatters back into zeros of x's shape",
             examples=[Example((4,), index=(slice(1, 3),)), Example((3, 4), index=(1, slice(None, None, 2))),

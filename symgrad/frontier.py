@@ -1,0 +1,141 @@
+"""Hessians taken after the selections: few seeds for sums of local terms.
+
+Many losses read their variables only through selections: a pair potential reads
+``pos[i]`` and ``pos[j]`` of ``pos = reshape(x, (n, 3))``, a chained sum reads
+``x[1:]`` and ``x[:-1]``.  A selection copies elements (``Op.selects``: reshape,
+transpose, broadcast, concat, slices, gathers), so the selected values are
+``z = G x`` with G a 0/1 matrix holding one 1 per row, and
+
+    H_x = Gᵀ H_z G,
+
+where ``H_z`` is the Hessian in the selected values, each frontier tensor taken as a
+variable of its own (its partials: the other frontier tensors held fixed).  ``H_z``
+is often far sparser than ``H_x``: 27 Lennard-Jones particles have a dense 81 x 81
+``H_x`` (81 seeds) while ``H_z`` is block-diagonal, one 6 x 6 block per pair, which a
+star colouring covers with 6 seeds.  Every stored entry of ``H_z`` is added into its
+place ``(src[p], src[q])`` of ``H_x``; the values equal the direct sweep's up to the
+order of the additions.
+
+:func:`plan` finds the frontier and the colouring; the callers (``sparse.hessians``,
+``seeds.hessians``' compiled equal) use it where it needs fewer seeds than the
+direct sweep.  Imports graph, ops, differentiate, forward, patterns and coloring.
+
+>>> import numpy as np
+>>> from symgrad import tracing as t
+>>> with t.Graph().as_default():
+...     x = t.Variable(np.arange(1.0, 7.0), name="x")
+...     d = t.reshape(x, (3, 2))[np.array([0, 0, 1])] - t.reshape(x, (3, 2))[np.array([1, 2, 2])]
+...     found = plan(t.reduce_sum(t.reduce_sum(d * d, axis=1) ** 2), x)
+...     found.ncolors, found.pattern.shape
+(4, (12, 12))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .coloring import star_coloring, star_recovery
+from .differentiate import gradients
+from .forward import seed_leaf, tangent_sweep
+from .graph import ancestors, is_static
+from .ops import F
+from .ops.base import filled
+from .patterns import seed_pattern
+
+
+class Plan:
+    """H_z's sweep and colouring, and where each selected value comes from.
+
+    Attributes:
+        tangent: ``H_z t`` for one seed leaf ``seed`` of shape (N,) (the flat z).
+        seed: that leaf.
+        pattern: H_z's structural pattern, a symmetric ``csr_matrix`` (N, N).
+        colors, ncolors: a star colouring of it.
+        source: for each of the N selected values, the flat index of x it copies.
+        size: x's size.
+    """
+
+    def __init__(self, tangent, seed, pattern, colors, source, size):
+        self.tangent, self.seed, self.pattern = tangent, seed, pattern
+        self.colors, self.ncolors = colors, int(colors.max()) + 1
+        self.source, self.size = source, size
+
+    def recovery(self):
+        """(seed, at, keys) per stored entry of H_z: it is entry ``at`` of compressed
+        seed ``seed`` (``coloring.star_recovery``) and adds into the flat position
+        ``keys = src[p] * n + src[q]`` of H_x (n: x's size)."""
+        rows, cols, seed, at = star_recovery(self.pattern, self.colors)
+        return seed, at, self.source[rows] * self.size + self.source[cols]
+
+
+def frontier(ys, x):
+    """The tensors through which ``ys`` read ``x`` after its selections (in graph order):
+    those a selection of x makes (x itself included) and a non-selection uses, or that
+    are in ys.  None when that is x alone (nothing to gain) or sizes are unknown."""
+    order = ancestors(ys)
+    region = {x}
+    for node in order:
+        if node is not x and node.op.selects and node.inputs and \
+                all(i in region for i in node.inputs) and is_static(node.shape):
+            region.add(node)
+    used_outside = {i for node in order if node not in region for i in node.inputs}
+    found = [node for node in order if node in region and
+             (node in used_outside or node in ys)]
+    if found == [x] or not found or not is_static(x.shape):
+        return None
+    return found
+
+
+def source_of(frontier_nodes, x):
+    """For each element of the flattened, concatenated frontier: the flat index of x.
+
+    The selections between x and the frontier run on x's flat indices."""
+    values = {x: np.arange(x.size, dtype=np.int64).reshape(x.shape)}
+    for node in ancestors(frontier_nodes):
+        if node not in values and node.inputs and all(i in values for i in node.inputs):
+            values[node] = np.asarray(node.op.impl(*[values[i] for i in node.inputs],
+                                                   **node.attrs))
+    return np.concatenate([values[f].reshape(-1) for f in frontier_nodes])
+
+
+def partial_sweep(ys, frontier_nodes, dtype):
+    """(seed, tangent): ``H_z t`` for a seed leaf t of z's flat size, each frontier
+    tensor a variable of its own (the others held fixed: stopped in both sweeps)."""
+    graph = frontier_nodes[0].graph
+    sizes = [f.size for f in frontier_nodes]
+    seed = seed_leaf(graph, (sum(sizes),), dtype)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    pieces = [F.reshape(F.index(seed, index=(slice(int(a), int(b)),)), shape=f.shape)
+              for f, a, b in zip(frontier_nodes, starts[:-1], starts[1:])]
+    grads = gradients(ys, frontier_nodes, stop_gradients=frontier_nodes)
+    found = [g for g in grads if g is not None]
+    tan = tangent_sweep(found, frontier_nodes, pieces, stops=frontier_nodes) if found else {}
+    parts = []
+    for f, g in zip(frontier_nodes, grads):
+        t = tan.get(g) if g is not None else None
+        parts.append(F.reshape(t, shape=(f.size,)) if t is not None else
+                     filled(graph, 0, (f.size,), dtype))
+    return seed, (parts[0] if len(parts) == 1 else F.concat(*parts, axis=0))
+
+
+def plan(ys, x, fewer_than=None):
+    """The frontier Hessian's :class:`Plan`, or None: no frontier other than x, sizes
+    unknown, or (with ``fewer_than``) a colouring needing that many seeds or more."""
+    nodes = frontier(ys if isinstance(ys, (list, tuple)) else [ys], x)
+    if nodes is None:
+        return None
+    seed, tangent = partial_sweep(list(ys) if isinstance(ys, (list, tuple)) else [ys],
+                                  nodes, x.dtype)
+    if not all(is_static(node.shape) for node in ancestors([tangent])):
+        return None
+    pattern = seed_pattern(tangent, seed, limit=fewer_than)
+    if pattern is None:
+        return None
+    pattern = (pattern + pattern.T).tocsr().astype(bool)
+    pattern.sort_indices()
+    if not pattern.nnz:
+        return None
+    colors = star_coloring(pattern)
+    if fewer_than is not None and colors.max() + 1 >= fewer_than:
+        return None
+    return Plan(tangent, seed, pattern, colors, source_of(nodes, x), x.size)
+
