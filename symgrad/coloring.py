@@ -95,6 +95,9 @@ def star_coloring(pattern):
     """A greedy star colouring of the graph of a symmetric pattern (diagonal ignored)."""
     rows, cols, (n, _) = _coordinates(pattern)
     off = rows != cols
+    cliques = _clique_colors(rows[off], cols[off], n)
+    if cliques is not None:
+        return cliques
     adj = _neighbours(np.concatenate([rows[off], cols[off]]),
                       np.concatenate([cols[off], rows[off]]), n)
     colors, around = [-1] * n, {}
@@ -104,6 +107,28 @@ def star_coloring(pattern):
             key = w * n + c
             around[key] = around.get(key, 0) + 1
     return np.asarray(colors, dtype=np.int64)
+
+
+def _clique_colors(rows, cols, n):
+    """Colours of a graph that is a disjoint union of cliques (a block-diagonal pattern,
+    blocks in any order), else None: each vertex's rank in its clique.
+
+    No fewer colours exist (a clique of k needs k), and it is a star colouring: a path
+    on four vertices lies in one clique, so its colours differ.  ``rows``/``cols``:
+    the edges, both directions, each once.  Vertex v's clique would be its closed
+    neighbourhood, labelled by its least member; the graph is a union of cliques
+    exactly when every edge joins two vertices of one label and every vertex is
+    adjacent to all the others of its label.
+    """
+    if not np.array_equal(np.sort(cols * n + rows), rows * n + cols):
+        return None   # (not symmetric: the greedy colouring decides)
+    degree = np.bincount(rows, minlength=n)
+    label = np.arange(n, dtype=np.int64)
+    np.minimum.at(label, rows, cols)
+    if not np.array_equal(label[rows], label[cols]) or \
+            not np.array_equal(np.bincount(label, minlength=n)[label], degree + 1):
+        return None
+    return np.bincount(rows[cols < rows], minlength=n).astype(np.int64)
 
 
 def _by_degree(adj):

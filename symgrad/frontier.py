@@ -39,7 +39,7 @@ from .forward import seed_leaf, tangent_sweep
 from .graph import ancestors, is_static
 from .ops import F
 from .ops.base import filled
-from .patterns import seed_pattern
+from .patterns import seed_sets, symmetric
 
 
 class Plan:
@@ -48,7 +48,8 @@ class Plan:
     Attributes:
         tangent: ``H_z t`` for one seed leaf ``seed`` of shape (N,) (the flat z).
         seed: that leaf.
-        pattern: H_z's structural pattern, a symmetric ``csr_matrix`` (N, N).
+        pattern: H_z's structural pattern, symmetric (N, N), as index sets
+            (``.nonzero()``, ``.nnz``; ``.matrix()`` gives a ``csr_matrix``).
         colors, ncolors: a star colouring of it.
         source: for each of the N selected values, the flat index of x it copies.
         size: x's size.
@@ -127,13 +128,10 @@ def plan(ys, x, fewer_than=None):
                                   nodes, x.dtype)
     if not all(is_static(node.shape) for node in ancestors([tangent])):
         return None
-    pattern = seed_pattern(tangent, seed, limit=fewer_than)
-    if pattern is None:
+    pattern = seed_sets(tangent, seed, limit=fewer_than)
+    if pattern is None or not pattern.nnz:
         return None
-    pattern = (pattern + pattern.T).tocsr().astype(bool)
-    pattern.sort_indices()
-    if not pattern.nnz:
-        return None
+    pattern = symmetric(pattern)
     colors = star_coloring(pattern)
     if fewer_than is not None and colors.max() + 1 >= fewer_than:
         return None

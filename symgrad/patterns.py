@@ -232,6 +232,13 @@ def seed_sets(output, seed, limit=None):
     return None if found is None else found[output]
 
 
+def symmetric(sets):
+    """The index sets of ``sets`` + its transpose (a square pattern), without scipy."""
+    rows, cols = sets.nonzero()
+    n = sets.shape[0]
+    return _Rows.union(n, n, [(rows, cols), (cols, rows)])
+
+
 class _SeedAnalysis(_Analysis):
     """Masks for nodes free of the seed, sparse dependence sets for the others."""
 

@@ -125,6 +125,43 @@ def test_sparse_results_equal_dense(p):
                                    err_msg=p.code)
 
 
+def _check_recovery(pattern, H, colors):
+    """Neighbours differ in colour and every entry is read back from H @ S."""
+    n = len(pattern)
+    for i, j in zip(*np.nonzero(pattern & ~np.eye(n, dtype=bool))):
+        assert colors[i] != colors[j]
+    S = np.zeros((n, colors.max() + 1))
+    S[np.arange(n), colors] = 1.0
+    compressed = (H @ S).T  # compressed[b, i] = sum over colour b of row i
+    rows, cols, seed_of, at = star_recovery(pattern, colors)
+    np.testing.assert_allclose(compressed[seed_of, at], H[rows, cols], atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_block_diagonal_patterns_colour_with_their_largest_block(seed):
+    """Disjoint cliques (blocks in shuffled order) take the largest block's size in
+    colours, each vertex its rank in its block; one more edge between two blocks
+    makes it no union of cliques (the greedy colouring then), still a star colouring."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 7, size=8)
+    blocks = np.repeat(np.arange(len(sizes)), sizes)
+    order = rng.permutation(len(blocks))
+    block = blocks[order]
+    pattern = block[:, None] == block[None, :]
+    H = np.where(pattern, rng.normal(size=pattern.shape), 0.0)
+    H = H + H.T
+    colors = star_coloring(pattern)
+    assert colors.max() + 1 == sizes.max()
+    assert colors.tolist() == [int(np.sum(block[:v] == block[v])) for v in range(len(block))]
+    _check_recovery(pattern, H, colors)
+    i, j = np.flatnonzero(block == 0)[0], np.flatnonzero(block == 1)[0]
+    pattern[i, j] = pattern[j, i] = True
+    H[i, j] = H[j, i] = 1.5
+    _check_recovery(pattern, H, star_coloring(pattern))
+    lower = np.tril(pattern)            # not symmetric: left to the greedy colouring
+    assert star_coloring(lower).shape == (len(block),)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_star_colouring_recovers_random_symmetric_matrices(seed):
     rng = np.random.default_rng(seed)
@@ -133,14 +170,7 @@ def test_star_colouring_recovers_random_symmetric_matrices(seed):
     pattern = pattern | pattern.T | np.eye(n, dtype=bool)
     H = np.where(pattern, rng.normal(size=(n, n)), 0.0)
     H = (H + H.T) / 2
-    colors = star_coloring(pattern)
-    for i, j in zip(*np.nonzero(pattern & ~np.eye(n, dtype=bool))):
-        assert colors[i] != colors[j]
-    S = np.zeros((n, colors.max() + 1))
-    S[np.arange(n), colors] = 1.0
-    compressed = (H @ S).T  # compressed[b, i] = sum over colour b of row i
-    rows, cols, seed_of, at = star_recovery(pattern, colors)
-    np.testing.assert_allclose(compressed[seed_of, at], H[rows, cols], atol=1e-12)
+    _check_recovery(pattern, H, star_coloring(pattern))
     jac = rng.random((n, n + 3)) < 0.2
     cc = column_coloring(jac)
     for row in jac:
