@@ -72,6 +72,8 @@ def frontier(ys, x):
     """The tensors through which ``ys`` read ``x`` after its selections (in graph order):
     those a selection of x makes (x itself included) and a non-selection uses, or that
     are in ys.  None when that is x alone (nothing to gain) or sizes are unknown."""
+    if not is_static(x.shape):
+        return None
     order = ancestors(ys)
     region = {x}
     for node in order:
@@ -81,9 +83,7 @@ def frontier(ys, x):
     used_outside = {i for node in order if node not in region for i in node.inputs}
     found = [node for node in order if node in region and
              (node in used_outside or node in ys)]
-    if found == [x] or not found or not is_static(x.shape):
-        return None
-    return found
+    return None if found == [x] or not found else found
 
 
 def source_of(frontier_nodes, x):
@@ -121,11 +121,11 @@ def partial_sweep(ys, frontier_nodes, dtype):
 def plan(ys, x, fewer_than=None):
     """The frontier Hessian's :class:`Plan`, or None: no frontier other than x, sizes
     unknown, or (with ``fewer_than``) a colouring needing that many seeds or more."""
-    nodes = frontier(ys if isinstance(ys, (list, tuple)) else [ys], x)
+    ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
+    nodes = frontier(ys, x)
     if nodes is None:
         return None
-    seed, tangent = partial_sweep(list(ys) if isinstance(ys, (list, tuple)) else [ys],
-                                  nodes, x.dtype)
+    seed, tangent = partial_sweep(ys, nodes, x.dtype)
     if not all(is_static(node.shape) for node in ancestors([tangent])):
         return None
     pattern = seed_sets(tangent, seed, limit=fewer_than)
