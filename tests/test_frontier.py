@@ -12,6 +12,7 @@ from hypothesis import assume, given
 import symgrad as sg
 from symgrad import frontier, seeds as seeds_module, sparse as sparse_module
 from symgrad.graph import ancestors
+from symgrad.ops import REGISTRY
 
 from .programs import programs
 from .test_properties import seeds
@@ -39,6 +40,24 @@ def _colours(alt):
 
 def _close(got, want):
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(want).max()))
+
+
+@pytest.mark.parametrize("op", [op for op in REGISTRY.values() if op.selects],
+                         ids=lambda op: op.name)
+def test_selecting_ops_copy_one_input_element_each(op, rng):
+    """What ``Op.selects`` promises, on every registry example: run on the inputs'
+    flat indices, the op says which element each output copies, and run on values it
+    gives exactly those elements."""
+    assert op.examples
+    for example in op.examples:
+        values = [rng.uniform(-2, 2, a) if isinstance(a, tuple) else np.asarray(a, float)
+                  for a in example.args]
+        starts = np.cumsum([0] + [v.size for v in values])
+        ids = [np.arange(a, a + v.size).reshape(v.shape) for a, v in zip(starts, values)]
+        src = np.asarray(op.impl(*ids, **example.attrs))
+        out = np.asarray(op.impl(*values, **example.attrs))
+        assert np.array_equal(out, np.concatenate([v.ravel() for v in values])[src])
+    assert not REGISTRY["index_add"].selects and not REGISTRY["reduce_sum"].selects
 
 
 def test_pair_potential_frontier_is_the_two_gathers_with_their_sources():
