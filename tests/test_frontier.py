@@ -211,3 +211,24 @@ def test_frontier_hessians_equal_the_unit_seeds_on_random_programs(p):
         finite = np.isfinite(d)
         for a in got:
             np.testing.assert_allclose(a[finite], d[finite], rtol=1e-10, atol=1e-10)
+
+
+def test_tf1_pair_potential_hessian_runs_with_the_import_changed():
+    """A TF1 program as TF's documentation writes one (tf.gather, tf.hessians, a
+    Session): sess.run gives the unit seeds' Hessian, and the compiled evaluator of the
+    same tensor, computed after the gathers from 6 seeds, equals it."""
+    import symgrad.compat.v1 as tf
+    n = 12
+    i, j = np.triu_indices(n, k=1)
+    x = tf.placeholder(tf.float64, shape=[3 * n], name="x")
+    pos = tf.reshape(x, [n, 3])
+    d = tf.gather(pos, i) - tf.gather(pos, j)
+    s6 = 1.0 / tf.reduce_sum(d * d, axis=1) ** 3
+    energy = tf.reduce_sum(4.0 * (s6 * s6 - s6))
+    hess = tf.hessians(energy, x)[0]
+    v = lattice(n, seed=5)
+    with tf.Session() as sess:
+        H = sess.run(hess, feed_dict={x: v})
+    assert H.shape == (3 * n, 3 * n)
+    assert _colours(hess.graph.compressed[hess]) == {6}
+    _close(sg.compile(hess, [x])(v), H)
