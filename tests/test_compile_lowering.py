@@ -162,3 +162,63 @@ def test_kernels_of_many_loops_split_into_functions(monkeypatch, rng):
         for n in (0, 3, 20):
             _assert_matches(f, outputs, {x: rng.standard_normal(n)})
         assert "symgrad.chunk" in "".join(f.jit.kernel.inspect_llvm().values())
+
+
+@pytest.mark.parametrize("values", [
+    [0.0, 1.0, -1.0, 5.0, 127.0, -128.0],     # small whole numbers: stored as int8
+    [0.0, -0.0, 1.0, 2.0, 3.0, 4.0],          # -0.0 must keep its sign: stays float
+    [0.5, 1.0, 2.0, 3.0, 4.0, 5.0],           # a fraction: stays float
+    [0.0, 1.0, 300.0, 2.0, 3.0, 4.0],         # beyond int8: stays float
+    [0.0, np.inf, 1.0, np.nan, 2.0, 3.0]])    # not finite: stays float
+def test_baked_tables_are_stored_narrow_and_read_exactly(values):
+    """A kernel's baked constants (``llvm_loops.narrowest``): whole-number tables are
+    stored as int8 and widened on load; anything else keeps its float64 bits."""
+    table = np.array(values)
+    from symgrad.lower.llvm_loops import narrowest
+    narrowed = narrowest(table)
+    np.testing.assert_array_equal(np.signbit(narrowed.astype(np.float64)), np.signbit(table))
+    np.testing.assert_array_equal(narrowed.astype(np.float64), table)
+    whole = np.isfinite(table).all() and (table == np.round(table)).all() and \
+        not np.signbit(table[table == 0]).any() and np.abs(table).max() <= 127
+    assert narrowed.dtype == (np.int8 if whole else np.float64)
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(6,), name="x")
+        y = x * sg.constant(table)
+        f = sg.compile(y, [x], cache=False, wait=True)
+        point = np.array([1.0, 2.0, -3.0, 0.5, 1.0, -1.0])
+        got, want = f(point), point * table
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("n, dtype", [(100, np.int8), (1000, np.int16), (40000, np.int32)])
+def test_index_tables_are_stored_in_the_narrowest_integers(n, dtype, rng):
+    """Gathers through a table of positions stored as int8/int16/int32 and widened to
+    64 bits on load read the same elements as numpy."""
+    from symgrad.lower.llvm_loops import narrowest
+    idx = rng.permutation(n)[:min(n, 300)]
+    assert narrowest(idx).dtype == dtype
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(n,), name="x")
+        f = sg.compile(sg.gather(x, idx) * 2.0, [x], cache=False, wait=True)
+        point = rng.standard_normal(n)
+        np.testing.assert_array_equal(f(point), point[idx] * 2.0)
+
+
+def test_the_gaps_of_a_scatter_are_found_without_listing_them(rng):
+    """``indexed.gaps_fit`` equals ``affine_fit`` of the listed zero positions."""
+    from symgrad.lower.indexed import gaps_fit
+    from symgrad.lower.ir import affine_fit
+    cases = [np.ones(10, dtype=np.int64)]
+    for _ in range(300):
+        n = int(rng.integers(1, 40))
+        hits = (rng.random(n) < rng.random()).astype(np.int64)
+        if rng.random() < 0.5:   # evenly spaced gaps, as a banded scatter leaves them
+            start, step = int(rng.integers(0, n)), int(rng.integers(1, 5))
+            hits = np.ones(n, dtype=np.int64)
+            hits[start::step] = 0
+        cases.append(hits)
+    for hits in cases:
+        rest = np.flatnonzero(hits == 0)
+        if rest.size:
+            assert gaps_fit(hits, rest.size) == affine_fit(rest), hits

@@ -28,6 +28,34 @@ from .llvm_sizes import I64
 from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled
 
 
+def narrowest(arr):
+    """``arr`` (a baked table) in the narrowest signed integer dtype holding it exactly:
+    index tables and 0/1 seed tables are most of a compressed Hessian's constants, and
+    LLVM parses, optimises and the cache stores every byte of them (LJ-27's [f, g, H]:
+    275 kB of tables as 8-byte elements).  Floats stay floats unless every entry is a
+    small integer other than -0.0; loads widen them again (``load``, ``load_index``).
+
+    >>> narrowest(np.array([0.0, 1.0, 0.0])).dtype, narrowest(np.array([0.5])).dtype
+    (dtype('int8'), dtype('float64'))
+    >>> narrowest(np.array([-0.0])).dtype, narrowest(np.arange(40000)).dtype
+    (dtype('float64'), dtype('int32'))
+    """
+    arr = np.ascontiguousarray(arr)
+    if not arr.size:
+        return arr
+    if arr.dtype == np.float64:
+        whole = np.isfinite(arr).all() and (arr == np.round(arr)).all() and \
+            not np.signbit(arr[arr == 0]).any()
+        if not whole or np.abs(arr).max() > 127:
+            return arr
+    low, high = arr.min(), arr.max()
+    for dtype in (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= low and high <= info.max:
+            return arr.astype(dtype)
+    return arr.astype(np.int64)
+
+
 class _Mem:
     """A pointer to elements of one numpy dtype, loaded/stored as doubles; ``scope``:
     its alias scopes (``lower.alias``), or None."""
@@ -126,13 +154,13 @@ class LoopEmitter:
         self.nest(shape, body)
 
     def global_array(self, k):
-        arr = self.p.const_array(k)
-        data = bytearray(np.ascontiguousarray(arr).tobytes()) or bytearray(8)
+        arr = narrowest(self.p.const_array(k))
+        data = bytearray(arr.tobytes()) or bytearray(8)
         init = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
         name = f"symgrad.const.{id(self)}.{k}"
         gv = cgutils.global_constant(self.b.module, name, init)
         gv.align = 16
-        elem = F64 if arr.dtype == np.float64 else I64
+        elem = F64 if arr.dtype == np.float64 else ir.IntType(8 * arr.dtype.itemsize)
         return _Mem(self.b.bitcast(gv, elem.as_pointer()), arr.dtype)
 
     # -- memory ------------------------------------------------------------------
@@ -241,7 +269,8 @@ class LoopEmitter:
         return self.b.add(head, pos)
 
     def load_index(self, mem, flat):
-        return self.b.load(self.b.gep(mem.ptr, [flat]))
+        v = self.b.load(self.b.gep(mem.ptr, [flat]))
+        return v if mem.dtype.itemsize == 8 else self.b.sext(v, I64)
 
     def lanes(self):
         """The (memory, 0-d values) of each point the kernel evaluates side by side
