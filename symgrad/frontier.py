@@ -118,12 +118,20 @@ def partial_sweep(ys, frontier_nodes, dtype):
     return seed, (parts[0] if len(parts) == 1 else F.concat(*parts, axis=0))
 
 
-def plan(ys, x, fewer_than=None):
+def plan(ys, x, fewer_than=None, against_star=False):
     """The frontier Hessian's :class:`Plan`, or None: no frontier other than x, sizes
-    unknown, or (with ``fewer_than``) a colouring needing that many seeds or more."""
+    unknown, or (with ``fewer_than``) a colouring needing that many seeds or more.
+
+    ``against_star``: the caller has a star colouring of H_x itself.  Then a frontier
+    copying each element of x at most once is not tried: its H_z is H_x's graph
+    relabelled (the MLP's slices of its weights), so its colouring would save nothing
+    and its sweep and pattern cost ~20 ms of the build."""
     ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
     nodes = frontier(ys, x)
     if nodes is None:
+        return None
+    source = source_of(nodes, x)
+    if against_star and np.unique(source).size == source.size:
         return None
     seed, tangent = partial_sweep(ys, nodes, x.dtype)
     if not all(is_static(node.shape) for node in ancestors([tangent])):
@@ -135,5 +143,5 @@ def plan(ys, x, fewer_than=None):
     colors = star_coloring(pattern)
     if fewer_than is not None and colors.max() + 1 >= fewer_than:
         return None
-    return Plan(tangent, seed, pattern, colors, source_of(nodes, x), x.size)
+    return Plan(tangent, seed, pattern, colors, source, x.size)
 

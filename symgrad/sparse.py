@@ -136,7 +136,7 @@ def sparse_hessian(ys, x):
         ncolors = n if full else int(colors.max()) + 1
         if ncolors > FEW_SEEDS:
             job.stage("the Hessian after the selections of x")
-            found = frontier.plan(ys, x, fewer_than=ncolors)
+            found = frontier.plan(ys, x, fewer_than=ncolors, against_star=True)
             if found is not None:
                 return _from_frontier(found, x)
         if full:

@@ -191,6 +191,30 @@ def test_chained_sums_keep_the_direct_colouring():
     assert not any(n.op.name == "index_add" and n.shape == (hs.nnz,) for n in ancestors([hs.values]))
 
 
+def test_sparse_hessians_skip_a_frontier_that_only_relabels_x(monkeypatch, rng):
+    """A network reading its weights through slices that copy each weight once: H_z is
+    H_x relabelled, so ``sparse=True`` (a star colouring of H_x already) makes no
+    frontier sweep; the dense result's column colouring may still use one."""
+    x = sg.placeholder(shape=(33,), name="x")
+    inputs = sg.constant(rng.standard_normal((20, 2)))
+    w1, b1 = sg.reshape(x[0:16], (2, 8)), x[16:24]
+    w2, b2 = x[24:32], x[32]
+    pred = sg.matmul(sg.tanh(sg.matmul(inputs, w1) + b1), w2) + b2
+    loss = sg.reduce_mean((pred - 0.5) ** 2)
+    assert frontier.frontier([loss], x) is not None   # there is one, copying x once
+    swept = []
+    real = frontier.partial_sweep
+    monkeypatch.setattr(frontier, "partial_sweep", lambda *a: swept.append(a) or real(*a))
+    (hs,) = sg.hessians(loss, x, sparse=True)
+    assert not swept
+    (h,) = sg.hessians(loss, x)
+    point = rng.standard_normal(33)
+    dense = np.asarray(sg.evaluate(h, {x: point}))
+    np.testing.assert_allclose(sg.evaluate(hs, {x: point}).toarray(), dense, rtol=1e-12,
+                               atol=1e-12)
+    assert frontier.plan([loss], x) is not None   # (not skipped unless asked)
+
+
 @given(programs(max_steps=5))
 def test_frontier_hessians_equal_the_unit_seeds_on_random_programs(p):
     x = p.leaves[0]
