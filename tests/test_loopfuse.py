@@ -102,6 +102,25 @@ def test_a_short_outer_loop_does_not_hold_a_deeper_nest_to_its_depth():
         assert _groups([zero, a, b]) == [(1, [0, 1, 2])]
 
 
+def test_a_statement_between_a_lone_sweep_and_its_consumer_moves_before_them():
+    # a seed sweep's reduction over its last axis, a map over the pairs alone, then a
+    # map over seeds and pairs reading the reduction (LJ-27's Hessian): the map over the
+    # pairs goes first, so the sweep shares both loops with its consumer
+    sweep = Loop((2, 4, 3), 2, ("buf", 0), ("aff", 0, (4, 1, 0)),
+                 [(("in", 0), ("aff", 0, (12, 3, 1)))], (("arg", 0),), reduce=ADD + (True,))
+    pairs = Loop((4,), 1, ("buf", 1), ("aff", 0, (1,)), [(("in", 1), ("aff", 0, (1,)))], NEG)
+    use = Loop((2, 4), 2, ("buf", 2), ("aff", 0, (4, 1)),
+               [(("buf", 0), ("aff", 0, (4, 1))), (("buf", 1), ("aff", 0, (0, 1)))],
+               (("arg", 0), ("arg", 1), ("add", 0, 1)))
+    assert _groups([sweep, pairs, use]) == [(0, [1]), (2, [0, 2])]
+    # not when the next statement would not join either: the order is kept
+    other = Loop((3,), 1, ("buf", 2), ("aff", 0, (1,)), [(("in", 1), ("aff", 0, (1,)))], NEG)
+    assert _groups([sweep, pairs, other]) == [(0, [0]), (0, [1]), (0, [2])]
+    # nor when it touches what the sweep touches
+    clash = Loop((4,), 1, ("buf", 1), ("aff", 0, (1,)), [(("buf", 0), ("aff", 0, (1,)))], NEG)
+    assert _groups([sweep, clash, use]) == [(0, [0]), (0, [1]), (0, [2])]
+
+
 def test_statements_read_only_sources_their_body_reads():
     # folding and reuse can leave a source no instruction reads; kept, it would count
     # as a read for buffer sharing and fusion (the sparse Rosenbrock sweep did not fuse)

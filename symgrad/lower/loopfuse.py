@@ -67,14 +67,15 @@ def plan(program, stmts):
         moved.clear()
         group.clear()
 
-    for st in stmts:
+    for k, st in enumerate(stmts):
         if group and ENABLED and nest.depth:
             joined = _join(program, nest, group, st)
             if joined is not None:
                 group.append(st)
                 nest = joined
                 continue
-            if (len(group) > 1 or not _fusible(st) or _short(group, nest.depth, st)) \
+            if (len(group) > 1 or not _fusible(st) or _short(group, nest.depth, st)
+                    or _next_joins(nest, group, stmts[k + 1:k + 2])) \
                     and len(moved) < MAX_MEMBERS and not _conflicts(st, group):
                 moved.append(st)
                 continue
@@ -102,6 +103,17 @@ def _join(program, nest, group, st):
         return None
     nest.add(st)
     return nest
+
+
+def _next_joins(nest, group, following):
+    """Whether the statement after st would join a group of one: then st, touching
+    nothing the group touches, is moved before it rather than ending it (LJ-27's
+    Hessian: a seed sweep's reduction, then a map over the pairs alone, then the
+    sweep's next maps over seeds and pairs)."""
+    if len(group) != 1 or not following or not _fusible(following[0]):
+        return False
+    nxt = following[0]
+    return _joint_depth(group, nest.depth, nxt) == nest.depth and nest.admits(nxt)
 
 
 def _fusible(st):
