@@ -121,6 +121,30 @@ def test_a_statement_between_a_lone_sweep_and_its_consumer_moves_before_them():
     assert _groups([sweep, clash, use]) == [(0, [0]), (0, [1]), (0, [2])]
 
 
+def test_the_emitter_uses_the_plan_made_before_buffers_were_shared(monkeypatch):
+    """One plan per kernel: ``liveness.share_buffers`` remembers it for the emitter."""
+    calls = []
+    real = loopfuse.plan
+    monkeypatch.setattr(loopfuse, "plan", lambda p, stmts: calls.append(len(stmts)) or
+                        real(p, stmts))
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(30,), name="x")
+        y = sg.reduce_sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+        outputs = [y] + sg.gradients(y, x)
+        f = sg.compile(outputs, [x], cache=False, wait=True)
+        point = np.linspace(-1.0, 1.0, 30)
+        got, want = f(point), sg.evaluate(outputs, {x: point})
+    assert len(calls) == 1
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-13)
+    program = Program(stmts=[_map(4, ("buf", 0), (0, 1), ("in", 0), (0, 1))])
+    loopfuse.remember(program, [(0, list(program.stmts))])
+    assert loopfuse.planned_for(program, list(program.stmts)) == [(0, program.stmts)]
+    assert len(calls) == 1   # (the same statements: no new plan)
+    other = [_map(4, ("buf", 1), (0, 1), ("in", 0), (0, 1))]
+    loopfuse.planned_for(program, other)
+    assert len(calls) == 2   # other statements: planned now
+
+
 def test_statements_read_only_sources_their_body_reads():
     # folding and reuse can leave a source no instruction reads; kept, it would count
     # as a read for buffer sharing and fusion (the sparse Rosenbrock sweep did not fuse)

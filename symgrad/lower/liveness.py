@@ -47,8 +47,10 @@ def share_buffers(program):
 
     Statements the emitter runs in one loop nest (``lower.loopfuse``) are put in its
     order first, and all buffers a nest touches are alive over all of it."""
-    groups = [group for _, group in loopfuse.plan(program, program.stmts)]
+    planned = loopfuse.plan(program, program.stmts)
+    groups = [group for _, group in planned]
     program.stmts = [st for group in groups for st in group]
+    loopfuse.remember(program, planned)   # the emitter's plan: renaming keeps it legal
     span = lifetimes(program, groups)
     slots, free, rename = [], [], {}   # slots: sizes; free: (last use, slot)
     for k in sorted(span, key=lambda k: span[k]):

@@ -166,7 +166,8 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
 
     def statements(self, stmts):
         size = 0
-        groups = [(0, [st]) for st in stmts] if self.whole else loopfuse.plan(self.p, stmts)
+        groups = [(0, [st]) for st in stmts] if self.whole else \
+            loopfuse.planned_for(self.p, stmts)
         for depth, group in groups:
             if depth:
                 self.fused(depth, group)

@@ -88,6 +88,25 @@ def plan(program, stmts):
     return out
 
 
+def remember(program, planned):
+    """Keep ``planned`` (the plan of ``program.stmts`` in their order) for the emitter.
+
+    ``liveness.share_buffers`` plans before it renames buffers, and the plan stays
+    legal after: buffers touched by one group are alive over all of it, so no two of
+    them are merged, and buffers are shared only from one group to a later one.
+    Planning again cost the emitter as much as the first time (LJ-27's Hessian: ~5 ms)."""
+    program.fusion_plan = (tuple(map(id, program.stmts)), planned)
+
+
+def planned_for(program, stmts):
+    """``plan(program, stmts)``: the remembered plan when ``stmts`` are the statements
+    it was made for (in the same order), else planned now."""
+    known = getattr(program, "fusion_plan", None)
+    if known is not None and known[0] == tuple(map(id, stmts)):
+        return known[1]
+    return plan(program, stmts)
+
+
 def _join(program, nest, group, st):
     """The nest with ``st`` added, or None if ``st`` cannot join the group."""
     depth = _joint_depth(group, nest.depth, st)
