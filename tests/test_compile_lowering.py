@@ -165,7 +165,8 @@ def test_kernels_of_many_loops_split_into_functions(monkeypatch, rng):
 
 
 @pytest.mark.parametrize("values", [
-    [0.0, 1.0, -1.0, 5.0, 127.0, -128.0],     # small whole numbers: stored as int8
+    [0.0, 1.0, -1.0, 5.0, 127.0, -127.0],     # small whole numbers: stored as int8
+    [0.0, 1.0, -1.0, 5.0, 127.0, -128.0],     # |v| beyond 127: stays float
     [0.0, -0.0, 1.0, 2.0, 3.0, 4.0],          # -0.0 must keep its sign: stays float
     [0.5, 1.0, 2.0, 3.0, 4.0, 5.0],           # a fraction: stays float
     [0.0, 1.0, 300.0, 2.0, 3.0, 4.0],         # beyond int8: stays float

@@ -57,6 +57,7 @@ class Program:
         self.nssa = nssa
         self.sizes = list(sizes)        # (symbol name, input k, axis)
         self.checks = list(checks)      # (Dim or int, Dim or int, message)
+        self.fusion_plan = None   # (statement ids, plan): loopfuse.remember, not saved
 
     def to_literal(self):
         """A ``repr``-able structure of builtins (``ast.literal_eval`` reads it back)."""

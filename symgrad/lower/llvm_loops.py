@@ -33,7 +33,8 @@ def narrowest(arr):
     index tables and 0/1 seed tables are most of a compressed Hessian's constants, and
     LLVM parses, optimises and the cache stores every byte of them (LJ-27's [f, g, H]:
     275 kB of tables as 8-byte elements).  Floats stay floats unless every entry is a
-    small integer other than -0.0; loads widen them again (``load``, ``load_index``).
+    whole number in -127..127 other than -0.0; loads widen them again (``load``,
+    ``load_index``).
 
     >>> narrowest(np.array([0.0, 1.0, 0.0])).dtype, narrowest(np.array([0.5])).dtype
     (dtype('int8'), dtype('float64'))

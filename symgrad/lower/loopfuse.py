@@ -101,7 +101,7 @@ def remember(program, planned):
 def planned_for(program, stmts):
     """``plan(program, stmts)``: the remembered plan when ``stmts`` are the statements
     it was made for (in the same order), else planned now."""
-    known = getattr(program, "fusion_plan", None)
+    known = program.fusion_plan
     if known is not None and known[0] == tuple(map(id, stmts)):
         return known[1]
     return plan(program, stmts)
