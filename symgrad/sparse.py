@@ -143,8 +143,11 @@ def sparse_hessian(ys, x):
             job.stage(f"the sweep batched over {n} unit seeds (a dense pattern)")
             rows, cols = pattern.nonzero()
             (units,) = vmap([tangent], t, identity_seeds(x.graph, x.shape, x.dtype))
-            return SparseTensor(gather(units, cols, rows, n), _layout(pattern), n, pattern,
-                                x.shape * 2)        # (row b of the batch is H e_b)
+            # Row b of the batch is H e_b, and H is symmetric: entry (r, c) is read from
+            # row r, as the dense ``hessians`` lays it out (equal to it bit for bit, and
+            # for a full pattern the read is the identity: a plain copy, no table).
+            return SparseTensor(gather(units, rows, cols, n), _layout(pattern), n, pattern,
+                                x.shape * 2)
         rows, cols, seed, at = star_recovery(pattern, colors)
         job.stage(f"the sweep batched over {ncolors} compressed seeds")
         (compressed,) = vmap([tangent], t, compression_seeds(x.graph, colors, ncolors,
