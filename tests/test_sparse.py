@@ -259,6 +259,13 @@ def test_dense_patterns_take_the_unit_seeds_and_keep_csr_results(rng):
     fs, fd = sg.compile(hs, [x]), sg.compile(h, [x])
     np.testing.assert_array_equal(fs(v).toarray(), fd(v))
     assert "index table" not in fs.source
+    # mostly full (x[4] is separate: 17 of 25 stored): still the unit seeds, still equal
+    (h2,) = sg.hessians(sg.reduce_sum(sg.tanh(A[:, :4] @ x[:4])) ** 2 + x[4] ** 3, x)
+    (hs2,) = sg.hessians(sg.reduce_sum(sg.tanh(A[:, :4] @ x[:4])) ** 2 + x[4] ** 3, x,
+                         sparse=True)
+    assert hs2.colors == 5 and hs2.nnz == 17
+    np.testing.assert_array_equal(hs2.numpy({x: v}).toarray(), sg.evaluate(h2, {x: v}))
+    np.testing.assert_array_equal(sg.compile(hs2, [x])(v).toarray(), sg.compile(h2, [x])(v))
     for y in (sg.tanh(A @ x) * x[0], sg.tanh(A[:3] @ x) * x[1]):   # tall: forward, wide: reverse
         J, Js = sg.jacobian(y, x), sg.jacobian(y, x, sparse=True)
         assert Js.colors == min(y.size, 5) and Js.nnz == y.size * 5
