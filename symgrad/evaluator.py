@@ -29,6 +29,7 @@ from .lower.entry import checked_jit
 from .lower.fastcall import entry_dispatcher, with_call
 from .lower.module import extra_dims
 from .lower.structure import native
+from .sparse_batch import SparseBatch
 
 
 def _rebuilder(tree):
@@ -61,17 +62,35 @@ def _flat_with_sparse(tree):
     return rebuild
 
 
-def _build(tree, it):
+def _batch_rebuilder(tree):
+    """As :func:`_rebuilder` for the outputs of ``batched``: a sparse result becomes a
+    :class:`~symgrad.sparse_batch.SparseBatch` of its values ``batch + (nnz,)``."""
+    if "wrap" not in _kinds(tree):
+        return _rebuilder(tree)
+    return lambda out: _build(tree, iter(out), batch=True)
+
+
+def _kinds(tree):
+    kinds = {tree[0]}
+    if tree[0] in ("list", "tuple"):
+        for t in tree[1]:
+            kinds |= _kinds(t)
+    elif tree[0] == "dict":
+        kinds |= _kinds(tree[2])
+    return kinds
+
+
+def _build(tree, it, batch=False):
     kind = tree[0]
     if kind == "leaf":
         return next(it)
     if kind == "none":
         return None
     if kind == "wrap":
-        return tree[1].wrap(next(it))
+        return SparseBatch(tree[1], next(it)) if batch else tree[1].wrap(next(it))
     if kind == "dict":
-        return dict(zip(tree[1], _build(tree[2], it)))
-    items = [_build(t, it) for t in tree[1]]
+        return dict(zip(tree[1], _build(tree[2], it, batch)))
+    items = [_build(t, it, batch) for t in tree[1]]
     return items if kind == "list" else tuple(items)
 
 
@@ -162,6 +181,11 @@ class Evaluator:
         except (TypeError, ValueError):  # other dtypes, layouts, lists, wrong shapes
             return self._finish(self._kernel(*self._coerce(args)))
 
+    @functools.cached_property
+    def _rebuild_batch(self):
+        """The structure of ``batched``'s outputs (sparse results as ``SparseBatch``)."""
+        return _batch_rebuilder(self._tree)
+
     def _finish(self, out):
         return out if self._boxed else self._rebuild(out)
 
@@ -237,7 +261,7 @@ class Evaluator:
         """
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
-            return self._rebuild(batched_dask(self, values, out))
+            return self._rebuild_batch(batched_dask(self, values, out))
         inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         loop = self._loop()
         cost = self._static_cost or self._cost_of(inputs)
@@ -286,10 +310,10 @@ class Evaluator:
         """The loop's flat outputs in their structure, with the batch axes in front
         (the caller's ``out`` arrays themselves, when given)."""
         if out is not None:
-            return self._rebuild((out,) if isinstance(out, np.ndarray) else tuple(out))
+            return self._rebuild_batch((out,) if isinstance(out, np.ndarray) else tuple(out))
         if len(batch) == 1:   # (count,) + core already
-            return self._rebuild(tuple(outs))
-        return self._rebuild(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
+            return self._rebuild_batch(tuple(outs))
+        return self._rebuild_batch(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
                                    zip(outs, outputs)))
 
     def _loop(self):
@@ -407,7 +431,7 @@ class ControlEvaluator(Evaluator):
         for idx in np.ndindex(batch):
             for o, v in zip(outs, self.jit(*self._coerce([a[idx] for a in full]))):
                 o[idx] = v
-        return self._rebuild(tuple(outs))
+        return self._rebuild_batch(tuple(outs))
 
     def __reduce__(self):
         return (from_spec, (self._spec(),))

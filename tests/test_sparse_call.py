@@ -163,3 +163,33 @@ def test_periodic_gather_tables_split_into_small_tables_and_strides(rng):
     assert {s.dims for s in program.stmts} == {(1, 2), (60, 6), (1, 3)}
     v = rng.normal(size=3000)
     np.testing.assert_array_equal(sg.compile(y, [x], cache=False, wait=True)(v), v[table])
+
+
+def test_batched_sparse_results_are_sparse_batches_equal_to_each_call(built):
+    """``batched`` gives a SparseBatch per sparse output: its points equal the single
+    calls, its dense form the dense Hessian; into ``out=`` too, and over dask chunks."""
+    from symgrad.sparse_batch import SparseBatch
+    fn, v, ref, hs = built
+    X = np.random.default_rng(7).uniform(-0.9, 0.9, (3, 2, 40))
+    f, g, hb, hd = fn.batched(X)
+    assert isinstance(hb, SparseBatch) and hb.shape == (3, 2, 40, 40)
+    assert hb.data.shape == (3, 2, hs.nnz) and len(hb) == 3
+    np.testing.assert_array_equal(hb.toarray(), np.stack(
+        [[fn(X[i, j])[2].toarray() for j in range(2)] for i in range(3)]))
+    np.testing.assert_allclose(hb.toarray(), hd, rtol=1e-12, atol=1e-10)
+    one = hb[2, 1]
+    assert isinstance(one, scipy.sparse.csr_matrix)
+    one.check_format(full_check=True)
+    one.data[:] = 0   # a point's matrix owns its values: the batch is unchanged
+    np.testing.assert_array_equal(hb[2][1].toarray(), fn(X[2, 1])[2].toarray())
+    assert [m.nnz for m in hb[0]] == [hs.nnz, hs.nnz]
+    with pytest.raises(IndexError, match="batch axes"):
+        hb[0, 0, 0]
+    outs = [np.empty((6,)), np.empty((6, 40)), np.empty((6, hs.nnz)), np.empty((6, 40, 40))]
+    got = fn.batched(X.reshape(6, 40), out=outs)
+    assert got[2].data is outs[2]
+    np.testing.assert_array_equal(got[2].toarray(), hb.toarray().reshape(6, 40, 40))
+    da = pytest.importorskip("dask.array")
+    lazy = fn.batched(da.from_array(X.reshape(6, 40), chunks=(4, 40)))[2]
+    np.testing.assert_array_equal(lazy.toarray().compute(), hb.toarray().reshape(6, 40, 40))
+    np.testing.assert_array_equal(lazy.compute().data, hb.data.reshape(6, -1))
