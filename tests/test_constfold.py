@@ -133,3 +133,31 @@ def test_operands_read_across_the_row_keep_the_register_order(monkeypatch):
         assert _streamed(lower_graph([sg.einsum("ik,jk->ij", A, Bc)], [A]))
         monkeypatch.setattr(relayout, "RELAYOUT_MAX", 100)
         assert not _streamed(lower_graph([sg.einsum("ik,jk->ij", A, Bc)], [A]))
+
+
+def _generic(inputs, expr):
+    from symgrad.ops import apply
+    return apply("elementwise", inputs, expr=expr)
+
+
+def test_a_tangent_that_reads_its_input_only_through_a_zeroth_power_is_folded():
+    """``u**(p-2)*p*(p-1)*du`` at p = 2 with a constant du (a Hessian's seed) reads u
+    only in ``u**0``: constant, folded; ``u*(p-2)*du`` at p = 2 is 0 in SymPy but NaN
+    for u = inf in numpy, and stays lowered."""
+    from symgrad.ops import arg_symbols
+    x = sg.placeholder(shape=(4,), name="x")
+    u = 1.0 - x
+    p = sg.constant(2.0)
+    du = sg.constant(np.array([0.0, 1.0, -1.0, 2.0]))
+    s = arg_symbols([np.dtype(np.float64)] * 3)
+    power = _generic([u, p, du], s[0] ** (s[1] - 2) * s[1] * (s[1] - 1) * s[2])
+    product = _generic([u, p, du], s[0] * (s[1] - 2) * s[2] + s[2])
+    folded = constfold.folded_constants([x * power, x * product], [x])
+    assert list(folded) == [power]
+    assert folded[power].tolist() == [0.0, 2.0, -2.0, 4.0]
+    f = sg.compile([x * power, x * product], [x], cache=False, wait=True)
+    v = np.array([0.5, -1.0, 3.0, 2.0])
+    for got, want in zip(f(v), sg.evaluate([x * power, x * product], {x: v})):
+        np.testing.assert_array_equal(got, want)
+    edges = np.array([np.inf, -np.inf, np.nan, 0.0])   # u**0 is 1 for every u
+    np.testing.assert_array_equal(f(edges)[0], sg.evaluate(x * power, {x: edges}))

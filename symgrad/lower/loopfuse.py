@@ -50,6 +50,7 @@ from .peephole import unrolled
 
 MAX_POINTS = 1 << 15   # iterations of one member's nest, at most (the check is per element)
 MAX_MEMBERS = 64       # statements per group, at most
+LOOKAHEAD = 8          # statements looked at for one that would join a group (_later_joins)
 MIN_SHARED = 4         # shared iterations, at least, for a nest that keeps loops of its own
 ENABLED = os.environ.get("SYMGRAD_FUSE_LOOPS", "1") != "0"
 
@@ -57,11 +58,18 @@ ENABLED = os.environ.get("SYMGRAD_FUSE_LOOPS", "1") != "0"
 def plan(program, stmts):
     """``[(depth, statements)]``: ``stmts`` in emission order, grouped; a group of
     depth d > 0 shares its first d loops; depth 0 is one statement on its own."""
+    return _plan(program, stmts)
+
+
+def _plan(program, stmts):
     out, group, moved = [], [], []
     nest = None   # the group's accesses so far (_Nest)
 
     def flush():
-        out.extend((0, [st]) for st in moved)
+        # the moved statements run before the group, in their order: planned the same
+        # way, they fuse among themselves too (a colour sweep's maps moved before a
+        # gradient's group)
+        out.extend(_plan(program, moved) if len(moved) > 1 else ((0, [st]) for st in moved))
         if group:
             out.append((nest.depth if len(group) > 1 else 0, list(group)))
         moved.clear()
@@ -74,8 +82,8 @@ def plan(program, stmts):
                 group.append(st)
                 nest = joined
                 continue
-            if (len(group) > 1 or not _fusible(st) or _short(group, nest.depth, st)
-                    or _next_joins(nest, group, stmts[k + 1:k + 2])) \
+            if (not _fusible(st) or _short(group, nest.depth, st)
+                    or _later_joins(nest, group, stmts[k + 1:k + 1 + LOOKAHEAD])) \
                     and len(moved) < MAX_MEMBERS and not _conflicts(st, group):
                 moved.append(st)
                 continue
@@ -124,15 +132,19 @@ def _join(program, nest, group, st):
     return nest
 
 
-def _next_joins(nest, group, following):
-    """Whether the statement after st would join a group of one: then st, touching
-    nothing the group touches, is moved before it rather than ending it (LJ-27's
-    Hessian: a seed sweep's reduction, then a map over the pairs alone, then the
-    sweep's next maps over seeds and pairs)."""
-    if len(group) != 1 or not following or not _fusible(following[0]):
-        return False
-    nxt = following[0]
-    return _joint_depth(group, nest.depth, nxt) == nest.depth and nest.admits(nxt)
+def _later_joins(nest, group, following):
+    """Whether a loop statement after st (the next fusible one, past 0-d values and
+    short fills) would join the group: then st, touching nothing the group touches, is
+    moved before it rather than ending it (LJ-27's Hessian: a seed sweep's reduction,
+    then a map over the pairs alone, then the sweep's next maps over seeds and pairs).
+    Otherwise st ends the group and starts its own, which the loops after it may join
+    (Rosenbrock-1000's sparse Hessian: moved before the gradient's group, each of its
+    colour sweep's maps ran alone)."""
+    for nxt in following:
+        if not _fusible(nxt) or _short(group, nest.depth, nxt):
+            continue
+        return _joint_depth(group, nest.depth, nxt) == nest.depth and nest.admits(nxt)
+    return False
 
 
 def _fusible(st):

@@ -45,6 +45,7 @@ from ..evaluate import needed
 from ..graph import Dim, Graph, is_static, shape_size
 from ..ops import REGISTRY, arg_symbols
 from ..forms.symbolic import to_number
+from . import guarded
 from .constfold import folded_constants
 from .fuse import FuseLoops
 from .indexed import IndexedLowering
@@ -94,6 +95,7 @@ def lower_graph(outputs, inputs):
     low.lower_nodes(nodes)
     low.finish_outputs(outputs)
     check_sizes(low.program)
+    guarded.specialize(low.program)   # (seed tables under strong-zero guards)
     share_buffers(low.program)
     return low.program
 
