@@ -10,6 +10,7 @@ import pytest
 
 import symgrad as sg
 from symgrad.errors import ArgumentError, ShapeError
+from symgrad.lower import batches
 
 from .test_compile_background import held  # noqa: F401 (fixture)
 
@@ -122,6 +123,34 @@ def test_out_may_not_overlap_the_inputs_or_each_other(rosen):
     G = np.empty((5, 3))
     with pytest.raises(ArgumentError, match=r"out\[1\] shares memory with out\[0\]"):
         rosen.batched(points, out=(G.reshape(-1)[:5], G, B))
+
+
+def test_out_overlaps_found_on_the_fast_path(rosen, monkeypatch):
+    # Arrays that pass every test are taken by batches.FastPath.taken without the full
+    # checks; any overlap there (the same array twice, an input itself, views into
+    # one buffer) still reaches the full checks' error, and disjoint views are taken.
+    points = np.random.default_rng(4).normal(size=(5, 3))
+    want = rosen.batched(points)
+    V, G, B = np.empty(5), np.empty((5, 3)), np.empty((5, 3), bool)
+    for out in [(V, points, B), (V, points[:, :].reshape(5, 3), B)]:
+        with pytest.raises(ArgumentError, match=r"out\[1\] shares memory with input 'x'"):
+            rosen.batched(points, out=out)
+    G2 = np.empty((5, 3))
+    with pytest.raises(ArgumentError, match=r"out\[1\] shares memory with out\[0\]"):
+        rosen.batched(points, out=(G2.reshape(-1)[:5], G2, B))
+    buffer = np.full(20, 7.0)   # two views of one buffer that do not overlap
+    out = (buffer[:5], buffer[5:].reshape(5, 3), B)
+    assert not any(o.flags.owndata for o in out[:2])
+    _same(rosen.batched(points, out=out), want)
+    assert np.shares_memory(rosen.batched(points, out=out)[1], buffer)
+
+    def no_full_checks(*args, **kwargs):
+        raise AssertionError("the full checks ran")
+    monkeypatch.setattr(batches, "checked_out", no_full_checks)
+    got = rosen.batched(points, out=(V, G, B))
+    assert got[0] is V and got[1] is G and got[2] is B
+    _same((V, G, B), want)
+    _same(rosen.batched(points, out=out), want)
 
 
 def test_the_numpy_tier_writes_into_out(held):  # noqa: F811 (the fixture)
