@@ -26,6 +26,13 @@ def _pairs(x):
     return sg.reduce_sum(s6 * s6 - s6)
 
 
+def _springs(x):   # the same pairs, no division: (r^2 - 1)^2 per pair
+    i, j = np.triu_indices(8, 1)
+    pos = sg.reshape(x, (8, 3))
+    d = pos[i] - pos[j]
+    return sg.reduce_sum((sg.reduce_sum(d * d, axis=1) - 1.0) ** 2)
+
+
 def _build(loss, n):
     """``(evaluator, outputs, x)``: value and gradient, compiled without the cache."""
     with sg.Graph().as_default():
@@ -67,6 +74,11 @@ def chain():
 @pytest.fixture(scope="module")
 def pairs():
     return _build(*LOSSES["pairs"])
+
+
+@pytest.fixture(scope="module")
+def springs():
+    return _build(_springs, 24)
 
 
 def test_sine_and_cosine_of_one_value_are_paired(chain):
@@ -133,10 +145,11 @@ def test_points_side_by_side_pair_every_sine_and_cosine(rng):
         assert re.search(r"\bsincos\b", loop.inspect_asm(loop.signatures[0]))
 
 
-def test_batch_loop_unrolls_a_small_indexed_kernel_whole(pairs, chain, rng):
-    """The batch loop's kernel of the pairs program has every loop unrolled (its
-    temporaries at constant addresses); its points equal one-point calls bit for bit."""
-    f = pairs[0]
+def test_batch_loop_unrolls_a_small_indexed_kernel_whole(springs, chain, rng):
+    """The batch loop's kernel of a small pair program that does not divide has every
+    loop unrolled (its temporaries at constant addresses); its points equal one-point
+    calls bit for bit."""
+    f = springs[0]
     assert peephole.unrolled_whole(f.program) and "_whole(" in f._text
     assert not peephole.unrolled_whole(chain[0].program) and "_whole(" not in chain[0]._text
     xs = np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (6, 24))])
@@ -149,8 +162,29 @@ def test_batch_loop_unrolls_a_small_indexed_kernel_whole(pairs, chain, rng):
     assert "symgrad.const" not in loop.inspect_llvm(loop.signatures[0])
 
 
-def test_large_or_unindexed_programs_are_not_unrolled_whole(monkeypatch, pairs):
-    program = pairs[0].program
+def test_dividing_pair_loops_run_as_vectors(pairs, rng):
+    """Lennard-Jones' pair loop divides twice per pair: its energy sum runs in a loop of
+    its own after it (``loopfuse._kept_apart``), each pair's 3 coordinates are emitted
+    unrolled (``peephole.unrolled_inner``: as a loop LLVM unswitched it on the
+    strong-zero guard of the pair's cotangent), so LLVM vectorises the pair loop; and
+    the batch loop takes that kernel rather than one unrolled whole.  Batches equal
+    one-point calls bit for bit (and the reference: test_values_equal...)."""
+    f = pairs[0]
+    assert peephole.vector_divisions(f.program.stmts) == {28}
+    assert not peephole.unrolled_whole(f.program) and "_whole(" not in f._text
+    ir = f._kernel.inspect_llvm(f._kernel.signatures[0])
+    if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
+        assert re.search(r"fdiv <\d+ x double>", ir)   # the divisions, several a vector
+    xs = np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (7, 24))])
+    got = f.batched(xs)
+    for i, v in enumerate(xs):
+        one = f(v)
+        assert np.array_equal(got[0][i], one[0], equal_nan=True)
+        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+
+
+def test_large_or_unindexed_programs_are_not_unrolled_whole(monkeypatch, springs):
+    program = springs[0].program
     monkeypatch.setattr(peephole, "WHOLE_INSTRUCTIONS", 100)
     assert not peephole.unrolled_whole(program)
     monkeypatch.setattr(peephole, "UNROLL_POINTS", 10)

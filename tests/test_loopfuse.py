@@ -37,6 +37,39 @@ def test_maps_and_a_whole_reduction_share_one_loop():
     assert _groups([a, b, total]) == [(1, [0, 1, 2])]
 
 
+def _dividing(n, dst, src):
+    return Loop((n,), 1, dst, ("aff", 0, (1,)), [(src, ("aff", 0, (1,)))],
+                (("const", "0x1.0p+0"), ("arg", 0), ("div", 0, 1)))
+
+
+def _sum(n, src, dst=("ssa", 0)):
+    return Loop((n,), 0, dst, None, [(src, ("aff", 0, (1,)))], (("arg", 0),),
+                reduce=ADD + (True,))
+
+
+def test_a_whole_sum_runs_after_a_dividing_nest():
+    # the nest divides: its sum runs after it (the nest vectorises), the maps stay fused
+    a = _dividing(5, ("buf", 0), ("in", 0))
+    b = _map(5, ("buf", 1), (0, 1), ("buf", 0), (0, 1))
+    c = _map(5, ("buf", 2), (0, 1), ("buf", 1), (0, 1))
+    assert _groups([a, b, _sum(5, ("buf", 0)), c]) == [(1, [0, 1, 3]), (0, [2])]
+    # a statement reading the sum comes after it; one writing what it reads too
+    scaled = Loop((5,), 1, ("buf", 3), ("aff", 0, (1,)),
+                  [(("buf", 1), ("aff", 0, (1,))), (("ssa", 0), None)],
+                  (("arg", 0), ("arg", 1), ("mul", 0, 1)))
+    assert _groups([a, b, _sum(5, ("buf", 0)), c, scaled]) == \
+        [(1, [0, 1, 3]), (0, [2]), (0, [4])]
+    again = _map(5, ("buf", 0), (0, 1), ("buf", 2), (0, 1))   # overwrites the sum's input
+    assert _groups([a, b, _sum(5, ("buf", 0)), c, again]) == \
+        [(1, [0, 1, 3]), (0, [2]), (0, [4])]
+    # no group yet: the sum stands alone, the statements after it fuse
+    assert _groups([_sum(5, ("in", 0)), a, b]) == [(0, [0]), (1, [1, 2])]
+    # a nest that calls a function LLVM cannot vectorise keeps its sum
+    calls = Loop((5,), 1, ("buf", 1), ("aff", 0, (1,)), [(("buf", 0), ("aff", 0, (1,)))],
+                 (("arg", 0), ("call", "exp", 0)))
+    assert _groups([a, calls, _sum(5, ("buf", 0))]) == [(1, [0, 1, 2])]
+
+
 @pytest.mark.parametrize("write_at, read_at, fused", [
     ((0, 1), (0, 1), True),      # the same element in the same iteration
     ((1, 1), (1, 1), True),      # shifted alike

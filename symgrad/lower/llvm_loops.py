@@ -25,7 +25,7 @@ from .collapse import collapsed
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
-from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled
+from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled, unrolled_inner
 
 
 def narrowest(arr):
@@ -55,6 +55,12 @@ def narrowest(arr):
         if info.min <= low and high <= info.max:
             return arr.astype(dtype)
     return arr.astype(np.int64)
+
+
+def _in_loop(prefix):
+    """Whether the indices ``prefix`` include a loop's (the nest is not unrolled there):
+    a block boundary inside a loop body would keep LLVM from vectorising it."""
+    return any(not isinstance(i, ir.Constant) for i in prefix)
 
 
 class _Mem:
@@ -225,7 +231,7 @@ class LoopEmitter:
             for i in range(dims[0]):
                 self.nest(dims[1:], fn, prefix + (ir.Constant(I64, i),), unroll, reduction,
                           indexed)
-                if unroll and len(dims) == 1:
+                if unroll and len(dims) == 1 and not _in_loop(prefix):
                     self.unrolled_size += unroll
                     if self.unrolled_size > UNROLLED_BLOCK:
                         self.block_boundary()
@@ -288,9 +294,9 @@ class LoopEmitter:
         """Emit ``st``; inside a fused nest (``lower.loopfuse``), ``prefix`` indexes
         its first loops, which the nest runs."""
         dims, nout, lanes = st.dims, st.nout, self.lanes()
-        unroll = (len(st.body) + 2) * len(lanes) if unrolled(st, self.whole) and \
-            not prefix else 0
         inner = dims[len(prefix):]
+        small = unrolled_inner(inner) if prefix else unrolled(st, self.whole)
+        unroll = (len(st.body) + 2) * len(lanes) if small else 0
         tabled = indexed(st)
         if st.reduce is None:
             def value(idx):

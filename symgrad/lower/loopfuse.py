@@ -21,6 +21,13 @@ reduction of everything to one value (its sum carried across the nest; no later
 member may read it).  A statement that cannot join but touches nothing the group
 touches is moved before the group (zero-fills, constants), so the group goes on.
 
+A sum carried across a nest keeps LLVM from vectorising it (its adds stay in order:
+no reassociation without fast-math).  Where the statements over that outer loop
+divide (or take square roots), which cost several times more one element at a time
+than in a vector, and call no function LLVM cannot vectorise
+(``peephole.vector_divisions``), such a sum is kept out of the nest and runs after it,
+in a loop of its own (``_kept_apart``).
+
 Only nests of sizes known at compile time and at most ``MAX_POINTS`` iterations per
 member are analysed; statements emitted unrolled (``peephole.unrolled``) keep their
 own nest (their table entries become constants).
@@ -46,7 +53,7 @@ import os
 
 import numpy as np
 
-from .peephole import unrolled
+from .peephole import unrolled, vector_divisions
 
 MAX_POINTS = 1 << 15   # iterations of one member's nest, at most (the check is per element)
 MAX_MEMBERS = 64       # statements per group, at most
@@ -62,20 +69,32 @@ def plan(program, stmts):
 
 
 def _plan(program, stmts):
-    out, group, moved = [], [], []
+    out, group, moved, after = [], [], [], []
     nest = None   # the group's accesses so far (_Nest)
+    apart = _kept_apart(stmts) if ENABLED else set()
 
     def flush():
         # the moved statements run before the group, in their order: planned the same
         # way, they fuse among themselves too (a colour sweep's maps moved before a
-        # gradient's group)
+        # gradient's group); the sums kept apart run after it
         out.extend(_plan(program, moved) if len(moved) > 1 else ((0, [st]) for st in moved))
         if group:
             out.append((nest.depth if len(group) > 1 else 0, list(group)))
+        out.extend((0, [st]) for st in after)
         moved.clear()
         group.clear()
+        after.clear()
 
     for k, st in enumerate(stmts):
+        if after and any(_touches(st, a) for a in after):
+            flush()   # st reads a sum kept apart, or writes what one reads
+        if id(st) in apart:
+            if group and nest.depth:
+                after.append(st)   # after the group: it reads only what ran before it
+            else:
+                flush()
+                out.append((0, [st]))
+            continue
         if group and ENABLED and nest.depth:
             joined = _join(program, nest, group, st)
             if joined is not None:
@@ -145,6 +164,24 @@ def _later_joins(nest, group, following):
             continue
         return _joint_depth(group, nest.depth, nxt) == nest.depth and nest.admits(nxt)
     return False
+
+
+def _kept_apart(stmts):
+    """The ids of the whole sums to run after their nest rather than in it (see the
+    module doc): reductions of everything to one value over an outer loop whose
+    statements divide or take square roots and make no other calls."""
+    sizes = vector_divisions(stmts)
+    return {id(st) for st in stmts if _whole_sum(st) and _fusible(st) and st.dims[0] in sizes}
+
+
+def _whole_sum(st):
+    return st.reduce is not None and st.reduce[2] and st.nout == 0
+
+
+def _touches(st, other):
+    """Whether ``st`` reads what ``other`` writes or writes what ``other`` touches."""
+    reads = {r for r, _ in other.srcs}
+    return other.dst in {r for r, _ in st.srcs} or st.dst == other.dst or st.dst in reads
 
 
 def _fusible(st):

@@ -17,6 +17,17 @@
   every table entry becomes a constant address and the table loads disappear.
   Loops over plain strides stay loops: LLVM vectorises those (unrolled, a
   Rosenbrock-100 gradient ran 2.9x slower).
+- :func:`unrolled_inner`: the inner loops of at most ``INNER_POINTS`` iterations of a
+  statement inside a fused nest (``lower.loopfuse``: a pair's 3 coordinates) are
+  emitted unrolled.  As loops, LLVM unswitched them on their strong-zero guards (a
+  guard on a pair's cotangent, invariant over its coordinates, became two copies of
+  the loop and a branch), and the nest around them no longer vectorised.
+- :func:`vector_divisions`: the outer loops whose statements divide (or take square
+  roots) and call nothing LLVM cannot vectorise.  Such nests pay most for running 8
+  elements a vector (AVX-512): their sums are kept out of them (``lower.loopfuse``)
+  and they are not unrolled whole.  With both, Lennard-Jones 8's gradient kernel
+  takes 0.8x the time of hand-written @njit code, one point or a batch (it took
+  1.55x one point at a time, 1.2x unrolled whole in a batch).
 - :func:`unrolled_whole`: the batch loop's kernel of a small program that goes
   through index tables is emitted with *every* loop unrolled (``unrolled(st,
   whole=True)``, no loop fusion): its temporaries then have constant addresses
@@ -40,6 +51,7 @@ import math
 from ..graph import Dim
 from .sincos import trig_calls
 
+INNER_POINTS = 4             # iterations of a fused member's inner loops unrolled, at most
 UNROLL_POINTS = 128          # iterations of a table loop emitted one by one, at most
 UNROLL_INSTRUCTIONS = 1024   # and scalar instructions, over all of them
 UNROLLED_BLOCK = 200         # unrolled instructions per basic block (see llvm.BLOCK_SIZE)
@@ -68,10 +80,39 @@ def unrolled(st, whole=False):
     return whole or indexed(st)
 
 
+def unrolled_inner(inner):
+    """Whether the inner loops ``inner`` of a member of a fused nest are emitted
+    unrolled (see the module doc)."""
+    return all(isinstance(d, int) for d in inner) and math.prod(inner) <= INNER_POINTS
+
+
+VECTOR_CALLS = frozenset({"sqrt", "fabs", "floor", "ceil", "trunc", "rint"})   # (LLVM's)
+
+
+def vector_divisions(stmts):
+    """The sizes of the outer loops (``dims[0]``) whose loop statements of known sizes
+    divide or take square roots and make no other calls (see the module doc)."""
+    over = {}
+    for st in stmts:
+        if st.dims and all(isinstance(d, int) for d in st.dims) and st.dims[0] > 1:
+            over.setdefault(st.dims[0], []).append(st)
+    found = set()
+    for size, members in over.items():
+        calls = {ins[1] for st in members for ins in st.body if ins[0] == "call"}
+        if calls <= VECTOR_CALLS and any(ins[0] == "div" or ins[0] == "call" and
+                                         ins[1] == "sqrt" for st in members
+                                         for ins in st.body):
+            found.add(size)
+    return found
+
+
 def unrolled_whole(program):
     """Whether the batch loop's kernel of ``program`` is emitted with every loop
     unrolled: it reads or writes through an index table, and every loop is small
-    (``UNROLL_POINTS``), of sizes known now, ``WHOLE_INSTRUCTIONS`` in all."""
+    (``UNROLL_POINTS``), of sizes known now, ``WHOLE_INSTRUCTIONS`` in all; not where
+    a nest divides (``vector_divisions``: as loops, those vectorise)."""
+    if vector_divisions(program.stmts):
+        return False
     total = 0
     for st in program.stmts:
         if any(isinstance(d, Dim) for d in st.dims) or math.prod(st.dims) > UNROLL_POINTS:
