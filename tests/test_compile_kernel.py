@@ -183,6 +183,25 @@ def test_dividing_pair_loops_run_as_vectors(pairs, rng):
         assert np.array_equal(got[1][i], one[1], equal_nan=True)
 
 
+def test_pair_loops_through_index_tables_stay_scalar():
+    """20 particles: 190 pairs, too many to unroll their gathers, which then read
+    index tables inside the pair loop; it stays scalar, so its sum stays in it and its
+    inner loops stay loops (unrolled, they cost Lennard-Jones 27's gradient 1.2x)."""
+    from symgrad.lower import loopfuse
+    from symgrad.lower.program import lower_graph
+    i, j = np.triu_indices(20, 1)
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(60,), name="x")
+        pos = sg.reshape(x, (20, 3))
+        d = sg.gather(pos, i) - sg.gather(pos, j)
+        s6 = 1.0 / sg.reduce_sum(d * d, axis=1) ** 3
+        y = sg.reduce_sum(s6 * s6 - s6)
+        program = lower_graph([y, sg.gradients(y, x)[0]], [x])
+    assert any(peephole.indexed(st) and not peephole.unrolled(st) for st in program.stmts)
+    assert peephole.vector_divisions(program.stmts) == set()
+    assert not loopfuse._kept_apart(program.stmts)
+
+
 def test_large_or_unindexed_programs_are_not_unrolled_whole(monkeypatch, springs):
     program = springs[0].program
     monkeypatch.setattr(peephole, "WHOLE_INSTRUCTIONS", 100)

@@ -25,7 +25,8 @@ from .collapse import collapsed
 from .ir import c_strides
 from .llvm_scalar import F64
 from .llvm_sizes import I64
-from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled, unrolled_inner
+from .peephole import UNROLLED_BLOCK, indexed, trig_pairs, unrolled, unrolled_inner, \
+    vector_divisions
 
 
 def narrowest(arr):
@@ -85,6 +86,12 @@ class LoopEmitter:
         """The 0-d values whose sine and cosine are taken (``peephole.trig_pairs``), all
         paired whatever the number of points."""
         return trig_pairs(self.p.stmts)
+
+    @functools.cached_property
+    def vector_sizes(self):
+        """The outer loop sizes whose nests are to vectorise
+        (``peephole.vector_divisions``): their members' small inner loops are unrolled."""
+        return vector_divisions(self.p.stmts)
 
     @functools.cached_property
     def tables(self):
@@ -295,7 +302,8 @@ class LoopEmitter:
         its first loops, which the nest runs."""
         dims, nout, lanes = st.dims, st.nout, self.lanes()
         inner = dims[len(prefix):]
-        small = unrolled_inner(inner) if prefix else unrolled(st, self.whole)
+        small = unrolled(st, self.whole) if not prefix else \
+            dims[0] in self.vector_sizes and unrolled_inner(inner)
         unroll = (len(st.body) + 2) * len(lanes) if small else 0
         tabled = indexed(st)
         if st.reduce is None:
