@@ -54,6 +54,15 @@ def _points(rng, n):
     return [rng.uniform(-1, 1, n) for _ in range(4)] + [np.zeros(n), np.full(n, np.nan)]
 
 
+def _batches_equal_points(f, xs):
+    """``f.batched(xs)`` equals ``f`` at each point, bit for bit (value and gradient)."""
+    got = f.batched(xs)
+    for i, v in enumerate(xs):
+        one = f(v)
+        assert np.array_equal(got[0][i], one[0], equal_nan=True)
+        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+
+
 def _chain12(x):
     return sine_chain(x, 12)
 
@@ -134,12 +143,8 @@ def test_points_side_by_side_pair_every_sine_and_cosine(rng):
     if platform.system() == "Linux" and platform.machine() == "x86_64":
         asm = f._kernel.inspect_asm(f._kernel.signatures[0])
         assert not re.search(r"\$(sin|cos)\b", asm)   # no lone sin or cos call left
-    xs = np.vstack([rng.uniform(-1, 1, (5, steps)), np.zeros(steps), np.full(steps, np.nan)])
-    got = f.batched(xs)
-    for i, v in enumerate(xs):
-        one = f(v)
-        assert np.array_equal(got[0][i], one[0], equal_nan=True)
-        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+    _batches_equal_points(f, np.vstack([rng.uniform(-1, 1, (5, steps)), np.zeros(steps),
+                                        np.full(steps, np.nan)]))
     if platform.system() == "Linux" and platform.machine() == "x86_64":
         loop = f._loop()
         assert re.search(r"\bsincos\b", loop.inspect_asm(loop.signatures[0]))
@@ -152,12 +157,7 @@ def test_batch_loop_unrolls_a_small_indexed_kernel_whole(springs, chain, rng):
     f = springs[0]
     assert peephole.unrolled_whole(f.program) and "_whole(" in f._text
     assert not peephole.unrolled_whole(chain[0].program) and "_whole(" not in chain[0]._text
-    xs = np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (6, 24))])
-    got = f.batched(xs)
-    for i, v in enumerate(xs):
-        one = f(v)
-        assert np.array_equal(got[0][i], one[0], equal_nan=True)
-        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+    _batches_equal_points(f, np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (6, 24))]))
     loop = f._loop()
     assert "symgrad.const" not in loop.inspect_llvm(loop.signatures[0])
 
@@ -175,12 +175,7 @@ def test_dividing_pair_loops_run_as_vectors(pairs, rng):
     ir = f._kernel.inspect_llvm(f._kernel.signatures[0])
     if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
         assert re.search(r"fdiv <\d+ x double>", ir)   # the divisions, several a vector
-    xs = np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (7, 24))])
-    got = f.batched(xs)
-    for i, v in enumerate(xs):
-        one = f(v)
-        assert np.array_equal(got[0][i], one[0], equal_nan=True)
-        assert np.array_equal(got[1][i], one[1], equal_nan=True)
+    _batches_equal_points(f, np.vstack(_points(rng, 24) + [rng.uniform(-1, 1, (7, 24))]))
 
 
 def test_pair_loops_through_index_tables_stay_scalar():
