@@ -86,7 +86,7 @@ def _plan(program, stmts):
         after.clear()
 
     for k, st in enumerate(stmts):
-        if after and any(_touches(st, a) for a in after):
+        if after and _conflicts(st, after):
             flush()   # st reads a sum kept apart, or writes what one reads
         if id(st) in apart:
             if group and nest.depth:
@@ -176,12 +176,6 @@ def _kept_apart(stmts):
 
 def _whole_sum(st):
     return st.reduce is not None and st.reduce[2] and st.nout == 0
-
-
-def _touches(st, other):
-    """Whether ``st`` reads what ``other`` writes or writes what ``other`` touches."""
-    reads = {r for r, _ in other.srcs}
-    return other.dst in {r for r, _ in st.srcs} or st.dst == other.dst or st.dst in reads
 
 
 def _fusible(st):
