@@ -1,6 +1,7 @@
 """Printers: every target for scalars, tensors, gradient lists; CSE for large forms; Jupyter."""
 import numpy as np
 import pytest
+import sympy
 
 import symgrad as sg
 from symgrad.forms import cseprint, printing
@@ -145,3 +146,19 @@ def test_matrix_notation_in_mathml_and_pretty_reads_as_functions():
     v = sg.Variable(np.zeros(3), name="v")
     (s,) = sg.gradients(sg.reduce_logsumexp(v), v)
     assert "𝟏ᵀ⋅exp(v)" in sg.pretty(s, form="matrix")
+
+
+def test_shared_parts_of_functions_applied_to_matrices_keep_their_bound_variable():
+    # a Hessian through maximum and relu reads in matrix notation with functions applied
+    # elementwise (Lambda(d, ...) of x) that share parts of their bodies; naming such a
+    # part took it away from d, and SymPy failed to rebuild the function (TypeError)
+    x = sg.Variable(np.array([0.3, -0.7, 1.1]), name="x")
+    (h,) = sg.hessians(sg.reduce_sum(sg.nn.relu(sg.sin(x) * sg.nn.relu(x * x - 0.1))
+                                     * sg.abs(x)), x)
+    form = sg.matrix_form(h).expr
+    pairs, (reduced,) = cseprint.shared([form])
+    assert pairs and form.atoms(sympy.Lambda)
+    for name, value in reversed(pairs):
+        reduced = reduced.xreplace({name: value})
+    assert reduced == form
+    assert "where" in str(h) and "Heaviside" in str(h)

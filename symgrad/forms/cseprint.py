@@ -76,12 +76,40 @@ def _linear_names(exprs):
 
 
 def shared(exprs):
-    """(replacements, reduced expressions): ``sympy.cse`` or the linear naming by size."""
+    """(replacements, reduced expressions): ``sympy.cse`` or the linear naming by size.
+
+    A function applied elementwise to a matrix (``Applied(Lambda(d, sin(d)), X)``) is
+    named whole or not at all: its body is written in a bound variable, and naming a
+    part of it (``sin(d)``, used by two such functions) would take the part out of
+    reach of its variable (SymPy then fails to rebuild the function).
+    """
     exprs = [sympy.sympify(e) for e in exprs]
     order, _ = _postorder(exprs)
+    hidden = _stand_ins(order)
+    if hidden:
+        exprs = [e.xreplace(hidden) for e in exprs]
+        order, _ = _postorder(exprs)
     if len(order) <= CSE_MAX_NODES and _depth(order) <= CSE_MAX_DEPTH:
-        return sympy.cse(exprs, symbols=sympy.numbered_symbols("t", start=1), order="none")
-    return _linear_names(exprs)
+        pairs, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("t", start=1),
+                                   order="none")
+    else:
+        pairs, reduced = _linear_names(exprs)
+    if not hidden:
+        return pairs, reduced
+    back = {v: k for k, v in hidden.items()}
+    return [(s, v.xreplace(back)) for s, v in pairs], [e.xreplace(back) for e in reduced]
+
+
+def _stand_ins(order):
+    """``{node: atom}`` for the nodes among ``order`` that apply a ``Lambda``: a
+    matrix symbol of the node's shape (a symbol for a scalar) named for no leaf."""
+    out = {}
+    for e in order:
+        if any(isinstance(a, sympy.Lambda) for a in e.args):
+            name = f"_applied{len(out)}"
+            shape = getattr(e, "shape", None)
+            out[e] = sympy.MatrixSymbol(name, *shape) if shape else sympy.Dummy(name)
+    return out
 
 
 def shared_text(exprs, printer, min_ops=CSE_OPS, sep="\n"):
