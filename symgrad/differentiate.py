@@ -64,6 +64,11 @@ def _as_nodes(values, what):
         raise NotATensorError(f"{what} is None; pass a tensor or a list of tensors")
     items = list(values) if isinstance(values, (list, tuple)) else [values]
     for i, v in enumerate(items):
+        if all(hasattr(v, a) for a in ("values", "layout", "colors")):
+            raise NotATensorError(
+                f"{what}[{i}] is a sparse result (sparse=True), not a tensor of the graph; "
+                "its stored entries are the tensor .values (in CSR order): differentiate "
+                "that, or the dense result of the same call (sparse=False)")
         if not isinstance(v, Node):
             kind = "a numpy array" if isinstance(v, np.ndarray) else \
                 "None" if v is None else f"a {type(v).__name__}"

@@ -52,8 +52,9 @@ def sparsity(t):
     and time follow the nonzeros, plus the returned array itself).
     """
     if not isinstance(t, Node):
-        raise NotATensorError(f"sparsity(t): {type(t).__name__} is not a tensor of the graph; "
-                              "pass a tensor such as sg.hessians(f, x)[0]")
+        hint = " (a sparse result's pattern is its .pattern)" if hasattr(t, "pattern") else ""
+        raise NotATensorError(f"sparsity(t): {type(t).__name__} is not a tensor of the graph"
+                              f"{hint}; pass a tensor such as sg.hessians(f, x)[0]")
     found = _unit_sweep_pattern(t)
     return _Analysis([t]).run()[t] if found is None else found
 

@@ -13,7 +13,7 @@ elements by x's for a Jacobian, x's by x's for a Hessian (tensors are raveled).
 ``jacobian`` and ``hessians`` here are the public ones: the dense sweeps of
 ``symgrad.seeds`` plus ``sparse=True``.
 
-Imports ops, forms (closed forms of the stored entries), patterns and seeds;
+Imports ops, display (its printers: ``forms.sparseform``), patterns and seeds;
 scipy only when a matrix is built.
 
 >>> from symgrad import tracing as t
@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .display import GradientList
-from .forms import closed_form
+from .display import GradientList, show
 from .ops import F, literal
 from .ops.deferred import deferrable
 from . import progress
@@ -78,13 +77,15 @@ class SparseTensor:
         return self.layout.wrap(evaluate(self.values, feed_dict))
 
     def __str__(self):
-        """The closed form of each stored entry, one ``[i, j] = ...`` line each."""
-        if not self.nnz:
-            return "(no stored entries)"
-        form = closed_form(self.values, expand_limit=None)   # as many lines as entries
-        rows, cols = self.pattern.nonzero()
-        return "\n".join(f"[{i}, {j}] = {form[k]}" for k, (i, j) in
-                          enumerate(zip(rows.tolist(), cols.tolist())))
+        """The closed form of each stored entry, one ``[i, j] = ...`` line each (the
+        printers' bounds: ``forms.sparseform``)."""
+        return show("str", self)
+
+    def _repr_latex_(self):
+        return show("latex", self)
+
+    def _repr_html_(self):
+        return show("html", self)
 
     def __repr__(self):
         return (f"<SparseTensor shape={self.shape} nnz={self.nnz} colors={self.colors} "

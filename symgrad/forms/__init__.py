@@ -5,7 +5,8 @@ Modules, bottom up: ``symbolic`` (graph -> SymPy object arrays), ``budget`` (pas
 cost estimates), ``simplify`` (passes under a budget), ``elided`` (sizes read off
 the graph), ``matrixalgebra``, ``lifting``, ``matrixrules``, ``batched`` (sweeps over
 unit seeds read as matrix columns) and ``matrixform`` (matrix notation), ``indexed``
-(one entry with symbolic indices where there is no matrix notation), ``closed``
+(one entry with symbolic indices where there is no matrix notation), ``sparseform``
+(the stored entries of sparse results), ``closed``
 (``closed_form``), ``select`` (the form a printer shows), ``notation`` and
 ``cseprint`` (SymPy printers, named shared parts), ``layout`` (one form within
 limits), ``printing`` (text of tensors and lists; Jupyter reprs).

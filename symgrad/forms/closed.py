@@ -18,6 +18,7 @@ from ..graph import Node
 from .elided import EXPAND_LIMIT, scalar_size
 from .matrixform import matrix_form
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
+from .sparseform import SPARSE_EXPAND_LIMIT, SparseElided, is_sparse, sparse_form
 
 FORMS = ("elementwise", "matrix")
 
@@ -28,7 +29,9 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
     """The closed form of tensor ``t`` in its leaves' symbols.
 
     Args:
-        t: a tensor (``None`` gives ``None``: an unconnected gradient).
+        t: a tensor (``None`` gives ``None``: an unconnected gradient), or a sparse
+            result (``sparse=True``), whose form is a ``sympy.ImmutableSparseMatrix``
+            of its stored entries.
         simplify: ``"none"``, ``"auto"`` (default) or ``"full"``.
         keep: intermediate tensors to show as symbols of their own name instead of
             expanding them (``keep=[s]`` prints ``2*s + 1``).
@@ -37,7 +40,9 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
             graph is built from matrix ops (see ``symgrad.forms.matrixform.matrix_form``).
         expand_limit: the largest scalar size (entries of ``t`` and of the tensors it is
             computed from, ``forms.elided.scalar_size``) expanded elementwise; None: no
-            limit (the expansion's time and memory grow with the data).
+            limit (the expansion's time and memory grow with the data).  For a sparse
+            result the default means ``SPARSE_EXPAND_LIMIT`` (150,000) for its vector of
+            stored entries, whose expansion is linear in that size.
     Returns:
         a SymPy expression for a 0-d tensor, else a SymPy N-d array of t's shape;
         with ``form="matrix"`` a ``MatrixForm`` that says which form it holds.
@@ -49,6 +54,8 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
     check_strategy(simplify)
     if form not in FORMS:
         raise ArgumentError(f"form={form!r} is not one of {FORMS}")
+    if is_sparse(t):
+        return _sparse(t, simplify, budget, expand_limit)
     if form == "matrix":
         return matrix_form(t, simplify)
     if isinstance(t, Node) and expand_limit is not None:
@@ -60,6 +67,14 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
             f"closed_form: the expression of {t.name!r} nests deeper than SymPy can build "
             "(RecursionError); print it with str(t), which names shared parts, or evaluate "
             "it with sg.evaluate / sg.compile") from None
+
+
+def _sparse(t, simplify, budget, limit):
+    limit = SPARSE_EXPAND_LIMIT if limit == EXPAND_LIMIT else limit
+    form = sparse_form(t, simplify, limit, budget)
+    if isinstance(form, SparseElided):
+        raise FormTooLargeError(f"closed_form: the {form.note()}")
+    return form.matrix()
 
 
 def _check_size(t, size, limit):

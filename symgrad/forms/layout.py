@@ -25,6 +25,7 @@ from . import notation
 from .cseprint import CSE_OPS, shared, tree_size
 from .elided import EXPAND_LIMIT, Elided
 from .names import rename_symbols
+from .sparseform import SPARSE_EXPAND_LIMIT, SparseForm
 
 TARGETS = {"str": notation.to_str, "text": notation.to_text, "pretty": notation.to_pretty,
            "latex": notation.to_latex, "mathml": notation.to_mathml}
@@ -39,17 +40,22 @@ class Limits:
     Attributes:
         expand_limit: largest scalar size expanded elementwise without matrix notation.
         budget: seconds of simplification passes.
-        entries: entries of an array shown (leading rows; the rest counted).
+        entries: entries of an array shown (leading rows; the rest counted), or stored
+            entries of a sparse result.
         chars: characters of text shown.
+        sparse_limit: largest scalar size of a sparse result's vector of stored
+            entries expanded (``forms.sparseform``).
     """
     expand_limit: int = EXPAND_LIMIT
     budget: float = 2.0
     entries: int = 400
     chars: int = 200_000
+    sparse_limit: int = SPARSE_EXPAND_LIMIT
 
 
 PRINT = Limits()                                                     # str, sg.text, ...
-REPR = Limits(expand_limit=300, budget=0.3, entries=100, chars=30_000)  # Jupyter
+REPR = Limits(expand_limit=300, budget=0.3, entries=100, chars=30_000,   # Jupyter
+              sparse_limit=SPARSE_EXPAND_LIMIT // 8)
 
 
 def note(text, target):
@@ -106,6 +112,8 @@ def render_form(form, target="str", limits=PRINT, names=None):
         form = form.expr
     if isinstance(form, Elided):
         return note(str(form), target)
+    if isinstance(form, SparseForm):
+        return _sparse(form, target, limits, names)
     form = rename_symbols(form, names)
     entries = limits.entries
     while True:
@@ -122,3 +130,49 @@ def render_form(form, target="str", limits=PRINT, names=None):
             return note(f"closed form of {len(text):,} characters not shown", target)
         cut = len(text) - limits.chars
         return text[:limits.chars] + f" … ({cut:,} more characters)"
+
+
+def _sparse(form, target, limits, names):
+    """A sparse result's stored entries, one ``[i, j] = ...`` per line (rows of an
+    aligned block in LaTeX and MathML), the rest counted, within ``limits.chars``."""
+    entries = [rename_symbols(e, names) for e in form.entries]
+    shown = min(limits.entries, len(entries))
+    while True:
+        text = _entry_lines(form.places[:shown], entries[:shown], target)
+        left = form.total - shown
+        if left:
+            text += {"latex": r"\quad ", "mathml": ""}.get(target, "\n") + \
+                note(f"… ({left:,} more stored entries)", target)
+        if len(text) <= limits.chars:
+            return text
+        if target in ("latex", "mathml"):
+            if shown > 1:
+                shown = max(1, shown // 4)
+                continue
+            return note(f"stored entries of {len(text):,} characters not shown", target)
+        cut = len(text) - limits.chars
+        return text[:limits.chars] + f" … ({cut:,} more characters)"
+
+
+def _entry_lines(places, entries, target):
+    if not entries:
+        return note("(no stored entries)", target)
+    printer = TARGETS[target]
+    # shared parts named when the entries are large on average (small ones read better
+    # whole, even where a neighbour repeats them: a Hessian's (i, j) and (j, i))
+    large = tree_size(entries) > CSE_OPS * len(entries)
+    pairs, entries = shared(entries) if large else ([], entries)
+    if target == "latex":
+        # braced: after "\\\\" or "\\begin{aligned}" a "[" would be read as an option
+        rows = r" \\ ".join(f"{{[{i}, {j}]}} &= {printer(e)}" for (i, j), e in zip(places, entries))
+        return r"\begin{aligned}" + rows + r"\end{aligned}" + _where(pairs, target, printer)
+    if target == "mathml":
+        rows = "".join(f"<mtr><mtd><mtext>[{i}, {j}]</mtext></mtd><mtd><mo>=</mo>"
+                       f"{printer(e)}</mtd></mtr>" for (i, j), e in zip(places, entries))
+        return f"<mtable>{rows}</mtable>" + _where(pairs, target, printer)
+    if target == "pretty":
+        lines = [printer(sympy.Eq(sympy.Symbol(f"[{i}, {j}]"), e, evaluate=False))
+                 for (i, j), e in zip(places, entries)]
+    else:
+        lines = [f"[{i}, {j}] = {printer(e)}" for (i, j), e in zip(places, entries)]
+    return "\n".join(lines) + _where(pairs, target, printer)

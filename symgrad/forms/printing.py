@@ -34,6 +34,7 @@ from .elided import Elided
 from .layout import PRINT, REPR, TARGETS, Limits, render_form
 from .names import renames, user_name
 from .select import FORMS, choose
+from .sparseform import is_sparse, sparse_form
 
 
 class _Said(Elided):
@@ -49,12 +50,15 @@ class _Said(Elided):
 def _forms(t, simplify, form, limits):
     def one(v):
         try:
+            if is_sparse(v):              # its stored entries, whatever the form
+                return sparse_form(v, simplify, None if form == "elementwise" else
+                                   limits.sparse_limit, limits.budget, limits.entries)
             return choose(v, simplify, form, limits.expand_limit, limits.budget)
         except NoClosedFormError as exc:  # say why, with the recurrence
             return _Said(str(exc))
         except RecursionError:            # SymPy builds and walks expressions recursively
-            return _Said(f"<closed form of {v.name} not shown: it nests deeper than SymPy "
-                         "can build; evaluate it with sg.evaluate or sg.compile>")
+            return _Said(f"<closed form of {_node(v).name} not shown: it nests deeper than "
+                         "SymPy can build; evaluate it with sg.evaluate or sg.compile>")
     if isinstance(t, (list, tuple)):
         return [None if v is None else one(v) for v in t]
     return one(t)
@@ -79,7 +83,7 @@ def render(t, target="str", simplify="auto", form="auto", limits=PRINT):
     if form not in FORMS:
         raise ArgumentError(f"form={form!r} is not one of {FORMS}")
     forms = _forms(t, simplify, form, limits)
-    names = renames(t if isinstance(t, (list, tuple)) else [t])
+    names = renames([_node(v) for v in (t if isinstance(t, (list, tuple)) else [t])])
     if not isinstance(forms, list):
         return render_form(forms, target, limits, names)
     items = [render_form(f, target, limits, names) for f in forms]
@@ -117,14 +121,22 @@ def pprint(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form:
     print(pretty(t, simplify, form))
 
 
+def _node(t):
+    """The tensor of the graph behind ``t``: a sparse result's vector of stored entries."""
+    return t.values if is_sparse(t) else t
+
+
 def known_value(t):
     """The value of ``t`` if every leaf below it has one (no unfed placeholder), else None."""
-    if any(n.is_leaf and n.value is None for n in ancestors([t])):
+    if any(n.is_leaf and n.value is None for n in ancestors([_node(t)])):
         return None
     return evaluate(t)
 
 
 def _value_text(value):
+    if hasattr(value, "tocsr"):          # a sparse result's csr_matrix: its stored values
+        return (f"{value.shape[0]}×{value.shape[1]}, {value.nnz:,} stored: "
+                + np.array2string(value.data, precision=6, threshold=20))
     return np.array2string(np.asarray(value), precision=6, threshold=20)
 
 
@@ -133,7 +145,7 @@ def repr_latex(t):
     value when known."""
     value = known_value(t)
     formula = render(t, "latex", limits=REPR)
-    label = user_name(t)
+    label = user_name(_node(t))
     head = formula if label is None else rf"\mathtt{{{_tt(label)}}} = {formula}"
     parts = [head, rf"\text{{shape }} {_tt(str(t.shape))}"]
     if value is not None:
@@ -163,8 +175,9 @@ def _shared(limits, parts):
 
 def _unfed(t):
     """The user-facing names of the placeholders ``t`` needs a value for."""
-    names = renames([t])
-    return [names.get(n.name, n.name) for n in ancestors([t]) if n.is_leaf and n.value is None]
+    names = renames([_node(t)])
+    return [names.get(n.name, n.name) for n in ancestors([_node(t)])
+            if n.is_leaf and n.value is None]
 
 
 def _row(t, label=None, limits=REPR):
@@ -178,9 +191,9 @@ def _row(t, label=None, limits=REPR):
         shown = f"<pre>{html.escape(_value_text(value))}</pre>"
     formula = render(t, "mathml", limits=limits)
     formula = f'<math xmlns="http://www.w3.org/1998/Math/MathML">{formula}</math>'
-    label = label or user_name(t) or ""
+    label = label or user_name(_node(t)) or ""
     return (f"<tr><td>{html.escape(label)}</td><td>{formula}</td>"
-            f"<td>{t.shape}</td><td>{t.dtype.name}</td><td>{shown}</td></tr>")
+            f"<td>{t.shape}</td><td>{_node(t).dtype.name}</td><td>{shown}</td></tr>")
 
 
 def _list_latex(values):
@@ -189,8 +202,8 @@ def _list_latex(values):
 
 def _list_html(values):
     limits = _shared(REPR, len(values))
-    rows = "".join(_row(g, f"[{i}]" + ("" if g is None or user_name(g) is None
-                                       else f" {user_name(g)}"), limits)
+    rows = "".join(_row(g, f"[{i}]" + ("" if g is None or user_name(_node(g)) is None
+                                       else f" {user_name(_node(g))}"), limits)
                    for i, g in enumerate(values))
     return "<table>" + _row_header() + rows + "</table>"
 

@@ -244,22 +244,32 @@ def simplify_array(values, strategy="auto", budget=BUDGET_SECONDS):
 
 
 def _mirror(out, budget):
-    """Entries equal across the diagonal (a Hessian's) print the same way: the smaller form.
+    """Entries equal across the diagonal (a Hessian's) print the same way (see
+    :func:`mirror_pairs`)."""
+    pairs = [((i, j), (j, i)) for i, j in zip(*np.triu_indices(out.shape[0], 1))
+             if out[i, j] != out[j, i]]
+    mirror_pairs(out, pairs, budget)
+
+
+def mirror_pairs(items, pairs, budget):
+    """Each pair ``(p, q)`` of places in ``items`` whose forms are equal gets the smaller
+    form in both places.
 
     Equality is proven (``expand(a - b) == 0``, when its estimate fits a share of a
     budget as large as the call's, so the outcome depends on sizes, not on the time
     the passes before took), never guessed; unproven pairs keep their own forms.
     """
-    budget = Budget(budget.seconds)
-    pairs = [(i, j) for i, j in zip(*np.triu_indices(out.shape[0], 1))
-             if out[i, j] != out[j, i] and isinstance(out[i, j], sympy.Expr)
-             and isinstance(out[j, i], sympy.Expr)]
+    budget = Budget(budget.seconds if isinstance(budget, Budget) else budget)
+    pairs = [(p, q) for p, q in pairs
+             if isinstance(items[p], sympy.Expr) and isinstance(items[q], sympy.Expr)]
     budget.split(len(pairs))
-    for i, j in pairs:
-        a, b = out[i, j], out[j, i]
+    for p, q in pairs:
+        a, b = items[p], items[q]
         diff = a - b
         if budget.allows("expand", estimate("expand", diff)) and sympy.expand(diff) == 0:
-            out[i, j] = out[j, i] = _smallest(a, [b])
+            items[p] = items[q] = _smallest(a, [b])
+
+
 def to_sympy(values):
     """A 0-d object array as a SymPy expression, anything else as a SymPy Array."""
     if values.ndim == 0:

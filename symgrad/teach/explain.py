@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 import sympy
 
-from ..differentiate import sweep as _sweep
+from ..differentiate import _as_nodes, sweep as _sweep
 from ..errors import FeedError, NoClosedFormError
 from ..evaluate import check_feed, run
 from ..graph import ancestors, is_static
@@ -218,7 +218,7 @@ def _partials(record, grad_ys, feed_dict, results):
 def sweep_values(ys, xs=None, grad_ys=None, stop_gradients=None, feed_dict=None):
     """Run the sweep (xs default: the named leaves) and evaluate forward nodes and adjoints."""
     if xs is None:
-        ys_list = ys if isinstance(ys, (list, tuple)) else [ys]
+        ys_list = _as_nodes(ys, "ys")     # (the error gradients gives for what is no tensor)
         xs = [n for n in ancestors(ys_list) if not n.inputs and not analysis.is_literal(n)]
     record = _sweep(ys, xs, grad_ys, stop_gradients)
     values = node_values(ancestors(record.ys + record.xs) + list(record.adjoints.values())
