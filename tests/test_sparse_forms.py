@@ -14,7 +14,7 @@ import symgrad as sg
 from symgrad.errors import FormTooLargeError, NotATensorError
 from symgrad.forms.layout import PRINT, Limits, render_form
 from symgrad.forms.notation import to_str
-from symgrad.forms.printing import render
+from symgrad.forms.printing import _shared, render
 from symgrad.forms.simplify import mirror_pairs
 from symgrad.forms.sparseform import SparseElided, SparseForm, sparse_form
 from symgrad.graph import ancestors
@@ -102,6 +102,7 @@ def test_every_printer_and_list_shows_the_stored_entries(rosen6):
     assert r"\begin{aligned}" in hs._repr_latex_() and shown in hs._repr_latex_()
     assert "<mtable>" in hs._repr_html_() and shown in hs._repr_html_()
     assert r"\begin{aligned}" in listed._repr_latex_() and "<mtable>" in listed._repr_html_()
+    assert _shared(Limits(sparse_limit=7), 3).sparse_limit == 7   # lists keep Jupyter's
 
 
 def test_entries_beyond_the_limit_are_counted_and_large_vectors_are_not_expanded(rosen6):

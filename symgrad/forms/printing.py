@@ -170,7 +170,7 @@ def _shared(limits, parts):
     """``limits`` for one of ``parts`` forms shown together (time and text divided)."""
     n = max(1, parts)
     return Limits(limits.expand_limit, limits.budget / n, limits.entries,
-                  max(1000, limits.chars // n))
+                  max(1000, limits.chars // n), limits.sparse_limit)
 
 
 def _unfed(t):
