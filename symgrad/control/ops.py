@@ -99,24 +99,30 @@ NUMERIC, SYMBOLIC = Interpreter(), SymbolicInterpreter()
 
 
 def iterate(interp, cond, body, state, caps, maximum_iterations):
-    """The iterates x_0 .. x_T and the guard of each step (True, or a condition on symbols).
+    """The iterates x_0 .. x_T, the guard of each step (True, or a condition on
+    symbols), and the plain iterates u_0 .. u_T.
 
     x_{k+1} = body(x_k) where the guard holds, else x_k: a loop whose condition
     depends on symbols unrolls to maximum_iterations guarded steps; without a cap
-    it has no finite closed form (DataDependentLoop).
+    it has no finite closed form (DataDependentLoop).  Where guard k holds, every
+    guard before it held too, so x_k is the plain iterate u_k = body(u_{k-1}): the
+    conditions and the body are applied to u_k, never to the piecewise x_k (whose
+    conditions nested inside conditions made a 3-step loop's closed form take 14 s
+    to print, and each further step several times longer).  Numbers: u_k = x_k.
     """
-    states, guards, guard = [list(state)], [], True
+    states, guards, guard, plain = [list(state)], [], True, [list(state)]
     while maximum_iterations is None or len(guards) < maximum_iterations:
-        guard = interp.test(guard, interp.run(cond, states[-1] + caps)[0])
+        guard = interp.test(guard, interp.run(cond, plain[-1] + caps)[0])
         if guard is False:
             break
         if guard is not True and maximum_iterations is None:
             raise DataDependentLoop(
                 f"its condition {guard} depends on symbols, so the trip count is unknown "
                 "(give maximum_iterations for a piecewise closed form, or evaluate at values)")
-        states.append(interp.select(guard, interp.run(body, states[-1] + caps), states[-1]))
+        plain.append(interp.run(body, plain[-1] + caps))
+        states.append(interp.select(guard, plain[-1], states[-1]))
         guards.append(guard)
-    return states, guards
+    return states, guards, plain
 
 
 def _trip_count(interp, guards):
@@ -190,7 +196,7 @@ def _split(values, n):
 
 def _while_eval(interp, values, cond, body, n, maximum_iterations):
     state, caps = _split(values, n)
-    states, guards = iterate(interp, cond, body, state, caps, maximum_iterations)
+    states, guards, _ = iterate(interp, cond, body, state, caps, maximum_iterations)
     return pack_values(states[-1] + [_trip_count(interp, guards)])
 
 
@@ -253,9 +259,9 @@ register(Op("while_loop", kind="control", shape=_packed_shape, dtype=_float64,
 def _while_vjp_eval(interp, values, cond, body, vjp, n, maximum_iterations, layout):
     m = len(body.params) - n
     state, caps, seeds = list(values[:n]), list(values[n:n + m]), list(values[n + m:])
-    states, guards = iterate(interp, cond, body, state, caps, maximum_iterations)
+    _, guards, plain = iterate(interp, cond, body, state, caps, maximum_iterations)
     zeros = [np.zeros(shape, dt) for shape, dt in layout[len(seeds):]]
-    return pack_values(_reverse(interp, states, guards, caps, vjp, seeds, zeros))
+    return pack_values(_reverse(interp, plain, guards, caps, vjp, seeds, zeros))
 
 
 def _while_vjp_impl(*values, cond, body, vjp, n, maximum_iterations, layout):
@@ -274,7 +280,8 @@ def _while_vjp_symbolic(node, *values):
 
 
 def _reverse(interp, states, guards, caps, vjp, seeds, zeros):
-    """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over the steps."""
+    """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over the steps
+    (``states``: the plain iterates, which step k reads where its guard holds)."""
     adjoint, total = list(seeds), list(zeros)
     for state, guard in zip(reversed(states[:-1]), reversed(guards)):
         out = interp.run(vjp, state + caps + adjoint)
