@@ -14,7 +14,8 @@ Table 4 (``--bounds`` runs only this one): the bounds of issue 10, each case in 
 fresh child process (time and peak RSS of the child): ``exp((x+y)**20)``, logistic
 regression at N = 2,000 and with ``X: (None, 20)`` (gradient, ``sg.hessians``,
 Jupyter reprs), a large form without matrix notation, an indexed form over an
-unknown size, a deep chain of shared parts.
+unknown size, a deep chain of shared parts, sparse Hessians' stored entries, and
+capped data-dependent loops.
 """
 import os
 import statistics
@@ -190,6 +191,10 @@ def _bound_case(name):
         v = sg.placeholder(sg.float64, shape=(None,), name="v")
         (g,) = sg.gradients(v[0] * sg.reduce_sum(sg.sin(v)), v)
         return "str(grad of v[0]*sum(sin(v))), v: (None,)", lambda: str(g)
+    if name.startswith("sparse-"):
+        return _sparse_case(name.split("-", 1)[1])
+    if name.startswith("loop-"):
+        return _loop_case(int(name.split("-")[1]), name.endswith("grad"))
     w, loss = _logistic(2000, 20)
     if name == "hessian":
         (h,) = sg.hessians(loss, w)
@@ -207,9 +212,41 @@ def _bound_case(name):
     return f"logistic N=2000 D=20: {label[name]}", lambda: fn[name](g)
 
 
+def _sparse_case(what):
+    """A sparse Hessian's stored entries: Rosenbrock (small entries) or softmax
+    regression (large ones)."""
+    if what.startswith("rosen"):
+        n = int(what[len("rosen"):])
+        x = sg.placeholder(shape=(n,), name="x")
+        f = sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+        (h,) = sg.hessians(f, x, sparse=True)
+        return f"Rosenbrock n={n}: str(sg.hessians(..., sparse=True)[0])", lambda: str(h)
+    rng = np.random.default_rng(0)
+    X, Y = rng.standard_normal((20, 4)), np.eye(3)[rng.integers(0, 3, 20)]
+    w = sg.placeholder(shape=(4, 3), name="w")
+    loss = sg.reduce_mean(sg.nn.softmax_cross_entropy_with_logits(
+        labels=sg.constant(Y), logits=sg.matmul(sg.constant(X), w)))
+    (h,) = sg.hessians(loss, w, sparse=True)
+    return "softmax regression 20x4, 3 classes: str(sparse Hessian)", lambda: str(h)
+
+
+def _loop_case(steps, grad):
+    """A 3-vector while_loop whose condition depends on the variable, capped."""
+    v = sg.Variable(1.31, name="v")
+    start = sg.stack([v, 2 * v, v ** 2])
+    y = sg.while_loop(lambda s: sg.reduce_sum(s) < 1.5,
+                      lambda s: s * 1.2 + 0.3 * sg.tanh(sg.reduce_mean(start)), start,
+                      maximum_iterations=steps)
+    t = sg.reduce_sum(y * np.array([0.3, -1.2, 0.7]))
+    t = sg.gradients(t, v)[0] if grad else t
+    return (f"while_loop capped at {steps}: str({'gradient' if grad else 'value'})",
+            lambda: str(t))
+
+
 BOUND_CASES = ["exp-closed_form", "exp-grad", "str", "latex", "html", "hessian",
                "hessian-latex", "hessian-rows", "unknown-grad", "unknown-hessian",
-               "no-matrix", "indexed", "deep-chain"]
+               "no-matrix", "indexed", "deep-chain", "sparse-rosen1000", "sparse-rosen3000",
+               "sparse-softmax", "loop-3", "loop-3-grad", "loop-5-grad"]
 
 
 def run_bound_case(name):
