@@ -67,8 +67,9 @@ def test_stored_entry_forms_evaluate_to_the_sparse_values(p):
     value = hs.numpy().toarray()
     assume(np.isfinite(value).all())
     below = ancestors([hs.values])
-    # (a loop's or cond's Hessian expands every branch and iteration: seconds, not the
-    # entries' reading, which the other programs test)
+    # (a loop whose body has kinks expands its Hessian through SymPy's folding of
+    # nested Piecewise conditions, for minutes on some programs: not the entries'
+    # reading, which the other programs test)
     assume(not any(n.op.kind == "control" for n in below))
     leaves = [n for n in below if n.is_leaf]
     np.testing.assert_allclose(eval_closed_form(hs, leaves), value, rtol=1e-9, atol=1e-12,
