@@ -310,3 +310,32 @@ def test_mnist_for_beginners_with_tf1_keyword_names():
     xs, ys = ns["xs"], ns["ys"]
     np.testing.assert_allclose(ns["W1"], -0.5 * xs.T @ (0.5 - ys) / 4, rtol=1e-6)
     assert ns["kept"].shape == (1, 3)
+
+
+def test_dropout_with_a_fed_keep_prob_as_the_tf1_tutorials_write_it():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [40, 25])
+        keep_prob = tf.placeholder(tf.float32)
+        fed = tf.nn.dropout(x, keep_prob, seed=7)
+        fixed = tf.nn.dropout(x, keep_prob=0.5, seed=7)
+        (g,) = tf.gradients(tf.reduce_sum(fed * x), x)
+        data = np.random.RandomState(0).rand(40, 25).astype(np.float32) + 0.5
+        with tf.Session() as sess:
+            train, grad, same = sess.run([fed, g, fixed], {x: data, keep_prob: 0.5})
+            test = sess.run(fed, {x: data, keep_prob: 1.0})
+        unknown = tf.placeholder(tf.float32, [None, 25])
+        try:
+            tf.nn.dropout(unknown, keep_prob)
+        except ValueError as exc:
+            message = str(exc)
+    """)
+    data, train = ns["data"], ns["train"]
+    np.testing.assert_allclose(ns["test"], data)                # keep 1.0: unchanged
+    kept = train != 0
+    assert 0.35 < kept.mean() < 0.65
+    np.testing.assert_allclose(train[kept], 2 * data[kept])     # kept entries scaled
+    np.testing.assert_array_equal(train, ns["same"])           # the mask of keep_prob=0.5
+    np.testing.assert_allclose(ns["grad"], 2 * train, rtol=1e-6)  # d/dx (x * mask x)
+    assert "dropout(x)" in ns["message"] and "(None, 25)" in ns["message"]

@@ -35,15 +35,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Node, same_up_to_unknown
+from ..graph import Node, is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
 from .arrays import gather, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                    max_pool, max_pool2d)
 from .arguments import checked
-from .functions import (_lift, abs, concat, logsumexp, maximum, mul, neg, reduce_mean,  # noqa: F401
-                        reduce_sum, relu, reshape, sigmoid, softmax, softplus, square,
-                        stop_gradient, tanh)
+from .functions import (_lift, abs, concat, less, logsumexp, maximum, mul, neg,  # noqa: F401
+                        reduce_mean, reduce_sum, relu, reshape, sigmoid, softmax, softplus,
+                        square, stop_gradient, tanh, where)
 from .math_ops import named, rsqrt, squared_difference
 from .selection import in_top_k, top_k  # noqa: F401
 from .tensor import Graph, constant  # noqa: F401  (doctests)
@@ -182,15 +182,31 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
 
 def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None):
     """Zero entries with probability ``rate`` (or keep them with ``keep_prob``) and scale
-    the kept ones by ``1/keep``; the mask is drawn once, now (module docstring)."""
+    the kept ones by ``1/keep``; the mask's uniform numbers are drawn once, now (module
+    docstring).  ``rate``/``keep_prob`` may be a tensor fed at run time (TF1's
+    ``keep_prob = tf.placeholder(tf.float32)``, 0.5 to train and 1.0 to evaluate): an
+    entry is kept where its number is below the fed keep probability."""
     (x,) = _lift([x])
-    keep = 1.0 - float(static_value(rate, "dropout(rate)")) if rate is not None else \
-        float(static_value(keep_prob, "dropout(keep_prob)")) if keep_prob is not None else None
-    if keep is None or not 0.0 < keep <= 1.0:
+    given, what = (rate, "rate") if rate is not None else (keep_prob, "keep_prob")
+    if given is None:
+        raise ValueError("dropout: pass rate= (or TF1's keep_prob=), the probability of "
+                         "dropping (keeping) each entry")
+    shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
+    if not is_static(shape):
+        raise ShapeError(f"dropout(x): x has shape {x.shape} with an unknown size (None); "
+                         "the dropout mask is drawn when the graph is built, so give x a "
+                         "known shape (a placeholder with a fixed batch size)")
+    draw = (rng or np.random.default_rng(seed)).uniform(size=shape)
+    if isinstance(given, Node) and (given.inputs or given.op.name != "const"):
+        keep = 1.0 - given if rate is not None else given     # fed when the graph runs
+        kept = less(literal(x.graph, draw.astype(x.dtype if x.is_float else np.float64)),
+                    keep)
+        return named(x * where(kept, 1.0 / keep, 0.0), name)
+    keep = 1.0 - float(static_value(given, f"dropout({what})")) if rate is not None else \
+        float(static_value(given, f"dropout({what})"))
+    if not 0.0 < keep <= 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1) (got rate={rate!r}, "
                          f"keep_prob={keep_prob!r})")
-    shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
-    draw = (rng or np.random.default_rng(seed)).uniform(size=shape)
     mask = (draw < keep).astype(x.dtype if x.is_float else np.float64) / keep
     return mul(x, literal(x.graph, mask), name=name)
 
