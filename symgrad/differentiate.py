@@ -25,6 +25,7 @@ from .graph import Dim, Node, ancestors, same_up_to_unknown
 from .ops import REGISTRY, F, as_node, common_graph
 from .ops.base import broadcast_shapes, derived_node, filled, merge_terms
 from .ops.deferred import deferrable
+from .values import is_sparse_result
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 
@@ -64,7 +65,7 @@ def _as_nodes(values, what):
         raise NotATensorError(f"{what} is None; pass a tensor or a list of tensors")
     items = list(values) if isinstance(values, (list, tuple)) else [values]
     for i, v in enumerate(items):
-        if all(hasattr(v, a) for a in ("values", "layout", "colors")):
+        if is_sparse_result(v):
             raise NotATensorError(
                 f"{what}[{i}] is a sparse result (sparse=True), not a tensor of the graph; "
                 "its stored entries are the tensor .values (in CSR order): differentiate "

@@ -39,6 +39,7 @@ import sympy
 from .coloring import column_coloring, star_coloring, star_recovery  # noqa: F401 (re-export)
 from .errors import NotATensorError
 from .graph import Node, ancestors, is_static
+from .values import is_sparse_result
 
 _RNG_SEED = 20260
 _SUBS_CACHE: dict = {}
@@ -52,7 +53,7 @@ def sparsity(t):
     and time follow the nonzeros, plus the returned array itself).
     """
     if not isinstance(t, Node):
-        hint = " (a sparse result's pattern is its .pattern)" if hasattr(t, "pattern") else ""
+        hint = " (a sparse result's pattern is its .pattern)" if is_sparse_result(t) else ""
         raise NotATensorError(f"sparsity(t): {type(t).__name__} is not a tensor of the graph"
                               f"{hint}; pass a tensor such as sg.hessians(f, x)[0]")
     found = _unit_sweep_pattern(t)

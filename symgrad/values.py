@@ -65,6 +65,13 @@ def cast_value(arr, dtype, what, error=ValueError):
     return arr.astype(dtype, copy=False)
 
 
+def is_sparse_result(t):
+    """Whether ``t`` is a sparse result (``sparse=True``: a ``sparse.SparseTensor``,
+    its stored entries in ``.values`` placed by a :class:`SparseLayout`), not a tensor
+    of the graph."""
+    return isinstance(getattr(t, "layout", None), SparseLayout)
+
+
 class SparseLayout:
     """Where the values of a sparse result go: CSR index arrays and the shape (picklable).
 

@@ -15,10 +15,11 @@ from typing import Any, Sequence
 
 from ..errors import ArgumentError, FormTooLargeError
 from ..graph import Node
+from ..values import is_sparse_result
 from .elided import EXPAND_LIMIT, scalar_size
 from .matrixform import matrix_form
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
-from .sparseform import SPARSE_EXPAND_LIMIT, SparseElided, is_sparse, sparse_form
+from .sparseform import SPARSE_EXPAND_LIMIT, SparseElided, sparse_form
 
 FORMS = ("elementwise", "matrix")
 
@@ -54,7 +55,7 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
     check_strategy(simplify)
     if form not in FORMS:
         raise ArgumentError(f"form={form!r} is not one of {FORMS}")
-    if is_sparse(t):
+    if is_sparse_result(t):
         return _sparse(t, simplify, budget, expand_limit)
     if form == "matrix":
         return matrix_form(t, simplify)

@@ -30,11 +30,12 @@ from .. import display
 from ..errors import ArgumentError, NoClosedFormError
 from ..evaluate import evaluate
 from ..graph import Node, ancestors
+from ..values import is_sparse_result
 from .elided import Elided
 from .layout import PRINT, REPR, TARGETS, Limits, render_form
 from .names import renames, user_name
 from .select import FORMS, choose
-from .sparseform import is_sparse, sparse_form
+from .sparseform import sparse_form
 
 
 class _Said(Elided):
@@ -50,7 +51,7 @@ class _Said(Elided):
 def _forms(t, simplify, form, limits):
     def one(v):
         try:
-            if is_sparse(v):              # its stored entries, whatever the form
+            if is_sparse_result(v):              # its stored entries, whatever the form
                 return sparse_form(v, simplify, None if form == "elementwise" else
                                    limits.sparse_limit, limits.budget, limits.entries)
             return choose(v, simplify, form, limits.expand_limit, limits.budget)
@@ -123,7 +124,7 @@ def pprint(t: Node | Sequence[Node | None] | None, simplify: str = "auto", form:
 
 def _node(t):
     """The tensor of the graph behind ``t``: a sparse result's vector of stored entries."""
-    return t.values if is_sparse(t) else t
+    return t.values if is_sparse_result(t) else t
 
 
 def known_value(t):

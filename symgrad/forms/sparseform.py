@@ -13,9 +13,9 @@ note instead (:class:`SparseElided`); only the entries a printer shows are
 simplified, with the budget of the dense forms, and entries equal across the
 diagonal of a Hessian print the same way, as in the dense ones.
 
-Imports ``elided``, ``simplify`` and ``symbolic``; the sparse result is recognised
-by its attributes (``values``, ``layout``, ``colors``), so nothing here imports the
-layer that makes it.
+Imports ``elided``, ``simplify`` and ``symbolic``; a sparse result is recognised by
+its layout (``values.is_sparse_result``), so nothing here imports the layer that
+makes it.
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
@@ -35,11 +35,6 @@ from .simplify import BUDGET_SECONDS, MEDIUM_OPS, dag_size, mirror_pairs, simpli
 from .symbolic import expand
 
 SPARSE_EXPAND_LIMIT = 150_000   # scalar size of a sparse result's vector the printers expand
-
-
-def is_sparse(t):
-    """Whether ``t`` is a sparse result (``sparse=True``), not a tensor of the graph."""
-    return all(hasattr(t, a) for a in ("values", "layout", "colors", "pattern"))
 
 
 def places(t):
@@ -63,9 +58,6 @@ class SparseForm:
     def matrix(self):
         """A ``sympy.ImmutableSparseMatrix`` of the entries (all of them, when complete)."""
         return sympy.ImmutableSparseMatrix(*self.shape, dict(zip(self.places, self.entries)))
-
-    def __str__(self):
-        return "\n".join(f"[{i}, {j}] = {e}" for (i, j), e in zip(self.places, self.entries))
 
 
 class SparseElided(Elided):
