@@ -115,43 +115,45 @@ def render_form(form, target="str", limits=PRINT, names=None):
     if isinstance(form, SparseForm):
         return _sparse(form, target, limits, names)
     form = rename_symbols(form, names)
-    entries = limits.entries
-    while True:
+
+    def text(entries):
         shown, left = _leading(form, entries) if isinstance(form, sympy.NDimArray) else (form, 0)
-        text = _printed(shown, target)
-        if left:
-            text += " " + note(f"… ({left:,} more entries)", target)
-        if len(text) <= limits.chars:
-            return text
+        more = " " + note(f"… ({left:,} more entries)", target) if left else ""
+        return _printed(shown, target) + more
+    return _fitted(text, target, limits, isinstance(form, sympy.NDimArray), "closed form")
+
+
+def _fitted(text, target, limits, shrinks, what, entries=None):
+    """``text(entries)`` for ``entries`` entries (``limits.entries`` by default), within
+    ``limits.chars``: plain text is cut with a count; LaTeX and MathML, whose markup
+    cannot be cut, are laid out again with a quarter of the entries (where ``shrinks``),
+    else replaced by a note."""
+    entries = limits.entries if entries is None else entries
+    while True:
+        out = text(entries)
+        if len(out) <= limits.chars:
+            return out
         if target in ("latex", "mathml"):
-            if isinstance(form, sympy.NDimArray) and entries > 1:
+            if shrinks and entries > 1:
                 entries = max(1, entries // 4)
                 continue
-            return note(f"closed form of {len(text):,} characters not shown", target)
-        cut = len(text) - limits.chars
-        return text[:limits.chars] + f" … ({cut:,} more characters)"
+            return note(f"{what} of {len(out):,} characters not shown", target)
+        cut = len(out) - limits.chars
+        return out[:limits.chars] + f" … ({cut:,} more characters)"
 
 
 def _sparse(form, target, limits, names):
     """A sparse result's stored entries, one ``[i, j] = ...`` per line (rows of an
     aligned block in LaTeX and MathML), the rest counted, within ``limits.chars``."""
     entries = [rename_symbols(e, names) for e in form.entries]
-    shown = min(limits.entries, len(entries))
-    while True:
-        text = _entry_lines(form.places[:shown], entries[:shown], target)
+
+    def text(shown):
         left = form.total - shown
-        if left:
-            text += {"latex": r"\quad ", "mathml": ""}.get(target, "\n") + \
-                note(f"… ({left:,} more stored entries)", target)
-        if len(text) <= limits.chars:
-            return text
-        if target in ("latex", "mathml"):
-            if shown > 1:
-                shown = max(1, shown // 4)
-                continue
-            return note(f"stored entries of {len(text):,} characters not shown", target)
-        cut = len(text) - limits.chars
-        return text[:limits.chars] + f" … ({cut:,} more characters)"
+        more = {"latex": r"\quad ", "mathml": ""}.get(target, "\n") + \
+            note(f"… ({left:,} more stored entries)", target) if left else ""
+        return _entry_lines(form.places[:shown], entries[:shown], target) + more
+    return _fitted(text, target, limits, True, "stored entries",
+                   min(limits.entries, len(entries)))
 
 
 def _entry_lines(places, entries, target):
