@@ -40,10 +40,16 @@ __all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", 
            "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye"]
 
 
+def known_now(value):
+    """Whether ``value`` is known when tracing (what :func:`static_value` takes): not a
+    computed, fed or variable tensor."""
+    return not isinstance(value, Node) or (not value.inputs and value.op.name == "const")
+
+
 def static_value(value, what):
     """A value known when tracing: numbers, lists, arrays, or a constant leaf's value."""
     if isinstance(value, Node):
-        if value.inputs or value.op.name != "const":
+        if not known_now(value):
             raise ShapeError(f"{what} must be known when the graph is built (a Python list, "
                              f"numpy array or constant), not the computed tensor "
                              f"{value.name!r}: symgrad shapes are static")

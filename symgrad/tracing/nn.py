@@ -37,7 +37,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node, is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
-from .arrays import gather, one_hot, static_value
+from .arrays import gather, known_now, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                    max_pool, max_pool2d)
 from .arguments import checked
@@ -196,18 +196,19 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
         raise ShapeError(f"dropout(x): x has shape {x.shape} with an unknown size (None); "
                          "the dropout mask is drawn when the graph is built, so give x a "
                          "known shape (a placeholder with a fixed batch size)")
-    draw = (rng or np.random.default_rng(seed)).uniform(size=shape)
-    if isinstance(given, Node) and (given.inputs or given.op.name != "const"):
-        keep = 1.0 - given if rate is not None else given     # fed when the graph runs
-        kept = less(literal(x.graph, draw.astype(x.dtype if x.is_float else np.float64)),
-                    keep)
-        return named(x * where(kept, 1.0 / keep, 0.0), name)
-    keep = 1.0 - float(static_value(given, f"dropout({what})")) if rate is not None else \
-        float(static_value(given, f"dropout({what})"))
-    if not 0.0 < keep <= 1.0:
+    fed = not known_now(given)         # a tensor fed when the graph runs
+    keep = given if fed else float(static_value(given, f"dropout({what})"))
+    if rate is not None:
+        keep = 1.0 - keep
+    if not fed and not 0.0 < keep <= 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1) (got rate={rate!r}, "
                          f"keep_prob={keep_prob!r})")
-    mask = (draw < keep).astype(x.dtype if x.is_float else np.float64) / keep
+    draw = (rng or np.random.default_rng(seed)).uniform(size=shape)
+    dtype = x.dtype if x.is_float else np.float64
+    if fed:
+        kept = less(literal(x.graph, draw.astype(dtype)), keep)
+        return named(x * where(kept, 1.0 / keep, 0.0), name)
+    mask = (draw < keep).astype(dtype) / keep
     return mul(x, literal(x.graph, mask), name=name)
 
 
