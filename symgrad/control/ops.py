@@ -99,18 +99,18 @@ NUMERIC, SYMBOLIC = Interpreter(), SymbolicInterpreter()
 
 
 def iterate(interp, cond, body, state, caps, maximum_iterations):
-    """The iterates x_0 .. x_T, the guard of each step (True, or a condition on
-    symbols), and the plain iterates u_0 .. u_T.
+    """The plain iterates u_0 .. u_T (u_{k+1} = body(u_k)) and the guard of each step
+    (True, or a condition on symbols): step k runs where its guard holds.
 
-    x_{k+1} = body(x_k) where the guard holds, else x_k: a loop whose condition
-    depends on symbols unrolls to maximum_iterations guarded steps; without a cap
-    it has no finite closed form (DataDependentLoop).  Where guard k holds, every
-    guard before it held too, so x_k is the plain iterate u_k = body(u_{k-1}): the
-    conditions and the body are applied to u_k, never to the piecewise x_k (whose
-    conditions nested inside conditions made a 3-step loop's closed form take 14 s
-    to print, and each further step several times longer).  Numbers: u_k = x_k.
+    A loop whose condition depends on symbols unrolls to maximum_iterations guarded
+    steps; without a cap it has no finite closed form (DataDependentLoop).  Where
+    guard k holds, every guard before it held too, so the loop's state there is u_k:
+    conditions and the body read u_k, never the piecewise state of :func:`final`
+    (whose conditions nested inside conditions made a 3-step loop's closed form take
+    14 s to print, and each further step several times longer).  Numbers: every
+    guard is True, and u_k is the state.
     """
-    states, guards, guard, plain = [list(state)], [], True, [list(state)]
+    plain, guards, guard = [list(state)], [], True
     while maximum_iterations is None or len(guards) < maximum_iterations:
         guard = interp.test(guard, interp.run(cond, plain[-1] + caps)[0])
         if guard is False:
@@ -120,9 +120,16 @@ def iterate(interp, cond, body, state, caps, maximum_iterations):
                 f"its condition {guard} depends on symbols, so the trip count is unknown "
                 "(give maximum_iterations for a piecewise closed form, or evaluate at values)")
         plain.append(interp.run(body, plain[-1] + caps))
-        states.append(interp.select(guard, plain[-1], states[-1]))
         guards.append(guard)
-    return states, guards, plain
+    return plain, guards
+
+
+def final(interp, plain, guards):
+    """The loop's last state: x_{k+1} = u_{k+1} where guard k holds, else x_k."""
+    state = plain[0]
+    for u, guard in zip(plain[1:], guards):
+        state = interp.select(guard, u, state)
+    return state
 
 
 def _trip_count(interp, guards):
@@ -196,8 +203,8 @@ def _split(values, n):
 
 def _while_eval(interp, values, cond, body, n, maximum_iterations):
     state, caps = _split(values, n)
-    states, guards, _ = iterate(interp, cond, body, state, caps, maximum_iterations)
-    return pack_values(states[-1] + [_trip_count(interp, guards)])
+    plain, guards = iterate(interp, cond, body, state, caps, maximum_iterations)
+    return pack_values(final(interp, plain, guards) + [_trip_count(interp, guards)])
 
 
 def _while_impl(*values, cond, body, n, maximum_iterations, back_prop, layout):
@@ -259,7 +266,7 @@ register(Op("while_loop", kind="control", shape=_packed_shape, dtype=_float64,
 def _while_vjp_eval(interp, values, cond, body, vjp, n, maximum_iterations, layout):
     m = len(body.params) - n
     state, caps, seeds = list(values[:n]), list(values[n:n + m]), list(values[n + m:])
-    _, guards, plain = iterate(interp, cond, body, state, caps, maximum_iterations)
+    plain, guards = iterate(interp, cond, body, state, caps, maximum_iterations)
     zeros = [np.zeros(shape, dt) for shape, dt in layout[len(seeds):]]
     return pack_values(_reverse(interp, plain, guards, caps, vjp, seeds, zeros))
 

@@ -49,7 +49,7 @@ def adjoint_steps(node, inputs, first=FIRST_ITERATIONS):
     n, body = a["n"], a["body"]
     m = len(body.params) - n
     state, caps, adjoint = list(inputs[:n]), list(inputs[n:n + m]), list(inputs[n + m:])
-    states, _, _ = iterate(NUMERIC, a["cond"], body, state, caps, a["maximum_iterations"])
+    states, _ = iterate(NUMERIC, a["cond"], body, state, caps, a["maximum_iterations"])
     trips = len(states) - 1
     steps = {trips: adjoint}
     for k in range(trips - 1, -1, -1):
