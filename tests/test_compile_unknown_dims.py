@@ -118,8 +118,10 @@ def test_every_registry_op_compiles_over_unknown_sizes(rng):
     names = [n for n, op in sorted(REGISTRY.items()) if op.kind != "leaf" and op.examples
              and (op.kind != "elementwise" or n in ELEMENTWISE)]
     generic = [n for n in names if _size_generic(n, rng)]
-    # one build serves every size, except for ops decomposed over their sizes (linalg)
-    assert set(names) - set(generic) <= {"matrix_inverse", "det", "log_abs_det", "cholesky"}
+    # one build serves every size, except for ops decomposed over their sizes (linalg) and
+    # numbers drawn per size (baked into each size's build)
+    assert set(names) - set(generic) <= {"matrix_inverse", "det", "log_abs_det", "cholesky",
+                                         "uniform_draw"}
     assert isinstance(_compiled_equals_reference(generic, rng), Evaluator)
     rest = sorted(set(names) - set(generic))
     if rest:  # those compile per size, to the same values
@@ -139,6 +141,26 @@ def test_ops_outside_the_size_generic_lowering_compile_per_size(rng):
             np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
             np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
         assert len(f.evaluators) == 2
+
+
+def test_dropout_over_an_unknown_batch_compiles_per_size_to_the_reference(rng):
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(None, 6), name="x")
+        keep = sg.placeholder(shape=(), name="keep")
+        y = sg.nn.dropout(sg.tanh(x), keep_prob=keep, seed=3)
+        loss = sg.reduce_sum(y * y)
+        outputs = [y, loss] + sg.gradients(loss, x)
+        f = sg.compile(outputs, [x, keep])
+        assert isinstance(f, PerSize)
+        for n, k in ((5, 0.5), (9, 0.5), (5, 1.0)):
+            v = rng.standard_normal((n, 6))
+            got, want = f(v, k), sg.evaluate(outputs, {x: v, keep: k})
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-15)
+        kept = f(v, 0.5)[0] != 0
+        assert 0 < kept.mean() < 1
+        np.testing.assert_array_equal(f(v[:2], 0.5)[0] != 0, kept[:2])  # a row's own mask
+        assert len(f.evaluators) == 3
 
 
 def test_programs_with_unknown_sizes_round_trip_through_their_literal(logistic):

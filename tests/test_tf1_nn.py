@@ -325,11 +325,6 @@ def test_dropout_with_a_fed_keep_prob_as_the_tf1_tutorials_write_it():
         with tf.Session() as sess:
             train, grad, same = sess.run([fed, g, fixed], {x: data, keep_prob: 0.5})
             test = sess.run(fed, {x: data, keep_prob: 1.0})
-        unknown = tf.placeholder(tf.float32, [None, 25])
-        try:
-            tf.nn.dropout(unknown, keep_prob)
-        except ValueError as exc:
-            message = str(exc)
     """)
     data, train = ns["data"], ns["train"]
     np.testing.assert_allclose(ns["test"], data)                # keep 1.0: unchanged
@@ -338,4 +333,65 @@ def test_dropout_with_a_fed_keep_prob_as_the_tf1_tutorials_write_it():
     np.testing.assert_allclose(train[kept], 2 * data[kept])     # kept entries scaled
     np.testing.assert_array_equal(train, ns["same"])           # the mask of keep_prob=0.5
     np.testing.assert_allclose(ns["grad"], 2 * train, rtol=1e-6)  # d/dx (x * mask x)
-    assert "dropout(x)" in ns["message"] and "(None, 25)" in ns["message"]
+
+
+def test_dropout_over_a_batch_of_unknown_size_keeps_one_mask_per_row():
+    # the deep-MNIST tutorial's tf.nn.dropout(h_fc1, keep_prob) with h_fc1: [None, 1024]
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        known = tf.placeholder(tf.float32, [40, 25])
+        unknown = tf.placeholder(tf.float32, [None, 25])
+        keep_prob = tf.placeholder(tf.float32)
+        a = tf.nn.dropout(known, keep_prob, seed=7)
+        b = tf.nn.dropout(unknown, keep_prob, seed=7)
+        c = tf.nn.dropout(unknown, 0.5, seed=7)
+        (g,) = tf.gradients(tf.reduce_sum(b * unknown), unknown)
+        data = np.random.RandomState(0).rand(40, 25).astype(np.float32) + 0.5
+        with tf.Session() as sess:
+            full, rows40, fixed, grad = sess.run([a, b, c, g], {known: data, unknown: data,
+                                                                keep_prob: 0.5})
+            rows10 = sess.run(b, {unknown: data[:10], keep_prob: 0.5})
+            test = sess.run(b, {unknown: data, keep_prob: 1.0})
+    """)
+    full, data = ns["full"], ns["data"]
+    assert 0.35 < np.mean(full != 0) < 0.65
+    np.testing.assert_array_equal(ns["rows40"], full)        # the numbers a known size draws
+    np.testing.assert_array_equal(ns["fixed"], full)         # a fixed 0.5 keeps the same
+    np.testing.assert_array_equal(ns["rows10"], full[:10])   # a row's mask in every batch
+    np.testing.assert_allclose(ns["test"], data)
+    np.testing.assert_allclose(ns["grad"], 2 * full, rtol=1e-6)
+
+
+def test_deep_mnist_style_training_with_dropout_and_accuracy():
+    # written as TF1's "Deep MNIST for experts" writes it (smaller, synthetic data)
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(0)
+        images = rng.randn(300, 20).astype(np.float32)
+        labels = np.eye(3, dtype=np.float32)[images[:, :3].argmax(1)]
+        x = tf.placeholder(tf.float32, shape=[None, 20])
+        y_ = tf.placeholder(tf.float32, shape=[None, 3])
+        W_fc1 = tf.Variable(tf.truncated_normal([20, 32], stddev=0.1))
+        b_fc1 = tf.Variable(tf.constant(0.1, shape=[32]))
+        h_fc1 = tf.nn.relu(tf.matmul(x, W_fc1) + b_fc1)
+        keep_prob = tf.placeholder(tf.float32)
+        h_fc1_drop = tf.nn.dropout(h_fc1, keep_prob)
+        W_fc2 = tf.Variable(tf.truncated_normal([32, 3], stddev=0.1))
+        b_fc2 = tf.Variable(tf.constant(0.1, shape=[3]))
+        y_conv = tf.matmul(h_fc1_drop, W_fc2) + b_fc2
+        cross_entropy = tf.reduce_mean(
+            tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y_conv))
+        train_step = tf.train.AdamOptimizer(1e-2).minimize(cross_entropy)
+        correct_prediction = tf.equal(tf.argmax(y_conv, 1), tf.argmax(y_, 1))
+        accuracy = tf.reduce_mean(tf.cast(correct_prediction, tf.float32))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            before = accuracy.eval(feed_dict={x: images, y_: labels, keep_prob: 1.0})
+            for i in range(150):
+                batch = rng.randint(0, 300, 50)
+                train_step.run(feed_dict={x: images[batch], y_: labels[batch], keep_prob: 0.5})
+            after = accuracy.eval(feed_dict={x: images, y_: labels, keep_prob: 1.0})
+    """)
+    assert ns["before"] < 0.6 and ns["after"] > 0.9

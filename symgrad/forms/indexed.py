@@ -200,7 +200,10 @@ RULES = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod, "matmul": _matm
          "transpose": _transpose, "reshape": _reshape, "broadcast_to": _broadcast_to,
          "index": _index, "index_add": _index_add,
          "dim_size": lambda b, node, idx: sympy.Mul(*[size_of(node.inputs[0].shape[a])
-                                                      for a in node.attrs["axis"]])}
+                                                      for a in node.attrs["axis"]]),
+         # drawn numbers are named, as leaves are (their values exist per size only)
+         "uniform_draw": lambda b, node, idx: sympy.IndexedBase(
+             node.op_name, shape=tuple(size_of(d) for d in node.shape))[tuple(idx)]}
 
 
 def out_indices(ndim):

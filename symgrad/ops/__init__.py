@@ -6,8 +6,8 @@ nothing outside ``ops/`` branches on an op's name.
 >>> "matmul" in REGISTRY and "sin" in REGISTRY
 True
 """
-from . import (activations, elementwise, leaves, linalg, linalg_ops, reduce,  # noqa: F401
-               shape)  # (registration)
+from . import (activations, draws, elementwise, leaves, linalg, linalg_ops,  # noqa: F401
+               reduce, shape)  # (registration)
 from . import batching, links  # noqa: F401,E402  (batching and dependence rules of the ops above)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
                    check_value, common_graph, literal, normalize_axis, unbroadcast)

@@ -116,6 +116,13 @@ def _dim_size(node, inputs, batched, size):
     return F.broadcast_to(F.reshape(count, shape=(1,)), shape=(size,))
 
 
+def _same_numbers(node, inputs, batched, size):
+    # every seed reads the same numbers (they depend on the shape, not the values)
+    one = F.index(inputs[0], index=(0,)) if batched[0] else inputs[0]
+    out = apply(node.op, [one], **node.attrs)
+    return F.broadcast_to(F.reshape(out, shape=(1,) + out.shape), shape=(size,) + out.shape)
+
+
 def batch_rule(op):
     """The batching rule of ``op`` (by kind or its own ``op.batch``), or None."""
     rule = getattr(op, "batch", None)
@@ -151,3 +158,4 @@ REGISTRY["einsum"].batch = _einsum
 for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky"):
     REGISTRY[_name].batch = _leading
 REGISTRY["dim_size"].batch = _dim_size
+REGISTRY["uniform_draw"].batch = _same_numbers

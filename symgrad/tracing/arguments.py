@@ -188,6 +188,27 @@ def tensor_signature(params: list[str]) -> inspect.Signature:
     return inspect.Signature(ps, return_annotation="Tensor")
 
 
+def publish(namespace, counts=None, own=(), unchecked=()):
+    """Wrap every function a module exports (``__all__``), in place: its arity and
+    argument kinds are checked (:func:`checked`), and a call meeting a tensor of unknown
+    rank is recorded until values arrive (``ops.deferred``), as ``functions.py``'s are.
+
+    ``counts``: name -> ``count(*args, **kwargs)``, how many tensors a list result
+    holds; ``own``: functions that meet unknown ranks themselves (or return a list of
+    a length known only then); ``unchecked``: functions whose arguments the name rules
+    would misjudge.
+    """
+    from ..ops.deferred import deferrable
+    counts = counts or {}
+    for name in namespace["__all__"]:
+        fn = namespace[name]
+        if hasattr(fn, "__wrapped__") or name in unchecked:
+            continue
+        if name not in own:
+            fn = deferrable(counts.get(name))(fn)
+        namespace[name] = checked(fn)
+
+
 def check_module(module):
     """Give every function a module exports (``__all__``) the checks, in place.
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node
 from ..ops import apply, literal, normalize_axis
-from .arguments import checked
+from .arguments import publish
 from .functions import _lift, concat, equal, expand_dims, reshape, where
 from .math_ops import named
 from .tensor import Graph, as_dtype, constant, get_default_graph  # noqa: F401  (doctests)
@@ -285,6 +285,6 @@ def reverse(tensor, axis, name=None):
     return apply("index", [x], index=index, name=name)
 
 
-# every public function checks its arity and argument kinds (tracing.arguments)
-for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
-    globals()[_n] = checked(globals()[_n])
+# every public function checks its arity and argument kinds and records calls meeting a
+# tensor of unknown rank (tracing.arguments)
+publish(globals(), own=("split", "unstack"))

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..ops import apply, literal
 from .arrays import pad, static_value
-from .arguments import checked
+from .arguments import publish
 from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshape, transpose,
                         where)
 from .math_ops import named
@@ -201,6 +201,6 @@ def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
 max_pool2d, avg_pool2d = max_pool, avg_pool
 
 
-# every public function checks its arity and argument kinds (tracing.arguments)
-for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
-    globals()[_n] = checked(globals()[_n])
+# every public function checks its arity and argument kinds and records calls meeting a
+# tensor of unknown rank (tracing.arguments)
+publish(globals())

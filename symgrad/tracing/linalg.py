@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..ops import apply, literal
 from .arrays import eye
-from .arguments import checked
+from .arguments import publish
 from .functions import (_lift, log, matmul, mul, norm, reduce_sum, sign,  # noqa: F401
                         stop_gradient, trace)
 from .math_ops import named
@@ -148,6 +148,7 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(l, y, lower=True, adjoint=True, name=name)
 
 
-# every public function checks its arity and argument kinds (tracing.arguments)
-for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
-    globals()[_n] = checked(globals()[_n])
+# every public function checks its arity and argument kinds and records calls meeting a
+# tensor of unknown rank (tracing.arguments)
+_TWO = lambda *args, **kwargs: 2  # (two tensors)
+publish(globals(), counts={"slogdet": _TWO})

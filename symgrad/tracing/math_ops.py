@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..ops import apply, literal, normalize_axis
-from .arguments import checked
+from .arguments import publish
 from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
                         reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
                         square, sub, where)
@@ -246,6 +246,6 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
 
 
-# every public function checks its arity and argument kinds (tracing.arguments)
-for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
-    globals()[_n] = checked(globals()[_n])
+# every public function checks its arity and argument kinds and records calls meeting a
+# tensor of unknown rank (tracing.arguments)
+publish(globals(), own=("clip_by_global_norm",))

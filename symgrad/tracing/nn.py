@@ -21,7 +21,9 @@ SEMANTICS (TF's behaviour, kept here):
   ``sigmoid(x) - z``.
 - ``dropout``: the mask is drawn once, when the op is created (like the random
   ops of ``compat.v1``), from ``seed``; kept entries are scaled by ``1/keep``.
-  Its numbers cannot match TF's random stream.
+  Its numbers cannot match TF's random stream.  Over a size known only at run time
+  the numbers are made when the size arrives, from a key fixed at creation, and are
+  the ones the known size would have drawn.
 
 >>> with Graph().as_default():
 ...     logits = constant([[2.0, 1.0, 0.1]])
@@ -37,11 +39,12 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node, is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
+from ..ops.draws import draw_like, uniform_numbers
 from .arrays import gather, known_now, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                    max_pool, max_pool2d)
-from .arguments import checked
-from .functions import (_lift, abs, concat, less, logsumexp, maximum, mul, neg,  # noqa: F401
+from .arguments import publish
+from .functions import (_lift, abs, cast, concat, less, logsumexp, maximum, mul, neg,  # noqa: F401
                         reduce_mean, reduce_sum, relu, reshape, sigmoid, softmax, softplus,
                         square, stop_gradient, tanh, where)
 from .math_ops import named, rsqrt, squared_difference
@@ -182,20 +185,22 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
 
 def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None):
     """Zero entries with probability ``rate`` (or keep them with ``keep_prob``) and scale
-    the kept ones by ``1/keep``; the mask's uniform numbers are drawn once, now (module
+    the kept ones by ``1/keep``; the mask's numbers are fixed once, now (module
     docstring).  ``rate``/``keep_prob`` may be a tensor fed at run time (TF1's
     ``keep_prob = tf.placeholder(tf.float32)``, 0.5 to train and 1.0 to evaluate): an
-    entry is kept where its number is below the fed keep probability."""
+    entry is kept where its number is below the fed keep probability.  An x with an
+    unknown size (``[None, d]``) gets its numbers when its size arrives
+    (``ops.draws``): row i has the same numbers in every batch, the ones a known size
+    would have had."""
     (x,) = _lift([x])
     given, what = (rate, "rate") if rate is not None else (keep_prob, "keep_prob")
     if given is None:
         raise ValueError("dropout: pass rate= (or TF1's keep_prob=), the probability of "
                          "dropping (keeping) each entry")
+    if noise_shape is not None and not all(isinstance(d, (int, np.integer)) for d in noise_shape):
+        raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): give every size as a "
+                         "number (leave noise_shape out for a mask of x's shape)")
     shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
-    if not is_static(shape):
-        raise ShapeError(f"dropout(x): x has shape {x.shape} with an unknown size (None); "
-                         "the dropout mask is drawn when the graph is built, so give x a "
-                         "known shape (a placeholder with a fixed batch size)")
     fed = not known_now(given)         # a tensor fed when the graph runs
     keep = given if fed else float(static_value(given, f"dropout({what})"))
     if rate is not None:
@@ -203,13 +208,20 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
     if not fed and not 0.0 < keep <= 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1) (got rate={rate!r}, "
                          f"keep_prob={keep_prob!r})")
-    draw = (rng or np.random.default_rng(seed)).uniform(size=shape)
+    key = int((rng or np.random.default_rng(seed)).integers(2**63))
     dtype = x.dtype if x.is_float else np.float64
-    if fed:
-        kept = less(literal(x.graph, draw.astype(dtype)), keep)
-        return named(x * where(kept, 1.0 / keep, 0.0), name)
-    mask = (draw < keep).astype(dtype) / keep
-    return mul(x, literal(x.graph, mask), name=name)
+    if not is_static(shape):           # numbers made when the size is known
+        drawn = draw_like(x, key)
+        drawn = drawn if dtype == drawn.dtype else cast(drawn, dtype)
+    elif fed:
+        drawn = literal(x.graph, uniform_numbers(shape, key).astype(dtype))
+    else:
+        mask = (uniform_numbers(shape, key) < keep).astype(dtype) / keep
+        return mul(x, literal(x.graph, mask), name=name)
+    scale = 1.0 / keep if fed else literal(x.graph, np.asarray(1.0 / keep, dtype))
+    scale = scale if scale.dtype == dtype else cast(scale, dtype)
+    return named(x * where(less(drawn, keep), scale, literal(x.graph, np.zeros((), dtype))),
+                 name)
 
 
 def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
@@ -260,6 +272,7 @@ def atrous_conv2d(value, filters, rate, padding, name=None):
     return conv2d(value, filters, 1, padding, dilations=rate, name=name)
 
 
-# every public function checks its arity and argument kinds (tracing.arguments)
-for _n in [n for n in __all__ if not hasattr(globals()[n], "__wrapped__")]:
-    globals()[_n] = checked(globals()[_n])
+# every public function checks its arity and argument kinds and records calls meeting a
+# tensor of unknown rank (tracing.arguments)
+_TWO = lambda *args, **kwargs: 2  # (two tensors)
+publish(globals(), counts={"moments": _TWO, "top_k": _TWO}, own=("dropout",))

@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node
 from ..ops import apply
-from .arguments import checked
+from .arguments import publish
 from .arrays import one_hot, static_value
 from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, reduce_sum,
                         where)
@@ -109,6 +109,5 @@ def segment_sum(data, segment_ids, name=None):
 
 
 # scatter_nd's ``shape`` may be a constant tensor (TF's docs pass tf.constant([8])), which
-# the checker's rule for parameters named ``shape`` would refuse
-for _n in [n for n in __all__ if n != "scatter_nd"]:
-    globals()[_n] = checked(globals()[_n])
+# the checker's rule for parameters named ``shape`` would refuse; top_k gives two tensors
+publish(globals(), counts={"top_k": lambda *args, **kwargs: 2}, unchecked=("scatter_nd",))
