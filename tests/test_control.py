@@ -266,3 +266,26 @@ def test_a_capped_loop_conditions_its_steps_on_plain_iterates(graph):
         v.assign(value)
         for f, t in zip(forms, (loss, g, h)):
             assert float(f.subs(sym, value)) == pytest.approx(float(t.numpy()), rel=1e-12)
+
+
+def test_a_capped_loop_with_a_kinked_body_prints_forms_equal_to_its_numbers(graph):
+    # the body takes a maximum: each iterate's Max holds the last one twice, and SymPy's
+    # Max construction and piecewise_fold walked those trees whole (8 steps of a
+    # 3-vector: 128 s to print the value, minutes for the gradient)
+    x = sg.Variable(np.array([0.2, -0.4, 0.3]), name="x")
+    trips, y = sg.while_loop(lambda i, s: sg.reduce_sum(s * s) < 6.0,
+                             lambda i, s: (i + 1, sg.maximum(s * 1.5, sg.sin(s)) + 0.1),
+                             [sg.constant(0), x], maximum_iterations=6)
+    loss = sg.reduce_sum(y * np.array([0.3, -1.2, 0.7]))
+    (g,) = sg.gradients(loss, x)
+    forms = [sg.closed_form(loss, simplify="none"), sg.closed_form(g, simplify="none")]
+    symbols = {s.name: s for f in forms for s in f.free_symbols}
+    counts = set()
+    for start in ([0.2, -0.4, 0.3], [1.0, 0.5, -0.7], [-2.0, 0.1, 0.4], [0.05, 0.02, 0.01]):
+        x.assign(np.array(start))
+        at = {symbols[f"x[{k}]"]: v for k, v in enumerate(start) if f"x[{k}]" in symbols}
+        assert float(forms[0].subs(at)) == pytest.approx(float(loss.numpy()), rel=1e-12)
+        got = np.array(forms[1].subs(at), dtype=float).ravel()
+        np.testing.assert_allclose(got, g.numpy(), rtol=1e-12)
+        counts.add(int(trips.numpy()))
+    assert len(counts) >= 3                  # the points take different numbers of trips

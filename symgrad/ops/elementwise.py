@@ -158,12 +158,13 @@ class ElementwiseOp(Op):
     def _symbolic(self, node, *arrays):
         expr, syms = self.expr([x.dtype for x in node.inputs], **node.attrs)
         strong = node.attrs.get("strong")
+        place = _placed if expr.has(sympy.Max, sympy.Min) else sympy.Basic.xreplace
 
         def one(*values):
             if strong is not None and values[strong] == 0:
                 return sympy.S.Zero
-            out = expr.xreplace(dict(zip(syms, values)))
-            return sympy.piecewise_fold(out) if _top_piecewise(out) else out
+            out = place(expr, dict(zip(syms, values)))
+            return _fold_top(out) if _top_piecewise(out) else out
         result = np.frompyfunc(one, len(arrays), 1)(*arrays)
         return np.asarray(result, dtype=object)
 
@@ -177,6 +178,54 @@ def _derivative(expr, s):
         d = d.replace(lambda e: isinstance(e, (sympy.Derivative, sympy.Subs))
                       and e.has(sympy.floor, sympy.ceiling), lambda e: sympy.S.Zero)
     return sympy.powsimp(d) if d.has(sympy.Pow) else d
+
+
+def _placed(expr, values):
+    """``expr.xreplace(values)``, where Max and Min of expressions stay as written.
+
+    SymPy's Max(a, b) compares its arguments on construction, down to
+    ``factor_terms(a - b)``, which walks both trees: through a loop whose body takes a
+    maximum, each iterate's Max holds the last one's twice, and the walks grew
+    exponentially (a 3-vector loop of 8 steps printed in 128 s).  Numbers still compare
+    (a known iterate's maximum is a number) and equal arguments still merge."""
+    if expr in values:
+        return values[expr]
+    if not expr.args:
+        return expr
+    args = [_placed(a, values) for a in expr.args]
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        args = list(dict.fromkeys(args))
+        if len(args) == 1:
+            return args[0]
+        if not all(a.is_number for a in args):
+            return expr.func(*args, evaluate=False)
+    return expr.func(*args)
+
+
+def _fold_top(expr):
+    """A Piecewise at the top of ``expr`` or among its factors, folded outward:
+    ``g * Piecewise((d, c), (0, True))`` is ``Piecewise((g*d, c), (0, True))``.
+
+    Only the top is folded: the Piecewises inside ``g`` were folded when ``g`` was
+    made.  (``sympy.piecewise_fold`` walks and folds the whole tree; through a loop
+    whose body takes a maximum, the gradient's tree grows with every step and its
+    walks dominated: 8 steps took minutes.)"""
+    if isinstance(expr, sympy.Piecewise):
+        rest, pairs = None, expr.args
+    else:
+        k = next(k for k, a in enumerate(expr.args) if isinstance(a, sympy.Piecewise))
+        rest = expr.func(*(expr.args[:k] + expr.args[k + 1:]))
+        pairs = expr.args[k].args
+    out = []
+    for e, c in pairs:
+        e = e if rest is None else rest * e
+        if _top_piecewise(e):
+            e = _fold_top(e)
+        if isinstance(e, sympy.Piecewise):
+            out.extend((ei, sympy.And(c, ci)) for ei, ci in e.args)
+        else:
+            out.append((e, c))
+    return sympy.Piecewise(*out)
 
 
 def _top_piecewise(expr):
