@@ -395,3 +395,41 @@ def test_deep_mnist_style_training_with_dropout_and_accuracy():
             after = accuracy.eval(feed_dict={x: images, y_: labels, keep_prob: 1.0})
     """)
     assert ns["before"] < 0.6 and ns["after"] > 0.9
+
+
+def test_dense_after_dropout_with_placeholders_of_any_shape():
+    # keep_prob = tf.placeholder(tf.float32) and training = tf.placeholder(tf.bool) have
+    # any shape in TF1; the dropout output keeps its input's shape, so dense can follow
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        tf.set_random_seed(1)
+        x = tf.placeholder(tf.float32, [None, 6])
+        keep_prob = tf.placeholder(tf.float32)
+        training = tf.placeholder(tf.bool)
+        h = tf.layers.dense(x, 8, activation=tf.nn.relu)
+        h_drop = tf.nn.dropout(h, keep_prob)
+        logits = tf.layers.dense(h_drop, 3)
+        out = tf.layers.dropout(logits, rate=0.5, training=training)
+        shapes = (h_drop.shape.as_list(), out.shape.as_list(), keep_prob.shape.as_list())
+        (dk,) = tf.gradients(tf.reduce_sum(h_drop), keep_prob)
+        data = np.random.RandomState(0).rand(5, 6).astype(np.float32)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            plain, dropped, hv, dkv = sess.run([h, h_drop, logits, dk],
+                                               {x: data, keep_prob: 0.5, training: False})
+            same = sess.run(out, {x: data, keep_prob: 0.5, training: False})
+            other = sess.run(out, {x: data, keep_prob: 0.5, training: True})
+            try:
+                sess.run(h_drop, {x: data, keep_prob: [0.5, 0.5]})
+            except ValueError as exc:
+                message = str(exc)
+    """)
+    assert ns["shapes"] == ([None, 8], [None, 3], [])
+    plain, dropped = ns["plain"], ns["dropped"]
+    kept = dropped != 0
+    np.testing.assert_allclose(dropped[kept], 2 * plain[kept], rtol=1e-6)
+    np.testing.assert_allclose(ns["dkv"], -np.sum(dropped) / 0.5, rtol=1e-5)  # d(m x/k)/dk
+    np.testing.assert_array_equal(ns["same"], ns["hv"])        # training False: unchanged
+    assert 0 < np.mean(ns["other"] == 0) < 1
+    assert "shape ()" in ns["message"]

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..tracing import conv as _conv
+from ..ops.deferred import scalar_by_contract
 from ..tracing import nn as _nn
 from . import initializers as _init
 from .scopes import get_variable, variable_scope
@@ -150,4 +151,4 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
     dropped = _nn.dropout(inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed))
     if training is True:
         return _t.identity(dropped, name=name)
-    return _t.where(training, dropped, inputs, name=name)
+    return _t.where(scalar_by_contract(training), dropped, inputs, name=name)

@@ -45,6 +45,19 @@ def any_shape_placeholder(graph, dtype, name):
                           name=name)
 
 
+def scalar_by_contract(value):
+    """``value`` for an argument that is a scalar by contract (dropout's keep
+    probability, a layer's ``training`` flag).  A TF1 ``placeholder(dtype)`` of any
+    shape is narrowed to shape () here, so what is built on it keeps known ranks
+    (``tf.layers.dense`` after ``tf.nn.dropout(h, keep_prob)`` needs h's last size);
+    it then takes scalars only, as the contract says.  TF leaves the placeholder's
+    shape unknown and sets the result's shape instead."""
+    if isinstance(value, Node) and value.shape is None and value.attrs.get("any_shape"):
+        value.shape = ()
+        value.attrs = {k: v for k, v in value.attrs.items() if k != "any_shape"}
+    return value
+
+
 def unknown_rank(value):
     """True for a tensor of unknown rank (an any-shape placeholder or a deferred call)."""
     return isinstance(value, Node) and value.shape is None
@@ -167,5 +180,5 @@ def resolve(nodes, feeds):
     return mapping
 
 
-__all__ = ["DEFERRED", "any_shape_placeholder", "unknown_rank", "defer", "deferrable",
+__all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer", "deferrable",
            "resolve", "tensors_in"]

@@ -39,6 +39,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node, is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
+from ..ops.deferred import scalar_by_contract
 from ..ops.draws import draw_like, uniform_numbers
 from .arrays import gather, known_now, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
@@ -201,6 +202,7 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
         raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): give every size as a "
                          "number (leave noise_shape out for a mask of x's shape)")
     shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
+    given = scalar_by_contract(given)  # (TF1's keep_prob = tf.placeholder(tf.float32))
     fed = not known_now(given)         # a tensor fed when the graph runs
     keep = given if fed else float(static_value(given, f"dropout({what})"))
     if rate is not None:
