@@ -37,7 +37,7 @@ import numpy as np
 import sympy
 
 from .coloring import column_coloring, star_coloring, star_recovery  # noqa: F401 (re-export)
-from .errors import NotATensorError
+from .errors import NotATensorError, ShapeError
 from .graph import Node, ancestors, is_static
 from .values import is_sparse_result
 
@@ -56,8 +56,25 @@ def sparsity(t):
         hint = " (a sparse result's pattern is its .pattern)" if is_sparse_result(t) else ""
         raise NotATensorError(f"sparsity(t): {type(t).__name__} is not a tensor of the graph"
                               f"{hint}; pass a tensor such as sg.hessians(f, x)[0]")
+    require_known_sizes([t], "sparsity(t)")
     found = _unit_sweep_pattern(t)
     return _Analysis([t]).run()[t] if found is None else found
+
+
+def require_known_sizes(outputs, what):
+    """ShapeError naming the placeholders of unknown size below ``outputs``, if any: a
+    pattern is read element by element (a Hessian in w is 4 x 4, but its sweep runs
+    through ``X @ w`` with X of shape (None, 4))."""
+    unknown = [n for n in ancestors(outputs) if n.shape is None or not is_static(n.shape)]
+    if not unknown:
+        return
+    named = [n for n in unknown if n.is_leaf] or unknown
+    listed = ", ".join(f"{n.name!r} of shape {'any' if n.shape is None else n.shape}"
+                       for n in named[:3])
+    raise ShapeError(f"{what}: the graph below it has sizes known only when values arrive "
+                     f"({listed}); a structural pattern is read element by element, so "
+                     "give those placeholders fixed sizes (the dense result serves every "
+                     "size)")
 
 
 def _unit_sweep_pattern(t):

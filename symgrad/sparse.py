@@ -33,8 +33,8 @@ from .ops.deferred import deferrable
 from . import progress
 from .coloring import column_coloring, star_coloring, star_recovery
 from .differentiate import gradients
-from .graph import is_static
-from .patterns import seed_pattern
+from .graph import Node, is_static
+from .patterns import require_known_sizes, seed_pattern
 from .values import SparseLayout  # lives in values: evaluators load without SymPy
 from . import frontier
 from .seeds import (FEW_SEEDS, compression_seeds, forward_columns, forward_sweep,
@@ -242,6 +242,7 @@ def jacobian(y, x, unconnected_gradients="none", sparse=False):
     y, x = jacobian_args(y, x, unconnected_gradients)
     if not (x.is_float and y.is_float and is_static(x.shape)):
         return dense_jacobian(y, x, unconnected_gradients)   # None or zeros
+    require_known_sizes([y], "jacobian(y, x, sparse=True)")
     with x.graph.name_scope("jacobian"):
         out = sparse_jacobian(y, x)
     if out is None and unconnected_gradients == "zero":
@@ -272,6 +273,8 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
         return dense_hessians(ys, xs, name, gate_gradients, aggregation_method,
                               unconnected_gradients)
     xs = hessian_args(xs, unconnected_gradients, aggregation_method)
+    require_known_sizes([y for y in (ys if isinstance(ys, (list, tuple)) else [ys])
+                         if isinstance(y, Node)], "hessians(ys, xs, sparse=True)")
     out = []
     for x in xs:
         with x.graph.name_scope("hessians"):

@@ -315,3 +315,21 @@ def test_index_sets_deduplicate_by_marks_or_by_sorting_alike(rng):
     x = sg.placeholder(shape=(9,), name="x")
     (hs,) = sg.hessians(sg.reduce_mean(sg.softplus(sg.constant(X) @ x)), x, sparse=True)
     assert hs.nnz == 81 and np.array_equal(hs.pattern.toarray(), np.ones((9, 9), bool))
+
+
+def test_patterns_over_sizes_known_only_at_run_time_are_refused_by_name():
+    # the Hessian in w is 4 x 4, but its sweep runs through X of shape (None, 4): the
+    # pattern is read element by element, so each entry point says so (it raised a
+    # TypeError from inside numpy); the dense result still serves every size
+    with sg.Graph().as_default():
+        X = sg.placeholder(shape=(None, 4), name="X")
+        w = sg.placeholder(shape=(4,), name="w")
+        loss = sg.reduce_sum(sg.tanh(X * w) ** 2)
+        (h,) = sg.hessians(loss, w)
+        calls = [lambda: sg.sparsity(h), lambda: sg.hessians(loss, w, sparse=True),
+                 lambda: sg.jacobian(sg.reduce_sum(sg.tanh(X * w), 0), w, sparse=True)]
+        for call in calls:
+            with pytest.raises(sg.ShapeError, match=r"'X' of shape \(None, 4\).*fixed sizes"):
+                call()
+        value = sg.evaluate(h, {X: np.ones((3, 4)), w: np.full(4, 0.5)})
+        assert value.shape == (4, 4) and np.count_nonzero(value - np.diag(np.diag(value))) == 0
