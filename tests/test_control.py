@@ -289,3 +289,26 @@ def test_a_capped_loop_with_a_kinked_body_prints_forms_equal_to_its_numbers(grap
         np.testing.assert_allclose(got, g.numpy(), rtol=1e-12)
         counts.add(int(trips.numpy()))
     assert len(counts) >= 3                  # the points take different numbers of trips
+
+
+def test_conditions_on_kinked_iterates_hold_no_piecewise(graph):
+    # the guards read iterates of a body with where/abs: each comparison's Piecewises are
+    # taken out as ITE once (SymPy refolded them through set solving whenever it paired
+    # a condition with a branch: this loop's Hessian took 30 s to print at 3 steps)
+    x = sg.Variable(np.array([0.3, -0.2, 0.5]), name="x")
+    y = sg.while_loop(lambda s: sg.reduce_sum(s * s) < 6.0,
+                      lambda s: sg.where(s > 0.1, s * 1.5, sg.abs(s)) + 0.1, x,
+                      maximum_iterations=3)
+    loss = sg.reduce_sum(y * np.array([0.3, -1.2, 0.7]))
+    (g,) = sg.gradients(loss, x)
+    forms = [sg.closed_form(loss, simplify="none"), sg.closed_form(g, simplify="none")]
+    for f in forms:
+        for p in f.atoms(sympy.Piecewise):
+            assert not any(c.has(sympy.Piecewise) for _, c in p.args)
+    symbols = {s.name: s for f in forms for s in f.free_symbols}
+    for start in ([0.3, -0.2, 0.5], [1.0, 0.05, -0.7], [-2.0, 0.1, 0.4], [0.05, 0.02, 0.2]):
+        x.assign(np.array(start))
+        at = {symbols[f"x[{k}]"]: v for k, v in enumerate(start) if f"x[{k}]" in symbols}
+        assert float(forms[0].subs(at)) == pytest.approx(float(loss.numpy()), rel=1e-12)
+        got = np.array(forms[1].subs(at), dtype=float).ravel()
+        np.testing.assert_allclose(got, g.numpy(), rtol=1e-12)

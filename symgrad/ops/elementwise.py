@@ -164,6 +164,8 @@ class ElementwiseOp(Op):
             if strong is not None and values[strong] == 0:
                 return sympy.S.Zero
             out = place(expr, dict(zip(syms, values)))
+            if isinstance(out, Boolean):
+                return _without_piecewise(out)
             return _fold_top(out) if _top_piecewise(out) else out
         result = np.frompyfunc(one, len(arrays), 1)(*arrays)
         return np.asarray(result, dtype=object)
@@ -226,6 +228,26 @@ def _fold_top(expr):
         else:
             out.append((e, c))
     return sympy.Piecewise(*out)
+
+
+def _without_piecewise(cond):
+    """A condition with each Piecewise inside it taken out as an if-then-else of
+    conditions: ``R(Piecewise((e1, c1), (e2, True)))`` is ``ITE(c1, R(e1), R(e2))``,
+    true at the same points.
+
+    A comparison read on a kinked value (``where(relu(x) > 1, ...)``, a loop's guard on
+    an iterate of a body with ``abs``) holds Piecewises, and SymPy folds every condition
+    that does each time it pairs it with a branch, rewriting it to ITE through set
+    solving of the relations: seconds per condition (a 3-step loop's Hessian took
+    30 s).  Taken out once here, conditions stay free of Piecewise."""
+    if cond.is_Atom or not cond.has(sympy.Piecewise):
+        return cond
+    inner = next(p for p in sympy.preorder_traversal(cond) if isinstance(p, sympy.Piecewise))
+    out = sympy.false
+    for e, c in reversed(inner.args):
+        picked = _without_piecewise(cond.xreplace({inner: e}))
+        out = picked if c is sympy.true else sympy.ITE(c, picked, out)
+    return out
 
 
 def _top_piecewise(expr):
