@@ -433,3 +433,37 @@ def test_dense_after_dropout_with_placeholders_of_any_shape():
     np.testing.assert_array_equal(ns["same"], ns["hv"])        # training False: unchanged
     assert 0 < np.mean(ns["other"] == 0) < 1
     assert "shape ()" in ns["message"]
+
+
+def test_convolution_and_pooling_over_a_batch_of_unknown_size():
+    # the deep-MNIST CNN's x_image = tf.reshape(x, [-1, 28, 28, 1]) with x: [None, 784]
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(0)
+        x = tf.placeholder(tf.float32, [None, 64])
+        x_image = tf.reshape(x, [-1, 8, 8, 1])
+        W = tf.constant(rng.randn(3, 3, 1, 2).astype(np.float32))
+        h = tf.nn.relu(tf.nn.conv2d(x_image, W, strides=[1, 1, 1, 1], padding='SAME'))
+        pooled = tf.nn.max_pool(h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='SAME')
+        mean = tf.nn.avg_pool(h, ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1], padding='VALID')
+        loss = tf.reduce_sum(pooled) + tf.reduce_sum(mean)
+        (dx,) = tf.gradients(loss, x)
+        shapes = (h.shape.as_list(), pooled.shape.as_list(), mean.shape.as_list())
+        known = tf.placeholder(tf.float32, [3, 64])
+        k_image = tf.reshape(known, [-1, 8, 8, 1])
+        kh = tf.nn.relu(tf.nn.conv2d(k_image, W, strides=[1, 1, 1, 1], padding='SAME'))
+        k_loss = tf.reduce_sum(tf.nn.max_pool(kh, [1, 2, 2, 1], [1, 2, 2, 1], 'SAME')) + \\
+            tf.reduce_sum(tf.nn.avg_pool(kh, [1, 3, 3, 1], [1, 2, 2, 1], 'VALID'))
+        (k_dx,) = tf.gradients(k_loss, known)
+        data = rng.rand(5, 64).astype(np.float32)
+        with tf.Session() as sess:
+            out5 = sess.run([loss, dx], {x: data})
+            out3 = sess.run([loss, dx], {x: data[:3]})
+            ref3 = sess.run([k_loss, k_dx], {known: data[:3]})
+    """)
+    assert ns["shapes"] == ([None, 8, 8, 2], [None, 4, 4, 2], [None, 3, 3, 2])
+    np.testing.assert_allclose(ns["out3"][0], ns["ref3"][0], rtol=1e-6)
+    np.testing.assert_allclose(ns["out3"][1], ns["ref3"][1], rtol=1e-6)
+    assert ns["out5"][1].shape == (5, 64)
+    np.testing.assert_allclose(ns["out5"][1][:3], ns["ref3"][1], rtol=1e-6)

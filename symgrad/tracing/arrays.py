@@ -30,6 +30,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node
 from ..ops import apply, literal, normalize_axis
+from ..ops.base import filled
 from .arguments import publish
 from .functions import _lift, concat, equal, expand_dims, reshape, where
 from .math_ops import named
@@ -167,7 +168,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         parts = []
         for width in (a, b):
             shape = out.shape[:d] + (int(width),) + out.shape[d + 1:]
-            parts.append(literal(x.graph, np.full(shape, constant_values, dtype=x.dtype)))
+            parts.append(filled(x.graph, constant_values, shape, x.dtype))
         out = concat([parts[0], out, parts[1]], d) if a or b else out
     return named(out, name) if out is not x else apply("identity", [x], name=name)
 

@@ -66,7 +66,8 @@ def _geometry(size, k, stride, dilation, padding):
 
 def _window_index(shape, ksize, strides, dilations, padding):
     """For NHWC ``shape``: the index of every window's elements in the padded input,
-    laid out (N, OH, OW, C, KH*KW), and the padding (top, bottom, left, right)."""
+    laid out (N, OH, OW, C, KH*KW), and the padding (top, bottom, left, right).  The
+    batch axis is a whole slice, so N may be known only at run time ([None, 28, 28, 1])."""
     n, h, w, c = shape
     (oh, top, bottom), (ow, left, right) = (
         _geometry(s, k, st, d, padding) for s, k, st, d in zip((h, w), ksize, strides, dilations))
@@ -74,8 +75,8 @@ def _window_index(shape, ksize, strides, dilations, padding):
     k = np.arange(kh * kw)
     rows = np.arange(oh)[:, None] * strides[0] + (k // kw)[None, :] * dilations[0]
     cols = np.arange(ow)[:, None] * strides[1] + (k % kw)[None, :] * dilations[1]
-    index = (np.arange(n).reshape(n, 1, 1, 1, 1), rows.reshape(1, oh, 1, 1, kh * kw),
-             cols.reshape(1, 1, ow, 1, kh * kw), np.arange(c).reshape(1, 1, 1, c, 1))
+    index = (slice(None), rows.reshape(oh, 1, 1, kh * kw), cols.reshape(1, ow, 1, kh * kw),
+             np.arange(c).reshape(1, 1, c, 1))
     return index, (top, bottom, left, right)
 
 
@@ -138,7 +139,8 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
     index, (top, bottom, left, right) = _window_index(
         shape, f.shape[:2], _spatial(strides, "conv2d_transpose(strides)"),
         _spatial(dilations, "conv2d_transpose(dilations)"), padding)
-    expected = np.broadcast_shapes(*[i.shape for i in index])[:3] + (f.shape[3],)
+    expected = (shape[0],) + np.broadcast_shapes(*[i.shape for i in index[1:]])[:2] + (
+        f.shape[3],)
     if y.shape != expected:
         raise ShapeError(f"conv2d_transpose: value of shape {y.shape} does not fit "
                          f"output_shape {shape} (conv2d of it gives {expected})")
