@@ -139,3 +139,39 @@ def test_while_loop_back_prop_false_and_float32_dtypes():
                       shape_invariants=[x.get_shape()], parallel_iterations=1)
     assert y.dtype == np.float32
     assert tf.gradients(y, x) == [None]
+
+
+def test_an_is_training_flag_of_any_shape_picks_a_branch():
+    # is_training = tf.placeholder(tf.bool), as TF1 scripts write it (no shape)
+    is_training = tf.placeholder(tf.bool)
+    x = tf.placeholder(tf.float32, [3])
+    out = tf.cond(is_training, lambda: x * 2.0, lambda: x - 1.0)
+    assert out.shape.as_list() == [3]
+    data = np.array([1.0, 2.0, 3.0], np.float32)
+    np.testing.assert_allclose(run(out, {is_training: True, x: data}), data * 2)
+    np.testing.assert_allclose(run(out, {is_training: False, x: data}), data - 1)
+
+
+def test_a_variable_update_inside_a_branch_is_refused_and_the_outside_form_works():
+    # a branch is traced as a function of its inputs: an assign made inside would never
+    # run (it silently left v unchanged); the error says how to write it
+    v = tf.Variable(0.0)
+    p = tf.placeholder(tf.bool, [])
+
+    def increment():
+        u = tf.assign_add(v, 1.0)
+        with tf.control_dependencies([u]):
+            return tf.identity(v)
+    with pytest.raises(ValueError, match=r"cond\(true_fn\) makes 'AssignAdd'.*assign it outside"):
+        tf.cond(p, increment, lambda: tf.identity(v))
+    def body(i):
+        with tf.control_dependencies([tf.assign_add(v, 1.0)]):
+            return i + 1.0
+    with pytest.raises(ValueError, match=r"while_loop\(body\) makes"):
+        tf.while_loop(lambda i: i < 3, body, [tf.constant(0.0)])
+    step = v.assign(tf.cond(p, lambda: v + 1.0, lambda: v))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for flag in (True, True, False, True):
+            sess.run(step, {p: flag})
+        assert sess.run(v) == 3.0

@@ -19,8 +19,11 @@ import numpy as np
 
 from .. import control as _control
 from ..control.function import flatten
+from ..errors import ArgumentError
 from ..graph import Node
-from ..tracing import constant
+from ..ops.deferred import scalar_by_contract
+from ..tracing import constant, get_default_graph
+from .state import state_of
 
 __all__ = ["cond", "while_loop", "map_fn", "scan"]
 
@@ -39,18 +42,45 @@ def _tf_structure(values):
     return structure([_tf_tensor(v) for v in flat])
 
 
+def _pure(fn, what):
+    """``fn``, refusing to make an operation that changes a variable: symgrad's branches
+    and loop bodies are functions of their inputs, traced once, so an update made in
+    one (``tf.assign_add`` under ``control_dependencies``, batch norm's moving averages)
+    would never run -- a silently different program."""
+    if fn is None or not callable(fn):
+        return fn
+    state = state_of(get_default_graph())
+
+    def traced(*args, **kwargs):
+        before = len(state.operations)
+        out = fn(*args, **kwargs)
+        made = [op for op in list(state.operations.values())[before:] if op.effect is not None]
+        if made:
+            raise ArgumentError(
+                f"{what} makes {made[0].name!r}, an operation that changes a variable; "
+                "symgrad traces it as a function of its inputs, so the change would never "
+                "run.  Compute the new value inside and assign it outside, e.g. "
+                "v.assign(tf.cond(p, lambda: v + 1.0, lambda: v))")
+        return out
+    return traced
+
+
 def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
     """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
     true_fn = true_fn if true_fn is not None else fn1
     false_fn = false_fn if false_fn is not None else fn2
-    return _control.cond(pred, true_fn, false_fn, name=name)
+    # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar)
+    return _control.cond(scalar_by_contract(pred), _pure(true_fn, "cond(true_fn)"),
+                         _pure(false_fn, "cond(false_fn)"), name=name)
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
                return_same_structure=False):
     """``tf.while_loop`` with TF1's defaults (a lone loop var comes back unwrapped)."""
-    return _control.while_loop(cond, body, _tf_structure(loop_vars), shape_invariants,
+    return _control.while_loop(_pure(cond, "while_loop(cond)"),
+                               _pure(body, "while_loop(body)"), _tf_structure(loop_vars),
+                               shape_invariants,
                                parallel_iterations, back_prop, swap_memory,
                                maximum_iterations, name, return_same_structure)
 
@@ -58,7 +88,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
            infer_shape=True, name=None):
     """``tf.map_fn``: fn applied to each row of elems, results stacked."""
-    return _control.map_fn(fn, _tf_structure(elems), dtype, parallel_iterations, back_prop,
+    return _control.map_fn(_pure(fn, "map_fn(fn)"), _tf_structure(elems), dtype, parallel_iterations, back_prop,
                            swap_memory, infer_shape, name)
 
 
@@ -66,5 +96,5 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
          swap_memory=False, infer_shape=True, reverse=False, name=None):
     """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked."""
     init = None if initializer is None else _tf_structure(initializer)
-    return _control.scan(fn, _tf_structure(elems), init, parallel_iterations, back_prop,
+    return _control.scan(_pure(fn, "scan(fn)"), _tf_structure(elems), init, parallel_iterations, back_prop,
                          swap_memory, infer_shape, reverse, name)

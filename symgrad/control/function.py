@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..evaluate import needed, run
-from ..graph import Node
+from ..graph import Node, is_static
 from ..ops import REGISTRY, apply, literal
 from ..forms.symbolic import expand
 from ..tracing import Graph, as_tensor
@@ -190,6 +190,12 @@ def layout(nodes):
 
 
 def packed_size(spec):
+    for shape, _ in spec:
+        if not is_static(shape):
+            raise ShapeError(f"cond, while_loop, map_fn and scan need tensors of known size "
+                             f"here, got one of shape {shape}: give the placeholder a fixed "
+                             "size (a size known only at run time is not supported in "
+                             "control flow yet)")
     return int(sum(int(np.prod(shape, dtype=np.int64)) for shape, _ in spec))
 
 
