@@ -467,3 +467,39 @@ def test_convolution_and_pooling_over_a_batch_of_unknown_size():
     np.testing.assert_allclose(ns["out3"][1], ns["ref3"][1], rtol=1e-6)
     assert ns["out5"][1].shape == (5, 64)
     np.testing.assert_allclose(ns["out5"][1][:3], ns["ref3"][1], rtol=1e-6)
+
+
+def test_sizes_read_at_run_time_are_taken_back_as_shapes():
+    # batch_size = tf.shape(x)[0] in reshape, zeros and arithmetic; the VAE's
+    # eps = tf.random_normal(tf.shape(z_mean))
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        tf.set_random_seed(3)
+        x = tf.placeholder(tf.float32, [None, 6])
+        batch_size = tf.shape(x)[0]
+        grid = tf.reshape(x, [batch_size, 2, -1])
+        state = tf.zeros([batch_size, 4])
+        mean_row = tf.reduce_sum(x, 0) / tf.cast(batch_size, tf.float32)
+        z_mean = tf.layers.dense(x, 2)
+        eps = tf.random_normal(tf.shape(z_mean), 0, 1, dtype=tf.float32)
+        z = z_mean + eps
+        (dz,) = tf.gradients(tf.reduce_sum(z * z), z_mean)
+        shapes = [t.shape.as_list() for t in (grid, state, eps)]
+        data = np.arange(30, dtype=np.float32).reshape(5, 6)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            n, shape, g, s, m = sess.run([batch_size, tf.shape(x), grid, state, mean_row],
+                                         {x: data})
+            e5, zm, dz5 = sess.run([eps, z_mean, dz], {x: data})
+            e2 = sess.run(eps, {x: data[:2]})
+    """)
+    assert ns["shapes"] == [[None, 2, 3], [None, 4], [None, 2]]
+    assert ns["n"] == 5 and ns["shape"].tolist() == [5, 6]
+    np.testing.assert_array_equal(ns["g"], ns["data"].reshape(5, 2, 3))
+    np.testing.assert_array_equal(ns["s"], np.zeros((5, 4)))
+    np.testing.assert_allclose(ns["m"], ns["data"].mean(0))
+    e5 = ns["e5"]
+    assert e5.dtype == np.float32 and 0.3 < e5.std() < 2.0
+    np.testing.assert_array_equal(ns["e2"], e5[:2])          # a row keeps its numbers
+    np.testing.assert_allclose(ns["dz5"], 2 * (ns["zm"] + e5), rtol=1e-5)

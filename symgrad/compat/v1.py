@@ -50,8 +50,9 @@ import numpy as np
 from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..seeds import hessians as _hessians
-from ..graph import Node
+from ..graph import Node, is_static
 from ..ops.deferred import any_shape_placeholder
+from ..ops.draws import draw_like, drawn_numbers
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
@@ -150,16 +151,31 @@ def zeros(shape, dtype=np.float32, name=None):
     return as_tf1(_f.zeros(shape, dtype, name))
 
 
+def _drawn(shape, dist, seed, dtype, name, scale, shift):
+    """``scale * numbers + shift`` of ``shape`` (ints, or sizes read at run time such as
+    ``tf.shape(mu)``): standard numbers fixed once, from a key drawn now
+    (``ops.draws``), made when the sizes are known; a known shape is a constant."""
+    dims = _f._dims(shape, f"{name}(shape)")
+    key = int(_init.rng(seed).integers(2**63))
+    dtype = tf_dtype_arg(dtype)
+    if is_static(dims):
+        value = drawn_numbers(dims, key, dist) * scale + shift
+        return _tensor.constant(value, dtype=dtype, name=name)
+    z = draw_like(_f.zeros(dims, np.float64), key, dist)
+    return as_tf1(_f.cast(z * scale + shift, dtype, name=name))
+
+
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
-    """Normal samples, drawn once when this is called (TF draws at every run)."""
-    value = _init.rng(seed).normal(mean, stddev, size=tuple(shape))
-    return _tensor.constant(value, dtype=dtype, name=name or "random_normal")
+    """Normal samples, drawn once when this is called (TF draws at every run); a shape
+    known only at run time (``tf.random_normal(tf.shape(mu))``) gets its numbers then."""
+    return _drawn(shape, "normal", seed, dtype, name or "random_normal", stddev, mean)
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, name=None):
     """Uniform samples in [minval, maxval) (maxval 1 by default), drawn once."""
-    value = _init.rng(seed).uniform(minval, 1.0 if maxval is None else maxval, size=tuple(shape))
-    return _tensor.constant(value, dtype=dtype, name=name or "random_uniform")
+    high = 1.0 if maxval is None else maxval
+    return _drawn(shape, "uniform", seed, dtype, name or "random_uniform", high - minval,
+                  minval)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):

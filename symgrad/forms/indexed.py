@@ -202,7 +202,7 @@ RULES = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod, "matmul": _matm
          "dim_size": lambda b, node, idx: sympy.Mul(*[size_of(node.inputs[0].shape[a])
                                                       for a in node.attrs["axis"]]),
          # drawn numbers are named, as leaves are (their values exist per size only)
-         "uniform_draw": lambda b, node, idx: sympy.IndexedBase(
+         "random_draw": lambda b, node, idx: sympy.IndexedBase(
              node.op_name, shape=tuple(size_of(d) for d in node.shape))[tuple(idx)]}
 
 

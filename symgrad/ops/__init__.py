@@ -8,7 +8,7 @@ True
 """
 from . import (activations, draws, elementwise, leaves, linalg, linalg_ops,  # noqa: F401
                reduce, shape)  # (registration)
-from . import batching, links  # noqa: F401,E402  (batching and dependence rules of the ops above)
+from . import batching, links, sizes  # noqa: F401,E402  (batching, dependence and size rules)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
                    check_value, common_graph, literal, normalize_axis, unbroadcast)
 from .elementwise import ElementwiseOp, arg_symbols

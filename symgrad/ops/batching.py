@@ -158,4 +158,4 @@ REGISTRY["einsum"].batch = _einsum
 for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky"):
     REGISTRY[_name].batch = _leading
 REGISTRY["dim_size"].batch = _dim_size
-REGISTRY["uniform_draw"].batch = _same_numbers
+REGISTRY["random_draw"].batch = _same_numbers

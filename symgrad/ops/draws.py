@@ -1,7 +1,9 @@
-"""Numbers drawn when sizes are known: ``uniform_draw``, dropout's mask over unknown sizes.
+"""Numbers drawn when sizes are known: ``random_draw``, dropout's mask and TF1's random
+ops over sizes known only at run time.
 
-``uniform_draw(x, key)`` is a tensor of x's shape holding uniform numbers in [0, 1)
-from numpy's generator seeded with ``key`` (``default_rng(key)``), in C order.  The
+``random_draw(x, key, dist)`` is a tensor of x's shape holding uniform numbers in
+[0, 1) (``dist="uniform"``) or standard normal ones (``"normal"``) from numpy's
+generator seeded with ``key`` (``default_rng(key)``), in C order.  The
 key is chosen when the op is made, so the numbers are fixed like a drawn constant,
 but they are made when x's size is known: for ``x`` of shape ``(None, d)`` a batch
 of n rows reads the first ``n * d`` numbers of that stream, so row i has the same
@@ -24,39 +26,52 @@ from ..graph import is_static
 from .base import REGISTRY, Example, Op, apply, literal, register
 
 
+def drawn_numbers(shape, key, dist="uniform"):
+    """The numbers ``random_draw`` of ``shape`` holds for ``key``."""
+    rng = np.random.default_rng(int(key))
+    size = tuple(int(d) for d in shape)
+    if dist == "normal":
+        return rng.standard_normal(size=size)
+    if dist != "uniform":
+        raise ValueError(f"random_draw(dist={dist!r}): use 'uniform' or 'normal'")
+    return rng.uniform(size=size)
+
+
 def uniform_numbers(shape, key):
-    """The numbers ``uniform_draw`` of ``shape`` holds for ``key``."""
-    return np.random.default_rng(int(key)).uniform(size=tuple(int(d) for d in shape))
+    """``drawn_numbers`` of the uniform distribution (dropout's)."""
+    return drawn_numbers(shape, key)
 
 
 def _symbolic(node, x):
     import sympy
-    values = uniform_numbers(x.shape, node.attrs["key"])
+    values = drawn_numbers(x.shape, node.attrs["key"], node.attrs["dist"])
     out = np.empty(values.shape, dtype=object)
     for idx in np.ndindex(values.shape):
         out[idx] = sympy.Float(float(values[idx]))
     return out
 
 
-def _decompose(x, key):
+def _decompose(x, key, dist):
     # the numbers of this size, baked; a size known only at call time has none yet
     # (TypeError: the compiler then builds once per size met)
     if not is_static(x.shape):
-        raise TypeError("uniform_draw needs its size")
-    return literal(x.graph, uniform_numbers(x.shape, key))
+        raise TypeError("random_draw needs its size")
+    return literal(x.graph, drawn_numbers(x.shape, key, dist))
 
 
-def draw_like(x, key, name=None):
-    """A ``uniform_draw`` node of x's shape (see the module docstring)."""
-    return apply("uniform_draw", [x], key=int(key), name=name)
+def draw_like(x, key, dist="uniform", name=None):
+    """A ``random_draw`` node of x's shape (see the module docstring)."""
+    return apply("random_draw", [x], key=int(key), dist=dist, name=name)
 
 
-register(Op("uniform_draw", kind="special", shape=lambda in_shapes, key: tuple(in_shapes[0]),
-            impl=lambda x, key: uniform_numbers(np.shape(x), key), symbolic=_symbolic,
-            grad=lambda node, g: [None], dtype=lambda dtypes, key: np.dtype(np.float64),
-            examples=[Example((2, 3), key=5), Example((4,), key=2**62 + 1)],
-            doc="uniform numbers in [0, 1) of x's shape, from a key fixed when made "
-                "(dropout's mask where sizes are known only at run time)"))
-REGISTRY["uniform_draw"].decompose = _decompose
+register(Op("random_draw", kind="special",
+            shape=lambda in_shapes, key, dist: tuple(in_shapes[0]),
+            impl=lambda x, key, dist: drawn_numbers(np.shape(x), key, dist), symbolic=_symbolic,
+            grad=lambda node, g: [None], dtype=lambda dtypes, key, dist: np.dtype(np.float64),
+            examples=[Example((2, 3), key=5, dist="uniform"),
+                      Example((4,), key=2**62 + 1, dist="normal")],
+            doc="uniform or normal numbers of x's shape, from a key fixed when made "
+                "(dropout's mask and TF1's random ops where sizes are known at run time)"))
+REGISTRY["random_draw"].decompose = _decompose
 
-__all__ = ["uniform_numbers", "draw_like"]
+__all__ = ["drawn_numbers", "uniform_numbers", "draw_like"]

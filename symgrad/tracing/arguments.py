@@ -47,9 +47,11 @@ def _ints(value):
 
 def _sizes(value):
     """Like ``_ints``, also allowing unknown sizes (``Dim``) taken from a tensor's
-    shape, as ops built on a ``(None, d)`` tensor pass ``x.shape`` on."""
+    shape, as ops built on a ``(None, d)`` tensor pass ``x.shape`` on, and 0-d tensors
+    (``tf.shape(x)[0]``: ``ops.sizes`` reads them)."""
     if isinstance(value, (list, tuple)):
-        return all(_is_int(v) or isinstance(v, Dim) for v in value)
+        return all(_is_int(v) or isinstance(v, Dim) or isinstance(v, Node) and v.shape == ()
+                   for v in value)
     return _ints(value)
 
 

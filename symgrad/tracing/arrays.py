@@ -28,11 +28,11 @@ import builtins
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Node
+from ..graph import Dim, Node, is_static
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
 from .arguments import publish
-from .functions import _lift, concat, equal, expand_dims, reshape, where
+from .functions import _lift, cast, concat, equal, expand_dims, reshape, where
 from .math_ops import named
 from .tensor import Graph, as_dtype, constant, get_default_graph  # noqa: F401  (doctests)
 
@@ -222,9 +222,17 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 
 
 def shape(input, name=None, out_type=np.int32):
-    """The static shape as an integer constant."""
+    """The shape as an integer constant; sizes known only at run time are read then
+    (``dim_size``), and ``tf.reshape``/``tf.zeros``/random ops take them back as the
+    sizes they stand for (``ops.sizes``)."""
     (x,) = _lift([input])
-    return named(literal(x.graph, np.array(x.shape, dtype=as_dtype(out_type))), name)
+    dtype = as_dtype(out_type)
+    if is_static(x.shape):
+        return named(literal(x.graph, np.array(x.shape, dtype=dtype)), name)
+    parts = [literal(x.graph, np.array([d], dtype=dtype)) if not isinstance(d, Dim) else
+             reshape(cast(apply("dim_size", [x], axis=(a,)), dtype), (1,))
+             for a, d in enumerate(x.shape)]
+    return concat(parts, 0, name=name)
 
 
 def size(input, name=None, out_type=np.int32):

@@ -20,6 +20,7 @@ from ..graph import Dim, Node, is_static, shape_size
 from ..ops import REGISTRY, as_node, common_graph, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.deferred import deferrable
+from ..ops.sizes import sizes_of
 from .arguments import checked, tensor_signature
 from . import tensor as _tensor
 from .tensor import Graph, apply, as_dtype, as_tensor, constant, get_default_graph  # noqa: F401
@@ -272,11 +273,14 @@ def reshape(tensor: TensorLike, shape: int | Sequence[int], name: str | None = N
     return apply("reshape", [x], shape=dims, name=name)
 
 
-def _dims(shape):
-    """A shape argument as a tuple of ints and Dims (a Dim is kept: ``x.shape[0]``)."""
-    if isinstance(shape, Dim) or np.ndim(shape) == 0:
-        shape = (shape,)
-    return tuple(d if isinstance(d, Dim) else int(d) for d in shape)
+def _dims(shape, what="reshape(shape)"):
+    """A shape argument as a tuple of ints and Dims (a Dim is kept: ``x.shape[0]``, and
+    so is a size read at run time: ``tf.shape(x)[0]``, see ``ops.sizes``)."""
+    found = sizes_of(shape)
+    if found is None:
+        raise ShapeError(f"{what} must be known when the graph is built: numbers, x.shape "
+                         f"entries or tf.shape(x) entries, not {shape!r}")
+    return found
 
 
 @_public
@@ -377,22 +381,33 @@ def trace(x: TensorLike, name: str | None = None) -> Tensor:
 @_public
 def zeros(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
           name: str | None = None) -> Tensor:
-    """A constant of zeros (a named leaf)."""
-    return constant(np.zeros(shape, as_dtype(dtype)), name=name or "zeros")
+    """A constant of zeros (a named leaf); of a size read at run time, 0 broadcast."""
+    dims = _dims(shape, "zeros(shape)")
+    if not is_static(dims):
+        return identity(filled(get_default_graph(), 0, dims, as_dtype(dtype)), name=name)
+    return constant(np.zeros(dims, as_dtype(dtype)), name=name or "zeros")
 
 
 @_public
 def ones(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
          name: str | None = None) -> Tensor:
-    """A constant of ones (a named leaf)."""
-    return constant(np.ones(shape, as_dtype(dtype)), name=name or "ones")
+    """A constant of ones (a named leaf); of a size read at run time, 1 broadcast."""
+    dims = _dims(shape, "ones(shape)")
+    if not is_static(dims):
+        return identity(filled(get_default_graph(), 1, dims, as_dtype(dtype)), name=name)
+    return constant(np.ones(dims, as_dtype(dtype)), name=name or "ones")
 
 
 @_public
 def fill(dims: int | Sequence[int], value: float | int | bool,
          name: str | None = None) -> Tensor:
-    """A constant of ``dims`` filled with ``value``."""
-    return constant(np.full(dims, value), name=name or "Fill")
+    """A constant of ``dims`` filled with ``value`` (broadcast, for a size read at run
+    time)."""
+    shape = _dims(dims, "fill(dims)")
+    if not is_static(shape):
+        return identity(filled(get_default_graph(), value, shape, np.asarray(value).dtype),
+                        name=name)
+    return constant(np.full(shape, value), name=name or "Fill")
 
 
 @_public

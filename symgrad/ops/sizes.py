@@ -1,0 +1,71 @@
+"""Sizes read from a shape argument: ``tf.shape(x)[0]`` is the Dim it stands for.
+
+TF1 programs pass run-time sizes back as shapes: ``tf.reshape(h, [tf.shape(x)[0], -1])``,
+``tf.zeros([batch, 10])``, ``tf.random_normal(tf.shape(mu))``.  :func:`sizes_of` reads
+such an argument -- numbers, Dims, and tensors made from constants and sizes
+(``dim_size``) through casts and moves (indexing, stacking, reshapes) -- as a tuple of
+ints and Dims, without evaluating anything.  Ops take part by attribute: ``size_of``
+(a size), ``keeps_sizes`` (a value-preserving cast), and structural ops whose every
+element is a copy (``selects``), applied to object arrays of sizes.
+
+Imports numpy, the graph and ``ops.base``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import Dim, Node
+from .base import REGISTRY
+
+
+def sizes_of(value):
+    """``value`` as a tuple of ints and Dims, or None when some entry is not a size
+    known now (a fed or computed tensor)."""
+    if isinstance(value, Node):
+        found = _read(value)
+        return None if found is None else tuple(_size(v) for v in found.reshape(-1))
+    if not isinstance(value, (list, tuple)):
+        value = np.asarray(value, dtype=object).reshape(-1) if not isinstance(value, Dim) \
+            else [value]
+    out = []
+    for v in value:
+        if isinstance(v, Node):
+            found = _read(v)
+            if found is None or found.size != 1:
+                return None
+            v = found.reshape(-1)[0]
+        out.append(_size(v))
+    return tuple(out)
+
+
+def _size(v):
+    return v if isinstance(v, Dim) else int(v)
+
+
+def _read(node):
+    """An object array of ints and Dims for ``node``'s value, or None."""
+    op = node.op
+    if not node.inputs:
+        if op.name != "const" or node.value is None:
+            return None
+        value = np.asarray(node.value)
+        if value.dtype.kind not in "iuf" or not np.all(value == np.round(value)):
+            return None
+        return value.astype(np.int64).astype(object)
+    if getattr(op, "size_of", None) is not None:
+        out = np.empty((), dtype=object)
+        out[()] = op.size_of(node.inputs[0].shape, **node.attrs)
+        return out
+    if getattr(op, "keeps_sizes", False):
+        return _read(node.inputs[0])
+    if op.kind == "structural" and op.selects:
+        parts = [_read(x) for x in node.inputs]
+        if any(p is None for p in parts):
+            return None
+        return np.asarray(op.impl(*parts, **node.attrs), dtype=object)
+    return None
+
+
+REGISTRY["cast"].keeps_sizes = True
+
+__all__ = ["sizes_of"]
