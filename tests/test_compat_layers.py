@@ -43,3 +43,47 @@ def test_small_cnn_matches_numpy():
     np.testing.assert_array_equal(out["dv"], out["fv"])          # training=False: unchanged
     kept = out["dropped"] != 0
     np.testing.assert_allclose(out["dropped"][kept], 2 * out["fv"][kept], rtol=1e-6)
+
+
+def test_batch_normalization_with_update_ops_as_tf_documents_it():
+    # TF's docs: run the UPDATE_OPS with the train op (control_dependencies); training
+    # is a placeholder.  Oracle: numpy moments and the moving-average update
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(0)
+        x = tf.placeholder(tf.float32, [None, 3])
+        training = tf.placeholder(tf.bool)
+        out = tf.layers.batch_normalization(x, momentum=0.9, training=training)
+        loss = tf.reduce_sum(out * tf.constant([1.0, 2.0, 3.0]))
+        update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+        with tf.control_dependencies(update_ops):
+            train_op = tf.identity(loss)
+        names = sorted(v.name for v in tf.global_variables())
+        trainable = sorted(v.name for v in tf.trainable_variables())
+        batches = [rng.randn(8, 3).astype(np.float32) * [1, 2, 3] + [0, 1, -1]
+                   for _ in range(2)]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            train_out = sess.run(out, {x: batches[0], training: True})
+            for b in batches:
+                sess.run(train_op, {x: b, training: True})
+            sess.run(train_op, {x: batches[0], training: False})   # leaves them alone
+            moving = sess.run(["batch_normalization/moving_mean:0",
+                               "batch_normalization/moving_variance:0"])
+            test_out = sess.run(out, {x: batches[1], training: False})
+    """)
+    assert ns["names"] == ["batch_normalization/beta:0", "batch_normalization/gamma:0",
+                           "batch_normalization/moving_mean:0",
+                           "batch_normalization/moving_variance:0"]
+    assert ns["trainable"] == ["batch_normalization/beta:0", "batch_normalization/gamma:0"]
+    b0, b1 = [np.asarray(b, np.float64) for b in ns["batches"]]
+    np.testing.assert_allclose(ns["train_out"], (b0 - b0.mean(0)) / np.sqrt(b0.var(0) + 1e-3),
+                               rtol=1e-4, atol=1e-5)
+    mean, var = np.zeros(3), np.ones(3)
+    for b in (b0, b1):
+        mean, var = mean - (mean - b.mean(0)) * 0.1, var - (var - b.var(0)) * 0.1
+    np.testing.assert_allclose(ns["moving"][0], mean, rtol=1e-5)
+    np.testing.assert_allclose(ns["moving"][1], var, rtol=1e-5)
+    np.testing.assert_allclose(ns["test_out"], (b1 - mean) / np.sqrt(var + 1e-3), rtol=1e-4,
+                               atol=1e-5)

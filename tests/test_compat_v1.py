@@ -206,3 +206,30 @@ class TestDefaultGraph:
         sess = tf.InteractiveSession()
         assert sess.run(g) == [3.0, 1.0]
         sess.close()
+
+
+def test_the_runtime_lines_around_a_tf1_model(tmp_path):
+    # what TF1 scripts write around the model: logging, device, a session config and a
+    # Saver (a symgrad .npz checkpoint); names symgrad lacks say what to do
+    import logging
+    tf.logging.set_verbosity(tf.logging.INFO)
+    assert logging.getLogger("tensorflow").level == logging.INFO
+    with tf.Graph().as_default():
+        with tf.device("/gpu:0"):
+            w = tf.Variable([1.0, 2.0], name="w")
+        step = tf.Variable(0, name="step", trainable=False)
+        config = tf.ConfigProto(allow_soft_placement=True)
+        config.gpu_options.allow_growth = True
+        saver = tf.train.Saver()
+        with tf.Session(config=config) as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([tf.assign(w, [3.0, 4.0]), tf.assign(step, 12)])
+            path = saver.save(sess, str(tmp_path / "run" / "model.ckpt"), global_step=step)
+        assert path.endswith("model.ckpt-12")
+        with tf.Session() as sess:
+            saver.restore(sess, path)              # no initializer: restore initialises
+            assert sess.run(w).tolist() == [3.0, 4.0] and sess.run(step) == 12
+    for name, words in (("summary", "TensorBoard"), ("contrib", "core op"),
+                        ("no_such_op", "has no attribute 'no_such_op'")):
+        with pytest.raises(AttributeError, match=words):
+            getattr(tf, name)

@@ -25,6 +25,7 @@ from ..tracing import conv as _conv
 from ..ops.deferred import scalar_by_contract
 from ..tracing import nn as _nn
 from . import initializers as _init
+from . import variables as _variables
 from .scopes import get_variable, variable_scope
 
 
@@ -119,6 +120,70 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                                      initializer=bias_initializer or _init.Zeros(),
                                      regularizer=bias_regularizer, trainable=trainable)
         return activation(out) if activation is not None else out
+
+
+def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                        beta_initializer=None, gamma_initializer=None,
+                        moving_mean_initializer=None, moving_variance_initializer=None,
+                        beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                        gamma_constraint=None, training=False, trainable=True, name=None,
+                        reuse=None, renorm=False, renorm_clipping=None, renorm_momentum=0.99,
+                        fused=None, virtual_batch_size=None, adjustment=None):
+    """``tf.layers.batch_normalization``: ``gamma * (x - mean) / sqrt(var + epsilon) + beta``
+    over every axis but ``axis``.
+
+    ``training`` (a bool or a boolean tensor) picks the batch's moments (``tf.nn.moments``,
+    the variance without Bessel's correction) or the moving ones.  Training adds to
+    ``tf.GraphKeys.UPDATE_OPS`` the updates ``moving -= (moving - batch) * (1 - momentum)``
+    that TF adds (run them with ``tf.control_dependencies``, as TF's docs say); with a
+    training tensor they leave the moving moments alone when it is False.  TF's fused
+    kernel (4-d inputs) corrects the moving variance by n / (n - 1); this layer does not.
+    """
+    if renorm or virtual_batch_size is not None or adjustment is not None:
+        raise ValueError("tf.layers.batch_normalization: renorm, virtual_batch_size and "
+                         "adjustment are not supported")
+    inputs = _t.as_tensor(inputs)
+    axis = int(axis) % inputs.ndim
+    size = inputs.shape[axis]
+    if not isinstance(size, int):
+        raise ValueError(f"batch_normalization: the axis {axis} of {inputs.name!r} (shape "
+                         f"{inputs.shape}) needs a known size")
+    others = [a for a in range(inputs.ndim) if a != axis]
+    along = tuple(size if a == axis else 1 for a in range(inputs.ndim))
+    with variable_scope(name, default_name="batch_normalization", reuse=reuse):
+        def variable(what, initializer, regularizer=None, trainable_=trainable):
+            return get_variable(what, (size,), dtype=inputs.dtype, initializer=initializer,
+                                regularizer=regularizer, trainable=trainable_)
+        gamma = variable("gamma", gamma_initializer or _init.Ones(), gamma_regularizer) \
+            if scale else None
+        beta = variable("beta", beta_initializer or _init.Zeros(), beta_regularizer) \
+            if center else None
+        moving_mean = variable("moving_mean", moving_mean_initializer or _init.Zeros(),
+                               trainable_=False)
+        moving_var = variable("moving_variance", moving_variance_initializer or _init.Ones(),
+                              trainable_=False)
+
+    def normalized(mean, var):
+        inv = _t.rsqrt(_t.reshape(var, along) + epsilon)
+        if gamma is not None:
+            inv = inv * _t.reshape(gamma, along)
+        shift = _t.reshape(beta, along) if beta is not None else 0.0
+        return inputs * inv + (shift - _t.reshape(mean, along) * inv)
+
+    if training is False:
+        return _t.identity(normalized(moving_mean, moving_var), name=name)
+    mean, var = _nn.moments(inputs, others)
+    rate = 1.0 - momentum
+    if training is True:
+        out = normalized(mean, var)
+    else:
+        training = scalar_by_contract(training)
+        out = _t.where(training, normalized(mean, var), normalized(moving_mean, moving_var))
+        rate = rate * _t.cast(training, inputs.dtype)
+    for moving, batch in ((moving_mean, mean), (moving_var, var)):
+        update = _variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
+        _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
+    return _t.identity(out, name=name)
 
 
 def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",

@@ -34,11 +34,24 @@ def tf_dtype_arg(dtype):
     return _TF_NAMES.get(dtype, dtype) if isinstance(dtype, str) else dtype
 
 
+class Dimension(int):
+    """A known size in a :class:`TensorShape`: an int with TF1's ``.value``
+    (``x.get_shape()[1].value``; an unknown size is a Dim, whose ``.value`` is None)."""
+
+    @property
+    def value(self):
+        return int(self)
+
+
 class TensorShape(tuple):
     """A shape tuple with TF1's methods (``as_list``, ``ndims``, ``num_elements``)."""
 
+    def __new__(cls, dims=()):
+        return super().__new__(cls, (Dimension(d) if isinstance(d, (int, np.integer)) and
+                                     not isinstance(d, (bool, np.bool_)) else d for d in dims))
+
     def as_list(self):
-        return [d if isinstance(d, int) else None for d in self]
+        return [int(d) if isinstance(d, int) else None for d in self]
 
     @property
     def ndims(self):

@@ -58,7 +58,9 @@ from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
 from . import layers as _layers
 from . import losses  # noqa: F401  (tf.losses)
+from . import runtime as _runtime
 from . import schedules as _schedules
+from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
 from . import tensor as _tensor
 from . import train as _train
 from .control import cond, map_fn, scan, while_loop  # noqa: F401  (TF1 signatures)
@@ -213,7 +215,7 @@ train = types.SimpleNamespace(
     Optimizer=_train.Optimizer, GradientDescentOptimizer=_train.GradientDescentOptimizer,
     MomentumOptimizer=_train.MomentumOptimizer, AdamOptimizer=_train.AdamOptimizer,
     RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
-    AdadeltaOptimizer=_train.AdadeltaOptimizer,
+    AdadeltaOptimizer=_train.AdadeltaOptimizer, Saver=_runtime.Saver,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_schedules, n) for n in (
@@ -224,7 +226,8 @@ initializers = types.SimpleNamespace(
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
 layers = types.SimpleNamespace(**{n: getattr(_layers, n) for n in (
-    "dense", "Dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout")})
+    "dense", "Dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
+    "batch_normalization")})
 
 
 @contextlib.contextmanager
@@ -244,3 +247,8 @@ from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
+
+
+def __getattr__(name):
+    # what TF1 scripts use and symgrad has not: a message that says what to do
+    raise _runtime.missing(name)

@@ -183,16 +183,23 @@ def literal(graph, value, dtype=None):
 def as_node(value, graph, like=None):
     """``value`` if it is a node, else a literal constant (weakly typed like ``like``).
 
-    A Python scalar next to a tensor takes the tensor's float dtype, as in TF
-    (``2 * x`` stays float32 when x is float32).
+    A Python scalar (or a list of them) next to a tensor takes the tensor's float
+    dtype, as in TF (``2 * x`` and ``w * [1.0, 3.0]`` stay float32 when x and w are).
     """
     if isinstance(value, Node):
         return value
-    if like is not None and isinstance(value, (bool, int, float)) and not isinstance(
-            value, np.generic):
-        if like.dtype.kind == "f" or (like.dtype.kind in "iu" and type(value) is int):
+    if like is not None and _python_numbers(value):
+        kinds = {type(v) for v in np.ravel(np.asarray(value, dtype=object))}
+        if like.dtype.kind == "f" or (like.dtype.kind in "iu" and kinds <= {int}):
             return literal(graph, value, like.dtype)
     return literal(graph, value)
+
+
+def _python_numbers(value):
+    """A Python number, or a (nested) list or tuple of Python numbers."""
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_python_numbers(v) for v in value)
+    return isinstance(value, (bool, int, float)) and not isinstance(value, np.generic)
 
 
 def apply(op, inputs, name=None, **attrs):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Node
+from ..graph import Node, same_up_to_unknown
 from ..ops import apply
 from .arguments import publish
 from .arrays import one_hot, static_value
@@ -55,7 +55,7 @@ def top_k(input, k=1, sorted=True, name=None):
 def in_top_k(predictions, targets, k, name=None):
     """True where the target class is among the k largest predictions (ties count in)."""
     p, t = _lift([predictions, targets])
-    if p.ndim != 2 or t.shape != p.shape[:1]:
+    if p.ndim != 2 or t.ndim != 1 or not same_up_to_unknown(t.shape, p.shape[:1]):
         raise ShapeError(f"in_top_k: predictions [batch, classes] and targets [batch], got "
                          f"{p.shape} and {t.shape}")
     target = reduce_sum(where(equal(one_hot(t, p.shape[1], dtype=np.int64), 1), p, 0.0), -1,

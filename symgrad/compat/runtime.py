@@ -1,0 +1,114 @@
+"""TF1's runtime odds and ends that TF1 scripts call around the model:
+``tf.train.Saver``, ``tf.device``, ``tf.ConfigProto``, ``tf.logging``, and a clear
+error for what symgrad does not have (``tf.summary``, ``tf.contrib``, ...).
+
+- ``Saver`` writes the variables' values to one numpy ``.npz`` file (``save_path`` +
+  ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format.
+- ``device`` and ``ConfigProto`` settings choose where and how TF runs (GPUs,
+  threads, memory, placement logs); they change no value, and symgrad keeps and
+  ignores them.
+- ``logging`` is Python's logger named ``tensorflow``.
+
+Sits in ``compat``; imports numpy, Python's logging and ``compat.variables``.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging as _logging
+import os
+import types
+
+import numpy as np
+
+from . import variables as _variables
+
+
+class Saver:
+    """``tf.train.Saver(var_list=None)``: ``save(sess, path)`` / ``restore(sess, path)``
+    of the variables' values in ``path + ".npz"`` (module docstring)."""
+
+    def __init__(self, var_list=None, max_to_keep=5, **kwargs):
+        if isinstance(var_list, dict):
+            self._named = dict(var_list)
+        else:
+            found = _variables.global_variables() if var_list is None else list(var_list)
+            self._named = {v.name.split(":")[0]: v for v in found}
+
+    def save(self, sess, save_path, global_step=None, **kwargs):
+        """Write the values (as ``sess`` has them) and return the path written, without
+        ``.npz`` as TF returns its checkpoint prefix."""
+        path = str(save_path) if global_step is None else f"{save_path}-{int(_value(sess, global_step))}"
+        values = sess.run(list(self._named.values())) if self._named else []
+        directory = os.path.dirname(path)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        np.savez(path + ".npz", **dict(zip(self._named, values)))
+        return path
+
+    def restore(self, sess, save_path):
+        """Set the variables to the values saved at ``save_path`` (a path ``save`` returned)."""
+        path = str(save_path)
+        with np.load(path if path.endswith(".npz") else path + ".npz") as data:
+            missing = [n for n in self._named if n not in data.files]
+            if missing:
+                raise ValueError(f"Saver.restore: {path!r} holds no value for {missing[:3]}")
+            for name, v in self._named.items():
+                v.value = np.array(data[name], dtype=v.dtype).reshape(v.shape)
+                sess.mark_initialized(v)
+
+
+def _value(sess, step):
+    return step if isinstance(step, (int, np.integer)) else sess.run(step)
+
+
+def device(device_name_or_function):
+    """``with tf.device("/cpu:0"):`` placement only; the values are the same."""
+    return contextlib.nullcontext()
+
+
+class ConfigProto:
+    """``tf.ConfigProto(...)`` for ``tf.Session(config=...)``: kept and ignored."""
+
+    def __init__(self, **settings):
+        self.gpu_options = GPUOptions()
+        self.__dict__.update(settings)
+
+
+class GPUOptions:
+    """``tf.GPUOptions(...)``: kept and ignored (no GPU here)."""
+
+    def __init__(self, **settings):
+        self.__dict__.update(settings)
+
+
+_LOG = _logging.getLogger("tensorflow")
+logging = types.SimpleNamespace(
+    DEBUG=_logging.DEBUG, INFO=_logging.INFO, WARN=_logging.WARNING, ERROR=_logging.ERROR,
+    FATAL=_logging.CRITICAL, set_verbosity=_LOG.setLevel, debug=_LOG.debug, info=_LOG.info,
+    warn=_LOG.warning, warning=_LOG.warning, error=_LOG.error)
+
+# What TF1 scripts reach for that symgrad does not have, and what to do instead.
+MISSING = {
+    "summary": "symgrad writes no TensorBoard event files; drop the tf.summary lines and "
+               "print or keep the values you fetch with sess.run",
+    "contrib": "tf.contrib is not part of symgrad; use the core op (tf.layers, tf.nn, "
+               "tf.glorot_uniform_initializer for contrib.layers.xavier_initializer)",
+    "estimator": "Estimators are not supported; write the model with placeholders and a "
+                 "Session",
+    "data": "tf.data is not supported; feed numpy batches through feed_dict",
+    "keras": "tf.keras is not supported; use tf.layers",
+    "app": "tf.app is not supported; call your main function directly (argparse for flags)",
+    "flags": "tf.flags is not supported; use argparse",
+    "Print": "tf.Print is not supported; fetch the tensor with sess.run and print it",
+    "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
+               "differentiate or compile; compute the value outside and feed it",
+}
+
+
+def missing(name):
+    """The AttributeError for a TF1 name symgrad does not have."""
+    why = MISSING.get(name)
+    if why is None:
+        return AttributeError(f"module 'tensorflow' (symgrad.compat.v1) has no attribute "
+                              f"{name!r}")
+    return AttributeError(f"tf.{name}: {why}")
