@@ -175,3 +175,21 @@ def test_a_variable_update_inside_a_branch_is_refused_and_the_outside_form_works
         for flag in (True, True, False, True):
             sess.run(step, {p: flag})
         assert sess.run(v) == 3.0
+
+
+def test_case_doc_example():
+    # TF's docs: f1 if x < y, f2 if x > z, else r = -1 (x, y, z fed here)
+    x, y, z = (tf.placeholder(tf.float32, []) for _ in range(3))
+
+    def f1():
+        return tf.constant(17.0)
+
+    def f2():
+        return x * 2.0
+    r = tf.case([(tf.less(x, y), f1), (tf.greater(x, z), f2)],
+                default=lambda: tf.constant(-1.0), exclusive=True)
+    (dx,) = tf.gradients(r, x)
+    for (xv, yv, zv), want, grad in (((1.0, 2.0, 0.0), 17.0, 0.0), ((3.0, 2.0, 0.0), 6.0, 2.0),
+                                     ((3.0, 2.0, 5.0), -1.0, 0.0)):
+        got = run([r, dx], {x: xv, y: yv, z: zv})
+        assert got[0] == want and got[1] == grad

@@ -25,7 +25,7 @@ from ..ops.deferred import scalar_by_contract
 from ..tracing import constant, get_default_graph
 from .state import state_of
 
-__all__ = ["cond", "while_loop", "map_fn", "scan"]
+__all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
 
 
 def _tf_tensor(value):
@@ -72,6 +72,28 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar)
     return _control.cond(scalar_by_contract(pred), _pure(true_fn, "cond(true_fn)"),
                          _pure(false_fn, "cond(false_fn)"), name=name)
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """``tf.case``: the function of the first pair whose predicate holds, else
+    ``default``; as nested ``tf.cond``, so only the function chosen runs.  With
+    ``exclusive=True`` TF also checks that at most one predicate holds; here the first
+    true one is taken either way (the same value whenever TF's check passes)."""
+    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else \
+        list(pred_fn_pairs)
+    if not pairs:
+        raise ArgumentError("case(pred_fn_pairs): give at least one (predicate, function) pair")
+    if default is None:   # TF: the last pair's function serves as the default
+        *pairs, (_, default) = pairs
+        if not pairs:
+            return default()
+
+    def branch(k):
+        if k == len(pairs):
+            return default()
+        pred, fn = pairs[k]
+        return cond(pred, fn, lambda: branch(k + 1))
+    return branch(0)
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,

@@ -63,7 +63,7 @@ from . import schedules as _schedules
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
 from . import tensor as _tensor
 from . import train as _train
-from .control import cond, map_fn, scan, while_loop  # noqa: F401  (TF1 signatures)
+from .control import case, cond, map_fn, scan, while_loop  # noqa: F401  (TF1 signatures)
 from .initializers import set_random_seed  # noqa: F401
 from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
