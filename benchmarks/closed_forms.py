@@ -15,7 +15,7 @@ fresh child process (time and peak RSS of the child): ``exp((x+y)**20)``, logist
 regression at N = 2,000 and with ``X: (None, 20)`` (gradient, ``sg.hessians``,
 Jupyter reprs), a large form without matrix notation, an indexed form over an
 unknown size, a deep chain of shared parts, sparse Hessians' stored entries, and
-capped data-dependent loops (one with a maximum in its body).
+capped data-dependent loops (with a maximum, and with where/abs, in the body).
 """
 import os
 import statistics
@@ -193,6 +193,8 @@ def _bound_case(name):
         return "str(grad of v[0]*sum(sin(v))), v: (None,)", lambda: str(g)
     if name.startswith("sparse-"):
         return _sparse_case(name.split("-", 1)[1])
+    if name.startswith("where-loop-"):
+        return _where_loop_case(int(name.split("-")[2]), name.split("-")[3:])
     if name.startswith("kinked-loop-"):
         return _kinked_loop_case(int(name.split("-")[2]), name.endswith("grad"))
     if name.startswith("loop-"):
@@ -257,11 +259,27 @@ def _kinked_loop_case(steps, grad):
             f"str({'gradient' if grad else 'value'})", lambda: str(t))
 
 
+def _where_loop_case(steps, what):
+    """A 3-vector while_loop whose body takes where and abs (its guards read kinks)."""
+    x = sg.Variable(np.array([0.3, -0.2, 0.5]), name="x")
+    y = sg.while_loop(lambda s: sg.reduce_sum(s * s) < 6.0,
+                      lambda s: sg.where(s > 0.1, s * 1.5, sg.abs(s)) + 0.1, x,
+                      maximum_iterations=steps)
+    t = sg.reduce_sum(y * np.array([0.3, -1.2, 0.7]))
+    label = "value"
+    if what == ["grad"]:
+        t, label = sg.gradients(t, x)[0], "gradient"
+    elif what == ["hess"]:
+        t, label = sg.hessians(t, x)[0], "Hessian"
+    return f"while_loop with where/abs, capped at {steps}: str({label})", lambda: str(t)
+
+
 BOUND_CASES = ["exp-closed_form", "exp-grad", "str", "latex", "html", "hessian",
                "hessian-latex", "hessian-rows", "unknown-grad", "unknown-hessian",
                "no-matrix", "indexed", "deep-chain", "sparse-rosen1000", "sparse-rosen3000",
                "sparse-softmax", "loop-3", "loop-3-grad", "loop-5-grad",
-               "kinked-loop-8", "kinked-loop-8-grad"]
+               "kinked-loop-8", "kinked-loop-8-grad", "where-loop-3", "where-loop-3-grad",
+               "where-loop-3-hess"]
 
 
 def run_bound_case(name):
