@@ -233,3 +233,53 @@ def test_the_runtime_lines_around_a_tf1_model(tmp_path):
                         ("no_such_op", "has no attribute 'no_such_op'")):
         with pytest.raises(AttributeError, match=words):
             getattr(tf, name)
+
+
+def test_tf1_where_picks_rows_and_lists_of_tensors_are_packed():
+    # TF1's tf.where with a vector condition picks whole rows (it chose columns: silently
+    # wrong on square operands); tf.reduce_mean([per-step losses]) packs the list
+    with tf.Graph().as_default():
+        c = tf.constant([True, False, True])
+        a = tf.constant(np.arange(9.0).reshape(3, 3), tf.float32)
+        rows, v2 = tf.where(c, a, -a), tf.where_v2(c, a, -a)
+        steps = [tf.Variable(1.0), tf.Variable(2.0)]
+        mean = tf.reduce_mean([s * s for s in steps])
+        grads = tf.gradients(mean, steps)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            r, w, m, g = sess.run([rows, v2, mean, grads])
+        want = np.arange(9.0).reshape(3, 3) * np.array([1, -1, 1])[:, None]
+        np.testing.assert_array_equal(r, want)
+        np.testing.assert_array_equal(w, np.arange(9.0).reshape(3, 3) * np.array([1, -1, 1]))
+        assert m == 2.5 and g == [1.0, 2.0]
+        with pytest.raises(ValueError, match="indices of the true entries"):
+            tf.where(c)
+
+
+def test_tile_and_reflect_pad_over_a_batch_of_unknown_size():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        tiled = tf.tile(tf.expand_dims(x, 1), [1, 4, 1])
+        doubled = tf.tile(x, [2, 2])
+        reflected = tf.pad(x, [[0, 0], [2, 1]], mode="REFLECT")
+        (g,) = tf.gradients(tf.reduce_sum(doubled * doubled), x)
+        v = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+        with tf.Session() as sess:
+            t, d, p, gv = sess.run([tiled, doubled, reflected, g], {x: v})
+        assert tiled.shape.as_list() == [None, 4, 3] and doubled.shape.as_list() == [None, 6]
+        np.testing.assert_array_equal(t, np.tile(v[:, None], [1, 4, 1]))
+        np.testing.assert_array_equal(d, np.tile(v, [2, 2]))
+        np.testing.assert_array_equal(p, np.pad(v, [[0, 0], [2, 1]], mode="reflect"))
+        np.testing.assert_allclose(gv, 8 * v)          # each entry appears four times
+        with pytest.raises(ValueError, match="axis 0 .* known only at run time"):
+            tf.pad(x, [[1, 0], [0, 0]], mode="SYMMETRIC")
+
+
+def test_missing_names_in_tf1_namespaces_say_what_to_do():
+    for get, words in ((lambda: tf.nn.rnn_cell, "unroll the recurrence"),
+                       (lambda: tf.nn.dynamic_rnn, "unroll the recurrence"),
+                       (lambda: tf.nn.sampled_softmax_loss, "full"),
+                       (lambda: tf.metrics, "reduce_mean"),
+                       (lambda: tf.layers.conv3d, "tf.layers has no attribute 'conv3d'")):
+        with pytest.raises(AttributeError, match=words):
+            get()

@@ -102,13 +102,43 @@ MISSING = {
     "Print": "tf.Print is not supported; fetch the tensor with sess.run and print it",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
+    "image": "tf.image is not supported; tf.reverse, tf.pad, tf.transpose and "
+             "tf.reduce_mean cover flips, padding, layouts and standardisation",
+    "metrics": "streaming metrics are not supported; compute the value in the graph, e.g. "
+               "tf.reduce_mean(tf.cast(tf.equal(predicted, labels), tf.float32))",
+    "random_shuffle": "it draws anew at every run; shuffle with numpy and feed the result",
+    "nn.rnn_cell": "recurrent cells are not supported; unroll the recurrence in a Python "
+                   "loop over tf.unstack(x, axis=1) with tf.matmul and tf.tanh, then "
+                   "tf.stack the outputs",
+    "nn.nce_loss": "sampled losses draw classes at every step; use the full "
+                   "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }
+for _rnn in ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn"):
+    MISSING[_rnn] = MISSING["nn.rnn_cell"]
+MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
+
+
+class Namespace(types.SimpleNamespace):
+    """A TF1 namespace (``tf.nn``, ``tf.train``, ...) whose missing names say so by name."""
+
+    prefix = ""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise missing(f"{self.prefix}.{name}")
+
+
+def namespace(prefix, **items):
+    """A :class:`Namespace` for ``tf.<prefix>`` holding ``items``."""
+    return type(f"tf.{prefix}", (Namespace,), {"prefix": prefix})(**items)
 
 
 def missing(name):
     """The AttributeError for a TF1 name symgrad does not have."""
     why = MISSING.get(name)
     if why is None:
-        return AttributeError(f"module 'tensorflow' (symgrad.compat.v1) has no attribute "
-                              f"{name!r}")
+        where, _, last = name.rpartition(".")
+        owner = f"tf.{where}" if where else "module 'tensorflow' (symgrad.compat.v1)"
+        return AttributeError(f"{owner} has no attribute {last!r} in symgrad")
     return AttributeError(f"tf.{name}: {why}")

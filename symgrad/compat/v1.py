@@ -186,7 +186,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
     return _tensor.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
 
 
-random = types.SimpleNamespace(normal=random_normal, uniform=random_uniform,
+random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
                                truncated_normal=truncated_normal, set_random_seed=set_random_seed)
 
 
@@ -211,7 +211,7 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002  (TF's argu
     return _f.identity(value, name=name or "PlaceholderWithDefault")
 
 
-train = types.SimpleNamespace(
+train = _runtime.namespace("train",
     Optimizer=_train.Optimizer, GradientDescentOptimizer=_train.GradientDescentOptimizer,
     MomentumOptimizer=_train.MomentumOptimizer, AdamOptimizer=_train.AdamOptimizer,
     RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
@@ -221,11 +221,11 @@ train = types.SimpleNamespace(
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
         "cosine_decay", "piecewise_constant")})
-initializers = types.SimpleNamespace(
+initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
-layers = types.SimpleNamespace(**{n: getattr(_layers, n) for n in (
+layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
     "batch_normalization")})
 

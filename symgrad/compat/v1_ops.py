@@ -20,12 +20,12 @@ module only gives them TF1's signatures and defaults:
 """
 from __future__ import annotations
 
-import types
 
 import numpy as np
 
 from .. import tracing as _t
 from ..tracing import arrays as _arrays
+from .runtime import namespace
 from ..tracing import linalg as _linalg
 from ..tracing import math_ops as _math_ops
 from ..tracing import nn as _nn
@@ -120,7 +120,7 @@ _NN_V1 = {f.__name__: f for f in (softmax,
     softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits, sigmoid_cross_entropy_with_logits,
     weighted_cross_entropy_with_logits, dropout, log_softmax, l2_normalize)}
-nn = types.SimpleNamespace(**{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1})
+nn = namespace("nn", **{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1})
 
 
 def _tf1_reduction(fn):
@@ -210,12 +210,33 @@ cholesky_solve = _linalg.cholesky_solve
 matrix_band_part = _linalg.band_part
 matrix_diag = _linalg.diag
 matrix_diag_part = _linalg.diag_part
-linalg = types.SimpleNamespace(**{**{n: getattr(_linalg, n) for n in _linalg.__all__},
+linalg = namespace("linalg", **{**{n: getattr(_linalg, n) for n in _linalg.__all__},
                                   "eye": eye})
-math = types.SimpleNamespace(**{**vars(_t.math), "log_softmax": log_softmax,
+math = namespace("math", **{**vars(_t.math), "log_softmax": log_softmax,
                                 **{n: globals()[n] for n in _REDUCTIONS}})
 unstack = _arrays.unstack
 unpack = _arrays.unstack
+
+
+def where(condition, x=None, y=None, name=None):
+    """TF1's ``tf.where(condition, x, y)``: a condition of rank 1 under x and y of higher
+    rank picks whole rows (TF2's ``where_v2`` broadcasts it against the last axis
+    instead); otherwise x and y where it holds, elementwise.  The one-argument form
+    (the indices of true entries) has a size known only from the values: refused."""
+    if x is None and y is None:
+        raise ValueError("tf.where(condition) without x and y gives the indices of the true "
+                         "entries, whose number is known only from the values: symgrad "
+                         "shapes are static; use tf.where(condition, x, y) or compute the "
+                         "indices with numpy")
+    if x is None or y is None:
+        raise ValueError("tf.where: give both x and y (or neither)")
+    c, a, b = _t.functions._lift([condition, x, y])
+    if c.ndim == 1 and max(a.ndim, b.ndim) > 1:
+        c = _t.reshape(c, (c.shape[0],) + (1,) * (max(a.ndim, b.ndim) - 1))
+    return _t.where(c, a, b, name=name)
+
+
+where_v2 = _t.where
 
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) +
            list(_selection.__all__) + _REDUCTIONS + ["expand_dims", "squeeze"] + [
@@ -224,4 +245,4 @@ __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LE
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
-    "matrix_diag", "matrix_diag_part"])
+    "matrix_diag", "matrix_diag_part", "where", "where_v2"])

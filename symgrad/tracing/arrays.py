@@ -144,8 +144,23 @@ def tile(input, multiples, name=None):
     reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
     if len(reps) != x.ndim:
         raise ShapeError(f"tile: multiples {reps} must have one entry per axis of {x.shape}")
-    tables = [np.tile(np.arange(n), m) for n, m in zip(x.shape, reps)]
-    return apply("index", [x], index=np.ix_(*tables) if tables else (), name=name)
+    out = x
+    for d, (n, m) in enumerate(zip(x.shape, reps)):   # one axis at a time
+        if m == 1:
+            continue
+        if isinstance(n, Dim):   # a size known at run time: m copies on a new axis, merged
+            lead, rest = out.shape[:d], out.shape[d:]
+            spread = apply("broadcast_to", [reshape(out, lead + (1,) + rest)],
+                           shape=lead + (m,) + rest)
+            out = reshape(spread, lead + (m * n,) + rest[1:])
+        else:
+            out = _along(out, d, np.tile(np.arange(n), m))
+    return named(out, name) if out is not x else apply("identity", [x], name=name)
+
+
+def _along(x, axis, table):
+    """``x`` gathered at ``table`` along ``axis`` (the other axes whole)."""
+    return apply("index", [x], index=(builtins.slice(None),) * axis + (table,))
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -158,9 +173,16 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                          f"each of the {x.ndim} axes")
     mode = str(mode).upper()
     if mode in ("REFLECT", "SYMMETRIC"):
-        tables = [np.pad(np.arange(n), (int(a), int(b)), mode=mode.lower())
-                  for n, (a, b) in zip(x.shape, widths)]
-        return apply("index", [x], index=np.ix_(*tables), name=name)
+        out = x
+        for d, (n, (a, b)) in enumerate(zip(x.shape, widths)):   # one axis at a time
+            if not a and not b:
+                continue
+            if isinstance(n, Dim):
+                raise ShapeError(f"pad(mode={mode!r}): axis {d} of {x.shape} has a size "
+                                 "known only at run time; pad it with mode='CONSTANT' or "
+                                 "give it a fixed size")
+            out = _along(out, d, np.pad(np.arange(n), (int(a), int(b)), mode=mode.lower()))
+        return named(out, name) if out is not x else apply("identity", [x], name=name)
     if mode != "CONSTANT":
         raise ValueError(f"pad(mode={mode!r}): use 'CONSTANT', 'REFLECT' or 'SYMMETRIC'")
     out = x

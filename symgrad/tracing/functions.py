@@ -56,10 +56,19 @@ def _lift(values: list[Any]) -> list[Tensor]:
             break
     else:   # tensors only: nothing to lift
         return values
+    # a list holding tensors is packed, as TF's convert_to_tensor packs it
+    # (tf.reduce_mean([loss_t for each step]))
+    values = [stack(v) if isinstance(v, (list, tuple)) and _holds_tensor(v) else v
+              for v in values]
     graph = common_graph(values) or get_default_graph()
     nodes = [v for v in values if hasattr(v, "graph")]
     like = next((v for v in nodes if v.is_float), nodes[0] if nodes else None)
     return [as_node(v, graph, like) for v in values]
+
+
+def _holds_tensor(items):
+    return any(isinstance(v, Node) or isinstance(v, (list, tuple)) and _holds_tensor(v)
+               for v in items)
 
 
 def _elementwise(op_name):
@@ -427,8 +436,9 @@ def ones_like(tensor: TensorLike, dtype: DTypeLike = None, name: str | None = No
 @_public
 def convert_to_tensor(value: TensorLike, dtype: DTypeLike = None,
                       name: str | None = None) -> Tensor:
-    """``value`` as a tensor (tensors pass through unchanged)."""
-    t = as_tensor(value)
+    """``value`` as a tensor (tensors pass through unchanged; a list holding tensors is
+    stacked, as TF packs it)."""
+    (t,) = _lift([value]) if isinstance(value, (list, tuple)) else (as_tensor(value),)
     return t if dtype is None or t.dtype == as_dtype(dtype) else cast(t, dtype)
 
 
