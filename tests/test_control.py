@@ -276,19 +276,28 @@ def test_a_capped_loop_with_a_kinked_body_prints_forms_equal_to_its_numbers(grap
     trips, y = sg.while_loop(lambda i, s: sg.reduce_sum(s * s) < 6.0,
                              lambda i, s: (i + 1, sg.maximum(s * 1.5, sg.sin(s)) + 0.1),
                              [sg.constant(0), x], maximum_iterations=6)
-    loss = sg.reduce_sum(y * np.array([0.3, -1.2, 0.7]))
+    starts = ([0.2, -0.4, 0.3], [1.0, 0.5, -0.7], [-2.0, 0.1, 0.4], [0.05, 0.02, 0.01])
+    _forms_equal_numbers(x, sg.reduce_sum(y * np.array([0.3, -1.2, 0.7])), starts)
+    counts = set()
+    for start in starts:
+        x.assign(np.array(start))
+        counts.add(int(trips.numpy()))
+    assert len(counts) >= 3                  # the points take different numbers of trips
+
+
+def _forms_equal_numbers(x, loss, starts):
+    """The closed forms of ``loss`` and its gradient in x (not simplified) equal their
+    numbers at each start; returns the forms."""
     (g,) = sg.gradients(loss, x)
     forms = [sg.closed_form(loss, simplify="none"), sg.closed_form(g, simplify="none")]
     symbols = {s.name: s for f in forms for s in f.free_symbols}
-    counts = set()
-    for start in ([0.2, -0.4, 0.3], [1.0, 0.5, -0.7], [-2.0, 0.1, 0.4], [0.05, 0.02, 0.01]):
+    for start in starts:
         x.assign(np.array(start))
         at = {symbols[f"x[{k}]"]: v for k, v in enumerate(start) if f"x[{k}]" in symbols}
         assert float(forms[0].subs(at)) == pytest.approx(float(loss.numpy()), rel=1e-12)
         got = np.array(forms[1].subs(at), dtype=float).ravel()
         np.testing.assert_allclose(got, g.numpy(), rtol=1e-12)
-        counts.add(int(trips.numpy()))
-    assert len(counts) >= 3                  # the points take different numbers of trips
+    return forms
 
 
 def test_conditions_on_kinked_iterates_hold_no_piecewise(graph):
@@ -299,16 +308,9 @@ def test_conditions_on_kinked_iterates_hold_no_piecewise(graph):
     y = sg.while_loop(lambda s: sg.reduce_sum(s * s) < 6.0,
                       lambda s: sg.where(s > 0.1, s * 1.5, sg.abs(s)) + 0.1, x,
                       maximum_iterations=3)
-    loss = sg.reduce_sum(y * np.array([0.3, -1.2, 0.7]))
-    (g,) = sg.gradients(loss, x)
-    forms = [sg.closed_form(loss, simplify="none"), sg.closed_form(g, simplify="none")]
+    forms = _forms_equal_numbers(x, sg.reduce_sum(y * np.array([0.3, -1.2, 0.7])),
+                                 ([0.3, -0.2, 0.5], [1.0, 0.05, -0.7], [-2.0, 0.1, 0.4],
+                                  [0.05, 0.02, 0.2]))
     for f in forms:
         for p in f.atoms(sympy.Piecewise):
             assert not any(c.has(sympy.Piecewise) for _, c in p.args)
-    symbols = {s.name: s for f in forms for s in f.free_symbols}
-    for start in ([0.3, -0.2, 0.5], [1.0, 0.05, -0.7], [-2.0, 0.1, 0.4], [0.05, 0.02, 0.2]):
-        x.assign(np.array(start))
-        at = {symbols[f"x[{k}]"]: v for k, v in enumerate(start) if f"x[{k}]" in symbols}
-        assert float(forms[0].subs(at)) == pytest.approx(float(loss.numpy()), rel=1e-12)
-        got = np.array(forms[1].subs(at), dtype=float).ravel()
-        np.testing.assert_allclose(got, g.numpy(), rtol=1e-12)
