@@ -283,3 +283,15 @@ def test_missing_names_in_tf1_namespaces_say_what_to_do():
                        (lambda: tf.layers.conv3d, "tf.layers has no attribute 'conv3d'")):
         with pytest.raises(AttributeError, match=words):
             get()
+
+
+def test_sequence_mask_over_fed_lengths():
+    with tf.Graph().as_default():
+        lengths = tf.placeholder(tf.int32, [None])
+        mask = tf.sequence_mask(lengths, 4, dtype=tf.float32)
+        with tf.Session() as sess:
+            got = sess.run(mask, {lengths: [0, 2, 4]})
+        assert mask.shape.as_list() == [None, 4] and got.dtype == np.float32
+        np.testing.assert_array_equal(got, [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]])
+        with pytest.raises(ValueError, match="without maxlen"):
+            tf.sequence_mask(lengths)

@@ -32,13 +32,13 @@ from ..graph import Dim, Node, is_static
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
 from .arguments import publish
-from .functions import _lift, cast, concat, equal, expand_dims, reshape, where
+from .functions import _lift, cast, concat, equal, expand_dims, less, reshape, where
 from .math_ops import named
 from .tensor import Graph, as_dtype, constant, get_default_graph  # noqa: F401  (doctests)
 
 __all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", "slice",
            "reverse",
-           "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye"]
+           "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye", "sequence_mask"]
 
 
 def known_now(value):
@@ -267,6 +267,24 @@ def rank(input, name=None):
     """The number of axes as an int32 constant."""
     (x,) = _lift([input])
     return named(literal(x.graph, np.array(x.ndim, dtype=np.int32)), name)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):
+    """``mask[..., j] = j < lengths[...]`` for j below ``maxlen`` (by default the largest
+    length, which must then be known when the graph is built).
+
+    >>> with Graph().as_default():
+    ...     sequence_mask([1, 3], 4).numpy().astype(int).tolist()
+    [[1, 0, 0, 0], [1, 1, 1, 0]]
+    """
+    (n,) = _lift([lengths])
+    if maxlen is None:
+        known = static_value(lengths, "sequence_mask(lengths) without maxlen")
+        maxlen = int(np.max(known)) if known.size else 0
+    steps = literal(n.graph, np.arange(int(static_value(maxlen, "sequence_mask(maxlen)"))))
+    mask = less(steps, expand_dims(cast(n, np.int64), -1))
+    dtype = as_dtype(dtype)
+    return named(mask if dtype == np.bool_ else cast(mask, dtype), name)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
