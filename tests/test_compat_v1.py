@@ -279,7 +279,7 @@ def test_missing_names_in_tf1_namespaces_say_what_to_do():
     for get, words in ((lambda: tf.nn.rnn_cell, "unroll the recurrence"),
                        (lambda: tf.nn.dynamic_rnn, "unroll the recurrence"),
                        (lambda: tf.nn.sampled_softmax_loss, "full"),
-                       (lambda: tf.metrics, "reduce_mean"),
+                       (lambda: tf.metrics.auc, "reduce_mean"),
                        (lambda: tf.layers.conv3d, "tf.layers has no attribute 'conv3d'")):
         with pytest.raises(AttributeError, match=words):
             get()
@@ -295,3 +295,21 @@ def test_sequence_mask_over_fed_lengths():
         np.testing.assert_array_equal(got, [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]])
         with pytest.raises(ValueError, match="without maxlen"):
             tf.sequence_mask(lengths)
+
+
+def test_streaming_accuracy_and_mean_over_the_batches_run():
+    with tf.Graph().as_default():
+        labels = tf.placeholder(tf.int64, [None])
+        logits = tf.placeholder(tf.float32, [None, 3])
+        acc, acc_op = tf.metrics.accuracy(labels=labels, predictions=tf.argmax(logits, 1))
+        avg, avg_op = tf.metrics.mean(tf.reduce_max(logits, 1))
+        assert sorted(v.name for v in tf.local_variables()) == [
+            "accuracy/count:0", "accuracy/total:0", "mean/count:0", "mean/total:0"]
+        batches = [([0, 1], [[2.0, 0, 0], [0, 0, 1.0]]), ([2, 2, 0], [[0, 0, 3.0]] * 3)]
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            assert sess.run(acc) == 0.0                     # nothing added yet
+            seen = [sess.run([acc_op, avg_op], {labels: y, logits: z}) for y, z in batches]
+            assert sess.run(acc) == pytest.approx(3 / 5)   # reading adds nothing
+        assert seen[0][0] == pytest.approx(0.5) and seen[1][0] == pytest.approx(3 / 5)
+        assert seen[1][1] == pytest.approx((2 + 1 + 9) / 5)

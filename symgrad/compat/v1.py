@@ -58,6 +58,7 @@ from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
 from . import layers as _layers
 from . import losses  # noqa: F401  (tf.losses)
+from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
@@ -221,6 +222,7 @@ train = _runtime.namespace("train",
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
         "cosine_decay", "piecewise_constant")})
+metrics = _runtime.namespace("metrics", accuracy=_metrics.accuracy, mean=_metrics.mean)
 initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
