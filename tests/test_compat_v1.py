@@ -313,3 +313,19 @@ def test_streaming_accuracy_and_mean_over_the_batches_run():
             assert sess.run(acc) == pytest.approx(3 / 5)   # reading adds nothing
         assert seen[0][0] == pytest.approx(0.5) and seen[1][0] == pytest.approx(3 / 5)
         assert seen[1][1] == pytest.approx((2 + 1 + 9) / 5)
+
+
+def test_random_shuffle_for_k_means_initial_centroids():
+    # the TF1 k-means idiom: the first k rows of the shuffled points
+    with tf.Graph().as_default():
+        points = tf.constant(np.arange(20.0).reshape(10, 2))
+        tf.set_random_seed(5)
+        centroids = tf.Variable(tf.slice(tf.random_shuffle(points), [0, 0], [3, -1]))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first, again = sess.run(centroids), sess.run(tf.random_shuffle(points, seed=1))
+        rows = {tuple(r) for r in np.arange(20.0).reshape(10, 2)}
+        assert first.shape == (3, 2) and {tuple(r) for r in first} <= rows
+        assert sorted(map(tuple, again)) == sorted(rows)     # a permutation of the rows
+        with pytest.raises(ValueError, match="first axis of known size"):
+            tf.random_shuffle(tf.placeholder(tf.float32, [None, 2]))

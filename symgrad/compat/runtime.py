@@ -106,7 +106,6 @@ MISSING = {
              "tf.reduce_mean cover flips, padding, layouts and standardisation",
     "metrics.auc": "of tf.metrics only accuracy and mean are here; compute the value in "
                    "the graph, e.g. tf.reduce_mean(tf.cast(tf.equal(a, b), tf.float32))",
-    "random_shuffle": "it draws anew at every run; shuffle with numpy and feed the result",
     "nn.rnn_cell": "recurrent cells are not supported; unroll the recurrence in a Python "
                    "loop over tf.unstack(x, axis=1) with tf.matmul and tf.tanh, then "
                    "tf.stack the outputs",

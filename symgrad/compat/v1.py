@@ -187,8 +187,20 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
     return _tensor.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
 
 
+def random_shuffle(value, seed=None, name=None):
+    """``value`` with its rows in a random order, drawn once when this is called (TF
+    draws at every run, like its other random ops); the first size must be known."""
+    x = _t.as_tensor(value)
+    if x.ndim == 0 or not isinstance(x.shape[0], int):
+        raise ValueError(f"random_shuffle: {x.name!r} of shape {x.shape} needs a first axis "
+                         "of known size (the order is drawn when the graph is built)")
+    order = _init.rng(seed).permutation(x.shape[0])
+    return as_tf1(_t.gather(x, order, name=name or "RandomShuffle"))
+
+
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
-                               truncated_normal=truncated_normal, set_random_seed=set_random_seed)
+                            truncated_normal=truncated_normal, shuffle=random_shuffle,
+                            set_random_seed=set_random_seed)
 
 
 def disable_v2_behavior():
