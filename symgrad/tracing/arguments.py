@@ -195,8 +195,7 @@ def publish(namespace, counts=None, own=(), unchecked=()):
     argument kinds are checked (:func:`checked`), and a call meeting a tensor of unknown
     rank is recorded until values arrive (``ops.deferred``), as ``functions.py``'s are.
 
-    ``counts``: name -> ``count(*args, **kwargs)``, how many tensors a list result
-    holds; ``own``: functions that meet unknown ranks themselves (or return a list of
+    ``counts``: name -> how many tensors its list result holds; ``own``: functions that meet unknown ranks themselves (or return a list of
     a length known only then); ``unchecked``: functions whose arguments the name rules
     would misjudge.
     """
@@ -207,7 +206,8 @@ def publish(namespace, counts=None, own=(), unchecked=()):
         if hasattr(fn, "__wrapped__") or name in unchecked:
             continue
         if name not in own:
-            fn = deferrable(counts.get(name))(fn)
+            n = counts.get(name)
+            fn = deferrable(None if n is None else lambda *args, n=n, **kwargs: n)(fn)
         namespace[name] = checked(fn)
 
 

@@ -150,5 +150,4 @@ def cholesky_solve(chol, rhs, name=None):
 
 # every public function checks its arity and argument kinds and records calls meeting a
 # tensor of unknown rank (tracing.arguments)
-_TWO = lambda *args, **kwargs: 2  # (two tensors)
-publish(globals(), counts={"slogdet": _TWO})
+publish(globals(), counts={"slogdet": 2})

@@ -276,5 +276,4 @@ def atrous_conv2d(value, filters, rate, padding, name=None):
 
 # every public function checks its arity and argument kinds and records calls meeting a
 # tensor of unknown rank (tracing.arguments)
-_TWO = lambda *args, **kwargs: 2  # (two tensors)
-publish(globals(), counts={"moments": _TWO, "top_k": _TWO}, own=("dropout",))
+publish(globals(), counts={"moments": 2, "top_k": 2}, own=("dropout",))
