@@ -387,24 +387,27 @@ def trace(x: TensorLike, name: str | None = None) -> Tensor:
     return reduce_sum(x * eye, axis=(-2, -1), name=name)
 
 
+def _full(shape, value, dtype, name, default_name, what):
+    """A named constant of ``shape`` holding ``value``; over a size read at run time,
+    the value broadcast to it (``ops.base.filled``)."""
+    dims = _dims(shape, what)
+    if not is_static(dims):
+        return identity(filled(get_default_graph(), value, dims, dtype), name=name)
+    return constant(np.full(dims, value, dtype), name=name or default_name)
+
+
 @_public
 def zeros(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
           name: str | None = None) -> Tensor:
     """A constant of zeros (a named leaf); of a size read at run time, 0 broadcast."""
-    dims = _dims(shape, "zeros(shape)")
-    if not is_static(dims):
-        return identity(filled(get_default_graph(), 0, dims, as_dtype(dtype)), name=name)
-    return constant(np.zeros(dims, as_dtype(dtype)), name=name or "zeros")
+    return _full(shape, 0, as_dtype(dtype), name, "zeros", "zeros(shape)")
 
 
 @_public
 def ones(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
          name: str | None = None) -> Tensor:
     """A constant of ones (a named leaf); of a size read at run time, 1 broadcast."""
-    dims = _dims(shape, "ones(shape)")
-    if not is_static(dims):
-        return identity(filled(get_default_graph(), 1, dims, as_dtype(dtype)), name=name)
-    return constant(np.ones(dims, as_dtype(dtype)), name=name or "ones")
+    return _full(shape, 1, as_dtype(dtype), name, "ones", "ones(shape)")
 
 
 @_public
@@ -412,11 +415,7 @@ def fill(dims: int | Sequence[int], value: float | int | bool,
          name: str | None = None) -> Tensor:
     """A constant of ``dims`` filled with ``value`` (broadcast, for a size read at run
     time)."""
-    shape = _dims(dims, "fill(dims)")
-    if not is_static(shape):
-        return identity(filled(get_default_graph(), value, shape, np.asarray(value).dtype),
-                        name=name)
-    return constant(np.full(shape, value), name=name or "Fill")
+    return _full(dims, value, np.asarray(value).dtype, name, "Fill", "fill(dims)")
 
 
 @_public
