@@ -188,18 +188,26 @@ def as_node(value, graph, like=None):
     """
     if isinstance(value, Node):
         return value
-    if like is not None and _python_numbers(value):
-        kinds = {type(v) for v in np.ravel(np.asarray(value, dtype=object))}
-        if like.dtype.kind == "f" or (like.dtype.kind in "iu" and kinds <= {int}):
-            return literal(graph, value, like.dtype)
+    kinds = _python_number_types(value) if like is not None else None
+    if kinds and (like.dtype.kind == "f" or (like.dtype.kind in "iu" and kinds <= {int})):
+        return literal(graph, value, like.dtype)
     return literal(graph, value)
 
 
-def _python_numbers(value):
-    """A Python number, or a (nested) list or tuple of Python numbers."""
+def _python_number_types(value):
+    """The types of a Python number or of a (nested) non-empty list or tuple of them;
+    None for anything else (numpy values keep their dtype)."""
     if isinstance(value, (list, tuple)):
-        return bool(value) and all(_python_numbers(v) for v in value)
-    return isinstance(value, (bool, int, float)) and not isinstance(value, np.generic)
+        found = set()
+        for v in value:
+            kinds = _python_number_types(v)
+            if not kinds:
+                return None
+            found |= kinds
+        return found or None
+    if isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+        return {type(value)}
+    return None
 
 
 def apply(op, inputs, name=None, **attrs):
