@@ -52,7 +52,7 @@ from ..differentiate import gradients as _gradients
 from ..seeds import hessians as _hessians
 from ..graph import Node, is_static
 from ..ops.deferred import any_shape_placeholder
-from ..ops.draws import draw_like, drawn_numbers
+from ..ops.draws import draw_like, drawn_numbers, new_key
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
@@ -159,7 +159,7 @@ def _drawn(shape, dist, seed, dtype, name, scale, shift):
     ``tf.shape(mu)``): standard numbers fixed once, from a key drawn now
     (``ops.draws``), made when the sizes are known; a known shape is a constant."""
     dims = _f._dims(shape, f"{name}(shape)")
-    key = int(_init.rng(seed).integers(2**63))
+    key = new_key(_init.rng(seed))
     dtype = tf_dtype_arg(dtype)
     if is_static(dims):
         value = drawn_numbers(dims, key, dist) * scale + shift

@@ -8,14 +8,14 @@ key is chosen when the op is made, so the numbers are fixed like a drawn constan
 but they are made when x's size is known: for ``x`` of shape ``(None, d)`` a batch
 of n rows reads the first ``n * d`` numbers of that stream, so row i has the same
 numbers in every batch that reaches it, and a shape known when the graph is built
-gets exactly :func:`uniform_numbers` of it.  The value does not depend on x's
+gets exactly :func:`drawn_numbers` of it.  The value does not depend on x's
 values: there is no derivative to pass (TF gives its random ops none), and the
 compiler bakes the numbers of each size it meets (``decompose``; unknown sizes are
 compiled once per size).
 
 Imports numpy, the graph and ``ops.base`` (SymPy for the closed forms).
 
->>> uniform_numbers((2, 3), 7)[1].round(3).tolist() == uniform_numbers((4, 3), 7)[1].round(3).tolist()
+>>> np.array_equal(drawn_numbers((2, 3), 7)[1], drawn_numbers((4, 3), 7)[1])
 True
 """
 from __future__ import annotations
@@ -37,9 +37,10 @@ def drawn_numbers(shape, key, dist="uniform"):
     return rng.uniform(size=size)
 
 
-def uniform_numbers(shape, key):
-    """``drawn_numbers`` of the uniform distribution (dropout's)."""
-    return drawn_numbers(shape, key)
+def new_key(rng):
+    """A key for ``random_draw``, taken from the numpy Generator ``rng`` (so a seed, or
+    TF1's graph-level seed, fixes it)."""
+    return int(rng.integers(2**63))
 
 
 def _symbolic(node, x):
@@ -74,4 +75,4 @@ register(Op("random_draw", kind="special",
                 "(dropout's mask and TF1's random ops where sizes are known at run time)"))
 REGISTRY["random_draw"].decompose = _decompose
 
-__all__ = ["drawn_numbers", "uniform_numbers", "draw_like"]
+__all__ = ["drawn_numbers", "new_key", "draw_like"]

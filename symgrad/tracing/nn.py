@@ -40,7 +40,7 @@ from ..errors import ShapeError
 from ..graph import Node, is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
 from ..ops.deferred import scalar_by_contract
-from ..ops.draws import draw_like, uniform_numbers
+from ..ops.draws import draw_like, drawn_numbers, new_key
 from .arrays import gather, known_now, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                    max_pool, max_pool2d)
@@ -210,15 +210,15 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
     if not fed and not 0.0 < keep <= 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1) (got rate={rate!r}, "
                          f"keep_prob={keep_prob!r})")
-    key = int((rng or np.random.default_rng(seed)).integers(2**63))
+    key = new_key(rng or np.random.default_rng(seed))
     dtype = x.dtype if x.is_float else np.float64
     if not is_static(shape):           # numbers made when the size is known
         drawn = draw_like(x, key)
         drawn = drawn if dtype == drawn.dtype else cast(drawn, dtype)
     elif fed:
-        drawn = literal(x.graph, uniform_numbers(shape, key).astype(dtype))
+        drawn = literal(x.graph, drawn_numbers(shape, key).astype(dtype))
     else:
-        mask = (uniform_numbers(shape, key) < keep).astype(dtype) / keep
+        mask = (drawn_numbers(shape, key) < keep).astype(dtype) / keep
         return mul(x, literal(x.graph, mask), name=name)
     scale = 1.0 / keep if fed else literal(x.graph, np.asarray(1.0 / keep, dtype))
     scale = scale if scale.dtype == dtype else cast(scale, dtype)
