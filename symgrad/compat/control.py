@@ -110,13 +110,14 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
            infer_shape=True, name=None):
     """``tf.map_fn``: fn applied to each row of elems, results stacked."""
-    return _control.map_fn(_pure(fn, "map_fn(fn)"), _tf_structure(elems), dtype, parallel_iterations, back_prop,
-                           swap_memory, infer_shape, name)
+    return _control.map_fn(_pure(fn, "map_fn(fn)"), _tf_structure(elems), dtype,
+                           parallel_iterations, back_prop, swap_memory, infer_shape, name)
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
          swap_memory=False, infer_shape=True, reverse=False, name=None):
     """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked."""
     init = None if initializer is None else _tf_structure(initializer)
-    return _control.scan(_pure(fn, "scan(fn)"), _tf_structure(elems), init, parallel_iterations, back_prop,
-                         swap_memory, infer_shape, reverse, name)
+    return _control.scan(_pure(fn, "scan(fn)"), _tf_structure(elems), init,
+                         parallel_iterations, back_prop, swap_memory, infer_shape, reverse,
+                         name)

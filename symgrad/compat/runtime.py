@@ -37,7 +37,9 @@ class Saver:
     def save(self, sess, save_path, global_step=None, **kwargs):
         """Write the values (as ``sess`` has them) and return the path written, without
         ``.npz`` as TF returns its checkpoint prefix."""
-        path = str(save_path) if global_step is None else f"{save_path}-{int(_value(sess, global_step))}"
+        path = str(save_path)
+        if global_step is not None:
+            path = f"{path}-{int(_value(sess, global_step))}"
         values = sess.run(list(self._named.values())) if self._named else []
         directory = os.path.dirname(path)
         if directory:

@@ -180,5 +180,5 @@ def resolve(nodes, feeds):
     return mapping
 
 
-__all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer", "deferrable",
-           "resolve", "tensors_in"]
+__all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer",
+           "deferrable", "resolve", "tensors_in"]

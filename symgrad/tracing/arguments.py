@@ -195,9 +195,9 @@ def publish(namespace, counts=None, own=(), unchecked=()):
     argument kinds are checked (:func:`checked`), and a call meeting a tensor of unknown
     rank is recorded until values arrive (``ops.deferred``), as ``functions.py``'s are.
 
-    ``counts``: name -> how many tensors its list result holds; ``own``: functions that meet unknown ranks themselves (or return a list of
-    a length known only then); ``unchecked``: functions whose arguments the name rules
-    would misjudge.
+    ``counts``: name -> how many tensors its list result holds; ``own``: functions that
+    meet unknown ranks themselves (or return a list of a length known only then);
+    ``unchecked``: functions whose arguments the name rules would misjudge.
     """
     from ..ops.deferred import deferrable
     counts = counts or {}
