@@ -110,6 +110,8 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     if "control" in {n.op.kind for n in order}:
         from .lower.control import control_nodes
         if control_nodes(nodes, leaves):
+            if sized:  # sub-graphs compile at known sizes: once per size met
+                return _per_size(nodes, tree, leaves, fastmath, cache)
             return ControlEvaluator(nodes, leaves, tree,  # kernels + drivers
                                     lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
     if not sized and not background.waits(wait):  # answer at once, machine code later

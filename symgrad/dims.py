@@ -250,7 +250,7 @@ class _Unread(Exception):
 
 
 def concrete_attrs(attrs, bindings):
-    """``attrs`` with every Dim inside (tuples, lists) evaluated at ``bindings``."""
+    """``attrs`` with every Dim inside (tuples, lists, slices) evaluated at ``bindings``."""
     def walk(v):
         if isinstance(v, Dim):
             return int(v.expr.xreplace(bindings))
@@ -258,16 +258,20 @@ def concrete_attrs(attrs, bindings):
             return tuple(walk(u) for u in v)
         if isinstance(v, list):
             return [walk(u) for u in v]
+        if isinstance(v, slice):
+            return slice(walk(v.start), walk(v.stop), walk(v.step))
         return v
     return {k: walk(v) for k, v in attrs.items()}
 
 
 def has_dims(value):
-    """True when ``value`` (an attr: tuples, lists) holds a Dim."""
+    """True when ``value`` (an attr: tuples, lists, slices) holds a Dim."""
     if isinstance(value, Dim):
         return True
     if isinstance(value, (tuple, list)):
         return any(has_dims(v) for v in value)
+    if isinstance(value, slice):
+        return has_dims((value.start, value.stop, value.step))
     return False
 
 

@@ -172,25 +172,41 @@ def evaluate(fetches: Any, feed_dict: Mapping[Any, Any] | None = None) -> Any:
     return rebuild([None if n is None else _export(values[n]) for n in flat])
 
 
-def specialize(outputs, bindings):
+def specialize(outputs, bindings, graph=None, memo=None):
     """The graph below ``outputs`` rebuilt with every unknown size at its value.
 
     Each node is applied again (its op's shape rule runs on the concrete shapes, so
-    sizes that must agree are checked); leaves keep their values.  Returns
-    ``{old node: new node}`` over a new graph.
+    sizes that must agree are checked); leaves keep their values.  The sub-graphs of
+    control-flow nodes (their Function attrs, which know how) are rebuilt too, once
+    each (``memo``).  Returns ``{old node: new node}`` over ``graph`` (a new one by
+    default).
     """
     from .graph import Graph, ancestors
     from .ops import apply
-    graph, mapping = Graph(), {}
+    graph = Graph() if graph is None else graph
+    memo = {} if memo is None else memo
+    mapping = {}
     for node in ancestors(outputs):
         if not node.inputs and node.op.kind == "leaf":
             shape = concrete_shape(node.shape, bindings, repr(node.name))
             mapping[node] = graph.add_node(node.op, (), dict(node.attrs), shape, node.dtype,
                                            name=node.name, value=node.value)
-        else:
-            mapping[node] = apply(node.op, [mapping[x] for x in node.inputs], name=node.name,
-                                  **concrete_attrs(node.attrs, bindings))
+            continue
+        attrs = concrete_attrs(node.attrs, bindings)
+        if node.op.kind == "control":
+            attrs = {k: _specialized(v, bindings, graph, memo) for k, v in attrs.items()}
+        mapping[node] = apply(node.op, [mapping[x] for x in node.inputs], name=node.name,
+                              **attrs)
     return mapping
+
+
+def _specialized(value, bindings, graph, memo):
+    """A control node's attr at concrete sizes: its sub-graph functions rebuilt."""
+    if isinstance(value, tuple):
+        return tuple(_specialized(v, bindings, graph, memo) for v in value)
+    if hasattr(value, "specialize"):
+        return value.specialize(bindings, graph, memo)
+    return value
 
 
 def _export(value):

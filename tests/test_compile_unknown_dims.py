@@ -119,9 +119,9 @@ def test_every_registry_op_compiles_over_unknown_sizes(rng):
              and (op.kind != "elementwise" or n in ELEMENTWISE)]
     generic = [n for n in names if _size_generic(n, rng)]
     # one build serves every size, except for ops decomposed over their sizes (linalg) and
-    # numbers drawn per size (baked into each size's build)
+    # numbers made per size (drawn or counted, baked into each size's build)
     assert set(names) - set(generic) <= {"matrix_inverse", "det", "log_abs_det", "cholesky",
-                                         "random_draw"}
+                                         "random_draw", "positions"}
     assert isinstance(_compiled_equals_reference(generic, rng), Evaluator)
     rest = sorted(set(names) - set(generic))
     if rest:  # those compile per size, to the same values

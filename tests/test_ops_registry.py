@@ -22,10 +22,10 @@ CASES = [(name, i) for name, op in sorted(REGISTRY.items())
          for i in range(len(op.examples))]
 NO_EXAMPLES_OK = {"const", "variable", "placeholder", "elementwise",
                   "argument", "cond", "while_loop", "while_vjp"}  # sub-graph ops: tests/test_control*.py
-# TF registers None for these (dim_size: a size, as tf.size; random_draw: numbers made
+# TF registers None for these (dim_size: a size, as tf.size; random_draw, positions: numbers made
 # from the input's shape alone, as TF's random ops)
 NO_GRADIENT = {"stop_gradient", "floor", "ceil", "round", "floordiv", "dim_size",
-               "random_draw"}
+               "random_draw", "positions"}
 
 
 def _inputs(example, rng):

@@ -19,9 +19,11 @@ import inspect
 import numpy as np
 
 from ..errors import ArgumentError, DtypeError, ShapeError
-from ..graph import Node
+from ..graph import Dim, Node
 from ..ops import apply, as_node, common_graph, literal
+from ..ops.base import filled
 from ..tracing import get_default_graph
+from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
 
@@ -178,8 +180,15 @@ def _rows(elems, what):
 
 def _mask(i, n, ndim):
     """Row i of an (n, ...) tensor as a boolean mask broadcasting over the other axes."""
-    rows = literal(i.graph, np.arange(n, dtype=i.dtype).reshape((n,) + (1,) * (ndim - 1)))
+    rows = apply("reshape", [iota_of(i.graph, n, i.dtype)], shape=(n,) + (1,) * (ndim - 1))
     return apply("equal", [rows, i])
+
+
+def _count(nodes, n):
+    """The number of rows as a loop bound: n, or read when values arrive (a Dim)."""
+    if not isinstance(n, Dim):
+        return n
+    return apply("cast", [apply("dim_size", [nodes[0]], axis=(0,))], dtype="int64")
 
 
 def _read(elems, i):
@@ -196,7 +205,7 @@ def _write(stack, i, value):
 
 
 def _stacks(graph, specs, n):
-    return [literal(graph, np.zeros((n,) + tuple(shape), dtype)) for shape, dtype in specs]
+    return [filled(graph, 0, (n,) + tuple(shape), dtype) for shape, dtype in specs]
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
@@ -221,8 +230,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     def body(i, *stacks):
         out, _ = flatten(fn(structure([_read(e, i) for e in nodes])))
         return [i + 1] + [_write(s, i, o) for s, o in zip(stacks, out)]
-    zero = literal(graph, np.int64(0))
-    result = while_loop(lambda i, *stacks: i < n, body, [zero] + _stacks(graph, specs, n),
+    zero, count = literal(graph, np.int64(0)), _count(nodes, n)
+    result = while_loop(lambda i, *stacks: i < count, body, [zero] + _stacks(graph, specs, n),
                         back_prop=back_prop, name=name or "map")
     return probe.structure(result[1:])
 
@@ -260,7 +269,8 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
         new = [v if isinstance(v, Node) else literal(i.graph, np.asarray(v, a.dtype))
                for v, a in zip(new, accs)]
         return [i + 1] + new + [_write(s, i, v) for s, v in zip(stacks, new)]
-    result = while_loop(lambda i, *state: i < n, body,
+    count = _count(nodes, n)
+    result = while_loop(lambda i, *state: i < count, body,
                         [literal(graph, np.int64(start))] + init + stacks,
                         back_prop=back_prop, name=name or "scan")
     return acc_structure(result[1 + k:])

@@ -32,8 +32,8 @@ import contextlib
 import numpy as np
 
 from ..errors import ShapeError
-from ..evaluate import needed, run
-from ..graph import Node, is_static
+from ..evaluate import needed, run, specialize
+from ..graph import Node, shape_size
 from ..ops import REGISTRY, apply, literal
 from ..forms.symbolic import expand
 from ..tracing import Graph, as_tensor
@@ -115,6 +115,19 @@ class Function:
         subs = {p: np.asarray(a, dtype=object).reshape(p.shape) for p, a in zip(self.params, args)}
         return expand(self.outputs, substitute=subs)
 
+    def specialize(self, bindings, outer, memo):
+        """This function with every unknown size at its value (``bindings``), its
+        graph rebuilt as a sub-graph of ``outer`` (once per function: ``memo``)."""
+        if self not in memo:
+            sub = SubGraph(outer, self.graph.role)
+            with sub.as_default():
+                mapping = specialize(self.outputs + self.params, bindings, sub, memo)
+            sub.sealed = True
+            memo[self] = Function(sub, [mapping[p] for p in self.params],
+                                  [mapping[o] for o in self.outputs], self.label,
+                                  self.structure, self.explicit)
+        return memo[self]
+
     def with_params(self, params):
         """The same outputs over another parameter list (extra params unused)."""
         return Function(self.graph, params, self.outputs, self.label, self.structure,
@@ -190,13 +203,9 @@ def layout(nodes):
 
 
 def packed_size(spec):
-    for shape, _ in spec:
-        if not is_static(shape):
-            raise ShapeError(f"cond, while_loop, map_fn and scan need tensors of known size "
-                             f"here, got one of shape {shape}: give the placeholder a fixed "
-                             "size (a size known only at run time is not supported in "
-                             "control flow yet)")
-    return int(sum(int(np.prod(shape, dtype=np.int64)) for shape, _ in spec))
+    """The length of the packed vector of ``spec``: an int, or a Dim when some size
+    is known only at run time."""
+    return sum((shape_size(shape) for shape, _ in spec), 0)
 
 
 def pack_values(values):
@@ -222,7 +231,7 @@ def unpack(packed, spec):
     """Graph nodes for the parts of a packed node: slice, reshape, cast back."""
     out, start = [], 0
     for shape, dtype in spec:
-        size = int(np.prod(shape, dtype=np.int64))
+        size = shape_size(shape)
         part = apply("index", [packed], index=(slice(start, start + size),))
         if tuple(shape) != (size,):
             part = apply("reshape", [part], shape=tuple(shape))

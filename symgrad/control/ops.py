@@ -28,7 +28,7 @@ import sympy
 from ..differentiate import gradients
 from ..errors import NoClosedFormError, SymgradError
 from ..ops import REGISTRY, Op, apply, literal
-from ..ops.base import register
+from ..ops.base import filled, register, zeros_like
 from .describe import recurrence
 from .function import Function, layout, pack, pack_values, packed_size, unpack, unpack_values
 
@@ -169,8 +169,7 @@ def vjp(function, wrt):
         xs = [function.params[i] for i in wrt]
         with sub.as_default():
             raw = gradients(outs, xs, grad_ys=seeds) if outs and xs else [None] * len(xs)
-            cots = [g if g is not None else literal(sub, np.zeros(x.shape, x.dtype))
-                    for g, x in zip(raw, xs)]
+            cots = [g if g is not None else zeros_like(x) for g, x in zip(raw, xs)]
         made = Function(sub, function.params + seeds, cots, f"vjp of {function.label}")
         function.derived[key] = (made, [g is not None for g in raw])
     return function.derived[key]
@@ -312,7 +311,7 @@ def jvp(function, n):
         xs = [p for p in state if p.is_float] + [p for p in caps if p.is_float]
         outs = [o for o in function.outputs if o.is_float]
         with sub.as_default():
-            us = [literal(sub, np.ones(o.shape, o.dtype)) for o in outs]
+            us = [filled(sub, 1, o.shape, o.dtype) for o in outs]
             ts = [sub.argument(x.shape, x.dtype, "tangent") for x in xs]
             tangents = _jv(outs, xs, us, ts, sub)
         nf = sum(p.is_float for p in state)
@@ -326,7 +325,7 @@ def _jv(outs, xs, us, ts, sub):
     vs = gradients(outs, xs, grad_ys=us, unconnected_gradients="zero") if outs and xs else []
     terms = [apply("reduce_sum", [apply("mul", [v, t])], axis=tuple(range(v.ndim)),
                    keepdims=False) for v, t in zip(vs, ts)]
-    zeros = [literal(sub, np.zeros(u.shape, u.dtype)) for u in us]
+    zeros = [zeros_like(u) for u in us]
     if not terms:
         return zeros
     total = terms[0]
@@ -354,7 +353,7 @@ def _while_vjp_grad(node, h):
     tangent_loop = while_node(state + parts[:nf] + caps + parts[nf:], cond2, jvp(body, n),
                               n + nf, a["maximum_iterations"], name="while_tangent")
     finals = unpack(tangent_loop, tangent_loop.attrs["layout"])
-    zeros = [literal(node.graph, np.zeros(x.shape)) for x in state]
+    zeros = [zeros_like(x, np.dtype(np.float64)) for x in state]
     seed = pack(zeros + seeds + [literal(node.graph, np.zeros(()))], node.graph)
     back = _while_grad(tangent_loop, seed)
     return back[:n] + back[n + nf:n + nf + m] + finals[n:n + nf]

@@ -18,12 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import REGISTRY, apply, literal
+from ..ops.base import filled
 from .function import Function, pack, unpack
 from .ops import _while_grad, jvp, while_node
 
 
-def _zeros(node):
-    return literal(node.graph, np.zeros(node.shape, node.dtype))
+def _zeros(node, dtype=None):
+    return filled(node.graph, 0, node.shape, dtype or node.dtype)
 
 
 def _float_tangents(nodes, tangents):
@@ -35,7 +36,7 @@ def _packed(node, parts):
     it, out = iter(parts), []
     for shape, dt in node.attrs["layout"]:
         out.append(next(it) if np.dtype(dt).kind == "f" else
-                   literal(node.graph, np.zeros(shape)))
+                   filled(node.graph, 0, shape, np.float64))
     return pack(out, node.graph)
 
 
@@ -80,7 +81,7 @@ def _while_vjp_jvp(node, tangents):
                           list(node.inputs[n + m:]))
     loop = _tangent_loop(node, state, caps, _float_tangents(state, tangents[:n]),
                          _float_tangents(caps, tangents[n:n + m]), "while_vjp_jvp")
-    zeros = [literal(node.graph, np.zeros(x.shape)) for x in state]
+    zeros = [_zeros(x, np.float64) for x in state]
     back = _while_grad(loop, pack(zeros + seeds + [literal(node.graph, np.zeros(()))],
                                   node.graph))
     nf = len(seeds)

@@ -203,7 +203,8 @@ RULES = {"reduce_sum": _reduce_sum, "reduce_prod": _reduce_prod, "matmul": _matm
                                                       for a in node.attrs["axis"]]),
          # drawn numbers are named, as leaves are (their values exist per size only)
          "random_draw": lambda b, node, idx: sympy.IndexedBase(
-             node.op_name, shape=tuple(size_of(d) for d in node.shape))[tuple(idx)]}
+             node.op_name, shape=tuple(size_of(d) for d in node.shape))[tuple(idx)],
+         "positions": lambda b, node, idx: idx[0]}
 
 
 def out_indices(ndim):

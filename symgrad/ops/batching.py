@@ -159,3 +159,4 @@ for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky"):
     REGISTRY[_name].batch = _leading
 REGISTRY["dim_size"].batch = _dim_size
 REGISTRY["random_draw"].batch = _same_numbers
+REGISTRY["positions"].batch = _same_numbers

@@ -1,5 +1,5 @@
-"""Numbers drawn when sizes are known: ``random_draw``, dropout's mask and TF1's random
-ops over sizes known only at run time.
+"""Numbers made when sizes are known: ``random_draw`` (dropout's mask and TF1's random
+ops over sizes known only at run time) and ``positions`` (``tf.range`` of such a size).
 
 ``random_draw(x, key, dist)`` is a tensor of x's shape holding uniform numbers in
 [0, 1) (``dist="uniform"``) or standard normal ones (``"normal"``) from numpy's
@@ -12,6 +12,10 @@ gets exactly :func:`drawn_numbers` of it.  The value does not depend on x's
 values: there is no derivative to pass (TF gives its random ops none), and the
 compiler bakes the numbers of each size it meets (``decompose``; unknown sizes are
 compiled once per size).
+
+``positions(x)`` is ``0, 1, ..., n-1`` for x of shape (n,) (x's values are not read):
+``tf.range(tf.shape(x)[0])`` and the row counter of ``map_fn`` over a batch of
+unknown size.
 
 Imports numpy, the graph and ``ops.base`` (SymPy for the closed forms).
 
@@ -75,4 +79,34 @@ register(Op("random_draw", kind="special",
                 "(dropout's mask and TF1's random ops where sizes are known at run time)"))
 REGISTRY["random_draw"].decompose = _decompose
 
-__all__ = ["drawn_numbers", "new_key", "draw_like"]
+
+
+def _positions_symbolic(node, x):
+    import sympy
+    out = np.empty(np.shape(x), dtype=object)
+    out[...] = [sympy.Integer(i) for i in range(np.shape(x)[0])] if out.size else []
+    return out
+
+
+def _positions_decompose(x, dtype):
+    if not is_static(x.shape):
+        raise TypeError("positions needs its size")
+    return literal(x.graph, np.arange(x.shape[0], dtype=dtype))
+
+
+register(Op("positions", kind="special", shape=lambda in_shapes, dtype: tuple(in_shapes[0]),
+            impl=lambda x, dtype: np.arange(np.shape(x)[0], dtype=dtype),
+            symbolic=_positions_symbolic, grad=lambda node, g: [None],
+            dtype=lambda dtypes, dtype: np.dtype(dtype),
+            examples=[Example((4,), dtype="float64"), Example((3,), dtype="int64")],
+            doc="0, 1, ..., n-1 for x of shape (n,), made when n is known (tf.range of a "
+                "size known at run time)"))
+REGISTRY["positions"].decompose = _positions_decompose
+
+
+def positions(x, dtype=np.int64):
+    """``arange(n)`` of ``dtype`` for the (n,)-shaped ``x`` (its values are not read)."""
+    return apply("positions", [x], dtype=np.dtype(dtype).name)
+
+
+__all__ = ["drawn_numbers", "new_key", "draw_like", "positions"]

@@ -119,14 +119,15 @@ def _einsum(node, i, masks):
 
 
 def _shape_only(node, i, masks):
-    # a value made from the input's shape alone (dim_size, random_draw) reads no element
+    # a value made from the input's shape alone (dim_size, random_draw, positions) reads
+    # no element
     empty = np.zeros(0, dtype=np.int64)
     return empty, empty
 
 
 for _name in ("reshape", "transpose", "broadcast_to", "index", "concat"):
     REGISTRY[_name].links = _moved
-for _name in ("dim_size", "random_draw"):
+for _name in ("dim_size", "random_draw", "positions"):
     REGISTRY[_name].links = _shape_only
 REGISTRY["index_add"].links = _scattered
 for _name in ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "logsumexp"):

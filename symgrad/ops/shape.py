@@ -195,9 +195,16 @@ def _index_dims(shape, index):
 
 
 def _slice_len(d, item):
+    start, stop, step = item.start, item.stop, item.step or 1
+    if isinstance(start, Dim) or isinstance(stop, Dim):
+        # bounds known only at run time (the parts of a packed control-flow value):
+        # counted from the axis's start, within it
+        if step != 1 or any(isinstance(b, int) and b < 0 for b in (start, stop)):
+            raise IndexError(f"slice {item}: bounds of unknown size take step 1 and count "
+                             "from the start")
+        return make_dim(dim_expr(d if stop is None else stop) - dim_expr(start or 0))
     if not isinstance(d, Dim):
         return len(range(*item.indices(d)))
-    start, stop, step = item.start, item.stop, item.step or 1
     if step < 0 or (start is not None and start < 0 and stop is not None and stop >= 0):
         raise IndexError(f"slice {item} of an axis of unknown size (None) is not supported; "
                          "use a forward slice such as x[1:] or x[:-1]")

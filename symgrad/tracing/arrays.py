@@ -28,9 +28,11 @@ import builtins
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Dim, Node, is_static
+from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
+from ..ops.draws import positions
+from ..ops.sizes import sizes_of
 from .arguments import publish
 from .functions import _lift, cast, concat, equal, expand_dims, less, reshape, where
 from .math_ops import named
@@ -69,13 +71,15 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     (ids,) = _lift([indices])
     if ids.dtype.kind not in "iu":
         raise ShapeError(f"one_hot(indices): needs an integer tensor, got {ids.dtype}")
-    depth = int(static_value(depth, "one_hot(depth)"))
+    known = sizes_of(depth) if isinstance(depth, (Node, Dim)) else None
+    depth = known[0] if known and len(known) == 1 and isinstance(known[0], Dim) else \
+        int(static_value(depth, "one_hot(depth)"))
     axis = ids.ndim if axis is None or axis == -1 else int(axis)
     dt = as_dtype(dtype) or (np.asarray(on_value).dtype if on_value is not None and
                              not isinstance(on_value, Node) else np.dtype(np.float32))
     shape = [1] * (ids.ndim + 1)
     shape[axis] = depth
-    iota = literal(ids.graph, np.arange(depth, dtype=ids.dtype).reshape(shape))
+    iota = reshape(iota_of(ids.graph, depth, ids.dtype), tuple(shape))
     hit = equal(expand_dims(ids, axis), iota)
     on = _value_of(on_value, 1, dt, ids.graph)
     off = _value_of(off_value, 0, dt, ids.graph)
@@ -129,7 +133,10 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     m = ids.shape[-1]
     strides = np.cumprod((p.shape[1:m] + (1,))[::-1])[::-1].astype(ids.dtype)
     flat_index = apply("einsum", [ids, literal(p.graph, strides)], subscripts=_last_axis(ids.ndim))
-    rows = reshape(p, (int(np.prod(p.shape[:m], dtype=np.int64)),) + p.shape[m:])
+    if not is_static(p.shape[1:m]):
+        raise ShapeError(f"gather_nd: params of shape {p.shape} need known sizes on the "
+                         f"axes 1..{m - 1} that the index tuples address")
+    rows = reshape(p, (shape_size(p.shape[:m]),) + p.shape[m:])
     return gather(rows, flat_index, name=name)
 
 
@@ -291,9 +298,43 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     """``numpy.arange(start, limit, delta)`` as a constant (dtype from the arguments)."""
     if limit is None:
         start, limit = 0, start
+    name = None if name == "range" else name
+    run_time = _run_time_range(start, limit, delta, dtype)
+    if run_time is not None:
+        return named(run_time, name)
     values = [static_value(v, "range") for v in (start, limit, delta)]
     out = np.arange(*values, dtype=as_dtype(dtype))
-    return named(literal(get_default_graph(), out), None if name == "range" else name)
+    return named(literal(get_default_graph(), out), name)
+
+
+def iota_of(graph, n, dtype):
+    """``arange(n)`` of ``dtype`` as a tensor: a constant, or made when the size ``n``
+    (a Dim) is known."""
+    if not isinstance(n, Dim):
+        return literal(graph, np.arange(n, dtype=dtype))
+    return positions(filled(graph, 0, (n,), np.float64), dtype)
+
+
+def _run_time_range(start, limit, delta, dtype):
+    """``range`` up to a size known only at run time (``tf.range(tf.shape(x)[0])``),
+    or None when every bound is known now."""
+    if not isinstance(limit, Node) or not isinstance((sizes_of(limit) or (0,))[0], Dim):
+        return None
+    (n,) = sizes_of(limit)
+    lo, step = (int(static_value(v, "range")) for v in (start, delta))
+    if step <= 0:
+        raise ShapeError(f"range(delta={delta}): up to a size known only at run time, the "
+                         "step must be a positive integer")
+    if step == 1:
+        count = n - lo
+    else:
+        import sympy
+        count = make_dim(sympy.ceiling((dim_expr(n) - lo) / step))
+    dtype = as_dtype(dtype) if dtype is not None else limit.dtype
+    out = iota_of(limit.graph, count, dtype)
+    if step != 1:
+        out = out * np.array(step, dtype)
+    return out + np.array(lo, dtype) if lo else out
 
 
 def linspace(start, stop, num, name=None, axis=0):
