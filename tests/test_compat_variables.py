@@ -149,6 +149,37 @@ def test_control_dependencies_and_group():
     assert out["ys"] == [1.0, 2.0, 3.0] and out["ab"] == [10.0, 3.0]
 
 
+def test_a_group_of_assigns_reads_every_value_before_any_assign_acts():
+    # velocity Verlet's update: both new values come from the old state (TF1 computes
+    # each tensor once per run); an assign waiting on another reads after it
+    out = run_tf1("""
+    import tensorflow as tf
+    pos, vel = tf.Variable(1.0), tf.Variable(0.5)
+    new_pos = pos + 0.1 * vel
+    new_vel = vel - 0.1 * pos
+    step = tf.group(tf.assign(pos, new_pos), tf.assign(vel, new_vel))
+    c = tf.Variable(0.0)
+    inc = tf.assign_add(c, 1.0)
+    with tf.control_dependencies([inc]):
+        double = tf.assign(c, c * 2.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step)
+        first = sess.run([pos, vel])
+        sess.run(step)
+        second = sess.run([pos, vel])
+        sess.run(double)
+        doubled = sess.run(c)
+    """)
+    p, v = 1.0, 0.5
+    want = []
+    for _ in range(2):
+        p, v = p + 0.1 * v, v - 0.1 * p
+        want.append([p, v])
+    assert out["first"] == pytest.approx(want[0]) and out["second"] == pytest.approx(want[1])
+    assert out["doubled"] == 2.0
+
+
 def test_tf_errors_where_tf_raises_them():
     import symgrad.compat.v1 as tf
     x = tf.placeholder(tf.float32, shape=[2], name="x")

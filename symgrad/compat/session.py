@@ -176,10 +176,8 @@ class Session:
 
     def _execute(self, ops, tensors, feeds):
         done = set()
-        for op in ops:
-            self._prepare(op, feeds, done)
-        for dep in self._plan(tensors, feeds)[1]:
-            self._run_op(dep, feeds, done)
+        self._run_ops([dep for op in ops for dep in self._waits(op, feeds)]
+                      + self._plan(tensors, feeds)[1], feeds, done)
         reads = tensors + [x for op in ops for x in op.inputs]
         values = self._read(reads, feeds)
         found = dict(zip(map(id, tensors), values))
@@ -195,19 +193,37 @@ class Session:
                 found[id(op)] = self._read([op.value], feeds)[0]
         return found
 
-    def _prepare(self, op, feeds, done):
-        """Run what ``op`` waits for: its control inputs and those of the tensors it reads."""
-        for dep in op.control_inputs + self._plan(op.inputs, feeds)[1]:
-            self._run_op(dep, feeds, done)
+    def _waits(self, op, feeds):
+        """The operations ``op`` runs after: its control inputs and those of the tensors
+        it reads."""
+        return op.control_inputs + self._plan(op.inputs, feeds)[1]
 
-    def _run_op(self, op, feeds, done):
-        if op in done:
-            return
-        done.add(op)
-        self._prepare(op, feeds, done)
-        values = self._read(op.inputs, feeds)
-        if op.effect is not None:
-            op.effect(values, self)
+    def _run_ops(self, ops, feeds, done):
+        """Run ``ops`` and what they wait for, in waves: the operations whose waits are
+        over read their inputs in one snapshot, then act.  So, as in TF1, every tensor
+        is computed once per ``run``: in ``tf.group(tf.assign(a, a_new), tf.assign(b,
+        b_new))`` b_new reads ``a`` before the first assign, not after it."""
+        pending, seen, waits = [], set(), {}
+
+        def visit(op):
+            if op in done or op in seen:
+                return
+            seen.add(op)
+            waits[op] = self._waits(op, feeds)
+            for dep in waits[op]:
+                visit(dep)
+            pending.append(op)
+        for op in ops:
+            visit(op)
+        while pending:
+            ready = [op for op in pending if all(d in done for d in waits[op])]
+            values, at = self._read([x for op in ready for x in op.inputs], feeds), 0
+            for op in ready:
+                if op.effect is not None:
+                    op.effect(values[at:at + len(op.inputs)], self)
+                at += len(op.inputs)
+                done.add(op)
+            pending = [op for op in pending if op not in done]
 
     def _plan(self, reads, feeds):
         """(nodes in order, operations they wait for, variables, placeholders), cached."""
