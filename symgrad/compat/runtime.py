@@ -21,6 +21,7 @@ import types
 import numpy as np
 
 from . import variables as _variables
+from .tensor import tf1_results
 
 
 class Saver:
@@ -132,6 +133,7 @@ class Namespace(types.SimpleNamespace):
 
 def namespace(prefix, **items):
     """A :class:`Namespace` for ``tf.<prefix>`` holding ``items``."""
+    items = {k: tf1_results(v) for k, v in items.items()}
     return type(f"tf.{prefix}", (Namespace,), {"prefix": prefix})(**items)
 
 

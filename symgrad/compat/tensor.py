@@ -20,6 +20,9 @@ x:0 y:0 [2, 3] [2, 3]
 """
 from __future__ import annotations
 
+import functools
+import types
+
 import numpy as np
 
 from .. import tracing as _t
@@ -140,6 +143,30 @@ def as_tf1(node):
         node.__class__ = TF1Tensor
         node.name, node.shape = name, shape
     return node
+
+
+def tf1_results(fn):
+    """``fn`` whose tensor results are TF1 tensors: a result made from Python values
+    alone (``tf.range(3)``, ``tf.fill([2], 1.0)``) would otherwise be a plain one,
+    without ``:0`` in its name, ``shape.as_list()`` or TF's dtype checks."""
+    if not isinstance(fn, types.FunctionType) or getattr(fn, "tf1_results", False):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        _mark(out)
+        return out
+    call.tf1_results = True
+    return call
+
+
+def _mark(out):
+    if type(out) is _t.Tensor:
+        as_tf1(out)
+    elif isinstance(out, (list, tuple)):
+        for item in out:
+            _mark(item)
 
 
 def constant(value, dtype=None, shape=None, name=None):

@@ -146,6 +146,12 @@ def add_n(inputs, name=None):
     return _f.identity(total, name=name) if name else total
 
 
+def fill(dims, value, name=None):
+    """``tf.fill``: the value's dtype, float32 for Python floats and int32 for ints (TF)."""
+    dtype = _tf_dtype(value, None)
+    return _f.fill(dims, value if dtype is None else np.asarray(value, dtype), name=name)
+
+
 def ones(shape, dtype=np.float32, name=None):
     return as_tf1(_f.ones(shape, dtype, name))
 
@@ -216,8 +222,9 @@ def executing_eagerly():
 
 
 def placeholder_with_default(input, shape, name=None):  # noqa: A002  (TF's argument name)
-    """A tensor equal to ``input`` unless fed (any tensor can be fed in symgrad)."""
-    value = _t.as_tensor(input)
+    """A tensor equal to ``input`` unless fed (any tensor can be fed in symgrad); Python
+    numbers take TF's dtypes (float32, int32)."""
+    value = input if isinstance(input, Node) else constant(input, _tf_dtype(input, None))
     if tuple(shape) != value.shape:
         raise ValueError(f"placeholder_with_default: shape {tuple(shape)} differs from the "
                          f"default's shape {value.shape}")
@@ -261,6 +268,11 @@ from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
+
+
+for _name, _value in list(globals().items()):   # results of tf.* are TF1 tensors
+    if not _name.startswith("_"):
+        globals()[_name] = _tensor.tf1_results(_value)
 
 
 def __getattr__(name):

@@ -184,12 +184,20 @@ def as_node(value, graph, like=None):
     """``value`` if it is a node, else a literal constant (weakly typed like ``like``).
 
     A Python scalar (or a list of them) next to a tensor takes the tensor's float
-    dtype, as in TF (``2 * x`` and ``w * [1.0, 3.0]`` stay float32 when x and w are).
+    dtype, as in TF (``2 * x`` and ``w * [1.0, 3.0]`` stay float32 when x and w are);
+    next to a TF1 tensor (``compat.v1``), numpy numbers do too.
     """
     if isinstance(value, Node):
         return value
     kinds = _python_number_types(value) if like is not None else None
     if kinds and (like.dtype.kind == "f" or (like.dtype.kind in "iu" and kinds <= {int})):
+        return literal(graph, value, like.dtype)
+    if like is not None and like.derived_class is not None and \
+            isinstance(value, (np.ndarray, np.generic)) and \
+            value.dtype.kind in ("iuf" if like.dtype.kind == "f" else "iu" if
+                                 like.dtype.kind in "iu" else ""):
+        # a TF1 program's numpy numbers take the tensor's float dtype, as TF converts
+        # them (``tf.ones([3]) / np.sqrt(3.0)`` stays float32)
         return literal(graph, value, like.dtype)
     return literal(graph, value)
 

@@ -36,7 +36,7 @@ from ..ops.sizes import sizes_of
 from .arguments import publish
 from .functions import _lift, cast, concat, equal, expand_dims, less, reshape, where
 from .math_ops import named
-from .tensor import Graph, as_dtype, constant, get_default_graph  # noqa: F401  (doctests)
+from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
 __all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", "slice",
            "reverse",
@@ -58,6 +58,54 @@ def static_value(value, what):
                              f"{value.name!r}: symgrad shapes are static")
         return np.asarray(value.value)
     return np.asarray(value)
+
+
+def index_by_tensors(x, index):
+    """``x[index]`` where ``index`` holds tensors (TF's strided slices with tensor
+    bounds): constants and sizes read as the numbers they are; a computed scalar
+    integer tensor (a loop counter) picks along its axis as ``gather`` does.  Bounds
+    of a slice must be known now (the result's size would depend on values)."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    static, picks = [], []
+    for item in items:
+        if isinstance(item, builtins.slice):
+            static.append(builtins.slice(*(_known_int(b, "a slice bound") for b in
+                                  (item.start, item.stop, item.step))))
+        elif isinstance(item, Node) and not known_now(item):
+            if item.ndim != 0 or item.dtype.kind not in "iu":
+                raise ShapeError(f"index {item.name!r}: a computed index must be a scalar "
+                                 f"integer tensor (got shape {item.shape}, {item.dtype}); "
+                                 "use tf.gather or tf.gather_nd for arrays of indices")
+            picks.append((len(static), item))
+            static.append(builtins.slice(None))
+        else:
+            static.append(_known_int(item, "an index") if isinstance(item, Node) else item)
+    out = x[tuple(static)]
+    # the axis each pick lands on: ints before it remove an axis, None adds one
+    at, axes = 0, {}
+    for k, item in enumerate(static):
+        if item is Ellipsis:
+            at += x.ndim - sum(1 for i in static if i is not None and i is not Ellipsis)
+            continue
+        axes[k] = at
+        at += 0 if isinstance(item, (int, np.integer)) else 1
+    for k, i in reversed(picks):
+        out = gather(out, i, axis=axes[k])
+    return out
+
+
+Tensor._index_by_tensors = index_by_tensors
+
+
+def _known_int(value, what):
+    if value is None or not isinstance(value, Node):
+        return value
+    if not known_now(value) or value.ndim != 0:
+        raise ShapeError(f"{what} must be known when the graph is built, "
+                         f"not the computed tensor {value.name!r} (the result's shape would "
+                         "depend on values); pick single entries with a scalar index tensor "
+                         "or tf.gather, or slice with numbers")
+    return int(value.value)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

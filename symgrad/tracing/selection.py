@@ -20,6 +20,8 @@ SEMANTICS (TF's behaviour):
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from ..errors import ShapeError
@@ -49,12 +51,16 @@ def top_k(input, k=1, sorted=True, name=None):
         values.append(expand_dims(reduce_sum(where(hit, x, 0.0), -1), -1))
         indices.append(expand_dims(cast(idx, np.int32), -1))
         rest = where(hit, -np.inf, rest)
-    return (concat(values, -1, name=name), concat(indices, -1))
+    return TopK(concat(values, -1, name=name), concat(indices, -1))
+
+
+class TopK(collections.namedtuple("TopKV2", ["values", "indices"])):
+    """``top_k``'s result: a pair with TF's names (``.values``, ``.indices``)."""
 
 
 def in_top_k(predictions, targets, k, name=None):
     """True where the target class is among the k largest predictions (ties count in)."""
-    p, t = _lift([predictions, targets])
+    (p,), (t,) = _lift([predictions]), _lift([targets])   # targets keep integer types
     if p.ndim != 2 or t.ndim != 1 or not same_up_to_unknown(t.shape, p.shape[:1]):
         raise ShapeError(f"in_top_k: predictions [batch, classes] and targets [batch], got "
                          f"{p.shape} and {t.shape}")

@@ -47,6 +47,9 @@ def apply(op: Any, inputs: list, name: str | None = None, **attrs: Any) -> Tenso
 class Tensor(_graph.Node):
     """A node of a traced graph, with Python and numpy operators."""
 
+    # x[index] with tensors in the index: tracing.arrays.index_by_tensors (set there)
+    _index_by_tensors: Any = None
+
     def __add__(self, other: TensorLike) -> Tensor:
         return apply("add", [self, other])
 
@@ -129,6 +132,8 @@ class Tensor(_graph.Node):
         shape = self.shape
         if shape is None:  # unknown rank: recorded until values arrive
             return defer(Tensor.__getitem__, (self, index), {}, name="index")
+        if _holds_node(index):   # tensors as indices or slice bounds (TF's strided_slice)
+            return self._index_by_tensors(index)   # (tracing.arrays sets it)
         index = normalize_index(index, shape)
         if len(index) == 1 and type(index[0]) is int:   # x[k]: nothing can be deferred
             return _apply("index", [self], index=index)
@@ -301,6 +306,12 @@ def _leaf_value(value, dtype, shape, what):
         else:
             raise ShapeError(f"{what}: a value of shape {arr.shape} does not fit shape {shape}")
     return np.array(arr)
+
+
+def _holds_node(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, _graph.Node) or isinstance(i, slice) and any(
+        isinstance(b, _graph.Node) for b in (i.start, i.stop, i.step)) for i in items)
 
 
 def constant(value: TensorLike, dtype: DTypeLike = None, shape: Sequence[int] | None = None,
