@@ -226,8 +226,11 @@ def test_the_runtime_lines_around_a_tf1_model(tmp_path):
             sess.run([tf.assign(w, [3.0, 4.0]), tf.assign(step, 12)])
             path = saver.save(sess, str(tmp_path / "run" / "model.ckpt"), global_step=step)
         assert path.endswith("model.ckpt-12")
+        assert tf.train.latest_checkpoint(str(tmp_path / "nothing")) is None
+        assert tf.train.latest_checkpoint(str(tmp_path / "run")) == path
         with tf.Session() as sess:
-            saver.restore(sess, path)              # no initializer: restore initialises
+            saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path / "run")))
+            # (no initializer: restore initialises)
             assert sess.run(w).tolist() == [3.0, 4.0] and sess.run(step) == 12
     for name, words in (("summary", "TensorBoard"), ("contrib", "core op"),
                         ("no_such_op", "has no attribute 'no_such_op'")):

@@ -100,6 +100,29 @@ def test_cumsum_documented_values_and_reverse_gradient():
     np.testing.assert_array_equal(ns["d"], [18, 14, 8, 0])
     np.testing.assert_array_equal(ns["dg"], [1111, 1110, 1100, 1000])   # reverse cumsum
 
+def test_cumprod_documented_values_and_gradient_through_a_zero():
+    # TF's docs: cumprod([a, b, c]) = [a, a*b, a*b*c]; exclusive and reverse as cumsum's
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.constant([2., 3., 4.])
+        outs = [tf.cumprod(x), tf.cumprod(x, exclusive=True), tf.cumprod(x, reverse=True),
+                tf.math.cumprod(x, exclusive=True, reverse=True)]
+        m = tf.Variable(np.array([[2., 0., 3.], [1.5, -1., 2.]]))
+        (g,) = tf.gradients(tf.reduce_sum(tf.cumprod(m, axis=1)), m)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            a, b, c, d = sess.run(outs)
+            dg = sess.run(g)
+    """)
+    np.testing.assert_array_equal(ns["a"], [2, 6, 24])
+    np.testing.assert_array_equal(ns["b"], [1, 2, 6])
+    np.testing.assert_array_equal(ns["c"], [24, 12, 4])
+    np.testing.assert_array_equal(ns["d"], [12, 4, 1])
+    # d/dm of m0 + m0 m1 + m0 m1 m2 per row: exact at the zero (no 0/0)
+    np.testing.assert_allclose(ns["dg"], [[1.0, 8.0, 0.0], [-2.0, 4.5, -1.5]])
+
+
 
 def test_one_hot_tile_pad_documented_values():
     ns = run_tf1("""

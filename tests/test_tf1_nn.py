@@ -287,6 +287,36 @@ def test_conv2d_transpose_is_the_adjoint_of_conv2d():
     np.testing.assert_allclose(ns["g"], ns["c"], rtol=1e-10)   # and back: its gradient is conv2d
 
 
+def test_conv2d_transpose_to_a_batch_size_read_at_run_time():
+    # the autoencoder's decoder: output_shape=[tf.shape(x)[0], ...], as a list or a stack;
+    # values and gradients equal those of the same layer over a known batch
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(2)
+        W = tf.constant(rng.randn(3, 3, 8, 4).astype(np.float32))
+        x = tf.placeholder(tf.float32, [None, 2, 2, 4])
+        known = tf.placeholder(tf.float32, [3, 2, 2, 4])
+        outs = [tf.nn.conv2d_transpose(x, W, output_shape=[tf.shape(x)[0], 4, 4, 8],
+                                       strides=[1, 2, 2, 1], padding="SAME"),
+                tf.nn.conv2d_transpose(x, W, tf.stack([tf.shape(x)[0], 4, 4, 8]),
+                                       [1, 2, 2, 1], "SAME"),
+                tf.nn.conv2d_transpose(known, W, [3, 4, 4, 8], [1, 2, 2, 1], "SAME")]
+        grads = [tf.gradients(tf.reduce_sum(o ** 2), [W, i])
+                 for o, i in zip(outs, [x, x, known])]
+        value = rng.randn(3, 2, 2, 4).astype(np.float32)
+        with tf.Session() as sess:
+            got = sess.run([outs, grads], {x: value, known: value})
+    """)
+    (a, b, ref), (ga, gb, gref) = ns["got"]
+    assert ns["outs"][0].shape.as_list() == [None, 4, 4, 8] and ref.shape == (3, 4, 4, 8)
+    for u in (a, b):
+        np.testing.assert_array_equal(u, ref)
+    for g in (ga, gb):
+        for u, v in zip(g, gref):
+            np.testing.assert_allclose(u, v, rtol=1e-6)
+
+
 def test_mnist_for_beginners_with_tf1_keyword_names():
     # the TF1 tutorial's lines: softmax of logits, reduction_indices=[1], one train step;
     # with W = b = 0 the model predicts 1/2 and the step is -lr x^T (1/2 - y) / n

@@ -46,6 +46,7 @@ class Saver:
         if directory:
             os.makedirs(directory, exist_ok=True)
         np.savez(path + ".npz", **dict(zip(self._named, values)))
+        _note_latest(path)
         return path
 
     def restore(self, sess, save_path):
@@ -58,6 +59,35 @@ class Saver:
             for name, v in self._named.items():
                 v.value = np.array(data[name], dtype=v.dtype).reshape(v.shape)
                 sess.mark_initialized(v)
+
+
+_INDEX = "checkpoint"   # TF's name for the file naming a directory's latest checkpoint
+
+
+def _note_latest(path):
+    """Record ``path`` as its directory's latest checkpoint (TF's ``checkpoint`` file
+    form, read back by :func:`latest_checkpoint`)."""
+    directory, name = os.path.split(os.path.abspath(path))
+    with open(os.path.join(directory, _INDEX), "w") as f:
+        f.write(f'model_checkpoint_path: "{name}"\nall_model_checkpoint_paths: "{name}"\n')
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    """``tf.train.latest_checkpoint``: the path of the last checkpoint ``Saver.save``
+    wrote in ``checkpoint_dir`` (for ``restore``), or None if there is none."""
+    index = os.path.join(str(checkpoint_dir), latest_filename or _INDEX)
+    try:
+        with open(index) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        key, _, value = line.partition(":")
+        if key.strip() == "model_checkpoint_path":
+            name = value.strip().strip('"')
+            path = name if os.path.isabs(name) else os.path.join(str(checkpoint_dir), name)
+            return path if os.path.exists(path + ".npz") else None
+    return None
 
 
 def _value(sess, step):
@@ -103,6 +133,7 @@ MISSING = {
     "app": "tf.app is not supported; call your main function directly (argparse for flags)",
     "flags": "tf.flags is not supported; use argparse",
     "Print": "tf.Print is not supported; fetch the tensor with sess.run and print it",
+    "print": "tf.print is not supported; fetch the tensor with sess.run and print it",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
     "image": "tf.image is not supported; tf.reverse, tf.pad, tf.transpose and "

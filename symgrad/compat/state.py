@@ -53,6 +53,12 @@ class Operation:
         """TF1's ``op.run()``: run this operation in ``session`` (default: a new one)."""
         (session or default_session(self.graph)).run(self, feed_dict)
 
+    @property
+    def op(self):
+        """The operation itself (TF1's ``tf.assign(v, x).op.run()``: an assign's tensor
+        and its op are one object here)."""
+        return self
+
     def __repr__(self):
         return f"<tf.Operation {self.name!r}>"
 

@@ -236,6 +236,7 @@ train = _runtime.namespace("train",
     MomentumOptimizer=_train.MomentumOptimizer, AdamOptimizer=_train.AdamOptimizer,
     RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
     AdadeltaOptimizer=_train.AdadeltaOptimizer, Saver=_runtime.Saver,
+    latest_checkpoint=_runtime.latest_checkpoint,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_schedules, n) for n in (

@@ -26,6 +26,8 @@ import math
 import numpy as np
 
 from ..errors import ShapeError
+from ..graph import Dim
+from ..ops.sizes import sizes_of
 from ..ops import apply, literal
 from .arrays import pad, static_value
 from .arguments import publish
@@ -133,7 +135,15 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
     filters = filter if filters is None else filters
     y, f = _lift([value, filters])
     y, channels_first = _nhwc(y, data_format)
-    shape = tuple(int(d) for d in static_value(output_shape, "conv2d_transpose(output_shape)"))
+    shape = sizes_of(output_shape)   # the batch may be tf.shape(x)[0], known at run time
+    if shape is None or len(shape) != 4:
+        shape = tuple(int(d) for d in static_value(output_shape,
+                                                   "conv2d_transpose(output_shape)"))
+    if isinstance(shape[0], Dim) and shape[0] != y.shape[0]:
+        shape = (y.shape[0],) + shape[1:]   # a run-time batch: the value's own
+    if any(isinstance(d, Dim) for d in shape[1:]):
+        raise ShapeError(f"conv2d_transpose(output_shape={shape}): only the batch size may "
+                         "be known at run time")
     if channels_first:
         shape = (shape[0], shape[2], shape[3], shape[1])
     index, (top, bottom, left, right) = _window_index(

@@ -35,7 +35,7 @@ from .tensor import Graph, constant  # noqa: F401  (doctests)
 __all__ = ["floor", "ceil", "round", "atan2", "floordiv", "floormod", "mod",
            "floor_div", "rsqrt", "squared_difference", "log_sigmoid", "clip_by_value",
            "clip_by_norm", "clip_by_global_norm", "global_norm", "argmax", "argmin",
-           "reduce_any", "reduce_all", "cumsum", "is_nan", "is_inf", "is_finite",
+           "reduce_any", "reduce_all", "cumsum", "cumprod", "is_nan", "is_inf", "is_finite",
            "count_nonzero", "reduce_variance", "reduce_std"]
 
 
@@ -206,6 +206,33 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     out = letters.replace(letters[axis], "z")
     return apply("einsum", [x, tri], subscripts=f"{letters},{letters[axis]}z->{out}",
                  name=name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running products along ``axis`` (``tf.cumprod``), zeros included.
+
+    Each entry is a ``reduce_prod`` over a triangle of the axis (n**2 work along it),
+    so the gradient is the product rule's, exact where entries are 0.
+
+    >>> with Graph().as_default():
+    ...     cumprod(constant([2.0, 3.0, 4.0]), reverse=True).numpy().tolist()
+    [24.0, 12.0, 4.0]
+    """
+    (x,) = _lift([x])
+    if x.ndim == 0:
+        raise ShapeError("cumprod: needs a tensor of rank >= 1, got a scalar")
+    axis = normalize_axis(axis, x.ndim, "cumprod")[0]
+    n = x.shape[axis]
+    i, j = np.indices((n, n))
+    mask = (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+    order = [a for a in range(x.ndim) if a != axis] + [axis]
+    last = apply("transpose", [x], perm=tuple(order)) if axis != x.ndim - 1 else x
+    spread = apply("reshape", [last], shape=last.shape + (1,))
+    picked = where(literal(x.graph, mask), spread, literal(x.graph, np.ones((), x.dtype)))
+    out = apply("reduce_prod", [picked], axis=(x.ndim - 1,), keepdims=False)
+    if axis != x.ndim - 1:
+        out = apply("transpose", [out], perm=tuple(int(k) for k in np.argsort(order)))
+    return named(out, name)
 
 
 def is_nan(x, name=None):
