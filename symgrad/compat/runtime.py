@@ -1,6 +1,6 @@
 """TF1's runtime odds and ends that TF1 scripts call around the model:
 ``tf.train.Saver``, ``tf.device``, ``tf.ConfigProto``, ``tf.logging``, and a clear
-error for what symgrad does not have (``tf.summary``, ``tf.contrib``, ...).
+error for what symgrad does not have (``tf.contrib``, ``tf.keras``, ...).
 
 - ``Saver`` writes the variables' values to one numpy ``.npz`` file (``save_path`` +
   ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format.
@@ -122,8 +122,12 @@ logging = types.SimpleNamespace(
 
 # What TF1 scripts reach for that symgrad does not have, and what to do instead.
 MISSING = {
-    "summary": "symgrad writes no TensorBoard event files; drop the tf.summary lines and "
-               "print or keep the values you fetch with sess.run",
+    "summary.image": "image summaries are not written (symgrad writes scalars and "
+                     "histograms); fetch the images with sess.run and save them yourself",
+    "summary.audio": "audio summaries are not written (symgrad writes scalars and "
+                     "histograms)",
+    "summary.text": "text summaries are not written (symgrad writes scalars and "
+                    "histograms)",
     "contrib": "tf.contrib is not part of symgrad; use the core op (tf.layers, tf.nn, "
                "tf.glorot_uniform_initializer for contrib.layers.xavier_initializer)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "

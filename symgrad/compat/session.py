@@ -183,10 +183,13 @@ class Session:
         found = dict(zip(map(id, tensors), values))
         at = len(tensors)
         for op in ops:
+            inputs = values[at:at + len(op.inputs)]
+            if op.result is not None:
+                found[id(op)] = op.result(inputs)
             if op not in done:
                 done.add(op)
                 if op.effect is not None:
-                    op.effect(values[at:at + len(op.inputs)], self)
+                    op.effect(inputs, self)
             at += len(op.inputs)
         for op in ops:
             if op.value is not None:

@@ -34,14 +34,17 @@ class Operation:
         effect: ``effect(values, session)`` run by ``Session.run``; None for a pure group.
         control_inputs: operations to run before this one.
         value: a tensor a fetch of this operation returns (after the effect), or None.
+        result: ``result(values)``, what a fetch returns computed from the input values
+            (a summary's serialized protocol buffer), or None.
     """
 
     def __init__(self, name, inputs=(), effect=None, control_inputs=(), value=None,
-                 graph=None):
+                 graph=None, result=None):
         self.graph = graph
         self.inputs = list(inputs)
         self.effect = effect
         self.value = value
+        self.result = result
         state = state_of(graph) if graph is not None else None
         extra = list(state.control_stack[-1]) if state and state.control_stack else []
         self.control_inputs = list(control_inputs) + extra

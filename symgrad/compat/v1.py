@@ -61,6 +61,7 @@ from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
+from . import summary as _summary
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
 from . import tensor as _tensor
 from . import train as _train
@@ -242,6 +243,9 @@ train = _runtime.namespace("train",
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
         "cosine_decay", "piecewise_constant")})
+summary = _runtime.namespace("summary", **{n: getattr(_summary, n) for n in (
+    "scalar", "histogram", "merge", "merge_all", "FileWriter")})
+Summary = _summary.Summary
 metrics = _runtime.namespace("metrics", accuracy=_metrics.accuracy, mean=_metrics.mean)
 initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,

@@ -1,0 +1,302 @@
+"""``tf.summary``: scalar and histogram summaries written as TensorBoard event files.
+
+``tf.summary.scalar(name, t)`` and ``histogram`` are operations: ``sess.run`` of one
+(or of ``merge_all()``) gives the serialized ``Summary`` protocol buffer, as in TF1,
+and ``tf.summary.FileWriter(logdir).add_summary(s, step)`` appends it to an event
+file that TensorBoard reads (``events.out.tfevents.<time>.<host>``: TFRecord frames
+with masked CRC-32C checksums around ``Event`` messages).  The few message types
+needed are encoded here by hand (protobuf's wire format: varints, 64-bit doubles,
+32-bit floats, length-delimited fields), so neither TF nor protobuf is needed.
+``tf.Summary(value=[tf.Summary.Value(tag=..., simple_value=...)])`` builds one by
+hand, as TF1 programs do for values computed outside the graph.  The graph itself is
+not written (TensorBoard's graph tab stays empty).
+
+Imports numpy and the compat state.
+
+>>> len(_record(b"abc")), hex(crc32c(b"123456789"))
+(19, '0xe3069283')
+"""
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import time
+
+import numpy as np
+
+from ..errors import ArgumentError
+from ..tracing import get_default_graph
+from .state import Operation, state_of
+from .variables import GraphKeys
+
+# -- the wire format ----------------------------------------------------------------------
+
+
+def _varint(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _key(field, wire):
+    return _varint(field << 3 | wire)
+
+
+def _double(field, x):
+    return _key(field, 1) + struct.pack("<d", float(x))
+
+
+def _float(field, x):
+    return _key(field, 5) + struct.pack("<f", float(x))
+
+
+def _bytes(field, data):
+    data = data.encode() if isinstance(data, str) else bytes(data)
+    return _key(field, 2) + _varint(len(data)) + data
+
+
+def _packed_doubles(field, xs):
+    return _bytes(field, struct.pack(f"<{len(xs)}d", *map(float, xs)))
+
+
+_TABLE = []
+
+
+def crc32c(data):
+    """CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) of ``data``."""
+    if not _TABLE:
+        for n in range(256):
+            c = n
+            for _ in range(8):
+                c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+            _TABLE.append(c)
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def _masked(crc):
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _record(data):
+    """One TFRecord frame: length, its masked CRC, the data, the data's masked CRC."""
+    head = struct.pack("<Q", len(data))
+    return head + struct.pack("<I", _masked(crc32c(head))) + data + \
+        struct.pack("<I", _masked(crc32c(data)))
+
+
+# -- summaries ------------------------------------------------------------------------------
+def _scalar_value(tag, value):
+    """A ``Summary.Value`` with ``simple_value`` (field 1 tag, field 2 float)."""
+    return _bytes(1, _bytes(1, tag) + _float(2, value))
+
+
+def _bucket_limits():
+    positive, v = [], 1e-12
+    while v < 1e20:
+        positive.append(v)
+        v *= 1.1
+    return np.array([-x for x in reversed(positive)] + [0.0] + positive +
+                    [np.finfo(np.float64).max])
+
+
+_LIMITS = []
+
+
+def _histogram_value(tag, values):
+    """A ``Summary.Value`` with a ``HistogramProto`` (TF's default exponential
+    buckets, the empty ones at either end left out)."""
+    x = np.asarray(values, dtype=np.float64).reshape(-1)
+    if not _LIMITS:
+        _LIMITS.append(_bucket_limits())
+    limits = _LIMITS[0]
+    where = np.minimum(np.searchsorted(limits, x, side="left"), len(limits) - 1)
+    counts = np.bincount(where, minlength=len(limits))
+    used = np.nonzero(counts)[0]
+    lo, hi = (used[0], used[-1] + 1) if len(used) else (0, 0)
+    histo = (_double(1, x.min() if x.size else 0.0) + _double(2, x.max() if x.size else 0.0)
+             + _double(3, x.size) + _double(4, x.sum()) + _double(5, np.dot(x, x))
+             + _packed_doubles(6, limits[lo:hi]) + _packed_doubles(7, counts[lo:hi]))
+    return _bytes(1, _bytes(1, tag) + _bytes(5, histo))
+
+
+def _summary_op(kind, name, tensor, collections, encode):
+    graph = get_default_graph()
+    tag = graph.scoped(name)
+    op = Operation(f"{kind}_{name}", inputs=[tensor], graph=graph,
+                   result=lambda values: encode(tag, values[0]))
+    for key in [GraphKeys.SUMMARIES] if collections is None else collections:
+        state_of(graph).add_to_collection(key, op)
+    return op
+
+
+def scalar(name, tensor, collections=None, family=None):
+    """``tf.summary.scalar``: running it gives a Summary holding the scalar's value."""
+    def encode(tag, value):
+        if np.size(value) != 1:
+            raise ArgumentError(f"tf.summary.scalar({name!r}): the tensor must hold one "
+                                f"value, got shape {np.shape(value)}")
+        return _scalar_value(tag, np.asarray(value).reshape(()))
+    return _summary_op("scalar", name, tensor, collections, encode)
+
+
+def histogram(name, values, collections=None, family=None):
+    """``tf.summary.histogram``: running it gives a Summary holding the values'
+    histogram."""
+    return _summary_op("histogram", name, values, collections, _histogram_value)
+
+
+def merge(inputs, collections=None, name=None):
+    """One summary operation running ``inputs`` (Summaries concatenate, as protobuf
+    merges repeated fields)."""
+    parts = [op for op in inputs if op is not None]
+    bounds = np.cumsum([0] + [len(op.inputs) for op in parts])
+    op = Operation(name or "Merge", inputs=[t for op in parts for t in op.inputs],
+                   graph=get_default_graph(),
+                   result=lambda values: b"".join(
+                       op.result(values[a:b]) for op, a, b in zip(parts, bounds, bounds[1:])))
+    for key in collections or []:
+        state_of(get_default_graph()).add_to_collection(key, op)
+    return op
+
+
+def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
+    """Every summary of collection ``key`` merged; None when there is none (TF)."""
+    found = state_of(get_default_graph()).collection(key)
+    return merge(found, name=name) if found else None
+
+
+class Summary:
+    """``tf.Summary(value=[tf.Summary.Value(tag="loss", simple_value=0.5)])``: a summary
+    built by hand (``SerializeToString`` gives what ``sess.run`` of a summary gives)."""
+
+    class Value:
+        def __init__(self, tag="", simple_value=None, **kwargs):
+            if simple_value is None:
+                raise ArgumentError("tf.Summary.Value: symgrad writes simple_value summaries "
+                                    "only (images, audio and tensors are not written)")
+            self.tag, self.simple_value = tag, float(simple_value)
+
+    def __init__(self, value=()):
+        self.value = list(value)
+
+    def SerializeToString(self):  # noqa: N802  (protobuf's name)
+        return b"".join(_scalar_value(v.tag, v.simple_value) for v in self.value)
+
+
+class FileWriter:
+    """``tf.summary.FileWriter(logdir, graph)``: appends summaries to a new event file
+    in ``logdir`` (made if missing), each written through at once."""
+
+    def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
+                 filename_suffix=None, session=None):
+        self._logdir = str(logdir)
+        os.makedirs(self._logdir, exist_ok=True)
+        name = f"events.out.tfevents.{int(time.time())}.{socket.gethostname()}" + \
+            (filename_suffix or "")
+        self._path = os.path.join(self._logdir, name)
+        self._file = open(self._path, "ab")
+        self._event(_bytes(3, "brain.Event:2"))
+
+    def _event(self, body, step=None):
+        if self._file is None:
+            raise ArgumentError("FileWriter: the writer is closed; make a new one")
+        event = _double(1, time.time()) + (_key(2, 0) + _varint(int(step) & (2**64 - 1))
+                                           if step is not None else b"") + body
+        self._file.write(_record(event))
+        self._file.flush()
+
+    def add_summary(self, summary, global_step=None):
+        """Write ``summary`` (what ``sess.run`` of a summary gave, or a ``tf.Summary``)
+        at ``global_step``."""
+        if isinstance(summary, Summary):
+            summary = summary.SerializeToString()
+        if not isinstance(summary, (bytes, bytearray)):
+            raise ArgumentError(f"FileWriter.add_summary: pass what sess.run of a summary "
+                                f"returns (bytes) or a tf.Summary, not {type(summary).__name__}")
+        self._event(_bytes(5, summary), global_step)
+
+    def add_graph(self, graph, global_step=None):
+        """Accepted; the graph is not written."""
+
+    def add_session_log(self, session_log, global_step=None):
+        """Accepted; session logs are not written."""
+
+    def get_logdir(self):
+        return self._logdir
+
+    def flush(self):
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def read_events(path):
+    """The ``(step, {tag: value})`` of each summary event in an event file (scalars as
+    floats, histograms as ``(num, sum)``), checking every frame's checksums."""
+    out, data, at = [], open(path, "rb").read(), 0
+    while at < len(data):
+        (n,) = struct.unpack_from("<Q", data, at)
+        if struct.unpack_from("<I", data, at + 8)[0] != _masked(crc32c(data[at:at + 8])) or \
+                struct.unpack_from("<I", data, at + 12 + n)[0] != \
+                _masked(crc32c(data[at + 12:at + 12 + n])):
+            raise ValueError(f"{path}: a corrupt record at byte {at}")
+        event, at = _fields(data[at + 12:at + 12 + n]), at + 16 + n
+        if 5 in event:
+            values = {}
+            for raw in _fields(event[5][0]).get(1, []):
+                v = _fields(raw)
+                tag = v[1][0].decode()
+                if 2 in v:
+                    values[tag] = struct.unpack("<f", v[2][0])[0]
+                elif 5 in v:
+                    h = _fields(v[5][0])
+                    values[tag] = tuple(struct.unpack("<d", h[k][0])[0] for k in (3, 4))
+            out.append((event.get(2, [0])[0], values))
+    return out
+
+
+def _fields(message):
+    """{field number: [raw values]} of a protobuf message (varints as ints)."""
+    out, at = {}, 0
+    while at < len(message):
+        key, at = _read_varint(message, at)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = _read_varint(message, at)
+        elif wire == 1:
+            value, at = message[at:at + 8], at + 8
+        elif wire == 5:
+            value, at = message[at:at + 4], at + 4
+        else:
+            n, at = _read_varint(message, at)
+            value, at = message[at:at + n], at + n
+        out.setdefault(field, []).append(value)
+    return out
+
+
+def _read_varint(data, at):
+    shift = value = 0
+    while True:
+        byte = data[at]
+        value |= (byte & 0x7F) << shift
+        at += 1
+        if not byte & 0x80:
+            return value, at
+        shift += 7

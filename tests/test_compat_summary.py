@@ -1,0 +1,73 @@
+"""tf.summary: a TF1 training loop's summaries land in a TensorBoard event file.
+
+Oracles: CRC-32C's published check value, the values the same sess.run fetched, and
+numpy for histograms.  (TensorBoard's own EventAccumulator read these files back in a
+manual check; it is not a test dependency.)"""
+import glob
+
+import numpy as np
+import pytest
+
+from symgrad.compat.summary import crc32c, read_events
+
+from .tf1_programs import run_tf1
+
+
+def test_crc32c_check_value():
+    assert crc32c(b"123456789") == 0xE3069283   # the CRC-32C (Castagnoli) check value
+    assert crc32c(b"") == 0
+
+
+def test_a_training_loop_writes_its_scalars_and_histograms(tmp_path):
+    out = run_tf1(f"""
+    import numpy as np
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 2])
+    y = tf.placeholder(tf.float32, [None])
+    w = tf.Variable(tf.zeros([2]), name="w")
+    with tf.name_scope("train"):
+        loss = tf.reduce_mean((tf.reduce_sum(x * w, 1) - y) ** 2)
+        tf.summary.scalar("loss", loss)
+    tf.summary.histogram("w", w)
+    merged = tf.summary.merge_all()
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    X = np.random.RandomState(0).randn(40, 2)
+    Y = X.dot([2.0, -1.0])
+    losses, weights = [], []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        writer = tf.summary.FileWriter({str(tmp_path / "logs")!r}, sess.graph)
+        for i in range(4):
+            summary, _, l, wv = sess.run([merged, step, loss, w], {{x: X, y: Y}})
+            writer.add_summary(summary, i)
+            losses.append(l)
+            weights.append(wv)
+        writer.add_summary(tf.Summary(value=[tf.Summary.Value(tag="lr", simple_value=0.1)]),
+                           4)
+        writer.close()
+    """)
+    (path,) = glob.glob(str(tmp_path / "logs" / "events.out.tfevents.*"))
+    events = read_events(path)
+    assert [step for step, _ in events] == [0, 1, 2, 3, 4]
+    for (step, values), l, wv in zip(events[:4], out["losses"], out["weights"]):
+        assert values["train/loss"] == pytest.approx(float(l), rel=1e-7)
+        assert values["w"] == pytest.approx((2.0, float(np.sum(wv))), rel=1e-7)
+    assert events[4][1] == {"lr": pytest.approx(0.1)}
+    assert out["losses"][-1] < out["losses"][0]
+
+
+def test_summary_edges_say_what_to_do(tmp_path):
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        assert tf.summary.merge_all() is None            # TF: no summaries, no op
+        writer = tf.summary.FileWriter(str(tmp_path))
+        with pytest.raises(ValueError, match="what sess.run of a summary returns"):
+            writer.add_summary(3.0, 1)
+        writer.close()
+        with pytest.raises(ValueError, match="closed"):
+            writer.add_summary(b"", 1)
+        with pytest.raises(AttributeError, match="image summaries are not written"):
+            tf.summary.image
+        s = tf.summary.scalar("v", tf.constant([1.0, 2.0]))
+        with tf.Session() as sess, pytest.raises(ValueError, match="one value"):
+            sess.run(s)
