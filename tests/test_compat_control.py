@@ -8,6 +8,8 @@ import pytest
 
 import symgrad.compat.v1 as tf
 
+from .tf1_programs import run_tf1
+
 
 @pytest.fixture(autouse=True)
 def fresh_graph():
@@ -193,3 +195,66 @@ def test_case_doc_example():
                                      ((3.0, 2.0, 5.0), -1.0, 0.0)):
         got = run([r, dx], {x: xv, y: yv, z: zv})
         assert got[0] == want and got[1] == grad
+
+
+def test_tensor_array_rnn_over_an_unknown_batch_matches_numpy_and_finite_differences():
+    # the TF1 RNN idiom: unstack the inputs into one TensorArray, write each step's state
+    # into another inside tf.while_loop, stack it after; the batch size is fed
+    T, D, H = 4, 3, 2
+    rng = np.random.RandomState(0)
+    W0, U0 = rng.randn(D, H) * 0.5, rng.randn(H, H) * 0.5
+    X = rng.randn(T, 3, D)
+    ns = run_tf1("""
+    import tensorflow as tf
+    x = tf.placeholder(tf.float64, [T, None, D])
+    W, U = tf.Variable(W0), tf.Variable(U0)
+    inputs = tf.TensorArray(tf.float64, size=T).unstack(x)
+    states = tf.TensorArray(tf.float64, size=T)
+    def step(t, h, ta):
+        h = tf.tanh(tf.matmul(inputs.read(t), W) + tf.matmul(h, U))
+        return t + 1, h, ta.write(t, h)
+    _, last, states = tf.while_loop(lambda t, h, ta: t < T, step,
+                                    [tf.constant(0), tf.zeros([tf.shape(x)[1], H], tf.float64),
+                                     states])
+    outputs = states.stack()
+    loss = tf.reduce_sum(outputs ** 2) + tf.reduce_sum(states.read(T - 1))
+    gW = tf.gradients(loss, W)[0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        o, l, g, n = sess.run([outputs, loss, gW, states.size()], {x: X})
+    """, T=T, D=D, H=H, W0=W0, U0=U0, X=X)
+
+    def run(w):
+        h, outs = np.zeros((3, H)), []
+        for t in range(T):
+            h = np.tanh(X[t] @ w + h @ U0)
+            outs.append(h)
+        return np.array(outs)
+
+    def loss(w):
+        o = run(w)
+        return (o ** 2).sum() + o[-1].sum()
+    np.testing.assert_allclose(ns["o"], run(W0), rtol=1e-12)
+    assert ns["l"] == pytest.approx(loss(W0), rel=1e-12) and ns["n"] == T
+    fd = np.zeros_like(W0)
+    for idx in np.ndindex(W0.shape):
+        d = np.zeros_like(W0)
+        d[idx] = 1e-6
+        fd[idx] = (loss(W0 + d) - loss(W0 - d)) / 2e-6
+    np.testing.assert_allclose(ns["g"], fd, atol=1e-7)
+
+
+def test_tensor_array_outside_loops_and_its_errors():
+    with tf.Graph().as_default():
+        ta = tf.TensorArray(tf.float32, size=3, element_shape=[2])
+        ta = ta.write(1, [1.0, 2.0]).write(2, tf.constant([3.0, 4.0]))
+        with tf.Session() as sess:
+            assert sess.run(ta.stack()).tolist() == [[0, 0], [1, 2], [3, 4]]
+            assert sess.run(ta.read(2)).tolist() == [3, 4]
+            assert sess.run(ta.concat()).tolist() == [0, 0, 1, 2, 3, 4]
+        with pytest.raises(ValueError, match="give its size"):
+            tf.TensorArray(tf.float32, dynamic_size=True)
+        with pytest.raises(ValueError, match="elements have shape"):
+            ta.write(0, [1.0, 2.0, 3.0])
+        with pytest.raises(ValueError, match="nothing was written"):
+            tf.TensorArray(tf.float32, size=2).stack()

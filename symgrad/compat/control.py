@@ -24,6 +24,7 @@ from ..graph import Node
 from ..ops.deferred import scalar_by_contract
 from ..tracing import constant, get_default_graph
 from .state import state_of
+from .tensor_array import TensorArray, as_loop_vars
 
 __all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
 
@@ -99,12 +100,33 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
                return_same_structure=False):
-    """``tf.while_loop`` with TF1's defaults (a lone loop var comes back unwrapped)."""
-    return _control.while_loop(_pure(cond, "while_loop(cond)"),
-                               _pure(body, "while_loop(body)"), _tf_structure(loop_vars),
-                               shape_invariants,
-                               parallel_iterations, back_prop, swap_memory,
-                               maximum_iterations, name, return_same_structure)
+    """``tf.while_loop`` with TF1's defaults (a lone loop var comes back unwrapped);
+    TensorArrays among the loop vars travel as their stacked tensors."""
+    cond, body = _pure(cond, "while_loop(cond)"), _pure(body, "while_loop(body)")
+    flat, structure = flatten(loop_vars)
+    single = not isinstance(loop_vars, (list, tuple))
+    tensors, rebuild = as_loop_vars(
+        flat, lambda vs: body(structure(vs)) if single else body(*structure(vs)))
+    if rebuild is None:
+        return _control.while_loop(cond, body, _tf_structure(loop_vars), shape_invariants,
+                                   parallel_iterations, back_prop, swap_memory,
+                                   maximum_iterations, name, return_same_structure)
+
+    def arrays_in(fn, out_too):
+        def call(*args):
+            values = structure(rebuild(flatten(list(args))[0]))
+            out = fn(values) if single else fn(*values)
+            if not out_too:
+                return out
+            done, again = flatten(out)
+            return again([o.stack() if isinstance(o, TensorArray) else o for o in done])
+        return call
+    result = _control.while_loop(arrays_in(cond, False), arrays_in(body, True),
+                                 _tf_structure(structure(tensors)), shape_invariants,
+                                 parallel_iterations, back_prop, swap_memory,
+                                 maximum_iterations, name, True)
+    out = structure(rebuild(flatten(result)[0]))
+    return out if single or return_same_structure or len(flat) != 1 else out[0]
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,

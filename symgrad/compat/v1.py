@@ -62,6 +62,7 @@ from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
 from . import summary as _summary
+from .tensor_array import TensorArray  # noqa: F401
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
 from . import tensor as _tensor
 from . import train as _train
