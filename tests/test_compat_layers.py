@@ -87,3 +87,28 @@ def test_batch_normalization_with_update_ops_as_tf_documents_it():
     np.testing.assert_allclose(ns["moving"][1], var, rtol=1e-5)
     np.testing.assert_allclose(ns["test_out"], (b1 - mean) / np.sqrt(var + 1e-3), rtol=1e-4,
                                atol=1e-5)
+
+
+def test_conv2d_transpose_layer_is_nn_conv2d_transpose_plus_bias_with_tfs_sizes():
+    ns = run_tf1("""
+    import numpy as np
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 4, 4, 3])
+    same = tf.layers.conv2d_transpose(x, 5, 3, strides=2, padding="same",
+                                      bias_initializer=tf.constant_initializer(0.25))
+    valid = tf.layers.conv2d_transpose(x, 2, (2, 3), strides=(1, 2), name="up")
+    kernel = tf.get_default_graph().get_tensor_by_name("conv2d_transpose/kernel:0")
+    ref = tf.nn.conv2d_transpose(x, kernel, [tf.shape(x)[0], 8, 8, 5], [1, 2, 2, 1],
+                                 "SAME") + 0.25
+    value = np.random.RandomState(3).randn(2, 4, 4, 3).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        a, b, v = sess.run([same, ref, valid], {x: value})
+    names = [w.name for w in tf.trainable_variables()]
+    """)
+    assert ns["same"].shape.as_list() == [None, 8, 8, 5]
+    assert ns["valid"].shape.as_list() == [None, 5, 9, 2]   # (4-1)*1+2, (4-1)*2+3
+    np.testing.assert_allclose(ns["a"], ns["b"], rtol=1e-6)
+    assert ns["v"].shape == (2, 5, 9, 2)
+    assert ns["names"] == ["conv2d_transpose/kernel:0", "conv2d_transpose/bias:0",
+                           "up/kernel:0", "up/bias:0"]

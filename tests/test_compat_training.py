@@ -264,3 +264,71 @@ def test_no_gradients_is_tfs_value_error():
     tf.Variable(2.0, name="unused")
     with pytest.raises(ValueError, match="No gradients provided for any variable"):
         tf.train.AdamOptimizer().minimize(tf.constant(1.0) * 2, var_list=[w])
+
+
+def test_exponential_moving_average_of_variables_and_batch_moments():
+    # TF's rule: shadow -= (1 - decay) * (shadow - value), decay capped by
+    # (1 + num_updates) / (10 + num_updates); a variable's shadow starts at its initial
+    # value, a tensor's at zeros; batch norm by hand picks batch or averaged moments
+    ns = run_tf1("""
+    import numpy as np
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 2])
+    training = tf.placeholder(tf.bool, [])
+    w = tf.Variable([1.0, -1.0], name="w")
+    step = tf.train.get_or_create_global_step()
+    mean, var = tf.nn.moments(x, [0])
+    ema = tf.train.ExponentialMovingAverage(0.9, num_updates=step)
+    ema_apply_op = ema.apply([w, mean])
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(
+        tf.reduce_sum(w * w) + tf.reduce_sum(mean), global_step=step)
+    train_op = tf.group(train, ema_apply_op)
+    used = tf.cond(training, lambda: mean, lambda: ema.average(mean))
+    batches = [np.full((3, 2), 2.0), np.full((4, 2), 6.0), np.full((2, 2), -1.0)]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        history = []
+        for b in batches:
+            sess.run(train_op, {x: b})
+            history.append(sess.run([ema.average(w), ema.average(mean)]))
+        at_test, at_train = sess.run(used, {x: batches[0], training: False}), \\
+            sess.run(used, {x: batches[0], training: True})
+    names = [ema.average(w).name, ema.average_name(w)]
+    """)
+    shadow_w, shadow_m, w, n = np.array([1.0, -1.0]), np.zeros(2), np.array([1.0, -1.0]), 0
+    for b, (got_w, got_m) in zip([2.0, 6.0, -1.0], ns["history"]):
+        decay = min(0.9, (1 + n) / (10 + n))        # the step's value before it runs
+        shadow_w = shadow_w - (1 - decay) * (shadow_w - w)
+        shadow_m = shadow_m - (1 - decay) * (shadow_m - b)
+        w, n = w - 0.5 * 2 * w, n + 1               # one snapshot: the old w is averaged
+        np.testing.assert_allclose(got_w, shadow_w, rtol=1e-6)
+        np.testing.assert_allclose(got_m, shadow_m, rtol=1e-6)
+    np.testing.assert_allclose(ns["at_test"], shadow_m, rtol=1e-6)
+    np.testing.assert_allclose(ns["at_train"], [2.0, 2.0])
+    assert ns["names"] == ["w/ExponentialMovingAverage:0", "w/ExponentialMovingAverage"]
+
+
+def test_updates_inside_a_cond_branch_are_refused_with_the_form_that_works():
+    # the well-known batch-norm-by-hand snippet: ema.apply and a control dependency in
+    # the true branch would never run here, so it is an error that says what to do
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        phase_train = tf.placeholder(tf.bool, [])
+        batch_mean, batch_var = tf.nn.moments(x, [0])
+        ema = tf.train.ExponentialMovingAverage(decay=0.5)
+        outside = ema.apply([batch_mean, batch_var])
+
+        def mean_var_with_update():
+            with tf.control_dependencies([outside]):
+                return tf.identity(batch_mean), tf.identity(batch_var)
+
+        def apply_inside():
+            op = ema.apply([batch_mean])
+            with tf.control_dependencies([op]):
+                return tf.identity(batch_mean), tf.identity(batch_var)
+        for branch, words in ((mean_var_with_update, "control_dependencies"),
+                              (apply_inside, "ema.apply")):
+            with pytest.raises(ValueError, match=words):
+                tf.cond(phase_train, branch,
+                        lambda: (ema.average(batch_mean), ema.average(batch_var)))

@@ -54,6 +54,8 @@ def _pure(fn, what):
 
     def traced(*args, **kwargs):
         before = len(state.operations)
+        inner = state_of(get_default_graph())   # (the branch's or body's own graph)
+        waits = len(inner.control_of)
         out = fn(*args, **kwargs)
         made = [op for op in list(state.operations.values())[before:] if op.effect is not None]
         if made:
@@ -61,9 +63,27 @@ def _pure(fn, what):
                 f"{what} makes {made[0].name!r}, an operation that changes a variable; "
                 "symgrad traces it as a function of its inputs, so the change would never "
                 "run.  Compute the new value inside and assign it outside, e.g. "
-                "v.assign(tf.cond(p, lambda: v + 1.0, lambda: v))")
+                "v.assign(tf.cond(p, lambda: v + 1.0, lambda: v)); for moving averages, "
+                "make ema.apply(...) outside, run it with the training step "
+                "(tf.group(train_op, ema_apply_op)) and let the branch pick the values")
+        waited = [op for ops in list(inner.control_of.values())[waits:] for op in ops
+                  if _changes_state(op)]
+        if waited:
+            raise ArgumentError(
+                f"{what} uses tf.control_dependencies on {waited[0].name!r}, an operation "
+                "that changes variables; inside a branch or loop body it would never run.  "
+                "Run it outside, with the training step: e.g. tf.group(train_op, "
+                "ema_apply_op), and let the branch only pick values")
         return out
     return traced
+
+
+def _changes_state(op, seen=None):
+    seen = set() if seen is None else seen
+    if id(op) in seen:
+        return False
+    seen.add(id(op))
+    return op.effect is not None or any(_changes_state(o, seen) for o in op.control_inputs)
 
 
 def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):

@@ -122,6 +122,38 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
         return activation(out) if activation is not None else out
 
 
+def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+                     data_format="channels_last", activation=None, use_bias=True,
+                     kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+                     bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                     bias_constraint=None, trainable=True, name=None, reuse=None):
+    """``tf.layers.conv2d_transpose``: the decoder's upsampling layer on [N, H, W, C]
+    (output H * stride for "same", (H - 1) * stride + kernel for "valid")."""
+    if data_format != "channels_last":
+        raise ValueError("tf.layers.conv2d_transpose: symgrad supports "
+                         "data_format='channels_last'")
+    inputs = _t.as_tensor(inputs)
+    if inputs.ndim != 4:
+        raise ValueError(f"conv2d_transpose: inputs {inputs.name!r} have shape "
+                         f"{inputs.shape}; the layer needs [batch, height, width, channels]")
+    (kh, kw), (sh, sw) = _pair(kernel_size, "kernel_size"), _pair(strides, "strides")
+    same = _padding(padding) == "SAME"
+    size = [n * s if same else (n - 1) * s + k
+            for n, s, k in zip(inputs.shape[1:3], (sh, sw), (kh, kw))]
+    with variable_scope(name, default_name="conv2d_transpose", reuse=reuse):
+        kernel = get_variable("kernel", (kh, kw, int(filters), inputs.shape[-1]),
+                              dtype=inputs.dtype, initializer=kernel_initializer or
+                              _init.glorot_uniform_initializer(),
+                              regularizer=kernel_regularizer, trainable=trainable)
+        out = _conv.conv2d_transpose(inputs, kernel, (inputs.shape[0], *size, int(filters)),
+                                     (1, sh, sw, 1), _padding(padding))
+        if use_bias:
+            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
+                                     initializer=bias_initializer or _init.Zeros(),
+                                     regularizer=bias_regularizer, trainable=trainable)
+        return activation(out) if activation is not None else out
+
+
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                         beta_initializer=None, gamma_initializer=None,
                         moving_mean_initializer=None, moving_variance_initializer=None,

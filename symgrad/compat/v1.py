@@ -61,6 +61,7 @@ from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
+from . import averages as _averages
 from . import summary as _summary
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
@@ -238,6 +239,7 @@ train = _runtime.namespace("train",
     MomentumOptimizer=_train.MomentumOptimizer, AdamOptimizer=_train.AdamOptimizer,
     RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
     AdadeltaOptimizer=_train.AdadeltaOptimizer, Saver=_runtime.Saver,
+    ExponentialMovingAverage=_averages.ExponentialMovingAverage,
     latest_checkpoint=_runtime.latest_checkpoint,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
@@ -253,8 +255,8 @@ initializers = _runtime.namespace("initializers",
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
-    "dense", "Dense", "conv2d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
-    "batch_normalization")})
+    "dense", "Dense", "conv2d", "conv2d_transpose", "max_pooling2d", "average_pooling2d",
+    "flatten", "dropout", "batch_normalization")})
 
 
 @contextlib.contextmanager

@@ -40,6 +40,7 @@ class GraphKeys:
     UPDATE_OPS = "update_ops"
     GLOBAL_STEP = "global_step"
     SUMMARIES = "summaries"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     TRAIN_OP = "train_op"
 
 

@@ -1,0 +1,104 @@
+"""``tf.train.ExponentialMovingAverage``: shadow variables and the operation updating them.
+
+``apply(var_list)`` makes one shadow variable per variable or tensor (named
+``<op name>/ExponentialMovingAverage`` as TF names it; a variable's shadow starts at
+its initial value, a tensor's at zeros) and returns an operation that, when a
+session runs it, sets every ``shadow -= (1 - decay) * (shadow - value)``, the values
+read in one snapshot.  With ``num_updates`` the decay is
+``min(decay, (1 + num_updates) / (10 + num_updates))``, as in TF.  ``average(v)``
+is the shadow variable.  ``zero_debias`` is not supported.
+
+Imports the compat variables.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     w = tf.Variable(1.0, name="w")
+...     ema = tf.train.ExponentialMovingAverage(0.9)
+...     update = ema.apply([w])
+...     with tf.Session() as sess:
+...         sess.run(tf.global_variables_initializer())
+...         _ = sess.run(tf.assign(w, 3.0))
+...         sess.run(update)
+...         print(ema.average(w).name, round(float(sess.run(ema.average(w))), 6))
+w/ExponentialMovingAverage:0 1.2
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from ..errors import ArgumentError
+from ..graph import is_static
+from .variables import (GraphKeys, Variable, assign_sub, global_variables, group,
+                        trainable_variables)
+
+
+class ExponentialMovingAverage:
+    """``tf.train.ExponentialMovingAverage(decay, num_updates=None)`` (module docstring)."""
+
+    def __init__(self, decay, num_updates=None, zero_debias=False,
+                 name="ExponentialMovingAverage"):
+        if zero_debias:
+            raise ArgumentError("ExponentialMovingAverage(zero_debias=True) is not supported")
+        self._decay, self._num_updates, self.name = decay, num_updates, name
+        self._shadows = {}   # id(variable or tensor) -> (it, its shadow)
+
+    def apply(self, var_list=None):
+        """The operation updating the averages of ``var_list`` (default: the trainable
+        variables); makes their shadow variables on first use."""
+        items = trainable_variables() if var_list is None else list(var_list)
+        updates = []
+        for v in items:
+            shadow = self._shadow(v)
+            keep = self._decay_for(v)
+            updates.append(assign_sub(shadow, (shadow - v) * (1 - keep)))
+        return group(*updates, name=self.name)
+
+    def _shadow(self, v):
+        found = self._shadows.get(id(v))
+        if found is not None:
+            return found[1]
+        if v.dtype.kind != "f":
+            raise ArgumentError(f"ExponentialMovingAverage.apply: {v.name!r} has dtype "
+                                f"{v.dtype.name}; averages need float tensors")
+        if isinstance(v, Variable):
+            start = np.array(v.initial, dtype=v.dtype)
+        elif is_static(v.shape):
+            start = np.zeros(v.shape, dtype=v.dtype)
+        else:
+            raise ArgumentError(f"ExponentialMovingAverage.apply: {v.name!r} has shape "
+                                f"{v.shape}; the average of a tensor needs a known shape")
+        graph = v.graph
+        with graph.absolute_scope(""):
+            shadow = Variable(start, trainable=False, name=self.average_name(v),
+                              collections=[GraphKeys.GLOBAL_VARIABLES,
+                                           GraphKeys.MOVING_AVERAGE_VARIABLES])
+        self._shadows[id(v)] = (v, shadow)
+        return shadow
+
+    def _decay_for(self, v):
+        if self._num_updates is None:
+            return np.asarray(self._decay, dtype=v.dtype)
+        n = _t.cast(self._num_updates, v.dtype) if isinstance(self._num_updates, _t.Tensor) \
+            else np.asarray(self._num_updates, dtype=v.dtype)
+        return _t.minimum(np.asarray(self._decay, dtype=v.dtype), (1 + n) / (10 + n))
+
+    def average(self, var):
+        """The shadow variable of ``var`` (None if ``apply`` never saw it)."""
+        found = self._shadows.get(id(var))
+        return None if found is None else found[1]
+
+    def average_name(self, var):
+        return f"{getattr(var, 'op_name', var.name)}/{self.name}"
+
+    def variables_to_restore(self, moving_avg_variables=None):
+        """``{name: variable}`` for a ``Saver`` that loads the averages into the
+        variables: averaged ones under their shadow's name, the others as they are."""
+        averaged = [v for v, _ in self._shadows.values()] if moving_avg_variables is None \
+            else list(moving_avg_variables)
+        shadows = {id(s) for _, s in self._shadows.values()}
+        out = {self.average_name(v): v for v in averaged if isinstance(v, Variable)}
+        for v in global_variables():
+            if id(v) not in shadows and v not in averaged:
+                out.setdefault(v.op_name, v)
+        return out
