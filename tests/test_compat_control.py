@@ -258,3 +258,19 @@ def test_tensor_array_outside_loops_and_its_errors():
             ta.write(0, [1.0, 2.0, 3.0])
         with pytest.raises(ValueError, match="nothing was written"):
             tf.TensorArray(tf.float32, size=2).stack()
+
+
+def test_tensor_array_running_mean_with_python_number_loop_vars():
+    # the loop vars 0 and 0.0 become int32 and float32, as TF converts them, also while
+    # the body is traced once for the array's element shape
+    with tf.Graph().as_default():
+        data = tf.constant(np.arange(1, 9, dtype=np.float32))
+        out = tf.TensorArray(tf.float32, size=8)
+
+        def body(i, acc, out):
+            acc = acc + data[i]
+            return i + 1, acc, out.write(i, acc / tf.cast(i + 1, tf.float32))
+        _, _, out = tf.while_loop(lambda i, *_: i < 8, body, [0, 0.0, out])
+        with tf.Session() as sess:
+            got = sess.run(out.stack())
+    np.testing.assert_allclose(got, np.cumsum(np.arange(1, 9)) / np.arange(1, 9))

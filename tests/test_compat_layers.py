@@ -112,3 +112,26 @@ def test_conv2d_transpose_layer_is_nn_conv2d_transpose_plus_bias_with_tfs_sizes(
     assert ns["v"].shape == (2, 5, 9, 2)
     assert ns["names"] == ["conv2d_transpose/kernel:0", "conv2d_transpose/bias:0",
                            "up/kernel:0", "up/bias:0"]
+
+
+def test_conv1d_layer_and_1d_pooling_over_an_unknown_batch():
+    ns = run_tf1("""
+    import numpy as np
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 7, 3])
+    c = tf.layers.conv1d(x, 4, 3, padding="same", activation=tf.nn.relu)
+    p = tf.layers.max_pooling1d(c, 2, 2)
+    a = tf.layers.average_pooling1d(c, 3, 1, padding="valid")
+    kernel = tf.get_default_graph().get_tensor_by_name("conv1d/kernel:0")
+    ref = tf.nn.relu(tf.nn.conv1d(x, kernel, 1, "SAME"))
+    value = np.random.RandomState(0).randn(2, 7, 3).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        cv, rv, pv, av = sess.run([c, ref, p, a], {x: value})
+    """)
+    assert [t.shape.as_list() for t in (ns["c"], ns["p"], ns["a"])] == \
+        [[None, 7, 4], [None, 3, 4], [None, 5, 4]]
+    cv = ns["cv"]
+    np.testing.assert_array_equal(cv, ns["rv"])
+    np.testing.assert_array_equal(ns["pv"], np.maximum(cv[:, 0:6:2], cv[:, 1:7:2]))
+    np.testing.assert_allclose(ns["av"], (cv[:, :5] + cv[:, 1:6] + cv[:, 2:7]) / 3, rtol=1e-6)

@@ -228,6 +228,15 @@ def test_the_runtime_lines_around_a_tf1_model(tmp_path):
         assert path.endswith("model.ckpt-12")
         assert tf.train.latest_checkpoint(str(tmp_path / "nothing")) is None
         assert tf.train.latest_checkpoint(str(tmp_path / "run")) == path
+        state = tf.train.get_checkpoint_state(str(tmp_path / "run"))
+        assert state.model_checkpoint_path == path == state.all_model_checkpoint_paths[-1]
+        keep_one = tf.train.Saver(max_to_keep=1)   # TF deletes the older checkpoints
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for k in range(3):
+                keep_one.save(sess, str(tmp_path / "one" / "m"), global_step=k)
+        assert sorted(p.name for p in (tmp_path / "one").iterdir()) == ["checkpoint",
+                                                                         "m-2.npz"]
         with tf.Session() as sess:
             saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path / "run")))
             # (no initializer: restore initialises)

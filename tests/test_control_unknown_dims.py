@@ -221,3 +221,27 @@ def test_random_control_flow_over_unknown_sizes_equals_known_sizes(kind, body, t
             results.append(sg.evaluate([y, loss] + grads, {x: X}))
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+def test_tf1_loops_whose_unknown_sizes_come_from_two_placeholders():
+    # a length mask from seq_len times the state (the mask's None first) and map_fn over
+    # (outputs, lengths): the sizes are compared when values arrive, as TF's shapes are
+    x = tf.placeholder(tf.float32, [None, 3])
+    lengths = tf.placeholder(tf.int32, [None])
+    scale = tf.placeholder(tf.float32, [None])
+
+    def body(t, h):
+        mask = tf.expand_dims(tf.cast(t < lengths, tf.float32), 1)
+        return t + 1, mask * (h + 1.0) + (1.0 - mask) * h
+    _, h = tf.while_loop(lambda t, h: t < 3, body, [tf.constant(0), x])
+    rows = tf.map_fn(lambda a: a[0] * a[1], (x, scale), dtype=tf.float32)
+    eye = tf.eye(tf.shape(x)[0], dtype=tf.float64)
+    X = np.zeros((2, 3), np.float32)
+    with tf.Session() as sess:
+        got_h, got_rows, got_eye = sess.run([h, rows, eye],
+                                            {x: X + 1, lengths: [1, 3], scale: [2.0, 3.0]})
+        with pytest.raises(ValueError):
+            sess.run(rows, {x: X, scale: [1.0, 2.0, 3.0]})
+    np.testing.assert_array_equal(got_h, [[2, 2, 2], [4, 4, 4]])
+    np.testing.assert_array_equal(got_rows, [[2, 2, 2], [3, 3, 3]])
+    np.testing.assert_array_equal(got_eye, np.eye(2))

@@ -301,18 +301,19 @@ def test_conv2d_transpose_to_a_batch_size_read_at_run_time():
                                        strides=[1, 2, 2, 1], padding="SAME"),
                 tf.nn.conv2d_transpose(x, W, tf.stack([tf.shape(x)[0], 4, 4, 8]),
                                        [1, 2, 2, 1], "SAME"),
-                tf.nn.conv2d_transpose(known, W, [3, 4, 4, 8], [1, 2, 2, 1], "SAME")]
+                tf.nn.conv2d_transpose(known, W, [3, 4, 4, 8], [1, 2, 2, 1], "SAME"),
+                tf.nn.conv2d_transpose(x, W, [3, 4, 4, 8], [1, 2, 2, 1], "SAME")]
         grads = [tf.gradients(tf.reduce_sum(o ** 2), [W, i])
-                 for o, i in zip(outs, [x, x, known])]
+                 for o, i in zip(outs, [x, x, known, x])]
         value = rng.randn(3, 2, 2, 4).astype(np.float32)
         with tf.Session() as sess:
             got = sess.run([outs, grads], {x: value, known: value})
     """)
-    (a, b, ref), (ga, gb, gref) = ns["got"]
+    (a, b, ref, c), (ga, gb, gref, gc) = ns["got"]
     assert ns["outs"][0].shape.as_list() == [None, 4, 4, 8] and ref.shape == (3, 4, 4, 8)
-    for u in (a, b):
+    for u in (a, b, c):
         np.testing.assert_array_equal(u, ref)
-    for g in (ga, gb):
+    for g in (ga, gb, gc):
         for u, v in zip(g, gref):
             np.testing.assert_allclose(u, v, rtol=1e-6)
 

@@ -124,6 +124,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     TensorArrays among the loop vars travel as their stacked tensors."""
     cond, body = _pure(cond, "while_loop(cond)"), _pure(body, "while_loop(body)")
     flat, structure = flatten(loop_vars)
+    flat = [v if isinstance(v, TensorArray) else _tf_tensor(v) for v in flat]
     single = not isinstance(loop_vars, (list, tuple))
     tensors, rebuild = as_loop_vars(
         flat, lambda vs: body(structure(vs)) if single else body(*structure(vs)))

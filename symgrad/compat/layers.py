@@ -82,10 +82,11 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     return layer(inputs, reuse=reuse)
 
 
-def _pair(value, what):
-    pair = (int(value),) * 2 if np.ndim(value) == 0 else tuple(int(v) for v in value)
-    if len(pair) != 2:
-        raise ValueError(f"{what}: give an int or two ints, got {value!r}")
+def _pair(value, what, n=2):
+    """``n`` ints from an int or a sequence of ``n`` (a kernel size, strides)."""
+    pair = (int(value),) * n if np.ndim(value) == 0 else tuple(int(v) for v in value)
+    if len(pair) != n:
+        raise ValueError(f"{what}: give an int or {n} ints, got {value!r}")
     return pair
 
 
@@ -223,6 +224,59 @@ def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="chan
     """``tf.layers.max_pooling2d`` on [N, H, W, C]."""
     return _conv.max_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
                           _padding(padding), name=name)
+
+
+def _pool1d(pool, inputs, pool_size, strides, padding, data_format, name):
+    """A 1-D pooling on [N, W, C] as the 2-D one over height 1."""
+    if data_format != "channels_last":
+        raise ValueError("tf.layers pooling: symgrad supports data_format='channels_last'")
+    x = _t.as_tensor(inputs)
+    if x.ndim != 3:
+        raise ValueError(f"1-D pooling: inputs {x.name!r} have shape {x.shape}; the layer "
+                         "needs [batch, width, channels]")
+    (k,), (s,) = _pair(pool_size, "pool_size", 1), _pair(strides, "strides", 1)
+    out = pool(_t.expand_dims(x, 1), (1, k), (1, s), _padding(padding))
+    return _t.squeeze(out, [1], name=name)
+
+
+def max_pooling1d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+    """``tf.layers.max_pooling1d`` on [N, W, C]."""
+    return _pool1d(_conv.max_pool, inputs, pool_size, strides, padding, data_format, name)
+
+
+def average_pooling1d(inputs, pool_size, strides, padding="valid",
+                      data_format="channels_last", name=None):
+    """``tf.layers.average_pooling1d`` on [N, W, C]."""
+    return _pool1d(_conv.avg_pool, inputs, pool_size, strides, padding, data_format, name)
+
+
+def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
+           data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+           bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+           bias_constraint=None, trainable=True, name=None, reuse=None):
+    """``tf.layers.conv1d``: ``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]."""
+    if data_format != "channels_last":
+        raise ValueError("tf.layers.conv1d: symgrad supports data_format='channels_last'")
+    inputs = _t.as_tensor(inputs)
+    if inputs.ndim != 3:
+        raise ValueError(f"conv1d: inputs {inputs.name!r} have shape {inputs.shape}; the "
+                         "layer needs [batch, width, channels]")
+    (k,) = _pair(kernel_size, "conv1d(kernel_size)", 1)
+    with variable_scope(name, default_name="conv1d", reuse=reuse):
+        kernel = get_variable("kernel", (k, inputs.shape[-1], int(filters)), dtype=inputs.dtype,
+                              initializer=kernel_initializer or
+                              _init.glorot_uniform_initializer(),
+                              regularizer=kernel_regularizer, trainable=trainable)
+        out = _conv.conv1d(inputs, kernel, _pair(strides, "conv1d(strides)", 1)[0],
+                           _padding(padding),
+                           dilations=_pair(dilation_rate, "dilation_rate", 1)[0])
+        if use_bias:
+            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
+                                     initializer=bias_initializer or _init.Zeros(),
+                                     regularizer=bias_regularizer, trainable=trainable)
+        return activation(out) if activation is not None else out
 
 
 def average_pooling2d(inputs, pool_size, strides, padding="valid",

@@ -29,6 +29,7 @@ class Saver:
     of the variables' values in ``path + ".npz"`` (module docstring)."""
 
     def __init__(self, var_list=None, max_to_keep=5, **kwargs):
+        self._keep, self._written = max_to_keep, []
         if isinstance(var_list, dict):
             self._named = dict(var_list)
         else:
@@ -46,7 +47,13 @@ class Saver:
         if directory:
             os.makedirs(directory, exist_ok=True)
         np.savez(path + ".npz", **dict(zip(self._named, values)))
-        _note_latest(path)
+        self._written = [p for p in self._written if p != path] + [path]
+        if self._keep:   # TF's max_to_keep: this saver's oldest checkpoints are deleted
+            for old in self._written[:-self._keep]:
+                if os.path.exists(old + ".npz"):
+                    os.remove(old + ".npz")
+            self._written = self._written[-self._keep:]
+        _note_latest(path, self._written)
         return path
 
     def restore(self, sess, save_path):
@@ -64,30 +71,58 @@ class Saver:
 _INDEX = "checkpoint"   # TF's name for the file naming a directory's latest checkpoint
 
 
-def _note_latest(path):
-    """Record ``path`` as its directory's latest checkpoint (TF's ``checkpoint`` file
-    form, read back by :func:`latest_checkpoint`)."""
+def _note_latest(path, kept):
+    """Record ``path`` as its directory's latest checkpoint, with the ones ``kept``
+    (TF's ``checkpoint`` file form, read back by :func:`get_checkpoint_state`)."""
     directory, name = os.path.split(os.path.abspath(path))
+    lines = [f'model_checkpoint_path: "{name}"'] + [
+        f'all_model_checkpoint_paths: "{os.path.basename(p)}"' for p in kept
+        if os.path.dirname(os.path.abspath(p)) == directory]
     with open(os.path.join(directory, _INDEX), "w") as f:
-        f.write(f'model_checkpoint_path: "{name}"\nall_model_checkpoint_paths: "{name}"\n')
+        f.write("\n".join(lines) + "\n")
 
 
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
-    """``tf.train.latest_checkpoint``: the path of the last checkpoint ``Saver.save``
-    wrote in ``checkpoint_dir`` (for ``restore``), or None if there is none."""
+class CheckpointState:
+    """``tf.train.get_checkpoint_state``'s answer: the latest checkpoint's path and all
+    those kept (paths ``Saver.restore`` takes)."""
+
+    def __init__(self, model_checkpoint_path, all_model_checkpoint_paths):
+        self.model_checkpoint_path = model_checkpoint_path
+        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
+
+    def __repr__(self):
+        return f"model_checkpoint_path: {self.model_checkpoint_path!r}"
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """``tf.train.get_checkpoint_state``: the state ``Saver.save`` recorded in
+    ``checkpoint_dir``, or None when there is none."""
     index = os.path.join(str(checkpoint_dir), latest_filename or _INDEX)
     try:
         with open(index) as f:
             lines = f.read().splitlines()
     except OSError:
         return None
+    found = {"model_checkpoint_path": [], "all_model_checkpoint_paths": []}
     for line in lines:
         key, _, value = line.partition(":")
-        if key.strip() == "model_checkpoint_path":
+        if key.strip() in found:
             name = value.strip().strip('"')
-            path = name if os.path.isabs(name) else os.path.join(str(checkpoint_dir), name)
-            return path if os.path.exists(path + ".npz") else None
-    return None
+            found[key.strip()].append(
+                name if os.path.isabs(name) else os.path.join(str(checkpoint_dir), name))
+    if not found["model_checkpoint_path"]:
+        return None
+    return CheckpointState(found["model_checkpoint_path"][0],
+                           found["all_model_checkpoint_paths"])
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    """``tf.train.latest_checkpoint``: the path of the last checkpoint ``Saver.save``
+    wrote in ``checkpoint_dir`` (for ``restore``), or None if there is none."""
+    state = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if state is None or not os.path.exists(state.model_checkpoint_path + ".npz"):
+        return None
+    return state.model_checkpoint_path
 
 
 def _value(sess, step):

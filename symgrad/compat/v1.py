@@ -241,6 +241,7 @@ train = _runtime.namespace("train",
     AdadeltaOptimizer=_train.AdadeltaOptimizer, Saver=_runtime.Saver,
     ExponentialMovingAverage=_averages.ExponentialMovingAverage,
     latest_checkpoint=_runtime.latest_checkpoint,
+    get_checkpoint_state=_runtime.get_checkpoint_state,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_schedules, n) for n in (
@@ -255,8 +256,9 @@ initializers = _runtime.namespace("initializers",
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
-    "dense", "Dense", "conv2d", "conv2d_transpose", "max_pooling2d", "average_pooling2d",
-    "flatten", "dropout", "batch_normalization")})
+    "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
+    "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
+    "batch_normalization")})
 
 
 @contextlib.contextmanager

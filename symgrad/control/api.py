@@ -19,7 +19,7 @@ import inspect
 import numpy as np
 
 from ..errors import ArgumentError, DtypeError, ShapeError
-from ..graph import Dim, Node
+from ..graph import Dim, Node, is_static, same_up_to_unknown
 from ..ops import apply, as_node, common_graph, literal
 from ..ops.base import filled
 from ..tracing import get_default_graph
@@ -36,11 +36,18 @@ def _graph(values):
 
 
 def _check_outputs(what, got, want):
-    """Outputs ``got`` must match nodes ``want`` in number, shape and dtype."""
+    """Outputs ``got`` (a Function's, fixed in place) must match nodes ``want`` in
+    number, shape and dtype; a size known only at run time may come from another
+    placeholder (``mask * h`` takes the mask's): it is relabelled as ``want``'s, the
+    sizes compared when values arrive."""
     if len(got) != len(want):
         raise ArgumentError(f"{what} returned {len(got)} tensors but {len(want)} are needed; "
                             "return the same structure")
     for k, (g, w) in enumerate(zip(got, want)):
+        if g.shape != w.shape and same_up_to_unknown(g.shape, w.shape) and \
+                not is_static(g.shape) and not is_static(w.shape):
+            with g.graph.as_default():
+                got[k] = g = apply("reshape", [g], shape=tuple(w.shape))
         if g.shape != w.shape:
             raise ShapeError(f"{what}: output {k} has shape {g.shape} but {w.shape} is needed "
                              f"({w.name!r}); symgrad keeps shapes static (shape_invariants with "
@@ -172,6 +179,10 @@ def _rows(elems, what):
     if not nodes or any(e.ndim == 0 for e in nodes):
         raise ShapeError(f"{what}(elems): needs tensors of rank >= 1 (it runs over axis 0)")
     n = nodes[0].shape[0]
+    # another unknown length is relabelled as the first's (compared when values arrive)
+    nodes = [apply("reshape", [e], shape=(n,) + tuple(e.shape[1:]))
+             if isinstance(n, Dim) and isinstance(e.shape[0], Dim) and e.shape[0] != n else e
+             for e in nodes]
     if any(e.shape[0] != n for e in nodes):
         raise ShapeError(f"{what}(elems): every tensor needs the same length along axis 0, "
                          f"got {[e.shape[0] for e in nodes]}")

@@ -395,7 +395,15 @@ def linspace(start, stop, num, name=None, axis=0):
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float64, name=None):
     """The identity matrix (a constant), optionally repeated over ``batch_shape``."""
-    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+    rows = sizes_of(num_rows) if isinstance(num_rows, Node) else None
+    if rows and isinstance(rows[0], Dim) and num_columns is None and batch_shape is None:
+        # a size read at run time (tf.eye(tf.shape(X)[0])): positions compared
+        n, graph = rows[0], num_rows.graph
+        i = iota_of(graph, n, np.int64)
+        same = equal(reshape(i, (n, 1)), reshape(i, (1, n)))
+        return named(cast(same, as_dtype(dtype)), name)
+    m = np.eye(int(static_value(num_rows, "eye(num_rows)")),
+               None if num_columns is None else int(static_value(num_columns, "eye")),
                dtype=as_dtype(dtype))
     if batch_shape is not None:
         m = np.broadcast_to(m, tuple(int(b) for b in batch_shape) + m.shape).copy()

@@ -139,7 +139,7 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
     if shape is None or len(shape) != 4:
         shape = tuple(int(d) for d in static_value(output_shape,
                                                    "conv2d_transpose(output_shape)"))
-    if isinstance(shape[0], Dim) and shape[0] != y.shape[0]:
+    if isinstance(shape[0], Dim) or isinstance(y.shape[0], Dim):
         shape = (y.shape[0],) + shape[1:]   # a run-time batch: the value's own
     if any(isinstance(d, Dim) for d in shape[1:]):
         raise ShapeError(f"conv2d_transpose(output_shape={shape}): only the batch size may "
