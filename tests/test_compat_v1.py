@@ -55,13 +55,16 @@ def test_gradient_of_sum_has_x_shape_and_relation():
     assert len(np.unique(gx)) == 1
 
 
-def test_random_normal_is_sampled_once_and_seeded():
+def test_random_normal_draws_anew_at_each_run_and_is_seeded():
     t = tf.random.normal([4], seed=7)
     u = tf.random_normal([4], seed=7)
     with tf.Session() as sess:
         first, again = sess.run(t), sess.run(t)
-        np.testing.assert_array_equal(first, again)       # sampled when created
-        np.testing.assert_array_equal(first, sess.run(u))  # same seed, same sample
+        assert not np.array_equal(first, again)            # TF1: new numbers each run
+        a, b = sess.run([t, u])
+        np.testing.assert_array_equal(a, b)                 # same seed, same sequence
+    with tf.Session() as sess:                              # a new session starts over
+        np.testing.assert_array_equal(sess.run(t), first)
     tf.set_random_seed(3)
     v = tf.random_uniform([2, 2], minval=-1, maxval=1)
     assert v.dtype == np.float32 and np.all(np.abs(v.numpy()) <= 1)
@@ -341,3 +344,71 @@ def test_random_shuffle_for_k_means_initial_centroids():
         assert sorted(map(tuple, again)) == sorted(rows)     # a permutation of the rows
         with pytest.raises(ValueError, match="first axis of known size"):
             tf.random_shuffle(tf.placeholder(tf.float32, [None, 2]))
+
+
+def test_random_ops_and_dropout_draw_anew_at_each_run_as_tf1_does():
+    # each sess.run draws new numbers (one value per run wherever a tensor is used); a new
+    # session starts the sequence over; sg.evaluate holds a session's first run
+    import symgrad as sg
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        x = tf.placeholder(tf.float32, [None, 4])
+        drawn = [tf.random_normal(tf.shape(x)), tf.random_uniform([3]),
+                 tf.nn.dropout(tf.ones([1000]), keep_prob=0.5),
+                 tf.layers.dropout(tf.ones([1000]), 0.5, training=True)]
+        feed = {x: np.zeros((2, 4))}
+        with tf.Session() as sess:
+            first, second = sess.run(drawn, feed), sess.run(drawn, feed)
+            twice = sess.run([drawn[0], drawn[0]], feed)
+        with tf.Session() as sess:
+            again = sess.run(drawn, feed)
+        start = sg.evaluate(drawn, feed)
+    for a, b, c, d in zip(first, second, again, start):
+        assert not np.array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(a, d)
+    np.testing.assert_array_equal(*twice)
+    for mask in first[2:]:
+        assert set(np.unique(mask)) == {0.0, 2.0} and 0.45 < np.mean(mask == 0) < 0.55
+
+
+def test_multinomial_and_distributions_as_policy_gradient_code_uses_them():
+    # Gumbel-max samples follow the probabilities and change at each run; Normal and
+    # Categorical log-probabilities, entropies and cdf equal scipy's, their gradients
+    # the analytic ones
+    from scipy import stats
+    with tf.Graph().as_default():
+        tf.set_random_seed(0)
+        logits = tf.placeholder(tf.float32, [None, 3])
+        samples = tf.multinomial(logits, 4000)
+        picks = tf.random.categorical(logits, 5, dtype=tf.int32)
+        L = np.log(np.array([[0.2, 0.3, 0.5], [0.7, 0.2, 0.1]], np.float32))
+        mu, sigma = tf.Variable([0.5, -1.0]), tf.Variable([1.0, 2.0])
+        normal = tf.distributions.Normal(loc=mu, scale=sigma)
+        x = tf.constant([0.3, 0.1])
+        log_prob = normal.log_prob(x)
+        grads = tf.gradients(tf.reduce_sum(log_prob), [mu, sigma])
+        cat = tf.distributions.Categorical(logits=tf.constant(L))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            a, p = sess.run([samples, picks], {logits: L})
+            b = sess.run(samples, {logits: L})
+            lp, g, cdf, ent, draws, clp, cent = sess.run(
+                [log_prob, grads, normal.cdf(x), normal.entropy(), normal.sample(4000),
+                 cat.log_prob([2, 0]), cat.entropy()])
+    assert a.shape == (2, 4000) and a.dtype == np.int64 and p.dtype == np.int32
+    assert not np.array_equal(a, b)
+    for row, probs in zip(a, np.exp(L)):
+        np.testing.assert_allclose(np.bincount(row, minlength=3) / 4000, probs, atol=0.03)
+    np.testing.assert_allclose(lp, stats.norm.logpdf([0.3, 0.1], [0.5, -1.0], [1.0, 2.0]),
+                               rtol=1e-6)
+    np.testing.assert_allclose(g[0], [-0.2, 1.1 / 4], rtol=1e-5)             # (x - mu) / s^2
+    np.testing.assert_allclose(g[1], [-1 + 0.04, -0.5 + 1.21 / 8], rtol=1e-5)  # -1/s + z^2/s
+    np.testing.assert_allclose(cdf, stats.norm.cdf([0.3, 0.1], [0.5, -1.0], [1.0, 2.0]),
+                               rtol=1e-6)
+    np.testing.assert_allclose(ent, stats.norm.entropy([0.5, -1.0], [1.0, 2.0]), rtol=1e-6)
+    assert draws.shape == (4000, 2)
+    np.testing.assert_allclose(draws.mean(0), [0.5, -1.0], atol=0.1)
+    np.testing.assert_allclose(draws.std(0), [1.0, 2.0], rtol=0.05)
+    np.testing.assert_allclose(clp, np.log([0.5, 0.7]), rtol=1e-6)
+    np.testing.assert_allclose(cent, -(np.exp(L) * L).sum(1), rtol=1e-6)

@@ -382,14 +382,17 @@ def test_dropout_over_a_batch_of_unknown_size_keeps_one_mask_per_row():
         with tf.Session() as sess:
             full, rows40, fixed, grad = sess.run([a, b, c, g], {known: data, unknown: data,
                                                                 keep_prob: 0.5})
-            rows10 = sess.run(b, {unknown: data[:10], keep_prob: 0.5})
+            again = sess.run(b, {unknown: data, keep_prob: 0.5})
             test = sess.run(b, {unknown: data, keep_prob: 1.0})
+        with tf.Session() as sess:
+            rows10 = sess.run(b, {unknown: data[:10], keep_prob: 0.5})
     """)
     full, data = ns["full"], ns["data"]
     assert 0.35 < np.mean(full != 0) < 0.65
     np.testing.assert_array_equal(ns["rows40"], full)        # the numbers a known size draws
     np.testing.assert_array_equal(ns["fixed"], full)         # a fixed 0.5 keeps the same
-    np.testing.assert_array_equal(ns["rows10"], full[:10])   # a row's mask in every batch
+    assert 0.35 < np.mean((ns["again"] != 0) != (full != 0)) < 0.65   # a new mask each run
+    np.testing.assert_array_equal(ns["rows10"], full[:10])   # a row's numbers, whatever the size
     np.testing.assert_allclose(ns["test"], data)
     np.testing.assert_allclose(ns["grad"], 2 * full, rtol=1e-6)
 
@@ -447,9 +450,8 @@ def test_dense_after_dropout_with_placeholders_of_any_shape():
         data = np.random.RandomState(0).rand(5, 6).astype(np.float32)
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
-            plain, dropped, hv, dkv = sess.run([h, h_drop, logits, dk],
-                                               {x: data, keep_prob: 0.5, training: False})
-            same = sess.run(out, {x: data, keep_prob: 0.5, training: False})
+            plain, dropped, hv, dkv, same = sess.run(   # (one run: one dropout mask)
+                [h, h_drop, logits, dk, out], {x: data, keep_prob: 0.5, training: False})
             other = sess.run(out, {x: data, keep_prob: 0.5, training: True})
             try:
                 sess.run(h_drop, {x: data, keep_prob: [0.5, 0.5]})
@@ -524,6 +526,10 @@ def test_sizes_read_at_run_time_are_taken_back_as_shapes():
                                          {x: data})
             e5, zm, dz5 = sess.run([eps, z_mean, dz], {x: data})
             e2 = sess.run(eps, {x: data[:2]})
+        with tf.Session() as sess:   # runs 0, 1 and 2 again, the third on two rows
+            sess.run(tf.global_variables_initializer())
+            sess.run(batch_size, {x: data})
+            third2 = sess.run(eps, {x: data[:2]})
     """)
     assert ns["shapes"] == [[None, 2, 3], [None, 4], [None, 2]]
     assert ns["n"] == 5 and ns["shape"].tolist() == [5, 6]
@@ -532,5 +538,6 @@ def test_sizes_read_at_run_time_are_taken_back_as_shapes():
     np.testing.assert_allclose(ns["m"], ns["data"].mean(0))
     e5 = ns["e5"]
     assert e5.dtype == np.float32 and 0.3 < e5.std() < 2.0
-    np.testing.assert_array_equal(ns["e2"], e5[:2])          # a row keeps its numbers
+    assert not np.array_equal(ns["e2"], e5[:2])              # new numbers at each run
+    np.testing.assert_array_equal(ns["third2"], e5[:2])      # a row's, whatever the batch
     np.testing.assert_allclose(ns["dz5"], 2 * (ns["zm"] + e5), rtol=1e-5)

@@ -295,11 +295,12 @@ def flatten(inputs, name=None, data_format="channels_last"):
 
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
     """``tf.layers.dropout``: the inputs unchanged unless ``training`` (a bool or a boolean
-    tensor); the mask is drawn once, when made (see ``tf.nn.dropout``)."""
+    tensor); the mask is drawn anew at each ``Session.run`` (see ``tf.nn.dropout``)."""
     inputs = _t.as_tensor(inputs)
     if training is False:
         return _t.identity(inputs, name=name)
-    dropped = _nn.dropout(inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed))
+    dropped = _nn.dropout(inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed),
+                          per_run=True)
     if training is True:
         return _t.identity(dropped, name=name)
     return _t.where(scalar_by_contract(training), dropped, inputs, name=name)

@@ -28,6 +28,7 @@ import numpy as np
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
+from ..ops.draws import run_number
 from ..graph import Node
 from ..tracing import get_default_graph
 from . import errors
@@ -132,6 +133,7 @@ class Session:
         self._closed = False
         self._initialized = weakref.WeakSet()
         self._plans = {}
+        self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
 
     def __enter__(self):
         DEFAULT_SESSIONS.append(self)
@@ -171,7 +173,9 @@ class Session:
         fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
-        found = self._execute(ops, tensors, feeds)
+        with run_number(self._runs):
+            found = self._execute(ops, tensors, feeds)
+        self._runs += 1
         return _tf1_structure(_rebuild(fetches, found))
 
     def _execute(self, ops, tensors, feeds):

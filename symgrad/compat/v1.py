@@ -18,10 +18,12 @@ Choices (documented differences from TF):
   what is built on it is recorded and made when a value arrives, once per fed
   shape (``symgrad.ops.deferred``); its tensors have ``shape`` None until then.
   ``None`` dimensions (``[None, 3]``) are sizes known when values are fed.
-- ``tf.random_normal`` (and ``random_uniform``, ``truncated_normal``) are
-  sampled *once, when created*: the tensor is a constant holding the sample
-  (TF draws anew at every ``run``).  ``seed=`` and ``tf.set_random_seed`` make
-  the sample reproducible.
+- ``tf.random_normal`` and ``random_uniform`` (and ``tf.nn.dropout``'s masks) draw
+  anew at every ``Session.run``, as TF does; each session starts the sequence over,
+  and ``seed=`` and ``tf.set_random_seed`` make it reproducible.  Outside sessions
+  (``sg.evaluate``, ``sg.compile``, closed forms) they hold the numbers of a
+  session's first run.  ``truncated_normal`` (an initializer's) is sampled once,
+  when created.
 - Variables keep their values on the graph; every session sees them and running
   an initializer resets them to their initial values.  Each session tracks which
   variables it initialised: reading another raises FailedPreconditionError.
@@ -62,6 +64,7 @@ from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
+from . import distributions as _distributions
 from . import summary as _summary
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
@@ -165,26 +168,23 @@ def zeros(shape, dtype=np.float32, name=None):
 
 def _drawn(shape, dist, seed, dtype, name, scale, shift):
     """``scale * numbers + shift`` of ``shape`` (ints, or sizes read at run time such as
-    ``tf.shape(mu)``): standard numbers fixed once, from a key drawn now
-    (``ops.draws``), made when the sizes are known; a known shape is a constant."""
+    ``tf.shape(mu)``): standard numbers from a key drawn now (``ops.draws``), made
+    when the sizes are known, anew at each ``Session.run`` as in TF1."""
     dims = _f._dims(shape, f"{name}(shape)")
     key = new_key(_init.rng(seed))
     dtype = tf_dtype_arg(dtype)
-    if is_static(dims):
-        value = drawn_numbers(dims, key, dist) * scale + shift
-        return _tensor.constant(value, dtype=dtype, name=name)
     z = draw_like(_f.zeros(dims, np.float64), key, dist)
     return as_tf1(_f.cast(z * scale + shift, dtype, name=name))
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
-    """Normal samples, drawn once when this is called (TF draws at every run); a shape
-    known only at run time (``tf.random_normal(tf.shape(mu))``) gets its numbers then."""
+    """Normal samples, drawn anew at each ``Session.run`` (the module docstring); a
+    shape known only at run time (``tf.random_normal(tf.shape(mu))``) is read then."""
     return _drawn(shape, "normal", seed, dtype, name or "random_normal", stddev, mean)
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, name=None):
-    """Uniform samples in [minval, maxval) (maxval 1 by default), drawn once."""
+    """Uniform samples in [minval, maxval) (maxval 1 by default), drawn at each run."""
     high = 1.0 if maxval is None else maxval
     return _drawn(shape, "uniform", seed, dtype, name or "random_uniform", high - minval,
                   minval)
@@ -198,7 +198,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
 
 def random_shuffle(value, seed=None, name=None):
     """``value`` with its rows in a random order, drawn once when this is called (TF
-    draws at every run, like its other random ops); the first size must be known."""
+    draws at every run); the first size must be known."""
     x = _t.as_tensor(value)
     if x.ndim == 0 or not isinstance(x.shape[0], int):
         raise ValueError(f"random_shuffle: {x.name!r} of shape {x.shape} needs a first axis "
@@ -207,7 +207,11 @@ def random_shuffle(value, seed=None, name=None):
     return as_tf1(_t.gather(x, order, name=name or "RandomShuffle"))
 
 
+multinomial = _distributions.multinomial
+distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
+                                   Categorical=_distributions.Categorical)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
+                            categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,
                             set_random_seed=set_random_seed)
 

@@ -9,7 +9,7 @@ module only gives them TF1's signatures and defaults:
   arguments only (``labels=``, ``logits=``), as TF1 enforced with ``_sentinel``.
 - ``tf.range``/``tf.eye``/``tf.linspace`` default to int32/float32 like TF.
 - ``tf.nn.dropout(x, keep_prob)`` (TF1) and ``rate=`` (TF2); the mask comes from
-  ``tf.set_random_seed``/``seed`` and is drawn once, when created.
+  ``tf.set_random_seed``/``seed`` and is drawn anew at each ``Session.run``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -97,9 +97,10 @@ RNG_SOURCE = [np.random.default_rng]
 
 
 def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
-    """TF1's ``dropout(x, keep_prob)`` (or ``rate=``), mask drawn once from TF's seed."""
+    """TF1's ``dropout(x, keep_prob)`` (or ``rate=``): a mask drawn anew at each
+    ``Session.run``, from TF's seed."""
     return _nn.dropout(x, rate=rate, keep_prob=keep_prob, noise_shape=noise_shape,
-                       name=name, rng=RNG_SOURCE[0](seed))
+                       name=name, rng=RNG_SOURCE[0](seed), per_run=True)
 
 
 def log_softmax(logits, axis=None, name=None, dim=None):

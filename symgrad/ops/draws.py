@@ -24,15 +24,35 @@ True
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import numpy as np
 
 from ..graph import is_static
 from .base import REGISTRY, Example, Op, apply, literal, register
 
 
+_RUN = contextvars.ContextVar("symgrad_draw_run", default=0)
+
+
+@contextlib.contextmanager
+def run_number(n):
+    """Inside the block, ``random_draw`` makes the numbers of run ``n`` (TF1's
+    ``Session.run`` counts its runs, so each draws anew; run 0, the default, is what
+    ``sg.evaluate``, ``sg.compile`` and closed forms use)."""
+    token = _RUN.set(int(n))
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
+
+
 def drawn_numbers(shape, key, dist="uniform"):
-    """The numbers ``random_draw`` of ``shape`` holds for ``key``."""
-    rng = np.random.default_rng(int(key))
+    """The numbers ``random_draw`` of ``shape`` holds for ``key`` (in the current run,
+    :func:`run_number`)."""
+    run = _RUN.get()
+    rng = np.random.default_rng(int(key) if run == 0 else [int(key), run])
     size = tuple(int(d) for d in shape)
     if dist == "normal":
         return rng.standard_normal(size=size)
@@ -109,4 +129,4 @@ def positions(x, dtype=np.int64):
     return apply("positions", [x], dtype=np.dtype(dtype).name)
 
 
-__all__ = ["drawn_numbers", "new_key", "draw_like", "positions"]
+__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number"]

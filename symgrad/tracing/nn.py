@@ -19,8 +19,8 @@ SEMANTICS (TF's behaviour, kept here):
 - ``sigmoid_cross_entropy_with_logits`` = ``softplus(x) - x * z``, TF's stable
   formula ``max(x, 0) - x * z + log(1 + exp(-|x|))`` in closed form; gradient
   ``sigmoid(x) - z``.
-- ``dropout``: the mask is drawn once, when the op is created (like the random
-  ops of ``compat.v1``), from ``seed``; kept entries are scaled by ``1/keep``.
+- ``dropout``: the mask is drawn once, when the op is created, from ``seed`` (in
+  ``compat.v1`` sessions, anew at each run); kept entries are scaled by ``1/keep``.
   Its numbers cannot match TF's random stream.  Over a size known only at run time
   the numbers are made when the size arrives, from a key fixed at creation, and are
   the ones the known size would have drawn.
@@ -184,7 +184,8 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     return named((1 - z) * x + (1 + (w - 1) * z) * softplus(neg(x)), name)
 
 
-def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None):
+def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None,
+            per_run=False):
     """Zero entries with probability ``rate`` (or keep them with ``keep_prob``) and scale
     the kept ones by ``1/keep``; the mask's numbers are fixed once, now (module
     docstring).  ``rate``/``keep_prob`` may be a tensor fed at run time (TF1's
@@ -192,7 +193,8 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
     entry is kept where its number is below the fed keep probability.  An x with an
     unknown size (``[None, d]``) gets its numbers when its size arrives
     (``ops.draws``): row i has the same numbers in every batch, the ones a known size
-    would have had."""
+    would have had.  ``per_run`` (compat.v1's dropout) makes them a ``random_draw``
+    whatever the size, so each ``Session.run`` draws a new mask, as TF does."""
     (x,) = _lift([x])
     given, what = (rate, "rate") if rate is not None else (keep_prob, "keep_prob")
     if given is None:
@@ -212,7 +214,7 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
                          f"keep_prob={keep_prob!r})")
     key = new_key(rng or np.random.default_rng(seed))
     dtype = x.dtype if x.is_float else np.float64
-    if not is_static(shape):           # numbers made when the size is known
+    if per_run or not is_static(shape):   # made when the size is known (or per run)
         drawn = draw_like(x, key)
         drawn = drawn if dtype == drawn.dtype else cast(drawn, dtype)
     elif fed:

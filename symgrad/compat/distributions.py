@@ -1,0 +1,143 @@
+"""Sampling from logits and ``tf.distributions``: what policy-gradient and sampling code uses.
+
+- ``tf.multinomial(logits, n)`` / ``tf.random.categorical``: n class indices per row,
+  by the Gumbel-max rule (``argmax(logits + g)``, g = -log(-log u) for uniform u), the
+  numbers drawn anew at each ``Session.run`` like TF1's other random ops (``ops.draws``).
+- ``tf.distributions.Normal(loc, scale)``: ``log_prob``, ``prob``, ``cdf``,
+  ``entropy``, ``mean``, ``stddev``, ``variance``, ``sample``; and ``Categorical(logits=
+  or probs=)``: ``log_prob``, ``prob``, ``entropy``, ``sample``.  Their formulas are
+  graph ops, so gradients flow through ``loc``, ``scale`` and the logits.
+
+Imports the tracing functions, ``ops.draws`` and the compat initializers (the seed).
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     d = tf.distributions.Normal(loc=0.0, scale=2.0)
+...     print(round(float(tf.Session().run(d.log_prob(0.0))), 6))
+-1.612086
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import tracing as _t
+from ..errors import ArgumentError
+from ..graph import Node
+from ..ops import broadcast_shapes
+from ..ops.draws import draw_like, new_key
+from ..tracing import functions as _f
+from ..tracing import nn as _nn
+from . import initializers as _init
+from .tensor import as_tf1, constant
+from .variables import tf_dtype
+
+
+def _tensor(value):
+    """A tensor for a parameter: TF's dtypes for Python numbers (float32)."""
+    return value if isinstance(value, Node) else constant(value, tf_dtype(value, None))
+
+
+def _uniform(shape, seed):
+    """Uniform numbers in (0, 1) of ``shape``, drawn at each run."""
+    u = draw_like(_f.zeros(shape, np.float64), new_key(_init.rng(seed)), "uniform")
+    return _t.maximum(u, np.finfo(np.float64).tiny)
+
+
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=np.int64):
+    """``tf.multinomial``: ``num_samples`` class indices for each row of ``logits``
+    [batch, classes] (unnormalised log-probabilities), shape [batch, num_samples]."""
+    x = _t.as_tensor(logits)
+    if x.ndim != 2:
+        raise ArgumentError(f"multinomial: logits of shape {x.shape}; give [batch, classes]")
+    n = int(num_samples)
+    gumbel = -_t.log(-_t.log(_uniform((x.shape[0], n, x.shape[1]), seed)))
+    scores = _t.expand_dims(_t.cast(x, np.float64), 1) + gumbel
+    return as_tf1(_t.argmax(scores, axis=-1, output_type=np.dtype(output_dtype),
+                            name=name or "multinomial"))
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """``tf.random.categorical`` (TF's newer name of ``multinomial``)."""
+    return multinomial(logits, num_samples, seed, name, dtype or np.int64)
+
+
+class Normal:
+    """``tf.distributions.Normal(loc, scale)`` (module docstring)."""
+
+    def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
+        self.loc, self.scale = _tensor(loc), _tensor(scale)
+        self.dtype = self.loc.dtype
+
+    def _z(self, value):
+        return (value - self.loc) / self.scale
+
+    def log_prob(self, value, name="log_prob"):
+        z = self._z(value)
+        return -0.5 * z * z - _t.log(self.scale) - 0.5 * math.log(2 * math.pi)
+
+    def prob(self, value, name="prob"):
+        return _t.exp(self.log_prob(value))
+
+    def cdf(self, value, name="cdf"):
+        return 0.5 * (1.0 + _t.erf(self._z(value) / math.sqrt(2.0)))
+
+    def entropy(self, name="entropy"):
+        return 0.5 * math.log(2 * math.pi * math.e) + _t.log(self.scale) + 0.0 * self.loc
+
+    def mean(self, name="mean"):
+        return self.loc + 0.0 * self.scale
+
+    def stddev(self, name="stddev"):
+        return self.scale + 0.0 * self.loc
+
+    def variance(self, name="variance"):
+        return self.stddev() ** 2
+
+    def sample(self, sample_shape=(), seed=None, name="sample"):
+        """``loc + scale * z`` for standard normal z of ``sample_shape + batch shape``,
+        drawn at each run (gradients flow to loc and scale: the reparameterisation)."""
+        batch = broadcast_shapes(self.loc.shape, self.scale.shape)
+        shape = tuple(int(d) for d in np.reshape(sample_shape, -1))
+        z = draw_like(_f.zeros(shape + batch, np.float64), new_key(_init.rng(seed)), "normal")
+        return self.loc + self.scale * _t.cast(z, self.dtype)
+
+
+class Categorical:
+    """``tf.distributions.Categorical(logits=...)`` or ``(probs=...)`` over the last
+    axis (module docstring)."""
+
+    def __init__(self, logits=None, probs=None, dtype=np.int32, validate_args=False,
+                 allow_nan_stats=True, name="Categorical"):
+        if (logits is None) == (probs is None):
+            raise ArgumentError("Categorical: give exactly one of logits= and probs=")
+        self.logits = _tensor(logits) if logits is not None else _t.log(_tensor(probs))
+        self.dtype = np.dtype(dtype)
+
+    def _log_probs(self):
+        return _nn.log_softmax(self.logits)
+
+    def log_prob(self, value, name="log_prob"):
+        """The log-probability of each class index in ``value`` (the batch's shape)."""
+        value = _tensor(value)
+        depth = self.logits.shape[-1]
+        hot = _t.one_hot(value, depth, dtype=self.logits.dtype)
+        return _t.reduce_sum(hot * self._log_probs(), axis=-1)
+
+    def prob(self, value, name="prob"):
+        return _t.exp(self.log_prob(value))
+
+    def entropy(self, name="entropy"):
+        logp = self._log_probs()
+        return -_t.reduce_sum(_t.exp(logp) * logp, axis=-1)
+
+    def sample(self, sample_shape=(), seed=None, name="sample"):
+        """One class index per row, drawn at each run (``sample_shape`` () or (n,):
+        then [n] + batch shape)."""
+        shape = tuple(int(d) for d in np.reshape(sample_shape, -1))
+        n = int(np.prod(shape)) if shape else 1
+        flat = _t.reshape(self.logits, (-1, self.logits.shape[-1]))
+        draws = _t.cast(multinomial(flat, n, seed), self.dtype)        # [rows, n]
+        out = _t.transpose(draws, (1, 0))
+        return _t.reshape(out, shape + tuple(self.logits.shape[:-1]))
