@@ -13,14 +13,7 @@ import symgrad as sg
 import symgrad.compat.v1 as tf
 from symgrad.errors import FormTooLargeError
 
-
-def _fd(f, w, eps=1e-6):
-    out = np.zeros_like(w)
-    for idx in np.ndindex(w.shape):
-        d = np.zeros_like(w)
-        d[idx] = eps
-        out[idx] = (f(w + d) - f(w - d)) / (2 * eps)
-    return out
+from .oracles import central_difference
 
 
 W = np.array([[0.5, -0.2, 0.1], [0.3, 0.2, -0.4], [0.1, 0.1, 0.1]])
@@ -50,8 +43,8 @@ def test_while_loop_over_a_batch_of_unknown_size_value_gradient_hessian(rng):
                 return float((_rnn(np.zeros_like(X), X, v) ** 2).sum())
             got, g, hess = sg.evaluate([loss, gw, hw], {x: X})
             assert got == pytest.approx(value(W), rel=1e-12)
-            np.testing.assert_allclose(g, _fd(value, W), atol=1e-7)
-            fd_h = np.stack([_fd(lambda v: sg.evaluate(gw, {x: X, w: v})[i, j], W)
+            np.testing.assert_allclose(g, central_difference(value, W), atol=1e-7)
+            fd_h = np.stack([central_difference(lambda v: sg.evaluate(gw, {x: X, w: v})[i, j], W)
                              for i in range(3) for j in range(3)]).reshape(3, 3, 3, 3)
             np.testing.assert_allclose(hess, fd_h, atol=1e-6)
             cv, cg = f(X)
@@ -105,7 +98,7 @@ def test_map_fn_and_scan_run_over_the_rows_of_an_unknown_batch(rng):
             got = sg.evaluate([m, s, t, gw], {x: X})
             for a, b in zip(got[:3], want):
                 np.testing.assert_allclose(a, b, rtol=1e-12)
-            np.testing.assert_allclose(got[3], _fd(lambda v: sum(
+            np.testing.assert_allclose(got[3], central_difference(lambda v: sum(
                 float((u if k != 1 else u * u).sum()) for k, u in enumerate(replica(v, X))),
                 w.numpy()), atol=1e-6)
             for a, b in zip(f(X), got):

@@ -96,31 +96,50 @@ def _padding(padding):
     return str(padding).upper()
 
 
+def _layer_input(inputs, data_format, what, layout):
+    """The layer's input as a tensor of rank ``len(layout)`` (channels last)."""
+    if data_format != "channels_last":
+        raise ValueError(f"tf.layers.{what}: symgrad supports data_format='channels_last'")
+    inputs = _t.as_tensor(inputs)
+    if inputs.ndim != len(layout):
+        raise ValueError(f"{what}: inputs {inputs.name!r} have shape {inputs.shape}; the "
+                         f"layer needs [{', '.join(layout)}]")
+    return inputs
+
+
+def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activation, use_bias,
+                  kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
+                  trainable):
+    """``activation(op(kernel) + bias)`` with the layer's variables in its scope."""
+    with variable_scope(name, default_name=what, reuse=reuse):
+        kernel = get_variable("kernel", kernel_shape, dtype=inputs.dtype,
+                              initializer=kernel_initializer or
+                              _init.glorot_uniform_initializer(),
+                              regularizer=kernel_regularizer, trainable=trainable)
+        out = op(kernel)
+        if use_bias:
+            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
+                                     initializer=bias_initializer or _init.Zeros(),
+                                     regularizer=bias_regularizer, trainable=trainable)
+        return activation(out) if activation is not None else out
+
+
 def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
            data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
            bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv2d``: ``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
-    if data_format != "channels_last":
-        raise ValueError("tf.layers.conv2d: symgrad supports data_format='channels_last'")
-    inputs = _t.as_tensor(inputs)
-    if inputs.ndim != 4:
-        raise ValueError(f"conv2d: inputs {inputs.name!r} have shape {inputs.shape}; the "
-                         "layer needs [batch, height, width, channels]")
+    inputs = _layer_input(inputs, data_format, "conv2d", ("batch", "height", "width",
+                                                          "channels"))
     shape = _pair(kernel_size, "conv2d(kernel_size)") + (inputs.shape[-1], int(filters))
-    with variable_scope(name, default_name="conv2d", reuse=reuse):
-        kernel = get_variable("kernel", shape, dtype=inputs.dtype,
-                              initializer=kernel_initializer or
-                              _init.glorot_uniform_initializer(),
-                              regularizer=kernel_regularizer, trainable=trainable)
-        out = _conv.conv2d(inputs, kernel, _pair(strides, "conv2d(strides)"),
-                           _padding(padding), dilations=_pair(dilation_rate, "dilation_rate"))
-        if use_bias:
-            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
-                                     initializer=bias_initializer or _init.Zeros(),
-                                     regularizer=bias_regularizer, trainable=trainable)
-        return activation(out) if activation is not None else out
+    return _kernel_layer(
+        "conv2d", inputs, shape, filters,
+        lambda kernel: _conv.conv2d(inputs, kernel, _pair(strides, "conv2d(strides)"),
+                                    _padding(padding),
+                                    dilations=_pair(dilation_rate, "dilation_rate")),
+        name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
+        kernel_regularizer, bias_regularizer, trainable)
 
 
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
@@ -130,29 +149,19 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
                      bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv2d_transpose``: the decoder's upsampling layer on [N, H, W, C]
     (output H * stride for "same", (H - 1) * stride + kernel for "valid")."""
-    if data_format != "channels_last":
-        raise ValueError("tf.layers.conv2d_transpose: symgrad supports "
-                         "data_format='channels_last'")
-    inputs = _t.as_tensor(inputs)
-    if inputs.ndim != 4:
-        raise ValueError(f"conv2d_transpose: inputs {inputs.name!r} have shape "
-                         f"{inputs.shape}; the layer needs [batch, height, width, channels]")
+    inputs = _layer_input(inputs, data_format, "conv2d_transpose",
+                          ("batch", "height", "width", "channels"))
     (kh, kw), (sh, sw) = _pair(kernel_size, "kernel_size"), _pair(strides, "strides")
     same = _padding(padding) == "SAME"
     size = [n * s if same else (n - 1) * s + k
             for n, s, k in zip(inputs.shape[1:3], (sh, sw), (kh, kw))]
-    with variable_scope(name, default_name="conv2d_transpose", reuse=reuse):
-        kernel = get_variable("kernel", (kh, kw, int(filters), inputs.shape[-1]),
-                              dtype=inputs.dtype, initializer=kernel_initializer or
-                              _init.glorot_uniform_initializer(),
-                              regularizer=kernel_regularizer, trainable=trainable)
-        out = _conv.conv2d_transpose(inputs, kernel, (inputs.shape[0], *size, int(filters)),
-                                     (1, sh, sw, 1), _padding(padding))
-        if use_bias:
-            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
-                                     initializer=bias_initializer or _init.Zeros(),
-                                     regularizer=bias_regularizer, trainable=trainable)
-        return activation(out) if activation is not None else out
+    return _kernel_layer(
+        "conv2d_transpose", inputs, (kh, kw, int(filters), inputs.shape[-1]), filters,
+        lambda kernel: _conv.conv2d_transpose(inputs, kernel,
+                                              (inputs.shape[0], *size, int(filters)),
+                                              (1, sh, sw, 1), _padding(padding)),
+        name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
+        kernel_regularizer, bias_regularizer, trainable)
 
 
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
@@ -228,12 +237,7 @@ def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="chan
 
 def _pool1d(pool, inputs, pool_size, strides, padding, data_format, name):
     """A 1-D pooling on [N, W, C] as the 2-D one over height 1."""
-    if data_format != "channels_last":
-        raise ValueError("tf.layers pooling: symgrad supports data_format='channels_last'")
-    x = _t.as_tensor(inputs)
-    if x.ndim != 3:
-        raise ValueError(f"1-D pooling: inputs {x.name!r} have shape {x.shape}; the layer "
-                         "needs [batch, width, channels]")
+    x = _layer_input(inputs, data_format, "1-D pooling", ("batch", "width", "channels"))
     (k,), (s,) = _pair(pool_size, "pool_size", 1), _pair(strides, "strides", 1)
     out = pool(_t.expand_dims(x, 1), (1, k), (1, s), _padding(padding))
     return _t.squeeze(out, [1], name=name)
@@ -257,26 +261,15 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
            bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv1d``: ``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]."""
-    if data_format != "channels_last":
-        raise ValueError("tf.layers.conv1d: symgrad supports data_format='channels_last'")
-    inputs = _t.as_tensor(inputs)
-    if inputs.ndim != 3:
-        raise ValueError(f"conv1d: inputs {inputs.name!r} have shape {inputs.shape}; the "
-                         "layer needs [batch, width, channels]")
+    inputs = _layer_input(inputs, data_format, "conv1d", ("batch", "width", "channels"))
     (k,) = _pair(kernel_size, "conv1d(kernel_size)", 1)
-    with variable_scope(name, default_name="conv1d", reuse=reuse):
-        kernel = get_variable("kernel", (k, inputs.shape[-1], int(filters)), dtype=inputs.dtype,
-                              initializer=kernel_initializer or
-                              _init.glorot_uniform_initializer(),
-                              regularizer=kernel_regularizer, trainable=trainable)
-        out = _conv.conv1d(inputs, kernel, _pair(strides, "conv1d(strides)", 1)[0],
-                           _padding(padding),
-                           dilations=_pair(dilation_rate, "dilation_rate", 1)[0])
-        if use_bias:
-            out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
-                                     initializer=bias_initializer or _init.Zeros(),
-                                     regularizer=bias_regularizer, trainable=trainable)
-        return activation(out) if activation is not None else out
+    return _kernel_layer(
+        "conv1d", inputs, (k, inputs.shape[-1], int(filters)), filters,
+        lambda kernel: _conv.conv1d(inputs, kernel, _pair(strides, "conv1d(strides)", 1)[0],
+                                    _padding(padding),
+                                    dilations=_pair(dilation_rate, "dilation_rate", 1)[0]),
+        name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
+        kernel_regularizer, bias_regularizer, trainable)
 
 
 def average_pooling2d(inputs, pool_size, strides, padding="valid",

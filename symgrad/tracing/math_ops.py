@@ -185,6 +185,18 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return greater(reduce_min(cast(x, np.float64), axis, keepdims), 0.0, name=name)
 
 
+def _running(x, axis, exclusive, reverse, what):
+    """The tensor, its axis and the (n, n) mask of which entries each running total
+    takes (``mask[i, j]``: entry i goes into total j)."""
+    (x,) = _lift([x])
+    if x.ndim == 0:
+        raise ShapeError(f"{what}: needs a tensor of rank >= 1, got a scalar")
+    axis = normalize_axis(axis, x.ndim, what)[0]
+    n = x.shape[axis]
+    i, j = np.indices((n, n))
+    return x, axis, (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+
+
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running sums along ``axis``; the gradient is the reverse running sum (TF).
 
@@ -194,13 +206,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     ...     cumsum(constant([1.0, 2.0, 3.0]), exclusive=True).numpy().tolist()
     [0.0, 1.0, 3.0]
     """
-    (x,) = _lift([x])
-    if x.ndim == 0:
-        raise ShapeError("cumsum: needs a tensor of rank >= 1, got a scalar")
-    axis = normalize_axis(axis, x.ndim, "cumsum")[0]
-    n = x.shape[axis]
-    i, j = np.indices((n, n))
-    mask = (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+    x, axis, mask = _running(x, axis, exclusive, reverse, "cumsum")
     tri = literal(x.graph, mask.astype(x.dtype if x.dtype.kind != "b" else np.int64))
     letters = "abcdefghijklmnopqrstuvwxy"[:x.ndim]
     out = letters.replace(letters[axis], "z")
@@ -218,13 +224,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     ...     cumprod(constant([2.0, 3.0, 4.0]), reverse=True).numpy().tolist()
     [24.0, 12.0, 4.0]
     """
-    (x,) = _lift([x])
-    if x.ndim == 0:
-        raise ShapeError("cumprod: needs a tensor of rank >= 1, got a scalar")
-    axis = normalize_axis(axis, x.ndim, "cumprod")[0]
-    n = x.shape[axis]
-    i, j = np.indices((n, n))
-    mask = (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+    x, axis, mask = _running(x, axis, exclusive, reverse, "cumprod")
     order = [a for a in range(x.ndim) if a != axis] + [axis]
     last = apply("transpose", [x], perm=tuple(order)) if axis != x.ndim - 1 else x
     spread = apply("reshape", [last], shape=last.shape + (1,))

@@ -132,7 +132,8 @@ class Tensor(_graph.Node):
         shape = self.shape
         if shape is None:  # unknown rank: recorded until values arrive
             return defer(Tensor.__getitem__, (self, index), {}, name="index")
-        if type(index) is not int and _holds_node(index):   # tensors as indices or slice bounds (TF's strided_slice)
+        # tensors as indices or slice bounds (TF's strided_slice)
+        if type(index) is not int and _holds_node(index):
             return self._index_by_tensors(index)   # (tracing.arrays sets it)
         index = normalize_index(index, shape)
         if len(index) == 1 and type(index[0]) is int:   # x[k]: nothing can be deferred
