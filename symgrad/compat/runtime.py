@@ -163,8 +163,9 @@ MISSING = {
                      "histograms)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
-    "contrib": "tf.contrib is not part of symgrad; use the core op (tf.layers, tf.nn, "
-               "tf.glorot_uniform_initializer for contrib.layers.xavier_initializer)",
+    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells are); use "
+               "the core op (tf.layers, tf.nn, tf.glorot_uniform_initializer for "
+               "contrib.layers.xavier_initializer)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "
                  "Session",
     "data": "tf.data is not supported; feed numpy batches through feed_dict",
@@ -179,14 +180,9 @@ MISSING = {
              "tf.reduce_mean cover flips, padding, layouts and standardisation",
     "metrics.auc": "of tf.metrics only accuracy and mean are here; compute the value in "
                    "the graph, e.g. tf.reduce_mean(tf.cast(tf.equal(a, b), tf.float32))",
-    "nn.rnn_cell": "recurrent cells are not supported; unroll the recurrence in a Python "
-                   "loop over tf.unstack(x, axis=1) with tf.matmul and tf.tanh, then "
-                   "tf.stack the outputs",
     "nn.nce_loss": "sampled losses draw classes at every step; use the full "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }
-for _rnn in ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn"):
-    MISSING[_rnn] = MISSING["nn.rnn_cell"]
 MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
 
 
@@ -210,6 +206,8 @@ def namespace(prefix, **items):
 def missing(name):
     """The AttributeError for a TF1 name symgrad does not have."""
     why = MISSING.get(name)
+    if why is None and name.startswith("contrib."):   # tf.contrib.layers and the like
+        why = MISSING["contrib"]
     if why is None:
         where, _, last = name.rpartition(".")
         owner = f"tf.{where}" if where else "module 'tensorflow' (symgrad.compat.v1)"

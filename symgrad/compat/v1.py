@@ -65,6 +65,8 @@ from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
 from . import distributions as _distributions
+from . import rnn as _rnn
+from . import v1_ops as _v1_ops
 from . import summary as _summary
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
@@ -208,6 +210,8 @@ def random_shuffle(value, seed=None, name=None):
 
 
 multinomial = _distributions.multinomial
+contrib = _runtime.namespace("contrib", rnn=_runtime.namespace(
+    "contrib.rnn", static_rnn=_rnn.static_rnn, **_v1_ops.CELLS))
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..tracing import arrays as _arrays
+from . import rnn as _rnn
 from .runtime import namespace
 from ..tracing import linalg as _linalg
 from ..tracing import math_ops as _math_ops
@@ -121,7 +122,12 @@ _NN_V1 = {f.__name__: f for f in (softmax,
     softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits, sigmoid_cross_entropy_with_logits,
     weighted_cross_entropy_with_logits, dropout, log_softmax, l2_normalize)}
-nn = namespace("nn", **{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1})
+CELLS = {n: getattr(_rnn, n) for n in ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell",
+                                        "GRUCell", "MultiRNNCell", "DropoutWrapper",
+                                        "LSTMStateTuple")}
+RNNS = {n: getattr(_rnn, n) for n in ("dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn")}
+nn = namespace("nn", **{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1, **RNNS},
+               rnn_cell=namespace("nn.rnn_cell", **CELLS))
 
 
 def _tf1_reduction(fn):

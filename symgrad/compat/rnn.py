@@ -1,0 +1,307 @@
+"""TF1's recurrent cells and ``tf.nn.dynamic_rnn``, ``static_rnn``, ``bidirectional_dynamic_rnn``.
+
+Cells (``tf.nn.rnn_cell.BasicRNNCell``, ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``,
+``MultiRNNCell``, ``DropoutWrapper``; also under ``tf.contrib.rnn``) make their
+variables on their first call, in the variable scope open then, named as TF names
+them (``rnn/basic_lstm_cell/kernel``, ``.../bias``; a GRU's ``gates`` and
+``candidate``), with TF's formulas:
+
+- RNN: ``h' = act([x, h] W + b)``;
+- LSTM: ``i, j, f, o = split([x, h] W + b)``, ``c' = c sigmoid(f + forget_bias) +
+  sigmoid(i) act(j)``, ``h' = act(c') sigmoid(o)`` (state ``LSTMStateTuple(c, h)``);
+- GRU: ``r, u = sigmoid([x, h] Wg + bg)`` (bg starts at 1), ``c = act([x, r h] Wc +
+  bc)``, ``h' = u h + (1 - u) c``.
+
+``dynamic_rnn`` unrolls the cell over a time axis of known length (the batch may be
+``None``); with ``sequence_length`` a row's outputs are zero past its length and its
+state stops there, as in TF.  Departures: the number of steps must be known when the
+graph is built; peepholes, projections and cell clipping of ``LSTMCell`` are not
+supported.
+
+Imports the tracing functions and the compat scopes and initializers.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     x = tf.placeholder(tf.float32, [None, 5, 3])
+...     out, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(4), x, dtype=tf.float32)
+...     out.shape.as_list(), state.h.shape.as_list(), [v.name for v in tf.global_variables()]
+([None, 5, 4], [None, 4], ['rnn/basic_lstm_cell/kernel:0', 'rnn/basic_lstm_cell/bias:0'])
+"""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from .. import tracing as _t
+from ..errors import ArgumentError, ShapeError
+from ..graph import Dim
+from ..tracing import nn as _nn
+from . import initializers as _init
+from .scopes import get_variable, variable_scope
+from .tensor import tf_dtype_arg
+
+LSTMStateTuple = collections.namedtuple("LSTMStateTuple", ["c", "h"])
+
+
+class RNNCell:
+    """The base of TF1's cells: ``cell(inputs, state) -> (output, new_state)``."""
+
+    scope_name = "rnn_cell"
+
+    def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None):
+        self._units, self._activation = int(num_units), activation or _t.tanh
+        self._name, self._weights = name, None
+
+    @property
+    def output_size(self):
+        return self._units
+
+    @property
+    def state_size(self):
+        return self._units
+
+    def zero_state(self, batch_size, dtype):
+        """Zeros of the state's structure for ``batch_size`` rows (a number or a size
+        read at run time, ``tf.shape(x)[0]``)."""
+        return _zeros_like_size(self.state_size, batch_size, dtype)
+
+    def __call__(self, inputs, state, scope=None):
+        inputs = _t.as_tensor(inputs)
+        if self._weights is None:
+            with variable_scope(scope or self._name, default_name=self.scope_name):
+                self._weights = self._build(inputs.shape[-1], inputs.dtype)
+        return self._step(inputs, state)
+
+    def _kernel(self, name, rows, cols, dtype, bias=0.0):
+        kernel = get_variable(f"{name}kernel", (rows, cols), dtype=dtype)
+        b = get_variable(f"{name}bias", (cols,), dtype=dtype,
+                         initializer=_init.Constant(bias))
+        return kernel, b
+
+
+def _zeros_like_size(size, batch, dtype):
+    if isinstance(size, tuple):
+        parts = [_zeros_like_size(s, batch, dtype) for s in size]
+        return type(size)(*parts) if hasattr(size, "_fields") else tuple(parts)
+    return _t.zeros([batch, size], np.dtype(tf_dtype_arg(dtype)))
+
+
+def _affine(parts, weights):
+    kernel, bias = weights
+    return _t.matmul(_t.concat(list(parts), axis=1), kernel) + bias
+
+
+class BasicRNNCell(RNNCell):
+    """``tf.nn.rnn_cell.BasicRNNCell(num_units, activation=tanh)``."""
+
+    scope_name = "basic_rnn_cell"
+
+    def _build(self, depth, dtype):
+        return self._kernel("", depth + self._units, self._units, dtype)
+
+    def _step(self, x, h):
+        out = self._activation(_affine([x, h], self._weights))
+        return out, out
+
+
+class BasicLSTMCell(RNNCell):
+    """``tf.nn.rnn_cell.BasicLSTMCell(num_units, forget_bias=1.0)`` (state a tuple)."""
+
+    scope_name = "basic_lstm_cell"
+
+    def __init__(self, num_units, forget_bias=1.0, state_is_tuple=True, activation=None,
+                 reuse=None, name=None, dtype=None, **unsupported):
+        bad = {k: v for k, v in unsupported.items() if v not in (None, False)}
+        if bad or not state_is_tuple:
+            raise ArgumentError(f"{type(self).__name__}: {sorted(bad) or 'state_is_tuple=False'}"
+                                " not supported (peepholes, projections, clipping)")
+        super().__init__(num_units, activation, reuse, name, dtype)
+        self._forget_bias = float(forget_bias)
+
+    @property
+    def state_size(self):
+        return LSTMStateTuple(self._units, self._units)
+
+    def _build(self, depth, dtype):
+        return self._kernel("", depth + self._units, 4 * self._units, dtype)
+
+    def _step(self, x, state):
+        c, h = state
+        i, j, f, o = _t.split(_affine([x, h], self._weights), 4, axis=1)
+        new_c = c * _t.sigmoid(f + self._forget_bias) + _t.sigmoid(i) * self._activation(j)
+        new_h = self._activation(new_c) * _t.sigmoid(o)
+        return new_h, LSTMStateTuple(new_c, new_h)
+
+
+class LSTMCell(BasicLSTMCell):
+    """``tf.nn.rnn_cell.LSTMCell(num_units)``: the basic cell's formulas (no
+    peepholes, projections or clipping), its variables under ``lstm_cell``."""
+
+    scope_name = "lstm_cell"
+
+    def __init__(self, num_units, use_peepholes=False, cell_clip=None, initializer=None,
+                 num_proj=None, proj_clip=None, num_unit_shards=None, num_proj_shards=None,
+                 forget_bias=1.0, state_is_tuple=True, activation=None, reuse=None,
+                 name=None, dtype=None):
+        super().__init__(num_units, forget_bias, state_is_tuple, activation, reuse, name,
+                         dtype, use_peepholes=use_peepholes, cell_clip=cell_clip,
+                         num_proj=num_proj, proj_clip=proj_clip)
+
+
+class GRUCell(RNNCell):
+    """``tf.nn.rnn_cell.GRUCell(num_units)``."""
+
+    scope_name = "gru_cell"
+
+    def _build(self, depth, dtype):
+        with variable_scope("gates"):
+            gates = self._kernel("", depth + self._units, 2 * self._units, dtype, bias=1.0)
+        with variable_scope("candidate"):
+            candidate = self._kernel("", depth + self._units, self._units, dtype)
+        return gates, candidate
+
+    def _step(self, x, h):
+        gates, candidate = self._weights
+        r, u = _t.split(_t.sigmoid(_affine([x, h], gates)), 2, axis=1)
+        c = self._activation(_affine([x, r * h], candidate))
+        new_h = u * h + (1.0 - u) * c
+        return new_h, new_h
+
+
+class MultiRNNCell(RNNCell):
+    """``tf.nn.rnn_cell.MultiRNNCell(cells)``: each cell's output feeds the next; the
+    state is the tuple of the cells' states."""
+
+    scope_name = "multi_rnn_cell"
+
+    def __init__(self, cells, state_is_tuple=True):
+        if not state_is_tuple:
+            raise ArgumentError("MultiRNNCell(state_is_tuple=False) is not supported")
+        self._cells, self._name, self._weights = list(cells), None, None
+
+    @property
+    def output_size(self):
+        return self._cells[-1].output_size
+
+    @property
+    def state_size(self):
+        return tuple(c.state_size for c in self._cells)
+
+    def __call__(self, inputs, state, scope=None):
+        out, states = inputs, []
+        with variable_scope(scope, default_name=self.scope_name):
+            for k, (cell, s) in enumerate(zip(self._cells, state)):
+                with variable_scope(f"cell_{k}"):
+                    out, s = cell(out, s)
+                states.append(s)
+        return out, tuple(states)
+
+
+class DropoutWrapper(RNNCell):
+    """``tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob, output_keep_prob)``: dropout
+    on the cell's inputs and outputs (masks drawn at each run; the keep probabilities
+    may be fed)."""
+
+    def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
+                 variational_recurrent=False, input_size=None, dtype=None, seed=None):
+        if variational_recurrent or not (isinstance(state_keep_prob, float) and
+                                         state_keep_prob == 1.0):
+            raise ArgumentError("DropoutWrapper: state dropout and variational_recurrent are "
+                                "not supported")
+        self._cell, self._keep = cell, (input_keep_prob, output_keep_prob)
+        self._seed, self._name, self._weights = seed, None, None
+
+    @property
+    def output_size(self):
+        return self._cell.output_size
+
+    @property
+    def state_size(self):
+        return self._cell.state_size
+
+    def _drop(self, x, keep):
+        if isinstance(keep, (int, float)) and keep == 1.0:
+            return x
+        return _nn.dropout(x, keep_prob=keep, rng=_init.rng(self._seed), per_run=True)
+
+    def __call__(self, inputs, state, scope=None):
+        out, state = self._cell(self._drop(_t.as_tensor(inputs), self._keep[0]), state, scope)
+        return self._drop(out, self._keep[1]), state
+
+
+def _map_state(fn, *states):
+    if isinstance(states[0], tuple):
+        parts = [_map_state(fn, *group) for group in zip(*states)]
+        return type(states[0])(*parts) if hasattr(states[0], "_fields") else tuple(parts)
+    return fn(*states)
+
+
+def _steps(cell, inputs, state, sequence_length, scope, default):
+    """The cell run over the list ``inputs`` (one [batch, depth] tensor per step)."""
+    outputs = []
+    with variable_scope(scope, default_name=default):
+        for t, x in enumerate(inputs):
+            out, new = cell(x, state)
+            if sequence_length is not None:   # past a row's length: zeros, state kept
+                alive = _t.expand_dims(_t.less(t, _t.cast(sequence_length, np.int64)), 1)
+                out = _t.where(alive, out, _t.zeros_like(out))
+                new = _map_state(lambda a, b: _t.where(alive, a, b), new, state)
+            outputs.append(out)
+            state = new
+    return outputs, state
+
+
+def _start(cell, initial_state, batch, dtype):
+    if initial_state is not None:
+        return initial_state
+    if dtype is None:
+        raise ArgumentError("dynamic_rnn: give initial_state or dtype (as TF requires)")
+    return cell.zero_state(batch, dtype)
+
+
+def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None,
+                parallel_iterations=None, swap_memory=False, time_major=False, scope=None):
+    """``tf.nn.dynamic_rnn``: (outputs [batch, time, units], final state); the module
+    docstring says what is computed."""
+    x = _t.as_tensor(inputs)
+    if x.ndim < 3:
+        raise ShapeError(f"dynamic_rnn: inputs of shape {x.shape}; give [batch, time, depth]")
+    steps = x.shape[0] if time_major else x.shape[1]
+    if isinstance(steps, Dim):
+        raise ShapeError(f"dynamic_rnn: inputs of shape {x.shape} have a number of steps "
+                         "known only at run time; give the placeholder a fixed number of "
+                         "steps (pad the sequences and pass sequence_length)")
+    per_step = _t.unstack(x, axis=0 if time_major else 1)
+    state = _start(cell, initial_state, x.shape[1] if time_major else x.shape[0],
+                   dtype or x.dtype)
+    outputs, state = _steps(cell, per_step, state, sequence_length, scope, "rnn")
+    return _t.stack(outputs, axis=0 if time_major else 1), state
+
+
+def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None,
+               scope=None):
+    """``tf.nn.static_rnn``: the cell over a list of [batch, depth] inputs; (list of
+    outputs, final state)."""
+    inputs = [_t.as_tensor(v) for v in inputs]
+    state = _start(cell, initial_state, inputs[0].shape[0], dtype or inputs[0].dtype)
+    return _steps(cell, inputs, state, sequence_length, scope, "rnn")
+
+
+def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
+                              initial_state_fw=None, initial_state_bw=None, dtype=None,
+                              parallel_iterations=None, swap_memory=False, time_major=False,
+                              scope=None):
+    """``tf.nn.bidirectional_dynamic_rnn`` without ``sequence_length``: the backward cell
+    reads the time axis reversed, its outputs reversed back."""
+    if sequence_length is not None:
+        raise ArgumentError("bidirectional_dynamic_rnn(sequence_length=...) is not supported: "
+                            "pad every sequence to the full length")
+    axis = 0 if time_major else 1
+    with variable_scope(scope, default_name="bidirectional_rnn"):
+        out_fw, state_fw = dynamic_rnn(cell_fw, inputs, None, initial_state_fw, dtype,
+                                       time_major=time_major, scope="fw")
+        backwards = _t.reverse(_t.as_tensor(inputs), [axis])
+        out_bw, state_bw = dynamic_rnn(cell_bw, backwards, None, initial_state_bw, dtype,
+                                       time_major=time_major, scope="bw")
+    return (out_fw, _t.reverse(out_bw, [axis])), (state_fw, state_bw)

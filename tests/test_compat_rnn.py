@@ -1,0 +1,141 @@
+"""TF1's recurrent cells and dynamic_rnn against numpy replicas of TF's cell formulas
+(rnn_cell_impl: BasicRNNCell, BasicLSTMCell, GRUCell), finite differences, and the
+variable names TF gives."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+from .oracles import central_difference
+
+
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def lstm_step(x, c, h, kernel, bias, forget_bias=1.0):
+    i, j, f, o = np.split(np.concatenate([x, h], 1) @ kernel + bias, 4, axis=1)
+    c = c * sigmoid(f + forget_bias) + sigmoid(i) * np.tanh(j)
+    return np.tanh(c) * sigmoid(o), c
+
+
+def gru_step(x, h, gk, gb, ck, cb):
+    r, u = np.split(sigmoid(np.concatenate([x, h], 1) @ gk + gb), 2, axis=1)
+    c = np.tanh(np.concatenate([x, r * h], 1) @ ck + cb)
+    return u * h + (1 - u) * c
+
+
+def _run(fetches, feed, variables=()):
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run([fetches, list(variables)], feed)
+
+
+def test_lstm_dynamic_rnn_with_sequence_lengths_matches_tfs_formulas():
+    T, D, H = 4, 3, 5
+    X = np.random.RandomState(0).randn(3, T, D)
+    lengths = np.array([4, 2, 0])
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [None, T, D])
+        n = tf.placeholder(tf.int32, [None])
+        out, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(H), x, sequence_length=n,
+                                       dtype=tf.float64)
+        names = [v.name for v in tf.global_variables()]
+        (got_out, got_c, got_h), (kernel, bias) = _run([out, state.c, state.h],
+                                                       {x: X, n: lengths},
+                                                       tf.global_variables())
+    assert names == ["rnn/basic_lstm_cell/kernel:0", "rnn/basic_lstm_cell/bias:0"]
+    assert kernel.shape == (D + H, 4 * H) and not bias.any()
+    c, h = np.zeros((3, H)), np.zeros((3, H))
+    for t in range(T):
+        new_h, new_c = lstm_step(X[:, t], c, h, kernel, bias)
+        alive = (t < lengths)[:, None]
+        np.testing.assert_allclose(got_out[:, t], np.where(alive, new_h, 0), rtol=1e-12,
+                                   atol=1e-15)
+        c, h = np.where(alive, new_c, c), np.where(alive, new_h, h)
+    np.testing.assert_allclose(got_c, c, rtol=1e-12)
+    np.testing.assert_allclose(got_h, h, rtol=1e-12)
+
+
+def test_gru_and_stacked_cells_names_values_and_gradient():
+    T, D, H = 3, 2, 3
+    X = np.random.RandomState(1).randn(2, T, D)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [None, T, D])
+        cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.GRUCell(H),
+                                            tf.contrib.rnn.BasicRNNCell(H)])
+        out, (s_gru, s_rnn) = tf.nn.dynamic_rnn(cell, x, dtype=tf.float64)
+        loss = tf.reduce_sum(out ** 2)
+        gk_var = tf.global_variables()[0]
+        (grad,) = tf.gradients(loss, gk_var)
+        names = [v.name for v in tf.global_variables()]
+        (got, g), weights = _run([out, grad], {x: X}, tf.global_variables())
+    assert names == ["rnn/multi_rnn_cell/cell_0/gru_cell/gates/kernel:0",
+                     "rnn/multi_rnn_cell/cell_0/gru_cell/gates/bias:0",
+                     "rnn/multi_rnn_cell/cell_0/gru_cell/candidate/kernel:0",
+                     "rnn/multi_rnn_cell/cell_0/gru_cell/candidate/bias:0",
+                     "rnn/multi_rnn_cell/cell_1/basic_rnn_cell/kernel:0",
+                     "rnn/multi_rnn_cell/cell_1/basic_rnn_cell/bias:0"]
+    gk, gb, ck, cb, rk, rb = weights
+    assert np.all(gb == 1.0)                     # TF starts the GRU's gate bias at 1
+
+    def replica(gates_kernel):
+        h1, h2, outs = np.zeros((2, H)), np.zeros((2, H)), []
+        for t in range(T):
+            h1 = gru_step(X[:, t], h1, gates_kernel, gb, ck, cb)
+            h2 = np.tanh(np.concatenate([h1, h2], 1) @ rk + rb)
+            outs.append(h2)
+        return np.stack(outs, 1)
+    np.testing.assert_allclose(got, replica(gk), rtol=1e-12)
+    np.testing.assert_allclose(g, central_difference(lambda k: (replica(k) ** 2).sum(), gk),
+                               atol=1e-7)
+
+
+def test_static_and_bidirectional_rnn_and_what_is_refused():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3, 2])
+        outs, state = tf.nn.static_rnn(tf.nn.rnn_cell.BasicRNNCell(4), tf.unstack(x, axis=1),
+                                       dtype=tf.float32)
+        (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(tf.nn.rnn_cell.LSTMCell(2),
+                                                      tf.nn.rnn_cell.LSTMCell(2), x,
+                                                      dtype=tf.float32)
+        names = [v.name for v in tf.global_variables()]
+        X = np.random.RandomState(2).randn(2, 3, 2).astype(np.float32)
+        (o, s, f, b), weights = _run([outs, state, fw, bw], {x: X}, tf.global_variables())
+        assert len(o) == 3 and np.array_equal(o[-1], s)
+        assert names[2:] == ["bidirectional_rnn/fw/lstm_cell/kernel:0",
+                             "bidirectional_rnn/fw/lstm_cell/bias:0",
+                             "bidirectional_rnn/bw/lstm_cell/kernel:0",
+                             "bidirectional_rnn/bw/lstm_cell/bias:0"]
+        kb, bb = weights[4:]
+        c, h, back = np.zeros((2, 2)), np.zeros((2, 2)), []
+        for t in reversed(range(3)):                 # the backward cell reads time reversed
+            h, c = lstm_step(X[:, t], c, h, kb, bb)
+            back.append(h)
+        np.testing.assert_allclose(b, np.stack(back[::-1], 1), rtol=1e-5)
+        assert f.shape == (2, 3, 2)
+        with pytest.raises(ValueError, match="fixed number of steps"):
+            tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), tf.placeholder(tf.float32,
+                                                                         [None, None, 2]),
+                              dtype=tf.float32)
+        with pytest.raises(ValueError, match="not supported"):
+            tf.nn.rnn_cell.LSTMCell(3, use_peepholes=True)
+        with pytest.raises(AttributeError, match="only tf.contrib.rnn"):
+            tf.contrib.layers
+
+
+def test_dropout_wrapper_drops_outputs_not_the_recurrence():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [None, 4, 3])
+        cell = tf.nn.rnn_cell.BasicRNNCell(20)
+        plain, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float64, scope="a")
+        keep = tf.placeholder_with_default(tf.constant(0.5, tf.float64), [])
+        dropped, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.DropoutWrapper(cell, output_keep_prob=keep),
+                                       x, dtype=tf.float64, scope="b")   # the same weights
+        X = np.random.RandomState(3).randn(5, 4, 3)
+        (p, d, full), _ = _run([plain, dropped, dropped], {x: X})
+        (same,), _ = _run([dropped], {x: X, keep: 1.0})
+    kept = d != 0
+    assert 0.3 < kept.mean() < 0.7
+    np.testing.assert_allclose(d[kept], 2 * p[kept], rtol=1e-12)
+    np.testing.assert_allclose(same, p, rtol=1e-12)
