@@ -274,3 +274,23 @@ def test_to_scipy_assign_sets_compat_variables_at_once():
     objective = sg.to_scipy(tf.reduce_sum(w * w), w)
     objective.assign(np.array([3.0, 4.0]))
     np.testing.assert_array_equal(w.value, [3.0, 4.0])
+
+
+def test_an_assigns_result_is_the_new_value_as_a_tensor():
+    # TF1 returns a tensor from tf.assign: arithmetic on it runs the assign first, once per
+    # run, and reads the variable after it
+    out = run_tf1("""
+    import tensorflow as tf
+    counter = tf.Variable(0)
+    increment = tf.assign_add(counter, 1)
+    doubled = increment * 2
+    both = tf.reduce_sum([increment, increment])
+    moved = tf.square(tf.assign(tf.Variable(3.0), 4.0))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = [sess.run(doubled), sess.run(doubled), sess.run(both), sess.run(moved)]
+        final = sess.run(counter)
+        meta = (increment.dtype.name, increment.get_shape().as_list(), increment.eval())
+    """)
+    assert out["got"] == [2, 4, 6, 16.0] and out["final"] == 3
+    assert out["meta"] == ("int32", [], 4)

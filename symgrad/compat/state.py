@@ -45,6 +45,7 @@ class Operation:
         self.effect = effect
         self.value = value
         self.result = result
+        self._tensor = None   # the value as a tensor (as_graph_tensor), made on demand
         state = state_of(graph) if graph is not None else None
         extra = list(state.control_stack[-1]) if state and state.control_stack else []
         self.control_inputs = list(control_inputs) + extra
@@ -62,8 +63,50 @@ class Operation:
         and its op are one object here)."""
         return self
 
+    def as_graph_tensor(self):
+        """An assign's result as a tensor, as TF1 returns it: the variable's value read
+        after this operation runs (``tf.assign_add(step, 1) * 2``, ``tf.reduce_sum(op)``);
+        made once."""
+        if self.value is None:
+            raise TypeError(f"{self.name!r} is an operation without a value; fetch it with "
+                            "sess.run, or use the tensors it reads")
+        if self._tensor is None:
+            from ..tracing import identity
+            with state_of(self.value.graph).control_dependencies([self]):
+                self._tensor = identity(self.value, name=f"{self.name}/value")
+        return self._tensor
+
+    def eval(self, feed_dict=None, session=None):
+        """TF1's ``t.eval()`` of an assign: runs it and gives the new value."""
+        return (session or default_session(self.graph)).run(self, feed_dict)
+
+    @property
+    def dtype(self):
+        return self.as_graph_tensor().dtype
+
+    @property
+    def shape(self):
+        return self.as_graph_tensor().shape
+
+    def get_shape(self):
+        return self.as_graph_tensor().get_shape()
+
     def __repr__(self):
         return f"<tf.Operation {self.name!r}>"
+
+
+def _through_value(name):
+    """Operation.<name>: the operator applied to the assign's result tensor."""
+    def method(self, *args):
+        return getattr(self.as_graph_tensor(), name)(*args)
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__neg__", "__getitem__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__matmul__", "__rmatmul__"):
+    setattr(Operation, _name, _through_value(_name))
 
 
 class GraphState:

@@ -189,6 +189,8 @@ def as_node(value, graph, like=None):
     """
     if isinstance(value, Node):
         return value
+    if hasattr(value, "as_graph_tensor"):   # a TF1 assign's result (compat.state)
+        return value.as_graph_tensor()
     kinds = _python_number_types(value) if like is not None else None
     if kinds and (like.dtype.kind == "f" or (like.dtype.kind in "iu" and kinds <= {int})):
         return literal(graph, value, like.dtype)

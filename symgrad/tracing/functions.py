@@ -58,7 +58,8 @@ def _lift(values: list[Any]) -> list[Tensor]:
         return values
     # a list holding tensors is packed, as TF's convert_to_tensor packs it
     # (tf.reduce_mean([loss_t for each step]))
-    values = [stack(v) if isinstance(v, (list, tuple)) and _holds_tensor(v) else v
+    values = [stack(v) if isinstance(v, (list, tuple)) and _holds_tensor(v) else
+              v.as_graph_tensor() if hasattr(v, "as_graph_tensor") else v   # TF1 assigns
               for v in values]
     graph = common_graph(values) or get_default_graph()
     nodes = [v for v in values if hasattr(v, "graph")]
@@ -67,8 +68,8 @@ def _lift(values: list[Any]) -> list[Tensor]:
 
 
 def _holds_tensor(items):
-    return any(isinstance(v, Node) or isinstance(v, (list, tuple)) and _holds_tensor(v)
-               for v in items)
+    return any(isinstance(v, Node) or hasattr(v, "as_graph_tensor") or
+               isinstance(v, (list, tuple)) and _holds_tensor(v) for v in items)
 
 
 def _elementwise(op_name):
