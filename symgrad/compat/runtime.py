@@ -176,8 +176,6 @@ MISSING = {
     "print": "tf.print is not supported; fetch the tensor with sess.run and print it",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
-    "image": "tf.image is not supported; tf.reverse, tf.pad, tf.transpose and "
-             "tf.reduce_mean cover flips, padding, layouts and standardisation",
     "metrics.auc": "of tf.metrics only accuracy and mean are here; compute the value in "
                    "the graph, e.g. tf.reduce_mean(tf.cast(tf.equal(a, b), tf.float32))",
     "nn.nce_loss": "sampled losses draw classes at every step; use the full "

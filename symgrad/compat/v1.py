@@ -65,6 +65,7 @@ from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
 from . import distributions as _distributions
+from . import image as _image
 from . import rnn as _rnn
 from . import v1_ops as _v1_ops
 from . import summary as _summary
@@ -210,6 +211,13 @@ def random_shuffle(value, seed=None, name=None):
 
 
 multinomial = _distributions.multinomial
+image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
+    n: getattr(_image, n) for n in (
+        "flip_left_right", "flip_up_down", "transpose_image", "transpose", "rot90",
+        "random_flip_left_right", "random_flip_up_down", "per_image_standardization",
+        "rgb_to_grayscale", "grayscale_to_rgb", "total_variation", "adjust_brightness",
+        "adjust_contrast", "resize_images", "resize", "crop_to_bounding_box",
+        "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
 contrib = _runtime.namespace("contrib", rnn=_runtime.namespace(
     "contrib.rnn", static_rnn=_rnn.static_rnn, **_v1_ops.CELLS))
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,

@@ -1,0 +1,225 @@
+"""``tf.image``: the image ops TF1 tutorials use, from primitives, with TF's formulas.
+
+Images are [height, width, channels] or batches [batch, height, width, channels]:
+
+- flips, ``transpose_image``, ``rot90``; ``random_flip_left_right``/``up_down`` flip each
+  image where a number drawn at each ``Session.run`` is below 1/2;
+- ``per_image_standardization``: ``(x - mean) / max(stddev, 1/sqrt(N))`` per image;
+- ``rgb_to_grayscale`` (weights 0.2989, 0.5870, 0.1140), ``grayscale_to_rgb``;
+- ``total_variation``: the sum of absolute differences of neighbouring pixels (one
+  value per image of a batch);
+- ``adjust_brightness`` (``x + delta``), ``adjust_contrast`` (``(x - mean) * factor +
+  mean``, the mean per channel);
+- ``resize_images``/``resize`` to a known size, bilinear or nearest neighbour, with
+  TF1's sampling (source pixel ``y * in / out``; ``align_corners``: ``y * (in - 1) /
+  (out - 1)``); ``crop_to_bounding_box``, ``pad_to_bounding_box``, ``central_crop``;
+- ``convert_image_dtype`` from integers to floats (``x / max``) and between floats.
+
+Gradients flow through all of them (resizing is a fixed linear map).
+
+Imports the tracing functions, ``ops.draws`` and the compat initializers (seeds).
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     img = tf.constant([[[0.0], [1.0]], [[2.0], [3.0]]])
+...     tf.Session().run(tf.image.total_variation(img)).item()
+6.0
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import tracing as _t
+from ..errors import ArgumentError, ShapeError
+from ..ops.draws import draw_like, new_key
+from ..tracing import functions as _f
+from ..tracing.arrays import static_value
+from . import initializers as _init
+
+
+def _image(x, what):
+    x = _t.as_tensor(x)
+    if x.ndim not in (3, 4):
+        raise ShapeError(f"tf.image.{what}: an image [height, width, channels] or a batch "
+                         f"[batch, height, width, channels], got shape {x.shape}")
+    return x, x.ndim - 3   # (the tensor, the axis of height)
+
+
+def flip_left_right(image):
+    x, h = _image(image, "flip_left_right")
+    return _t.reverse(x, [h + 1])
+
+
+def flip_up_down(image):
+    x, h = _image(image, "flip_up_down")
+    return _t.reverse(x, [h])
+
+
+def transpose_image(image):
+    x, h = _image(image, "transpose_image")
+    return _t.transpose(x, (0, 2, 1, 3) if h else (1, 0, 2))
+
+
+transpose = transpose_image
+
+
+def rot90(image, k=1, name=None):
+    """Rotate counter-clockwise by ``k`` quarter turns."""
+    x = image
+    for _ in range(int(k) % 4):
+        x = flip_up_down(transpose_image(x))
+    return _t.identity(_t.as_tensor(x), name=name) if int(k) % 4 == 0 else x
+
+
+def _random_flip(image, seed, flip, what):
+    x, h = _image(image, what)
+    shape = (x.shape[0],) + (1,) * 3 if h else ()
+    coin = draw_like(_f.zeros(shape, np.float64), new_key(_init.rng(seed)), "uniform")
+    return _t.where(_t.less(coin, 0.5), flip(x), x)
+
+
+def random_flip_left_right(image, seed=None):
+    return _random_flip(image, seed, flip_left_right, "random_flip_left_right")
+
+
+def random_flip_up_down(image, seed=None):
+    return _random_flip(image, seed, flip_up_down, "random_flip_up_down")
+
+
+def per_image_standardization(image):
+    """``(x - mean) / max(stddev, 1 / sqrt(N))`` over each image's N values (float32
+    for integer images, as TF)."""
+    x, h = _image(image, "per_image_standardization")
+    if x.dtype.kind != "f":
+        x = _t.cast(x, np.float32)
+    axes = [h, h + 1, h + 2]
+    n = int(np.prod([x.shape[a] for a in axes]))
+    mean = _t.reduce_mean(x, axes, keepdims=True)
+    std = _t.sqrt(_t.reduce_mean(_t.square(x - mean), axes, keepdims=True))
+    return (x - mean) / _t.maximum(std, np.asarray(1.0 / math.sqrt(n), x.dtype))
+
+
+def rgb_to_grayscale(images, name=None):
+    x = _t.as_tensor(images)
+    weights = np.asarray([0.2989, 0.5870, 0.1140], dtype=x.dtype if x.is_float else np.float32)
+    gray = _t.reduce_sum(_t.cast(x, weights.dtype) * weights, -1, keepdims=True)
+    return _t.cast(gray, x.dtype, name=name) if not x.is_float else _t.identity(gray, name=name)
+
+
+def grayscale_to_rgb(images, name=None):
+    x = _t.as_tensor(images)
+    return _t.tile(x, [1] * (x.ndim - 1) + [3], name=name)
+
+
+def total_variation(images, name=None):
+    """The sum of |differences| of vertically and horizontally neighbouring pixels: a
+    number for an image, one per image for a batch."""
+    x, h = _image(images, "total_variation")
+    lead = (slice(None),) * h
+    down = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]
+    right = x[lead + (slice(None), slice(1, None))] - x[lead + (slice(None), slice(None, -1))]
+    axes = [h, h + 1, h + 2]
+    return _t.add(_t.reduce_sum(_t.abs(down), axes), _t.reduce_sum(_t.abs(right), axes),
+                  name=name)
+
+
+def adjust_brightness(image, delta):
+    return _t.as_tensor(image) + delta
+
+
+def adjust_contrast(images, contrast_factor):
+    x, h = _image(images, "adjust_contrast")
+    mean = _t.reduce_mean(x, [h, h + 1], keepdims=True)
+    return (x - mean) * contrast_factor + mean
+
+
+class ResizeMethod:
+    """``tf.image.ResizeMethod``."""
+    BILINEAR, NEAREST_NEIGHBOR, BICUBIC, AREA = 0, 1, 2, 3
+
+
+def _sampling(n_in, n_out, align_corners, nearest):
+    """(source index pairs, weights) of one axis: TF1's legacy sampling."""
+    scale = (n_in - 1) / (n_out - 1) if align_corners and n_out > 1 else n_in / n_out
+    src = np.arange(n_out) * scale
+    if nearest:
+        idx = np.minimum(np.round(src) if align_corners else np.floor(src), n_in - 1)
+        return idx.astype(np.int64), idx.astype(np.int64), np.zeros(n_out)
+    lo = np.floor(src).astype(np.int64)
+    return lo, np.minimum(lo + 1, n_in - 1), src - lo
+
+
+def _along(x, axis, lo, hi, frac):
+    """Linear interpolation of ``x`` along ``axis`` between rows ``lo`` and ``hi``."""
+    index = (slice(None),) * axis
+    a, b = x[index + (lo,)], x[index + (hi,)]
+    if not frac.any():
+        return a
+    w = np.asarray(frac, dtype=x.dtype).reshape((-1,) + (1,) * (x.ndim - axis - 1))
+    return a + (b - a) * w
+
+
+def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
+                  preserve_aspect_ratio=False, name=None):
+    """Resize to ``size`` = (height, width), known when the graph is built (float32
+    results for integer images, as TF)."""
+    x, h = _image(images, "resize_images")
+    if method not in (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR, "bilinear",
+                      "nearest"):
+        raise ArgumentError("tf.image.resize_images: symgrad has BILINEAR and "
+                            "NEAREST_NEIGHBOR")
+    if preserve_aspect_ratio:
+        raise ArgumentError("tf.image.resize_images(preserve_aspect_ratio=True) is not "
+                            "supported")
+    out_h, out_w = (int(v) for v in static_value(size, "resize_images(size)").reshape(-1))
+    nearest = method in (ResizeMethod.NEAREST_NEIGHBOR, "nearest")
+    if not nearest and x.dtype.kind != "f":
+        x = _t.cast(x, np.float32)
+    for axis, n_out in ((h, out_h), (h + 1, out_w)):
+        x = _along(x, axis, *_sampling(x.shape[axis], n_out, align_corners, nearest))
+    return _t.identity(x, name=name) if name else x
+
+
+resize = resize_images
+
+
+def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    x, h = _image(image, "crop_to_bounding_box")
+    lead = (slice(None),) * h
+    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height,
+                                       target_width))
+    return x[lead + (slice(oh, oh + th), slice(ow, ow + tw))]
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    x, h = _image(image, "pad_to_bounding_box")
+    oh, ow = int(offset_height), int(offset_width)
+    bottom, right = int(target_height) - oh - x.shape[h], int(target_width) - ow - x.shape[h + 1]
+    if min(oh, ow, bottom, right) < 0:
+        raise ShapeError("pad_to_bounding_box: the target box must contain the image")
+    return _t.pad(x, [[0, 0]] * h + [[oh, bottom], [ow, right], [0, 0]])
+
+
+def central_crop(image, central_fraction):
+    """The central part, ``central_fraction`` of each side (TF's rounding)."""
+    x, h = _image(image, "central_crop")
+    f = float(central_fraction)
+    if not 0.0 < f <= 1.0:
+        raise ArgumentError("central_crop: central_fraction must be in (0, 1]")
+    starts = [int((x.shape[a] - x.shape[a] * f) / 2) for a in (h, h + 1)]
+    return crop_to_bounding_box(x, starts[0], starts[1], x.shape[h] - 2 * starts[0],
+                                x.shape[h + 1] - 2 * starts[1])
+
+
+def convert_image_dtype(image, dtype, saturate=False, name=None):
+    """Integers to floats in [0, 1] (``x / max``); floats to another float type."""
+    source = np.asarray(image).dtype if not isinstance(image, _t.Tensor) else image.dtype
+    x = _t.as_tensor(image)
+    target = np.dtype(dtype)
+    if target.kind != "f":
+        raise ArgumentError("tf.image.convert_image_dtype: symgrad converts to float types")
+    if source.kind in "iu":   # (the numpy value's own type: uint8 pixels are 0..255)
+        return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
+    return _t.cast(x, target, name=name)
