@@ -47,3 +47,39 @@ def test_concat_of_two_unknown_sizes_says_which_sizes_it_needs():
     c = sg.concat([X, Y], axis=0)
     with pytest.raises(sg.ShapeError, match="two or more inputs have unknown sizes"):
         sg.gradients(sg.reduce_sum(c), X)
+
+
+def test_gaussian_process_over_a_fed_number_of_points_matches_numpy_and_differences():
+    # tf.eye, cholesky, cholesky_solve, matrix_band_part and logdet over [None, None]
+    # kernels (the number of training points is fed), and Cholesky's gradient there
+    import symgrad.compat.v1 as tf
+    X = np.linspace(-1, 1, 5)[:, None]
+    Y = np.sin(2 * X)
+
+    def nll(log_ell):
+        d = X - X.T
+        K = np.exp(-0.5 * d ** 2 / np.exp(2 * log_ell)) + 0.1 * np.eye(len(X))
+        L = np.linalg.cholesky(K)
+        alpha = np.linalg.solve(K, Y)
+        return float(0.5 * (Y * alpha).sum() + np.log(np.diag(L)).sum())
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [None, 1])
+        y = tf.placeholder(tf.float64, [None, 1])
+        log_ell = tf.Variable(0.3, dtype=tf.float64)
+        d = x - tf.transpose(x)
+        K = tf.exp(-0.5 * d ** 2 / tf.exp(2 * log_ell)) + 0.1 * tf.eye(tf.shape(x)[0],
+                                                                       dtype=tf.float64)
+        L = tf.cholesky(K)
+        loss = 0.5 * tf.reduce_sum(y * tf.cholesky_solve(L, y)) + 0.5 * tf.linalg.logdet(K)
+        lower = tf.matrix_band_part(K, -1, 0)
+        (g,) = tf.gradients(loss, log_ell)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value, grad, low = sess.run([loss, g, lower], {x: X, y: Y})
+            assert sess.run(loss, {x: X[:3], y: Y[:3]}) != value   # another size, one graph
+    assert value == pytest.approx(nll(0.3), rel=1e-10)
+    assert grad == pytest.approx(finite_difference(lambda v: nll(float(v)), np.array(0.3)),
+                                 rel=1e-6)
+    d = X - X.T
+    np.testing.assert_allclose(low, np.tril(np.exp(-0.5 * d ** 2 / np.exp(0.6))
+                                            + 0.1 * np.eye(5)))

@@ -30,7 +30,7 @@ import contextvars
 import numpy as np
 
 from ..graph import is_static
-from .base import REGISTRY, Example, Op, apply, literal, register
+from .base import REGISTRY, Example, F, Op, apply, filled, literal, register
 
 
 _RUN = contextvars.ContextVar("symgrad_draw_run", default=0)
@@ -129,4 +129,24 @@ def positions(x, dtype=np.int64):
     return apply("positions", [x], dtype=np.dtype(dtype).name)
 
 
-__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number"]
+def band_mask(graph, rows, cols, lower, upper, dtype):
+    """The (rows, cols) matrix of ones where ``i - j <= lower`` and ``j - i <= upper``
+    (negative: no bound): a constant, or made from positions when a size is a Dim
+    (``tf.eye`` and ``matrix_band_part`` of run-time sizes, Cholesky's gradient)."""
+    if is_static((rows, cols)):
+        i, j = np.indices((rows, cols))
+        keep = ((lower < 0) | (i - j <= lower)) & ((upper < 0) | (j - i <= upper))
+        return literal(graph, keep.astype(dtype))
+    i, j = (F.reshape(positions(filled(graph, 0, (n,), np.float64)), shape=shape)
+            for n, shape in ((rows, (rows, 1)), (cols, (1, cols))))
+    keep = None
+    for bound, a, b in ((lower, i, j), (upper, j, i)):
+        if bound >= 0:
+            part = F.less(F.sub(a, b), literal(graph, np.int64(bound + 1)))
+            keep = part if keep is None else F.logical_and(keep, part)
+    if keep is None:
+        return filled(graph, 1, (rows, cols), dtype)
+    return F.cast(keep, dtype=np.dtype(dtype).name)
+
+
+__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "band_mask"]

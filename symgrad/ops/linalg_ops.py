@@ -32,6 +32,7 @@ import sympy
 from ..errors import ShapeError
 from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, as_object_array, float_result, literal, register
+from .draws import band_mask
 
 
 def _square_shape(op):
@@ -86,8 +87,13 @@ def _cholesky_grad(node, g):
     n = node.shape[-1]
     l_inv = F.matrix_inverse(node)
     middle = F.matmul(_t(node), g)
-    phi = np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
-    middle = F.mul(middle, literal(node.graph, phi.astype(node.dtype)))
+    if isinstance(n, Dim):   # the lower triangle, half on the diagonal, made at run time
+        phi = F.sub(band_mask(node.graph, n, n, -1, 0, node.dtype),
+                    F.mul(band_mask(node.graph, n, n, 0, 0, node.dtype),
+                          literal(node.graph, np.asarray(0.5, node.dtype))))
+    else:
+        phi = literal(node.graph, (np.tril(np.ones((n, n))) - 0.5 * np.eye(n)).astype(node.dtype))
+    middle = F.mul(middle, phi)
     grad = F.matmul(F.matmul(_t(l_inv), middle), l_inv)
     return [F.mul(F.add(grad, _t(grad)), 0.5)]
 

@@ -31,7 +31,7 @@ from ..errors import ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
-from ..ops.draws import positions
+from ..ops.draws import band_mask, positions  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.sizes import sizes_of
 from .arguments import publish
 from .functions import _lift, cast, concat, equal, expand_dims, less, reshape, where
@@ -395,13 +395,11 @@ def linspace(start, stop, num, name=None, axis=0):
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float64, name=None):
     """The identity matrix (a constant), optionally repeated over ``batch_shape``."""
-    rows = sizes_of(num_rows) if isinstance(num_rows, Node) else None
+    rows = sizes_of(num_rows) if isinstance(num_rows, (Node, Dim)) else None
     if rows and isinstance(rows[0], Dim) and num_columns is None and batch_shape is None:
         # a size read at run time (tf.eye(tf.shape(X)[0])): positions compared
-        n, graph = rows[0], num_rows.graph
-        i = iota_of(graph, n, np.int64)
-        same = equal(reshape(i, (n, 1)), reshape(i, (1, n)))
-        return named(cast(same, as_dtype(dtype)), name)
+        return named(band_mask(get_default_graph(), rows[0], rows[0], 0, 0, as_dtype(dtype)),
+                     name)
     m = np.eye(int(static_value(num_rows, "eye(num_rows)")),
                None if num_columns is None else int(static_value(num_columns, "eye")),
                dtype=as_dtype(dtype))

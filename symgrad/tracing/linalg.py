@@ -29,7 +29,8 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..ops import apply, literal
-from .arrays import eye
+from ..graph import Dim
+from .arrays import band_mask, eye
 from .arguments import publish
 from .functions import (_lift, log, matmul, mul, norm, reduce_sum, sign,  # noqa: F401
                         stop_gradient, trace)
@@ -61,7 +62,7 @@ def diag(diagonal, name="diag", k=0):
     if v.ndim < 1 or k:
         raise ShapeError("diag: needs a tensor of rank >= 1 and k=0")
     n = v.shape[-1]
-    ones = literal(v.graph, np.eye(n, dtype=v.dtype if v.dtype.kind != "b" else np.int64))
+    ones = band_mask(v.graph, n, n, 0, 0, v.dtype if v.dtype.kind != "b" else np.int64)
     out = apply("reshape", [v], shape=v.shape + (1,)) * ones
     return named(out, None if name == "diag" else name)
 
@@ -71,7 +72,14 @@ def diag_part(input, name="diag_part", k=0):
     (x,) = _lift([input])
     if x.ndim < 2 or k:
         raise ShapeError("diag_part: needs a tensor of rank >= 2 and k=0")
-    m = min(x.shape[-2:])
+    rows, cols = x.shape[-2:]
+    if isinstance(rows, Dim) or isinstance(cols, Dim):   # sizes known at run time
+        if rows != cols:
+            raise ShapeError(f"diag_part: a matrix of shape {x.shape} with sizes known at run "
+                             "time must be square (the same size)")
+        picked = x * band_mask(x.graph, rows, cols, 0, 0, x.dtype)
+        return reduce_sum(picked, axis=-1, name=None if name == "diag_part" else name)
+    m = min(rows, cols)
     i = np.arange(m)
     index = (Ellipsis, i, i)
     return apply("index", [x], index=index, name=None if name == "diag_part" else name)
@@ -129,9 +137,9 @@ def solve(matrix, rhs, adjoint=False, name=None):
 def band_part(input, num_lower, num_upper, name=None):
     """Entries within ``num_lower`` below and ``num_upper`` above the diagonal (-1: all)."""
     (x,) = _lift([input])
-    i, j = np.indices(x.shape[-2:])
-    keep = ((num_lower < 0) | (i - j <= num_lower)) & ((num_upper < 0) | (j - i <= num_upper))
-    return mul(x, literal(x.graph, keep.astype(x.dtype)), name=name)
+    rows, cols = x.shape[-2:]
+    return mul(x, band_mask(x.graph, rows, cols, int(num_lower), int(num_upper), x.dtype),
+               name=name)
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
