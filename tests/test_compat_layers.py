@@ -1,6 +1,7 @@
 """tf.layers beyond dense: a small convolutional network as TF's tutorials build it,
 against numpy (cross-correlation with SAME padding, 2x2 max pooling)."""
 import numpy as np
+import pytest
 
 from .tf1_programs import run_tf1
 
@@ -135,3 +136,36 @@ def test_conv1d_layer_and_1d_pooling_over_an_unknown_batch():
     np.testing.assert_array_equal(cv, ns["rv"])
     np.testing.assert_array_equal(ns["pv"], np.maximum(cv[:, 0:6:2], cv[:, 1:7:2]))
     np.testing.assert_allclose(ns["av"], (cv[:, :5] + cv[:, 1:6] + cv[:, 2:7]) / 3, rtol=1e-6)
+
+
+def test_contrib_layers_regularizers_initializers_and_fully_connected():
+    ns = run_tf1("""
+    import numpy as np
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 4])
+    h = tf.layers.dense(x, 300, kernel_regularizer=tf.contrib.layers.l2_regularizer(0.1),
+                        kernel_initializer=tf.contrib.layers.xavier_initializer(), name="h")
+    out = tf.contrib.layers.fully_connected(h, 2, weights_regularizer=
+                                            tf.contrib.layers.l1_regularizer(0.01))
+    wide = tf.get_variable("wide", [400, 500],
+                           initializer=tf.contrib.layers.variance_scaling_initializer())
+    reg = tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))
+    names = [v.name for v in tf.trainable_variables()]
+    value = np.random.RandomState(0).randn(3, 4).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        k, w, b, wv, r, o, hv = sess.run(["h/kernel:0", "fully_connected/weights:0",
+                                          "fully_connected/biases:0", wide, reg, out, h],
+                                         {x: value})
+    """)
+    k, w, b, wv = ns["k"], ns["w"], ns["b"], ns["wv"]
+    assert ns["names"][2:] == ["fully_connected/weights:0", "fully_connected/biases:0",
+                               "wide:0"]
+    limit = np.sqrt(6 / (4 + 300))                      # xavier uniform: ±sqrt(6 / (in + out))
+    assert np.abs(k).max() <= limit and np.abs(k).max() > 0.9 * limit
+    # contrib's truncated normal has deviation sqrt(1.3 * 2 / 400) before truncation
+    assert wv.std() == pytest.approx(np.sqrt(1.3 * 2 / 400) * 0.8796, rel=0.02)
+    assert ns["r"] == pytest.approx(0.1 * (k ** 2).sum() / 2 + 0.01 * np.abs(w).sum(),
+                                    rel=1e-5)
+    np.testing.assert_allclose(ns["o"], np.maximum(ns["hv"] @ w + b, 0), rtol=1e-5,
+                               atol=1e-6)

@@ -120,8 +120,8 @@ def test_static_and_bidirectional_rnn_and_what_is_refused():
                               dtype=tf.float32)
         with pytest.raises(ValueError, match="not supported"):
             tf.nn.rnn_cell.LSTMCell(3, use_peepholes=True)
-        with pytest.raises(AttributeError, match="only tf.contrib.rnn"):
-            tf.contrib.layers
+        with pytest.raises(AttributeError, match="only tf.contrib.rnn.s cells"):
+            tf.contrib.slim
 
 
 def test_dropout_wrapper_drops_outputs_not_the_recurrence():

@@ -163,9 +163,9 @@ MISSING = {
                      "histograms)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
-    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells are); use "
-               "the core op (tf.layers, tf.nn, tf.glorot_uniform_initializer for "
-               "contrib.layers.xavier_initializer)",
+    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells and "
+               "contrib.layers' regularizers, initializers, fully_connected and flatten "
+               "are); use the core op (tf.layers, tf.nn, tf.initializers)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "
                  "Session",
     "data": "tf.data is not supported; feed numpy batches through feed_dict",

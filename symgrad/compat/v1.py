@@ -64,6 +64,7 @@ from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
+from . import contrib_layers as _contrib_layers
 from . import distributions as _distributions
 from . import image as _image
 from . import rnn as _rnn
@@ -218,8 +219,12 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "rgb_to_grayscale", "grayscale_to_rgb", "total_variation", "adjust_brightness",
         "adjust_contrast", "resize_images", "resize", "crop_to_bounding_box",
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
-contrib = _runtime.namespace("contrib", rnn=_runtime.namespace(
-    "contrib.rnn", static_rnn=_rnn.static_rnn, **_v1_ops.CELLS))
+contrib = _runtime.namespace(
+    "contrib", rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
+                                      **_v1_ops.CELLS),
+    layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
+        "l1_regularizer", "l2_regularizer", "xavier_initializer",
+        "variance_scaling_initializer", "fully_connected", "flatten")}))
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
