@@ -412,3 +412,16 @@ def test_multinomial_and_distributions_as_policy_gradient_code_uses_them():
     np.testing.assert_allclose(draws.std(0), [1.0, 2.0], rtol=0.05)
     np.testing.assert_allclose(clp, np.log([0.5, 0.7]), rtol=1e-6)
     np.testing.assert_allclose(cent, -(np.exp(L) * L).sum(1), rtol=1e-6)
+
+
+def test_print_passes_its_input_through_and_writes_its_data_when_evaluated(capsys):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None])
+        y = tf.Print(x * 2, [x, tf.reduce_sum(x)], "x and sum: ", first_n=2)
+        z = tf.reduce_sum(y)
+        (g,) = tf.gradients(z, x)
+        with tf.Session() as sess:
+            got = [sess.run(z, {x: np.arange(5.0)}) for _ in range(3)]
+            grad = sess.run(g, {x: np.arange(5.0)})       # does not evaluate the Print
+    assert got == [20.0] * 3 and grad.tolist() == [2.0] * 5
+    assert capsys.readouterr().err == "x and sum: [0.0 1.0 2.0...][10.0]\n" * 2

@@ -21,6 +21,7 @@ Sits on top of the pipeline with ``teach``; nothing below imports it.
 """
 from __future__ import annotations
 
+import sys
 import weakref
 
 import numpy as np
@@ -266,6 +267,10 @@ class Session:
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
         values = run_nodes(reads, feeds)
+        prints = state_of(self.graph).prints
+        if prints:
+            for node in [n for n in prints if n in values]:
+                _print(prints[node], values, feeds)
         return [_export(values[r]) for r in reads]
 
 
@@ -280,6 +285,25 @@ class InteractiveSession(Session):
         if self in DEFAULT_SESSIONS:
             DEFAULT_SESSIONS.remove(self)
         super().close()
+
+
+def _print(spec, values, feeds):
+    """What a ``tf.Print`` evaluated in this run prints (to stderr, as TF's kernel):
+    the message, then the first ``summarize`` entries of each data tensor."""
+    data, message, limit, summarize = spec
+    if limit is not None:
+        if limit[0] <= 0:
+            return
+        limit[0] -= 1
+    missing = [d for d in data if d not in values]
+    if missing:   # data the fetched tensors do not need: computed in the same run
+        values = {**values, **run_nodes(missing, feeds)}
+    parts = []
+    for d in data:
+        flat = np.ravel(values[d])
+        shown = " ".join(str(v) for v in flat[:summarize])
+        parts.append(f"[{shown}{'...' if flat.size > summarize else ''}]")
+    print(f"{message}{''.join(parts)}", file=sys.stderr)
 
 
 def _export(value):

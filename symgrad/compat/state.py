@@ -121,6 +121,7 @@ class GraphState:
         self.var_scopes = []           # VariableScope stack
         self.op_names = {}
         self.operations = {}           # name -> Operation
+        self.prints = {}               # tf.Print's tensor -> what it prints (compat.session)
         self.layer_names = {}
 
     def collection(self, key):

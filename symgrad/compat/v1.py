@@ -80,6 +80,7 @@ from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
 from .session import GradientList, InteractiveSession, Session, remember_none
 from .state import Operation, default_session  # noqa: F401
+from .state import state_of as _state_of
 from .tensor import TensorShape, as_tf1, tf_dtype_arg  # noqa: F401
 from .variables import tf_dtype as _tf_dtype
 from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
@@ -231,6 +232,19 @@ random = _runtime.namespace("random", normal=random_normal, uniform=random_unifo
                             categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,
                             set_random_seed=set_random_seed)
+
+
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
+    """``tf.Print``: ``input_`` unchanged; each time a session run evaluates it, the
+    message and the first ``summarize`` (3) entries of each tensor of ``data`` go to
+    stderr (``first_n``: only the first n times)."""
+    x = _t.as_tensor(input_)
+    out = _f.identity(x, name=name or "Print")
+    items = [d if isinstance(d, Node) else _tensor.constant(d) for d in data]
+    limit = [int(first_n)] if first_n is not None and int(first_n) >= 0 else None
+    _state_of(x.graph).prints[out] = (items, message or "", limit,
+                                      3 if summarize is None else int(summarize))
+    return out
 
 
 def disable_v2_behavior():
