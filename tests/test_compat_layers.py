@@ -169,3 +169,21 @@ def test_contrib_layers_regularizers_initializers_and_fully_connected():
                                     rel=1e-5)
     np.testing.assert_allclose(ns["o"], np.maximum(ns["hv"] @ w + b, 0), rtol=1e-5,
                                atol=1e-6)
+
+
+def test_dropout_of_a_shapeless_placeholder_and_layers_that_need_its_shape():
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32)            # TF1: any shape
+        keep = tf.placeholder(tf.float32)
+        dropped = tf.nn.dropout(x, keep)
+        (g,) = tf.gradients(tf.reduce_sum(dropped * 3.0), x)
+        with tf.Session() as sess:
+            d, gv = sess.run([dropped, g], {x: np.ones((40, 5)), keep: 0.5})
+            whole = sess.run(dropped, {x: np.ones(7), keep: 1.0})
+        assert set(np.unique(d)) == {0.0, 2.0} and 0.35 < np.mean(d == 0) < 0.65
+        np.testing.assert_array_equal(gv, 3 * d)
+        np.testing.assert_array_equal(whole, np.ones(7))
+        for make in (lambda: tf.layers.dense(x, 3), lambda: tf.layers.conv2d(x, 3, 3)):
+            with pytest.raises(ValueError, match="unknown shape"):
+                make()

@@ -47,6 +47,11 @@ class Dense:
 
     def __call__(self, inputs, reuse=None):
         inputs = _t.as_tensor(inputs)
+        if inputs.shape is None:   # TF: "the last dimension ... should be defined"
+            raise ValueError(f"tf.layers.dense: inputs {inputs.name!r} have an unknown shape "
+                             "(a placeholder made without one), so the kernel's size is "
+                             "unknown; give it a shape, e.g. tf.placeholder(tf.float32, "
+                             "[None, 784])")
         if inputs.ndim < 2:
             raise ValueError(f"dense: inputs {inputs.name!r} have shape {inputs.shape}; the "
                              "layer needs a batch axis and a feature axis (rank >= 2)")
@@ -101,6 +106,10 @@ def _layer_input(inputs, data_format, what, layout):
     if data_format != "channels_last":
         raise ValueError(f"tf.layers.{what}: symgrad supports data_format='channels_last'")
     inputs = _t.as_tensor(inputs)
+    if inputs.shape is None:   # TF: "the channel dimension of the inputs should be defined"
+        raise ValueError(f"tf.layers.{what}: inputs {inputs.name!r} have an unknown shape (a "
+                         f"placeholder made without one); give it [{', '.join(layout)}], "
+                         "e.g. tf.placeholder(tf.float32, [None, ...])")
     if inputs.ndim != len(layout):
         raise ValueError(f"{what}: inputs {inputs.name!r} have shape {inputs.shape}; the "
                          f"layer needs [{', '.join(layout)}]")

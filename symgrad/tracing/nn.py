@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node, is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
-from ..ops.deferred import scalar_by_contract
+from ..ops.deferred import defer, scalar_by_contract
 from ..ops.draws import draw_like, drawn_numbers, new_key
 from .arrays import gather, known_now, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
@@ -213,6 +213,12 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
         raise ValueError(f"dropout: rate must be in [0, 1) (got rate={rate!r}, "
                          f"keep_prob={keep_prob!r})")
     key = new_key(rng or np.random.default_rng(seed))
+    if x.shape is None:   # x of unknown rank (TF1's placeholder(tf.float32)): made later,
+        # when values arrive, with this key (ops.deferred)
+        return defer(dropout, (x,), dict(rate=rate, noise_shape=noise_shape, name=name,
+                                          keep_prob=keep_prob,
+                                          rng=np.random.default_rng(key), per_run=per_run),
+                     name=name or "dropout")
     dtype = x.dtype if x.is_float else np.float64
     if per_run or not is_static(shape):   # made when the size is known (or per run)
         drawn = draw_like(x, key)
