@@ -129,7 +129,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     tensors, rebuild = as_loop_vars(
         flat, lambda vs: body(structure(vs)) if single else body(*structure(vs)))
     if rebuild is None:
-        return _control.while_loop(cond, body, _tf_structure(loop_vars), shape_invariants,
+        return _control.while_loop(cond, body, structure(flat), shape_invariants,
                                    parallel_iterations, back_prop, swap_memory,
                                    maximum_iterations, name, return_same_structure)
 
@@ -143,7 +143,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             return again([o.stack() if isinstance(o, TensorArray) else o for o in done])
         return call
     result = _control.while_loop(arrays_in(cond, False), arrays_in(body, True),
-                                 _tf_structure(structure(tensors)), shape_invariants,
+                                 structure(tensors), shape_invariants,
                                  parallel_iterations, back_prop, swap_memory,
                                  maximum_iterations, name, True)
     out = structure(rebuild(flatten(result)[0]))

@@ -18,17 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import REGISTRY, apply, literal
-from ..ops.base import filled
+from ..ops.base import filled, zeros_like
 from .function import Function, pack, unpack
 from .ops import _while_grad, jvp, while_node
 
 
-def _zeros(node, dtype=None):
-    return filled(node.graph, 0, node.shape, dtype or node.dtype)
-
-
 def _float_tangents(nodes, tangents):
-    return [t if t is not None else _zeros(x) for x, t in zip(nodes, tangents) if x.is_float]
+    return [t if t is not None else zeros_like(x) for x, t in zip(nodes, tangents) if x.is_float]
 
 
 def _packed(node, parts):
@@ -81,13 +77,13 @@ def _while_vjp_jvp(node, tangents):
                           list(node.inputs[n + m:]))
     loop = _tangent_loop(node, state, caps, _float_tangents(state, tangents[:n]),
                          _float_tangents(caps, tangents[n:n + m]), "while_vjp_jvp")
-    zeros = [_zeros(x, np.float64) for x in state]
+    zeros = [zeros_like(x, np.float64) for x in state]
     back = _while_grad(loop, pack(zeros + seeds + [literal(node.graph, np.zeros(()))],
                                   node.graph))
     nf = len(seeds)
     wrt = [i for i, x in enumerate(state) if x.is_float] + \
         [n + nf + j for j, c in enumerate(caps) if c.is_float]
-    parts = [back[i] if back[i] is not None else _zeros(loop.inputs[i]) for i in wrt]
+    parts = [back[i] if back[i] is not None else zeros_like(loop.inputs[i]) for i in wrt]
     total = pack(parts, node.graph)
     t_seeds = tangents[n + m:]
     if any(t is not None for t in t_seeds):  # linear in the seeds

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
-from ..ops import apply, literal
+from ..ops import apply
 from ..graph import Dim
 from .arrays import band_mask, eye
 from .arguments import publish
