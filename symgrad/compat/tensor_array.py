@@ -27,7 +27,8 @@ from ..graph import Dim, Node
 from ..ops import apply
 from ..ops.base import filled
 from ..ops.sizes import sizes_of
-from ..tracing.arrays import gather, iota_of
+from ..control.api import write_row
+from ..tracing.arrays import gather
 from .tensor import as_tf1, tf_dtype_arg
 
 
@@ -94,9 +95,9 @@ class TensorArray:
         if self._probe is not None:
             self._probe.append(tuple(value.shape))
         base = self._stack if self._stack is not None else self._zeros(value.shape)
-        hit = _row_mask(base, index)
-        row = _t.reshape(value, (1,) + tuple(value.shape))
-        return self._like(_t.where(hit, row, base))
+        if not isinstance(index, Node):
+            index = _t.constant(np.int64(index))
+        return self._like(write_row(base, index, value))
 
     def read(self, index, name=None):
         """Element ``index``."""
@@ -126,13 +127,6 @@ class TensorArray:
 
     def __repr__(self):
         return f"<tf.TensorArray size={self._size} element_shape={self._element_shape}>"
-
-
-def _row_mask(stack, index):
-    """True on row ``index`` of ``stack``, broadcasting over the other axes."""
-    rows = iota_of(stack.graph, stack.shape[0], np.int64)
-    rows = _t.reshape(rows, (stack.shape[0],) + (1,) * (stack.ndim - 1))
-    return _t.equal(rows, _t.cast(index, np.int64) if isinstance(index, Node) else int(index))
 
 
 def as_loop_vars(flat, body):

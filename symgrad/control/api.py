@@ -208,7 +208,9 @@ def _read(elems, i):
     return apply("reduce_sum", [picked], axis=(0,), keepdims=False)
 
 
-def _write(stack, i, value):
+def write_row(stack, i, value):
+    """``stack`` with row ``i`` (a scalar integer tensor) set to ``value`` (a one-hot
+    ``where``: map_fn's and scan's stacks, ``tf.TensorArray``'s writes)."""
     if not isinstance(value, Node):
         value = literal(i.graph, np.asarray(value, stack.dtype))
     row = apply("reshape", [value], shape=(1,) + value.shape)
@@ -240,7 +242,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
     def body(i, *stacks):
         out, _ = flatten(fn(structure([_read(e, i) for e in nodes])))
-        return [i + 1] + [_write(s, i, o) for s, o in zip(stacks, out)]
+        return [i + 1] + [write_row(s, i, o) for s, o in zip(stacks, out)]
     zero, count = literal(graph, np.int64(0)), _count(nodes, n)
     result = while_loop(lambda i, *stacks: i < count, body, [zero] + _stacks(graph, specs, n),
                         back_prop=back_prop, name=name or "map")
@@ -271,7 +273,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     stacks = _stacks(graph, [(a.shape, a.dtype) for a in init], n)
     if start:
         first = literal(graph, np.int64(0))
-        stacks = [_write(s, first, a) for s, a in zip(stacks, init)]
+        stacks = [write_row(s, first, a) for s, a in zip(stacks, init)]
     k = len(init)
 
     def body(i, *state):
@@ -279,7 +281,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
         new, _ = flatten(fn(acc_structure(accs), structure([_read(e, i) for e in nodes])))
         new = [v if isinstance(v, Node) else literal(i.graph, np.asarray(v, a.dtype))
                for v, a in zip(new, accs)]
-        return [i + 1] + new + [_write(s, i, v) for s, v in zip(stacks, new)]
+        return [i + 1] + new + [write_row(s, i, v) for s, v in zip(stacks, new)]
     count = _count(nodes, n)
     result = while_loop(lambda i, *state: i < count, body,
                         [literal(graph, np.int64(start))] + init + stacks,

@@ -29,7 +29,7 @@ import contextvars
 
 import numpy as np
 
-from ..graph import is_static
+from ..graph import Dim, is_static
 from .base import REGISTRY, Example, F, Op, apply, filled, literal, register
 
 
@@ -129,6 +129,14 @@ def positions(x, dtype=np.int64):
     return apply("positions", [x], dtype=np.dtype(dtype).name)
 
 
+def iota_of(graph, n, dtype):
+    """``arange(n)`` of ``dtype`` as a tensor: a constant, or made when the size ``n``
+    (a Dim) is known (``positions``)."""
+    if not isinstance(n, Dim):
+        return literal(graph, np.arange(n, dtype=dtype))
+    return positions(filled(graph, 0, (n,), np.float64), dtype)
+
+
 def band_mask(graph, rows, cols, lower, upper, dtype):
     """The (rows, cols) matrix of ones where ``i - j <= lower`` and ``j - i <= upper``
     (negative: no bound): a constant, or made from positions when a size is a Dim
@@ -137,7 +145,7 @@ def band_mask(graph, rows, cols, lower, upper, dtype):
         i, j = np.indices((rows, cols))
         keep = ((lower < 0) | (i - j <= lower)) & ((upper < 0) | (j - i <= upper))
         return literal(graph, keep.astype(dtype))
-    i, j = (F.reshape(positions(filled(graph, 0, (n,), np.float64)), shape=shape)
+    i, j = (F.reshape(iota_of(graph, n, np.int64), shape=shape)
             for n, shape in ((rows, (rows, 1)), (cols, (1, cols))))
     keep = None
     for bound, a, b in ((lower, i, j), (upper, j, i)):
@@ -149,4 +157,5 @@ def band_mask(graph, rows, cols, lower, upper, dtype):
     return F.cast(keep, dtype=np.dtype(dtype).name)
 
 
-__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "band_mask"]
+__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "iota_of",
+           "band_mask"]

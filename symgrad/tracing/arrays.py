@@ -31,7 +31,7 @@ from ..errors import ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
-from ..ops.draws import band_mask, positions  # noqa: F401  (band_mask: tracing.linalg)
+from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.sizes import sizes_of
 from .arguments import publish
 from .functions import _lift, cast, concat, equal, expand_dims, less, reshape, where
@@ -353,14 +353,6 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     values = [static_value(v, "range") for v in (start, limit, delta)]
     out = np.arange(*values, dtype=as_dtype(dtype))
     return named(literal(get_default_graph(), out), name)
-
-
-def iota_of(graph, n, dtype):
-    """``arange(n)`` of ``dtype`` as a tensor: a constant, or made when the size ``n``
-    (a Dim) is known."""
-    if not isinstance(n, Dim):
-        return literal(graph, np.arange(n, dtype=dtype))
-    return positions(filled(graph, 0, (n,), np.float64), dtype)
 
 
 def _run_time_range(start, limit, delta, dtype):
