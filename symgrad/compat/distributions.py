@@ -39,10 +39,16 @@ def _tensor(value):
     return value if isinstance(value, Node) else constant(value, tf_dtype(value, None))
 
 
+def drawn(shape, dist, seed):
+    """Standard numbers (``dist``: "uniform" or "normal") of ``shape`` (sizes known
+    at run time allowed), drawn at each ``Session.run`` from a key TF's seeds fix
+    (``ops.draws``): every random op of compat.v1 starts here."""
+    return draw_like(_f.zeros(shape, np.float64), new_key(_init.rng(seed)), dist)
+
+
 def _uniform(shape, seed):
     """Uniform numbers in (0, 1) of ``shape``, drawn at each run."""
-    u = draw_like(_f.zeros(shape, np.float64), new_key(_init.rng(seed)), "uniform")
-    return _t.maximum(u, np.finfo(np.float64).tiny)
+    return _t.maximum(drawn(shape, "uniform", seed), np.finfo(np.float64).tiny)
 
 
 def multinomial(logits, num_samples, seed=None, name=None, output_dtype=np.int64):
@@ -100,7 +106,7 @@ class Normal:
         drawn at each run (gradients flow to loc and scale: the reparameterisation)."""
         batch = broadcast_shapes(self.loc.shape, self.scale.shape)
         shape = tuple(int(d) for d in np.reshape(sample_shape, -1))
-        z = draw_like(_f.zeros(shape + batch, np.float64), new_key(_init.rng(seed)), "normal")
+        z = drawn(shape + batch, "normal", seed)
         return self.loc + self.scale * _t.cast(z, self.dtype)
 
 

@@ -17,7 +17,7 @@ Images are [height, width, channels] or batches [batch, height, width, channels]
 
 Gradients flow through all of them (resizing is a fixed linear map).
 
-Imports the tracing functions, ``ops.draws`` and the compat initializers (seeds).
+Imports the tracing functions and ``compat.distributions`` (numbers drawn per run).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -33,10 +33,8 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ArgumentError, ShapeError
-from ..ops.draws import draw_like, new_key
-from ..tracing import functions as _f
 from ..tracing.arrays import static_value
-from . import initializers as _init
+from .distributions import drawn
 
 
 def _image(x, what):
@@ -76,7 +74,7 @@ def rot90(image, k=1, name=None):
 def _random_flip(image, seed, flip, what):
     x, h = _image(image, what)
     shape = (x.shape[0],) + (1,) * 3 if h else ()
-    coin = draw_like(_f.zeros(shape, np.float64), new_key(_init.rng(seed)), "uniform")
+    coin = drawn(shape, "uniform", seed)
     return _t.where(_t.less(coin, 0.5), flip(x), x)
 
 

@@ -52,9 +52,8 @@ import numpy as np
 from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..seeds import hessians as _hessians
-from ..graph import Node, is_static
+from ..graph import Node
 from ..ops.deferred import any_shape_placeholder
-from ..ops.draws import draw_like, drawn_numbers, new_key
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
 from . import initializers as _init
@@ -175,11 +174,8 @@ def _drawn(shape, dist, seed, dtype, name, scale, shift):
     """``scale * numbers + shift`` of ``shape`` (ints, or sizes read at run time such as
     ``tf.shape(mu)``): standard numbers from a key drawn now (``ops.draws``), made
     when the sizes are known, anew at each ``Session.run`` as in TF1."""
-    dims = _f._dims(shape, f"{name}(shape)")
-    key = new_key(_init.rng(seed))
-    dtype = tf_dtype_arg(dtype)
-    z = draw_like(_f.zeros(dims, np.float64), key, dist)
-    return as_tf1(_f.cast(z * scale + shift, dtype, name=name))
+    z = _distributions.drawn(_f._dims(shape, f"{name}(shape)"), dist, seed)
+    return as_tf1(_f.cast(z * scale + shift, tf_dtype_arg(dtype), name=name))
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
