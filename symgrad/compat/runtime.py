@@ -168,7 +168,8 @@ MISSING = {
                "are); use the core op (tf.layers, tf.nn, tf.initializers)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "
                  "Session",
-    "data": "tf.data is not supported; feed numpy batches through feed_dict",
+    "data.TextLineDataset": "reading files is not supported; load the data with numpy "
+                            "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
     "keras": "tf.keras is not supported; use tf.layers",
     "app": "tf.app is not supported; call your main function directly (argparse for flags)",
     "flags": "tf.flags is not supported; use argparse",
@@ -181,6 +182,8 @@ MISSING = {
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }
 MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
+for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
+    MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 
 
 class Namespace(types.SimpleNamespace):

@@ -33,6 +33,7 @@ from ..ops.draws import run_number
 from ..graph import Node
 from ..tracing import get_default_graph
 from . import errors
+from .iterators import elements_for, split_handles
 from .names import feed_by_name, fetch_by_name
 from .state import DEFAULT_SESSIONS, Operation, state_of
 from .variables import Variable
@@ -170,7 +171,9 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         feed_dict = {feed_by_name(self.graph, k) if isinstance(k, str) else k: v
                      for k, v in (feed_dict or {}).items()}
+        feed_dict, handles = split_handles(feed_dict)
         feeds = check_feed(feed_dict)
+        feeds.update(handles)   # (iterator handles: read by compat.iterators alone)
         fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
@@ -249,6 +252,11 @@ class Session:
     def _read(self, reads, feeds):
         if not reads:
             return []
+        slots = state_of(self.graph).next_slots
+        if slots:   # get_next's tensors: the iterators' next elements, once per run
+            wanted = [p for p in self._plan(reads, feeds)[3] if p in slots]
+            if wanted:
+                feeds = {**feeds, **elements_for(self, self._runs, wanted, feeds)}
         made = resolve(needed(reads, feeds), feeds)
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]

@@ -122,6 +122,7 @@ class GraphState:
         self.op_names = {}
         self.operations = {}           # name -> Operation
         self.prints = {}               # tf.Print's tensor -> what it prints (compat.session)
+        self.next_slots = {}           # get_next's placeholder -> its op (compat.iterators)
         self.layer_names = {}
 
     def collection(self, key):

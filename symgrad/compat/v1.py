@@ -64,6 +64,8 @@ from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
 from . import contrib_layers as _contrib_layers
+from . import datasets as _datasets
+from . import iterators as _iterators
 from . import distributions as _distributions
 from . import image as _image
 from . import rnn as _rnn
@@ -116,6 +118,8 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
 def placeholder(dtype, shape=None, name=None):
     """``tf.placeholder``: ``None`` dimensions take any size; ``shape=None`` takes a value
     of any shape, as in TF1 (see ``symgrad.ops.deferred``)."""
+    if dtype is _iterators.STRING or dtype == "string":
+        return _iterators.string_placeholder(shape, name)
     if shape is None:
         dt = _t.as_dtype(tf_dtype_arg(dtype), "placeholder(dtype)") or np.dtype(np.float32)
         return as_tf1(any_shape_placeholder(get_default_graph(), dt, name or "Placeholder"))
@@ -222,6 +226,24 @@ contrib = _runtime.namespace(
     layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
         "l1_regularizer", "l2_regularizer", "xavier_initializer",
         "variance_scaling_initializer", "fully_connected", "flatten")}))
+_data_helpers = dict(
+    shuffle_and_repeat=lambda buffer_size, count=None, seed=None: (
+        lambda ds: ds.shuffle(buffer_size, seed).repeat(count)),
+    map_and_batch=lambda map_func, batch_size, num_parallel_batches=None,
+    drop_remainder=False, num_parallel_calls=None: (
+        lambda ds: ds.map(map_func).batch(batch_size, drop_remainder)),
+    batch_and_drop_remainder=lambda batch_size: lambda ds: ds.batch(batch_size, True),
+    unbatch=lambda: lambda ds: ds.unbatch(),
+    enumerate_dataset=lambda start=0: lambda ds: ds.enumerate(start),
+    AUTOTUNE=_datasets.AUTOTUNE)
+data = _runtime.namespace(
+    "data", Dataset=_datasets.Dataset, Iterator=_iterators.Iterator, AUTOTUNE=_datasets.AUTOTUNE,
+    experimental=_runtime.namespace("data.experimental", **_data_helpers),
+    **{n: getattr(_iterators, n) for n in (
+        "make_one_shot_iterator", "make_initializable_iterator", "get_output_types",
+        "get_output_shapes", "get_output_classes")})
+contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
+string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
