@@ -94,3 +94,18 @@ def test_a_slice_bound_computed_in_the_graph_is_a_clear_error():
             data[i:i + 2]
         with pytest.raises(ValueError, match="scalar integer tensor"):
             data[tf.placeholder(tf.float32, [])]
+
+
+def test_ops_on_python_numbers_alone_make_tfs_float32_and_int32():
+    with tf.Graph().as_default():
+        made = [tf.sqrt(2.0), tf.add(1.0, 2.0), tf.reduce_sum([1.0, 2.0]), tf.add(1, 2),
+                tf.maximum(1.0, 2.0)]
+        assert [t.dtype for t in made] == [np.float32] * 3 + [np.int32, np.float32]
+        x = tf.placeholder(tf.float32, [2])
+        y = x / tf.sqrt(2.0)           # TF1 runs this; float64 here would be a TypeError
+        kept = [tf.constant(1.0, tf.float64), tf.cast(1, tf.int64), tf.zeros([2], tf.float64),
+                tf.sqrt(np.float64(2.0))]
+        assert [t.dtype for t in kept] == [np.float64, np.int64, np.float64, np.float64]
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run(y, {x: [2.0, 4.0]}), [2 ** 0.5, 2 * 2 ** 0.5],
+                                       rtol=1e-6)

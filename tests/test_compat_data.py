@@ -289,3 +289,41 @@ def test_the_guide_pipeline_map_shuffle_repeat_batch_trains():
         """, images=images, classes=classes)
     assert ns["shape"].tolist() == [30, 6]
     assert ns["last"] < 0.5 * ns["first"]
+
+
+def test_window_and_interleave_give_the_orders_tfs_documentation_shows():
+    r = tf.data.Dataset.range
+    windows = r(7).window(3, shift=2).flat_map(lambda w: w.batch(3))
+    assert [b.tolist() for b in elements(windows)] == [[0, 1, 2], [2, 3, 4], [4, 5, 6], [6]]
+    strided = r(7).window(3, shift=1, stride=2, drop_remainder=True)
+    assert [b.tolist() for b in elements(strided.flat_map(lambda w: w.batch(3)))] == [
+        [0, 2, 4], [1, 3, 5], [2, 4, 6]]
+    pairs = tf.data.Dataset.zip((r(5), r(5).map(lambda v: v * 10))).window(2, drop_remainder=True)
+    got = elements(pairs.flat_map(lambda a, b: tf.data.Dataset.zip((a.batch(2), b.batch(2)))))
+    assert [(a.tolist(), b.tolist()) for a, b in got] == [([0, 1], [0, 10]), ([2, 3], [20, 30])]
+    with pytest.raises(TypeError, match="flat_map"):
+        r(3).window(2).make_one_shot_iterator()
+    mixed = r(1, 6).interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(6),
+                               cycle_length=2, block_length=4)
+    assert [int(v) for v in elements(mixed)] == [1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 3, 3, 3,
+                                                3, 4, 4, 4, 4, 3, 3, 4, 4, 5, 5, 5, 5, 5, 5]
+
+
+def test_tensor_arguments_are_read_when_the_iterator_starts():
+    limit = tf.placeholder(tf.int64, shape=[])
+    it = tf.data.Dataset.range(limit).make_initializable_iterator()
+    nxt = it.get_next()
+    sess = tf.Session()
+    sess.run(it.initializer, {limit: 3})
+    assert [int(v) for v in drain(nxt, sess)] == [0, 1, 2]
+    padded = ragged(1, 3).padded_batch(2, padded_shapes=[4],
+                                       padding_values=tf.constant(-1, tf.int64))
+    assert [b.tolist() for b in elements(padded)] == [[[1, -1, -1, -1], [3, 3, 3, -1]]]
+
+
+def test_size_of_a_tensor_with_sizes_known_at_run_time():
+    x = tf.placeholder(tf.int32, [None, 2])
+    lengths = ragged(1, 3).map(lambda seq: (seq, tf.size(seq)))
+    with tf.Session() as sess:
+        assert sess.run(tf.size(x), {x: np.ones((3, 2))}) == 6
+    assert [int(n) for _, n in elements(lengths)] == [1, 3]

@@ -70,6 +70,43 @@ def test_shared_layer_function_builds_one_set_of_variables():
                                                      @ out["W_value"], 0), rtol=1e-6)
 
 
+def test_default_scope_names_restart_when_their_parent_scope_is_entered_again():
+    """TF1 counts default names (``rnn``, ``dense``) per enclosing scope since it was
+    entered: a model built twice under one reused scope shares its variables, and two
+    unnamed layers side by side get ``dense`` and ``dense_1``."""
+    out = run_tf1("""
+    import numpy as np
+    import tensorflow as tf
+    x = tf.placeholder(tf.float32, [None, 5, 4])
+    outs = []
+    for _ in range(2):
+        with tf.variable_scope("model", reuse=tf.AUTO_REUSE):
+            out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(8), x, dtype=tf.float32)
+            outs.append(tf.layers.dense(out[:, -1], 2))
+    shared = [v.name for v in tf.global_variables()]
+    with tf.variable_scope("side"):
+        a = tf.layers.dense(x[:, 0], 3)
+        b = tf.layers.dense(x[:, 0], 3)
+        with tf.variable_scope(None, default_name="block"):
+            pass
+        with tf.variable_scope(None, default_name="block") as second:
+            pass
+    side = [v.name for v in tf.global_variables() if v.name.startswith("side")]
+    data = np.random.default_rng(0).normal(size=(3, 5, 4))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first, again = sess.run(outs, {x: data})
+    """)
+    assert out["shared"] == [
+        "model/rnn/gru_cell/gates/kernel:0", "model/rnn/gru_cell/gates/bias:0",
+        "model/rnn/gru_cell/candidate/kernel:0", "model/rnn/gru_cell/candidate/bias:0",
+        "model/dense/kernel:0", "model/dense/bias:0"]
+    np.testing.assert_array_equal(out["first"], out["again"])
+    assert out["side"] == ["side/dense/kernel:0", "side/dense/bias:0",
+                           "side/dense_1/kernel:0", "side/dense_1/bias:0"]
+    assert out["second"].name == "side/block_1"
+
+
 def test_initializers_follow_tfs_distributions():
     import symgrad.compat.v1 as tf
     w = tf.get_variable("w", [40, 60], initializer=tf.glorot_uniform_initializer(seed=3))

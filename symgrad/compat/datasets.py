@@ -29,6 +29,7 @@ Sits in ``compat``; imports the tracing layer, ``evaluate``, ``compat.elements``
 from __future__ import annotations
 
 import itertools
+import os
 
 import numpy as np
 
@@ -49,6 +50,7 @@ from .variables import tf_dtype
 
 AUTOTUNE = -1
 _KEYS = itertools.count(1)
+_END = object()
 
 
 class Dataset:
@@ -149,9 +151,13 @@ class Dataset:
     @staticmethod
     def range(*args, output_type=np.int64):
         """``range(stop)``, ``range(start, stop[, step])`` as Python's, of int64."""
-        span = range(*(int(a) for a in args))
+        bounds = [Count(a, "range") for a in args]
         dtype = np.dtype(output_type)
-        return Dataset(Spec(dtype, ()), elements=lambda run: (dtype.type(i) for i in span))
+
+        def elements(run):
+            return (dtype.type(i) for i in range(*(b(run) for b in bounds)))
+        return Dataset(Spec(dtype, ()), captured=[c for b in bounds for c in b.captured],
+                       elements=elements)
 
     @staticmethod
     def zip(datasets):
@@ -246,6 +252,8 @@ class Dataset:
         shapes = [s.shape for s in specs] if padded_shapes is None else shape_leaves(
             self._spec, padded_shapes)
         pads = [0] * len(specs) if padding_values is None else flatten(padding_values)
+        if len(pads) == 1 and len(specs) > 1:
+            pads = pads * len(specs)
         out = [Spec(s.dtype, (n.static if drop_remainder else None,) + tuple(
             None if d is None or d == -1 else int(d) for d in shape))
             for s, shape in zip(specs, shapes)]
@@ -253,10 +261,11 @@ class Dataset:
         def elements(run):
             for group in _groups(self.elements(run), n(run), drop_remainder):
                 cols = zip(*map(flatten, group))
-                yield pack(self._spec, [_padded(col, shape, pad, spec.dtype) for
-                                        col, shape, pad, spec in zip(cols, shapes, pads,
-                                                                     specs)])
-        return Dataset(pack(self._spec, out), [self], n.captured, elements)
+                yield pack(self._spec, [_padded(col, shape, run.values.get(pad, pad)
+                                                if isinstance(pad, Node) else pad, spec.dtype)
+                                        for col, shape, pad, spec in zip(cols, shapes, pads,
+                                                                         specs)])
+        return Dataset(pack(self._spec, out), [self], n.captured + _nodes(pads), elements)
 
     def unbatch(self):
         """The rows of each element, one element each."""
@@ -269,6 +278,69 @@ class Dataset:
                 for i in range(len(cols[0])):
                     yield pack(self._spec, [c[i] for c in cols])
         return Dataset(spec, [self], elements=elements)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False):
+        """Elements are windows: of each component a dataset of ``size`` values, taken
+        every ``stride`` elements; a window starts every ``shift`` (``size``) elements;
+        the last ones are shorter unless ``drop_remainder``.  Read them with
+        ``flat_map`` (``lambda w: w.batch(size)``) or ``interleave``."""
+        size = Count(size, "size", positive=True).static
+        shift = size if shift is None else Count(shift, "shift", positive=True).static
+        stride = Count(stride, "stride", positive=True).static
+        span = (size - 1) * stride
+
+        def elements(run):
+            source, held, start, ended = iter(self.elements(run)), [], 0, False
+            for first in itertools.count(0, shift):
+                while not ended and start + len(held) <= first + span:
+                    try:
+                        held.append(next(source))
+                    except StopIteration:
+                        ended = True
+                if start + len(held) <= first:
+                    return
+                picks = held[first - start:first - start + span + 1:stride]
+                if len(picks) < size and drop_remainder:
+                    return
+                yield pack(self._spec, [_Rows(col) for col in zip(*map(flatten, picks))])
+                drop = first + shift - start
+                del held[:drop]
+                start += drop
+        return Dataset(map_structure(WindowSpec, self._spec), [self], elements=elements)
+
+    def interleave(self, map_func, cycle_length=AUTOTUNE, block_length=1,
+                   num_parallel_calls=None):
+        """The datasets ``map_func`` makes of ``cycle_length`` elements at a time, read
+        ``block_length`` values from each in turn (TF's order; AUTOTUNE: one per CPU)."""
+        fn = Traced(map_func, self._spec, "interleave", self, datasets=True)
+        inner = fn.outputs
+        cycle = os.cpu_count() or 1 if cycle_length in (None, AUTOTUNE) else int(cycle_length)
+        block = int(block_length)
+
+        def elements(run):
+            source, open_, at, taken, ended = iter(self.elements(run)), [None] * cycle, 0, 0, False
+            while not ended or any(o is not None for o in open_):
+                if open_[at] is not None:
+                    value = next(open_[at], _END)
+                    if value is not _END:
+                        yield value
+                        taken += 1
+                        if taken < block:
+                            continue
+                    else:
+                        open_[at] = None
+                    at, taken = (at + 1) % cycle, 0
+                elif not ended:
+                    e = next(source, _END)
+                    if e is _END:
+                        ended = True
+                    else:
+                        values = fn.values_for(run, e, inner.captured())
+                        open_[at] = iter(inner.elements(Run({**run.values, **values},
+                                                            next(run.draws))))
+                else:
+                    at, taken = (at + 1) % cycle, 0
+        return Dataset(inner.spec, [self], fn.captured, elements)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
         """The elements in random order, drawn from a buffer of ``buffer_size`` (TF's
@@ -383,13 +455,15 @@ class Dataset:
 
 class Traced:
     """A function of one element, traced once on placeholders in the default graph (as
-    TF traces a dataset function); called with an element, it evaluates its outputs."""
+    TF traces a dataset function); called with an element, it evaluates its outputs.
+    A window's component (``window``) reaches the function as a dataset."""
 
     def __init__(self, fn, spec, what, dataset, datasets=False):
         graph = _t.get_default_graph()
         with graph.name_scope(f"{what}_{dataset.key}"):
-            self.args = [placeholder_for(graph, s, f"arg{i}") for i, s in enumerate(flatten(spec))]
-            given = pack(spec, self.args)
+            self.args = [Window(s.spec) if isinstance(s, WindowSpec) else
+                         placeholder_for(graph, s, f"arg{i}") for i, s in enumerate(flatten(spec))]
+            given = pack(spec, [a.dataset if isinstance(a, Window) else a for a in self.args])
             out = fn(*given) if type(given) is tuple else fn(given)
         if datasets:
             if not isinstance(out, Dataset):
@@ -401,29 +475,59 @@ class Traced:
             inner = flatten(self.outputs)
         self._inner, self._orders = inner, {}
         fed = set(self.args)
-        self.captured = [n for n in needed(inner, fed) if n.is_leaf and n.value is None
+        self.captured = [n for n in needed(_nodes(inner), fed) if n.is_leaf and n.value is None
                          and n not in fed]
-        self._deferred = any(s.shape is None for s in flatten(spec))
+        self._deferred = any(s.shape is None for s in flatten(spec)
+                             if not isinstance(s, WindowSpec))
 
     def values_for(self, run, element, outputs):
-        """{node: value} of ``outputs`` for ``element``."""
-        feeds = {**{c: run.values[c] for c in self.captured},
-                 **dict(zip(self.args, (np.asarray(v) for v in flatten(element))))}
+        """{node or window: value} of ``outputs`` for ``element``."""
+        feeds, direct = {c: run.values[c] for c in self.captured}, {}
+        for arg, v in zip(self.args, flatten(element)):
+            if isinstance(arg, Window):
+                direct[arg] = v.rows
+            else:
+                feeds[arg] = np.asarray(v)
+        nodes = _nodes(outputs)
+        found = {o: direct[o] if o in direct else run.values[o]
+                 for o in outputs if not isinstance(o, Node)}
         with run_number(run.seed + next(run.draws)):
             if self._deferred:
-                made = resolve(needed(outputs, feeds), feeds)
-                mapped = [made.get(o, o) for o in outputs]
+                made = resolve(needed(nodes, feeds), feeds)
+                mapped = [made.get(o, o) for o in nodes]
                 values = run_nodes(mapped, {made.get(k, k): v for k, v in feeds.items()})
-                return {o: values[m] for o, m in zip(outputs, mapped)}
-            key = tuple(map(id, outputs))
+                return {**found, **{o: values[m] for o, m in zip(nodes, mapped)}}
+            key = tuple(map(id, nodes))
             order = self._orders.get(key)
             if order is None:
-                order = self._orders[key] = needed(outputs, feeds)
-            return run_nodes(outputs, feeds, order)
+                order = self._orders[key] = needed(nodes, feeds)
+            return {**found, **run_nodes(nodes, feeds, order)}
 
     def __call__(self, run, element):
         values = self.values_for(run, element, self._inner)
         return map_structure(lambda o: _export(values[o]), self.outputs)
+
+
+class WindowSpec:
+    """A component of ``window``'s elements: a dataset of ``spec``'s values."""
+
+    def __init__(self, spec):
+        self.spec, self.dtype, self.shape = spec, None, None
+
+
+class Window:
+    """A window's component inside a dataset function: ``dataset`` yields its values."""
+
+    def __init__(self, spec):
+        self.dataset = Dataset(spec, captured=[self],
+                               elements=lambda run: iter(run.values[self]))
+
+
+class _Rows:
+    """The values of one window's component (a leaf of the element's structure)."""
+
+    def __init__(self, rows):
+        self.rows = list(rows)
 
 
 def _export(value):

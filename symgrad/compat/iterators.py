@@ -68,6 +68,9 @@ class Iterator:
     """``tf.data.Iterator``: ``get_next()``, ``initializer``, ``make_initializer``."""
 
     def __init__(self, spec, graph, one_shot=None, handle=None):
+        if any(s.dtype is None for s in flatten(spec)):
+            raise TypeError("the elements of this dataset are datasets (window's): read "
+                            "them with flat_map, e.g. ds.flat_map(lambda w: w.batch(size))")
         self._spec, self.graph = spec, graph
         self._one_shot, self._handle_tensor = one_shot, handle
         self._initializer = None

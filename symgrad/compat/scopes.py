@@ -79,7 +79,10 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     scope = VariableScope(full, reuse or inherit.reuse,
                           initializer or inherit.initializer,
                           regularizer or inherit.regularizer, dtype or inherit.dtype)
-    stack = state_of(graph).var_scopes
+    state = state_of(graph)
+    stack, counts = state.var_scopes, state.scope_counts
+    saved = dict(counts) if base is not None else None
+    counts[full] = counts.get(full, 0) + 1
     stack.append(scope)
     try:
         with graph.name_scope(full.split("/")[-1] or "scope") as ops_scope:
@@ -87,15 +90,29 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             yield scope
     finally:
         stack.pop()
+        # TF1: leaving a scope forgets which default names were taken inside it, so a
+        # model built twice under one reused scope gets the same "rnn", "dense" scopes
+        # (and so the same variables); re-entering a scope object restores the counts
+        if saved is not None:
+            counts.clear()
+            counts.update(saved)
+        else:
+            inside = full + "/"
+            for key in [k for k in counts if k.startswith(inside)]:
+                counts[key] = 0
 
 
 def _unique_scope(graph, parent, default_name):
-    """``default_name``, then ``default_name_1``, ... among the parent's sub-scopes."""
-    counts = state_of(graph).layer_names
-    key = f"{parent.name}/{default_name}"
-    count = counts.get(key, 0)
-    counts[key] = count + 1
-    return default_name if count == 0 else f"{default_name}_{count}"
+    """``default_name``, else ``default_name_1``, ``_2`` ...: the first not opened yet
+    inside the parent scope (since the parent was last entered)."""
+    counts = state_of(graph).scope_counts
+    prefix = f"{parent.name}/{default_name}" if parent.name else default_name
+    if not counts.get(prefix):
+        return default_name
+    k = 1
+    while counts.get(f"{prefix}_{k}"):
+        k += 1
+    return f"{default_name}_{k}"
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,

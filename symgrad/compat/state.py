@@ -123,7 +123,7 @@ class GraphState:
         self.operations = {}           # name -> Operation
         self.prints = {}               # tf.Print's tensor -> what it prints (compat.session)
         self.next_slots = {}           # get_next's placeholder -> its op (compat.iterators)
-        self.layer_names = {}
+        self.scope_counts = {}         # variable scope name -> times opened (compat.scopes)
 
     def collection(self, key):
         return list(self.collections.get(key, []))

@@ -155,10 +155,37 @@ def tf1_results(fn):
     @functools.wraps(fn)
     def call(*args, **kwargs):
         out = fn(*args, **kwargs)
+        if _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32, as TF makes it
+            out = _tf_default_dtype(out)
         _mark(out)
         return out
     call.tf1_results = True
     return call
+
+
+_PYTHON_DEFAULTS = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}
+
+
+def _python_numbers_only(args, kwargs):
+    """True when the arguments are Python numbers and lists of them alone (no tensor,
+    numpy value, dtype or string but a ``name``)."""
+    def plain(v):
+        if isinstance(v, (list, tuple)):
+            return all(plain(u) for u in v)
+        return v is None or (isinstance(v, (bool, int, float)) and
+                             not isinstance(v, np.generic))
+    return all(plain(v) for v in args) and all(
+        plain(v) for k, v in kwargs.items() if k != "name")
+
+
+def _tf_default_dtype(out):
+    """A plain tensor computed from Python numbers in float64 (int64) as float32
+    (int32); anything else unchanged."""
+    if type(out) in (_t.Tensor, TF1Tensor) and out.dtype in _PYTHON_DEFAULTS:
+        return _t.cast(out, _PYTHON_DEFAULTS[out.dtype])
+    if isinstance(out, list):
+        return [_tf_default_dtype(v) for v in out]
+    return out
 
 
 def _mark(out):

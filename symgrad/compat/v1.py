@@ -66,6 +66,7 @@ from . import averages as _averages
 from . import contrib_layers as _contrib_layers
 from . import datasets as _datasets
 from . import iterators as _iterators
+from . import monitored as _monitored
 from . import distributions as _distributions
 from . import image as _image
 from . import rnn as _rnn
@@ -297,6 +298,12 @@ train = _runtime.namespace("train",
     get_checkpoint_state=_runtime.get_checkpoint_state,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
+    **{n: getattr(_monitored, n) for n in (
+        "MonitoredTrainingSession", "MonitoredSession", "SingularMonitoredSession",
+        "ChiefSessionCreator", "Scaffold", "SessionRunHook", "SessionRunArgs",
+        "SessionRunContext", "SessionRunValues", "StopAtStepHook", "LoggingTensorHook",
+        "NanTensorHook", "NanLossDuringTrainingError", "CheckpointSaverHook", "FinalOpsHook",
+        "FeedFnHook", "StepCounterHook")},
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
         "cosine_decay", "piecewise_constant")})

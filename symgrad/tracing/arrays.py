@@ -313,8 +313,12 @@ def shape(input, name=None, out_type=np.int32):
 
 
 def size(input, name=None, out_type=np.int32):
-    """The number of elements as an integer constant."""
+    """The number of elements: an integer constant, or (sizes known at run time) the
+    product of ``shape(x)``'s entries."""
     (x,) = _lift([input])
+    if not is_static(x.shape):
+        return named(apply("reduce_prod", [shape(x, out_type=out_type)], axis=(0,),
+                           keepdims=False), name)
     return named(literal(x.graph, np.array(x.size, dtype=as_dtype(out_type))), name)
 
 
