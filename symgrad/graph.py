@@ -212,8 +212,8 @@ class Graph:
         node_name = self.unique_name(name or op.name)
         unknown = [a for a, d in enumerate(shape) if d is None] if shape else None
         if unknown:  # a placeholder's None axes: one size symbol each, named after it
-            shape = tuple(Dim.fresh(_symbol_name(node_name, a, len(unknown))) if d is None
-                          else d for a, d in enumerate(shape))
+            shape = tuple(Dim.fresh(self._size_name(_symbol_name(node_name, a, len(unknown))))
+                          if d is None else d for a, d in enumerate(shape))
             if "shape" in attrs:
                 attrs = dict(attrs, shape=shape)
         # Node.__init__, inlined: every traced and derived node is made here
@@ -231,6 +231,22 @@ class Graph:
         self.nodes.append(node)
         self._by_name[node_name] = node
         return node
+
+    def _size_name(self, name):
+        """``name`` for a new size symbol, suffixed ``_2``, ``_3`` ... when another
+        placeholder of the graph (or of an enclosing one) has it: ``Placeholder``'s
+        second axis and ``Placeholder_1``'s only one would both be ``n_Placeholder_1``,
+        and two sizes with one symbol must agree."""
+        root = self
+        while root.outer is not None:
+            root = root.outer
+        taken = root.__dict__.setdefault("_size_names", set())
+        found, k = name, 1
+        while found in taken:
+            k += 1
+            found = f"{name}_{k}"
+        taken.add(found)
+        return found
 
     def get_tensor_by_name(self, name):
         """The node named ``name``; TF's form ``"name:0"`` is accepted too.

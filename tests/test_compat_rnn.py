@@ -114,10 +114,6 @@ def test_static_and_bidirectional_rnn_and_what_is_refused():
             back.append(h)
         np.testing.assert_allclose(b, np.stack(back[::-1], 1), rtol=1e-5)
         assert f.shape == (2, 3, 2)
-        with pytest.raises(ValueError, match="fixed number of steps"):
-            tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), tf.placeholder(tf.float32,
-                                                                         [None, None, 2]),
-                              dtype=tf.float32)
         with pytest.raises(ValueError, match="not supported"):
             tf.nn.rnn_cell.LSTMCell(3, use_peepholes=True)
         with pytest.raises(AttributeError, match="only tf.contrib.rnn.s cells"):
@@ -139,3 +135,78 @@ def test_dropout_wrapper_drops_outputs_not_the_recurrence():
     assert 0.3 < kept.mean() < 0.7
     np.testing.assert_allclose(d[kept], 2 * p[kept], rtol=1e-12)
     np.testing.assert_allclose(same, p, rtol=1e-12)
+
+
+@pytest.mark.parametrize("cell", ["gru", "lstm"])
+def test_dynamic_rnn_over_a_number_of_steps_known_at_run_time(cell):
+    """[None, None, d] inputs (padded batches of any length) run in a scan; outputs, final
+    state and gradients equal the unrolled graph's at the same variables."""
+    make = {"gru": lambda: tf.nn.rnn_cell.GRUCell(3),
+            "lstm": lambda: tf.nn.rnn_cell.BasicLSTMCell(3)}[cell]
+    rng = np.random.RandomState(4)
+    with tf.Graph().as_default():
+        x_any = tf.placeholder(tf.float32, [None, None, 2])
+        lengths = tf.placeholder(tf.int32, [None])
+        with tf.variable_scope("m"):
+            out_any, st_any = tf.nn.dynamic_rnn(make(), x_any, sequence_length=lengths,
+                                                dtype=tf.float32)
+        h_any = st_any.h if cell == "lstm" else st_any
+        loss_any = tf.reduce_sum(out_any ** 2) + tf.reduce_sum(h_any)
+        variables = tf.global_variables()
+        assert len(variables) == (2 if cell == "lstm" else 4)
+        g_any = tf.gradients(loss_any, variables + [x_any])
+        for batch, steps in ((3, 5), (2, 1)):
+            x_known = tf.placeholder(tf.float32, [batch, steps, 2])
+            with tf.variable_scope("m", reuse=True):
+                out_k, st_k = tf.nn.dynamic_rnn(make(), x_known, sequence_length=lengths,
+                                                dtype=tf.float32)
+            h_k = st_k.h if cell == "lstm" else st_k
+            loss_k = tf.reduce_sum(out_k ** 2) + tf.reduce_sum(h_k)
+            g_k = tf.gradients(loss_k, variables + [x_known])
+            assert len(tf.global_variables()) == len(variables)
+            X = rng.randn(batch, steps, 2).astype(np.float32)
+            L = rng.randint(0, steps + 1, size=batch).astype(np.int32)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                got = sess.run([out_any, h_any] + g_any, {x_any: X, lengths: L})
+                want = sess.run([out_k, h_k] + g_k, {x_known: X, lengths: L})
+            for a, b in zip(got, want):
+                np.testing.assert_allclose(a, b, rtol=2e-5, atol=1e-6)
+
+
+def test_reverse_sequence_and_bidirectional_rnn_with_sequence_lengths():
+    rng = np.random.RandomState(6)
+    X = rng.randn(3, 4, 2).astype(np.float32)
+    L = np.array([4, 2, 0], np.int32)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None, 2])
+        lengths = tf.placeholder(tf.int32, [None])
+        flipped = tf.reverse_sequence(x, lengths, seq_axis=1, batch_axis=0)
+        with tf.variable_scope("bi"):
+            (fw, bw), (s_fw, s_bw) = tf.nn.bidirectional_dynamic_rnn(
+                tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.GRUCell(3), x,
+                sequence_length=lengths, dtype=tf.float32)
+        grad = tf.gradients(tf.reduce_sum(bw ** 2), x)[0]
+        one = tf.placeholder(tf.float32, [1, None, 2])
+        with tf.variable_scope("bi/bidirectional_rnn", reuse=True):   # the same bw cell
+            alone, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), one, dtype=tf.float32,
+                                         scope="bw")
+        feed = {x: X, lengths: L}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            f, b, g = sess.run([flipped, bw, grad], feed)
+            want = np.zeros_like(b)
+            for row, n in enumerate(L):
+                if n:
+                    out = sess.run(alone, {one: X[row:row + 1, :n][:, ::-1]})
+                    want[row, :n] = out[0, ::-1]
+            numeric = central_difference(
+                lambda v: float(np.sum(sess.run(bw, {x: v.reshape(X.shape).astype(np.float32),
+                                                     lengths: L}) ** 2)),
+                X.astype(np.float64).ravel(), eps=1e-2)
+    expected = X.copy()
+    for row, n in enumerate(L):
+        expected[row, :n] = X[row, :n][::-1]
+    np.testing.assert_array_equal(f, expected)
+    np.testing.assert_allclose(b, want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(g.ravel(), numeric, rtol=2e-2, atol=2e-3)

@@ -137,3 +137,19 @@ def test_compiled_unknown_rank_builds_per_shape():
         assert f(3.0) == [9.0, 6.0]
         value, grad = f(np.array([1.0, 2.0]))
         assert value == 5.0 and grad.tolist() == [2.0, 4.0]
+
+
+def test_unnamed_placeholders_get_sizes_of_their_own():
+    """``Placeholder``'s second axis and ``Placeholder_1``'s only one were both the
+    size n_Placeholder_1, so feeding them different sizes was refused."""
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None])
+        n = tf.placeholder(tf.float32, [None])
+        m = tf.placeholder(tf.float32, [None, None, None], name="Placeholder_1")
+        total = tf.reduce_sum(x) + tf.reduce_sum(n) + tf.reduce_sum(m)
+        names = {str(d.expr) for t in (x, n, m) for d in t.shape}
+        assert len(names) == 6
+        with tf.Session() as sess:
+            assert sess.run(total, {x: np.ones((2, 5)), n: np.ones(3),
+                                    m: np.ones((1, 2, 4))}) == 21.0

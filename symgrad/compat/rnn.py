@@ -13,10 +13,10 @@ them (``rnn/basic_lstm_cell/kernel``, ``.../bias``; a GRU's ``gates`` and
   bc)``, ``h' = u h + (1 - u) c``.
 
 ``dynamic_rnn`` unrolls the cell over a time axis of known length (the batch may be
-``None``); with ``sequence_length`` a row's outputs are zero past its length and its
-state stops there, as in TF.  Departures: the number of steps must be known when the
-graph is built; peepholes, projections and cell clipping of ``LSTMCell`` are not
-supported.
+``None``), and runs it in a ``tf.scan`` over a time axis known at run time
+(``[None, None, d]``); with ``sequence_length`` a row's outputs are zero past its
+length and its state stops there, as in TF.  Departures: peepholes, projections and
+cell clipping of ``LSTMCell`` are not supported.
 
 Imports the tracing functions and the compat scopes and initializers.
 
@@ -38,6 +38,7 @@ from ..errors import ArgumentError, ShapeError
 from ..graph import Dim
 from ..tracing import nn as _nn
 from . import initializers as _init
+from .control import scan
 from .scopes import get_variable, variable_scope
 from .tensor import tf_dtype_arg
 
@@ -252,6 +253,25 @@ def _steps(cell, inputs, state, sequence_length, scope, default):
     return outputs, state
 
 
+def _scanned(cell, x, state, sequence_length, scope, default):
+    """The cell over the time-major ``x`` whose number of steps is known at run time,
+    as a ``tf.scan``: (stacked outputs [time, batch, units], final state)."""
+    with variable_scope(scope, default_name=default):
+        first, _ = cell(x[0], state)   # makes the cell's variables here, not in the loop
+        times = _t.cast(_t.range(_t.shape(x)[0]), np.int64)
+
+        def step(carried, row):
+            (_, before), (x_t, t) = carried, row
+            out, new = cell(x_t, before)
+            if sequence_length is not None:   # past a row's length: zeros, state kept
+                alive = _t.expand_dims(_t.less(t, _t.cast(sequence_length, np.int64)), 1)
+                out = _t.where(alive, out, _t.zeros_like(out))
+                new = _map_state(lambda a, b: _t.where(alive, a, b), new, before)
+            return out, new
+        outputs, states = scan(step, (x, times), initializer=(_t.zeros_like(first), state))
+    return outputs, _map_state(lambda s: s[-1], states)
+
+
 def _start(cell, initial_state, batch, dtype):
     if initial_state is not None:
         return initial_state
@@ -268,13 +288,14 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     if x.ndim < 3:
         raise ShapeError(f"dynamic_rnn: inputs of shape {x.shape}; give [batch, time, depth]")
     steps = x.shape[0] if time_major else x.shape[1]
-    if isinstance(steps, Dim):
-        raise ShapeError(f"dynamic_rnn: inputs of shape {x.shape} have a number of steps "
-                         "known only at run time; give the placeholder a fixed number of "
-                         "steps (pad the sequences and pass sequence_length)")
-    per_step = _t.unstack(x, axis=0 if time_major else 1)
     state = _start(cell, initial_state, x.shape[1] if time_major else x.shape[0],
                    dtype or x.dtype)
+    if isinstance(steps, Dim):   # a number of steps known at run time: a scan over time
+        swap = [1, 0] + list(range(2, x.ndim))
+        outputs, state = _scanned(cell, x if time_major else _t.transpose(x, swap), state,
+                                  sequence_length, scope, "rnn")
+        return (outputs if time_major else _t.transpose(outputs, swap)), state
+    per_step = _t.unstack(x, axis=0 if time_major else 1)
     outputs, state = _steps(cell, per_step, state, sequence_length, scope, "rnn")
     return _t.stack(outputs, axis=0 if time_major else 1), state
 
@@ -292,16 +313,41 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
                               initial_state_fw=None, initial_state_bw=None, dtype=None,
                               parallel_iterations=None, swap_memory=False, time_major=False,
                               scope=None):
-    """``tf.nn.bidirectional_dynamic_rnn`` without ``sequence_length``: the backward cell
-    reads the time axis reversed, its outputs reversed back."""
-    if sequence_length is not None:
-        raise ArgumentError("bidirectional_dynamic_rnn(sequence_length=...) is not supported: "
-                            "pad every sequence to the full length")
-    axis = 0 if time_major else 1
+    """``tf.nn.bidirectional_dynamic_rnn``: the backward cell reads each row's first
+    ``sequence_length`` steps reversed (the whole time axis without lengths), its
+    outputs reversed back, as TF does."""
+    time, batch = (0, 1) if time_major else (1, 0)
+
+    def backwards(x):
+        if sequence_length is None:
+            return _t.reverse(x, [time])
+        return reverse_sequence(x, sequence_length, seq_axis=time, batch_axis=batch)
     with variable_scope(scope, default_name="bidirectional_rnn"):
-        out_fw, state_fw = dynamic_rnn(cell_fw, inputs, None, initial_state_fw, dtype,
-                                       time_major=time_major, scope="fw")
-        backwards = _t.reverse(_t.as_tensor(inputs), [axis])
-        out_bw, state_bw = dynamic_rnn(cell_bw, backwards, None, initial_state_bw, dtype,
+        out_fw, state_fw = dynamic_rnn(cell_fw, inputs, sequence_length, initial_state_fw,
+                                       dtype, time_major=time_major, scope="fw")
+        out_bw, state_bw = dynamic_rnn(cell_bw, backwards(_t.as_tensor(inputs)),
+                                       sequence_length, initial_state_bw, dtype,
                                        time_major=time_major, scope="bw")
-    return (out_fw, _t.reverse(out_bw, [axis])), (state_fw, state_bw)
+    return (out_fw, backwards(out_bw)), (state_fw, state_bw)
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002
+                     seq_dim=None, batch_dim=None):
+    """``tf.reverse_sequence``: in each row b (along ``batch_axis``) the first
+    ``seq_lengths[b]`` entries along ``seq_axis`` reversed, the rest kept."""
+    x = _t.as_tensor(input)
+    seq = seq_axis if seq_axis is not None else seq_dim
+    batch = batch_axis if batch_axis is not None else (batch_dim or 0)
+    if seq is None:
+        raise ArgumentError("reverse_sequence: give seq_axis")
+    seq, batch = seq % x.ndim, batch % x.ndim
+    order = [batch, seq] + [a for a in range(x.ndim) if a not in (batch, seq)]
+    moved = _t.transpose(x, order)
+    size = _t.shape(moved)
+    rows = moved if x.ndim == 3 else _t.reshape(moved, _t.stack([size[0], size[1], -1]))
+    steps = _t.cast(_t.range(size[1]), np.int64)[None, :]                      # [1, T]
+    length = _t.cast(seq_lengths, np.int64)[:, None]                           # [B, 1]
+    source = _t.where(steps < length, length - 1 - steps, steps + 0 * length)  # [B, T]
+    picked = _t.matmul(_t.one_hot(source, size[1], dtype=x.dtype), rows)       # [B, T, rest]
+    back = _t.reshape(picked, size) if x.ndim != 3 else picked
+    return _t.transpose(back, list(np.argsort(order)), name=name)

@@ -126,6 +126,7 @@ CELLS = {n: getattr(_rnn, n) for n in ("RNNCell", "BasicRNNCell", "BasicLSTMCell
                                         "GRUCell", "MultiRNNCell", "DropoutWrapper",
                                         "LSTMStateTuple")}
 RNNS = {n: getattr(_rnn, n) for n in ("dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn")}
+reverse_sequence = _rnn.reverse_sequence
 nn = namespace("nn", **{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1, **RNNS},
                rnn_cell=namespace("nn.rnn_cell", **CELLS))
 
@@ -252,4 +253,4 @@ __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LE
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
-    "matrix_diag", "matrix_diag_part", "where", "where_v2"])
+    "matrix_diag", "matrix_diag_part", "where", "where_v2", "reverse_sequence"])
