@@ -39,7 +39,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import progress
-from .errors import ArgumentError, NotATensorError
+from .errors import ArgumentError, CompileError, NotATensorError
 from .graph import Node, ancestors, is_static
 from .lower import background, gcfreeze
 from .lower import cache as lower_cache
@@ -104,10 +104,21 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     nodes = [n.graph.compressed.get(n, n) for n in flat if n is not None]
     order = ancestors(nodes + leaves)   # one walk of the graph serves every check below
     shapes = {n.shape for n in order}   # a graph has few distinct shapes
+    kinds = {n.op.kind for n in order}
+    if "special" in kinds:
+        from .ops.valued import value_sized
+        found = value_sized(order)
+        if found is not None:
+            raise CompileError(
+                f"{found.name!r} ({found.op.name}) has a size read from values (a computed "
+                "boolean mask, one-argument where, slice bounds computed in the graph): the "
+                "compiled code needs sizes known from the inputs. Evaluate it with "
+                "sg.evaluate or a Session, or mask with multiplication (x * mask) or "
+                "tf.where(mask, x, 0), which keep the shape")
     if None in shapes:  # unknown rank
         return _per_size(nodes, tree, leaves, fastmath, cache)
     sized = not all(is_static(s) for s in shapes)
-    if "control" in {n.op.kind for n in order}:
+    if "control" in kinds:
         from .lower.control import control_nodes
         if control_nodes(nodes, leaves):
             if sized:  # sub-graphs compile at known sizes: once per size met

@@ -24,6 +24,7 @@ from .graph import (Dim, Node, concrete_attrs, concrete_shape, has_dims, is_stat
 from .ops import check_value
 from .ops.base import check_broadcast
 from .ops.deferred import resolve
+from .ops.valued import size_binders
 from .values import bind_dims, cast_value, fits  # noqa: F401  (re-exported)
 
 
@@ -81,7 +82,9 @@ def check_feed(feed_dict):
 
 
 def needed(outputs, feeds=()):
-    """Nodes needed to compute ``outputs``, stopping at fed nodes, in topological order."""
+    """Nodes needed to compute ``outputs``, stopping at fed nodes, in topological order
+    (with the nodes that bind sizes read from values, ``ops.valued``, which shapes
+    among them depend on)."""
     seen, stack = set(), [n for n in outputs if n is not None]
     while stack:
         node = stack.pop()
@@ -89,7 +92,29 @@ def needed(outputs, feeds=()):
             seen.add(node)
             if node not in feeds:
                 stack.extend(node.inputs)
+            if not stack:
+                stack = _binders(seen)
     return sorted(seen, key=lambda n: n.id)
+
+
+def _binders(nodes):
+    """The nodes binding the value-read sizes in the shapes of ``nodes`` that are not
+    among them (a gradient's zeros have the mask's count, not the mask node)."""
+    found, sizes = {}, None
+    for node in nodes:
+        if node.shape is None or is_static(node.shape):
+            continue
+        if sizes is None:
+            sizes = size_binders(node.graph)
+        if not sizes:
+            return []
+        for d in node.shape:
+            if isinstance(d, Dim):
+                for symbol in d.expr.free_symbols:
+                    binder = sizes.get(symbol)
+                    if binder is not None and binder not in nodes:
+                        found[binder] = None
+    return list(found)
 
 
 def leaf_value(node, feeds):
@@ -131,6 +156,8 @@ def _run_unknown(node, args, bindings):
     """One node with unknown sizes: they take their values (``bindings``); dims that
     must agree are checked here, with an error naming the shapes."""
     shapes = [a.shape for a in args]
+    if getattr(node.op, "binds_sizes", False):   # its size is read from its values
+        return _run_sizing(node, args, bindings)
     try:
         shape = concrete_shape(node.shape, bindings, f"{node.name!r}")
         if node.op.kind == "elementwise":
@@ -147,6 +174,23 @@ def _run_unknown(node, args, bindings):
         raise ShapeError(f"{node.op.name} ({node.name!r}): inputs of shapes "
                          f"{', '.join(map(str, shapes))} give shape {out.shape}, not "
                          f"{shape_text(node.shape)} = {shape} as the sizes fed imply")
+    return out, shape
+
+
+def _run_sizing(node, args, bindings):
+    """A node whose result's size depends on values (``ops.valued``): computed first,
+    its new sizes bound from the result, then checked like any other."""
+    attrs = {k: v for k, v in node.attrs.items() if k != "size"}
+    out = np.asarray(node.op.impl(*args, **concrete_attrs(attrs, bindings)))
+    if out.ndim == len(node.shape):
+        for d, n in zip(node.shape, out.shape):
+            if isinstance(d, Dim) and d.symbol is not None and d.symbol not in bindings:
+                bindings[d.symbol] = n
+    shape = concrete_shape(node.shape, bindings, f"{node.name!r}")
+    if out.shape != shape:
+        raise ShapeError(f"{node.op.name} ({node.name!r}) gives shape {out.shape} where "
+                         f"{shape_text(node.shape)} = {shape} is expected (two masks that "
+                         "must keep as many entries keep different numbers)")
     return out, shape
 
 

@@ -86,12 +86,16 @@ def test_tensors_as_indices_constant_bounds_and_a_loop_counter():
     np.testing.assert_allclose(out["g"], want)
 
 
-def test_a_slice_bound_computed_in_the_graph_is_a_clear_error():
+def test_a_slice_bound_computed_in_the_graph_is_read_when_values_arrive():
     with tf.Graph().as_default():
         data = tf.constant(np.arange(6.0))
         i = tf.constant(1)
-        with pytest.raises(ValueError, match="must be known when the graph is built"):
-            data[i:i + 2]
+        window = data[i:i + 2]
+        assert window.shape.as_list() == [None]
+        with tf.Session() as sess:
+            assert sess.run(window).tolist() == [1.0, 2.0]
+        with pytest.raises(ValueError, match="step 1"):
+            data[i:i + 4:2]
         with pytest.raises(ValueError, match="scalar integer tensor"):
             data[tf.placeholder(tf.float32, [])]
 

@@ -107,7 +107,8 @@ def test_wait_true_and_the_environment_build_before_returning(monkeypatch):
     assert f.wait(timeout=120).ready
 
 
-@pytest.mark.parametrize("name", sorted(n for n, op in REGISTRY.items() if op.examples))
+@pytest.mark.parametrize("name", sorted(n for n, op in REGISTRY.items() if op.examples and
+                                         not getattr(op, "value_sized", False)))
 def test_cheap_tier_matches_reference_for_every_op(name, held):
     graph, fetches, leaves, values = _build(name, np.random.default_rng(7))
     with graph.as_default():

@@ -7,11 +7,14 @@ import numpy as np
 import pytest
 
 import symgrad as sg
+from symgrad.errors import CompileError
 from symgrad.ops import REGISTRY, apply
 
 from .oracles import example_values
 
-OPS = sorted(n for n, op in REGISTRY.items() if op.examples)
+# sizes read from values (ops.valued): sg.compile refuses them (tested below)
+VALUE_SIZED = sorted(n for n, op in REGISTRY.items() if getattr(op, "value_sized", False))
+OPS = sorted(n for n, op in REGISTRY.items() if op.examples and n not in VALUE_SIZED)
 
 
 def _build(name, rng):
@@ -77,3 +80,14 @@ def test_compiled_op_batched_matches_loop(name, compiled):
             np.testing.assert_allclose(np.asarray(g[b], dtype=float), np.asarray(e, dtype=float),
                                        rtol=1e-5 if node.dtype == np.float32 else 1e-12,
                                        atol=1e-12, err_msg=f"{name}: {node.name}")
+
+
+@pytest.mark.parametrize("name", VALUE_SIZED)
+def test_ops_with_sizes_read_from_values_are_refused_with_what_to_do(name, rng):
+    example = REGISTRY[name].examples[0]
+    with sg.Graph().as_default():
+        leaves = [sg.Variable(v, name=f"in{k}")
+                  for k, v in enumerate(example_values(example, rng))]
+        out = apply(name, leaves, **example.attrs)
+        with pytest.raises(CompileError, match="read from values.*sg.evaluate"):
+            sg.compile(out, [])

@@ -229,13 +229,10 @@ unpack = _arrays.unstack
 def where(condition, x=None, y=None, name=None):
     """TF1's ``tf.where(condition, x, y)``: a condition of rank 1 under x and y of higher
     rank picks whole rows (TF2's ``where_v2`` broadcasts it against the last axis
-    instead); otherwise x and y where it holds, elementwise.  The one-argument form
-    (the indices of true entries) has a size known only from the values: refused."""
+    instead); otherwise x and y where it holds, elementwise.  With the condition alone,
+    the positions of its true entries, int64 ``[k, rank]`` (k known from the values)."""
     if x is None and y is None:
-        raise ValueError("tf.where(condition) without x and y gives the indices of the true "
-                         "entries, whose number is known only from the values: symgrad "
-                         "shapes are static; use tf.where(condition, x, y) or compute the "
-                         "indices with numpy")
+        return _arrays.nonzero(condition, name=name)
     if x is None or y is None:
         raise ValueError("tf.where: give both x and y (or neither)")
     c, a, b = _t.functions._lift([condition, x, y])
@@ -244,7 +241,15 @@ def where(condition, x=None, y=None, name=None):
     return _t.where(c, a, b, name=name)
 
 
-where_v2 = _t.where
+def where_v2(condition, x=None, y=None, name=None):
+    """TF2's ``where``: x and y broadcast against the condition; the positions of its
+    true entries without them."""
+    if x is None and y is None:
+        return _arrays.nonzero(condition, name=name)
+    return _t.where(condition, x, y, name=name)
+
+
+dynamic_partition = _arrays.dynamic_partition
 
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) +
            list(_selection.__all__) + _REDUCTIONS + ["expand_dims", "squeeze"] + [
@@ -253,4 +258,5 @@ __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LE
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
-    "matrix_diag", "matrix_diag_part", "where", "where_v2", "reverse_sequence"])
+    "matrix_diag", "matrix_diag_part", "where", "where_v2", "reverse_sequence",
+    "dynamic_partition"])

@@ -14,7 +14,9 @@ SEMANTICS (TF's behaviour at the edges):
   InvalidArgumentError; indices have no gradient (integers).
 - one_hot: an index outside ``[0, depth)`` gives a row of ``off_value`` (TF).
 - shape/size/rank/range/linspace/eye are constants: shapes are static here.
-- boolean_mask needs a mask known when tracing (its result shape depends on it).
+- boolean_mask with a mask known when tracing picks fixed entries; with a computed
+  mask (and slices with computed bounds, dynamic_partition, one-argument where) the
+  result's length is known when the values are (``ops.valued``).
 
 >>> with Graph().as_default():
 ...     p = constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
@@ -33,14 +35,17 @@ from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.sizes import sizes_of
+from ..ops.valued import sized_by_values
 from .arguments import publish
-from .functions import _lift, cast, concat, equal, expand_dims, less, reshape, where
+from .functions import (_lift, cast, concat, equal, expand_dims, greater_equal, less,
+                        logical_and, reshape, transpose, where)
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
 __all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", "slice",
            "reverse",
-           "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye", "sequence_mask"]
+           "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye", "sequence_mask",
+           "dynamic_partition"]
 
 
 def known_now(value):
@@ -67,8 +72,13 @@ def index_by_tensors(x, index):
     of a slice must be known now (the result's size would depend on values)."""
     items = list(index) if isinstance(index, tuple) else [index]
     static, picks = [], []
+    computed = []
     for item in items:
-        if isinstance(item, builtins.slice):
+        if isinstance(item, builtins.slice) and any(
+                isinstance(b, Node) and not known_now(b) for b in (item.start, item.stop)):
+            computed.append((len(static), item))   # bounds computed in the graph: a mask
+            static.append(builtins.slice(None))
+        elif isinstance(item, builtins.slice):
             static.append(builtins.slice(*(_known_int(b, "a slice bound") for b in
                                   (item.start, item.stop, item.step))))
         elif isinstance(item, Node) and not known_now(item):
@@ -89,12 +99,35 @@ def index_by_tensors(x, index):
             continue
         axes[k] = at
         at += 0 if isinstance(item, (int, np.integer)) else 1
+    for k, item in computed:
+        out = _computed_bounds(out, axes[k], item)
     for k, i in reversed(picks):
         out = gather(out, i, axis=axes[k])
     return out
 
 
 Tensor._index_by_tensors = index_by_tensors
+
+
+def _computed_bounds(out, axis, item):
+    """``out[..., start:stop]`` along ``axis`` with bounds computed in the graph (step 1,
+    Python's clamping and negative bounds): the rows a mask of positions keeps."""
+    if item.step not in (None, 1):
+        raise ShapeError("a slice with computed bounds takes step 1 only")
+    n = out.shape[axis]
+    length = literal(out.graph, np.array(n, np.int64)) if not isinstance(n, Dim) else \
+        cast(apply("dim_size", [out], axis=(axis,)), np.int64)
+    at = iota_of(out.graph, n, np.int64)
+    keep = None
+    for bound, test in ((item.start, greater_equal), (item.stop, less)):
+        if bound is None:
+            continue
+        (b,) = _lift([bound])
+        b = cast(b, np.int64)
+        b = where(less(b, literal(b.graph, np.array(0, np.int64))), b + length, b)
+        part = test(at, b)
+        keep = part if keep is None else logical_and(keep, part)
+    return out if keep is None else boolean_mask(out, keep, axis=axis)
 
 
 def _known_int(value, what):
@@ -286,16 +319,55 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
 
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
-    """The entries of ``tensor`` where ``mask`` (known when tracing) is True, flattened
-    over the mask's axes."""
+    """The entries of ``tensor`` where ``mask`` is True, flattened over the mask's axes
+    (starting at ``axis``).  A mask known when tracing picks fixed entries; a computed or
+    fed one gives a result whose length is known when the mask's values are
+    (``ops.valued``), with TF's gradient: zeros where the mask is False."""
     (x,) = _lift([tensor])
-    m = static_value(mask, "boolean_mask(mask)").astype(bool)
     axis = 0 if axis is None else int(axis) % max(x.ndim, 1)
+    if not known_now(mask):
+        (m,) = _lift([mask])
+        if m.dtype.kind != "b":
+            raise ShapeError(f"boolean_mask(mask): needs a boolean tensor, got {m.dtype}; "
+                             "compare first, e.g. tf.boolean_mask(x, x > 0)")
+        if m.ndim == 0 or axis + m.ndim > x.ndim:
+            raise ShapeError(f"boolean_mask: a mask of shape {m.shape} does not fit axes "
+                             f"{axis}.. of shape {x.shape}")
+        if axis == 0:
+            return sized_by_values("mask_rows", [x, m], name=_given(name, "boolean_mask"))
+        span = builtins.range(axis, axis + m.ndim)
+        order = list(span) + [a for a in builtins.range(x.ndim) if a not in span]
+        picked = sized_by_values("mask_rows", [transpose(x, order), m])
+        back = list(builtins.range(1, axis + 1)) + [0] + list(
+            builtins.range(axis + 1, picked.ndim))
+        return transpose(picked, back, name=_given(name, "boolean_mask"))
+    m = static_value(mask, "boolean_mask(mask)").astype(bool)
     if x.shape[axis:axis + m.ndim] != m.shape:
         raise ShapeError(f"boolean_mask: mask of shape {m.shape} does not match axes "
                          f"{axis}.. of shape {x.shape}")
     index = (builtins.slice(None),) * axis + tuple(np.nonzero(m))
-    return apply("index", [x], index=index, name=name if name != "boolean_mask" else None)
+    return apply("index", [x], index=index, name=_given(name, "boolean_mask"))
+
+
+def _given(name, default):
+    return name if name != default else None
+
+
+def nonzero(condition, name=None):
+    """The positions where ``condition`` is True, shape ``(k, condition.ndim)`` int64
+    (TF's one-argument ``tf.where``); k is known when the values are."""
+    (c,) = _lift([condition])
+    if c.dtype.kind != "b":
+        c = apply("not_equal", [c, literal(c.graph, np.zeros((), c.dtype))])
+    return sized_by_values("nonzero", [c], name=name)
+
+
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """``tf.dynamic_partition``: the rows of ``data`` whose partition is 0, 1, ...
+    ``num_partitions - 1`` (a list; each one's length known when the values are)."""
+    (p,) = _lift([partitions])
+    return [boolean_mask(data, equal(p, literal(p.graph, np.array(k, p.dtype))))
+            for k in builtins.range(int(num_partitions))]
 
 
 def shape(input, name=None, out_type=np.int32):
