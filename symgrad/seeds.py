@@ -28,7 +28,7 @@ import numpy as np
 
 from .differentiate import _as_nodes, _check_options, backprop, gradients
 from .forward import seed_leaf, tangent_sweep
-from .errors import ShapeError
+from .errors import NoGradientError, ShapeError
 from .coloring import column_coloring
 from . import frontier
 from .graph import ancestors, is_static
@@ -287,10 +287,26 @@ def hessian_block(ys, x):
     (g,) = gradients(ys, x)
     if g is None:
         return None
-    t, (tangent,) = forward_sweep([g], x)
+    try:
+        t, (tangent,) = forward_sweep([g], x)
+    except NoGradientError:   # a custom gradient not linear in its cotangent
+        return _reverse_rows(g, x)
     if tangent is None:
         return None
     return unit_sweep(tangent, t, lambda fewer: frontier_hessian(ys, x, fewer))
+
+
+def _reverse_rows(g, x):
+    """TF1's Hessian: the gradient of each entry of ``g`` (one reverse sweep per row),
+    for a graph forward mode cannot sweep (a user's gradient function that is not
+    linear in its cotangent, such as clipping it)."""
+    n = int(np.prod(x.shape, dtype=np.int64))
+    flat = F.reshape(g, shape=(n,))
+    rows = []
+    for i in range(n):
+        (row,) = gradients(F.index(flat, index=(i,)), x, unconnected_gradients="zero")
+        rows.append(F.reshape(row, shape=(1,) + tuple(x.shape)))
+    return rows[0] if n == 1 else F.concat(*rows, axis=0)
 
 
 def hessian_args(xs, unconnected_gradients, aggregation_method):

@@ -27,7 +27,8 @@ NO_EXAMPLES_OK = {"const", "variable", "placeholder", "elementwise",
 # TF registers None for these (dim_size: a size, as tf.size; random_draw, positions: numbers made
 # from the input's shape alone, as TF's random ops)
 NO_GRADIENT = {"stop_gradient", "floor", "ceil", "round", "floordiv", "dim_size",
-               "random_draw", "positions"}
+               "random_draw", "positions",
+               "custom_gradient"}  # the user's rule: y, its last input, gets none by design
 
 
 def _inputs(example, rng):

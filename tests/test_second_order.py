@@ -46,7 +46,8 @@ def test_op_tangent_is_the_transpose_of_its_gradient(name, i, rng):
     lhs = float(np.sum(u * _value(tangent, shape)))
     rhs = sum(float(np.sum(_value(g, x.shape) * t)) for g, x, t in zip(grads, floats, ts))
     np.testing.assert_allclose(lhs, rhs, rtol=1e-9, atol=1e-9, err_msg=name)
-    if tangent is not None:  # and against a difference quotient along the tangents
+    if tangent is not None and name != "custom_gradient":  # and against a difference
+        # quotient along the tangents (a custom gradient is not the derivative: by design)
         def along(eps):
             old = [x.value for x in floats]
             for x, t in zip(floats, ts):

@@ -164,3 +164,30 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     return _control.scan(_pure(fn, "scan(fn)"), _tf_structure(elems), init,
                          parallel_iterations, back_prop, swap_memory, infer_shape, reverse,
                          name)
+
+
+def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """``tf.foldl``: ``acc = fn(acc, row)`` over the rows of elems, first to last; the
+    last accumulator (the first row starts it without an initializer)."""
+    return _fold(fn, elems, initializer, "foldl", reverse=False)
+
+
+def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """``tf.foldr``: as foldl, from the last row to the first."""
+    return _fold(fn, elems, initializer, "foldr", reverse=True)
+
+
+def _fold(fn, elems, initializer, what, reverse):
+    from ..tracing import reverse as flip
+    leaves, rebuild = flatten(_tf_structure(elems))
+    if reverse:
+        leaves = [flip(x, [0]) for x in leaves]
+    if initializer is None:
+        if any(x.shape[0] == 0 for x in leaves):
+            raise ArgumentError(f"{what}: elems is empty and no initializer is given")
+        initializer = rebuild([x[0] for x in leaves])
+        leaves = [x[1:] for x in leaves]
+    accs, back = flatten(scan(fn, rebuild(leaves), initializer))
+    return back([a[-1] for a in accs])

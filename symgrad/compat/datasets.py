@@ -42,10 +42,10 @@ from ..ops.deferred import resolve
 from ..ops.draws import run_number
 from . import errors
 from . import initializers as _init
-from .elements import Run, Spec, placeholder_for, shape_leaves, spec_of
+from .elements import Run, Spec, Specified, placeholder_for, shape_leaves, spec_of
 from .iterators import Iterator
 from .nest import flatten, flatten_up_to, map_structure, pack
-from .tensor import TensorShape, as_tf1
+from .tensor import as_tf1
 from .variables import tf_dtype
 
 AUTOTUNE = -1
@@ -53,7 +53,7 @@ _KEYS = itertools.count(1)
 _END = object()
 
 
-class Dataset:
+class Dataset(Specified):
     """``tf.data.Dataset``: make one with ``from_tensor_slices``, ``from_tensors``,
     ``range``, ``zip`` or ``from_generator``; transform with ``map``, ``filter``,
     ``batch``, ``shuffle``, ``repeat`` ... ; read through an iterator."""
@@ -62,20 +62,6 @@ class Dataset:
         self._spec, self._parents, self._own = spec, tuple(parents), list(captured)
         self._make = elements
         self.key = next(_KEYS)
-
-    # -- what TF1 code asks of a dataset
-    @property
-    def output_types(self):
-        return map_structure(lambda s: s.dtype, self._spec)
-
-    @property
-    def output_shapes(self):
-        return map_structure(lambda s: None if s.shape is None else TensorShape(s.shape),
-                             self._spec)
-
-    @property
-    def output_classes(self):
-        return map_structure(lambda s: _t.Tensor, self._spec)
 
     @property
     def spec(self):

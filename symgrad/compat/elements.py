@@ -14,7 +14,26 @@ from .. import tracing as _t
 from ..dims import is_static
 from ..graph import Node
 from ..ops.deferred import any_shape_placeholder
-from .tensor import as_tf1
+from .nest import map_structure
+from .tensor import TensorShape, as_tf1
+
+
+class Specified:
+    """TF1's ``output_types``, ``output_shapes`` and ``output_classes`` of a dataset or an
+    iterator, read from its ``_spec`` (a structure of :class:`Spec`)."""
+
+    @property
+    def output_types(self):
+        return map_structure(lambda s: s.dtype, self._spec)
+
+    @property
+    def output_shapes(self):
+        return map_structure(lambda s: None if s.shape is None else TensorShape(s.shape),
+                             self._spec)
+
+    @property
+    def output_classes(self):
+        return map_structure(lambda s: _t.Tensor, self._spec)
 
 
 class Spec:

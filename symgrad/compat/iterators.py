@@ -29,10 +29,10 @@ import numpy as np
 
 from . import errors
 from . import initializers as _init
-from .elements import Run, Spec, placeholder_for, shape_leaves
-from .nest import flatten, map_structure, pack
+from .elements import Run, Spec, Specified, placeholder_for, shape_leaves
+from .nest import flatten, pack
 from .state import Operation, state_of
-from .tensor import TensorShape, as_tf1
+from .tensor import as_tf1
 
 STRING = np.dtype(object)   # tf.string: only iterator handles are strings here
 _HANDLES = {}               # handle bytes -> iterator (weak values below)
@@ -64,7 +64,7 @@ def split_handles(feed_dict):
             {k: v.encode() if isinstance(v, str) else v for k, v in handles.items()})
 
 
-class Iterator:
+class Iterator(Specified):
     """``tf.data.Iterator``: ``get_next()``, ``initializer``, ``make_initializer``."""
 
     def __init__(self, spec, graph, one_shot=None, handle=None):
@@ -151,19 +151,6 @@ class Iterator:
         return Operation(name or "IteratorToStringHandle", graph=self.graph,
                          result=lambda values: self.handle)
 
-    @property
-    def output_types(self):
-        return map_structure(lambda s: s.dtype, self._spec)
-
-    @property
-    def output_shapes(self):
-        return map_structure(lambda s: None if s.shape is None else TensorShape(s.shape),
-                             self._spec)
-
-    @property
-    def output_classes(self):
-        from ..tracing import Tensor
-        return map_structure(lambda s: Tensor, self._spec)
 
 
 class _Slot:

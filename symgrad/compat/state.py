@@ -70,10 +70,10 @@ class Operation:
         if self.value is None:
             raise TypeError(f"{self.name!r} is an operation without a value; fetch it with "
                             "sess.run, or use the tensors it reads")
-        if self._tensor is None:
-            from ..tracing import identity
+        if self._tensor is None:   # TF registers no gradient for Assign: none flows back
+            from ..tracing import stop_gradient
             with state_of(self.value.graph).control_dependencies([self]):
-                self._tensor = identity(self.value, name=f"{self.name}/value")
+                self._tensor = stop_gradient(self.value, name=f"{self.name}/value")
         return self._tensor
 
     def eval(self, feed_dict=None, session=None):
@@ -123,6 +123,7 @@ class GraphState:
         self.operations = {}           # name -> Operation
         self.prints = {}               # tf.Print's tensor -> what it prints (compat.session)
         self.next_slots = {}           # get_next's placeholder -> its op (compat.iterators)
+        self.overrides = {}            # gradient_override_map: op type -> gradient name
         self.scope_counts = {}         # variable scope name -> times opened (compat.scopes)
 
     def collection(self, key):

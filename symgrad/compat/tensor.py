@@ -157,12 +157,15 @@ def tf1_results(fn):
         out = fn(*args, **kwargs)
         if _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32, as TF makes it
             out = _tf_default_dtype(out)
+        for hook in RESULT_HOOKS:
+            out = hook(out)
         _mark(out)
         return out
     call.tf1_results = True
     return call
 
 
+RESULT_HOOKS = []   # functions of a tf.* result (compat.custom: gradient overrides)
 _PYTHON_DEFAULTS = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}
 
 

@@ -64,6 +64,7 @@ from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
 from . import contrib_layers as _contrib_layers
+from . import custom as _custom
 from . import datasets as _datasets
 from . import iterators as _iterators
 from . import monitored as _monitored
@@ -76,7 +77,8 @@ from .tensor_array import TensorArray  # noqa: F401
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
 from . import tensor as _tensor
 from . import train as _train
-from .control import case, cond, map_fn, scan, while_loop  # noqa: F401  (TF1 signatures)
+from .control import (case, cond, foldl, foldr, map_fn, scan,  # noqa: F401  (TF1 signatures)
+                      while_loop)
 from .initializers import set_random_seed  # noqa: F401
 from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
@@ -130,7 +132,9 @@ def placeholder(dtype, shape=None, name=None):
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
               gate_gradients=False, aggregation_method=None, stop_gradients=None,
               unconnected_gradients="none"):
-    """``tf.gradients``: a list with one tensor (or None) per x; see ``sg.gradients``."""
+    """``tf.gradients``: a list with one tensor (or None) per x; see ``sg.gradients``.
+    An assign among ys or xs is its result tensor (through which no gradient flows)."""
+    ys, xs = _assign_results(ys), _assign_results(xs)
     grads = _gradients(ys, xs, grad_ys, name, gate_gradients, aggregation_method,
                        stop_gradients, unconnected_gradients, colocate_gradients_with_ops)
 
@@ -141,6 +145,14 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     if grads:
         remember_none(grads[0].graph if grads[0] is not None else _graph_of(xs), result)
     return result
+
+
+def _assign_results(values):
+    if isinstance(values, Operation) and values.value is not None:
+        return values.as_graph_tensor()
+    if isinstance(values, (list, tuple)):
+        return type(values)(_assign_results(v) for v in values)
+    return values
 
 
 def _graph_of(xs):
@@ -251,6 +263,9 @@ random = _runtime.namespace("random", normal=random_normal, uniform=random_unifo
                             categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,
                             set_random_seed=set_random_seed)
+
+
+custom_gradient, RegisterGradient = _custom.custom_gradient, _custom.RegisterGradient
 
 
 def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802

@@ -160,3 +160,5 @@ for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky"):
 REGISTRY["dim_size"].batch = _dim_size
 REGISTRY["random_draw"].batch = _same_numbers
 REGISTRY["positions"].batch = _same_numbers
+REGISTRY["custom_gradient"].batch = lambda node, inputs, batched, size: \
+    _spread(inputs, batched, size)[-1]   # its value is its last input's

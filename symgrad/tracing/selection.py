@@ -29,12 +29,13 @@ from ..graph import Node, same_up_to_unknown
 from ..ops import apply
 from .arguments import publish
 from .arrays import one_hot, static_value
-from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, reduce_sum,
-                        where)
+from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
+                        reduce_sum, reshape, where)
 from .math_ops import argmax
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
-__all__ = ["top_k", "in_top_k", "scatter_nd", "unsorted_segment_sum", "segment_sum"]
+__all__ = ["top_k", "in_top_k", "scatter_nd", "unsorted_segment_sum", "segment_sum",
+           "unsorted_segment_mean", "segment_mean"]
 
 
 def top_k(input, k=1, sorted=True, name=None):
@@ -97,7 +98,7 @@ def _scatter_by_one_hot(indices, u, shape, name):
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Row sums of ``data`` grouped by ``segment_ids`` (shape ``data.shape[:ids.ndim]``)."""
-    x, ids = _lift([data, segment_ids])
+    (x,), (ids,) = _lift([data]), _lift([segment_ids])   # (ids stay integers)
     n = int(static_value(num_segments, "unsorted_segment_sum(num_segments)"))
     if x.shape[:ids.ndim] != ids.shape:
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
@@ -112,6 +113,21 @@ def segment_sum(data, segment_ids, name=None):
     """Sums over runs of equal (sorted, known when tracing) ``segment_ids``."""
     ids = static_value(segment_ids, "segment_sum(segment_ids)").astype(np.int64)
     return unsorted_segment_sum(data, ids, int(ids.max()) + 1 if ids.size else 0, name=name)
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """Row means of ``data`` grouped by ``segment_ids`` (0 for an empty segment, as TF)."""
+    (x,), (ids,) = _lift([data]), _lift([segment_ids])
+    sums = unsorted_segment_sum(x, ids, num_segments)
+    counts = unsorted_segment_sum(cast(equal(ids, ids), x.dtype), ids, num_segments)
+    counts = reshape(counts, counts.shape + (1,) * (x.ndim - ids.ndim))
+    return apply("div", [sums, maximum(counts, 1.0)], name=name)
+
+
+def segment_mean(data, segment_ids, name=None):
+    """Means over runs of equal (sorted, known when tracing) ``segment_ids``."""
+    ids = static_value(segment_ids, "segment_mean(segment_ids)").astype(np.int64)
+    return unsorted_segment_mean(data, ids, int(ids.max()) + 1 if ids.size else 0, name=name)
 
 
 # scatter_nd's ``shape`` may be a constant tensor (TF's docs pass tf.constant([8])), which

@@ -1,0 +1,142 @@
+"""TF1's own gradients: ``tf.custom_gradient``, ``tf.RegisterGradient`` and
+``graph.gradient_override_map``.
+
+``@tf.custom_gradient`` wraps ``f(*xs) -> (y, grad_fn)``: the result has y's value
+and the gradient ``grad_fn(dy)`` (one per x); a ``grad_fn`` with a ``variables``
+keyword also gets the variables f read and returns ``(dxs, dvariables)``, as TF's.
+``RegisterGradient("Name")`` records ``fn(op, grad)``; inside
+``with graph.gradient_override_map({"Identity": "Name"}):`` the results of ``tf.*``
+functions of that TF op type (``tf.identity``, ``tf.sign``, ``tf.round`` ...) take that
+gradient (``op.inputs``, ``op.outputs``, ``op.type``, ``op.name`` are TF's).  Operators
+(``x * y``) are not overridden here.  Both build on the registry op
+``custom_gradient`` (``ops.custom``).
+
+Sits in ``compat``; imports the tracing layer and ``compat.state``.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+from typing import Any, Iterator
+
+from .. import tracing as _t
+from ..graph import Node, ancestors
+from ..ops import apply
+from . import tensor as _tensor
+from .state import state_of
+from .tensor import as_tf1
+from .variables import tf_dtype
+
+_REGISTERED = {}
+_TF_TYPES = {"div": "RealDiv", "matmul": "MatMul", "reduce_sum": "Sum", "reduce_mean": "Mean",
+             "reduce_max": "Max", "reduce_min": "Min", "reduce_prod": "Prod",
+             "stop_gradient": "StopGradient", "sigmoid": "Sigmoid", "add": "AddV2"}
+_ALIASES = {"Add": "AddV2", "Div": "RealDiv", "StopGradient": "StopGradient"}
+
+
+def tf_type(node):
+    """TF's op type name of ``node`` (``Identity`` for identity, ``RealDiv`` for div)."""
+    name = node.op.name
+    return _TF_TYPES.get(name) or "".join(p.capitalize() for p in name.split("_"))
+
+
+def with_gradient(xs, y, grad):
+    """y's value with gradient ``grad(dy) -> [dx, ...]`` for the tensors ``xs``."""
+    node = apply("custom_gradient", list(xs) + [y], grad=grad)
+    return as_tf1(node) if type(node) is _t.Tensor else node
+
+
+def custom_gradient(f):
+    """``tf.custom_gradient``: ``f(*xs)`` returns ``(y, grad_fn)``."""
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        xs = [a if isinstance(a, Node) else as_tf1(_t.constant(a, dtype=tf_dtype(a, None)))
+              for a in args]
+        y, grad_fn = f(*xs, **kwargs)
+        if isinstance(y, (list, tuple)):
+            raise ValueError("tf.custom_gradient: one result tensor is supported here; "
+                             "return one tensor (stack several into one)")
+        y = _t.as_tensor(y)
+        takes_variables = "variables" in inspect.signature(grad_fn).parameters
+        used = _variables_read(y, xs) if takes_variables else []
+
+        def grad(dy):
+            if not takes_variables:
+                return _listed(grad_fn(dy))
+            dxs, dvars = grad_fn(dy, variables=used)
+            return _listed(dxs) + _listed(dvars)
+        return with_gradient(xs + used, y, grad)
+    return call
+
+
+def _listed(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _variables_read(y, xs):
+    from .variables import Variable
+    return [n for n in ancestors([y]) if isinstance(n, Variable) and n not in xs]
+
+
+class RegisterGradient:
+    """``@tf.RegisterGradient("Name")`` on ``fn(op, grad)``: the gradient an override
+    map can give an op type."""
+
+    def __init__(self, op_type):
+        if not isinstance(op_type, str):
+            raise TypeError("RegisterGradient: op_type must be a string")
+        self._type = op_type
+
+    def __call__(self, fn):
+        if self._type in _REGISTERED:
+            raise KeyError(f"Registering two gradient with name '{self._type}'!")
+        _REGISTERED[self._type] = fn
+        return fn
+
+
+class _OpView:
+    """What a registered gradient function sees as ``op``: TF's fields of the node."""
+
+    def __init__(self, node):
+        self.inputs, self.outputs = list(node.inputs), [node]
+        self.type, self.name = tf_type(node), getattr(node, "op_name", node.name)
+
+    def get_attr(self, name):
+        return self.outputs[0].attrs[name]
+
+
+@contextlib.contextmanager
+def gradient_override_map(self: Any, op_type_map: dict[str, str]) -> Iterator[None]:
+    """``graph.gradient_override_map({"Identity": "Name"})``: inside, ``tf.*`` results of
+    those op types take the registered gradients."""
+    state = state_of(self)
+    saved = dict(state.overrides)
+    state.overrides.update(op_type_map)
+    try:
+        yield
+    finally:
+        state.overrides.clear()
+        state.overrides.update(saved)
+
+
+def overridden(out):
+    """``out`` (a tf.* function's result) with the gradient an active override map gives
+    its op type, or unchanged."""
+    if not isinstance(out, Node) or out.op.kind == "leaf":
+        return out
+    overrides = state_of(out.graph).overrides
+    if not overrides:
+        return out
+    name = overrides.get(tf_type(out)) or overrides.get(_ALIASES.get(tf_type(out), ""))
+    if name is None:
+        return out
+    if name not in _REGISTERED:
+        raise LookupError(f"No gradient defined for operation '{name}' (op type: "
+                          f"{tf_type(out)}); register it with @tf.RegisterGradient({name!r})")
+    fn, view = _REGISTERED[name], _OpView(out)
+    return with_gradient(list(out.inputs), out, lambda g: fn(view, g))
+
+
+_t.Graph.gradient_override_map = gradient_override_map   # (a tf.Graph method in TF1)
+_tensor.RESULT_HOOKS.append(overridden)                  # tf.* results meet the override map
