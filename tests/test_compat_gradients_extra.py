@@ -70,12 +70,18 @@ def test_registered_gradients_override_op_types_inside_the_map():
         with g.gradient_override_map({"Identity": "ReverseGrad", "Round": "StraightThrough"}):
             flipped = tf.identity(x)
             rounded = tf.round(x)
+        with g.gradient_override_map({"Sign": "Identity", "Identity": "Square"}):
+            binary = tf.sign(x)                   # TF's own gradients by op type name
+            squared = tf.identity(x)
+        builtin = tf.gradients(tf.reduce_sum(binary * 2.0 + squared), x)
         plain = tf.round(x)                       # outside the map: TF's (None)
         grads = tf.gradients(tf.reduce_sum(flipped * 2.0 + rounded * 3.0), x)
         none = tf.gradients(tf.reduce_sum(plain), x)
         with tf.Session() as sess:
             got = sess.run([flipped, rounded, grads], {x: [0.4, 1.6, -2.5]})
+            through = sess.run(builtin, {x: [0.4, 1.6, -2.5]})
         """)
+    np.testing.assert_allclose(ns["through"][0], [2.8, 5.2, -3.0], rtol=1e-6)  # 2 + 2 x
     flipped, rounded, (grads,) = ns["got"]
     np.testing.assert_allclose(flipped, [0.4, 1.6, -2.5])
     np.testing.assert_allclose(rounded, [0.0, 2.0, -2.0])
@@ -133,3 +139,21 @@ def test_a_custom_gradient_compiles_to_the_same_values():
     np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
     np.testing.assert_allclose(got[1], want[1], rtol=1e-6)
     np.testing.assert_allclose(want[1], 0.5 * point + np.sin(point), rtol=1e-6)
+
+
+def test_space_to_depth_follows_tfs_layout_and_depth_to_space_inverts_it():
+    import symgrad.compat.v1 as tf
+    x = np.arange(2 * 4 * 6 * 3, dtype=np.float32).reshape(2, 4, 6, 3)
+    want = np.zeros((2, 2, 3, 12), np.float32)   # TF's formula, entry by entry
+    for i, j, di, dj in np.ndindex(2, 3, 2, 2):
+        want[:, i, j, (di * 2 + dj) * 3:(di * 2 + dj + 1) * 3] = x[:, 2 * i + di, 2 * j + dj]
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [None, 4, 6, 3])
+        packed = tf.space_to_depth(p, 2)
+        back = tf.nn.depth_to_space(packed, 2)
+        (grad,) = tf.gradients(tf.reduce_sum(packed * packed), p)
+        with tf.Session() as sess:
+            got, again, g = sess.run([packed, back, grad], {p: x})
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(again, x)
+    np.testing.assert_allclose(g, 2 * x)

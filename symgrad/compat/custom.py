@@ -37,8 +37,23 @@ _ALIASES = {"Add": "AddV2", "Div": "RealDiv", "StopGradient": "StopGradient"}
 
 def tf_type(node):
     """TF's op type name of ``node`` (``Identity`` for identity, ``RealDiv`` for div)."""
-    name = node.op.name
+    return _type_of(node.op.name)
+
+
+def _type_of(name):
     return _TF_TYPES.get(name) or "".join(p.capitalize() for p in name.split("_"))
+
+
+def _builtin(name, node):
+    """The gradient TF registers for op type ``name`` (``{"Sign": "Identity"}`` passes
+    the gradient straight through), taken at ``node``'s inputs; None if unknown."""
+    from ..ops import REGISTRY
+    op = next((o for o in REGISTRY.values() if _type_of(o.name) in (name, _ALIASES.get(name))
+               and o.grad is not None and o.kind in ("elementwise", "special")), None)
+    if op is None or getattr(op, "nargs", -1) not in (-1, len(node.inputs)):
+        return None
+    inputs = list(node.inputs)
+    return lambda g: op.grad(apply(op, inputs), g)
 
 
 def with_gradient(xs, y, grad):
@@ -131,11 +146,14 @@ def overridden(out):
     name = overrides.get(tf_type(out)) or overrides.get(_ALIASES.get(tf_type(out), ""))
     if name is None:
         return out
-    if name not in _REGISTERED:
+    if name in _REGISTERED:
+        fn, view = _REGISTERED[name], _OpView(out)
+        return with_gradient(list(out.inputs), out, lambda g: fn(view, g))
+    builtin = _builtin(name, out)
+    if builtin is None:
         raise LookupError(f"No gradient defined for operation '{name}' (op type: "
                           f"{tf_type(out)}); register it with @tf.RegisterGradient({name!r})")
-    fn, view = _REGISTERED[name], _OpView(out)
-    return with_gradient(list(out.inputs), out, lambda g: fn(view, g))
+    return with_gradient(list(out.inputs), out, builtin)
 
 
 _t.Graph.gradient_override_map = gradient_override_map   # (a tf.Graph method in TF1)

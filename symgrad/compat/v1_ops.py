@@ -251,6 +251,45 @@ def where_v2(condition, x=None, y=None, name=None):
 
 dynamic_partition = _arrays.dynamic_partition
 
+
+def space_to_depth(input, block_size, name=None, data_format="NHWC"):  # noqa: A002
+    """``tf.space_to_depth``: each block_size x block_size patch of an NHWC batch moved
+    into the channels (rows of the patch first, then columns, then channels)."""
+    x, b, (h, w, c) = _blocks(input, block_size, data_format, "space_to_depth")
+    if h % b or w % b:
+        raise ValueError(f"space_to_depth: height {h} and width {w} must be multiples of "
+                         f"block_size {b}")
+    t = _t.reshape(x, [-1, h // b, b, w // b, b, c])
+    return _t.reshape(_t.transpose(t, [0, 1, 3, 2, 4, 5]), [-1, h // b, w // b, b * b * c],
+                      name=name)
+
+
+def depth_to_space(input, block_size, name=None, data_format="NHWC"):  # noqa: A002
+    """``tf.depth_to_space``: space_to_depth's inverse."""
+    x, b, (h, w, c) = _blocks(input, block_size, data_format, "depth_to_space")
+    if c % (b * b):
+        raise ValueError(f"depth_to_space: {c} channels are not a multiple of "
+                         f"block_size**2 = {b * b}")
+    t = _t.reshape(x, [-1, h, w, b, b, c // (b * b)])
+    return _t.reshape(_t.transpose(t, [0, 1, 3, 2, 4, 5]), [-1, h * b, w * b, c // (b * b)],
+                      name=name)
+
+
+nn.space_to_depth, nn.depth_to_space = space_to_depth, depth_to_space   # (tf.nn's too)
+
+
+def _blocks(input, block_size, data_format, what):  # noqa: A002
+    x = _t.as_tensor(input)
+    if data_format != "NHWC" or x.ndim != 4:
+        raise ValueError(f"{what}: an NHWC batch of rank 4 is supported, got shape {x.shape} "
+                         f"({data_format})")
+    if any(not isinstance(d, int) for d in x.shape[1:]):
+        raise ValueError(f"{what}: height, width and channels must be known; got {x.shape}")
+    b = int(block_size)
+    if b < 2:
+        raise ValueError(f"{what}: block_size must be at least 2, got {b}")
+    return x, b, tuple(int(d) for d in x.shape[1:])
+
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) +
            list(_selection.__all__) + _REDUCTIONS + ["expand_dims", "squeeze"] + [
     "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float",
@@ -259,4 +298,4 @@ __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LE
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
     "matrix_diag", "matrix_diag_part", "where", "where_v2", "reverse_sequence",
-    "dynamic_partition"])
+    "dynamic_partition", "space_to_depth", "depth_to_space"])
