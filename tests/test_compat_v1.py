@@ -308,8 +308,10 @@ def test_sequence_mask_over_fed_lengths():
             got = sess.run(mask, {lengths: [0, 2, 4]})
         assert mask.shape.as_list() == [None, 4] and got.dtype == np.float32
         np.testing.assert_array_equal(got, [[0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1]])
-        with pytest.raises(ValueError, match="without maxlen"):
-            tf.sequence_mask(lengths)
+        longest = tf.sequence_mask(lengths)   # maxlen: the largest length, when fed
+        with tf.Session() as sess:
+            assert sess.run(longest, {lengths: [0, 2]}).tolist() == [[False, False],
+                                                                     [True, True]]
 
 
 def test_streaming_accuracy_and_mean_over_the_batches_run():

@@ -70,6 +70,7 @@ UNBATCHED = {
     "while_vjp": "the reverse loop of while_loop; applied per seed like the loop",
     "nonzero": "integer positions of a condition: no seed flows through it, and a condition "
                "per seed would give each seed its own count",
+    "arange_of": "integers up to a computed count: no seed flows through it",
 }
 
 

@@ -145,3 +145,35 @@ def test_compile_sparsity_and_closed_forms_say_the_size_is_read_from_values():
         assert "not expanded" in str(f)
         with pytest.raises(sg.ShapeError, match="known"):
             sg.jacobian(sg.boolean_mask(x, x > 0), x)
+
+
+def test_sizes_computed_in_the_graph_in_shape_arguments_range_and_sequence_mask():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        n = tf.placeholder(tf.int32, [])
+        lengths = tf.placeholder(tf.int32, [None])
+        x = tf.placeholder(tf.float32, [None, 2])
+        filled = tf.fill([n], 2.5)
+        zeros = tf.zeros(tf.stack([n, 3]))
+        rows = tf.reshape(x, [n, -1])
+        grad = tf.gradients(tf.reduce_sum(rows * 3.0), x)[0]
+        counts = [tf.range(n), tf.range(1, n, 2), tf.range(n, 0, -2)]
+        masks = [tf.sequence_mask(lengths), tf.sequence_mask(lengths, n, dtype=tf.float32),
+                 tf.sequence_mask(lengths, tf.shape(x)[0])]
+        ragged = tf.data.Dataset.range(1, 4).map(lambda k: tf.fill([tf.cast(k, tf.int32)], k))
+        seqs = ragged.padded_batch(3, padded_shapes=[None]).make_one_shot_iterator().get_next()
+        with tf.Session() as sess:
+            got = sess.run([filled, zeros, rows, grad, counts, masks, seqs],
+                           {n: 5, lengths: [1, 3], x: np.ones((5, 2))})
+        """)
+    filled, zeros, rows, grad, counts, masks, seqs = ns["got"]
+    np.testing.assert_array_equal(filled, np.full(5, 2.5, np.float32))
+    assert zeros.shape == (5, 3) and rows.shape == (5, 2)
+    np.testing.assert_array_equal(grad, np.full((5, 2), 3.0))
+    assert [c.tolist() for c in counts] == [[0, 1, 2, 3, 4], [1, 3], [5, 3, 1]]
+    want = np.arange(5) < np.array([[1], [3]])
+    np.testing.assert_array_equal(masks[0], want[:, :3])
+    np.testing.assert_array_equal(masks[1], want.astype(np.float32))
+    np.testing.assert_array_equal(masks[2], want)
+    assert seqs.tolist() == [[1, 0, 0], [2, 2, 0], [3, 3, 3]]

@@ -13,6 +13,8 @@ into every later shape as a placeholder's ``None`` does.
   where ``mask`` is True -- mask_rows's transpose, and so its gradient (TF's too).
 - ``nonzero(cond)``: the positions where ``cond`` is True, ``(K, cond.ndim)`` int64
   (``tf.where`` with one argument); no gradient.
+- ``arange_of(n)``: ``0, 1, ..., n-1`` for a count computed in the graph; its size
+  stands for n in shape arguments (``tf.fill([n], x)``, ``tf.range(n)``).
 
 ``sg.compile``, ``jacobian`` and sparsity need sizes known from the inputs and
 refuse such graphs with a message that says so; closed forms are not expanded.
@@ -80,9 +82,22 @@ register(Op("nonzero", kind="special",
             grad=lambda node, g: [None],
             examples=[Example(np.array([[True, False], [False, True]]))],
             doc="the positions where a condition is True (tf.where with one argument)"))
-for _name in ("mask_rows", "nonzero"):
+def _arange_of(n, size=None):
+    n = int(np.asarray(n))
+    if n < 0:
+        raise ShapeError(f"a size computed in the graph is negative ({n})")
+    return np.arange(n, dtype=np.int64)
+
+
+register(Op("arange_of", kind="special", shape=lambda in_shapes, size=None: (size,),
+            impl=_arange_of, symbolic=_no_closed_form,
+            dtype=lambda dtypes, **attrs: np.dtype(np.int64), grad=lambda node, g: [None],
+            examples=[Example(np.array(4))],
+            doc="0, 1, ..., n-1 for a count n computed in the graph (tf.range(n), a size in "
+                "tf.fill or tf.zeros from values)"))
+for _name in ("mask_rows", "nonzero", "arange_of"):
     REGISTRY[_name].binds_sizes = True     # the evaluator binds their new size
-for _name in ("mask_rows", "nonzero", "unmask_rows"):
+for _name in ("mask_rows", "nonzero", "unmask_rows", "arange_of"):
     REGISTRY[_name].value_sized = True     # sg.compile refuses graphs holding them
 
 
@@ -94,6 +109,16 @@ def sized_by_values(op, inputs, name=None, size=None):
     node = apply(op, list(inputs), name=name, size=size)
     node.attrs = dict(node.attrs, size=node.shape[0])
     return node
+
+
+def size_from_values(count):
+    """The Dim standing for the scalar integer tensor ``count`` (a size computed in the
+    graph): the length of ``arange_of(count)``, bound when that node runs (the
+    evaluator runs it for any shape holding the Dim)."""
+    if count.shape != () or count.dtype.kind not in "iu":
+        raise ShapeError(f"a size must be a scalar integer, got {count.name!r} of shape "
+                         f"{count.shape} and dtype {count.dtype}")
+    return sized_by_values("arange_of", [count]).shape[0]
 
 
 def _batched_rows(node, inputs, batched, size):

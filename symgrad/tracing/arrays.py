@@ -35,7 +35,7 @@ from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.sizes import sizes_of
-from ..ops.valued import sized_by_values
+from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
 from .functions import (_lift, cast, concat, equal, expand_dims, greater_equal, less,
                         logical_and, reshape, transpose, where)
@@ -409,10 +409,16 @@ def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):
     [[1, 0, 0, 0], [1, 1, 1, 0]]
     """
     (n,) = _lift([lengths])
-    if maxlen is None:
-        known = static_value(lengths, "sequence_mask(lengths) without maxlen")
+    if maxlen is None and known_now(lengths):
+        known = static_value(lengths, "sequence_mask(lengths)")
         maxlen = int(np.max(known)) if known.size else 0
-    steps = literal(n.graph, np.arange(int(static_value(maxlen, "sequence_mask(maxlen)"))))
+    elif maxlen is None:   # the largest length, read when the values are
+        maxlen = apply("reduce_max", [cast(n, np.int64)], axis=tuple(builtins.range(n.ndim)),
+                       keepdims=False) if n.ndim else cast(n, np.int64)
+    size = sizes_of([maxlen]) if isinstance(maxlen, (Node, Dim)) else (int(maxlen),)
+    if size is None:
+        size = (size_from_values(cast(maxlen, np.int64)),)
+    steps = iota_of(n.graph, size[0], np.int64)
     mask = less(steps, expand_dims(cast(n, np.int64), -1))
     dtype = as_dtype(dtype)
     return named(mask if dtype == np.bool_ else cast(mask, dtype), name)
@@ -426,6 +432,8 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     run_time = _run_time_range(start, limit, delta, dtype)
     if run_time is not None:
         return named(run_time, name)
+    if not all(known_now(v) for v in (start, limit, delta)):
+        return named(_computed_range(start, limit, delta, dtype), name)
     values = [static_value(v, "range") for v in (start, limit, delta)]
     out = np.arange(*values, dtype=as_dtype(dtype))
     return named(literal(get_default_graph(), out), name)
@@ -451,6 +459,20 @@ def _run_time_range(start, limit, delta, dtype):
     if step != 1:
         out = out * np.array(step, dtype)
     return out + np.array(lo, dtype) if lo else out
+
+
+def _computed_range(start, limit, delta, dtype):
+    """``range`` with bounds computed in the graph: ``start + delta * arange(count)``,
+    count = max(0, ceil((limit - start) / delta)) read when the values are."""
+    lo, hi, step = _lift([start, limit, delta])
+    dtype = as_dtype(dtype) if dtype is not None else np.result_type(
+        lo.dtype, hi.dtype, step.dtype)
+    span = cast(hi, np.float64) - cast(lo, np.float64)
+    count = cast(apply("ceil", [span / cast(step, np.float64)]), np.int64)
+    count = where(less(count, literal(count.graph, np.array(0, np.int64))),
+                  literal(count.graph, np.array(0, np.int64)), count)
+    at = iota_of(count.graph, size_from_values(count), np.int64)
+    return cast(lo, dtype) + cast(step, dtype) * cast(at, dtype)
 
 
 def linspace(start, stop, num, name=None, axis=0):

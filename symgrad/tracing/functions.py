@@ -21,6 +21,7 @@ from ..ops import REGISTRY, as_node, common_graph, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.deferred import deferrable
 from ..ops.sizes import sizes_of
+from ..ops.valued import size_from_values
 from .arguments import checked, tensor_signature
 from . import tensor as _tensor
 from .tensor import Graph, apply, as_dtype, as_tensor, constant, get_default_graph  # noqa: F401
@@ -287,10 +288,28 @@ def _dims(shape, what="reshape(shape)"):
     """A shape argument as a tuple of ints and Dims (a Dim is kept: ``x.shape[0]``, and
     so is a size read at run time: ``tf.shape(x)[0]``, see ``ops.sizes``)."""
     found = sizes_of(shape)
-    if found is None:
-        raise ShapeError(f"{what} must be known when the graph is built: numbers, x.shape "
-                         f"entries or tf.shape(x) entries, not {shape!r}")
-    return found
+    if found is not None:
+        return found
+    # entries computed from values: each a size bound when its count runs (ops.valued)
+    if isinstance(shape, Node):
+        if shape.ndim != 1 or not isinstance(shape.shape[0], int):
+            raise ShapeError(f"{what} must be a vector of known length, got {shape.name!r} "
+                             f"of shape {shape.shape}")
+        entries = [apply("index", [shape], index=(k,)) for k in range(shape.shape[0])]
+    elif isinstance(shape, (list, tuple)):
+        entries = list(shape)
+    else:
+        entries = [shape]
+    return tuple(_one_size(e, what) for e in entries)
+
+
+def _one_size(entry, what):
+    known = sizes_of([entry])
+    if known is not None:
+        return known[0]
+    if not isinstance(entry, Node):
+        raise ShapeError(f"{what}: {entry!r} is not a size")
+    return size_from_values(cast(entry, np.int64) if entry.dtype.kind in "iu" else entry)
 
 
 @_public
@@ -415,7 +434,11 @@ def ones(shape: int | Sequence[int], dtype: DTypeLike = np.float64,
 def fill(dims: int | Sequence[int], value: float | int | bool,
          name: str | None = None) -> Tensor:
     """A constant of ``dims`` filled with ``value`` (broadcast, for a size read at run
-    time)."""
+    time); a scalar tensor ``value`` is broadcast to ``dims``."""
+    if isinstance(value, Node):
+        if value.shape != ():
+            raise ShapeError(f"fill(value): needs a scalar, got shape {value.shape}")
+        return apply("broadcast_to", [value], shape=_dims(dims, "fill(dims)"), name=name)
     return _full(dims, value, np.asarray(value).dtype, name, "Fill", "fill(dims)")
 
 
