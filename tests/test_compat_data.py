@@ -23,8 +23,7 @@ def drain(tensors, session=None, feed_dict=None, limit=1000):
 
 
 def ragged(*lengths):
-    """Sequences of these lengths, each filled with its length (from_generator: a map
-    cannot make a shape from a value)."""
+    """Sequences of these lengths, each filled with its length, from a generator."""
     def gen():
         for n in lengths:
             yield [n] * n

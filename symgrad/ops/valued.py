@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..graph import Dim
-from .base import REGISTRY, Example, F, Op, register
+from .base import REGISTRY, Example, F, Op, apply, register
 
 
 def _mask_shape(in_shapes, size=None):
@@ -102,10 +102,9 @@ for _name in ("mask_rows", "nonzero", "unmask_rows", "arange_of"):
 
 
 def sized_by_values(op, inputs, name=None, size=None):
-    """``op`` (mask_rows or nonzero) applied to ``inputs``; its new size is kept in
-    ``attrs["size"]``, so every rebuild of the node (batched seeds, control flow) has
-    the same one."""
-    from .base import apply
+    """``op`` (mask_rows, nonzero or arange_of) applied to ``inputs``; its new size is
+    kept in ``attrs["size"]``, so every rebuild of the node (batched seeds, control
+    flow) has the same one."""
     node = apply(op, list(inputs), name=name, size=size)
     node.attrs = dict(node.attrs, size=node.shape[0])
     return node
