@@ -22,17 +22,17 @@ from typing import Any, Iterator
 
 from .. import tracing as _t
 from ..graph import Node, ancestors
-from ..ops import apply
+from ..ops import REGISTRY, apply
 from . import tensor as _tensor
 from .state import state_of
 from .tensor import as_tf1
 from .variables import tf_dtype
 
 _REGISTERED = {}
+# TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
 _TF_TYPES = {"div": "RealDiv", "matmul": "MatMul", "reduce_sum": "Sum", "reduce_mean": "Mean",
-             "reduce_max": "Max", "reduce_min": "Min", "reduce_prod": "Prod",
-             "stop_gradient": "StopGradient", "sigmoid": "Sigmoid", "add": "AddV2"}
-_ALIASES = {"Add": "AddV2", "Div": "RealDiv", "StopGradient": "StopGradient"}
+             "reduce_max": "Max", "reduce_min": "Min", "reduce_prod": "Prod", "add": "AddV2"}
+_ALIASES = {"Add": "AddV2", "Div": "RealDiv"}
 
 
 def tf_type(node):
@@ -47,7 +47,6 @@ def _type_of(name):
 def _builtin(name, node):
     """The gradient TF registers for op type ``name`` (``{"Sign": "Identity"}`` passes
     the gradient straight through), taken at ``node``'s inputs; None if unknown."""
-    from ..ops import REGISTRY
     op = next((o for o in REGISTRY.values() if _type_of(o.name) in (name, _ALIASES.get(name))
                and o.grad is not None and o.kind in ("elementwise", "special")), None)
     if op is None or getattr(op, "nargs", -1) not in (-1, len(node.inputs)):
@@ -58,8 +57,7 @@ def _builtin(name, node):
 
 def with_gradient(xs, y, grad):
     """y's value with gradient ``grad(dy) -> [dx, ...]`` for the tensors ``xs``."""
-    node = apply("custom_gradient", list(xs) + [y], grad=grad)
-    return as_tf1(node) if type(node) is _t.Tensor else node
+    return as_tf1(apply("custom_gradient", list(xs) + [y], grad=grad))
 
 
 def custom_gradient(f):

@@ -42,7 +42,8 @@ from ..ops.deferred import resolve
 from ..ops.draws import run_number
 from . import errors
 from . import initializers as _init
-from .elements import Run, Spec, Specified, placeholder_for, shape_leaves, spec_of
+from .elements import (Run, Spec, Specified, declared_spec, fits_declared, placeholder_for,
+                       shape_leaves, spec_of)
 from .iterators import Iterator
 from .nest import flatten, flatten_up_to, map_structure, pack
 from .tensor import as_tf1
@@ -166,10 +167,8 @@ class Dataset(Specified):
             raise TypeError("from_generator: `generator` must be callable (a function "
                             "returning a fresh generator), got "
                             f"{type(generator).__name__}")
-        types = flatten(output_types)
-        shapes = [None] * len(types) if output_shapes is None else shape_leaves(
-            output_types, output_shapes)
-        specs = [Spec(t, None if s is None else tuple(s)) for t, s in zip(types, shapes)]
+        declared = declared_spec(output_types, output_shapes)
+        specs = flatten(declared)
 
         def elements(run):
             for item in generator(*(args or ())):
@@ -180,7 +179,7 @@ class Dataset(Specified):
                         None, None, f"`generator` yielded {item!r}, which does not have the "
                         f"structure of output_types {output_types!r}") from None
                 yield pack(output_types, [_conform(v, s) for v, s in zip(values, specs)])
-        return Dataset(pack(output_types, specs), elements=elements)
+        return Dataset(declared, elements=elements)
 
     # -- transformations
     def map(self, map_func, num_parallel_calls=None):
@@ -211,8 +210,7 @@ class Dataset(Specified):
 
         def elements(run):
             for e in self.elements(run):
-                values = fn.values_for(run, e, inner.captured())
-                yield from inner.elements(Run({**run.values, **values}, next(run.draws)))
+                yield from fn.dataset_elements(run, e)
         return Dataset(inner.spec, [self], fn.captured, elements)
 
     def batch(self, batch_size, drop_remainder=False):
@@ -300,7 +298,8 @@ class Dataset(Specified):
         ``block_length`` values from each in turn (TF's order; AUTOTUNE: one per CPU)."""
         fn = Traced(map_func, self._spec, "interleave", self, datasets=True)
         inner = fn.outputs
-        cycle = os.cpu_count() or 1 if cycle_length in (None, AUTOTUNE) else int(cycle_length)
+        cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else \
+            int(cycle_length)
         block = int(block_length)
 
         def elements(run):
@@ -321,9 +320,7 @@ class Dataset(Specified):
                     if e is _END:
                         ended = True
                     else:
-                        values = fn.values_for(run, e, inner.captured())
-                        open_[at] = iter(inner.elements(Run({**run.values, **values},
-                                                            next(run.draws))))
+                        open_[at] = iter(fn.dataset_elements(run, e))
                 else:
                     at, taken = (at + 1) % cycle, 0
         return Dataset(inner.spec, [self], fn.captured, elements)
@@ -489,6 +486,13 @@ class Traced:
                 order = self._orders[key] = needed(nodes, feeds)
             return {**found, **run_nodes(nodes, feeds, order)}
 
+    def dataset_elements(self, run, element):
+        """The elements of the dataset the function makes of ``element`` (flat_map,
+        interleave): its captured tensors evaluated for that element."""
+        inner = self.outputs
+        values = self.values_for(run, element, inner.captured())
+        return inner.elements(Run({**run.values, **values}, next(run.draws)))
+
     def __call__(self, run, element):
         values = self.values_for(run, element, self._inner)
         return map_structure(lambda o: _export(values[o]), self.outputs)
@@ -650,8 +654,7 @@ def _padded(column, shape, pad, dtype):
 
 def _conform(value, spec):
     value = np.asarray(value, dtype=spec.dtype)
-    if spec.shape is not None and (value.ndim != len(spec.shape) or any(
-            d is not None and d != a for d, a in zip(spec.shape, value.shape))):
+    if not fits_declared(value.shape, spec.shape):
         raise errors.InvalidArgumentError(
             None, None, f"`generator` yielded an element of shape {list(value.shape)} where "
             f"an element of shape {list(spec.shape)} was expected")

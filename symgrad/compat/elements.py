@@ -14,7 +14,7 @@ from .. import tracing as _t
 from ..dims import is_static
 from ..graph import Node
 from ..ops.deferred import any_shape_placeholder
-from .nest import map_structure
+from .nest import flatten, map_structure, pack
 from .tensor import TensorShape, as_tf1
 
 
@@ -47,6 +47,24 @@ class Spec:
 
     def __repr__(self):
         return f"Spec({self.dtype.name}, {self.shape})"
+
+
+def declared_spec(output_types, output_shapes):
+    """The spec structure of TF's ``(output_types, output_shapes)`` pair (no shapes:
+    unknown ranks)."""
+    types = flatten(output_types)
+    shapes = [None] * len(types) if output_shapes is None else shape_leaves(
+        output_types, output_shapes)
+    return pack(output_types, [Spec(t, None if s is None else tuple(s))
+                               for t, s in zip(types, shapes)])
+
+
+def fits_declared(shape, declared):
+    """Whether ``shape`` fits a declared one (None: unknown rank; a None size: any)."""
+    if declared is None or shape is None:
+        return declared is None
+    return len(shape) == len(declared) and all(
+        d is None or d == s for s, d in zip(shape, declared))
 
 
 def spec_of(value):

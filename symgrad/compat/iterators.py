@@ -29,7 +29,10 @@ import numpy as np
 
 from . import errors
 from . import initializers as _init
-from .elements import Run, Spec, Specified, placeholder_for, shape_leaves
+from ..ops.base import REGISTRY
+from ..tracing import get_default_graph
+from ..values import fits
+from .elements import Run, Specified, declared_spec, fits_declared, placeholder_for
 from .nest import flatten, pack
 from .state import Operation, state_of
 from .tensor import as_tf1
@@ -42,10 +45,9 @@ _NUMBERS = itertools.count()
 def string_placeholder(shape, name=None):
     """``tf.placeholder(tf.string, ...)``: only an iterator handle can be fed to it (the
     session passes its value to the iterators; no op computes on strings here)."""
-    from ..ops.base import REGISTRY
     if shape is not None and tuple(shape) != ():
         raise ValueError("tf.string placeholders are iterator handles here: shape=[] only")
-    graph = _graph()
+    graph = get_default_graph()
     return as_tf1(graph.add_node(REGISTRY["placeholder"], (), {}, (), STRING,
                                  name=name or "Placeholder"))
 
@@ -79,7 +81,7 @@ class Iterator(Specified):
 
     @classmethod
     def one_shot(cls, dataset):
-        graph = _graph()
+        graph = get_default_graph()
         unfed = [n for n in dataset.captured() if n.is_leaf and n.value is None]
         if unfed:
             raise ValueError(
@@ -90,7 +92,7 @@ class Iterator(Specified):
 
     @classmethod
     def initializable(cls, dataset):
-        it = cls(dataset.spec, _graph())
+        it = cls(dataset.spec, get_default_graph())
         it._initializer = it.make_initializer(dataset, name="MakeIterator")
         return it
 
@@ -98,7 +100,7 @@ class Iterator(Specified):
     def from_structure(output_types, output_shapes=None, shared_name=None,
                        output_classes=None):
         """An iterator for any dataset of this structure (``make_initializer`` picks it)."""
-        return Iterator(_spec(output_types, output_shapes), _graph())
+        return Iterator(declared_spec(output_types, output_shapes), get_default_graph())
 
     @staticmethod
     def from_string_handle(string_handle, output_types, output_shapes=None,
@@ -109,7 +111,8 @@ class Iterator(Specified):
             raise TypeError("from_string_handle: `string_handle` must be a "
                             "tf.placeholder(tf.string, shape=[]) fed with the value of "
                             "sess.run(iterator.string_handle())")
-        return Iterator(_spec(output_types, output_shapes), _graph(), handle=string_handle)
+        return Iterator(declared_spec(output_types, output_shapes), get_default_graph(),
+                        handle=string_handle)
 
     @property
     def initializer(self):
@@ -123,7 +126,8 @@ class Iterator(Specified):
         """The operation that starts this iterator over ``dataset`` (from the beginning,
         each time it runs); the dataset's placeholders are read from its run's feeds."""
         ours, theirs = flatten(self._spec), flatten(dataset.spec)
-        if len(ours) != len(theirs) or any(a.dtype != b.dtype or not _fits(b.shape, a.shape)
+        if len(ours) != len(theirs) or any(a.dtype != b.dtype or
+                                          not fits_declared(b.shape, a.shape)
                                           for a, b in zip(ours, theirs)):
             raise TypeError(f"Expected output types {self.output_types} and shapes "
                             f"{self.output_shapes}, but got a dataset of types "
@@ -183,8 +187,7 @@ class _Slot:
         out = []
         for p, v in zip(self.placeholders, values):
             v = np.asarray(v, dtype=p.dtype)
-            if p.shape is not None and (v.ndim != len(p.shape) or any(
-                    isinstance(d, int) and d != a for d, a in zip(p.shape, v.shape))):
+            if not fits(v.shape, p.shape):
                 raise errors.InvalidArgumentError(
                     None, None, f"the dataset's element has shape {list(v.shape)}, the "
                     f"iterator's component {p.op_name!r} expects {list(p.shape)}")
@@ -238,29 +241,6 @@ def _by_handle(handle, reader):
             None, None, "the fed handle's iterator has elements of types "
             f"{found.output_types}; this one expects {reader.output_types}")
     return found
-
-
-def _spec(output_types, output_shapes):
-    types = flatten(output_types)
-    if output_shapes is None:
-        shapes = [None] * len(types)
-    else:
-        shapes = shape_leaves(output_types, output_shapes)
-    return pack(output_types, [Spec(t, None if s is None else tuple(s))
-                               for t, s in zip(types, shapes)])
-
-
-def _fits(shape, declared):
-    """A dataset's component shape fits the iterator's declared one."""
-    if declared is None or shape is None:
-        return declared is None
-    return len(shape) == len(declared) and all(
-        d is None or d == s for s, d in zip(shape, declared))
-
-
-def _graph():
-    from ..tracing import get_default_graph
-    return get_default_graph()
 
 
 def make_one_shot_iterator(dataset):

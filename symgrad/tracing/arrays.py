@@ -37,8 +37,8 @@ from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.li
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
-from .functions import (_lift, cast, concat, equal, expand_dims, greater_equal, less,
-                        logical_and, reshape, transpose, where)
+from .functions import (_dims, _lift, cast, concat, equal, expand_dims, greater_equal, less,
+                        logical_and, maximum, reshape, transpose, where)
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
@@ -415,10 +415,8 @@ def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):
     elif maxlen is None:   # the largest length, read when the values are
         maxlen = apply("reduce_max", [cast(n, np.int64)], axis=tuple(builtins.range(n.ndim)),
                        keepdims=False) if n.ndim else cast(n, np.int64)
-    size = sizes_of([maxlen]) if isinstance(maxlen, (Node, Dim)) else (int(maxlen),)
-    if size is None:
-        size = (size_from_values(cast(maxlen, np.int64)),)
-    steps = iota_of(n.graph, size[0], np.int64)
+    (size,) = _dims(maxlen, "sequence_mask(maxlen)")
+    steps = iota_of(n.graph, size, np.int64)
     mask = less(steps, expand_dims(cast(n, np.int64), -1))
     dtype = as_dtype(dtype)
     return named(mask if dtype == np.bool_ else cast(mask, dtype), name)
@@ -468,9 +466,7 @@ def _computed_range(start, limit, delta, dtype):
     dtype = as_dtype(dtype) if dtype is not None else np.result_type(
         lo.dtype, hi.dtype, step.dtype)
     span = cast(hi, np.float64) - cast(lo, np.float64)
-    count = cast(apply("ceil", [span / cast(step, np.float64)]), np.int64)
-    count = where(less(count, literal(count.graph, np.array(0, np.int64))),
-                  literal(count.graph, np.array(0, np.int64)), count)
+    count = maximum(cast(apply("ceil", [span / cast(step, np.float64)]), np.int64), 0)
     at = iota_of(count.graph, size_from_values(count), np.int64)
     return cast(lo, dtype) + cast(step, dtype) * cast(at, dtype)
 

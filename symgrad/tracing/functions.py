@@ -291,7 +291,9 @@ def _dims(shape, what="reshape(shape)"):
     if found is not None:
         return found
     # entries computed from values: each a size bound when its count runs (ops.valued)
-    if isinstance(shape, Node):
+    if isinstance(shape, Node) and shape.ndim == 0:
+        entries = [shape]
+    elif isinstance(shape, Node):
         if shape.ndim != 1 or not isinstance(shape.shape[0], int):
             raise ShapeError(f"{what} must be a vector of known length, got {shape.name!r} "
                              f"of shape {shape.shape}")

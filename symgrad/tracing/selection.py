@@ -111,8 +111,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
 
 def segment_sum(data, segment_ids, name=None):
     """Sums over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    ids = static_value(segment_ids, "segment_sum(segment_ids)").astype(np.int64)
-    return unsorted_segment_sum(data, ids, int(ids.max()) + 1 if ids.size else 0, name=name)
+    return unsorted_segment_sum(data, *_sorted_ids(segment_ids, "segment_sum"), name=name)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
@@ -126,8 +125,13 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 def segment_mean(data, segment_ids, name=None):
     """Means over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    ids = static_value(segment_ids, "segment_mean(segment_ids)").astype(np.int64)
-    return unsorted_segment_mean(data, ids, int(ids.max()) + 1 if ids.size else 0, name=name)
+    return unsorted_segment_mean(data, *_sorted_ids(segment_ids, "segment_mean"), name=name)
+
+
+def _sorted_ids(segment_ids, what):
+    """The (sorted, known when tracing) ids and the number of segments they name."""
+    ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
+    return ids, int(ids.max()) + 1 if ids.size else 0
 
 
 # scatter_nd's ``shape`` may be a constant tensor (TF's docs pass tf.constant([8])), which
