@@ -38,10 +38,10 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any, Sequence
 
-from . import progress
+from . import gcfreeze, progress
 from .errors import ArgumentError, CompileError, NotATensorError
 from .graph import Node, ancestors, is_static
-from .lower import background, gcfreeze
+from .lower import background
 from .lower import cache as lower_cache
 from .lower.structure import boxable, machine_tree, native
 # the evaluators live in ``evaluator`` (light: loads and unpickling need only them);
@@ -127,7 +127,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
                                     lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
     if not sized and not background.waits(wait):  # answer at once, machine code later
         from .lower import plan
-        return PendingEvaluator(plan.Plan(nodes, leaves, order), _checks(leaves, tree, nodes),
+        with gcfreeze.frozen_if(len(order) >= gcfreeze.LARGE):
+            planned = plan.Plan(nodes, leaves, order)
+        return PendingEvaluator(planned, _checks(leaves, tree, nodes),
                                 lambda: compile(outputs, inputs, fastmath, cache, wait=True),
                                 lambda: _batched_tier(nodes, leaves, order))
     return _machine_code(nodes, leaves, tree, sized, fastmath, cache)

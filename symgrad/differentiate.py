@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import gcfreeze
 from .display import GradientList
 from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
 from .graph import Dim, Node, ancestors, same_up_to_unknown
@@ -143,6 +144,12 @@ def backprop(ys, seeds, xs, stops):
     """Run the reverse sweep; returns the :class:`Sweep` record."""
     sweep = Sweep(ys, seeds, xs, stops)
     sweep.between = _between(ys, xs)
+    with gcfreeze.frozen_if(len(sweep.between) >= gcfreeze.LARGE):
+        _run(sweep, ys, seeds, stops)
+    return sweep
+
+
+def _run(sweep, ys, seeds, stops):
     on_path = set(sweep.between)
     pending = {}
     for y, s in zip(ys, seeds):
@@ -179,7 +186,6 @@ def backprop(ys, seeds, xs, stops):
                 sweep.contributions.append((node, i, x, gx))
         if cut:
             sweep.cut[node] = node.op.name
-    return sweep
 
 
 def _fitted(gx, x, node):

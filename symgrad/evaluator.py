@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
+from . import gcfreeze
 from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, ShapeError
 from .graph import concrete_shape, is_static
 from .values import bind_dims, cast_value, fits
-from .lower import background, gcfreeze
+from .lower import background
 from .lower import cache as lower_cache
 from .lower import batches
 from .lower.arguments import call_checked, check_count, coerce, real_array
@@ -201,7 +202,7 @@ class Evaluator:
         ``key``: ``cached()`` with Numba's cache beside the module file, or
         ``uncached(runtime)`` when the cache directory went away for good."""
         if key not in self._gufuncs:
-            with gcfreeze.frozen():   # (a build: lower.gcfreeze)
+            with gcfreeze.frozen():   # (a build: symgrad.gcfreeze)
                 try:  # Numba caches beside the module file: it must still be there
                     lower_cache.ensure_file(self.module.__file__, self._text)
                     self._gufuncs[key] = cached()

@@ -14,7 +14,7 @@ registry's derivative rules, so ops registered later need nothing new:
 
 An op may also define ``op.jvp(node, tangents) -> tangent`` to override both.
 
-Imports graph, ops and differentiate (the reverse sweep it transposes with).
+Imports graph, ops, gcfreeze and differentiate (the reverse sweep it transposes with).
 
 >>> from symgrad import tracing as t
 >>> with t.Graph().as_default():
@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from . import gcfreeze
 from .differentiate import (_add_n, _as_nodes, _between, _check_options, _result, backprop,
                             checked_args, gradients)
 from .errors import ArgumentError, NoGradientError, ShapeError
@@ -117,6 +118,11 @@ def node_tangent(node, tangents):
 def tangent_sweep(ys, xs, tangents, stops=()):
     """``{node: tangent node}`` for the nodes between xs and ys (forward mode)."""
     between = _between(ys, xs)
+    with gcfreeze.frozen_if(len(between) >= gcfreeze.LARGE):
+        return _tangents_between(between, xs, tangents, stops)
+
+
+def _tangents_between(between, xs, tangents, stops):
     on_path, stops = set(between), set(stops)
     seeds = {}
     for x, t in zip(xs, tangents):

@@ -1,4 +1,4 @@
-"""Older objects frozen out of the collector's walks during builds (``lower.gcfreeze``).
+"""Older objects frozen out of the collector's walks during builds (``symgrad.gcfreeze``).
 
 Oracles: ``gc.get_freeze_count()`` inside and after the block, for nested blocks,
 blocks in two threads that overlap, a block that raises, objects the process froze
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.lower import gcfreeze, program
+from symgrad import gcfreeze
+from symgrad.lower import program
 
 
 @pytest.fixture(autouse=True)
@@ -104,3 +105,43 @@ def test_a_build_lowers_with_older_objects_frozen(monkeypatch):
         want = sg.evaluate([y, g], {x: v})
     assert len(counts) == 1 and counts[0] > 0 and gc.get_freeze_count() == 0
     assert got[0] == want[0] and np.array_equal(got[1], want[1])
+
+
+def _chain(steps):
+    x = sg.placeholder(shape=(steps,), name="x")
+    f = x[0]
+    for k in range(1, steps):
+        f = sg.sin(f) * f + x[k]
+    return x, f
+
+
+@pytest.mark.parametrize("steps, frozen", [(300, True), (20, False)])
+def test_large_sweeps_run_frozen_and_small_ones_not(monkeypatch, steps, frozen):
+    from symgrad import differentiate, forward
+    seen = {"reverse": [], "tangent": []}
+    add_n = differentiate._add_n
+
+    def spy(terms):   # (get_freeze_count walks the frozen objects: once per sweep)
+        if not seen[spy.sweep]:
+            seen[spy.sweep].append(gc.get_freeze_count())
+        return add_n(terms)
+
+    monkeypatch.setattr(differentiate, "_add_n", spy)
+    monkeypatch.setattr(forward, "_add_n", spy)
+    with sg.Graph().as_default():
+        x, f = _chain(steps)   # 4 nodes a step: 300 steps are over gcfreeze.LARGE
+        spy.sweep = "reverse"
+        (g,) = sg.gradients(f, x)
+        spy.sweep = "tangent"
+        (t,) = sg.jvp(f, x, np.ones(steps))
+        v = np.linspace(-1.0, 1.0, steps)
+        got_g, got_t = sg.evaluate([g, t], {x: v})
+    assert seen["reverse"] and seen["tangent"] and gc.get_freeze_count() == 0
+    assert all((count > 0) == frozen for count in seen["reverse"] + seen["tangent"])
+    # the values do not depend on it: the gradient against a central difference
+    from tests.oracles import central_difference
+    with sg.Graph().as_default():
+        x, f = _chain(steps)
+        want = central_difference(lambda u: sg.evaluate(f, {x: u}), v)
+    assert np.allclose(got_g, want, rtol=1e-4, atol=1e-7 * np.abs(want).max())
+    assert np.isclose(got_t, got_g.sum(), rtol=1e-10)

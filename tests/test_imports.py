@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "symgrad"
 # Lower number = lower layer.  A module may import only its own layer or below:
 # graph -> ops -> differentiate/evaluate (and the tracer) -> forms -> lower -> front ends.
 LAYERS = {
-    "errors": 0, "display": 0, "version": 0, "progress": 0, "graph": 1, "dims": 1, "values": 1, "sparse_batch": 1,
+    "errors": 0, "display": 0, "version": 0, "progress": 0, "gcfreeze": 0, "graph": 1, "dims": 1, "values": 1, "sparse_batch": 1,
     "ops": 2,
     "evaluate": 3, "differentiate": 3, "tracing": 3,
     "forward": 3, "seeds": 3, "patterns": 3, "coloring": 3, "frontier": 3,
