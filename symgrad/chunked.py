@@ -5,7 +5,7 @@ axes (its shape) are one chunk.  The evaluator travels to dask.distributed worke
 pickled: a worker rebuilds it from the module text (from the disk cache if the
 worker shares it, else it compiles once per worker process and reuses it).
 
-Imports errors only: the evaluator is passed in.
+Imports errors, graph (shape text) and values (``fits``): the evaluator is passed in.
 """
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import functools
 from typing import Any, Sequence
 
 from .errors import ArgumentError, ShapeError
+from .graph import shape_text
+from .values import fits
 
 
 def is_dask(value: Any) -> bool:
@@ -21,7 +23,8 @@ def is_dask(value: Any) -> bool:
 
 
 def _run_chunk(evaluator: Any, *blocks: Any) -> Any:
-    return evaluator.gufunc(*blocks, *evaluator.gufunc_extra)
+    out = evaluator._flat_batched(blocks)   # (the serial batch loop, with its checks)
+    return out if len(out) > 1 else out[0]
 
 
 def batched_dask(evaluator: Any, values: Sequence[Any], out: Any = None) -> tuple:
@@ -41,16 +44,20 @@ def batched_dask(evaluator: Any, values: Sequence[Any], out: Any = None) -> tupl
                                 f"dtype {arr.dtype}")
         arr = arr.astype(dtype)
         core = arr.ndim - len(shape)
-        if core < 0 or tuple(arr.shape[core:]) != tuple(shape):
-            raise ShapeError(f"batched: input {k} ({name!r}) must end in shape {tuple(shape)} "
-                             f"after its batch axes, got {arr.shape}")
+        if core < 0 or not fits(arr.shape[core:], shape):
+            raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
+                             f"{shape_text(shape)} after its batch axes (None: any size), "
+                             f"got {arr.shape}")
         if shape:
             arr = arr.rechunk({axis: -1 for axis in range(core, arr.ndim)})
         arrays.append(arr)
         ins.append("(" + ",".join(f"i{k}_{j}" for j in range(len(shape))) + ")")
+    # sizes known only at call time: from the arrays' core axes (checked as batched does)
+    _, outputs = evaluator._core([a.shape[a.ndim - len(s):] for a, (_, _, s) in
+                                  zip(arrays, evaluator._inputs)])
     outs: list[str] = []
     sizes: dict[str, int] = {}
-    for m, (_, shape, _) in enumerate(evaluator._outputs):
+    for m, (_, shape, _) in enumerate(outputs):
         dims = [f"o{m}_{j}" for j in range(len(shape))]
         sizes.update(zip(dims, shape))
         outs.append("(" + ",".join(dims) + ")")

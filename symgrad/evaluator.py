@@ -19,13 +19,13 @@ import numpy as np
 
 from . import gcfreeze
 from .chunked import batched_dask, is_dask
-from .errors import ArgumentError, ShapeError
-from .graph import concrete_shape, is_static
+from .errors import ArgumentError, FeedError, ShapeError
+from .graph import Dim, concrete_shape, is_static
 from .values import bind_dims, cast_value, fits
 from .lower import background
 from .lower import cache as lower_cache
 from .lower import batches
-from .lower.arguments import call_checked, check_count, coerce, real_array
+from .lower.arguments import SizesDisagree, call_checked, check_count, coerce, real_array
 from .lower.entry import checked_jit
 from .lower.fastcall import entry_dispatcher, with_call
 from .lower.module import extra_dims
@@ -263,11 +263,15 @@ class Evaluator:
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
             return self._rebuild_batch(batched_dask(self, values, out))
+        return self._rebuild_batch(self._flat_batched(values, parallel, out))
+
+    def _flat_batched(self, values, parallel=False, out=None):
+        """``batched``'s outputs as a flat tuple (a dask chunk's result too)."""
         inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         loop = self._loop()
         cost = self._static_cost or self._cost_of(inputs)
         batches.run(lambda work: loop(work, *args, *outs), count, parallel, cost)
-        return self._batch_result(outs, batch, outputs, out)
+        return self._flat_result(outs, batch, outputs, out)
 
     def _cost_of(self, inputs):
         """The batches' ``Cost`` for these (concrete) core shapes of the inputs."""
@@ -299,23 +303,38 @@ class Evaluator:
                 raise ShapeError(f"batched: input {k} ({name!r}) must end in shape "
                                  f"{tuple(shape)} after its batch axes, got {arr.shape}")
             arrays.append(arr)
-        inputs, outputs = self._inputs, self._outputs
-        if self._sized:  # sizes known at call time: read them from the arrays
-            bindings = bind_dims({_Shaped(s): _Shaped(a.shape[a.ndim - len(s):])
-                                  for a, (_, _, s) in zip(arrays, inputs)})
-            inputs = [(n, d, concrete_shape(s, bindings)) for n, d, s in inputs]
-            outputs = [(d, concrete_shape(s, bindings), r) for d, s, r in outputs]
+        inputs, outputs = self._core([a.shape[a.ndim - len(s):] for a, (_, _, s) in
+                                      zip(arrays, self._inputs)])
         return (inputs, outputs) + batches.prepare(arrays, inputs, outputs, out)
 
-    def _batch_result(self, outs, batch, outputs, out=None):
-        """The loop's flat outputs in their structure, with the batch axes in front
-        (the caller's ``out`` arrays themselves, when given)."""
+    def _core(self, shapes):
+        """``(inputs, outputs)`` with the sizes the inputs' core ``shapes`` give (the
+        compiled ones where no size is known only at call time).  Raises ShapeError
+        where the shapes give one size two values, or sizes the graph needs equal
+        differ (the checks the compiled entry makes: the batch loop does not)."""
+        inputs, outputs = self._inputs, self._outputs
+        if not self._sized:
+            return inputs, outputs
+        try:
+            bindings = bind_dims({_Shaped(s): _Shaped(shape)
+                                  for shape, (_, _, s) in zip(shapes, inputs)})
+        except FeedError as e:
+            raise ShapeError("batched: " + str(e).removeprefix("feed_dict: ")) from None
+        for a, b, message in getattr(self.module, "CHECKS", ()):   # (older modules: none)
+            va, vb = concrete_shape((a, b), bindings)
+            if va != vb:
+                raise SizesDisagree(message, *_named(a, va), *_named(b, vb))
+        return ([(n, d, concrete_shape(s, bindings)) for n, d, s in inputs],
+                [(d, concrete_shape(s, bindings), r) for d, s, r in outputs])
+
+    def _flat_result(self, outs, batch, outputs, out=None):
+        """The loop's flat outputs with the batch axes in front (the caller's ``out``
+        arrays themselves, when given)."""
         if out is not None:
-            return self._rebuild_batch((out,) if isinstance(out, np.ndarray) else tuple(out))
+            return (out,) if isinstance(out, np.ndarray) else tuple(out)
         if len(batch) == 1:   # (count,) + core already
-            return self._rebuild_batch(tuple(outs))
-        return self._rebuild_batch(tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in
-                                   zip(outs, outputs)))
+            return tuple(outs)
+        return tuple(o.reshape(batch + tuple(s)) for o, (_, s, _) in zip(outs, outputs))
 
     def _loop(self):
         """The batch loop (``_loop`` of the module, compiled on first use, cached)."""
@@ -385,7 +404,7 @@ class PendingEvaluator(background.Pending, Evaluator):
             return self.wait().batched(*values, parallel=parallel, out=out)
         finally:
             self._tier_go.set()
-        return self._batch_result(outs, batch, outputs, out)
+        return self._rebuild_batch(self._flat_result(outs, batch, outputs, out))
 
 
 class ControlEvaluator(Evaluator):
@@ -498,6 +517,10 @@ class _Shaped:
 
     def __init__(self, shape):
         self.shape, self.name = tuple(shape), "input"
+
+
+def _named(size, value):
+    return (size.text if isinstance(size, Dim) else "", value)
 
 
 def _restore(text, tree, names, source, directory):

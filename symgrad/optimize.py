@@ -37,7 +37,7 @@ from .forward import hvp
 from .sparse import hessians, jacobian
 from .errors import FeedError, NotATensorError, ShapeError
 from .evaluate import check_feed, needed
-from .graph import Node
+from .graph import Node, is_static, shape_text
 from .tracing import Variable
 
 
@@ -213,6 +213,12 @@ def _check_xs(xs, loss):
             raise NotATensorError(
                 f"to_scipy(x[{i}]) = {x!r} is not a float leaf of the loss's graph; "
                 "optimise over sg.Variable(value) (or sg.placeholder) tensors used in the loss")
+        if not is_static(x.shape):
+            raise ShapeError(
+                f"to_scipy(x[{i}]) = {x.name!r} has shape {shape_text(x.shape)} with unknown "
+                "sizes (None); scipy optimises one flat vector of fixed length, so give the "
+                "tensors optimised over fixed shapes (data placeholders may keep None: feed "
+                "them in feed_dict)")
     return xs
 
 

@@ -48,6 +48,38 @@ def test_sizes_that_must_agree_are_checked_at_call_time(logistic):
         f(np.ones((4, 3)), np.ones(4), np.ones(5))
 
 
+@pytest.mark.parametrize("path", ["call", "batched", "gufunc", "dask"])
+def test_sizes_that_must_agree_are_checked_on_every_path(logistic, path):
+    # X's rows and y's length: one size the graph needs equal, two symbols (n_X, n_y)
+    f, _, _ = logistic
+    X, y, w = np.ones((2, 4, 5)), np.ones((2, 3)), np.ones((2, 5))
+    with pytest.raises(sg.ShapeError, match=r"sizes must agree, here n_\w+ = [34] and "
+                                            r"n_\w+ = [34]; pass arrays whose sizes agree"):
+        if path == "call":
+            f(X[0], y[0], w[0])
+        elif path == "batched":   # the batch loop read past y's rows before
+            f.batched(X, y, w)
+        elif path == "gufunc":
+            f.gufunc(X, y, w, *f.gufunc_extra)
+        else:
+            da = pytest.importorskip("dask.array")
+            f.batched(da.from_array(X, chunks=1), da.from_array(y, chunks=1),
+                      da.from_array(w, chunks=1))[0].compute()
+
+
+def test_batched_over_dask_arrays_of_unknown_sizes(logistic, rng):
+    da = pytest.importorskip("dask.array")
+    f, _, _ = logistic
+    Xv, wv = rng.standard_normal((4, 6, 5)), rng.standard_normal((4, 5))
+    yv = (rng.random((4, 6)) > 0.5).astype(float)
+    want = f.batched(Xv, yv, wv)
+    lazy = f.batched(da.from_array(Xv, chunks=(2, 6, 5)), da.from_array(yv, chunks=(2, 6)),
+                     da.from_array(wv, chunks=(2, 5)))
+    assert lazy[2].shape == (4, 5, 5)   # the Hessian's shape, known before computing
+    for got, v in zip(lazy, want):
+        np.testing.assert_array_equal(got.compute(), v)
+
+
 def test_batched_over_unknown_sizes(logistic, rng):
     f, outputs, (X, y, w) = logistic
     Xv = rng.standard_normal((3, 6, 5))

@@ -179,6 +179,10 @@ def test_bad_input_raises_clear_errors(fresh_graph):
         sg.to_scipy(sg.reduce_sum(x * x), np.ones(2))
     with pytest.raises(sg.ShapeError, match="x0"):
         sg.to_scipy(sg.reduce_sum(x * x), x, x0=[1.0, 2.0, 3.0])
+    z = sg.placeholder(shape=(None,), name="z")
+    with pytest.raises(sg.ShapeError, match=r"x\[0\]\) = 'z' has shape .* unknown sizes.*"
+                                            "fixed shapes"):
+        sg.to_scipy(sg.reduce_sum(z * z), z, x0=np.zeros(5))
     obj = sg.to_scipy(sg.reduce_sum(x * x), x)
     with pytest.raises(sg.ShapeError, match="parameter vector"):
         obj.fun(np.ones(3))

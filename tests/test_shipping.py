@@ -287,7 +287,7 @@ def _rewrite(path, edit):
     (lambda p: p.read_text().replace("format 1 ", "format 7 ", 1), "has format 7"),
     (lambda p: p.read_text().replace("format 1 ", "format one ", 1), "format line"),
     (lambda p: _rewrite(p, lambda s: s.replace("'code': '", "'code': '0", 1)),
-     "whose compiler differs"),
+     "with other code of its compiler .symgrad.ops and symgrad.lower hash to 0"),
     (lambda p: _rewrite(p, lambda s: s[:-1]), "do not parse"),
     (lambda p: _rewrite(p, lambda s: s.replace("'kind': 'evaluator'", "'kind': 'x'")),
      "does not fit"),

@@ -51,3 +51,15 @@ def real_array(value, what):
         raise ArgumentError(f"{what} must be real numbers, got dtype {arr.dtype}; pass "
                             "floats (np.real(z) for the real part of complex values)")
     return arr
+
+
+class SizesDisagree(ShapeError):
+    """Sizes the graph needs equal that the inputs give differently (raised by the
+    compiled entry, and by ``batched`` before its loop runs)."""
+
+    def __init__(self, message, *sizes):
+        if sizes:  # (name, value) of the one size and the other (name "": a number)
+            here = " and ".join(f"{name} = {value}" if name else str(value)
+                                for name, value in zip(sizes[0::2], sizes[1::2]))
+            message = f"symgrad: {message}, here {here}; pass arrays whose sizes agree"
+        super().__init__(message)   # one argument: the message (so that it pickles)

@@ -37,6 +37,7 @@ from symgrad.lower import runtime as _rt
 FASTMATH = {fastmath}
 INPUTS = _rt.sized({inputs!r}, {names!r})
 OUTPUTS = _rt.sized({outputs!r}, {names!r})
+CHECKS = _rt.sized({checks!r}, {names!r})
 PROGRAM = _rt.LazyProgram({text!r})
 TREE = {tree!r}
 TABLES = _rt.decode_tables({tables!r}, np.frombuffer)
@@ -69,6 +70,7 @@ def module_text(program, text, fastmath, tree=None, tables=None):
         n_in=len(ins), n_out=len(program.outputs), fastmath=bool(fastmath),
         inputs=encode_sizes([tuple(i) for i in program.inputs]),
         outputs=encode_sizes([(d, tuple(s), None) for d, s, _ in program.outputs]), text=text,
+        checks=encode_sizes([tuple(c) for c in program.checks]),
         names=[n for n, _, _ in program.sizes], tree=tree, tables=encode_tables(tables or {}),
         kernel_params="".join(", " + a for a in kargs),
         kernel_args="".join(a + ", " for a in kargs))
@@ -83,16 +85,13 @@ def _jit_text(program, ins, kargs):
     lines = ["", "@njit(_rt.jit_signature(INPUTS), cache=True, fastmath=FASTMATH, "
              "no_cfunc_wrapper=True)",
              f"def jit({', '.join(ins)}):"]
-    for name, k, axis in program.sizes:  # sizes known at call time, read from the inputs
-        lines.append(f"    {name} = {ins[k]}.shape[{axis}]")
+    lines += _read_sizes(program, ins)
     for k, (name, _, shape) in enumerate(program.inputs):
         if shape:
             lines += [f"    if {ins[k]}.shape != {size_text(shape)}:",
                       f"        raise _rt.InputShapeError({k}, {name!r}, "
                       f"{str(tuple(shape))!r}, {ins[k]}.shape)"]
-    for a, b, message in program.checks:
-        lines += [f"    if {size_text(a)} != {size_text(b)}:",
-                  f"        raise ValueError({'symgrad: ' + message!r})"]
+    lines += _size_checks(program)
     for k in program.array_outputs:
         dtype, shape, _ = program.outputs[k]
         lines.append(f"    r{k} = _rt.empty({size_text(shape)}, np.{np.dtype(dtype).name})")
@@ -106,6 +105,25 @@ def _jit_text(program, ins, kargs):
             slot += 1
     lines.append(f"    return _final(({''.join(r + ', ' for r in results)}))")
     return "\n".join(lines)
+
+
+def _read_sizes(program, ins):
+    """Lines reading the sizes known at call time from the inputs' shapes."""
+    return [f"    {name} = {ins[k]}.shape[{axis}]" for name, k, axis in program.sizes]
+
+
+def _size_checks(program):
+    """Lines raising where sizes the graph needs equal differ (``lower.sized``)."""
+    lines = []
+    for a, b, message in program.checks:
+        lines += [f"    if {size_text(a)} != {size_text(b)}:",
+                  f"        raise _rt.SizesDisagree({message!r}, {_named(a)}, {_named(b)})"]
+    return lines
+
+
+def _named(size):
+    """The text of a size's name and of its value (for an error message)."""
+    return f"{size.text if isinstance(size, Dim) else ''!r}, {size_text(size)}"
 
 
 def size_text(v):
@@ -132,7 +150,10 @@ def _gufunc_text(program, ins, kargs):
     params = ins + [f"d{n}" for n in range(len(extra))] + \
         [f"o{k}" for k in range(len(program.outputs))]
     call = ", ".join(ins + [f"o{k}" for k in program.array_outputs])
-    body, slot = [f"    s = _kernel({call})"], 0
+    # (numpy's gufunc checks that axes of one name agree, not sizes the graph relates)
+    checks = _size_checks(program)
+    body = (_read_sizes(program, ins) if checks else []) + checks + [f"    s = _kernel({call})"]
+    slot = 0
     for k, (dtype, shape, _) in enumerate(program.outputs):
         if not shape:
             body.append(f"    o{k}[0] = {_scalar_result(dtype, f's[{slot}]')}")

@@ -25,7 +25,8 @@ from numba.extending import intrinsic
 from numba.np import numpy_support
 from numba.np.arrayobj import populate_array
 
-from .boxing import InputShapeError, final_typing  # noqa: F401  (generated modules use them)
+from .arguments import SizesDisagree  # noqa: F401  (generated modules use it)
+from .boxing import InputShapeError, final_typing  # noqa: F401
 from ..graph import Dim
 from . import llvm_hints
 from .module import extra_dims

@@ -124,8 +124,10 @@ def read(path: Any) -> dict:
         raise SavedFileError(f"{path!r} is damaged (its contents do not parse)") from None
     if not isinstance(spec, dict) or "kind" not in spec:
         raise SavedFileError(f"{path!r} is damaged (no evaluator description in it)")
-    if spec.get("code") != code_version():
+    if spec.get("code") != code_version():   # (same version number: an edited copy)
         raise SavedFileError(
-            f"{path!r} was saved by symgrad {spec.get('symgrad')} whose compiler differs from "
-            f"this one ({_version()}); compile the graph again with this version and save it")
+            f"{path!r} was saved by symgrad {spec.get('symgrad')} with other code of its "
+            f"compiler (symgrad/ops and symgrad/lower hash to {str(spec.get('code'))[:12]}... "
+            f"there, {code_version()[:12]}... in this symgrad {_version()}: another release "
+            "or an edited copy); compile the graph again with this symgrad and save it")
     return spec
