@@ -124,7 +124,8 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
             if sized:  # sub-graphs compile at known sizes: once per size met
                 return _per_size(nodes, tree, leaves, fastmath, cache)
             return ControlEvaluator(nodes, leaves, tree,  # kernels + drivers
-                                    lambda o, i: compile(o, i, fastmath=fastmath, cache=cache))
+                                    lambda o, i: compile(o, i, fastmath=fastmath, cache=cache),
+                                    None if cache else lower_cache.private_dir())
     if not sized and not background.waits(wait):  # answer at once, machine code later
         from .lower import plan
         with gcfreeze.frozen_if(len(order) >= gcfreeze.LARGE):

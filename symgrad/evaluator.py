@@ -413,17 +413,17 @@ class ControlEvaluator(Evaluator):
     ``batched`` evaluates point by point.  With static shapes it saves and pickles
     (the drivers are rebuilt from their description); with unknown sizes it refuses."""
 
-    def __init__(self, outputs, inputs, tree, compile_segment):
-        # ``compile_segment(outputs, inputs)``: ``sg.compile`` with the caller's options
-        from .lower import runtime  # numba is imported only when something is compiled
-        from .lower.control import Segments
-        segments = Segments(outputs, inputs, compile_segment)
+    def __init__(self, outputs, inputs, tree, compile_segment, directory=None):
+        # ``compile_segment(outputs, inputs)``: ``sg.compile`` with the caller's options;
+        # ``directory``: of the drivers' modules (None: the disk cache)
+        from .lower.control import Segments  # (numba: only when something is compiled)
+        segments = Segments(outputs, inputs, compile_segment, directory)
         self.input_names = [x.name for x in inputs]
         self._inputs = [(x.name, x.dtype.str, x.shape) for x in inputs]
         self._int_inputs = any(x.dtype.kind in "iu" for x in inputs)
         self._outputs = [(n.dtype.str, n.shape, None) for n in outputs]
         self._tree, self._rebuild = tree, _rebuilder(tree)
-        self.jit = self._kernel = segments.jit(runtime.jit_signature(self._inputs))
+        self.jit = self._kernel = segments.jit(self._inputs)
         self._source = "\n\n".join(segments.sources)
         self.module = None
         self._drivers = lambda: segments.describe(lambda e: e._spec())  # for save/pickle

@@ -63,3 +63,43 @@ def test_output_that_is_a_prefix_of_another_output_is_copied():
     for got, want in zip(f(v0), sg.evaluate(outputs, {v: v0})):
         np.testing.assert_array_equal(got, want)
     assert "r0[4 + i0]" not in f.source
+
+
+_SECOND_PROCESS = """
+import sys
+from numba.core import event
+import symgrad as sg
+sys.path.insert(0, {tests!r})
+from test_control_compiled import _model
+
+compiled = []
+class Seen(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Seen())
+with sg.Graph().as_default():
+    outputs, inputs = _model()
+    f = sg.compile(outputs, inputs)
+print(f(0.7, [0.3, -0.8])[0], sorted(set(compiled)))
+"""
+
+
+def test_a_second_process_loads_the_drivers_instead_of_compiling_them(compiled):
+    # drivers are generated modules in the disk cache, as kernels are: before, each
+    # process compiled every driver again (seconds for a Hessian through a loop)
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    outputs, (x, v), f = compiled
+    module = sys.modules[f.jit.py_func.__module__]
+    assert pathlib.Path(module.__file__).parent == pathlib.Path(os.environ["SYMGRAD_CACHE_DIR"])
+    script = _SECOND_PROCESS.format(tests=str(pathlib.Path(__file__).parent))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    value, names = done.stdout.strip().split(" ", 1)
+    assert float(value) == f(0.7, np.array([0.3, -0.8]))[0]
+    assert names == "[]"   # nothing compiled: kernels, drivers and run all loaded

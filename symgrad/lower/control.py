@@ -13,8 +13,10 @@ sub-graph functions (branch, loop condition, body, the body's vjp):
   summing the captured tensors' cotangents.
 
 Loops stay loops: generated code and compile time do not depend on the trip
-count.  Sub-graph kernels use the disk cache like any compiled graph; drivers are
-a few lines of Python compiled by Numba when the evaluator is built.  The drivers
+count.  Sub-graph kernels use the disk cache like any compiled graph, and so do the
+drivers: each is a small generated module (``driver_text``) whose machine code Numba
+keeps beside it (a second process compiled a scan's Hessian in 13.6 s as the first
+did, before).  The drivers
 are chosen by control op name from ``DRIVERS`` (the three control ops of
 ``symgrad.control.ops``): they generate Numba source, which is lowering's business.
 
@@ -58,10 +60,20 @@ def _pack(out, names, spec, indent):
             value = f"(1.0 if {name} else 0.0)" if kind == "b" else name
             lines.append(f"{indent}{out}[{start}] = {value}")
         elif size:
-            value = f"np.ravel({name})" + (".astype(np.float64)" if kind == "b" else "")
-            lines.append(f"{indent}{out}[{start}:{start + size}] = {value}")
+            lines += _copied(f"np.ravel({name})", f"{out}[{start} + q]", size, indent,
+                             f"flat_{name}", kind == "b")
         start += size
     return lines
+
+
+def _copied(source, target, size, indent, name, boolean=False):
+    """Lines copying the ``size`` elements of the 1-d ``source`` (held in the variable
+    ``name``) into ``target`` (indexed by ``q``) one by one: an array assigned to a
+    slice costs Numba ~0.6 s of compiling per pair of ranks (its shape-mismatch
+    error), a loop nothing."""
+    value = f"(1.0 if {name}[q] else 0.0)" if boolean else f"{name}[q]"
+    return [f"{indent}{name} = {source}", f"{indent}for q in range({size}):",
+            f"{indent}    {target} = {value}"]
 
 
 def _size_total(spec):
@@ -121,15 +133,25 @@ def _while_vjp_driver(node, fns):
     # never uses is not stored); the others are passed as any value of their type
     read = set(needed(a["vjp"].outputs, set(a["vjp"].params)))
     taped = [j for j, p in enumerate(a["vjp"].params[:n]) if p in read]
+    # a tape holds one iterate per row, flat (written and grown element by element)
+    sizes = {j: _size(body.params[j].shape) for j in taped}
+    rows = {j: f"(cap, {sizes[j]})" if body.params[j].shape else "cap" for j in taped}
     lines = [f"def driver({', '.join(vs + caps + seeds)}):", "    k = 0", "    cap = 16"]
-    lines += [f"    tape{j} = np.empty((cap,) + {tuple(body.params[j].shape)!r}, "
-              f"np.{body.params[j].dtype.name})" for j in taped]
+    lines += [f"    tape{j} = np.empty({rows[j]}, np.{body.params[j].dtype.name})"
+              for j in taped]
     lines += [f"    while {test}:", "        if k == cap:", "            cap *= 2"]
     for j in taped:
-        p = body.params[j]
-        lines += [f"            grown = np.empty((cap,) + {tuple(p.shape)!r}, np.{p.dtype.name})",
-                  f"            grown[:k] = tape{j}", f"            tape{j} = grown"]
-    lines += [f"        tape{j}[k] = v{j}" for j in taped]
+        lines += [f"            grown = np.empty({rows[j]}, np.{body.params[j].dtype.name})"]
+        if body.params[j].shape:
+            lines += ["            into = grown.reshape(-1)"]
+            lines += _copied(f"tape{j}.reshape(-1)", "into[q]", f"k * {sizes[j]}",
+                             "            ", f"old{j}")
+        else:
+            lines += _copied(f"tape{j}", "grown[q]", "k", "            ", f"old{j}")
+        lines += [f"            tape{j} = grown"]
+    for j in taped:
+        lines += _copied(f"np.ravel(v{j})", f"tape{j}[k, q]", sizes[j], "        ", f"it{j}") \
+            if body.params[j].shape else [f"        tape{j}[k] = v{j}"]
     lines += ["        " + _unpacked(vs, _call("BODY", vs + caps)), "        k += 1"]
     adj = [f"a{j}" for j in range(nf)]
     tot = [f"t{j}" for j in range(len(spec) - nf)]
@@ -140,7 +162,7 @@ def _while_vjp_driver(node, fns):
     steps = [f"d{j}" for j in range(len(tot))]
     lines += ["    for j in range(k - 1, -1, -1):",
               "        " + _unpacked(adj + steps,
-                                     _call("VJP", [f"tape{i}[j]" if i in taped else f"v{i}"
+                                     _call("VJP", [_iterate(i, body.params[i].shape, taped)
                                                    for i in range(n)] + caps + adj))]
     lines += [f"        {t} = {t} + {d}" for t, d in zip(tot, steps)]
     lines += _pack("out", adj + tot, spec, "    ")
@@ -148,15 +170,14 @@ def _while_vjp_driver(node, fns):
     return lines, {"COND": fns(a["cond"]), "BODY": fns(body), "VJP": fns(a["vjp"])}
 
 
+def _iterate(i, shape, taped):
+    """The text of iterate ``i`` at step ``j`` of the reverse loop."""
+    if i not in taped:
+        return f"v{i}"
+    return f"tape{i}[j].reshape({tuple(shape)!r})" if shape else f"tape{i}[j]"
+
+
 DRIVERS = {"cond": _cond_driver, "while_loop": _while_driver, "while_vjp": _while_vjp_driver}
-
-
-def _njit(lines, namespace, name="driver", signature=None):
-    import numba  # only when something is compiled
-    namespace = dict(namespace, np=np)
-    exec(compile("\n".join(lines) + "\n", f"<symgrad {name}>", "exec"), namespace)
-    fn = namespace[name]
-    return numba.njit(signature)(fn) if signature is not None else numba.njit(fn)
 
 
 def _levels(nodes, inputs):
@@ -174,8 +195,9 @@ def _levels(nodes, inputs):
 class Segments:
     """The compiled pieces of a graph with control flow, and the top-level driver text."""
 
-    def __init__(self, outputs, inputs, compile_kernel):
+    def __init__(self, outputs, inputs, compile_kernel, directory=None):
         self.compile_kernel = compile_kernel  # (outputs, inputs) -> an Evaluator
+        self.directory = directory   # of the drivers' modules (None: the disk cache)
         self.made = {}   # id(kernel or driver) -> its evaluator, or (lines, env): see describe
         self.sources = []
         self.functions = {}
@@ -217,13 +239,22 @@ class Segments:
     def driver(self, node):
         lines, env = DRIVERS[node.op.name](node, self.function)
         self.sources.append(f"# driver of {node.name} ({node.op.name})\n" + "\n".join(lines))
-        fn = _njit(lines, env)
+        fn = self._loaded(lines, env, "driver")
         self.made[id(fn)] = (lines, env)
         return fn
 
-    def jit(self, signature):
+    def jit(self, inputs):
+        """The top driver, compiled for the ``inputs`` (name, dtype, shape)."""
         self.sources.append("# the evaluator\n" + "\n".join(self.lines))
-        return _njit(self.lines, self.env, "run", signature)
+        return self._loaded(self.lines, self.env, "run", inputs)
+
+    def _loaded(self, lines, env, name, inputs=None):
+        """A driver from its generated module (``driver_text``), as ``rebuild`` makes it:
+        Numba keeps its machine code on disk, so the next process compiles nothing,
+        and drivers of equal text (a Hessian's loops per seed) are one function."""
+        from . import cache
+        return getattr(cache.load_module(driver_text(lines, env, name, inputs),
+                                         self.directory), name)
 
 
     def describe(self, spec_of, lines=None, env=None):
