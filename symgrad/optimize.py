@@ -36,8 +36,8 @@ from .differentiate import gradients
 from .forward import hvp
 from .sparse import hessians, jacobian
 from .errors import FeedError, NotATensorError, ShapeError
-from .evaluate import check_feed, needed
-from .graph import Node, is_static, shape_text
+from .evaluate import bind_dims, check_feed, needed, specialize
+from .graph import Node, ancestors, is_static, shape_text
 from .tracing import Variable
 
 
@@ -114,8 +114,8 @@ class ScipyObjective:
         """The ``(n, n)`` Hessian at ``flat``, cross blocks between xs included: a numpy
         array, or a ``scipy.sparse.csr_matrix`` of the structural nonzeros (``sparse``)."""
         if self._hess is None:
-            self._hess = _evaluator(self._hessian_blocks(), self.xs + self._data_keys,
-                                    self._fastmath)
+            loss, xs, data = self._hessian_graph()
+            self._hess = _evaluator(self._hessian_blocks(loss, xs), xs + data, self._fastmath)
         blocks = self._hess(*self.split(flat), *self._data)
         k = len(self.xs)
         if self.sparse:
@@ -126,13 +126,25 @@ class ScipyObjective:
                  for j, sj in enumerate(self._sizes)] for i, si in enumerate(self._sizes)]
         return np.block(rows)
 
-    def _hessian_blocks(self):
+    def _hessian_graph(self):
+        """(loss, xs, data placeholders) the Hessian is built on.  A sparse pattern is
+        read element by element, so where the fed data have sizes the graph leaves
+        unknown (``X: (None, d)``), that is the graph at the fed sizes
+        (``evaluate.specialize``); the values do not change."""
+        keys = self._data_keys
+        if not self.sparse or all(is_static(n.shape) for n in ancestors([self.loss])):
+            return self.loss, self.xs, keys
+        mapping = specialize([self.loss] + self.xs + keys,
+                             bind_dims(dict(zip(keys, self._data))))
+        return mapping[self.loss], [mapping[x] for x in self.xs], [mapping[k] for k in keys]
+
+    def _hessian_blocks(self, loss, xs):
         """Block (i, j) = d grad_i / d x_j; the diagonal ones from ``hessians``."""
-        diagonal = hessians(self.loss, self.xs, sparse=self.sparse)
-        grads = gradients(self.loss, self.xs, unconnected_gradients="zero")
+        diagonal = hessians(loss, xs, sparse=self.sparse)
+        grads = gradients(loss, xs, unconnected_gradients="zero")
         blocks = []
         for i, g in enumerate(grads):
-            for j, x in enumerate(self.xs):
+            for j, x in enumerate(xs):
                 blocks.append(diagonal[i] if i == j else
                               jacobian(g, x, "zero", sparse=self.sparse))
         return blocks

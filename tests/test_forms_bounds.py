@@ -229,3 +229,27 @@ def test_unknown_rows_print_in_matrix_notation_with_symbolic_sizes():
     (v,) = [sg.placeholder(sg.float64, shape=(None,), name="v")]
     (h,) = sg.gradients(v[0] * sg.reduce_sum(v), v)
     assert "not expanded" not in str(h) and "n_v - 1" in str(h)    # indexed form
+
+
+def test_a_mean_over_unknown_rows_divides_by_the_size_symbol(rng):
+    # reduce_mean over an unknown axis divides by dim_size: read as the scalar n_y
+    X = sg.placeholder(sg.float64, shape=(None, 4), name="X")
+    y = sg.placeholder(sg.float64, shape=(None,), name="y")
+    w = sg.Variable(np.zeros(4), name="w")
+    p = sg.sigmoid(X @ w)
+    loss = -sg.reduce_mean(y * sg.log(p) + (1 - y) * sg.log(1 - p))
+    (g,) = sg.gradients(loss, w)
+    (h,) = sg.hessians(loss, w)
+    assert str(g) == "1/n_y*X.T*(sigmoid(X*w) - y)"
+    assert sg.matrix_form(h).form == "matrix"
+    n = 6
+    Xv, yv, wv = rng.normal(size=(n, 4)), rng.uniform(size=n), rng.normal(size=4)
+    for t in (g, h):   # the matrix expression at n rows equals the reference evaluator
+        expr = sg.matrix_form(t).expr
+        expr = expr.xreplace({s: n for s in expr.free_symbols if s.name.startswith("n_")})
+        values = {"X": Xv, "y": yv.reshape(n, 1), "w": wv.reshape(4, 1)}
+        expr = expr.xreplace({a: sympy.ImmutableMatrix(values[a.name])
+                              for a in expr.atoms(sympy.MatrixSymbol)})
+        got = np.array(expr.as_explicit().evalf(), dtype=float).reshape(t.shape)
+        want = sg.evaluate(t, {X: Xv, y: yv, w: wv})
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)

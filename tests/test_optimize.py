@@ -186,3 +186,20 @@ def test_bad_input_raises_clear_errors(fresh_graph):
     obj = sg.to_scipy(sg.reduce_sum(x * x), x)
     with pytest.raises(sg.ShapeError, match="parameter vector"):
         obj.fun(np.ones(3))
+
+
+def test_sparse_hessian_over_data_of_unknown_rows_takes_the_fed_sizes(fresh_graph, rng):
+    # the pattern is read element by element, so it is built on the graph at the fed
+    # data's sizes (it was refused: "give those placeholders fixed sizes")
+    d, h = 3, 4
+    X = sg.placeholder(shape=(None, d), name="X")
+    t = sg.placeholder(shape=(None, h), name="t")
+    W = sg.Variable(rng.normal(size=(d, h)), name="W")
+    loss = sg.reduce_mean((sg.tanh(X @ W) - t) ** 2)   # column j of W meets only itself
+    feeds = {X: rng.normal(size=(20, d)), t: rng.normal(size=(20, h))}
+    sparse = sg.to_scipy(loss, W, feed_dict=feeds, sparse=True)
+    dense = sg.to_scipy(loss, W, feed_dict=feeds)
+    q = sparse.x0 + 0.1
+    got = sparse.hess(q)
+    assert got.nnz == h * d * d   # block-diagonal over W's columns, structurally exact
+    np.testing.assert_allclose(got.toarray(), dense.hess(q), rtol=1e-12, atol=1e-14)

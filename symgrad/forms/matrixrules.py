@@ -146,6 +146,13 @@ def _det(lifter, node, arg):
 def _log_abs_det(lifter, node, arg):
     return Lifted(sympy.log(sympy.Abs(sympy.Determinant(_square(lifter, node, arg)))),
                   node.shape)
+def _dim_size(lifter, node, arg):
+    """The number of elements along axes (``reduce_mean`` over an unknown size): a
+    scalar, the product of those sizes (``n_X``)."""
+    return Lifted(sympy.Mul(*[size_of(node.inputs[0].shape[a]) for a in node.attrs["axis"]]),
+                  ())
+
+
 def _index_add(lifter, node, arg):
     # A scalar c added at one point of zeros: c e_i (vector) or c e_i e_jᵀ (matrix);
     # the reverse sweep seeds each Jacobian row this way.
@@ -189,7 +196,8 @@ def _concat(lifter, node, *args):
 RULES = {"index_add": _index_add, "concat": _concat, "reshape": _reshape,
          "transpose": _transpose, "broadcast_to": _broadcast_to, "reduce_sum": _reduce_sum,
          "matmul": _matmul, "softmax": _softmax, "logsumexp": _logsumexp,
-         "matrix_inverse": _inverse, "det": _det, "log_abs_det": _log_abs_det}
+         "matrix_inverse": _inverse, "det": _det, "log_abs_det": _log_abs_det,
+         "dim_size": _dim_size}
 
 
 def lift(node, lifter, values):
