@@ -1,9 +1,10 @@
 """``Evaluator.batched`` over dask arrays: lazy, chunk by chunk, on any dask scheduler.
 
-Each chunk of the batch axes runs the evaluator's serial gufunc; an input's own
-axes (its shape) are one chunk.  The evaluator travels to dask.distributed workers
-pickled: a worker rebuilds it from the module text (from the disk cache if the
-worker shares it, else it compiles once per worker process and reuses it).
+Each chunk of the batch axes runs the evaluator's serial batch loop (with the checks
+of ``batched``); an input's own axes (its shape) are one chunk.  The evaluator
+travels to dask.distributed workers pickled: a worker rebuilds it from the module
+text (from the disk cache if the worker shares it, else it compiles once per worker
+process and reuses it).
 
 Imports errors, graph (shape text) and values (``fits``): the evaluator is passed in.
 """

@@ -251,10 +251,11 @@ class Evaluator:
                 kernel's cost per point, measured once (``lower.batches``).
             out: arrays to write the results into (numpy's ``out=``), one per output in
                 order (a lone array for one output): each of the output's dtype and of
-                shape ``batch + output.shape``, C-contiguous, writeable, sharing no
+                shape ``batch + output.shape`` (a sparse output: ``batch + (nnz,)``,
+                its stored values), C-contiguous, writeable, sharing no
                 memory with the inputs.  Reusing them saves allocating (and the first
                 touch of) new memory on every call.
-            Dask arrays give dask arrays (lazy, one gufunc call per chunk, on any
+            Dask arrays give dask arrays (lazy, one batch-loop call per chunk, on any
             dask scheduler: the evaluator pickles to dask.distributed workers).
         Returns:
             the outputs in their structure, each with the batch axes in front (with
