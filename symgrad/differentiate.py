@@ -179,6 +179,8 @@ def _run(sweep, ys, seeds, stops):
                 cut = False
                 if gx.shape != x.shape:
                     gx = _fitted(gx, x, node)
+                if gx.dtype != x.dtype:   # (a cast's cotangent: cast back, as TF's rule)
+                    gx = F.cast(gx, dtype=x.dtype.name)
                 if x in pending:
                     pending[x].append(gx)
                 else:

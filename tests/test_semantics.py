@@ -399,3 +399,32 @@ def test_second_derivative_of_a_power_at_zero_is_finite():
     assert ev(h) == 2.0
     f = sg.compile([h], [y])
     assert f(0.0) == [2.0]
+
+
+@pytest.mark.parametrize("src, dst", [("float32", "float64"), ("float64", "float32")])
+def test_a_gradient_through_a_cast_has_the_dtype_of_x(src, dst):
+    # SEMANTICS: "a tensor with x's shape and dtype"; TF's Cast gradient casts back
+    with sg.Graph().as_default():
+        x = sg.placeholder(src, shape=(3,), name="x")
+        (g,) = sg.gradients(sg.reduce_sum(sg.cast(x, dst) ** 2), x)
+        v = np.array([0.5, -1.0, 2.0], dtype=src)
+        assert g.dtype == np.dtype(src)
+        got = sg.evaluate(g, {x: v})
+        assert got.dtype == np.dtype(src)
+        np.testing.assert_allclose(got, 2 * v, rtol=1e-6)
+        compiled = sg.compile([g], [x], wait=True)(v)[0]
+        assert compiled.dtype == np.dtype(src)
+        np.testing.assert_allclose(compiled, 2 * v, rtol=1e-6)
+
+
+def test_relu_gradient_is_a_mask_also_at_nan():
+    # "g where x > 0": nan > 0 is false, so 0 (TF's ReluGrad), on every path
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(4,), name="x")
+        (g,) = sg.gradients(sg.reduce_sum(sg.relu(x)), x)
+        v = np.array([np.nan, 2.0, 0.0, -1.0])
+        want = [0.0, 1.0, 0.0, 0.0]
+        assert sg.evaluate(g, {x: v}).tolist() == want
+        f = sg.compile([g], [x])
+        assert f(v)[0].tolist() == want            # the numpy tier (or the machine code)
+        assert f.wait()(v)[0].tolist() == want     # the machine code

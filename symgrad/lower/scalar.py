@@ -16,8 +16,9 @@ Translation memoises sub-expressions, so a body is CSE'd for free.  Functions
 that Python's ``math`` lacks (sign, Heaviside, sigmoid, softplus, relu, Max,
 Piecewise...) are expanded into these opcodes with numpy's values at the edges
 (``np.sign(nan)`` is nan, ``np.heaviside(0, h0)`` is h0, Piecewise without a
-true branch is nan).  This module dispatches on SymPy *function classes* (the
-language of the rules), never on op names.
+true branch is nan), except that Heaviside of nan is 0: a mask, as TF's rules make
+it.  This module dispatches on SymPy *function classes* (the language of the
+rules), never on op names.
 
 Imports sympy, ``symgrad.errors`` and ``symgrad.ops.functions``.
 
@@ -217,12 +218,12 @@ class _Translator:
         return self.emit("select", self.emit("gt", x, zero), self.const(1.0), neg)
 
     def _heaviside(self, e):
-        # np.heaviside(x, h0): 0 below, h0 at 0, 1 above, nan for nan.
+        # 0 below, h0 at 0, 1 above, and 0 for nan: a mask "where x > 0" (TF's rules
+        # for relu and its kin compare; np.heaviside would give nan)
         x, zero = self.value(e.args[0]), self.const(0.0)
         h0 = self.value(e.args[1]) if len(e.args) > 1 else self.const(0.5)
-        at_zero = self.emit("select", self.emit("eq", x, zero), h0, x)
-        below = self.emit("select", self.emit("lt", x, zero), zero, at_zero)
-        return self.emit("select", self.emit("gt", x, zero), self.const(1.0), below)
+        at_zero = self.emit("select", self.emit("eq", x, zero), h0, zero)
+        return self.emit("select", self.emit("gt", x, zero), self.const(1.0), at_zero)
 
     def _sigmoid(self, e):
         # 1/(1 + exp(-x)) without overflow: e = exp(-|x|) (as the reference evaluator).

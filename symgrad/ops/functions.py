@@ -118,7 +118,10 @@ def _np_sigmoid(x):
 
 
 def _np_heaviside(x, h0=0.5):
-    return np.heaviside(x, h0)
+    # 0 for nan (np.heaviside gives nan): the derivative of relu is "1 where x > 0", a
+    # mask, as in TF's ReluGrad
+    x = np.asarray(x)
+    return np.heaviside(np.where(x != x, -1, x), h0)
 
 
 _vec_erf = np.vectorize(math.erf, otypes=[float])
