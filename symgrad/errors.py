@@ -45,6 +45,11 @@ class ArgumentError(SymgradError, ValueError):
     """An argument with an invalid value (unknown option, wrong length)."""
 
 
+class ArgumentCountError(ArgumentError, TypeError):
+    """A compiled function called with the wrong number of arguments: a TypeError too,
+    as Python's own calls and Numba's dispatch raise it."""
+
+
 class NoClosedFormError(SymgradError, ValueError):
     """A value with no finite closed form (a loop whose trip count depends on symbols).
 

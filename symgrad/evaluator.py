@@ -191,7 +191,7 @@ class Evaluator:
         return out if self._boxed else self._rebuild(out)
 
     def _check_count(self, values, what):
-        check_count(values, self._inputs, self.input_names, what)
+        check_count(values, self.input_names, what)
 
     def _coerce(self, args):
         return coerce(args, self._inputs, self.input_names)
@@ -439,9 +439,7 @@ class ControlEvaluator(Evaluator):
     def batched(self, *values, parallel=False, out=None):
         """Evaluate at many points, one call per point (control flow has no gufunc);
         ``out`` as for :meth:`Evaluator.batched`."""
-        if len(values) != len(self._inputs):
-            raise ArgumentError(f"batched takes {len(self._inputs)} inputs "
-                                f"({', '.join(self.input_names)}), got {len(values)}")
+        check_count(values, self.input_names, "batched")
         arrays = [np.asarray(v, dtype=d) for v, (_, d, _) in zip(values, self._inputs)]
         batch = np.broadcast_shapes(*[a.shape[:a.ndim - len(s)] for a, (_, _, s) in
                                       zip(arrays, self._inputs)])

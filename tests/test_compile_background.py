@@ -314,3 +314,21 @@ def test_cheap_tier_on_0d_edge_values_matches_reference(held, value):
     for g, e in zip(got, expected):
         assert type(g) is float
         np.testing.assert_allclose(g, e, rtol=1e-12, atol=0)
+
+
+def test_too_many_arguments_is_a_type_error_before_and_after_the_swap(held):
+    # the machine code's entry (Numba's dispatch) raises TypeError for a call with more
+    # arguments than inputs; the numpy tier raised ArgumentError (a ValueError) before
+    x = sg.placeholder(shape=(2,), name="x")
+    f = sg.compile(sg.reduce_sum(sg.sin(x)), [x], wait=False)
+    too_many = (np.ones(2), np.ones(2))
+    with pytest.raises(TypeError, match="takes 1 inputs"):
+        f(*too_many)
+    with pytest.raises(sg.ArgumentError):   # and still the ArgumentError it was
+        f()
+    held.set()
+    f.wait(timeout=120)
+    with pytest.raises(TypeError):
+        f(*too_many)
+    with pytest.raises(TypeError, match="takes 1 inputs"):
+        f()

@@ -207,3 +207,15 @@ def test_programs_with_unknown_sizes_round_trip_through_their_literal(logistic):
     assert again.sizes == program.sizes and again.checks == program.checks
     assert render_program(again, f.input_names) == render_program(program, f.input_names)
     assert "range(n_X)" in f.source
+
+
+def test_per_size_evaluators_answer_ready_and_wait_as_evaluators_do(tmp_path):
+    # code written for sg.compile's evaluators (f.wait()(x), if f.ready) runs on them
+    with sg.Graph().as_default():
+        X = sg.placeholder(shape=(None, 3), name="X")
+        f = sg.compile([sg.reduce_sum(sg.map_fn(lambda r: sg.reduce_sum(r * r), X))], [X])
+    assert isinstance(f, PerSize) and f.ready and f.wait(timeout=1) is f
+    assert f.wait()(np.ones((2, 3))) == [6.0]
+    f.save(tmp_path / "f.sg")
+    g = sg.load(tmp_path / "f.sg")
+    assert g.ready and g.wait() is g and g(np.ones((2, 3))) == [6.0]

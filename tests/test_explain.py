@@ -219,3 +219,21 @@ def test_lower_layers_do_not_import_the_teaching_layer():
                 if first in TOP or (node.level and node.module.split(".")[0] in TOP):
                     offenders.append((str(path), node.module))
     assert offenders == []
+
+
+def test_explain_at_realistic_sizes_shows_the_matrix_form(fresh_graph):
+    # logistic regression over 100 rows: the elementwise form would expand 2,525
+    # entries; explain raised FormTooLargeError, the printers show matrix notation
+    X = sg.placeholder(shape=(100, 5), name="X")
+    y = sg.placeholder(shape=(100,), name="y")
+    w = sg.Variable(np.zeros(5), name="w")
+    p = sg.sigmoid(X @ w)
+    loss = -sg.reduce_sum(y * sg.log(p) + (1 - y) * sg.log(1 - p))
+    rng = np.random.default_rng(0)
+    Xv, yv = rng.normal(size=(100, 5)), (rng.random(100) > 0.5).astype(float)
+    e = sg.explain(loss, w, feed_dict={X: Xv, y: yv})
+    (row,) = e.results
+    assert row.form.text() == "Xᵀ(σ(X w) − y)"
+    np.testing.assert_allclose(row.value, Xv.T @ (0.5 - yv), rtol=1e-12)
+    assert "d/dw = Xᵀ(σ(X w) − y) = " in str(e)
+    assert r"X^{T}" in e._repr_html_() or "Xᵀ" in e._repr_html_()

@@ -162,3 +162,29 @@ def test_shared_parts_of_functions_applied_to_matrices_keep_their_bound_variable
         reduced = reduced.xreplace({name: value})
     assert reduced == form
     assert "where" in str(h) and "Heaviside" in str(h)
+
+
+def test_a_negative_product_over_a_scalar_keeps_the_denominator_in_brackets(fresh_graph):
+    # the Hessian of logsumexp: str wrote -1/ones(1, 5)*exp(x), which reads as
+    # (-1/ones(1, 5)) * exp(x); the other printers were right
+    x = sg.Variable(np.zeros(5), name="x")
+    (h,) = sg.hessians(sg.log(sg.reduce_sum(sg.exp(x))), x)
+    text = str(h)
+    assert "-1/(ones(1, 5)*exp(x))" in text and "-1/ones" not in text
+
+
+def test_latex_brackets_a_hadamard_product_inside_a_matrix_product(fresh_graph):
+    A, B = (sg.Variable(np.ones((3, 3)), name=n) for n in "AB")
+    C = sg.Variable(np.ones((3, 2)), name="C")
+    assert sg.latex(-(A * B) @ C, form="matrix") == r"- \left(A \circ B\right) C"
+    assert sg.latex(A @ (A * B) @ C, form="matrix") == r"A \left(A \circ B\right) C"
+    assert sg.text(-(A * B) @ C, form="matrix") == "−(A ∘ B) C"
+
+
+def test_latex_of_an_indexed_form_has_one_subscript(fresh_graph):
+    # two ranges in a row (]_{i=..}^{..}_{j=..}) are a double subscript: a LaTeX error
+    A, B = (sg.Variable(np.ones((300, 3)), name=n) for n in "AB")
+    C = sg.Variable(np.ones((3, 3)), name="C")
+    out = sg.latex(sg.exp(A * B) @ C)
+    tail = out[out.rindex(r"\right]"):]
+    assert tail == r"\right]_{i = 0 \ldots 299,\; j = 0 \ldots 2}"

@@ -19,6 +19,7 @@ import sympy
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.mathml import MathMLPresentationPrinter
+from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.str import StrPrinter
 
@@ -47,13 +48,19 @@ def _applied(expr):
     return None, expr.expr
 
 
+# factors a matrix product shows in brackets
+_GROUPED = (sympy.MatAdd, sympy.Add, sympy.HadamardProduct)
+
+
 class _MatrixMixin:
     def _one_by_one(self, expr):
         return getattr(expr.arg, "shape", None) == (1, 1)
 
     def parenthesize(self, item, level, *args, **kwargs):
-        # A scalar xᵀ A x inside a product keeps its parentheses: (𝟏ᵀ w) y.
-        if isinstance(item, sympy.Trace) and self._one_by_one(item) and level >= 50:
+        # A scalar xᵀ A x inside a product keeps its parentheses: (𝟏ᵀ w) y; so does it
+        # in a negative product, which SymPy prints at the level of a sum: -1/(𝟏ᵀ w)
+        if isinstance(item, sympy.Trace) and self._one_by_one(item) and \
+                level >= PRECEDENCE["Add"]:
             inner = self._print(item)
             return f"\\left({inner}\\right)" if isinstance(self, LatexPrinter) else f"({inner})"
         return super().parenthesize(item, level, *args, **kwargs)
@@ -193,7 +200,14 @@ class Latex(_MatrixMixin, LatexPrinter):
         num, den = _over(expr)
         if num is not None:
             return rf"\frac{{{self._print(num)}}}{{{self._print(den)}}}"
-        return super()._print_MatMul(expr)
+        args, sign = list(expr.args), ""
+        if args[0] == -1:
+            args, sign = args[1:], "- "
+        if not any(isinstance(a, _GROUPED) for a in args):
+            return super()._print_MatMul(expr)
+        # SymPy leaves A ∘ B unbracketed in a product: - A \circ B C for -(A ∘ B) C
+        return sign + " ".join(rf"\left({self._print(a)}\right)" if isinstance(a, _GROUPED)
+                               else self.parenthesize(a, PRECEDENCE["Mul"]) for a in args)
 
     def _print_ElementwiseApplyFunction(self, expr):
         func, arg = _applied(expr)
@@ -222,9 +236,11 @@ class Latex(_MatrixMixin, LatexPrinter):
 
     def _print_ArrayComprehension(self, expr):
         body = r"\left[%s\right]" % self._print(expr.function)
-        for i, lo, hi in expr.limits:
-            body += "_{%s=%s}^{%s}" % (self._print(i), self._print(lo), self._print(hi))
-        return body
+        limits = [tuple(self._print(v) for v in limit) for limit in expr.limits]
+        if len(limits) == 1:
+            return body + "_{%s=%s}^{%s}" % limits[0]
+        # one subscript for every index (two in a row are a LaTeX error)
+        return body + "_{%s}" % r",\; ".join(r"%s = %s \ldots %s" % v for v in limits)
 
     def _print_Element(self, expr):
         # theta[1] -> \theta_{1}, X[10,0] -> X_{10,0} (a subscripted name is braced first)

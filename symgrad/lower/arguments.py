@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ArgumentError, ShapeError
+from ..errors import ArgumentCountError, ArgumentError, ShapeError
 from ..values import cast_value, fits
 
 
-def check_count(values, inputs, names, what):
-    if len(values) != len(inputs):
-        raise ArgumentError(f"{what} takes {len(inputs)} inputs ({', '.join(names)}), got "
-                            f"{len(values)}")
+def check_count(values, names, what):
+    """Refuse a call with other than one value per input (``names``)."""
+    if len(values) != len(names):
+        raise ArgumentCountError(f"{what} takes {len(names)} inputs ({', '.join(names)}), "
+                                 f"got {len(values)}")
 
 
 def coerce(args, inputs, names):
     """The arguments as the kernel takes them, or a clear error naming the argument."""
-    check_count(args, inputs, names, "the compiled function")
+    check_count(args, names, "the compiled function")
     out = []
     # names from this compile (a cached module keeps the names of the first one)
     for k, (value, (_, dtype, shape), name) in enumerate(zip(args, inputs, names)):

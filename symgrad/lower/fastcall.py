@@ -13,7 +13,9 @@ machine code is ever built for odd arguments.
 
 Departure: more positional arguments than inputs, or an unknown keyword, is
 Numba's ``TypeError`` (``too many arguments: expected 1, got 2``, ``some keyword
-arguments unexpected``), raised before any Python code runs.
+arguments unexpected``), raised before any Python code runs.  The Python path's
+count error (and the numpy tier's, before the machine code is in) is an
+``ArgumentCountError``, a ``TypeError`` too: ``except TypeError`` catches either.
 
 Imports numba (only when an evaluator is built).
 """

@@ -6,18 +6,22 @@ compiler's ``build``) the evaluator of the graph specialised to them
 (``evaluate.specialize``; tensors of unknown rank are made first,
 ``ops.deferred.resolve``).
 
-Imports errors, graph, evaluate and ops (and the evaluators, when it pickles).
+Imports errors, graph, evaluate, ops and ``lower.arguments`` (and the evaluators, when it
+pickles).
 
 >>> PerSize.__name__
 'PerSize'
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..errors import ArgumentError, ShapeError
 from ..evaluate import bind_dims, fits, needed, specialize
 from ..graph import shape_text
+from .arguments import check_count
 from ..ops.deferred import resolve
 
 
@@ -57,10 +61,16 @@ class PerSize:
                                                [mapping[x] for x in inputs])
         return self.evaluators[key]
 
+    # as an Evaluator's: each size is built at its first call, before it answers
+    # (nothing runs in the background), so the evaluator is always ready
+    ready = True
+
+    def wait(self, timeout: float | None = None) -> "Any":
+        """Return self (as ``Evaluator.wait``): there is nothing to wait for."""
+        return self
+
     def __call__(self, *args):
-        if len(args) != len(self._inputs):
-            raise ArgumentError(f"the compiled function takes {len(self._inputs)} inputs "
-                                f"({', '.join(self.input_names)}), got {len(args)}")
+        check_count(args, self.input_names, "the compiled function")
         return self._build_tree(self._tree, iter(self.evaluator(args)(*args)))
 
     def batched(self, *values, parallel=False, out=None):

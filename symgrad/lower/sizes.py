@@ -1,7 +1,8 @@
 """A graph compiled once per combination of sizes, as saved or pickled: the evaluators
 of the sizes compiled so far (``lower.persize.PerSize`` writes them; ``sg.load`` and
-unpickling give a :class:`SavedSizes`).  Light: numpy and ``symgrad.errors`` only, so
-a process that loads one imports no SymPy.
+unpickling give a :class:`SavedSizes`).  Light: numpy, ``symgrad.errors`` and the
+argument checks (``lower.arguments``) only, so a process that loads one imports no
+SymPy.
 
 >>> SavedSizes([], ("leaf",), ["x"], None)
 <symgrad.SavedSizes inputs=(x) sizes=0>
@@ -12,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, ShapeError
+from ..errors import ShapeError
+from .arguments import check_count
 
 
 class SavedSizes:
@@ -34,6 +36,14 @@ class SavedSizes:
                              "evaluator at these sizes before saving it, or compile again")
         return found
 
+    # as an Evaluator's: each size is built at its first call, before it answers
+    # (nothing runs in the background), so the evaluator is always ready
+    ready = True
+
+    def wait(self, timeout: float | None = None) -> "Any":
+        """Return self (as ``Evaluator.wait``): there is nothing to wait for."""
+        return self
+
     def __call__(self, *args: Any) -> Any:
         self._check_count(args, "the compiled function")
         f = self.evaluator([np.shape(a) for a in args])
@@ -47,9 +57,7 @@ class SavedSizes:
         return self._build_tree(self._tree, iter(f.batched(*values, parallel=parallel, out=out)))
 
     def _check_count(self, values, what):
-        if len(values) != len(self.input_names):
-            raise ArgumentError(f"{what} takes {len(self.input_names)} inputs "
-                                f"({', '.join(self.input_names)}), got {len(values)}")
+        check_count(values, self.input_names, what)
 
     def save(self, path: Any) -> None:
         """Write it again (``sg.load`` gives the same sizes back)."""

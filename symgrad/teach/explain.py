@@ -28,10 +28,10 @@ from typing import Any, Mapping
 import sympy
 
 from ..differentiate import _as_nodes, sweep as _sweep
-from ..errors import FeedError, NoClosedFormError
+from ..errors import FeedError, FormTooLargeError, NoClosedFormError
 from ..evaluate import check_feed, run
 from ..graph import ancestors, is_static
-from ..forms import closed_form
+from ..forms import closed_form, matrix_form
 from . import analysis
 from .control import control_rows
 
@@ -109,8 +109,8 @@ def _form(t, keep):
         return None
     try:
         return closed_form(t, keep=[k for k in keep if k is not t])
-    except NoClosedFormError:  # a loop adjoint with a data-dependent trip count
-        return None
+    except (NoClosedFormError, FormTooLargeError):  # a loop adjoint with a data-dependent
+        return None                                  # trip count; too much to expand
 
 
 def _forward_rows(sweep, values):
@@ -181,6 +181,9 @@ def _result_form(grad, keep):
         return _form(grad, keep)
     except NoClosedFormError:
         return None
+    except FormTooLargeError:   # (logistic regression over 100 rows: 2,525 entries)
+        found = matrix_form(grad)   # what the printers show: Xᵀ(σ(X w) − y)
+        return found if found.form == "matrix" else None
 
 
 def _result_rows(sweep, values, keep):

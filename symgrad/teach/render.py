@@ -66,6 +66,8 @@ def form_text(form, latex=False):
         if len(flat) <= 9:
             return show(form)
         return f"[0...] = {show(flat[0])}, ..."
+    if hasattr(form, "latex") and not isinstance(form, sympy.Basic):   # a matrix form
+        return f"${form.latex()}$" if latex else form.text()
     return show(form) if isinstance(form, sympy.Basic) else str(form)
 
 
