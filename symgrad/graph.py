@@ -34,7 +34,8 @@ from .dims import (Dim, concrete_attrs, concrete_shape, dim_expr, has_dims,  # n
                    shape_text)
 
 
-def _symbol_name(node_name, axis, count):
+def size_symbol_name(node_name, axis, count):
+    """The name of the size symbol of a placeholder's unknown ``axis`` (``count`` of them)."""
     base = re.sub(r"\W", "_", node_name)
     return f"n_{base}" if count == 1 else f"n_{base}_{axis}"
 
@@ -212,7 +213,7 @@ class Graph:
         node_name = self.unique_name(name or op.name)
         unknown = [a for a, d in enumerate(shape) if d is None] if shape else None
         if unknown:  # a placeholder's None axes: one size symbol each, named after it
-            shape = tuple(Dim.fresh(self._size_name(_symbol_name(node_name, a, len(unknown))))
+            shape = tuple(Dim.fresh(self._size_name(size_symbol_name(node_name, a, len(unknown))))
                           if d is None else d for a, d in enumerate(shape))
             if "shape" in attrs:
                 attrs = dict(attrs, shape=shape)

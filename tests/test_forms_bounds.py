@@ -253,3 +253,23 @@ def test_a_mean_over_unknown_rows_divides_by_the_size_symbol(rng):
         got = np.array(expr.as_explicit().evalf(), dtype=float).reshape(t.shape)
         want = sg.evaluate(t, {X: Xv, y: yv, w: wv})
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_a_cell_run_again_prints_the_same_size_symbols(fresh_graph):
+    # the second X is X_1 in the graph and its size symbol n_X_1; both print as the
+    # user named them (n_X), as the leaves' names do, where that is unambiguous
+    printed = []
+    for _ in range(2):
+        X = sg.placeholder(shape=(None, 3), name="X")
+        y = sg.placeholder(shape=(None,), name="y")
+        w = sg.Variable(np.zeros(3), name="w")
+        (g,) = sg.gradients(sg.reduce_mean((X @ w - y) ** 2), w)
+        printed.append((str(g), sg.latex(g)))
+    assert X.name == "X_1" and printed[0] == printed[1]
+    assert printed[1] == ("(2/n_X)*X.T*(X*w - y)", r"\frac{2 X^{T} \left(X w - y\right)}{n_{X}}")
+    # both X's in one form: the graph's names, unambiguous
+    old = fresh_graph.get_tensor_by_name("X")
+    both = sg.reduce_sum(old @ w) + sg.reduce_sum(X @ w)
+    (g2,) = sg.gradients(both, w)
+    text = str(g2)
+    assert "n_X_1" in text or "X_1" in text

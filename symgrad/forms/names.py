@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 import sympy
 
-from ..graph import Node, ancestors
+from ..graph import Dim, Node, ancestors, size_symbol_name
 
 
 def user_name(node: Node) -> str | None:
@@ -31,13 +31,25 @@ def user_name(node: Node) -> str | None:
 
 
 def renames(tensors: Iterable[Node | None]) -> dict[str, str]:
-    """{graph name: user name} for the leaves below ``tensors`` that can show their user name."""
+    """{graph name: user name} for the leaves below ``tensors`` that can show their user
+    name, and for the size symbols of their unknown dimensions (``n_X_1`` -> ``n_X``)."""
     leaves = [n for n in ancestors([t for t in tensors if t is not None]) if n.is_leaf]
     taken = {n.op_name for n in leaves}       # symbols are named after op names
     wanted = {n.op_name: user_name(n) or n.op_name for n in leaves}
     counts = Counter(wanted.values())
-    return {old: new for old, new in wanted.items()
-            if new != old and counts[new] == 1 and new not in taken}
+    out = {old: new for old, new in wanted.items()
+           if new != old and counts[new] == 1 and new not in taken}
+    sizes = {}   # a renamed leaf's size symbols, named after its user name
+    for n in leaves:
+        unknown = [(a, d) for a, d in enumerate(n.shape or ()) if isinstance(d, Dim)]
+        for a, d in unknown:
+            if d.expr.is_Symbol:
+                sizes[d.expr.name] = size_symbol_name(out.get(n.op_name, n.op_name), a,
+                                                      len(unknown))
+    counts = Counter(sizes.values())
+    out.update({old: new for old, new in sizes.items()
+                if new != old and counts[new] == 1 and new not in sizes})
+    return out
 
 
 def rename_symbols(expr: Any, mapping: dict[str, str]) -> Any:
@@ -46,13 +58,13 @@ def rename_symbols(expr: Any, mapping: dict[str, str]) -> Any:
     if not mapping or not isinstance(expr, sympy.Basic):
         return expr
     swap = {}
-    for atom in expr.atoms(sympy.Symbol, sympy.MatrixSymbol):
+    for atom in expr.atoms(sympy.Symbol):
         base, bracket, rest = atom.name.partition("[")
-        if base not in mapping:
-            continue
-        if isinstance(atom, sympy.MatrixSymbol):
-            swap[atom] = sympy.MatrixSymbol(mapping[base], *atom.shape)
-        else:
+        if base in mapping:
             # the same class: element symbols keep their numeric order and subscripts
             swap[atom] = type(atom)(mapping[base] + bracket + rest, **atom.assumptions0)
+    for atom in expr.atoms(sympy.MatrixSymbol):   # (sizes in its shape renamed too)
+        shape = [sympy.sympify(s).xreplace(swap) for s in atom.shape]
+        if atom.name in mapping or list(atom.shape) != shape:
+            swap[atom] = sympy.MatrixSymbol(mapping.get(atom.name, atom.name), *shape)
     return expr.xreplace(swap) if swap else expr

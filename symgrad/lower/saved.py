@@ -103,6 +103,11 @@ def read(path: Any) -> dict:
     with open(path, "rb") as fh:   # a missing file: the usual FileNotFoundError
         data = fh.read()
     head, _, rest = data.partition(b"\n")
+    if head == MAGIC.encode() + b"\r":
+        raise SavedFileError(f"{path!r} has Windows line endings (CRLF): a text tool (a git "
+                             "checkout with autocrlf, an editor) changed it, so its checksum "
+                             "no longer matches; copy the saved file as binary (a .gitattributes "
+                             "line '*.sg binary')")
     if head != MAGIC.encode():
         raise SavedFileError(f"{path!r} is not a saved symgrad evaluator (it does not begin "
                              f"with {MAGIC!r}); write one with f.save(path)")
