@@ -162,6 +162,10 @@ def test_shared_and_broadcast_inputs():
             one = f(xs[i, 0], float(ts[j]), 7)
             assert got[0][i, j] == one[0] and np.array_equal(got[1][i, j], one[1])
             assert got[2][i, j] == 14
+    # batch axes that do not broadcast: an error naming the inputs (numpy's named args)
+    with pytest.raises(sg.ShapeError, match=r"batch axes .* must broadcast together, got "
+                                            r"\(4, 2\) for input 0 \('x'\), \(3,\) for input 1"):
+        f.batched(np.ones((4, 2, 2)), ts, 7)
 
 
 @pytest.fixture(scope="module")

@@ -133,7 +133,13 @@ def prepare(arrays, inputs, outputs, out=None):
     (``checked_out``) to write into, instead of new ones (``outs`` are views of them).
     """
     leads = [a.shape[:a.ndim - len(s)] for a, (_, _, s) in zip(arrays, inputs)]
-    batch = leads[0] if len(set(leads)) == 1 else np.broadcast_shapes(*leads)
+    try:
+        batch = leads[0] if len(set(leads)) == 1 else np.broadcast_shapes(*leads)
+    except ValueError:
+        axes = ", ".join(f"{lead} for input {k} ({name!r})"
+                         for k, (lead, (name, _, _)) in enumerate(zip(leads, inputs)))
+        raise ShapeError(f"batched: the batch axes (in front of each input's shape) must "
+                         f"broadcast together, got {axes}") from None
     count = math.prod(batch)
     args = []
     for a, lead, (_, dtype, core) in zip(arrays, leads, inputs):
