@@ -332,3 +332,27 @@ def test_too_many_arguments_is_a_type_error_before_and_after_the_swap(held):
         f(*too_many)
     with pytest.raises(TypeError, match="takes 1 inputs"):
         f()
+
+
+def test_ctrl_c_while_exit_waits_for_a_build_leaves_at_once_with_a_line(monkeypatch, capsys):
+    # the interpreter's exit waits for a running build; Ctrl-C there printed Python's
+    # "Exception ignored in atexit callback" traceback and went on to the teardown
+    from symgrad.lower import background
+
+    class Interrupted:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def wait_for(self, predicate):
+            raise KeyboardInterrupt
+
+    codes = []
+    monkeypatch.setattr(background, "_STATE", Interrupted())
+    monkeypatch.setattr(background, "_FLAGS", {"running": True, "exiting": False})
+    monkeypatch.setattr(background.os, "_exit", codes.append)
+    background._at_exit()
+    assert codes == [130]
+    assert "exit interrupted while a compile was running" in capsys.readouterr().err

@@ -30,6 +30,7 @@ import _thread
 import atexit
 import os
 import queue
+import sys
 import threading
 import weakref
 
@@ -191,9 +192,16 @@ def _stopped():
 
 @atexit.register
 def _at_exit():
-    with _STATE:
-        _FLAGS["exiting"] = True
-        _STATE.wait_for(lambda: not _FLAGS["running"])
+    try:
+        with _STATE:
+            _FLAGS["exiting"] = True
+            _STATE.wait_for(lambda: not _FLAGS["running"])
+    except KeyboardInterrupt:   # Ctrl-C while waiting: leave now, without the teardown
+        sys.stdout.flush()      # the build's thread would meet (and no traceback)
+        sys.stderr.write("symgrad: exit interrupted while a compile was running (its "
+                         "machine code is not cached)\n")
+        sys.stderr.flush()
+        os._exit(130)
 
 
 def _finish(pending, built, error):
