@@ -20,6 +20,8 @@ import time
 LOGGER = logging.getLogger("symgrad")
 AFTER = 2.0  # seconds of silence before a task reports
 REPEAT = 1.0  # seconds between two progress lines of one task
+HEARTBEAT = 5.0  # seconds without a line (one LLVM pass can run for many) before a task
+                 # says it is still at its stage
 
 _local = threading.local()
 
@@ -29,6 +31,7 @@ class _Task:
         self.what, self.after = what, after
         self.start = time.perf_counter()
         self.current, self.announced, self.last = "starting", False, 0.0
+        self.closed = False
         self.lock = threading.Lock()
         self.timer = threading.Timer(after, self._announce)
         self.timer.daemon = True
@@ -39,10 +42,38 @@ class _Task:
 
     def _announce(self):
         with self.lock:
+            if self.closed:
+                return
             if not self.announced:
                 self.announced, self.last = True, time.perf_counter()
                 LOGGER.warning("symgrad: %s is taking a while (%.1f s so far): %s",
                                self.what, self.elapsed, self.current)
+        self._next_beat()
+
+    def _next_beat(self):
+        with self.lock:
+            if not self.closed:
+                self.timer = threading.Timer(HEARTBEAT, self._beat)
+                self.timer.daemon = True
+                self.timer.start()
+
+    def _beat(self):
+        """Say the task is still at its stage when no line came for HEARTBEAT seconds
+        (the thread runs while the worker is inside LLVM, which releases the GIL)."""
+        with self.lock:
+            quiet = not self.closed and time.perf_counter() - self.last >= 0.9 * HEARTBEAT
+            if quiet:
+                self.last = time.perf_counter()
+        if quiet:
+            LOGGER.warning("symgrad: %s: still %s (%.1f s)", self.what, self.current,
+                           self.elapsed)
+        self._next_beat()
+
+    def close(self):
+        """Stop the task's timers (the block is over)."""
+        with self.lock:
+            self.closed = True
+            self.timer.cancel()
 
     def stage(self, text):
         """Record the current stage; once the task has announced itself, report it
@@ -73,7 +104,7 @@ class _Context:
         return self.task
 
     def __exit__(self, *exc):
-        self.task.timer.cancel()
+        self.task.close()
         _local.task = self.outer
         if self.task.announced:
             LOGGER.warning("symgrad: %s done in %.1f s", self.what, self.task.elapsed)

@@ -64,6 +64,21 @@ def test_long_compiles_report_progress(monkeypatch, caplog):
     assert "quiet" not in caplog.text
 
 
+def test_a_long_stage_says_it_is_still_running(monkeypatch, caplog):
+    # one LLVM pass of a large kernel can run for many seconds with no stage to report:
+    # a heartbeat fills the silence (a 38 s build had 13 s gaps), and stops with the task
+    import time
+    monkeypatch.setattr(progress, "HEARTBEAT", 0.05)
+    with caplog.at_level(logging.WARNING, logger="symgrad"):
+        with progress.task("a long build", after=0.01) as t:
+            t.stage("LLVM optimising")
+            time.sleep(0.4)
+        lines = caplog.text.count("a long build: still LLVM optimising")
+        time.sleep(0.2)   # nothing after the task ended
+        assert caplog.text.count("a long build: still LLVM optimising") == lines
+    assert lines >= 3 and "a long build done in" in caplog.text
+
+
 _GEP = re.compile(r"\s*(%[\w.\"]+) = getelementptr .*ptr (%[\w.\"]+), i64")
 _LOAD = re.compile(r"\s*(%[\w.\"]+) = load double, ptr (%[\w.\"]+)")
 

@@ -162,6 +162,7 @@ class _Emitter(LoopEmitter, InstructionEmitter, SizeValues):
         values = [self.scalar(ref) for _, shape, ref in self.p.outputs if not shape]
         ret = sig.return_type
         values = values or [ir.Constant(F64, 0.0)]
+        progress.stage("LLVM: optimising the kernel and making machine code")   # (Numba's)
         return self.context.make_tuple(self.b, ret, values)
 
     def statements(self, stmts):
