@@ -128,7 +128,7 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
                                     None if cache else lower_cache.private_dir())
     if not sized and not background.waits(wait):  # answer at once, machine code later
         from .lower import plan
-        with gcfreeze.frozen_if(len(order) >= gcfreeze.LARGE):
+        with gcfreeze.frozen_for(len(order)):
             planned = plan.Plan(nodes, leaves, order)
         return PendingEvaluator(planned, _checks(leaves, tree, nodes),
                                 lambda: compile(outputs, inputs, fastmath, cache, wait=True),

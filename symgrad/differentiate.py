@@ -144,7 +144,7 @@ def backprop(ys, seeds, xs, stops):
     """Run the reverse sweep; returns the :class:`Sweep` record."""
     sweep = Sweep(ys, seeds, xs, stops)
     sweep.between = _between(ys, xs)
-    with gcfreeze.frozen_if(len(sweep.between) >= gcfreeze.LARGE):
+    with gcfreeze.frozen_for(len(sweep.between)):
         _run(sweep, ys, seeds, stops)
     return sweep
 

@@ -118,7 +118,7 @@ def node_tangent(node, tangents):
 def tangent_sweep(ys, xs, tangents, stops=()):
     """``{node: tangent node}`` for the nodes between xs and ys (forward mode)."""
     between = _between(ys, xs)
-    with gcfreeze.frozen_if(len(between) >= gcfreeze.LARGE):
+    with gcfreeze.frozen_for(len(between)):
         return _tangents_between(between, xs, tangents, stops)
 
 

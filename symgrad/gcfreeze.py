@@ -19,7 +19,7 @@ the build's cycles pile up for one collection at the end: 0.075 s of collections
 for the 200-step chain, against 0.015 s.)
 
 Builds are covered (``compiler._machine_code``, the batch loop and gufuncs of
-``evaluator``), and so are large sweeps (:func:`frozen_if`: the reverse and tangent
+``evaluator``), and so are large sweeps (:func:`frozen_for`: the reverse and tangent
 sweeps of ``differentiate`` and ``forward``, the numpy tier's plan) over at least
 :data:`LARGE` nodes.  Without that, a process that derived the 1,000-step chain
 twice ran a full collection (~0.08 s, walking SymPy's and Numba's objects) inside
@@ -76,6 +76,7 @@ def frozen():
                 gc.unfreeze()
 
 
-def frozen_if(large: bool):
-    """:func:`frozen` for large work (``large``), else a block that changes nothing."""
-    return frozen() if large else contextlib.nullcontext()
+def frozen_for(nodes: int):
+    """:func:`frozen` for work over at least :data:`LARGE` ``nodes``, else a block that
+    changes nothing."""
+    return frozen() if nodes >= LARGE else contextlib.nullcontext()
