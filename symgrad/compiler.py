@@ -104,13 +104,13 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     nodes = [n.graph.compressed.get(n, n) for n in flat if n is not None]
     order = ancestors(nodes + leaves)   # one walk of the graph serves every check below
     shapes = {n.shape for n in order}   # a graph has few distinct shapes
-    kinds = {n.op.kind for n in order}
+    kinds = {n.opdef.kind for n in order}
     if "special" in kinds:
         from .ops.valued import value_sized
         found = value_sized(order)
         if found is not None:
             raise CompileError(
-                f"{found.name!r} ({found.op.name}) has a size read from values (a computed "
+                f"{found.name!r} ({found.opdef.name}) has a size read from values (a computed "
                 "boolean mask, one-argument where, slice bounds computed in the graph): the "
                 "compiled code needs sizes known from the inputs. Evaluate it with "
                 "sg.evaluate or a Session, or mask with multiplication (x * mask) or "

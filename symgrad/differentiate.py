@@ -168,13 +168,13 @@ def _run(sweep, ys, seeds, stops):
         wanted = [x in on_path for x in node.inputs]
         if not any(wanted):
             continue
-        if node.op.grad is None:
+        if node.opdef.grad is None:
             raise NoGradientError(
-                f"op {node.op.name!r} (node {node.name!r}) has no derivative rule, and a "
+                f"op {node.opdef.name!r} (node {node.name!r}) has no derivative rule, and a "
                 "gradient must flow through it; wrap its use in sg.stop_gradient(...) or "
                 "register a grad rule for it in symgrad.ops")
         cut = True   # no wanted input gets a cotangent
-        for i, (x, gx, w) in enumerate(zip(node.inputs, node.op.grad(node, g), wanted)):
+        for i, (x, gx, w) in enumerate(zip(node.inputs, node.opdef.grad(node, g), wanted)):
             if w and gx is not None:
                 cut = False
                 if gx.shape != x.shape:
@@ -187,7 +187,7 @@ def _run(sweep, ys, seeds, stops):
                     pending[x] = [gx]
                 sweep.contributions.append((node, i, x, gx))
         if cut:
-            sweep.cut[node] = node.op.name
+            sweep.cut[node] = node.opdef.name
 
 
 def _fitted(gx, x, node):
@@ -196,7 +196,7 @@ def _fitted(gx, x, node):
     if same_up_to_unknown(gx.shape, x.shape):
         gx = F.reshape(gx, shape=x.shape)  # unknown sizes that agree at run time
     if gx.shape != x.shape:
-        raise ShapeError(f"internal: the {node.op.name} rule gave a cotangent of "
+        raise ShapeError(f"internal: the {node.opdef.name} rule gave a cotangent of "
                          f"shape {gx.shape} for input {x.name!r} of shape {x.shape}")
     return gx
 

@@ -136,17 +136,17 @@ def run(outputs, feeds, order=None):
     values, bindings = {}, bind_dims(feeds)
     with np.errstate(all="ignore"):
         for node in order if order is not None else needed(outputs, feeds):
-            if node in feeds or not node.inputs and node.op.kind == "leaf":
+            if node in feeds or not node.inputs and node.opdef.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
                 continue
             args = [values[x] for x in node.inputs]
             if is_static(node.shape) and all(is_static(x.shape) for x in node.inputs) \
                     and not any(has_dims(v) for v in node.attrs.values()):
-                out, shape = np.asarray(node.op.impl(*args, **node.attrs)), node.shape
+                out, shape = np.asarray(node.opdef.impl(*args, **node.attrs)), node.shape
             else:
                 out, shape = _run_unknown(node, args, bindings)
             if out.shape != shape:
-                raise ShapeError(f"internal: {node.op.name} produced shape {out.shape}, "
+                raise ShapeError(f"internal: {node.opdef.name} produced shape {out.shape}, "
                                  f"expected {shape} (node {node.name!r})")
             values[node] = out.astype(node.dtype, copy=False)
     return values
@@ -156,22 +156,22 @@ def _run_unknown(node, args, bindings):
     """One node with unknown sizes: they take their values (``bindings``); dims that
     must agree are checked here, with an error naming the shapes."""
     shapes = [a.shape for a in args]
-    if getattr(node.op, "binds_sizes", False):   # its size is read from its values
+    if getattr(node.opdef, "binds_sizes", False):   # its size is read from its values
         return _run_sizing(node, args, bindings)
     try:
         shape = concrete_shape(node.shape, bindings, f"{node.name!r}")
-        if node.op.kind == "elementwise":
-            check_broadcast(shapes, shape, [x.shape for x in node.inputs], node.op.name)
-        out = np.asarray(node.op.impl(*args, **concrete_attrs(node.attrs, bindings)))
+        if node.opdef.kind == "elementwise":
+            check_broadcast(shapes, shape, [x.shape for x in node.inputs], node.opdef.name)
+        out = np.asarray(node.opdef.impl(*args, **concrete_attrs(node.attrs, bindings)))
     except (ValueError, IndexError) as exc:
         if isinstance(exc, (ShapeError, FeedError)):
             raise
-        raise ShapeError(f"{node.op.name} ({node.name!r}): inputs of shapes "
+        raise ShapeError(f"{node.opdef.name} ({node.name!r}): inputs of shapes "
                          f"{', '.join(map(str, shapes))} do not fit together "
                          f"(static shapes {', '.join(shape_text(x.shape) for x in node.inputs)})"
                          f": {exc}") from None
     if out.shape != shape:
-        raise ShapeError(f"{node.op.name} ({node.name!r}): inputs of shapes "
+        raise ShapeError(f"{node.opdef.name} ({node.name!r}): inputs of shapes "
                          f"{', '.join(map(str, shapes))} give shape {out.shape}, not "
                          f"{shape_text(node.shape)} = {shape} as the sizes fed imply")
     return out, shape
@@ -181,14 +181,14 @@ def _run_sizing(node, args, bindings):
     """A node whose result's size depends on values (``ops.valued``): computed first,
     its new sizes bound from the result, then checked like any other."""
     attrs = {k: v for k, v in node.attrs.items() if k != "size"}
-    out = np.asarray(node.op.impl(*args, **concrete_attrs(attrs, bindings)))
+    out = np.asarray(node.opdef.impl(*args, **concrete_attrs(attrs, bindings)))
     if out.ndim == len(node.shape):
         for d, n in zip(node.shape, out.shape):
             if isinstance(d, Dim) and d.symbol is not None and d.symbol not in bindings:
                 bindings[d.symbol] = n
     shape = concrete_shape(node.shape, bindings, f"{node.name!r}")
     if out.shape != shape:
-        raise ShapeError(f"{node.op.name} ({node.name!r}) gives shape {out.shape} where "
+        raise ShapeError(f"{node.opdef.name} ({node.name!r}) gives shape {out.shape} where "
                          f"{shape_text(node.shape)} = {shape} is expected (two masks that "
                          "must keep as many entries keep different numbers)")
     return out, shape
@@ -231,15 +231,15 @@ def specialize(outputs, bindings, graph=None, memo=None):
     memo = {} if memo is None else memo
     mapping = {}
     for node in ancestors(outputs):
-        if not node.inputs and node.op.kind == "leaf":
+        if not node.inputs and node.opdef.kind == "leaf":
             shape = concrete_shape(node.shape, bindings, repr(node.name))
-            mapping[node] = graph.add_node(node.op, (), dict(node.attrs), shape, node.dtype,
+            mapping[node] = graph.add_node(node.opdef, (), dict(node.attrs), shape, node.dtype,
                                            name=node.name, value=node.value)
             continue
         attrs = concrete_attrs(node.attrs, bindings)
-        if node.op.kind == "control":
+        if node.opdef.kind == "control":
             attrs = {k: _specialized(v, bindings, graph, memo) for k, v in attrs.items()}
-        mapping[node] = apply(node.op, [mapping[x] for x in node.inputs], name=node.name,
+        mapping[node] = apply(node.opdef, [mapping[x] for x in node.inputs], name=node.name,
                               **attrs)
     return mapping
 

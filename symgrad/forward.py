@@ -49,7 +49,7 @@ def _fit(t, shape):
 
 def _elementwise_tangent(node, tangents):
     """``sum_i p_i * t_i`` for an elementwise node, strong-zero in each ``t_i``."""
-    parts, syms = node.op.partials([x.dtype for x in node.inputs], **node.attrs)
+    parts, syms = node.opdef.partials([x.dtype for x in node.inputs], **node.attrs)
     terms = []
     for x, p, t in zip(node.inputs, parts, tangents):
         if t is None or p is None or not x.is_float:
@@ -73,7 +73,7 @@ def _scaled_tangent(node, t, partial, syms):
     new = arg_symbols([x.dtype for x in inputs])
     expr = new[-1] * partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
     return apply("elementwise", inputs, expr=expr, strong=len(used),
-                 label=f"{node.op.name}_jvp")
+                 label=f"{node.opdef.name}_jvp")
 
 
 def _total(t):
@@ -83,7 +83,7 @@ def _total(t):
 def _transposed_tangent(node, tangents):
     """``d/du <grad(node, u), t>``: the grad rule transposed by a local reverse sweep."""
     u = seed_leaf(node.graph, node.shape, node.dtype, name="cotangent")
-    grads = node.op.grad(node, u)
+    grads = node.opdef.grad(node, u)
     terms = [_total(F.mul(g, t)) for g, t in zip(grads, tangents)
              if g is not None and t is not None]
     if not terms:
@@ -94,7 +94,7 @@ def _transposed_tangent(node, tangents):
     if tangent is None:
         return None
     if u in ancestors([tangent]):
-        raise NoGradientError(f"op {node.op.name!r}: its grad rule is not linear in the "
+        raise NoGradientError(f"op {node.opdef.name!r}: its grad rule is not linear in the "
                               "cotangent, so forward mode cannot transpose it; give the op "
                               "a jvp(node, tangents) rule")
     return tangent
@@ -102,7 +102,7 @@ def _transposed_tangent(node, tangents):
 
 def node_tangent(node, tangents):
     """The tangent of ``node`` from its inputs' tangents (None entries: no tangent)."""
-    op = node.op
+    op = node.opdef
     if getattr(op, "jvp", None) is not None:
         return op.jvp(node, tangents)
     if op.grad is None:
@@ -135,7 +135,7 @@ def _tangents_between(between, xs, tangents, stops):
             t = node_tangent(node, [tan.get(x) for x in node.inputs])
             if t is not None:
                 if t.shape != node.shape:
-                    raise ShapeError(f"internal: the tangent of {node.op.name} has shape "
+                    raise ShapeError(f"internal: the tangent of {node.opdef.name} has shape "
                                      f"{t.shape}, the node {node.shape}")
                 parts.append(t)
         if parts:

@@ -77,7 +77,7 @@ def frontier(ys, x):
     order = ancestors(ys)
     region = {x}
     for node in order:
-        if node is not x and node.op.selects and node.inputs and \
+        if node is not x and node.opdef.selects and node.inputs and \
                 all(i in region for i in node.inputs) and is_static(node.shape):
             region.add(node)
     used_outside = {i for node in order if node not in region for i in node.inputs}
@@ -93,7 +93,7 @@ def source_of(frontier_nodes, x):
     values = {x: np.arange(x.size, dtype=np.int64).reshape(x.shape)}
     for node in ancestors(frontier_nodes):
         if node not in values and node.inputs and all(i in values for i in node.inputs):
-            values[node] = np.asarray(node.op.impl(*[values[i] for i in node.inputs],
+            values[node] = np.asarray(node.opdef.impl(*[values[i] for i in node.inputs],
                                                    **node.attrs))
     return np.concatenate([values[f].reshape(-1) for f in frontier_nodes])
 

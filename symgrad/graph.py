@@ -70,7 +70,7 @@ class Node:
     def __init__(self, graph, node_id, op, inputs, attrs, shape, dtype, name, value=None):
         self.graph = graph
         self.id = node_id
-        self.op = op
+        self.opdef = op
         self.inputs = tuple(inputs)
         self.attrs = attrs
         # None: unknown rank (a TF1 placeholder without shape, see ops.deferred)
@@ -108,10 +108,16 @@ class Node:
 
     @property
     def is_leaf(self):
-        return not self.inputs and self.op.kind == "leaf"
+        return not self.inputs and self.opdef.kind == "leaf"
+
+    @property
+    def op(self):
+        """The registry op this node applies (the same as ``opdef``; TF1 tensors give
+        TF's operation here instead)."""
+        return self.opdef
 
     def __repr__(self):
-        return f"<Node {self.name!r} op={self.op.name} shape={self.shape} dtype={self.dtype.name}>"
+        return f"<Node {self.name!r} op={self.opdef.name} shape={self.shape} dtype={self.dtype.name}>"
 
 
 class Graph:
@@ -219,7 +225,7 @@ class Graph:
                 attrs = dict(attrs, shape=shape)
         # Node.__init__, inlined: every traced and derived node is made here
         node = object.__new__(cls or self.node_class)
-        node.graph, node.id, node.op, node.inputs, node.attrs = \
+        node.graph, node.id, node.opdef, node.inputs, node.attrs = \
             self, len(self.nodes), op, tuple(inputs), attrs
         # None: unknown rank (a TF1 placeholder without shape, see ops.deferred)
         node.shape = None if shape is None else _normal_shape(shape)
@@ -319,6 +325,6 @@ def format_graph(outputs: Node | Sequence[Node]) -> str:
                   for k, v in node.attrs.items() if k != "expr"]
         if "expr" in node.attrs:
             parts.append(f"expr={node.attrs['expr']}")
-        lines.append(f"{node.name} = {node.op.name}({', '.join(parts)}) : "
+        lines.append(f"{node.name} = {node.opdef.name}({', '.join(parts)}) : "
                      f"{shape_text(node.shape)} {node.dtype.name}")
     return "\n".join(lines)

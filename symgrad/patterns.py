@@ -82,7 +82,7 @@ def _unit_sweep_pattern(t):
     batched over unit seeds) from index sets on its unbatched sweep: no n x n mask per
     node.  None for any other tensor."""
     chain, node = [], t
-    while node not in node.graph.batches and node.op.name in ("reshape", "transpose"):
+    while node not in node.graph.batches and node.opdef.name in ("reshape", "transpose"):
         chain.append(node)
         node = node.inputs[0]
     entry = node.graph.batches.get(node)
@@ -94,7 +94,7 @@ def _unit_sweep_pattern(t):
         return None
     value = seed_pattern(one, seed).T.toarray().reshape(node.shape)  # row b: one at e_b
     for c in reversed(chain):
-        value = np.asarray(c.op.impl(value, **c.attrs))
+        value = np.asarray(c.opdef.impl(value, **c.attrs))
     return value
 
 
@@ -130,15 +130,15 @@ class _Analysis:
     def visit(self, node, masks, known):
         """The mask of ``node`` (and its value in ``known`` when all inputs are known)."""
         if not node.inputs:
-            value = node.value if node.op.name == "const" else None
+            value = node.value if node.opdef.name == "const" else None
             if value is not None:
                 known[node] = np.asarray(value)
             return (known[node] != 0) if node in known else np.ones(node.shape, dtype=bool)
         if all(x in known for x in node.inputs):
-            known[node] = np.asarray(node.op.impl(*[known[x] for x in node.inputs],
+            known[node] = np.asarray(node.opdef.impl(*[known[x] for x in node.inputs],
                                                   **node.attrs))
             return known[node] != 0
-        if node.op.kind == "elementwise" and hasattr(node.op, "expr"):
+        if node.opdef.kind == "elementwise" and hasattr(node.opdef, "expr"):
             return _elementwise_mask(node, [masks[x] for x in node.inputs])
         return self.probe(node, masks, known)
 
@@ -156,7 +156,7 @@ class _Analysis:
                     args.append((sign * mag * masks[x]).astype(x.dtype))
             try:
                 with np.errstate(all="ignore"):
-                    value = np.asarray(node.op.impl(*args, **node.attrs))
+                    value = np.asarray(node.opdef.impl(*args, **node.attrs))
             except Exception:  # noqa: BLE001 (an op that refuses these values: conservative)
                 return np.ones(node.shape, dtype=bool)
             hits |= np.broadcast_to(value != 0, node.shape)
@@ -192,7 +192,7 @@ def _nonzero(node, zero, wrt=None):
         hash(attrs)   # (SymPy expressions hash; printing them cost more than the rest)
     except TypeError:
         attrs = repr(attrs)
-    key = (node.op.name, dtypes, attrs, zero, wrt)
+    key = (node.opdef.name, dtypes, attrs, zero, wrt)
     hit = _SUBS_CACHE.get(key)
     if hit is None:
         hit = _SUBS_CACHE[key] = _substituted_nonzero(node, zero, wrt)
@@ -200,7 +200,7 @@ def _nonzero(node, zero, wrt=None):
 
 
 def _substituted_nonzero(node, zero, wrt):
-    expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    expr, syms = node.opdef.expr([x.dtype for x in node.inputs], **node.attrs)
     subs = {syms[i]: sympy.false if node.inputs[i].dtype.kind == "b" else sympy.S.Zero
             for i in zero}
     try:
@@ -217,16 +217,16 @@ def _substituted_nonzero(node, zero, wrt):
 def is_unit_batch(batch, n):
     """True when ``batch`` is ``seeds.identity_seeds``: reshape(index_add(ones, (n, n), (k, k)))."""
     node = batch
-    while node.op.name == "reshape":
+    while node.opdef.name == "reshape":
         node = node.inputs[0]
-    if node.op.name != "index_add" or tuple(node.attrs["shape"]) != (n, n):
+    if node.opdef.name != "index_add" or tuple(node.attrs["shape"]) != (n, n):
         return False
     index, ones = node.attrs["index"], node.inputs[0]
     k = np.arange(n)
     if len(index) != 2 or not all(isinstance(i, np.ndarray) and np.array_equal(i, k)
                                   for i in index):
         return False
-    while ones.op.name in ("broadcast_to", "reshape"):
+    while ones.opdef.name in ("broadcast_to", "reshape"):
         ones = ones.inputs[0]
     return ones.is_leaf and ones.value is not None and np.all(np.asarray(ones.value) == 1)
 
@@ -287,8 +287,8 @@ class _SeedAnalysis(_Analysis):
     def combine(self, node, masks, sets):
         """The union over inputs of (local dependence pattern) applied to the input's sets."""
         ins = [np.broadcast_to(masks[x], x.shape) for x in node.inputs]
-        elementwise = node.op.kind == "elementwise" and hasattr(node.op, "expr")
-        rule = getattr(node.op, "links", None)
+        elementwise = node.opdef.kind == "elementwise" and hasattr(node.opdef, "expr")
+        rule = getattr(node.opdef, "links", None)
         parts = []
         for i, x in enumerate(node.inputs):
             if x not in sets:

@@ -190,6 +190,32 @@ def test_names_dtypes_and_namespaces():
     assert tf.add_n([tf.constant(1.0), tf.constant(2.0)]).numpy() == 3.0
 
 
+def test_a_tensors_op_has_tfs_name_type_and_inputs(tmp_path):
+    w = tf.Variable([1.0, -2.0], name="w1")
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    with tf.name_scope("layer"):
+        y = tf.reduce_sum(x * w, name="loss")
+    # the idioms of summaries and of Saver({v.op.name: v}): the name without ":0"
+    assert (w.op.name, w.op.type) == ("w1", "VariableV2")
+    assert (x.op.name, x.op.type) == ("x", "Placeholder")
+    assert (y.op.name, y.op.type) == ("layer/loss", "Sum")
+    assert y.op.outputs == [y] and y.op.inputs[0].op.type == "Mul"
+    assert y.op == y.op and y.op != w.op and y.op.graph is y.graph
+    grads = tf.train.GradientDescentOptimizer(0.1).compute_gradients(tf.reduce_sum(w ** 2))
+    assert [v.op.name for _, v in grads] == ["w1"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        # fetching an op runs it and gives None, as TF's
+        assert sess.run([w.op, y], {x: np.ones((1, 2))}) == [None, -1.0]
+        tf.assign(w, [3.0, 4.0]).op.run()
+        assert w.eval().tolist() == [3.0, 4.0]
+        saver = tf.train.Saver({v.op.name: v for v in tf.global_variables()})
+        path = saver.save(sess, str(tmp_path / "model"))
+        tf.assign(w, [0.0, 0.0]).op.run()
+        saver.restore(sess, path)
+        assert w.eval().tolist() == [3.0, 4.0]
+
+
 class TestDefaultGraph:
     """TF1 snippets that reset the global default graph."""
 

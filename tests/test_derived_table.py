@@ -54,7 +54,7 @@ def test_every_second_order_entry_is_what_the_derivation_gives_now():
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(3,), name="x")
         (g,) = sg.gradients(sg.reduce_sum(sg.tanh(x) / x ** 2.0), x)
-    exprs = [n.attrs["expr"] for n in g.graph.nodes if n.op.name == "elementwise"]
+    exprs = [n.attrs["expr"] for n in g.graph.nodes if n.opdef.name == "elementwise"]
     assert exprs and all(derived.lookup_generic(e, 3) is not None or
                          derived.lookup_generic(e, 2) is not None for e in exprs)
 

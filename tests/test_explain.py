@@ -125,7 +125,7 @@ def test_why_none_no_path_stop_and_integer():
     e = sg.explain(y, [a, b, c, n, sg.constant(2.0, name="z")])
     kinds = [r.reason.kind if r.reason else None for r in e.results]
     assert kinds == [None, "stopped", "integer_path", "integer", "no_path"]
-    assert e.results[1].reason.nodes[0].op.name == "stop_gradient"
+    assert e.results[1].reason.nodes[0].opdef.name == "stop_gradient"
     text = e.text()
     assert "Every path from 'b' to the ys is cut: at 'stop_gradient'" in text
     assert "passes through an integer or boolean tensor ('cast' (int64))" in text

@@ -64,7 +64,7 @@ def test_pair_potential_frontier_is_the_two_gathers_with_their_sources():
     x = sg.placeholder(shape=(12,), name="x")
     y = pair_energy(x, 4)
     nodes = frontier.frontier([y], x)
-    assert [f.op.name for f in nodes] == ["index", "index"]
+    assert [f.opdef.name for f in nodes] == ["index", "index"]
     assert [f.shape for f in nodes] == [(6, 3), (6, 3)]
     i, j = np.triu_indices(4, k=1)
     expected = np.concatenate([(3 * i[:, None] + np.arange(3)).ravel(),
@@ -188,7 +188,7 @@ def test_chained_sums_keep_the_direct_colouring():
     (h,) = sg.hessians(y, x)
     (hs,) = sg.hessians(y, x, sparse=True)
     assert _colours(h.graph.compressed[h]) == {3} and hs.colors == 3
-    assert not any(n.op.name == "index_add" and n.shape == (hs.nnz,) for n in ancestors([hs.values]))
+    assert not any(n.opdef.name == "index_add" and n.shape == (hs.nnz,) for n in ancestors([hs.values]))
 
 
 def test_sparse_hessians_skip_a_frontier_that_only_relabels_x(monkeypatch, rng):

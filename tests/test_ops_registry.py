@@ -93,7 +93,7 @@ def _weighted_gradients(out, leaves, u):
 
 
 def name_of_value_sized(out):
-    return out.op.name in VALUE_SIZED and not all(isinstance(d, int) for d in out.shape)
+    return out.opdef.name in VALUE_SIZED and not all(isinstance(d, int) for d in out.shape)
 
 
 @pytest.mark.parametrize("name,i", CASES)

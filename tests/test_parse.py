@@ -70,7 +70,7 @@ def test_unknown_names_become_scalar_placeholders():
     names = {}
     y = parse("a * b + 1", names)
     assert set(names) == {"a", "b"}
-    assert names["a"].op.name == "placeholder" and names["a"].shape == ()
+    assert names["a"].opdef.name == "placeholder" and names["a"].shape == ()
     assert float(sg.evaluate(y, {names["a"]: 2.0, names["b"]: 3.0})) == 7.0
     with pytest.raises(sg.ParseError, match="unknown name 'c'"):
         parse("c + 1", {}, leaves="error")

@@ -19,7 +19,7 @@ from .programs import sine_chain
 
 
 def _strong(node):
-    return isinstance(node, Node) and node.op is GENERIC and "strong" in node.attrs
+    return isinstance(node, Node) and node.opdef is GENERIC and "strong" in node.attrs
 
 
 def _below(node):

@@ -28,7 +28,7 @@ def loss_value(p, feeds):
 
 
 def stop_nodes(p):
-    return [n for n in ancestors(p.ys) if n.op.name == "stop_gradient"]
+    return [n for n in ancestors(p.ys) if n.opdef.name == "stop_gradient"]
 
 
 def frozen_feeds(p, frozen):

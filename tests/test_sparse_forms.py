@@ -71,7 +71,7 @@ def test_stored_entry_forms_evaluate_to_the_sparse_values(p):
     # Piecewises, which SymPy's Piecewise folds (rewriting to ITE, solving the
     # relations as sets) for minutes on some programs: not the entries' reading, which
     # the other programs test)
-    assume(not any(n.op.kind == "control" for n in below))
+    assume(not any(n.opdef.kind == "control" for n in below))
     leaves = [n for n in below if n.is_leaf]
     np.testing.assert_allclose(eval_closed_form(hs, leaves), value, rtol=1e-9, atol=1e-12,
                                err_msg=p.code)

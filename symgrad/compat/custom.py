@@ -25,23 +25,11 @@ from ..graph import Node, ancestors
 from ..ops import REGISTRY, apply
 from . import tensor as _tensor
 from .state import state_of
-from .tensor import as_tf1
+from .tensor import TensorOp, as_tf1, tf_type, type_of as _type_of
 from .variables import tf_dtype
 
 _REGISTERED = {}
-# TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
-_TF_TYPES = {"div": "RealDiv", "matmul": "MatMul", "reduce_sum": "Sum", "reduce_mean": "Mean",
-             "reduce_max": "Max", "reduce_min": "Min", "reduce_prod": "Prod", "add": "AddV2"}
 _ALIASES = {"Add": "AddV2", "Div": "RealDiv"}
-
-
-def tf_type(node):
-    """TF's op type name of ``node`` (``Identity`` for identity, ``RealDiv`` for div)."""
-    return _type_of(node.op.name)
-
-
-def _type_of(name):
-    return _TF_TYPES.get(name) or "".join(p.capitalize() for p in name.split("_"))
 
 
 def _builtin(name, node):
@@ -108,17 +96,6 @@ class RegisterGradient:
         return fn
 
 
-class _OpView:
-    """What a registered gradient function sees as ``op``: TF's fields of the node."""
-
-    def __init__(self, node):
-        self.inputs, self.outputs = list(node.inputs), [node]
-        self.type, self.name = tf_type(node), getattr(node, "op_name", node.name)
-
-    def get_attr(self, name):
-        return self.outputs[0].attrs[name]
-
-
 @contextlib.contextmanager
 def gradient_override_map(self: Any, op_type_map: dict[str, str]) -> Iterator[None]:
     """``graph.gradient_override_map({"Identity": "Name"})``: inside, ``tf.*`` results of
@@ -136,7 +113,7 @@ def gradient_override_map(self: Any, op_type_map: dict[str, str]) -> Iterator[No
 def overridden(out):
     """``out`` (a tf.* function's result) with the gradient an active override map gives
     its op type, or unchanged."""
-    if not isinstance(out, Node) or out.op.kind == "leaf":
+    if not isinstance(out, Node) or out.opdef.kind == "leaf":
         return out
     overrides = state_of(out.graph).overrides
     if not overrides:
@@ -145,7 +122,7 @@ def overridden(out):
     if name is None:
         return out
     if name in _REGISTERED:
-        fn, view = _REGISTERED[name], _OpView(out)
+        fn, view = _REGISTERED[name], TensorOp(out)
         return with_gradient(list(out.inputs), out, lambda g: fn(view, g))
     builtin = _builtin(name, out)
     if builtin is None:

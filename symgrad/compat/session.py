@@ -36,6 +36,7 @@ from . import errors
 from .iterators import elements_for, split_handles
 from .names import feed_by_name, fetch_by_name
 from .state import DEFAULT_SESSIONS, Operation, state_of
+from .tensor import TensorOp
 from .variables import Variable
 
 
@@ -339,6 +340,8 @@ def _collect(fetch, ops, tensors, parent, graph):
         raise none_fetch_error(context or _RECENT_NONE.get(graph))
     if isinstance(fetch, Operation):
         ops.append(fetch)
+    elif isinstance(fetch, TensorOp):   # sess.run(t.op): runs t, gives None (TF's)
+        tensors.append(fetch.outputs[0])
     elif isinstance(fetch, Node):
         tensors.append(fetch)
     elif isinstance(fetch, dict):
@@ -354,6 +357,8 @@ def _collect(fetch, ops, tensors, parent, graph):
 def _rebuild(fetch, found):
     if isinstance(fetch, Operation):
         return found.get(id(fetch))
+    if isinstance(fetch, TensorOp):
+        return None
     if isinstance(fetch, Node):
         return found[id(fetch)]
     if isinstance(fetch, dict):

@@ -80,6 +80,62 @@ class TensorShape(tuple):
         return tuple.__repr__(tuple(None if d is None else d for d in self))
 
 
+# TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
+_TF_TYPES = {"div": "RealDiv", "matmul": "MatMul", "reduce_sum": "Sum", "reduce_mean": "Mean",
+             "reduce_max": "Max", "reduce_min": "Min", "reduce_prod": "Prod", "add": "AddV2",
+             "variable": "VariableV2"}
+
+
+def type_of(name):
+    """TF's op type name of symgrad's op ``name`` (``Identity`` for identity)."""
+    return _TF_TYPES.get(name) or "".join(p.capitalize() for p in name.split("_"))
+
+
+def tf_type(node):
+    """TF's op type name of ``node`` (``Identity`` for identity, ``RealDiv`` for div)."""
+    return type_of(node.opdef.name)
+
+
+class TensorOp:
+    """TF1's ``t.op``: the operation that computes tensor ``t`` (here, its one output).
+
+    ``name`` is the name without ``:0`` (``v.op.name`` is ``"w1"`` for a variable named
+    w1, as summaries and ``Saver({v.op.name: v})`` use it), ``type`` TF's type name,
+    ``inputs`` and ``outputs`` lists of tensors; ``run()`` runs it and gives None."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    name = property(lambda self: getattr(self._tensor, "op_name", self._tensor.name))
+    type = property(lambda self: tf_type(self._tensor))
+    inputs = property(lambda self: list(self._tensor.inputs))
+    outputs = property(lambda self: [self._tensor])
+    graph = property(lambda self: self._tensor.graph)
+    device = ""
+    control_inputs = ()
+
+    def values(self):
+        return (self._tensor,)
+
+    def get_attr(self, name):
+        return self._tensor.attrs[name]
+
+    def run(self, feed_dict=None, session=None):
+        """TF1's ``op.run()``: run this operation in ``session`` (default: the default one)."""
+        self._tensor.eval(feed_dict, session)
+
+    def __eq__(self, other):
+        return isinstance(other, TensorOp) and other._tensor is self._tensor
+
+    def __hash__(self):
+        return hash(id(self._tensor))
+
+    def __repr__(self):
+        return f"<tf.Operation {self.name!r} type={self.type}>"
+
+
 class TF1Tensor(_t.Tensor):
     """A tensor of a TF1 program (see the module docstring)."""
 
@@ -94,6 +150,11 @@ class TF1Tensor(_t.Tensor):
     @property
     def op_name(self):
         return self._op_name
+
+    @property
+    def op(self):
+        """TF1's operation of this tensor (:class:`TensorOp`); ``opdef`` is symgrad's op."""
+        return TensorOp(self)
 
     @property
     def shape(self):

@@ -47,7 +47,7 @@ class _Builder:
         if key not in self.memo:
             if len(self.memo) >= MAX_TERMS:
                 raise Unsupported(f"the indexed form needs more than {MAX_TERMS} terms")
-            rule = RULES.get(node.op.name) or (_elementwise if node.op.kind == "elementwise"
+            rule = RULES.get(node.opdef.name) or (_elementwise if node.opdef.kind == "elementwise"
                                                else _no_rule)
             self.memo[key] = _leaf(node, idx) if node.is_leaf else rule(self, node, list(idx))
         return self.memo[key]
@@ -66,7 +66,7 @@ def _leaf(node, idx):
 
 
 def _no_rule(b, node, idx):
-    raise Unsupported(f"op {node.op.name!r} (node {node.name!r}) has no indexed form here")
+    raise Unsupported(f"op {node.opdef.name!r} (node {node.name!r}) has no indexed form here")
 
 
 def _aligned(x, out_shape, idx):
@@ -77,7 +77,7 @@ def _aligned(x, out_shape, idx):
 
 
 def _elementwise(b, node, idx):
-    expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    expr, syms = node.opdef.expr([x.dtype for x in node.inputs], **node.attrs)
     args = [b.at(x, _aligned(x, node.shape, idx)) for x in node.inputs]
     return expr.xreplace(dict(zip(syms, args)))
 

@@ -34,9 +34,9 @@ def _leaf(lifter, node):
 
 
 def _elementwise(lifter, node, args):
-    expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    expr, syms = node.opdef.expr([x.dtype for x in node.inputs], **node.attrs)
     if any(x.dtype.kind == "b" for x in node.inputs):
-        raise Unsupported(f"{node.op.name} takes boolean inputs")
+        raise Unsupported(f"{node.opdef.name} takes boolean inputs")
     values = [lifter.broadcast(a, node.shape).expr for a in args]
     return Lifted(expr.xreplace(dict(zip(syms, values))), node.shape)
 
@@ -88,7 +88,7 @@ def _matmul(lifter, node, a, b):
 
 
 def _no_reading(lifter, node, *args):
-    raise Unsupported(f"op {node.op.name!r} (node {node.name!r}) has no matrix notation here")
+    raise Unsupported(f"op {node.opdef.name!r} (node {node.name!r}) has no matrix notation here")
 
 
 def _broadcast_to(lifter, node, arg):
@@ -113,7 +113,7 @@ def _sum_of_exp(lifter, node, arg):
     if x.ndim == 2 and axis == (0,):
         sums = OneMatrix(1, r) * exp_m
         return lifter.atom(sums), lifter.atom(OneMatrix(r, 1) * sums)
-    raise Unsupported(f"{node.op.name} over axis {axis} of a rank-{x.ndim} tensor has no "
+    raise Unsupported(f"{node.opdef.name} over axis {axis} of a rank-{x.ndim} tensor has no "
                       "matrix notation here (vectors, and rows or columns of a matrix)")
 
 
@@ -131,7 +131,7 @@ def _logsumexp(lifter, node, arg):
 
 def _square(lifter, node, arg):
     if node.inputs[0].ndim != 2:
-        raise Unsupported(f"{node.op.name} of a batch of matrices has no matrix notation here")
+        raise Unsupported(f"{node.opdef.name} of a batch of matrices has no matrix notation here")
     return lifter.matrix(arg)
 
 
@@ -205,6 +205,6 @@ def lift(node, lifter, values):
     if node.is_leaf:
         return _leaf(lifter, node)
     args = [values[x] for x in node.inputs]
-    if node.op.kind == "elementwise":
+    if node.opdef.kind == "elementwise":
         return _elementwise(lifter, node, args)
-    return RULES.get(node.op.name, _no_reading)(lifter, node, *args)
+    return RULES.get(node.opdef.name, _no_reading)(lifter, node, *args)

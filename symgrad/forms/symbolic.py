@@ -99,7 +99,7 @@ def literal_array(node):
 
 def is_symbolic_leaf(node):
     """Leaves shown as symbols: everything but literals met inside expressions."""
-    return not node.inputs and node.op.kind == "leaf" and not node.attrs.get("literal")
+    return not node.inputs and node.opdef.kind == "leaf" and not node.attrs.get("literal")
 
 
 def expand(outputs, substitute=None):
@@ -112,10 +112,10 @@ def expand(outputs, substitute=None):
     for node in needed([n for n in outputs if n is not None], values):
         if node in values:
             continue
-        if not node.inputs and node.op.kind == "leaf":
+        if not node.inputs and node.opdef.kind == "leaf":
             values[node] = leaf_symbols(node) if is_symbolic_leaf(node) else literal_array(node)
             continue
         args = [np.asarray(values[x], dtype=object) for x in node.inputs]
-        out = node.op.symbolic(node, *args)
+        out = node.opdef.symbolic(node, *args)
         values[node] = np.asarray(out, dtype=object).reshape(node.shape)
     return [None if n is None else values[n] for n in outputs]

@@ -88,13 +88,13 @@ def _constant_nodes(nodes, fed):
     """The nodes whose value depends on no fed node (``nodes``: topological order)."""
     constant = set()
     for node in nodes:
-        if node in fed or node.op.kind == "control" or \
-                getattr(node.op, "size_of", None) is not None or not is_static(node.shape):
+        if node in fed or node.opdef.kind == "control" or \
+                getattr(node.opdef, "size_of", None) is not None or not is_static(node.shape):
             continue
         if node.inputs:
             if all(x in constant for x in node.inputs) or _independent(node, constant):
                 constant.add(node)
-        elif node.op.kind == "leaf" and node.value is not None:
+        elif node.opdef.kind == "leaf" and node.value is not None:
             constant.add(node)
     return constant
 
@@ -111,7 +111,7 @@ def _independent(node, constant):
     expression with the 0-d constants substituted must be free of the other inputs,
     and the op's numpy value must be the same, bit for bit, with them at zero and at
     each of ``_PROBES`` (``u*0`` simplifies to 0 in SymPy, not for u = inf)."""
-    op = node.op
+    op = node.opdef
     if op.kind != "elementwise" or not hasattr(op, "expr") or node.dtype != _F8:
         return False
     free = [k for k, x in enumerate(node.inputs) if x not in constant]

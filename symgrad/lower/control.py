@@ -43,7 +43,7 @@ def needed(outputs, feeds=()):
 
 def control_nodes(outputs, inputs):
     """The control-flow nodes the outputs need (topological order)."""
-    return [n for n in needed(outputs, set(inputs)) if n.op.kind == "control"
+    return [n for n in needed(outputs, set(inputs)) if n.opdef.kind == "control"
             and n not in set(inputs)]
 
 
@@ -237,8 +237,8 @@ class Segments:
         return self.functions[function]
 
     def driver(self, node):
-        lines, env = DRIVERS[node.op.name](node, self.function)
-        self.sources.append(f"# driver of {node.name} ({node.op.name})\n" + "\n".join(lines))
+        lines, env = DRIVERS[node.opdef.name](node, self.function)
+        self.sources.append(f"# driver of {node.name} ({node.opdef.name})\n" + "\n".join(lines))
         fn = self._loaded(lines, env, "driver")
         self.made[id(fn)] = (lines, env)
         return fn

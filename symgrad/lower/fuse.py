@@ -83,9 +83,9 @@ class FuseLoops:
         (user,) = self.users[node]
         if user.dtype != node.dtype:
             return False
-        if user.op.kind == "reduce" or is_scatter(user):  # computed inside the user's loop
+        if user.opdef.kind == "reduce" or is_scatter(user):  # computed inside the user's loop
             return True  # (a reduction's, or a scatter-add's: index_add of a cotangent)
-        if user.op.kind != "elementwise" or user.shape != node.shape:
+        if user.opdef.kind != "elementwise" or user.shape != node.shape:
             return False
         # A sum that absorbs a scatter writes into its other operand's buffer.
         return not (is_plain_sum(user) and any(is_scatter(x) for x in user.inputs))

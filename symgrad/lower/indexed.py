@@ -27,7 +27,7 @@ class IndexedLowering:
         for x in node.inputs:
             ids.append(np.arange(x.size, dtype=np.int64).reshape(x.shape) + offset)
             offset += x.size
-        table = np.asarray(node.op.impl(*ids, **node.attrs), dtype=np.int64).reshape(node.shape)
+        table = np.asarray(node.opdef.impl(*ids, **node.attrs), dtype=np.int64).reshape(node.shape)
         if len(node.inputs) == 1:
             return self.gather_one(node, table)
         dst = self.new_value(node)
@@ -45,7 +45,7 @@ class IndexedLowering:
         """A reshape's input ref, as ``gather_one`` finds it from the table (the identity)
         but without building one (two ``arange`` of a dense Hessian's 10^6 entries per
         reshape); None where it would not."""
-        view = getattr(node.op, "view", None)
+        view = getattr(node.opdef, "view", None)
         if len(node.inputs) != 1 or view is None or node.size != node.inputs[0].size:
             return None
         (x,) = node.inputs
@@ -73,7 +73,7 @@ class IndexedLowering:
             read = (src, fit or self.table_addr(pos))
             if src[0] in ("in", "const") and (read[1][0] == "aff" or len(read[1]) == 2) \
                     and self.fusible(node) \
-                    and next(iter(self.users[node])).op.kind == "elementwise":
+                    and next(iter(self.users[node])).opdef.kind == "elementwise":
                 self.fused.append(([read], COPY))  # its user reads the source itself
                 return ("fused", len(self.fused) - 1)
             return self.emit(node, node.shape, [read], COPY)
@@ -142,7 +142,7 @@ class IndexedLowering:
         (g,) = node.inputs
         if not is_static(node.shape) or not is_static(g.shape):
             return None
-        pos = np.broadcast_to(np.asarray(node.op.scatter_positions(**node.attrs),
+        pos = np.broadcast_to(np.asarray(node.opdef.scatter_positions(**node.attrs),
                                          dtype=np.int64), g.shape)
         hits = np.bincount(pos.ravel(), minlength=node.size)
         if hits.size != node.size or hits.max(initial=0) > 1:
@@ -165,7 +165,7 @@ class IndexedLowering:
         (g,) = node.inputs
         if not is_static(node.shape) or not is_static(g.shape):
             return self.scatter_sized(node, dst, owner)
-        pos = np.asarray(node.op.scatter_positions(**node.attrs), dtype=np.int64)
+        pos = np.asarray(node.opdef.scatter_positions(**node.attrs), dtype=np.int64)
         pos = np.broadcast_to(pos, g.shape)
         src, body = self.read_body(g, range(g.ndim))
         self.emit(owner, g.shape, src, body, reduce=(ADD, 0.0.hex(), False), dst=dst,

@@ -31,11 +31,11 @@ from ..graph import consumers
 
 def is_plain_sum(node):
     """True for an elementwise ``x + y`` of same-shaped, same-dtype inputs."""
-    if node.op.kind != "elementwise" or len(node.inputs) != 2 or "strong" in node.attrs:
+    if node.opdef.kind != "elementwise" or len(node.inputs) != 2 or "strong" in node.attrs:
         return False
     if any(x.shape != node.shape or x.dtype != node.dtype for x in node.inputs):
         return False
-    expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    expr, syms = node.opdef.expr([x.dtype for x in node.inputs], **node.attrs)
     return expr == _sum_of(syms)
 
 
@@ -46,7 +46,7 @@ def _sum_of(syms):
 
 
 def is_scatter(node):
-    return getattr(node.op, "scatter_positions", None) is not None
+    return getattr(node.opdef, "scatter_positions", None) is not None
 
 
 class InPlaceSums:

@@ -228,7 +228,7 @@ def node_key(node, env):
     attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
     # Input shapes matter: a reshape shares its input's ref, so one ref may be read
     # with two shapes ((1, 2) vs (2, 1) broadcast differently).
-    return (node.op.name, tuple((env[x], x.shape) for x in node.inputs), attrs, node.shape,
+    return (node.opdef.name, tuple((env[x], x.shape) for x in node.inputs), attrs, node.shape,
             node.dtype.str)  # (Dims hash and compare by their expressions)
 
 
@@ -292,10 +292,10 @@ def _graph_entry(node, position):
     if not node.inputs:
         value = None if node.value is None else np.asarray(node.value)
         data = None if value is None else hashlib.sha256(value.tobytes()).hexdigest()
-        return ("leaf", node.op.name, node.dtype.str, shape_key(node.shape), data, id(node) if
+        return ("leaf", node.opdef.name, node.dtype.str, shape_key(node.shape), data, id(node) if
                 value is None else None)
     attrs = tuple((k, _canonical(v)) for k, v in sorted(node.attrs.items()) if k != "label")
-    return (node.op.name, tuple(position[x] for x in node.inputs), attrs,
+    return (node.opdef.name, tuple(position[x] for x in node.inputs), attrs,
             shape_key(node.shape), node.dtype.str)
 
 

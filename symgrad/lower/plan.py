@@ -50,7 +50,7 @@ class Plan:
             if node in slots:
                 continue
             slot = slots[node] = len(values)
-            if not node.inputs and node.op.kind == "leaf":
+            if not node.inputs and node.opdef.kind == "leaf":
                 values.append(_baked(node))
                 continue
             values.append(None)
@@ -95,16 +95,16 @@ def _baked(node):
 def _step(node):
     """``(function, cast)``: the function computing ``node`` from its inputs' values,
     and whether its result may need a cast to the node's dtype."""
-    if node.op.kind != "elementwise":
-        return functools.partial(_run_impl, node.op.impl, node.attrs), True
+    if node.opdef.kind != "elementwise":
+        return functools.partial(_run_impl, node.opdef.impl, node.attrs), True
     dtypes = tuple([x.dtype for x in node.inputs])
-    key = (node.op.name, dtypes, tuple(node.attrs.items()))
+    key = (node.opdef.name, dtypes, tuple(node.attrs.items()))
     try:
         made = _PROGRAMS.get(key)
     except TypeError:   # an attribute that does not hash: no memo
         key, made = None, None
     if made is None:   # a chain meets one op at the same dtypes again and again
-        expr, _ = node.op.expr(dtypes, **node.attrs)
+        expr, _ = node.opdef.expr(dtypes, **node.attrs)
         body = translate(expr, len(dtypes), node.attrs.get("strong"))
         made = [_program(body), body, False]   # the 0-d step: made when first needed
         if key is not None:

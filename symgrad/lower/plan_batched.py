@@ -78,7 +78,7 @@ def batched_graph(outputs, inputs, order, size):
     """``(outputs, inputs)`` rebuilt in a new graph, every input with a leading axis of
     ``size``; nodes that depend on no input are copied as they are."""
     graph = Graph()
-    new = {x: graph.add_node(x.op, (), {}, (size,) + x.shape, x.dtype, name=x.name)
+    new = {x: graph.add_node(x.opdef, (), {}, (size,) + x.shape, x.dtype, name=x.name)
            for x in inputs}
     batched = set(inputs)
     for node in order:
@@ -87,7 +87,7 @@ def batched_graph(outputs, inputs, order, size):
         ins = [new[x] for x in node.inputs]
         flags = [x in batched for x in node.inputs]
         if not any(flags):   # the same for every point
-            new[node] = graph.add_node(node.op, ins, node.attrs, node.shape, node.dtype,
+            new[node] = graph.add_node(node.opdef, ins, node.attrs, node.shape, node.dtype,
                                        value=node.value)
             continue
         new[node] = _batched(node, ins, flags, size)
@@ -102,11 +102,11 @@ def batched_graph(outputs, inputs, order, size):
 
 
 def _batched(node, inputs, flags, size):
-    rule = batch_rule(node.op)
+    rule = batch_rule(node.opdef)
     try:
         out = None if rule is None else rule(node, inputs, flags, size)
     except Exception as exc:  # noqa: BLE001 (an index pattern the rule cannot shift)
-        raise NoBatchRule(f"{node.op.name} ({node.name!r}): {exc}") from exc
+        raise NoBatchRule(f"{node.opdef.name} ({node.name!r}): {exc}") from exc
     if out is None or out.shape != (size,) + node.shape:
-        raise NoBatchRule(f"{node.op.name} ({node.name!r}) has no batching rule here")
+        raise NoBatchRule(f"{node.opdef.name} ({node.name!r}) has no batching rule here")
     return out

@@ -120,7 +120,7 @@ def _scalar(node):
 def _split(node):
     """``(g, (nodes, p))`` for a 0-d strong product ``strong(g, g * p)``, p an expression
     over ``nodes`` (arguments ``_x0...``); else None."""
-    if node.op is not GENERIC or "strong" not in node.attrs or not _scalar(node) or \
+    if node.opdef is not GENERIC or "strong" not in node.attrs or not _scalar(node) or \
             any(not _scalar(x) for x in node.inputs):
         return None
     s = node.attrs["strong"]

@@ -140,27 +140,27 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         summed = self.accumulate(node)
         if summed is not None:
             return summed
-        kind = node.op.kind
-        if getattr(node.op, "size_of", None) is not None:
+        kind = node.opdef.kind
+        if getattr(node.opdef, "size_of", None) is not None:
             return self.size_value(node)
         if kind == "leaf":
             return self.leaf(node)
         if kind == "elementwise":
             return self.elementwise(node)
         if kind == "structural":
-            if getattr(node.op, "scatter_positions", None) is not None:
+            if getattr(node.opdef, "scatter_positions", None) is not None:
                 return self.scatter(node)
             return self.gather(node)
         if kind == "reduce":
             return self.reduction(node)
-        if kind == "contract" and getattr(node.op, "subscripts", None) is not None:
+        if kind == "contract" and getattr(node.opdef, "subscripts", None) is not None:
             return self.contraction(node)
         if kind == "control":  # sg.compile splits graphs at these (lower.control)
-            raise CompileError(f"node {node.name!r} is control flow ({node.op.name}): "
+            raise CompileError(f"node {node.name!r} is control flow ({node.opdef.name}): "
                                "compile it with sg.compile, which joins kernels by drivers")
-        if getattr(node.op, "decompose", None) is not None:
+        if getattr(node.opdef, "decompose", None) is not None:
             return self.decomposed(node)
-        raise CompileError(f"op {node.op.name!r} (node {node.name!r}) has no lowering: give "
+        raise CompileError(f"op {node.opdef.name!r} (node {node.name!r}) has no lowering: give "
                            "its registry entry a 'decompose' rule")
 
     # -- values ------------------------------------------------------------------
@@ -219,7 +219,7 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         return ("const", self.add_const(value, "f8"))
 
     def elementwise(self, node):
-        expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+        expr, syms = node.opdef.expr([x.dtype for x in node.inputs], **node.attrs)
         expr, strong = sympy.sympify(expr), node.attrs.get("strong")
         reads = [self.read(x, broadcast_axes(x.shape, node.shape)) for x in node.inputs]
         refs, addrs = [r for r, _ in reads], [a for _, a in reads]
@@ -282,15 +282,15 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         a, b = sympy.symbols("_x0 _x1", real=True)
         pair = np.empty(2, dtype=object)
         pair[0], pair[1] = a, b
-        combined = np.asarray(node.op.symbolic(_Attrs(axis=(0,), keepdims=False), pair)).item()
-        identity = float(np.asarray(node.op.impl(np.empty(0), axis=(0,), keepdims=False)))
+        combined = np.asarray(node.opdef.symbolic(_Attrs(axis=(0,), keepdims=False), pair)).item()
+        identity = float(np.asarray(node.opdef.impl(np.empty(0), axis=(0,), keepdims=False)))
         dims = tuple(x.shape[i] for i in order)
         src, body = self.read_body(x, order)
         return self.emit(node, dims, src, body, nout=len(keep),
                          reduce=(translate(combined, 2), identity.hex(), True))
 
     def contraction(self, node):
-        specs, out = node.op.subscripts([x.shape for x in node.inputs], **node.attrs)
+        specs, out = node.opdef.subscripts([x.shape for x in node.inputs], **node.attrs)
         sizes = dict(zip(out, node.shape))
         summed = []
         for spec, x in zip(specs, node.inputs):
@@ -361,11 +361,11 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         holders = [scratch.add_node(REGISTRY["placeholder"], (), {"shape": x.shape}, x.shape,
                                     x.dtype, name=f"arg{i}") for i, x in enumerate(node.inputs)]
         try:
-            out = node.op.decompose(*holders, **node.attrs)
+            out = node.opdef.decompose(*holders, **node.attrs)
         except TypeError:  # a decomposition unrolled over a size known only at call time
             if all(is_static(x.shape) for x in node.inputs):
                 raise
-            raise NeedsStaticSizes(f"{node.op.name}'s decomposition needs its sizes") from None
+            raise NeedsStaticSizes(f"{node.opdef.name}'s decomposition needs its sizes") from None
         for h, x in zip(holders, node.inputs):
             self.env[h] = self.env[x]
         self.lower_nodes(needed([out], set(holders)))

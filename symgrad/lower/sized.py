@@ -79,7 +79,7 @@ class SizedLowering:
 
     def size_value(self, node):
         """A 0-d value read from the sizes (``dim_size``): a constant, or read at call time."""
-        n = node.op.size_of(node.inputs[0].shape, **node.attrs)
+        n = node.opdef.size_of(node.inputs[0].shape, **node.attrs)
         if isinstance(n, Dim):
             return self.emit(node, (), [], (("dim", n),), dst=self.new_ssa())
         ref = self.emit(node, (), [], (("const", float(n).hex()),), dst=self.new_ssa())
@@ -91,21 +91,21 @@ class SizedLowering:
         if a != b and (isinstance(a, Dim) or isinstance(b, Dim)) and \
                 all((a, b) != c[:2] for c in self.program.checks):
             shapes = ", ".join(shape_text(x.shape) for x in node.inputs)
-            self.program.checks.append((a, b, f"{node.op.name} of shapes {shapes} "
+            self.program.checks.append((a, b, f"{node.opdef.name} of shapes {shapes} "
                                               f"({node.name!r}): sizes must agree"))
 
     def gather_sized(self, node):
         """A structural op over sizes known at call time: a view (no index table)."""
-        view = getattr(node.op, "view", None)
-        if getattr(node.op, "placement", None) is not None:
+        view = getattr(node.opdef, "view", None)
+        if getattr(node.opdef, "placement", None) is not None:
             return self.place_sized(node)
         if len(node.inputs) != 1 or view is None:
-            raise NeedsStaticSizes(f"{node.op.name} over unknown sizes")
+            raise NeedsStaticSizes(f"{node.opdef.name} over unknown sizes")
         (x,) = node.inputs
         axes = view(x.shape, node.shape, **node.attrs)
         ref = self.env[x]
         if axes is None:
-            raise NeedsStaticSizes(f"{node.op.name} with index arrays over unknown sizes")
+            raise NeedsStaticSizes(f"{node.opdef.name} with index arrays over unknown sizes")
         if self.is_scalar(ref):
             return ref
         if axes == "flat":  # reshape: the same memory, read densely
@@ -123,7 +123,7 @@ class SizedLowering:
         """Inputs copied into regions of the output (concat) over call-time sizes."""
         dst = self.new_value(node)
         own = c_strides(node.shape)
-        for x, axes in zip(node.inputs, node.op.placement([x.shape for x in node.inputs],
+        for x, axes in zip(node.inputs, node.opdef.placement([x.shape for x in node.inputs],
                                                           **node.attrs)):
             base, strides = 0, [0] * x.ndim
             for a, (o, step, start) in enumerate(axes):
@@ -138,9 +138,9 @@ class SizedLowering:
     def scatter_sized(self, node, dst, owner):
         """Add index_add's g into ``dst`` at the addresses of its index (no table)."""
         (g,) = node.inputs
-        axes = node.op.scatter_view(node.shape, g.shape, **node.attrs)
+        axes = node.opdef.scatter_view(node.shape, g.shape, **node.attrs)
         if axes is None:
-            raise NeedsStaticSizes(f"{node.op.name} with index arrays over unknown sizes")
+            raise NeedsStaticSizes(f"{node.opdef.name} with index arrays over unknown sizes")
         base, strides = _affine(axes, c_strides(node.shape), g.ndim)
         srcs, body = self.read_body(g, range(g.ndim))
         self.emit(owner, g.shape, srcs, body,

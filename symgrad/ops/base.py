@@ -401,7 +401,7 @@ def merge_terms(terms):
     """Let each op fuse the cotangent terms it made (``Op.merge``) before they are summed."""
     by_op = {}
     for t in terms:
-        by_op.setdefault(t.op, []).append(t)
+        by_op.setdefault(t.opdef, []).append(t)
     out = []
     for op, group in by_op.items():
         out.extend(op.merge(group) if op.merge is not None and len(group) > 1 else group)

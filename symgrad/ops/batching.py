@@ -44,13 +44,13 @@ def _spread(inputs, batched, size):
 
 def _elementwise(node, inputs, batched, size):
     ins = [_pad(x, node.ndim) if b else x for x, b in zip(inputs, batched)]
-    return apply(node.op, ins, **node.attrs)
+    return apply(node.opdef, ins, **node.attrs)
 
 
 def _shift_axis(node, inputs, batched, size):
     attrs = dict(node.attrs)
     attrs["axis"] = tuple(a + 1 for a in attrs["axis"])
-    return apply(node.op, _spread(inputs, batched, size), **attrs)
+    return apply(node.opdef, _spread(inputs, batched, size), **attrs)
 
 
 def _reshape(node, inputs, batched, size):
@@ -99,27 +99,27 @@ def unrolled(node, inputs, batched, size):
     rows = []
     for k in range(size):
         ins = [F.index(x, index=(k,)) if b else x for x, b in zip(inputs, batched)]
-        out = apply(node.op, ins, **node.attrs)
+        out = apply(node.opdef, ins, **node.attrs)
         rows.append(F.reshape(out, shape=(1,) + out.shape))
     return rows[0] if size == 1 else F.concat(*rows, axis=0)
 
 
 def _leading(node, inputs, batched, size):
     # matrix functions act on the last two axes of any batch of matrices
-    return apply(node.op, _spread(inputs, batched, size), **node.attrs)
+    return apply(node.opdef, _spread(inputs, batched, size), **node.attrs)
 
 
 def _dim_size(node, inputs, batched, size):
     # the same count for every seed (it reads the shape, not the values)
     axis = normalize_axis(node.attrs["axis"], node.inputs[0].ndim)
-    count = apply(node.op, [inputs[0]], axis=tuple(a + 1 for a in axis))
+    count = apply(node.opdef, [inputs[0]], axis=tuple(a + 1 for a in axis))
     return F.broadcast_to(F.reshape(count, shape=(1,)), shape=(size,))
 
 
 def _same_numbers(node, inputs, batched, size):
     # every seed reads the same numbers (they depend on the shape, not the values)
     one = F.index(inputs[0], index=(0,)) if batched[0] else inputs[0]
-    out = apply(node.op, [one], **node.attrs)
+    out = apply(node.opdef, [one], **node.attrs)
     return F.broadcast_to(F.reshape(out, shape=(1,) + out.shape), shape=(size,) + out.shape)
 
 
@@ -133,7 +133,7 @@ def batch_rule(op):
 
 def batch_node(node, inputs, batched, size):
     """``node`` rebuilt over ``inputs`` (those flagged in ``batched`` lead with ``size``)."""
-    rule = batch_rule(node.op)
+    rule = batch_rule(node.opdef)
     want = (size,) + node.shape
     if rule is not None:
         try:

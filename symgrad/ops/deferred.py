@@ -167,7 +167,7 @@ def resolve(nodes, feeds):
             if node not in feeds:
                 raise FeedError(f"placeholder {node.name!r} (any shape) was not fed; pass "
                                 f"feed_dict={{{node.name}: value}}")
-            mapping[node] = graph.add_node(node.op, (), {}, np.shape(feeds[node]), node.dtype,
+            mapping[node] = graph.add_node(node.opdef, (), {}, np.shape(feeds[node]), node.dtype,
                                            name=f"{node.name}/fed")
             continue
         made = node.attrs["call"].make(mapping, memo)

@@ -302,12 +302,12 @@ def _cotangent_rules(node, g):
     and g, its dtype).  Memoised: a long chain meets the same op and dtypes again and
     again, and SymPy's work is the cost."""
     dtypes = tuple([x.dtype for x in node.inputs])
-    key = (node.op.name, dtypes, g.dtype, tuple(sorted(node.attrs.items())) if node.attrs else ())
+    key = (node.opdef.name, dtypes, g.dtype, tuple(sorted(node.attrs.items())) if node.attrs else ())
     rules = _RULES.get(key)
     if rules is None:
-        parts, syms = node.op.partials(dtypes, **node.attrs)
+        parts, syms = node.opdef.partials(dtypes, **node.attrs)
         rules = _RULES[key] = [_node_rule(_cotangent_rule(p, syms, dtypes, g.dtype), dtypes,
-                                          g.dtype, node.op.name)
+                                          g.dtype, node.opdef.name)
                                if d.kind == "f" else None for p, d in zip(parts, dtypes)]
     return rules
 

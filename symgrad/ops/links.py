@@ -38,7 +38,7 @@ def _moved(node, i, masks):
     # each output element names the input element it copies (0: from another input).
     args = [_ids(x.shape, 1) if j == i else np.zeros(x.shape, np.int64)
             for j, x in enumerate(node.inputs)]
-    src = np.asarray(node.op.impl(*args, **node.attrs)).ravel()
+    src = np.asarray(node.opdef.impl(*args, **node.attrs)).ravel()
     out = np.flatnonzero(src)
     return out, src[out] - 1
 

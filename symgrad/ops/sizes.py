@@ -44,7 +44,7 @@ def _size(v):
 
 def _read(node):
     """An object array of ints and Dims for ``node``'s value, or None."""
-    op = node.op
+    op = node.opdef
     if not node.inputs:
         if op.name != "const" or node.value is None:
             return None

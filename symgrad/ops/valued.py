@@ -52,7 +52,7 @@ def _unmask_rows(g, mask):
 
 
 def _no_closed_form(node, *arrays):
-    raise TypeError(f"{node.op.name}: the size of its result depends on values; it has no "
+    raise TypeError(f"{node.opdef.name}: the size of its result depends on values; it has no "
                     "closed form")
 
 
@@ -152,7 +152,7 @@ def size_binders(graph):
     while graph is not None:
         done, known = graph.__dict__.get("_size_binders", (0, {}))
         for node in graph.nodes[done:]:
-            if getattr(node.op, "binds_sizes", False) and node.shape and \
+            if getattr(node.opdef, "binds_sizes", False) and node.shape and \
                     isinstance(node.shape[0], Dim):
                 known.setdefault(node.shape[0].symbol, node)   # the first one made
         graph._size_binders = (len(graph.nodes), known)
@@ -163,5 +163,5 @@ def size_binders(graph):
 
 def value_sized(nodes):
     """The first node among ``nodes`` whose size is read from values, or None."""
-    return next((n for n in nodes if getattr(n.op, "value_sized", False)), None)
+    return next((n for n in nodes if getattr(n.opdef, "value_sized", False)), None)
 

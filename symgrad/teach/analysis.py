@@ -43,7 +43,7 @@ class Reason:
 
 def is_literal(node):
     """A number written inside an expression (shown inline, not as a row)."""
-    return not node.inputs and node.op.kind == "leaf" and not is_symbolic_leaf(node)
+    return not node.inputs and node.opdef.kind == "leaf" and not is_symbolic_leaf(node)
 
 
 def input_symbol(node):
@@ -63,14 +63,14 @@ def local_expression(node):
     """The node as an expression of its inputs (SymPy for elementwise ops, else text)."""
     if not node.inputs:
         return None
-    if node.op.kind == "elementwise":
-        expr, syms = node.op.expr([x.dtype for x in node.inputs], **node.attrs)
+    if node.opdef.kind == "elementwise":
+        expr, syms = node.opdef.expr([x.dtype for x in node.inputs], **node.attrs)
         return expr.xreplace(_inputs_map(node, syms))
     args = [str(input_symbol(x)) for x in node.inputs]
     # sub-graphs (cond branches, loop bodies) are drawn and explained on their own
     args += [f"{k}={v!r}" for k, v in node.attrs.items()
              if k not in ("expr", "label", "layout") and "<" not in repr(v)]
-    return f"{node.op.name}({', '.join(args)})"
+    return f"{node.opdef.name}({', '.join(args)})"
 
 
 def local_partials(node):
@@ -79,9 +79,9 @@ def local_partials(node):
     Only elementwise ops have scalar partials; other ops return ``None`` (their
     derivative is a vector-Jacobian product, described by the op's doc line).
     """
-    if node.op.kind != "elementwise" or node.op.grad is None:
+    if node.opdef.kind != "elementwise" or node.opdef.grad is None:
         return None
-    parts, syms = node.op.partials([x.dtype for x in node.inputs], **node.attrs)
+    parts, syms = node.opdef.partials([x.dtype for x in node.inputs], **node.attrs)
     mapping = _inputs_map(node, syms)
     return [None if p is None or not x.is_float else sympy.sympify(p).xreplace(mapping)
             for p, x in zip(parts, node.inputs)]

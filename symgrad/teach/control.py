@@ -31,7 +31,7 @@ FIRST_ITERATIONS = 3  # per-iteration adjoints shown for k = 0 .. FIRST_ITERATIO
 def functions(node):
     """The sub-graph functions of a control node, with a label each ([] for other ops)."""
     a = node.attrs
-    if node.op.kind != "control":
+    if node.opdef.kind != "control":
         return []
     if "branches" in a:
         return [("true branch", a["branches"][0]), ("false branch", a["branches"][1])]
@@ -75,7 +75,7 @@ def control_rows(sweep, values, row):
                 set(forward)]
     rows = []
     for node in forward + backward:
-        if node.op.kind != "control" or any(x not in values for x in node.inputs):
+        if node.opdef.kind != "control" or any(x not in values for x in node.inputs):
             continue
         inputs = [values[x] for x in node.inputs]
         if "branches" in node.attrs:

@@ -115,7 +115,7 @@ def _flowing_from(x, record):
 def _node_line(node, record, values, grey):
     expr = analysis.local_expression(node)
     head = node.name if expr is None else f"{node.name} = {form_text(expr)}"
-    lines = [head, f"{node.op.name} {node.shape}" if node.shape else node.op.name,
+    lines = [head, f"{node.opdef.name} {node.shape}" if node.shape else node.opdef.name,
              f"value {value_text(values.get(node))}"]
     adjoint = record.adjoints.get(node)
     if adjoint is not None:
@@ -195,7 +195,7 @@ def draw(ys: Any, xs: Any = None, grad_ys: Any = None, stop_gradients: Any = Non
     shown = set(nodes)
     lines += [_edge_line(i, n, record, hot) for n in nodes for i in dict.fromkeys(n.inputs)
               if i in shown]
-    for k, node in enumerate(n for n in nodes if n.op.kind == "control"):
+    for k, node in enumerate(n for n in nodes if n.opdef.kind == "control"):
         lines += _clusters(node, k, shown)
     lines.append("}")
     drawing = Drawing("\n".join(lines) + "\n")

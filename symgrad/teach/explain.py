@@ -118,7 +118,7 @@ def _forward_rows(sweep, values):
     for node in ancestors(sweep.ys + sweep.xs):
         if analysis.is_literal(node):
             continue
-        rows.append(Row(node=node, name=node.name, op=node.op.name, shape=node.shape,
+        rows.append(Row(node=node, name=node.name, op=node.opdef.name, shape=node.shape,
                         dtype=node.dtype.name, expression=analysis.local_expression(node),
                         value=values.get(node)))
     return rows
@@ -141,7 +141,7 @@ def _reverse_rows(sweep, values, keep):
         wanted = [(x, None if partials is None else partials[i])
                   for i, x in enumerate(node.inputs) if x in on_path]
         rows.append(Row(node=node, name=node.name, seeds=seeds, senders=senders,
-                        partials=wanted, op_doc=node.op.doc, adjoint=adjoint,
+                        partials=wanted, op_doc=node.opdef.doc, adjoint=adjoint,
                         form=_form(adjoint, keep), value=values.get(adjoint),
                         cut=sweep.cut.get(node)))
     return rows

@@ -48,10 +48,10 @@ def _replay(outputs, x, y, shape, feed_dict):
             if value is None:
                 raise ValueError(f"placeholder {node.name!r} needs a value in feed_dict")
             new[node] = literal(graph, np.asarray(value), node.dtype)
-        elif node.op.kind == "elementwise":
-            new[node] = apply(node.op, [new[i] for i in node.inputs], **node.attrs)
+        elif node.opdef.kind == "elementwise":
+            new[node] = apply(node.opdef, [new[i] for i in node.inputs], **node.attrs)
         else:
-            raise _NotElementwise(node.op.name)
+            raise _NotElementwise(node.opdef.name)
     return [new[o] for o in outputs], new[x], new[y]
 
 

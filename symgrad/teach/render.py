@@ -106,7 +106,7 @@ def reason_text(reason, sweep):
 def _cut_text(node, how):
     if how == "stop_gradients":
         return f"'{node.name}' (listed in stop_gradients: a constant for this call)"
-    return f"'{node.name}' (a {how} op: {node.op.doc})"
+    return f"'{node.name}' (a {how} op: {node.opdef.doc})"
 
 
 def _shape_note(row):

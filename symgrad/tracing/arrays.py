@@ -51,7 +51,7 @@ __all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", 
 def known_now(value):
     """Whether ``value`` is known when tracing (what :func:`static_value` takes): not a
     computed, fed or variable tensor."""
-    return not isinstance(value, Node) or (not value.inputs and value.op.name == "const")
+    return not isinstance(value, Node) or (not value.inputs and value.opdef.name == "const")
 
 
 def static_value(value, what):
