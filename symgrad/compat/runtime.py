@@ -173,7 +173,6 @@ MISSING = {
     "keras": "tf.keras is not supported; use tf.layers",
     "app": "tf.app is not supported; call your main function directly (argparse for flags)",
     "flags": "tf.flags is not supported; use argparse",
-    "print": "tf.print is not supported; fetch the tensor with sess.run and print it",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
     "metrics.auc": "of tf.metrics only accuracy and mean are here; compute the value in "

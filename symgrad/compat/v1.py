@@ -8,7 +8,10 @@ what TF1 training programs use: ``tf.assign`` and friends as operations,
 ``tf.control_dependencies``, ``tf.group``, ``tf.get_variable``/``tf.variable_scope``,
 initializers, ``tf.layers.dense``, ``tf.train`` optimizers and decays, names as
 fetches and feeds, and ``tf.errors`` (modules ``variables``, ``scopes``, ``train``,
-``schedules``, ``layers``, ``session``, ``errors`` of this package).
+``schedules``, ``layers``, ``session``, ``errors`` of this package); checks and
+printing inside the graph (``tf.Assert``, ``tf.assert_*``, ``tf.check_numerics``,
+``tf.print``: ``debugging``, ``printing``) and ``graph.get_operation_by_name``,
+``get_operations``, ``finalize`` (``graphs``).
 
 Choices (documented differences from TF):
 
@@ -65,6 +68,9 @@ from . import schedules as _schedules
 from . import averages as _averages
 from . import contrib_layers as _contrib_layers
 from . import custom as _custom
+from . import debugging as _debugging
+from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
+from . import printing as _printing
 from . import datasets as _datasets
 from . import iterators as _iterators
 from . import monitored as _monitored
@@ -77,6 +83,13 @@ from .tensor_array import TensorArray  # noqa: F401
 from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
 from . import tensor as _tensor
 from . import train as _train
+from .debugging import (Assert, assert_equal, assert_greater,  # noqa: F401
+                        assert_greater_equal, assert_integer, assert_less, assert_less_equal,
+                        assert_near, assert_negative, assert_non_negative, assert_non_positive,
+                        assert_none_equal, assert_positive, assert_rank, assert_rank_at_least,
+                        assert_rank_in, assert_scalar, assert_type, check_numerics,
+                        is_non_decreasing, is_numeric_tensor, is_strictly_increasing,
+                        verify_tensor_all_finite)
 from .control import (case, cond, foldl, foldr, map_fn, scan,  # noqa: F401  (TF1 signatures)
                       while_loop)
 from .initializers import set_random_seed  # noqa: F401
@@ -360,6 +373,19 @@ for _name, _value in list(globals().items()):   # results of tf.* are TF1 tensor
         globals()[_name] = _tensor.tf1_results(_value)
 
 
+def is_tensor(x):
+    """``tf.is_tensor``: a tensor of a graph."""
+    return isinstance(x, Node)
+
+
+debugging = _runtime.namespace("debugging", **{n: getattr(_debugging, n) for n in
+                                               _debugging.__all__},
+                               assert_all_finite=verify_tensor_all_finite,
+                               **{n: globals()[n] for n in ("is_finite", "is_inf", "is_nan")})
+
+
 def __getattr__(name):
+    if name == "print":   # (not a global: the module's doctests call the builtin)
+        return _printing.print_v2
     # what TF1 scripts use and symgrad has not: a message that says what to do
     raise _runtime.missing(name)

@@ -1,0 +1,290 @@
+"""TF1 APIs a differential probe found missing, against numbers and messages taken from
+real TensorFlow (2.21, compat.v1 with v2 behaviour disabled): tf.debugging and the
+asserts, tf.print, graph introspection, old op names, checkpoints' readers,
+IndexedSlices and streaming metrics."""
+import io
+import sys
+
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def run_error(sess, fetch, feed=None):
+    """The InvalidArgumentError a run raises, as its message."""
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        sess.run(fetch, feed)
+    return str(info.value)
+
+
+# -- 1. debugging -------------------------------------------------------------------
+
+def test_assertions_fail_at_run_time_with_tfs_messages():
+    p = tf.placeholder(tf.float32, [None])
+    q = tf.placeholder(tf.int32, [None])
+    checks = dict(eq=tf.assert_equal(p, 1.0), less=tf.assert_less(p, 2.0, message="lessmsg",
+                                                                 summarize=2),
+                  le=tf.assert_less_equal(p, 2.0), gt=tf.assert_greater(p, 0.0),
+                  ge=tf.assert_greater_equal(p, 0.0), pos=tf.assert_positive(p),
+                  neg=tf.assert_negative(p), nn=tf.assert_non_negative(p),
+                  ne=tf.assert_none_equal(p, 1.0),
+                  near=tf.assert_near(p, 1.0, rtol=0.1, atol=0.0), intp=tf.assert_positive(q))
+    feed = {p: [0.5, 1.0, 3.0, 4.0, 5.0], q: [1, -2]}
+    with tf.Session() as sess:
+        for passing in ("gt", "ge", "pos", "nn"):
+            assert sess.run(checks[passing], feed) is None
+        # (TF's messages, up to the names symgrad gives the converted y)
+        assert run_error(sess, checks["eq"], feed).startswith(
+            "assertion failed: [Condition x == y did not hold element-wise:] "
+            "[x (Placeholder:0) = ] [0.5 1 3...] [y (assert_equal/y:0) = ] [1]")
+        assert run_error(sess, checks["less"], feed).startswith(
+            "assertion failed: [lessmsg] [Condition x < y did not hold element-wise:] "
+            "[x (Placeholder:0) = ] [0.5 1...] [y (assert_less/y:0) = ] [2]")
+        assert "[Condition x <= y" in run_error(sess, checks["le"], feed)
+        assert run_error(sess, checks["neg"], feed) == (
+            "assertion failed: [] [Condition x < 0 did not hold element-wise:] "
+            "[x (Placeholder:0) = ] [0.5 1 3...]")
+        assert "[Condition x != y" in run_error(sess, checks["ne"], feed)
+        assert "[x and y not equal to tolerance rtol = 0.1, atol = 0.0]" in \
+            run_error(sess, checks["near"], feed)
+        assert run_error(sess, checks["intp"], feed).endswith(
+            "[Condition x > 0 did not hold element-wise:] [x (Placeholder_1:0) = ] [1 -2]")
+        assert sess.run(checks["pos"], {p: [], q: []}) is None   # empty: holds
+
+
+def test_asserts_under_control_dependencies_guard_what_is_made_inside():
+    # the probe's program: a positive row sum and a known width guard z
+    x = tf.placeholder(tf.float32, [None, 3], name="input_x")
+    y = tf.reduce_sum(x, axis=1)
+    with tf.control_dependencies([tf.assert_positive(y, message="rows must sum > 0"),
+                                  tf.assert_equal(tf.shape(x)[1], 3)]):
+        z = tf.identity(y * 2.0, name="z")
+    xs = np.abs(np.random.RandomState(12).randn(3, 3)).astype(np.float32)
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(z, {x: xs}), 2 * xs.sum(1), rtol=1e-6)
+        assert "rows must sum > 0" in run_error(sess, z, {x: -xs})
+        assert sess.run(y, {x: -xs}).shape == (3,)    # y alone does not wait for them
+
+
+def test_asserts_decided_when_the_graph_is_built():
+    a, b = tf.constant([1., 2.]), tf.constant([1., 3.])
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.assert_equal(a, b)
+    assert str(info.value) == ("Condition x == y did not hold element-wise:\n"
+                               "x (Const:0) = \n[1. 2.]\ny (Const_1:0) = \n[1. 3.]")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^mymsg\nCondition x < y"):
+        tf.assert_less(tf.constant([1., 5.]), 3., message="mymsg")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x > 0"):
+        tf.assert_positive(tf.constant([1., -1.]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x != y"):
+        tf.assert_none_equal(tf.ones([2]), tf.ones([2]))
+    ok = tf.assert_equal(a, a)
+    assert isinstance(ok, tf.Operation) and ok.type == "NoOp"
+    with pytest.raises(ValueError, match=r"^rk\.  Tensor ones_2:0 must have rank 2\.  "
+                                         r"Received rank 1, shape \(2,\)$"):
+        tf.assert_rank(tf.ones([2]), tf.constant(2), message="rk")
+    with pytest.raises(ValueError, match="must have rank at least 2"):
+        tf.assert_rank_at_least(tf.ones([2]), 2)
+    with pytest.raises(ValueError, match=r"Expected scalar shape for ones_4:0, saw shape: "
+                                         r"\(2,\)\."):
+        tf.assert_scalar(tf.ones([2]))
+    with pytest.raises(TypeError, match=r'Expected "x" to be integer type'):
+        tf.assert_integer(tf.ones([2]))
+    with pytest.raises(TypeError, match=r"^mm\.  ones_6:0 must be of type tf\.int32; got "
+                                        r"tf\.float32$"):
+        tf.assert_type(tf.ones([2]), tf.int32, message="mm")
+    assert tf.assert_type(tf.constant([1, 2]), tf.int32).type == "NoOp"
+    assert tf.assert_rank(a, 1).name.endswith("static_checks_determined_all_ok")
+    s = tf.constant(2.0)
+    assert tf.assert_scalar(s) is s
+    with pytest.raises(TypeError, match="does not match type float32"):   # TF's TypeError
+        tf.assert_equal(tf.constant(1.0), tf.constant(1))
+    with pytest.raises(ValueError):                # shapes that do not broadcast
+        tf.assert_equal(tf.ones([2]), tf.ones([3]))
+
+
+def test_assert_op_and_unknown_ranks_check_when_run():
+    b = tf.placeholder_with_default(False, [])
+    m = tf.constant([[1., 2.], [3., 4.5]])
+    shapeless = tf.placeholder(tf.float32)
+    rank2 = tf.assert_rank(shapeless, 2)
+    with tf.Session() as sess:
+        # TF's flat summary: nested brackets, at most `summarize` entries
+        assert run_error(sess, tf.Assert(b, [m])) == "assertion failed: [[1 2][3...]...]"
+        got = run_error(sess, tf.Assert(b, [m, 1.5, 7, "s", tf.constant([True, False]),
+                                            tf.constant(np.arange(30).reshape(2, 3, 5))],
+                                        summarize=10))
+        assert got == ("assertion failed: [[1 2][3 4.5]] [1.5] [7] [s] [1 0] "
+                       "[[[0 1 2 3 4][5 6 7 8 9]]...]")
+        assert run_error(sess, tf.Assert(b, [tf.constant(2.5), tf.zeros([0])])) == \
+            "assertion failed: [2.5] []"
+        assert sess.run(tf.Assert(tf.logical_not(b), ["never shown"])) is None
+        assert "should be a scalar" in run_error(
+            sess, tf.Assert(tf.placeholder_with_default([True, False], [2]), ["x"]))
+        assert sess.run(rank2, {shapeless: np.ones((2, 2))}) is None
+        assert run_error(sess, rank2, {shapeless: np.ones(3)}) == (
+            "assertion failed: [] [Tensor Placeholder:0 must have rank 2] "
+            "[Received shape: ] [3]")
+    with pytest.raises(TypeError, match="bool"):
+        tf.Assert(tf.constant(1.0), ["x"])
+
+
+def test_check_numerics_passes_values_and_gradients_and_raises_on_nan_or_inf():
+    x = tf.placeholder(tf.float32, [None])
+    c = tf.check_numerics(x, "xmsg")
+    assert c.name == "CheckNumerics:0" and c.dtype == np.float32
+    (g,) = tf.gradients(tf.reduce_sum(tf.check_numerics(x * x, "sq") * 3.0), x)
+    (g0,) = tf.gradients(tf.reduce_sum(tf.check_numerics(x * x, "sq") * 0.0 + tf.sqrt(x)), x)
+    (gbad,) = tf.gradients(tf.reduce_sum(tf.sqrt(tf.check_numerics(x, "in"))), x)
+    with tf.Session() as sess:
+        assert sess.run(c, {x: [1., 2.]}).tolist() == [1.0, 2.0]
+        assert run_error(sess, c, {x: [1., np.nan]}) == "xmsg : Tensor had NaN values"
+        assert run_error(sess, c, {x: [np.inf, 1.]}) == "xmsg : Tensor had Inf values"
+        assert run_error(sess, c, {x: [np.inf, np.nan]}) == \
+            "xmsg : Tensor had Inf and NaN values"
+        assert sess.run(g, {x: [1., 2.]}).tolist() == [6.0, 12.0]
+        assert sess.run(g0, {x: [1., 0.]}).tolist() == [0.5, np.inf]   # (TF: the same)
+        assert run_error(sess, gbad, {x: [0.0]}) == (   # the gradient is checked too
+            "Not a number (NaN) or infinity (Inf) values detected in gradient. in : "
+            "Tensor had Inf values")
+        v = tf.verify_tensor_all_finite(x, "vmsg")
+        assert v.name == "VerifyFinite:0"
+        assert run_error(sess, v, {x: [np.nan]}) == "vmsg : Tensor had NaN values"
+        assert run_error(sess, tf.debugging.assert_all_finite(x, "a"), {x: [np.inf]}) == \
+            "a : Tensor had Inf values"
+    with pytest.raises(TypeError, match="DataType int32 not in list of allowed values"):
+        tf.check_numerics(tf.constant([1, 2]), "i")
+
+
+def test_debugging_namespace_and_predicates():
+    x = tf.constant([1., 2., 2., 5.])
+    with tf.Session() as sess:
+        assert sess.run([tf.debugging.is_non_decreasing(x), tf.is_strictly_increasing(x),
+                         tf.debugging.is_strictly_increasing(x[:2])]) == [True, False, True]
+    assert tf.debugging.check_numerics is tf.check_numerics or \
+        tf.debugging.check_numerics.__name__ == "check_numerics"
+    assert tf.is_numeric_tensor(x) and not tf.is_numeric_tensor(x > 1) and tf.is_tensor(x)
+    assert not tf.is_tensor(np.ones(2))
+    with pytest.raises(AttributeError, match="tf.debugging has no attribute 'nope'"):
+        tf.debugging.nope
+
+
+def test_tf_print_writes_tfs_text_when_run(capsys):
+    a = tf.constant([1.5, 2.25, 3.0, 4.0, 5.0, 6.0, 7.0])
+    m = tf.constant(np.arange(20).reshape(4, 5))
+    p = tf.print("msg", a, m, tf.constant([True, False]), tf.constant(0.1),
+                 tf.constant(0.1, tf.float64), 7, 2.5, [1, 2], {"k": tf.constant(0.1)},
+                 output_stream=sys.stdout)
+    assert isinstance(p, tf.Operation) and p.name == "PrintV2" and p.type == "PrintV2"
+    x = tf.placeholder(tf.float32)
+    with tf.control_dependencies([tf.print("x is", x, output_stream=sys.stdout)]):
+        y = x * 2
+    pi = tf.constant(3.14159265)
+    with tf.Session() as sess:
+        sess.run(p)
+        sess.run(tf.print(a, summarize=-1, sep="|", end="END\n", output_stream=sys.stdout))
+        sess.run(tf.print(m, summarize=1, output_stream=sys.stdout))
+        sess.run(tf.print(tf.constant(np.float32(1e-8)), tf.constant([1e6, 2.0]),
+                          tf.constant(np.arange(3, dtype=np.int64)), output_stream=sys.stdout))
+        sess.run(tf.print(tf.constant(np.ones((2, 2, 2))), output_stream=sys.stdout))
+        sess.run(tf.print(tf.zeros([0]), tf.constant(3), output_stream=sys.stdout))
+        sess.run(tf.print(["a", pi], ("b", 2), {"z": 1, "a": pi}, output_stream=sys.stdout))
+        sess.run(tf.print(pi, tf.constant(3.14159265, tf.float64), tf.constant(1e20),
+                          tf.constant(-0.0), tf.constant(np.nan), tf.constant(-np.inf),
+                          output_stream=sys.stdout))
+        sess.run(tf.print(tf.constant(np.arange(7)), summarize=0, output_stream=sys.stdout))
+        sess.run(tf.print(tf.constant(np.arange(16).reshape(2, 2, 2, 2)),
+                          output_stream=sys.stdout))
+        sess.run(tf.print("to stderr"))
+        assert sess.run(y, {x: 3.0}) == 6.0
+    out, err = capsys.readouterr()
+    assert out == (   # what TF printed
+        "msg [1.5 2.25 3 ... 5 6 7] [[0 1 2 3 4]\n [5 6 7 8 9]\n [10 11 12 13 14]\n"
+        " [15 16 17 18 19]] [1 0] 0.1 0.1 7 2.5 [1, 2] {'k': 0.1}\n"
+        "[1.5 2.25 3 4 5 6 7]END\n"
+        "[[0 ... 4]\n ...\n [15 ... 19]]\n"
+        "1e-08 [1e+06 2] [0 1 2]\n"
+        "[[[1 1]\n  [1 1]]\n\n [[1 1]\n  [1 1]]]\n"
+        "[] 3\n"
+        "['a', 3.14159274] ('b', 2) {'a': 3.14159274, 'z': 1}\n"
+        "3.14159274 3.14159265 1e+20 -0 nan -inf\n"
+        "[ ...]\n"
+        "[[[[0 1]\n   [2 3]]\n\n  [[4 5]\n   [6 7]]]\n\n\n [[[8 9]\n   [10 11]]\n\n"
+        "  [[12 13]\n   [14 15]]]]\n"
+        "x is 3\n")
+    assert err == "to stderr\n"
+
+
+def test_tf_print_streams_and_bad_arguments(tmp_path, caplog):
+    path = tmp_path / "log.txt"
+    with tf.Session() as sess:
+        sess.run(tf.print("to file", 1, output_stream=f"file://{path}"))
+        with caplog.at_level("INFO", logger="tensorflow"):
+            sess.run(tf.print("to log", output_stream=tf.logging.info))
+    assert path.read_text() == "to file 1\n" and "to log" in caplog.text
+    with pytest.raises(ValueError, match="Unsupported output stream, logging level, or "
+                                         "file.nowhere"):
+        tf.print("x", output_stream="nowhere")
+    with pytest.raises(ValueError, match=r"Unrecognized keyword arguments for tf.print: "
+                                         r"\{'bogus': 1\}"):
+        tf.print("x", bogus=1)
+    buffer = io.StringIO()
+    with tf.Session() as sess:   # a stream of one's own is not one of TF's
+        with pytest.raises(ValueError, match="Unsupported output stream"):
+            sess.run(tf.print("x", output_stream=buffer))
+
+
+# -- 2. graph introspection --------------------------------------------------------
+
+def test_operations_by_name_and_in_order():
+    g = tf.get_default_graph()
+    x = tf.placeholder(tf.float32, [2], name="x")
+    with tf.name_scope("layer"):
+        w = tf.Variable([1., 2.], name="W")
+    y = tf.reduce_sum(x * w, name="y")
+    init = tf.global_variables_initializer()
+    op = g.get_operation_by_name("layer/W")
+    assert (op.name, op.type) == ("layer/W", "VariableV2") and op == w.op
+    assert g.get_operation_by_name("y").type == "Sum" and g.get_operation_by_name("y") == y.op
+    assert g.get_operation_by_name(init.name) is init
+    with pytest.raises(ValueError, match="Name 'y:0' appears to refer to a Tensor, not a "
+                                         "Operation."):
+        g.get_operation_by_name("y:0")
+    with pytest.raises(KeyError, match="The name 'nope' refers to an Operation not in the "
+                                       "graph."):
+        g.get_operation_by_name("nope")
+    with pytest.raises(TypeError, match="Operation names are strings"):
+        g.get_operation_by_name(3)
+    names = [o.name for o in g.get_operations()]
+    assert names[:2] == ["x", "layer/W"] and "y" in names and names[-1] == init.name
+    assert all(isinstance(o.type, str) for o in g.get_operations())
+
+
+def test_a_finalized_graph_runs_but_takes_no_new_ops():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2])
+        anything = tf.placeholder(tf.float32)        # ops made at the fed shape, when run
+        w = tf.Variable([1., 2.])
+        y = tf.reduce_sum(x * w)
+        z = tf.reduce_sum(anything * 2.0)
+        init = tf.global_variables_initializer()
+        assert g.finalized is False
+        g.finalize()
+        assert g.finalized is True and isinstance(g, tf.Graph)
+        for make in (lambda: tf.constant(1.0), lambda: x * 2, tf.no_op, lambda: tf.group(init),
+                     tf.global_variables_initializer, lambda: tf.Variable(1.0),
+                     lambda: tf.gradients(y, w)):
+            with pytest.raises(RuntimeError, match="^Graph is finalized and cannot be "
+                                                   "modified.$"):
+                make()
+        with tf.Session() as sess:
+            sess.run(init)
+            assert sess.run(y, {x: [1., 1.]}) == 3.0
+            assert sess.run(z, {anything: [[1., 2.]]}) == 6.0 and sess.run(z, {anything: 3.}) \
+                == 6.0
+        g.finalize()   # (again: nothing changes)
+    assert tf.get_default_graph().finalized is False
+    with pytest.raises(AttributeError, match="not TensorFlow GraphDef protocol buffers"):
+        g.as_graph_def()
