@@ -288,3 +288,165 @@ def test_a_finalized_graph_runs_but_takes_no_new_ops():
     assert tf.get_default_graph().finalized is False
     with pytest.raises(AttributeError, match="not TensorFlow GraphDef protocol buffers"):
         g.as_graph_def()
+
+
+# -- 3. ops -----------------------------------------------------------------------
+
+def test_old_arg_max_names_and_set_diag_with_gradients():
+    x = tf.constant([[1., 5., 3.], [4., 2., 6.]])
+    am, an = tf.arg_max(x, 1), tf.arg_min(x, dimension=0, output_type=tf.int32)
+    assert (am.name, am.dtype, an.name, an.dtype) == ("ArgMax:0", np.int64, "ArgMin:0",
+                                                      np.int32)
+    with pytest.raises(TypeError, match="dimension"):
+        tf.arg_max(x)
+    m = tf.constant(np.arange(12.).reshape(2, 2, 3), tf.float32)
+    d = tf.constant([[9., 8.], [7., 6.]])
+    sd, sd2 = tf.matrix_set_diag(m, d), tf.linalg.set_diag(tf.transpose(m, [0, 2, 1]), d)
+    assert (sd.name, sd2.name) == ("set_diag:0", "set_diag_1:0")
+    gm, gd = tf.gradients(tf.reduce_sum(sd * sd), [m, d])
+    with tf.Session() as sess:
+        assert [v.tolist() for v in sess.run([am, an])] == [[1, 2], [0, 1, 0]]
+        s1, s2, gmv, gdv = sess.run([sd, sd2, gm, gd])
+    assert s1.tolist() == [[[9, 1, 2], [3, 8, 5]], [[7, 7, 8], [9, 6, 11]]]
+    assert s2.tolist() == [[[9, 3], [1, 8], [2, 5]], [[7, 9], [7, 6], [8, 11]]]
+    assert gmv.tolist() == [[[0, 2, 4], [6, 0, 10]], [[0, 14, 16], [18, 0, 22]]]
+    assert gdv.tolist() == [[18, 16], [14, 12]]
+    with pytest.raises(ValueError, match="diagonal must have shape"):
+        tf.matrix_set_diag(m, tf.constant([1., 2.]))
+
+
+def test_zero_fraction_unique_and_lrn():
+    zf = tf.nn.zero_fraction(tf.constant([[0., 1.], [0., 0.]]))
+    zfi = tf.nn.zero_fraction(tf.constant([0, 1, 2]))
+    assert zf.name == "zero_fraction/fraction:0" and zf.dtype == zfi.dtype == np.float32
+    y, idx = tf.unique(tf.constant([1, 1, 2, 4, 4, 4, 7, 8, 8]))
+    assert (y.name, y.dtype, idx.dtype, idx.shape.as_list()) == ("Unique:0", np.int32,
+                                                                 np.int32, [9])
+    assert y.shape.as_list() == [None]      # known when the values are, as TF's (?,)
+    fed = tf.placeholder(tf.float32, [None])
+    yf, idxf = tf.unique(fed, out_idx=tf.int64)
+    yc, idxc, count = tf.unique_with_counts(fed)
+    with pytest.raises(LookupError, match="No gradient defined for operation 'Unique'"):
+        tf.gradients(tf.reduce_sum(yf), fed)
+    with pytest.raises(ValueError, match="rank 1"):
+        tf.unique(tf.constant([[1, 2]]))
+    rs = np.random.RandomState(0)
+    lx = tf.constant(rs.rand(1, 2, 2, 7).astype(np.float32))
+    l1 = tf.nn.lrn(lx)
+    l2 = tf.nn.local_response_normalization(lx, depth_radius=2, bias=2., alpha=0.5, beta=0.75)
+    (gl,) = tf.gradients(tf.reduce_sum(l2 * tf.range(7, dtype=tf.float32)), lx)
+    assert (l1.name, l2.name) == ("LRN:0", "LRN_1:0")
+    with tf.Session() as sess:
+        assert sess.run([zf, zfi]) == [0.75, pytest.approx(1 / 3)]
+        assert [v.tolist() for v in sess.run([y, idx])] == [[1, 2, 4, 7, 8],
+                                                              [0, 0, 1, 2, 2, 2, 3, 4, 4]]
+        got = sess.run([yf, idxf, yc, idxc, count], {fed: [3., 1., 3., 2., 1.]})
+        assert [v.tolist() for v in got] == [[3, 1, 2], [0, 1, 0, 2, 1], [3, 1, 2],
+                                             [0, 1, 0, 2, 1], [2, 2, 1]]
+        assert got[1].dtype == np.int64 and got[3].dtype == np.int32
+        assert sess.run(yf, {fed: []}).tolist() == []
+        v1, v2, g = sess.run([l1, l2, gl])
+    np.testing.assert_allclose(v1[0, 0, 0], [0.313246, 0.3960424, 0.3337855, 0.3017339,
+                                             0.2346026, 0.3576696, 0.2543483], rtol=2e-6)
+    np.testing.assert_allclose(v2[0, 1, 1], [0.3762363, 0.2168436, 0.3474472, 0.0572188,
+                                             0.2826498, 0.068666, 0.4533864], rtol=2e-6)
+    np.testing.assert_allclose(g[0, 1, 1], [-0.1890406, 0.3381619, 0.4448569, 1.3724293,
+                                            0.8872559, 2.2233565, 1.7948022], rtol=2e-6)
+    with pytest.raises(ValueError, match="rank 4"):
+        tf.nn.lrn(tf.ones([2, 2, 3]))
+    with pytest.raises(TypeError, match="float64 not in list of allowed values"):
+        tf.nn.lrn(tf.ones([1, 2, 2, 3], tf.float64))
+
+
+def depthwise_inputs():
+    rs = np.random.RandomState(1)
+    x = np.round(rs.rand(1, 4, 5, 2), 2).astype(np.float32)
+    f = np.round(rs.rand(3, 3, 2, 2) - 0.5, 2).astype(np.float32)
+    return x, f, np.round(rs.rand(1, 1, 4, 3), 2).astype(np.float32)
+
+
+def test_depthwise_and_separable_convolutions_with_gradients():
+    xv, fv, pv = depthwise_inputs()
+    x, f = tf.constant(xv), tf.constant(fv)
+    dw = tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME")
+    dw2 = tf.nn.depthwise_conv2d(x, f, strides=[1, 2, 2, 1], padding="VALID")
+    dw3 = tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME", rate=[2, 2])
+    sep = tf.nn.separable_conv2d(x, f, tf.constant(pv), [1, 1, 1, 1], "SAME")
+    assert (dw.name, dw.shape.as_list(), dw2.shape.as_list()) == (
+        "depthwise:0", [1, 4, 5, 4], [1, 1, 2, 4])
+    assert (sep.name, sep.shape.as_list()) == ("separable_conv2d:0", [1, 4, 5, 3])
+    gx, gf = tf.gradients(tf.reduce_sum(dw2 * dw2), [x, f])
+    with tf.Session() as sess:
+        r = sess.run([dw, dw2, dw3, sep, gx, gf])
+    close = dict(rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(r[0][0, 1], [   # TF's numbers
+        [0.0218, -0.0179, 0.6995, -0.6153], [-0.4859, 0.2129, 0.4632, -0.5652],
+        [-0.1085, -0.0526, 0.4232, -0.508], [-0.5394, -0.1905, 0.0166, -0.4536],
+        [-0.1446, -0.0992, 0.5152, -0.5403]], **close)
+    np.testing.assert_allclose(r[1], [[[[-0.4859, 0.2129, 0.4632, -0.5652],
+                                        [-0.5394, -0.1905, 0.0166, -0.4536]]]], **close)
+    np.testing.assert_allclose(r[2][0, 0, :, 1], [0.1843, 0.0387, -0.0212, -0.046, -0.124],
+                               **close)
+    np.testing.assert_allclose(r[3][0, 1], [
+        [-0.021938, -0.027876, -0.396571], [-0.45775, -0.063629, -0.649955],
+        [-0.279103, -0.154583, -0.487403], [-1.036497, -0.545668, -0.953634],
+        [-0.306764, -0.189915, -0.549538]], **close)
+    np.testing.assert_allclose(r[4][0, 0], [
+        [-0.36973, -0.53162], [0.36743, 0.61721], [-0.57733, -0.91854], [0.45057, 0.20412],
+        [0.36752, -0.17923]], atol=1e-5)   # (TF's, to 5 decimals)
+    np.testing.assert_allclose(r[5][:, :, 1, 1], [
+        [-0.89554, -0.65664, -0.59162], [-1.3878, -1.50278, -0.93881],
+        [-1.9039, -0.81626, -1.80439]], atol=1e-5)
+    with pytest.raises(ValueError, match="input channels"):
+        tf.nn.depthwise_conv2d(x, tf.ones([3, 3, 3, 1]), [1, 1, 1, 1], "SAME")
+
+
+def test_resize_bilinear_and_nearest_neighbor_with_tf1_sampling():
+    im = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1) ** 1.5)
+    out = {}
+    for ac, hp in ((False, False), (False, True), (True, False)):
+        out["bil", ac, hp] = tf.image.resize_bilinear(im, [5, 3], align_corners=ac,
+                                                      half_pixel_centers=hp)
+        out["nn", ac, hp] = tf.image.resize_nearest_neighbor(im, [5, 7], align_corners=ac,
+                                                             half_pixel_centers=hp)
+    assert out["bil", False, False].name == "ResizeBilinear:0"
+    assert out["nn", False, True].name == "ResizeNearestNeighbor_1:0"
+    assert tf.image.resize_bilinear(tf.constant(np.ones((1, 2, 2, 1))), [3, 3]).dtype == \
+        np.float32                                     # (TF: float32 from float64)
+    (gb,) = tf.gradients(tf.reduce_sum(out["bil", False, False] ** 2), im)
+    (gn,) = tf.gradients(tf.reduce_sum(out["nn", False, False] * 2), im)
+    with tf.Session() as sess:
+        r = sess.run(out)
+        gbv, gnv = sess.run([gb, gn])
+    want = {   # image 1 of the batch, from TF
+        ("bil", False, False): [[41.569221, 48.709179, 56.190899],
+                                [55.02768, 62.7943, 70.877502],
+                                [69.088539, 77.457977, 86.121353],
+                                [84.354179, 93.278831, 102.479691],
+                                [89.442719, 98.552437, 107.932457]],
+        ("bil", False, True): [[42.453041, 49.627682, 57.142818],
+                               [51.478008, 59.06868, 66.983223],
+                               [65.015457, 73.230164, 81.74382],
+                               [80.35096, 89.119041, 98.16851],
+                               [90.574623, 99.711617, 109.118294]],
+        ("bil", True, False): [[41.569221, 49.627682, 58.09475],
+                               [52.784611, 61.428921, 70.456909],
+                               [64.0, 73.230164, 82.819077],
+                               [76.721359, 86.470886, 96.5616],
+                               [89.442719, 99.711617, 110.304123]]}
+    for key, value in want.items():
+        np.testing.assert_allclose(r[key][1, :, :, 0], value, rtol=2e-6)
+    image1 = np.arange(12, 24, dtype=np.float32).reshape(3, 4) ** 1.5
+    picks = {(False, False): ([0, 0, 1, 1, 2], [0, 0, 1, 1, 2, 2, 3]),
+             (False, True): ([0, 0, 1, 2, 2], [0, 0, 1, 2, 2, 3, 3]),
+             (True, False): ([0, 1, 1, 2, 2], [0, 1, 1, 2, 2, 3, 3])}   # (rounds halves up)
+    for (ac, hp), (rows, cols) in picks.items():
+        np.testing.assert_array_equal(r["nn", ac, hp][1, :, :, 0], image1[rows][:, cols])
+    np.testing.assert_allclose(gbv[1, :, :, 0], [
+        [127.1606, 98.4358, 105.5792, 112.7226], [210.3166, 157.7316, 166.8122, 175.8927],
+        [341.4876, 251.5561, 263.8717, 276.1874]], rtol=2e-6)
+    assert gnv[1, :, :, 0].tolist() == [[8, 8, 8, 4], [8, 8, 8, 4], [4, 4, 4, 2]]
+    with pytest.raises(ValueError, match="rank 4"):
+        tf.image.resize_bilinear(tf.ones([3, 3, 1]), [2, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="half_pixel_centers is True"):
+        tf.image.resize_bilinear(im, [2, 2], align_corners=True, half_pixel_centers=True)

@@ -10,14 +10,17 @@ Images are [height, width, channels] or batches [batch, height, width, channels]
   value per image of a batch);
 - ``adjust_brightness`` (``x + delta``), ``adjust_contrast`` (``(x - mean) * factor +
   mean``, the mean per channel);
-- ``resize_images``/``resize`` to a known size, bilinear or nearest neighbour, with
-  TF1's sampling (source pixel ``y * in / out``; ``align_corners``: ``y * (in - 1) /
-  (out - 1)``); ``crop_to_bounding_box``, ``pad_to_bounding_box``, ``central_crop``;
+- ``resize_images``/``resize`` (and ``resize_bilinear``, float32 as TF's, and
+  ``resize_nearest_neighbor`` of a batch) to a known size, with TF1's sampling
+  (source pixel ``y * in / out``; ``align_corners``: ``y * (in - 1) / (out - 1)``;
+  ``half_pixel_centers``: ``(y + 1/2) * in / out``, less 1/2 for bilinear);
+  ``crop_to_bounding_box``, ``pad_to_bounding_box``, ``central_crop``;
 - ``convert_image_dtype`` from integers to floats (``x / max``) and between floats.
 
 Gradients flow through all of them (resizing is a fixed linear map).
 
-Imports the tracing functions and ``compat.distributions`` (numbers drawn per run).
+Imports the tracing functions, ``compat.distributions`` (numbers drawn per run) and
+``compat.errors``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -35,6 +38,7 @@ from .. import tracing as _t
 from ..errors import ArgumentError, ShapeError
 from ..tracing.arrays import static_value
 from .distributions import drawn
+from .errors import InvalidArgumentError
 
 
 def _image(x, what):
@@ -138,15 +142,20 @@ class ResizeMethod:
     BILINEAR, NEAREST_NEIGHBOR, BICUBIC, AREA = 0, 1, 2, 3
 
 
-def _sampling(n_in, n_out, align_corners, nearest):
-    """(source index pairs, weights) of one axis: TF1's legacy sampling."""
+def _sampling(n_in, n_out, align_corners, nearest, half_pixel=False):
+    """(source index pairs, weights) of one axis: TF1's legacy sampling (source ``y *
+    in / out``; ``align_corners``: ``y * (in - 1) / (out - 1)``, nearest rounding halves
+    up; ``half_pixel``: ``(y + 1/2) * in / out``, less 1/2 for bilinear)."""
     scale = (n_in - 1) / (n_out - 1) if align_corners and n_out > 1 else n_in / n_out
-    src = np.arange(n_out) * scale
+    src = (np.arange(n_out) + (0.5 if half_pixel else 0.0)) * scale
     if nearest:
-        idx = np.minimum(np.round(src) if align_corners else np.floor(src), n_in - 1)
+        idx = np.minimum(np.floor(src + 0.5) if align_corners else np.floor(src), n_in - 1)
         return idx.astype(np.int64), idx.astype(np.int64), np.zeros(n_out)
-    lo = np.floor(src).astype(np.int64)
-    return lo, np.minimum(lo + 1, n_in - 1), src - lo
+    if half_pixel:
+        src = src - 0.5
+    low = np.floor(src)
+    lo = np.maximum(low, 0).astype(np.int64)
+    return lo, np.minimum(np.ceil(src), n_in - 1).astype(np.int64), src - low
 
 
 def _along(x, axis, lo, hi, frac):
@@ -160,7 +169,7 @@ def _along(x, axis, lo, hi, frac):
 
 
 def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
-                  preserve_aspect_ratio=False, name=None):
+                  preserve_aspect_ratio=False, name=None, half_pixel_centers=False):
     """Resize to ``size`` = (height, width), known when the graph is built (float32
     results for integer images, as TF)."""
     x, h = _image(images, "resize_images")
@@ -171,13 +180,45 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
     if preserve_aspect_ratio:
         raise ArgumentError("tf.image.resize_images(preserve_aspect_ratio=True) is not "
                             "supported")
+    if align_corners and half_pixel_centers:
+        raise InvalidArgumentError(None, None, "If half_pixel_centers is True, "
+                                               "align_corners must be False.")
     out_h, out_w = (int(v) for v in static_value(size, "resize_images(size)").reshape(-1))
     nearest = method in (ResizeMethod.NEAREST_NEIGHBOR, "nearest")
     if not nearest and x.dtype.kind != "f":
         x = _t.cast(x, np.float32)
     for axis, n_out in ((h, out_h), (h + 1, out_w)):
-        x = _along(x, axis, *_sampling(x.shape[axis], n_out, align_corners, nearest))
+        x = _along(x, axis, *_sampling(x.shape[axis], n_out, align_corners, nearest,
+                                       half_pixel_centers))
     return _t.identity(x, name=name) if name else x
+
+
+def resize_bilinear(images, size, align_corners=False, name=None, half_pixel_centers=False):
+    """``tf.image.resize_bilinear``: a batch [batch, height, width, channels] resized
+    bilinearly (float32, whatever the input's dtype, as TF)."""
+    x = _batch(images, "resize_bilinear")
+    if x.dtype != np.float32:
+        x = _t.cast(x, np.float32)
+    return resize_images(x, size, ResizeMethod.BILINEAR, align_corners,
+                         name=name or "ResizeBilinear", half_pixel_centers=half_pixel_centers)
+
+
+def resize_nearest_neighbor(images, size, align_corners=False, name=None,
+                            half_pixel_centers=False):
+    """``tf.image.resize_nearest_neighbor``: a batch resized to the nearest pixels (the
+    input's dtype)."""
+    return resize_images(_batch(images, "resize_nearest_neighbor"), size,
+                         ResizeMethod.NEAREST_NEIGHBOR, align_corners,
+                         name=name or "ResizeNearestNeighbor",
+                         half_pixel_centers=half_pixel_centers)
+
+
+def _batch(images, what):
+    x = _t.as_tensor(images)
+    if x.ndim != 4:
+        raise ShapeError(f"tf.image.{what}: Shape must be rank 4 but is rank {x.ndim}: a "
+                         f"batch [batch, height, width, channels], got shape {x.shape}")
+    return x
 
 
 resize = resize_images

@@ -244,7 +244,8 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "flip_left_right", "flip_up_down", "transpose_image", "transpose", "rot90",
         "random_flip_left_right", "random_flip_up_down", "per_image_standardization",
         "rgb_to_grayscale", "grayscale_to_rgb", "total_variation", "adjust_brightness",
-        "adjust_contrast", "resize_images", "resize", "crop_to_bounding_box",
+        "adjust_contrast", "resize_images", "resize", "resize_bilinear",
+        "resize_nearest_neighbor", "crop_to_bounding_box",
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
 contrib = _runtime.namespace(
     "contrib", rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,

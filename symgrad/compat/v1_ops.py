@@ -25,8 +25,10 @@ import numpy as np
 
 from .. import tracing as _t
 from ..tracing import arrays as _arrays
+from . import more_ops as _more_ops
 from . import rnn as _rnn
 from .runtime import namespace
+from .tensor import tf1_results
 from ..tracing import linalg as _linalg
 from ..tracing import math_ops as _math_ops
 from ..tracing import nn as _nn
@@ -277,6 +279,15 @@ def depth_to_space(input, block_size, name=None, data_format="NHWC"):  # noqa: A
 
 nn.space_to_depth, nn.depth_to_space = space_to_depth, depth_to_space   # (tf.nn's too)
 
+# ops built from primitives (more_ops): TF1's old names and what tf.nn/tf.linalg add
+arg_max, arg_min = _more_ops.arg_max, _more_ops.arg_min
+matrix_set_diag, unique = _more_ops.matrix_set_diag, _more_ops.unique
+unique_with_counts = _more_ops.unique_with_counts
+for _name in ("zero_fraction", "lrn", "local_response_normalization", "depthwise_conv2d",
+              "separable_conv2d"):
+    setattr(nn, _name, tf1_results(getattr(_more_ops, _name)))
+linalg.set_diag = tf1_results(_more_ops.set_diag)
+
 
 def _blocks(input, block_size, data_format, what):  # noqa: A002
     x = _t.as_tensor(input)
@@ -298,4 +309,5 @@ __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LE
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
     "matrix_diag", "matrix_diag_part", "where", "where_v2", "reverse_sequence",
-    "dynamic_partition", "space_to_depth", "depth_to_space"])
+    "dynamic_partition", "space_to_depth", "depth_to_space", "arg_max", "arg_min",
+    "matrix_set_diag", "unique", "unique_with_counts"])
