@@ -450,3 +450,46 @@ def test_resize_bilinear_and_nearest_neighbor_with_tf1_sampling():
         tf.image.resize_bilinear(tf.ones([3, 3, 1]), [2, 2])
     with pytest.raises(tf.errors.InvalidArgumentError, match="half_pixel_centers is True"):
         tf.image.resize_bilinear(im, [2, 2], align_corners=True, half_pixel_centers=True)
+
+
+# -- 4. checkpoints ---------------------------------------------------------------
+
+def test_checkpoint_readers_last_checkpoints_and_uninitialized_variables(tmp_path):
+    with tf.variable_scope("layer"):
+        w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3), name="w")
+    b = tf.Variable(2.5, name="b")
+    tf.Variable(0, name="step", dtype=tf.int64, trainable=False)
+    tf.Variable(1.0, name="loc", collections=[tf.GraphKeys.LOCAL_VARIABLES])
+    saver = tf.train.Saver(max_to_keep=2)
+    report = tf.report_uninitialized_variables()
+    some = tf.report_uninitialized_variables([w, b])
+    with tf.Session() as sess:
+        got = sess.run(report)
+        assert got.dtype == object and got.tolist() == [b"layer/w", b"b", b"step", b"loc"]
+        sess.run(w.initializer)
+        assert sess.run(report).tolist() == [b"b", b"step", b"loc"]
+        assert sess.run(some).tolist() == [b"b"]
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(report).tolist() == [b"loc"]
+        assert sess.run(tf.report_uninitialized_variables([])).tolist() == []
+        assert saver.last_checkpoints == []
+        for i in range(3):
+            saver.save(sess, str(tmp_path / "model"), global_step=i)
+        assert saver.last_checkpoints == [str(tmp_path / "model-1"), str(tmp_path / "model-2")]
+    with tf.Session() as other:   # (each session initialises its own)
+        assert other.run(some).tolist() == [b"layer/w", b"b"]
+    listed = [("b", []), ("layer/w", [2, 3]), ("step", [])]
+    assert tf.train.list_variables(str(tmp_path)) == listed
+    assert tf.train.list_variables(str(tmp_path / "model-1")) == listed
+    assert tf.train.load_variable(str(tmp_path), "layer/w").tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert tf.train.load_variable(str(tmp_path), "layer/w:0").dtype == np.float32
+    scalar = tf.train.load_variable(str(tmp_path), "b")
+    assert scalar == 2.5 and type(scalar) is np.float32
+    assert type(tf.train.load_variable(str(tmp_path), "step")) is np.int64
+    with pytest.raises(tf.errors.NotFoundError, match="Key nope not found in checkpoint"):
+        tf.train.load_variable(str(tmp_path), "nope")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="Couldn't find 'checkpoint' file or checkpoints"):
+        tf.train.list_variables(str(tmp_path / "empty"))
+    with pytest.raises(tf.errors.NotFoundError, match="Failed to find any matching files"):
+        tf.train.list_variables(str(tmp_path / "model-7"))

@@ -3,13 +3,15 @@
 error for what symgrad does not have (``tf.contrib``, ``tf.keras``, ...).
 
 - ``Saver`` writes the variables' values to one numpy ``.npz`` file (``save_path`` +
-  ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format.
+  ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format;
+  ``tf.train.list_variables`` and ``load_variable`` read those files, and
+  ``tf.report_uninitialized_variables`` names what a session has not initialised.
 - ``device`` and ``ConfigProto`` settings choose where and how TF runs (GPUs,
   threads, memory, placement logs); they change no value, and symgrad keeps and
   ignores them.
 - ``logging`` is Python's logger named ``tensorflow``.
 
-Sits in ``compat``; imports numpy, Python's logging and ``compat.variables``.
+Sits in ``compat``; imports numpy, Python's logging and ``compat.variables``/``state``.
 """
 from __future__ import annotations
 
@@ -20,7 +22,10 @@ import types
 
 import numpy as np
 
+from .. import tracing as _t
+from . import errors
 from . import variables as _variables
+from .state import Operation
 from .tensor import tf1_results
 
 
@@ -55,6 +60,11 @@ class Saver:
             self._written = self._written[-self._keep:]
         _note_latest(path, self._written)
         return path
+
+    @property
+    def last_checkpoints(self):
+        """The paths of the checkpoints this saver wrote and kept, oldest first (TF's)."""
+        return list(self._written)
 
     def restore(self, sess, save_path):
         """Set the variables to the values saved at ``save_path`` (a path ``save`` returned)."""
@@ -123,6 +133,65 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     if state is None or not os.path.exists(state.model_checkpoint_path + ".npz"):
         return None
     return state.model_checkpoint_path
+
+
+def _checkpoint_file(ckpt_dir_or_file):
+    """The ``.npz`` file of a checkpoint path, or of a directory's latest checkpoint."""
+    path = str(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        found = latest_checkpoint(path)
+        if found is None:
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
+                             f"directory {path}")
+        path = found
+    file = path if path.endswith(".npz") else path + ".npz"
+    if not os.path.exists(file):
+        raise errors.NotFoundError(None, None, "Unsuccessful TensorSliceReader constructor: "
+                                   f"Failed to find any matching files for {path}")
+    return file
+
+
+def list_variables(ckpt_dir_or_file):
+    """``tf.train.list_variables``: ``(name, shape)`` of each value in the checkpoint (a
+    path ``Saver.save`` returned, or its directory for the latest), sorted by name."""
+    with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
+        return sorted((name, list(data[name].shape)) for name in data.files)
+
+
+def load_variable(ckpt_dir_or_file, name):
+    """``tf.train.load_variable``: the saved value of variable ``name`` (``"w"`` or
+    ``"w:0"``) as numpy, a numpy scalar for a scalar.
+
+    Raises:
+        tf.errors.NotFoundError: the checkpoint holds no such variable.
+    """
+    name = name[:-2] if name.endswith(":0") else name
+    with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
+        if name not in data.files:
+            raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint")
+        value = data[name]
+    return value[()] if value.ndim == 0 else value
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """``tf.report_uninitialized_variables``: an operation whose fetch is the names
+    (bytes, a numpy object array) of the variables of ``var_list`` (default: the global
+    and local ones) that the session running it has not initialised."""
+    variables = (_variables.global_variables() + _variables.local_variables()
+                 if var_list is None else list(var_list))
+    graph = _t.get_default_graph()
+    seen = {}
+
+    def probe(values, session):   # runs first, in the session that runs the report
+        seen["names"] = [v.op_name.encode() for v in variables if not _initialized(session, v)]
+    check = Operation(f"{name}/probe", effect=probe, graph=graph)
+    return Operation(name, control_inputs=[check], graph=graph,
+                     result=lambda values: np.array(seen.pop("names", []), dtype=object))
+
+
+def _initialized(session, variable):
+    # (the session's own record: reading an uninitialised variable would raise)
+    return variable in session._initialized
 
 
 def _value(sess, step):

@@ -80,7 +80,8 @@ from . import rnn as _rnn
 from . import v1_ops as _v1_ops
 from . import summary as _summary
 from .tensor_array import TensorArray  # noqa: F401
-from .runtime import ConfigProto, GPUOptions, device, logging  # noqa: F401
+from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
+                      report_uninitialized_variables)
 from . import tensor as _tensor
 from . import train as _train
 from .debugging import (Assert, assert_equal, assert_greater,  # noqa: F401
@@ -325,6 +326,7 @@ train = _runtime.namespace("train",
     ExponentialMovingAverage=_averages.ExponentialMovingAverage,
     latest_checkpoint=_runtime.latest_checkpoint,
     get_checkpoint_state=_runtime.get_checkpoint_state,
+    list_variables=_runtime.list_variables, load_variable=_runtime.load_variable,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_monitored, n) for n in (
