@@ -493,3 +493,38 @@ def test_checkpoint_readers_last_checkpoints_and_uninitialized_variables(tmp_pat
         tf.train.list_variables(str(tmp_path / "empty"))
     with pytest.raises(tf.errors.NotFoundError, match="Failed to find any matching files"):
         tf.train.list_variables(str(tmp_path / "model-7"))
+
+
+# -- 5. IndexedSlices -------------------------------------------------------------
+
+def test_indexed_slices_built_by_programs_behave_as_tfs():
+    v, i = tf.constant([[1., 2.], [3., 4.], [5., 6.]]), tf.constant([0, 2, 0])
+    rows = tf.IndexedSlices(v, i, dense_shape=tf.constant([4, 2]))
+    assert isinstance(rows, tf.IndexedSlices) and not isinstance(rows, tf.Tensor)
+    assert (rows.values is v, rows.indices is i, rows.dtype, rows.name, rows.op.name,
+            rows.shape.as_list(), rows.graph is tf.get_default_graph()) == (
+        True, True, np.float32, "Const:0", "Const", [4, 2], True)
+    dense = tf.convert_to_tensor(rows)
+    listed = tf.IndexedSlices(v, i, dense_shape=[4, 2])
+    assert listed.dense_shape == [4, 2]
+    clipped, norm = tf.clip_by_global_norm([rows, tf.constant([1.0])], 1.0)
+    assert isinstance(clipped[0], tf.IndexedSlices) and clipped[0].indices is i
+    emb = tf.Variable([[1.0], [2.0]])
+    (g,) = tf.gradients(tf.reduce_sum(tf.nn.embedding_lookup(emb, [0, 0, 1])), emb)
+    assert not isinstance(g, tf.IndexedSlices)      # symgrad's gradients are dense
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(dense).tolist() == [[6, 8], [0, 0], [3, 4], [0, 0]]
+        assert sess.run(tf.convert_to_tensor(listed)).tolist() == [[6, 8], [0, 0], [3, 4],
+                                                                    [0, 0]]
+        assert sess.run(tf.reduce_sum(rows, 0)).tolist() == [9, 12]   # densified, as TF
+        assert sess.run((-rows).values).tolist() == [[-1, -2], [-3, -4], [-5, -6]]
+        assert sess.run(tf.global_norm([rows])) == pytest.approx(9.539392)   # TF's
+        assert sess.run(norm) == pytest.approx(np.sqrt(92.0))
+        np.testing.assert_allclose(sess.run(clipped[0].values), sess.run(v) / np.sqrt(92.0),
+                                   rtol=1e-6)
+        assert sess.run(g).tolist() == [[2.0], [1.0]]
+    with pytest.raises(ValueError, match="without dense_shape"):
+        tf.convert_to_tensor(tf.IndexedSlices(v, i))
+    with pytest.raises(TypeError, match="unsupported operand"):   # (TF's too)
+        rows * 2

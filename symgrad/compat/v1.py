@@ -367,6 +367,8 @@ compat = types.SimpleNamespace(v1=sys.modules[__name__])  # tf.compat.v1.placeho
 from .v1_ops import *  # noqa: E402,F401,F403
 from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
+from .slices import (IndexedSlices, clip_by_global_norm, convert_to_tensor,  # noqa: E402,F401
+                     global_norm)
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 

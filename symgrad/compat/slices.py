@@ -1,0 +1,124 @@
+"""``tf.IndexedSlices``: rows ``values`` at positions ``indices`` of a tensor of shape
+``dense_shape``, as TF1 code builds and tests them (``isinstance(g, tf.IndexedSlices)``).
+
+*Departure (deliberate):* symgrad's gradients are always dense tensors.  TF returns
+an IndexedSlices for the gradient of ``tf.gather`` / ``tf.nn.embedding_lookup`` with
+respect to the table (one row per index looked up, duplicates kept); symgrad returns the
+dense table-shaped gradient, in which duplicate rows are summed.  So
+``isinstance(g, tf.IndexedSlices)`` is False here, norms over the gradient
+(``tf.clip_by_global_norm``) are the dense one's (TF squares each looked-up row apart),
+and optimizers whose TF kernels for slices update only the rows looked up (Momentum,
+RMSProp) update every row, as TF does for a dense gradient (docs/teaching.md).
+
+IndexedSlices users make behave as TF's: ``tf.convert_to_tensor`` densifies them
+(rows summed into a tensor of ``dense_shape``, which must be given and whose first size
+must be known), and so does any ``tf.*`` op they are passed to; ``tf.global_norm`` and
+``tf.clip_by_global_norm`` take the norm over their ``values`` and clip those, as TF.
+A session cannot fetch one: fetch ``.values``, ``.indices`` or the dense tensor.
+
+Sits in ``compat``; imports the tracing layer.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     rows = tf.IndexedSlices(tf.constant([[1., 2.], [3., 4.]]), tf.constant([0, 0]),
+...                             dense_shape=[2, 2])
+...     print(tf.Session().run(tf.convert_to_tensor(rows)).tolist())
+[[4.0, 6.0], [0.0, 0.0]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from ..graph import Dim, Node
+from ..tracing.arrays import static_value
+from ..tracing import math_ops as _math_ops
+from ..tracing import selection as _selection
+from .tensor import TensorShape
+
+
+class IndexedSlices:
+    """``tf.IndexedSlices(values, indices, dense_shape=None)`` (module docstring: symgrad's
+    own gradients are dense tensors, never IndexedSlices)."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self._values = values if isinstance(values, Node) else _t.as_tensor(values)
+        self._indices = indices if isinstance(indices, Node) else _t.constant(
+            np.asarray(indices, dtype=np.int32))
+        self._dense_shape = dense_shape
+        self._dense = None
+
+    values = property(lambda self: self._values)
+    indices = property(lambda self: self._indices)
+    dense_shape = property(lambda self: self._dense_shape)
+    dtype = property(lambda self: self._values.dtype)
+    name = property(lambda self: self._values.name)
+    op = property(lambda self: self._values.op)
+    graph = property(lambda self: self._values.graph)
+    device = ""
+
+    @property
+    def shape(self):
+        """The dense shape, as far as it is known now."""
+        if self._dense_shape is None:
+            return TensorShape((None,) + tuple(self._values.shape[1:]))
+        return TensorShape(int(d) for d in self._known_shape())
+
+    def _known_shape(self):
+        return static_value(self._dense_shape, "IndexedSlices(dense_shape)").reshape(-1)
+
+    def __neg__(self):
+        return IndexedSlices(-self._values, self._indices, self._dense_shape)
+
+    def as_graph_tensor(self):
+        """The dense tensor (rows added at their indices; made once), as TF converts an
+        IndexedSlices wherever a tensor is wanted."""
+        if self._dense is None:
+            if self._dense_shape is None:
+                raise ValueError("Tensor conversion requested for IndexedSlices for argument "
+                                 f"`value` without dense_shape: {self!r}; give dense_shape")
+            shape = [int(d) for d in self._known_shape()]
+            rows = self._values.shape[1:]
+            if len(shape) != len(rows) + 1 or any(
+                    not isinstance(d, Dim) and d != s for d, s in zip(rows, shape[1:])):
+                raise ValueError(f"IndexedSlices: dense_shape {shape} does not fit values of "
+                                 f"shape {self._values.shape}")
+            self._dense = _selection.unsorted_segment_sum(self._values, self._indices,
+                                                          shape[0], name="UnsortedSegmentSum")
+        return self._dense
+
+    def __repr__(self):
+        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!r}"
+        return f"IndexedSlices(indices={self._indices!r}, values={self._values!r}{shape})"
+
+
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
+    """``tf.convert_to_tensor``: tensors as they are, IndexedSlices densified (summing
+    rows with the same index), other values as constants."""
+    if isinstance(value, IndexedSlices):
+        dense = value.as_graph_tensor()
+        return dense if dtype is None or dense.dtype == np.dtype(dtype) else \
+            _t.cast(dense, dtype, name=name)
+    return _t.convert_to_tensor(value, dtype, name)
+
+
+def _rows(t):
+    return t.values if isinstance(t, IndexedSlices) else t
+
+
+def global_norm(t_list, name=None):
+    """``tf.global_norm``: over the ``values`` of IndexedSlices, as TF."""
+    return _math_ops.global_norm([_rows(t) for t in t_list], name=name)
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """``tf.clip_by_global_norm``: IndexedSlices count and are clipped by their values
+    (and stay IndexedSlices), as TF."""
+    t_list = list(t_list)
+    clipped, norm = _math_ops.clip_by_global_norm([_rows(t) for t in t_list], clip_norm,
+                                                  use_norm, name)
+    return [IndexedSlices(c, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else c
+            for c, t in zip(clipped, t_list)], norm
+
+
+__all__ = ["IndexedSlices", "convert_to_tensor", "global_norm", "clip_by_global_norm"]
