@@ -528,3 +528,84 @@ def test_indexed_slices_built_by_programs_behave_as_tfs():
         tf.convert_to_tensor(tf.IndexedSlices(v, i))
     with pytest.raises(TypeError, match="unsupported operand"):   # (TF's too)
         rows * 2
+
+
+# -- 6. metrics -------------------------------------------------------------------
+
+def test_streaming_metrics_names_variables_and_values_are_tfs():
+    labels, preds = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+    w = tf.placeholder(tf.float32, [None])
+    bl, bp = tf.placeholder(tf.bool, [None]), tf.placeholder(tf.bool, [None])
+    ms = {"mse": tf.metrics.mean_squared_error(labels, preds, name="my_metric"),
+          "mae": tf.metrics.mean_absolute_error(labels, preds, weights=w),
+          "rmse": tf.metrics.root_mean_squared_error(labels, preds),
+          "prec": tf.metrics.precision(bl, bp), "rec": tf.metrics.recall(bl, bp, weights=w),
+          "tp": tf.metrics.true_positives(bl, bp), "fp": tf.metrics.false_positives(bl, bp),
+          "fn": tf.metrics.false_negatives(bl, bp), "tn": tf.metrics.true_negatives(bl, bp),
+          "auc": tf.metrics.auc(labels, preds),
+          "auc_pr": tf.metrics.auc(labels, preds, curve="PR", num_thresholds=5)}
+    names = {k: (v.name, u.name) for k, (v, u) in ms.items()}
+    assert names["mse"] == ("my_metric/value:0", "my_metric/update_op:0")
+    assert names["rmse"] == ("Sqrt:0", "Sqrt_1:0")
+    assert names["prec"] == ("precision/value:0", "precision/update_op:0")
+    assert names["tp"] == ("true_positives/Identity:0", "true_positives/AssignAdd:0")
+    assert names["auc_pr"] == ("auc_1/value:0", "auc_1/update_op:0")
+    local = [v.name for v in tf.local_variables()]
+    assert local == [v.name for v in tf.get_collection(tf.GraphKeys.METRIC_VARIABLES)]
+    assert tf.GraphKeys.METRIC_VARIABLES == "metric_variables"
+    assert local == [   # TF's names, in TF's order
+        "my_metric/total:0", "my_metric/count:0", "mean_absolute_error/total:0",
+        "mean_absolute_error/count:0", "root_mean_squared_error/total:0",
+        "root_mean_squared_error/count:0", "precision/true_positives/count:0",
+        "precision/false_positives/count:0", "recall/true_positives/count:0",
+        "recall/false_negatives/count:0", "true_positives/count:0", "false_positives/count:0",
+        "false_negatives/count:0", "true_negatives/count:0", "auc/true_positives:0",
+        "auc/false_negatives:0", "auc/true_negatives:0", "auc/false_positives:0",
+        "auc_1/true_positives:0", "auc_1/false_negatives:0", "auc_1/true_negatives:0",
+        "auc_1/false_positives:0"]
+    assert ms["auc"][0].shape.as_list() == [] and tf.local_variables()[-5].shape == (200,)
+    batches = [([0., 1., 1., 0.], [0.2, 0.9, 0.4, 0.6], [1., 2., 1., 0.5]),
+               ([1., 1., 0.], [0.7, 0.1, 0.3], [1., 1., 3.])]
+    want = [   # TF 2.21 compat.v1, after each batch
+        dict(mse=0.1925, mae=0.28888887, rmse=0.43874824, prec=0.5, rec=0.6666667, tp=1.0,
+             fp=1.0, fn=1.0, tn=1.0, auc=0.74999976, auc_pr=0.79166633),
+        dict(mse=0.25142857, mae=0.35789475, rmse=0.50142652, prec=0.6666667, rec=0.6,
+             tp=2.0, fp=1.0, fn=2.0, tn=2.0, auc=0.66666657, auc_pr=0.76309514)]
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        assert sess.run([ms["mse"][0], ms["prec"][0], ms["auc"][0]]) == [0.0, 0.0, 0.0]
+        for (lv, pv, wv), expected in zip(batches, want):
+            feed = {labels: lv, preds: pv, w: wv, bl: np.array(lv) > 0.5,
+                    bp: np.array(pv) > 0.5}
+            got = sess.run({k: u for k, (v, u) in ms.items()}, feed)
+            assert got == pytest.approx(expected, rel=1e-6)
+        values = sess.run({k: v for k, (v, u) in ms.items()})   # reading adds nothing
+        assert values == pytest.approx(want[1], rel=1e-6)
+
+
+def test_metrics_collections_ranges_sums_and_uninitialized_counters():
+    labels, preds = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+    value, update = tf.metrics.auc(labels, preds, metrics_collections=["m"],
+                                   updates_collections=["u"], summation_method="minoring",
+                                   num_thresholds=7)
+    assert tf.get_collection("m") == [value] and tf.get_collection("u") == [update]
+    others = [tf.metrics.auc(labels, preds, curve=c, summation_method=m, num_thresholds=7)[1]
+              for c, m in (("ROC", "majoring"), ("PR", "minoring"), ("PR", "majoring"),
+                           ("PR", "trapezoidal"))]
+    others.append(tf.metrics.auc(labels, preds, thresholds=[0.5, 0.25, 0.75])[1])
+    tp, tp_update = tf.metrics.true_positives(labels > 0.5, preds > 0.5)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError):   # TF asks for the init
+            sess.run(tp_update, {labels: [1.0], preds: [1.0]})
+        sess.run(tf.local_variables_initializer())
+        assert "predictions must be in [0, 1]" in run_error(
+            sess, update, {labels: [1.0], preds: [1.5]})
+        got = sess.run([update] + others, {labels: [0., 1., 1., 0., 1.],
+                                           preds: [0.1, 0.8, 0.3, 0.45, 0.2]})
+    # TF's: ROC minoring, majoring; PR minoring, majoring, trapezoidal; given thresholds
+    assert got == pytest.approx([0.666666, 0.666666, 0.666667, 0.833333, 0.75, 0.666666],
+                                abs=2e-6)
+    with pytest.raises(ValueError, match="summation_method='careful_interpolation'"):
+        tf.metrics.auc(labels, preds, curve="PR", summation_method="careful_interpolation")
+    with pytest.raises(ValueError, match="curve='XY'"):
+        tf.metrics.auc(labels, preds, curve="XY")

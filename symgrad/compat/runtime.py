@@ -244,8 +244,11 @@ MISSING = {
     "flags": "tf.flags is not supported; use argparse",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
-    "metrics.auc": "of tf.metrics only accuracy and mean are here; compute the value in "
-                   "the graph, e.g. tf.reduce_mean(tf.cast(tf.equal(a, b), tf.float32))",
+    "metrics.mean_iou": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
+                        "mean_absolute_error, root_mean_squared_error, precision, recall, "
+                        "auc and the true/false positive/negative counts; compute others "
+                        "in the graph from tf.metrics.mean (e.g. of "
+                        "tf.cast(tf.equal(a, b), tf.float32))",
     "nn.nce_loss": "sampled losses draw classes at every step; use the full "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }

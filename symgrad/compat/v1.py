@@ -341,7 +341,9 @@ train = _runtime.namespace("train",
 summary = _runtime.namespace("summary", **{n: getattr(_summary, n) for n in (
     "scalar", "histogram", "merge", "merge_all", "FileWriter")})
 Summary = _summary.Summary
-metrics = _runtime.namespace("metrics", accuracy=_metrics.accuracy, mean=_metrics.mean)
+metrics = _runtime.namespace("metrics", **{n: getattr(_metrics, n) for n in _metrics.__all__
+                                          if n != "GraphKeys"})
+GraphKeys = _metrics.GraphKeys   # (with METRIC_VARIABLES)
 initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
