@@ -64,7 +64,7 @@ def _prefix(message):
 
 def _done(scope, what="NoOp"):
     """The operation a check decided when the graph was built gives: it does nothing."""
-    return Operation(f"{scope}/{what}", graph=_t.get_default_graph())
+    return _typed(Operation(f"{scope}/{what}", graph=_t.get_default_graph()), "NoOp")
 
 
 def _typed(op, type_name):
