@@ -609,3 +609,51 @@ def test_metrics_collections_ranges_sums_and_uninitialized_counters():
         tf.metrics.auc(labels, preds, curve="PR", summation_method="careful_interpolation")
     with pytest.raises(ValueError, match="curve='XY'"):
         tf.metrics.auc(labels, preds, curve="XY")
+
+
+def test_confusion_matrix_mean_iou_and_mean_per_class_accuracy():
+    labels, preds = tf.placeholder(tf.int64, [None]), tf.placeholder(tf.int64, [None])
+    w = tf.placeholder(tf.float32, [None])
+    miou, miou_op = tf.metrics.mean_iou(labels, preds, num_classes=4)
+    wiou, wiou_op = tf.metrics.mean_iou(labels, preds, num_classes=4, weights=w, name="wiou")
+    mpca, mpca_op = tf.metrics.mean_per_class_accuracy(labels, preds, num_classes=4)
+    cm = tf.confusion_matrix(labels, preds, num_classes=4)
+    cmw = tf.math.confusion_matrix(labels, preds, num_classes=3, weights=w, dtype=tf.float32)
+    assert [(t.name, t.dtype) for t in (miou, miou_op, mpca, mpca_op, cm, cmw)] == [
+        ("mean_iou/Select_1:0", np.float32), ("mean_iou/AssignAdd:0", np.float64),
+        ("mean_accuracy/mean_accuracy:0", np.float32), ("mean_accuracy/update_op:0",
+                                                        np.float32),
+        ("confusion_matrix/ScatterNd:0", np.int32), ("confusion_matrix_1/ScatterNd:0",
+                                                     np.float32)]
+    assert [(v.name, v.shape, v.dtype) for v in tf.local_variables()] == [
+        ("mean_iou/total_confusion_matrix:0", (4, 4), np.float64),
+        ("wiou/total_confusion_matrix:0", (4, 4), np.float64),
+        ("mean_accuracy/total:0", (4,), np.float32), ("mean_accuracy/count:0", (4,),
+                                                      np.float32)]
+    b1 = {labels: [0, 1, 1, 2, 0], preds: [0, 1, 2, 2, 1], w: [1., 2., 1., 0.5, 1.]}
+    b2 = {labels: [2, 2, 1], preds: [2, 0, 1], w: [1., 1., 3.]}
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        first = sess.run([miou_op, wiou_op, mpca_op], b1)
+        second = sess.run([miou_op, wiou_op, mpca_op], b2)
+        final = sess.run([miou, wiou, mpca])
+        counts = sess.run([cm, cmw], b1)
+        assert "`labels` out of bound" in run_error(sess, cm, {labels: [4], preds: [0]})
+        assert "`predictions` out of bound" in run_error(sess, cm, {labels: [0], preds: [-1]})
+        assert sess.run(tf.confusion_matrix([0, 2, 1], [0, 1, 1])).tolist() == [
+            [1, 0, 0], [0, 1, 0], [0, 1, 0]]          # (sized from constant values)
+    # TF's: update_op of mean_iou gives the summed matrix, of mean_per_class_accuracy
+    # the per-class accuracies
+    assert first[0].tolist() == [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 0], [0, 0, 0, 0]]
+    assert first[1].tolist() == [[1, 1, 0, 0], [0, 2, 1, 0], [0, 0, 0.5, 0], [0, 0, 0, 0]]
+    assert first[2].tolist() == [0.5, 0.5, 1.0, 0.0]
+    assert second[0].tolist() == [[1, 1, 0, 0], [0, 2, 1, 0], [1, 0, 2, 0], [0, 0, 0, 0]]
+    assert second[1].tolist() == [[1, 1, 0, 0], [0, 5, 1, 0], [1, 0, 1.5, 0], [0, 0, 0, 0]]
+    np.testing.assert_allclose(second[2], [0.5, 2 / 3, 2 / 3, 0.0], rtol=1e-6)
+    assert final[0] == pytest.approx(0.44444445) and final[2] == pytest.approx(0.45833337)
+    assert counts[0].tolist() == [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 0], [0, 0, 0, 0]]
+    assert counts[1].tolist() == [[1, 1, 0], [0, 2, 1], [0, 0, 0.5]]
+    with pytest.raises(ValueError, match="give num_classes"):
+        tf.confusion_matrix(labels, preds)
+    with pytest.raises(AttributeError, match="from tf.metrics.mean"):
+        tf.metrics.sensitivity_at_specificity

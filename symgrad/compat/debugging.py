@@ -123,7 +123,8 @@ def _check(kind, x, y, data, summarize, message, name, unary=None):
     with _t.get_default_graph().name_scope(name or (unary[0] if unary else kind)) as scope:
         x, y = _operands(x, y)
         holds = compare(x, y)   # (shapes that do not broadcast: TF's ValueError, here)
-        text = f"Condition {unary[1] if unary else 'x ' + symbol + ' y'} did not hold element-wise:"
+        condition = unary[1] if unary else f"x {symbol} y"
+        text = f"Condition {condition} did not hold element-wise:"
         shown = [("x", x)] if unary else [("x", x), ("y", y)]
         if known_now(x) and known_now(y):
             if not np.all(holds.numpy()):

@@ -14,6 +14,9 @@ adding.  Where nothing was counted yet a ratio is 0 (TF's ``div_no_nan``).
 - ``true_positives``, ``false_positives``, ``false_negatives``, ``true_negatives``:
   weighted counts of labels and predictions read as booleans; ``precision``
   (tp / (tp + fp)) and ``recall`` (tp / (tp + fn)) from two of them;
+- ``mean_iou`` and ``mean_per_class_accuracy`` from the confusion matrix
+  (``tf.confusion_matrix``) and the per-class counts summed over the batches (their
+  update_op gives the matrix and the per-class accuracies, as TF's);
 - ``auc``: the four counts at ``num_thresholds`` thresholds (a prediction above a
   threshold is positive; predictions must lie in [0, 1], checked when run), then the
   area under the ROC curve (true against false positive rate) or the PR curve
@@ -36,7 +39,9 @@ import numpy as np
 
 from .. import tracing as _t
 from . import variables as _variables
-from .debugging import assert_greater_equal, assert_less_equal
+from ..tracing.arrays import known_now
+from ..tracing.linalg import diag_part
+from .debugging import assert_greater_equal, assert_less, assert_less_equal
 from .scopes import variable_scope
 from .state import Operation, state_of
 from .variables import Variable
@@ -277,6 +282,82 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
                          updates_collections, checks=checks)
 
 
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=np.int32,
+                     name=None):
+    """``tf.confusion_matrix``: entry [i, j] the (weighted) number of examples of label i
+    predicted j; labels and predictions outside [0, num_classes) raise
+    InvalidArgumentError when run.  ``num_classes`` must be known when building (given,
+    or read from constant labels and predictions)."""
+    labels, predictions = _t.as_tensor(labels), _t.as_tensor(predictions)
+    if num_classes is None:
+        if not (known_now(labels) and known_now(predictions)):
+            raise ValueError("confusion_matrix(num_classes): give num_classes; symgrad sizes "
+                             "the matrix when the graph is built, before labels and "
+                             "predictions have values")
+        num_classes = int(max(np.max(labels.value, initial=-1),
+                              np.max(predictions.value, initial=-1))) + 1
+    n = int(num_classes)
+    graph = _t.get_default_graph()
+    with graph.name_scope(name or "confusion_matrix"):
+        checks = [check(v, bound, message=f"`{what}` out of bound")
+                  for what, v in (("labels", labels), ("predictions", predictions))
+                  for check, bound in ((assert_greater_equal, 0), (assert_less, n))]
+        rows = _t.one_hot(labels, n, dtype=np.float64)
+        if weights is not None:
+            rows = rows * _t.expand_dims(_t.cast(weights, np.float64), -1)
+        counts = _t.einsum("ki,kj->ij", rows, _t.one_hot(predictions, n, dtype=np.float64))
+        with state_of(graph).control_dependencies(checks):
+            return _t.cast(counts, dtype, name="ScatterNd")
+
+
+def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections=None,
+             updates_collections=None, name=None):
+    """The mean over classes (those that occur in labels or predictions) of the
+    intersection over union ``cm[c, c] / (row c + column c - cm[c, c])`` of the confusion
+    matrix summed over the batches run; update_op gives that matrix (float64), as TF's."""
+    n = int(num_classes)
+    with variable_scope(name, default_name="mean_iou"):
+        total = Variable(np.zeros((n, n)), trainable=False, name="total_confusion_matrix",
+                         collections=[GraphKeys.LOCAL_VARIABLES, GraphKeys.METRIC_VARIABLES])
+        batch = confusion_matrix(labels, predictions, n, weights, dtype=np.float64)
+
+        def value_of(c, tensor_name):
+            if tensor_name == "AssignAdd":
+                return _t.identity(c[0], name=tensor_name)
+            cm = _t.cast(c[0], np.float32)
+            hits = diag_part(cm)
+            union = _t.reduce_sum(cm, 0) + _t.reduce_sum(cm, 1) - hits
+            valid = _t.reduce_sum(_t.cast(_t.greater(union, 0.0), np.float32))
+            iou = _t.reduce_sum(_div_no_nan(hits, union))
+            return _div_no_nan(iou, valid, name=tensor_name)
+        return _streamed([total], [batch], value_of, metrics_collections,
+                         updates_collections, names=("Select_1", "AssignAdd"))
+
+
+def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
+                            metrics_collections=None, updates_collections=None, name=None):
+    """The mean over all ``num_classes`` classes of the (weighted) fraction of each
+    class's examples predicted right (0 for a class not seen); update_op gives the
+    per-class fractions, as TF's."""
+    n = int(num_classes)
+    labels = _t.as_tensor(labels)
+    right = _t.cast(_t.equal(_t.cast(predictions, labels.dtype), labels), np.float32)
+    w = _weights(right, weights)
+    with variable_scope(name, default_name="mean_accuracy"):
+        per_class = _t.one_hot(labels, n, dtype=np.float32)
+        counters = [_counter("total", n), _counter("count", n)]
+        added = [_t.reduce_sum(per_class * _t.expand_dims(right * w, -1), 0),
+                 _t.reduce_sum(per_class * _t.expand_dims(w, -1), 0)]
+
+        def value_of(c, tensor_name):
+            ratio = _div_no_nan(c[0], c[1])
+            return _t.reduce_mean(ratio, name=tensor_name) if tensor_name != "update_op" \
+                else _t.identity(ratio, name=tensor_name)
+        return _streamed(counters, added, value_of, metrics_collections, updates_collections,
+                         names=("mean_accuracy", "update_op"))
+
+
 __all__ = ["accuracy", "mean", "mean_squared_error", "mean_absolute_error",
            "root_mean_squared_error", "true_positives", "false_positives", "false_negatives",
-           "true_negatives", "precision", "recall", "auc", "GraphKeys"]
+           "true_negatives", "precision", "recall", "auc", "mean_iou",
+           "mean_per_class_accuracy", "GraphKeys"]

@@ -244,11 +244,11 @@ MISSING = {
     "flags": "tf.flags is not supported; use argparse",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
-    "metrics.mean_iou": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
-                        "mean_absolute_error, root_mean_squared_error, precision, recall, "
-                        "auc and the true/false positive/negative counts; compute others "
-                        "in the graph from tf.metrics.mean (e.g. of "
-                        "tf.cast(tf.equal(a, b), tf.float32))",
+    "metrics": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
+               "mean_absolute_error, root_mean_squared_error, precision, recall, auc, "
+               "mean_iou, mean_per_class_accuracy and the true/false positive/negative "
+               "counts; compute others in the graph from tf.metrics.mean (e.g. of "
+               "tf.cast(tf.equal(a, b), tf.float32))",
     "nn.nce_loss": "sampled losses draw classes at every step; use the full "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }
@@ -277,8 +277,8 @@ def namespace(prefix, **items):
 def missing(name):
     """The AttributeError for a TF1 name symgrad does not have."""
     why = MISSING.get(name)
-    if why is None and name.startswith("contrib."):   # tf.contrib.layers and the like
-        why = MISSING["contrib"]
+    if why is None and name.startswith(("contrib.", "metrics.")):   # (tf.contrib.layers...)
+        why = MISSING[name.split(".")[0]]
     if why is None:
         where, _, last = name.rpartition(".")
         owner = f"tf.{where}" if where else "module 'tensorflow' (symgrad.compat.v1)"

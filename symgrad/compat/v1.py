@@ -344,6 +344,7 @@ Summary = _summary.Summary
 metrics = _runtime.namespace("metrics", **{n: getattr(_metrics, n) for n in _metrics.__all__
                                           if n != "GraphKeys"})
 GraphKeys = _metrics.GraphKeys   # (with METRIC_VARIABLES)
+confusion_matrix = _metrics.confusion_matrix
 initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
@@ -371,6 +372,7 @@ from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
 from .slices import (IndexedSlices, clip_by_global_norm, convert_to_tensor,  # noqa: E402,F401
                      global_norm)
+math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 
