@@ -13,7 +13,8 @@ known shape a ValueError, ``assert_type`` a TypeError, and passing ones give a n
 and raises InvalidArgumentError (``message : Tensor had NaN values``) when a session
 computes a NaN or Inf in it.
 
-Sits in ``compat``; imports the tracing layer and ``compat.state``/``printing``.
+Sits in ``compat``; imports the tracing layer and ``compat.state``/``printing``/``runtime``
+(``NAMESPACE`` is ``tf.debugging``).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -37,6 +38,7 @@ from ..ops import apply
 from ..tracing.arrays import known_now, static_value
 from . import errors
 from .printing import summary
+from .runtime import namespace
 from .state import Operation, state_of
 from .tensor import as_tf1, constant
 from .variables import tf_dtype
@@ -324,3 +326,7 @@ __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_less", "assert
            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type",
            "assert_integer", "check_numerics", "verify_tensor_all_finite",
            "is_non_decreasing", "is_strictly_increasing", "is_numeric_tensor"]
+
+NAMESPACE = namespace("debugging", **{n: globals()[n] for n in __all__},
+                      assert_all_finite=verify_tensor_all_finite,
+                      **{n: getattr(_t, n) for n in ("is_finite", "is_inf", "is_nan")})

@@ -84,13 +84,7 @@ from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
                       report_uninitialized_variables)
 from . import tensor as _tensor
 from . import train as _train
-from .debugging import (Assert, assert_equal, assert_greater,  # noqa: F401
-                        assert_greater_equal, assert_integer, assert_less, assert_less_equal,
-                        assert_near, assert_negative, assert_non_negative, assert_non_positive,
-                        assert_none_equal, assert_positive, assert_rank, assert_rank_at_least,
-                        assert_rank_in, assert_scalar, assert_type, check_numerics,
-                        is_non_decreasing, is_numeric_tensor, is_strictly_increasing,
-                        verify_tensor_all_finite)
+from .debugging import *  # noqa: F401,F403  (tf.Assert, tf.assert_equal, ...)
 from .control import (case, cond, foldl, foldr, map_fn, scan,  # noqa: F401  (TF1 signatures)
                       while_loop)
 from .initializers import set_random_seed  # noqa: F401
@@ -387,10 +381,7 @@ def is_tensor(x):
     return isinstance(x, Node)
 
 
-debugging = _runtime.namespace("debugging", **{n: getattr(_debugging, n) for n in
-                                               _debugging.__all__},
-                               assert_all_finite=verify_tensor_all_finite,
-                               **{n: globals()[n] for n in ("is_finite", "is_inf", "is_nan")})
+debugging = _debugging.NAMESPACE
 
 
 def __getattr__(name):
