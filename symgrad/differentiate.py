@@ -206,7 +206,14 @@ def checked_args(ys, xs, stop_gradients):
     ys = _as_nodes(ys, "ys")
     xs = _as_nodes(xs, "xs")
     stops = _as_nodes(stop_gradients, "stop_gradients") if stop_gradients is not None else []
-    return ys, xs, stops, common_graph(ys + xs + stops, "ys, xs and stop_gradients")
+    graph = common_graph(ys + xs + stops, "ys, xs and stop_gradients")
+    if any(x.graph is not graph for x in xs + stops):
+        # inside a cond branch or loop body, ys use an outer tensor through the body's
+        # stand-in for it (tf.gradients(loss, w) in a map_fn over a variable w)
+        with graph.as_default():
+            xs = [x if x.graph is graph else graph.capture(x) for x in xs]
+            stops = [x if x.graph is graph else graph.capture(x) for x in stops]
+    return ys, xs, stops, graph
 
 
 def sweep(ys, xs, grad_ys=None, stop_gradients=None):

@@ -92,8 +92,8 @@ def needed(outputs, feeds=()):
             seen.add(node)
             if node not in feeds:
                 stack.extend(node.inputs)
-            if not stack:
-                stack = _binders(seen)
+        if not stack:   # (also when the last node popped was seen already)
+            stack = _binders(seen)
     return sorted(seen, key=lambda n: n.id)
 
 

@@ -216,6 +216,77 @@ def test_a_tensors_op_has_tfs_name_type_and_inputs(tmp_path):
         assert w.eval().tolist() == [3.0, 4.0]
 
 
+def test_a_fetch_has_the_value_the_step_read_when_train_op_waits_for_the_step():
+    # the CIFAR-10 tutorial's train_op: a no_op after the step; TF reads lr once per run,
+    # the value the step used (checked against TF: 0.1, 0.05, 0.025 and w 0.8, 0.72, 0.684)
+    gs = tf.train.get_or_create_global_step()
+    w = tf.Variable(1.0)
+    lr = tf.train.exponential_decay(0.1, gs, 1, 0.5, staircase=True)
+    loss = tf.square(w)
+    train = tf.train.GradientDescentOptimizer(lr).minimize(loss, global_step=gs)
+    with tf.control_dependencies([train]):
+        train_op = tf.no_op()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = [sess.run([train_op, lr, loss])[1:] + [sess.run(w)] for _ in range(3)]
+    np.testing.assert_allclose(got, [[0.1, 1.0, 0.8], [0.05, 0.64, 0.72],
+                                     [0.025, 0.5184, 0.684]], rtol=1e-6)
+
+
+def test_variables_made_under_control_dependencies_run_nothing_when_read():
+    # (TF: neither the variable nor its initializer waits for the step; a computed
+    # tensor made inside does)
+    w = tf.Variable(1.0)
+    step = tf.assign_sub(w, 0.1)
+    ema = tf.train.ExponentialMovingAverage(0.5)
+    with tf.control_dependencies([step]):
+        ema.apply([w])
+        v = tf.Variable(5.0)
+        r = v + 0.0
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(w) == 1.0
+        assert (sess.run(ema.average(w)), sess.run(v), sess.run(v.initializer)) == \
+            (1.0, 5.0, None)
+        assert sess.run(w) == 1.0
+        assert sess.run(r) == 5.0 and np.isclose(sess.run(w), 0.9)
+
+
+def test_moving_average_variables_to_restore_in_a_fresh_graph(tmp_path):
+    # cifar10_eval's pattern: the evaluation graph restores the averages into the weights
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0, name="w")
+        ema = tf.train.ExponentialMovingAverage(0.5)
+        update = ema.apply([w])
+        assert update.type == "NoOp" and tf.assign(w, 3.0).type == "Assign"
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(tf.assign(w, 3.0))
+            sess.run(update)
+            path = tf.train.Saver().save(sess, str(tmp_path / "m"))
+    with tf.Graph().as_default():
+        w = tf.Variable(0.0, name="w")
+        u = tf.Variable(2.0, name="u", trainable=False)
+        restore = tf.train.ExponentialMovingAverage(0.5).variables_to_restore()
+        assert {k: v.op.name for k, v in restore.items()} == \
+            {"w/ExponentialMovingAverage": "w", "u": "u"}
+        with tf.Session() as sess:
+            tf.train.Saver({"w/ExponentialMovingAverage": w}).restore(sess, path)
+            assert sess.run(w) == 2.0
+    with tf.Graph().as_default():   # the collection lists the averaged variables (TF's)
+        w, u, z = (tf.Variable(1.0, name=n, trainable=n != "u") for n in "wuz")
+        ema = tf.train.ExponentialMovingAverage(0.5)
+        ema.apply([w, u])
+        assert [v.op.name for v in tf.get_collection(tf.GraphKeys.MOVING_AVERAGE_VARIABLES)] \
+            == ["w", "u"]
+        names = {k: v.op.name for k, v in ema.variables_to_restore().items()}
+        assert names == {"w/ExponentialMovingAverage": "w", "u/ExponentialMovingAverage": "u",
+                         "z/ExponentialMovingAverage": "z"}
+        names = {k: v.op.name for k, v in ema.variables_to_restore([w]).items()}
+        assert names == {"w/ExponentialMovingAverage": "w", "u": "u", "z": "z",
+                         "u/ExponentialMovingAverage": "u/ExponentialMovingAverage"}
+
+
 class TestDefaultGraph:
     """TF1 snippets that reset the global default graph."""
 

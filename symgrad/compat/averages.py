@@ -29,8 +29,8 @@ import numpy as np
 from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import is_static
-from .variables import (GraphKeys, Variable, assign_sub, global_variables, group,
-                        trainable_variables)
+from .variables import (GraphKeys, Variable, add_to_collection, assign_sub, get_collection,
+                        global_variables, group, trainable_variables)
 
 
 class ExponentialMovingAverage:
@@ -71,8 +71,9 @@ class ExponentialMovingAverage:
         graph = v.graph
         with graph.absolute_scope(""):
             shadow = Variable(start, trainable=False, name=self.average_name(v),
-                              collections=[GraphKeys.GLOBAL_VARIABLES,
-                                           GraphKeys.MOVING_AVERAGE_VARIABLES])
+                              collections=[GraphKeys.GLOBAL_VARIABLES])
+        if isinstance(v, Variable):   # (TF's collection lists the averaged variables)
+            add_to_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, v)
         self._shadows[id(v)] = (v, shadow)
         return shadow
 
@@ -93,12 +94,18 @@ class ExponentialMovingAverage:
 
     def variables_to_restore(self, moving_avg_variables=None):
         """``{name: variable}`` for a ``Saver`` that loads the averages into the
-        variables: averaged ones under their shadow's name, the others as they are."""
-        averaged = [v for v, _ in self._shadows.values()] if moving_avg_variables is None \
-            else list(moving_avg_variables)
-        shadows = {id(s) for _, s in self._shadows.values()}
-        out = {self.average_name(v): v for v in averaged if isinstance(v, Variable)}
+        variables, as TF's: each of ``moving_avg_variables`` (default: the trainable
+        variables and those any average was applied to, in this graph) under its
+        shadow's name, whether or not this object made the shadow (an evaluation
+        graph restores a training run's averages); every other global variable under
+        its own name."""
+        if moving_avg_variables is None:
+            moving_avg_variables = (trainable_variables()
+                                    + get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES))
+        averaged = list(dict.fromkeys(moving_avg_variables))
+        out = {self.average_name(v): v for v in averaged}
+        names = {v.name for v in averaged}
         for v in global_variables():
-            if id(v) not in shadows and v not in averaged:
-                out.setdefault(v.op_name, v)
+            if v.name not in names and v.op_name not in out:
+                out[v.op_name] = v
         return out

@@ -184,13 +184,24 @@ class Session:
         return _tf1_structure(_rebuild(fetches, found))
 
     def _execute(self, ops, tensors, feeds):
+        # TF computes each tensor once per run: a fetched tensor has the value the
+        # operations of this run read (``sess.run([train_op, lr])`` with train_op a
+        # tf.group or no_op after the step gives the rate the step used).  So the fetched
+        # tensors are read after what *they* wait for, before what the fetched
+        # operations wait for, and those operations act last.
         done = set()
-        self._run_ops([dep for op in ops for dep in self._waits(op, feeds)]
-                      + self._plan(tensors, feeds)[1], feeds, done)
-        reads = tensors + [x for op in ops for x in op.inputs]
-        values = self._read(reads, feeds)
-        found = dict(zip(map(id, tensors), values))
-        at = len(tensors)
+        self._run_ops(self._plan(tensors, feeds)[1], feeds, done)
+        waits = [dep for op in ops for dep in self._waits(op, feeds) if dep not in done]
+        inputs = [x for op in ops for x in op.inputs]
+        if waits:
+            found = dict(zip(map(id, tensors), self._read(tensors, feeds)))
+            self._run_ops(waits, feeds, done)
+            values = self._read(inputs, feeds)
+        else:   # (one read: what both need is computed once, sess.run([train, loss]))
+            values = self._read(tensors + inputs, feeds)
+            found = dict(zip(map(id, tensors), values[:len(tensors)]))
+            values = values[len(tensors):]
+        at = 0
         for op in ops:
             inputs = values[at:at + len(op.inputs)]
             if op.result is not None:
@@ -327,9 +338,16 @@ def _resolve(fetch, graph):
     if isinstance(fetch, dict):
         return {k: _resolve(v, graph) for k, v in fetch.items()}
     if isinstance(fetch, (list, tuple)) and not isinstance(fetch, GradientList):
-        items = [_resolve(v, graph) for v in fetch]
-        return items if isinstance(fetch, list) else tuple(items)
+        return _like(fetch, [_resolve(v, graph) for v in fetch])
     return fetch
+
+
+def _like(fetch, items):
+    """``items`` in a list or tuple as ``fetch`` is; a namedtuple (an LSTMStateTuple)
+    keeps its class, as TF's results do."""
+    if isinstance(fetch, list):
+        return items
+    return type(fetch)(*items) if hasattr(fetch, "_fields") else tuple(items)
 
 
 def _collect(fetch, ops, tensors, parent, graph):
@@ -363,5 +381,4 @@ def _rebuild(fetch, found):
         return found[id(fetch)]
     if isinstance(fetch, dict):
         return {k: _rebuild(v, found) for k, v in fetch.items()}
-    items = [_rebuild(v, found) for v in fetch]
-    return items if isinstance(fetch, list) else tuple(items)
+    return _like(fetch, [_rebuild(v, found) for v in fetch])

@@ -36,11 +36,12 @@ class Operation:
         value: a tensor a fetch of this operation returns (after the effect), or None.
         result: ``result(values)``, what a fetch returns computed from the input values
             (a summary's serialized protocol buffer), or None.
+        type: TF's op type (``Assign``, ``AssignAdd``, ``AssignSub``; ``NoOp`` for groups).
     """
 
     def __init__(self, name, inputs=(), effect=None, control_inputs=(), value=None,
-                 graph=None, result=None):
-        self.graph = graph
+                 graph=None, result=None, type="NoOp"):
+        self.graph, self.type = graph, type
         self.inputs = list(inputs)
         self.effect = effect
         self.value = value
@@ -149,9 +150,10 @@ class GraphState:
             yield None
         finally:
             self.control_stack.pop()
-            if current:
+            if current:   # (not variables: reading one runs nothing else, as in TF)
                 for node in graph.nodes[start:]:
-                    self.control_of.setdefault(node.id, []).extend(current)
+                    if node.inputs or node.opdef.name != "variable":
+                        self.control_of.setdefault(node.id, []).extend(current)
 
 
 def _as_operation(value):

@@ -84,9 +84,10 @@ class Variable(_t.Variable, TF1Tensor):
     @property
     def initializer(self):
         """``sess.run(v.initializer)``: set this variable to its initial value."""
-        if self._initializer_op is None:
-            self._initializer_op = Operation(f"{self.op_name}/Assign", effect=_initialize([self]),
-                                             graph=self.graph)
+        if self._initializer_op is None:   # (runs nothing else first, wherever it is made)
+            with state_of(self.graph).control_dependencies(None):
+                self._initializer_op = Operation(f"{self.op_name}/Assign", type="Assign",
+                                                 effect=_initialize([self]), graph=self.graph)
         return self._initializer_op
 
     @property
@@ -131,7 +132,7 @@ def _initialize(variables):
     return effect
 
 
-def _update(ref, combine, value, name):
+def _update(ref, combine, value, name, kind):
     if not isinstance(ref, _t.Variable):
         raise TypeError(f"{name}: ref must be a Variable, got {ref!r}")
     delta = _value_for(ref, value, name)
@@ -140,7 +141,8 @@ def _update(ref, combine, value, name):
         new = combine(ref.value, values[0]) if combine else values[0]
         ref.value = np.array(np.broadcast_to(new, ref.shape), dtype=ref.dtype)
         session.mark_initialized(ref)
-    return Operation(name, inputs=[delta], effect=effect, value=ref, graph=ref.graph)
+    return Operation(name, inputs=[delta], effect=effect, value=ref, graph=ref.graph,
+                     type=kind)
 
 
 def _value_for(ref, value, name):
@@ -162,16 +164,16 @@ def _value_for(ref, value, name):
 
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):
     """``tf.assign(ref, value)``: an operation; running it sets ``ref`` and returns the value."""
-    return _update(ref, None, value, name or "Assign")
+    return _update(ref, None, value, name or "Assign", "Assign")
 
 
 def assign_add(ref, value, use_locking=None, name=None):
     """``tf.assign_add``: ``ref += value`` when run (the value read at that moment)."""
-    return _update(ref, np.add, value, name or "AssignAdd")
+    return _update(ref, np.add, value, name or "AssignAdd", "AssignAdd")
 
 
 def assign_sub(ref, value, use_locking=None, name=None):
-    return _update(ref, np.subtract, value, name or "AssignSub")
+    return _update(ref, np.subtract, value, name or "AssignSub", "AssignSub")
 
 
 def _graph():

@@ -153,8 +153,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if ids.dtype.kind not in "iu":
         raise ShapeError(f"one_hot(indices): needs an integer tensor, got {ids.dtype}")
     known = sizes_of(depth) if isinstance(depth, (Node, Dim)) else None
-    depth = known[0] if known and len(known) == 1 and isinstance(known[0], Dim) else \
-        int(static_value(depth, "one_hot(depth)"))
+    if known and len(known) == 1 and isinstance(known[0], (Dim, int, np.integer)):
+        depth = known[0] if isinstance(known[0], Dim) else int(known[0])   # tf.shape(x)[1]
+    else:
+        depth = int(static_value(depth, "one_hot(depth)"))
     axis = ids.ndim if axis is None or axis == -1 else int(axis)
     dt = as_dtype(dtype) or (np.asarray(on_value).dtype if on_value is not None and
                              not isinstance(on_value, Node) else np.dtype(np.float32))
@@ -187,12 +189,16 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         idx = np.asarray(indices, dtype=np.int64)
         return apply("index", [p], index=(builtins.slice(None),) * axis + (idx,), name=name)
     ids = indices
-    hot = one_hot(ids, p.shape[axis], dtype=p.dtype if p.is_float else np.float64)
+    # other dtypes select in float64 (exact up to 2**53) and are cast back
+    q = p if p.is_float else cast(p, np.float64)
+    hot = one_hot(ids, p.shape[axis], dtype=q.dtype)
     letters = "abcdefghijklmnopqrstuvwxy"
     ps = letters[:p.ndim]
     hs = letters[p.ndim:p.ndim + ids.ndim] + ps[axis]
     out = ps[:axis] + hs[:-1] + ps[axis + 1:]
-    return apply("einsum", [p, hot], subscripts=f"{ps},{hs}->{out}", name=name)
+    if q is p:
+        return apply("einsum", [p, hot], subscripts=f"{ps},{hs}->{out}", name=name)
+    return cast(apply("einsum", [q, hot], subscripts=f"{ps},{hs}->{out}"), p.dtype, name=name)
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -229,14 +235,19 @@ def _last_axis(ndim):
 def tile(input, multiples, name=None):
     """``input`` repeated ``multiples[d]`` times along each axis d."""
     (x,) = _lift([input])
-    reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
+    # (entries read off shapes, [1, tf.shape(q)[1], 1], are sizes: ints or Dims)
+    reps = sizes_of(multiples) if _sized(multiples) else None
+    if reps is None:
+        reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
     if len(reps) != x.ndim:
-        raise ShapeError(f"tile: multiples {reps} must have one entry per axis of {x.shape}")
+        raise ShapeError(f"tile: multiples {list(reps)} must have one entry per axis of "
+                         f"{x.shape}")
     out = x
     for d, (n, m) in enumerate(zip(x.shape, reps)):   # one axis at a time
         if m == 1:
             continue
-        if isinstance(n, Dim):   # a size known at run time: m copies on a new axis, merged
+        if isinstance(n, Dim) or isinstance(m, Dim):
+            # a size known at run time: m copies on a new axis, merged
             lead, rest = out.shape[:d], out.shape[d:]
             spread = apply("broadcast_to", [reshape(out, lead + (1,) + rest)],
                            shape=lead + (m,) + rest)
@@ -244,6 +255,13 @@ def tile(input, multiples, name=None):
         else:
             out = _along(out, d, np.tile(np.arange(n), m))
     return named(out, name) if out is not x else apply("identity", [x], name=name)
+
+
+def _sized(value):
+    """Whether ``value`` holds tensors (a list with ``tf.shape(x)[0]`` in it, or one)."""
+    if isinstance(value, Node):
+        return not known_now(value)
+    return isinstance(value, (list, tuple)) and any(isinstance(v, Node) for v in value)
 
 
 def _along(x, axis, table):
@@ -427,6 +445,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if limit is None:
         start, limit = 0, start
     name = None if name == "range" else name
+    start, limit, delta = (_known_size(v) for v in (start, limit, delta))
     run_time = _run_time_range(start, limit, delta, dtype)
     if run_time is not None:
         return named(run_time, name)
@@ -435,6 +454,16 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     values = [static_value(v, "range") for v in (start, limit, delta)]
     out = np.arange(*values, dtype=as_dtype(dtype))
     return named(literal(get_default_graph(), out), name)
+
+
+def _known_size(value):
+    """A 0-d tensor read off a known size (``tf.shape(x)[1]`` for x of known shape) as
+    that int; anything else as it is."""
+    if isinstance(value, Node) and not known_now(value) and value.shape == ():
+        found = sizes_of(value)
+        if found and len(found) == 1 and not isinstance(found[0], Dim):
+            return np.asarray(found[0], dtype=value.dtype)
+    return value
 
 
 def _run_time_range(start, limit, delta, dtype):
