@@ -9,7 +9,8 @@ import sympy
 
 import symgrad as sg
 from symgrad.forms import budget as bud
-from symgrad.forms import layout, select
+from symgrad.errors import FormTooLargeError
+from symgrad.forms import closed, elided, layout, matrixform, select
 from symgrad.forms import simplify as simp
 from symgrad.forms.symbolic import leaf_symbols
 from symgrad.ops.functions import numeric
@@ -273,3 +274,41 @@ def test_a_cell_run_again_prints_the_same_size_symbols(fresh_graph):
     (g2,) = sg.gradients(both, w)
     text = str(g2)
     assert "n_X_1" in text or "X_1" in text
+
+
+def rosenbrock_hessian(n):
+    x = sg.placeholder(shape=(n,), name="x")
+    f = sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+    (h,) = sg.hessians(f, x)
+    return h
+
+
+def test_a_form_counted_above_the_limit_is_tried_and_printed_when_it_is_quick():
+    # the count includes the sweep's seeds and zeros: 2,817 entries for 100 small ones
+    h = rosenbrock_hessian(10)
+    assert select.scalar_size(h) > elided.EXPAND_LIMIT
+    xs = sympy.symbols("x[0:10]")
+    f = sum(100 * (xs[i + 1] - xs[i] ** 2) ** 2 + (1 - xs[i]) ** 2 for i in range(9))
+    want = sympy.hessian(f, xs)
+    got = sg.closed_form(h)
+    names = {s.name: s for s in got.free_symbols}
+    swap = {x: names.get(x.name, x) for x in xs}
+    assert all(sympy.expand(got[i, j] - want[i, j].subs(swap)) == 0
+               for i in range(10) for j in range(10))
+    text = str(h)
+    assert "not expanded" not in text and "1200*x[0]**2 - 400*x[1] + 2" in text
+
+
+def test_a_try_that_runs_out_of_time_gives_the_note_or_the_error(monkeypatch):
+    monkeypatch.setattr(matrixform, "TRY_SECONDS", 0.0)
+    monkeypatch.setattr(closed, "TRY_SECONDS", 0.0)
+    h = rosenbrock_hessian(10)
+    m = sg.matrix_form(h)
+    assert m.form == "elided" and "stopped at node" in m.reason
+    assert "not expanded" in str(h)
+    with pytest.raises(FormTooLargeError, match="stopped at node .* expand_limit=None"):
+        sg.closed_form(h)
+    # a limit the caller gives is kept as it is: no try
+    with pytest.raises(FormTooLargeError, match="above expand_limit=100 "):
+        sg.closed_form(h, expand_limit=100)
+    assert sg.matrix_form(h, expand_limit=100).form == "elided"

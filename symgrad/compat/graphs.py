@@ -30,6 +30,7 @@ Sum True
 from __future__ import annotations
 
 import sys
+from typing import Any, NoReturn
 
 from .. import tracing as _t
 from ..ops import deferred as _deferred
@@ -42,7 +43,7 @@ _FINALIZED = "Graph is finalized and cannot be modified."
 _RUN_TIME = {_session.Session.run.__code__, _deferred.resolve.__code__}
 
 
-def get_operation_by_name(self, name):
+def get_operation_by_name(self, name: str) -> Any:
     """``graph.get_operation_by_name(name)``: the operation named ``name`` (module
     docstring)."""
     if not isinstance(name, str):
@@ -60,7 +61,7 @@ def get_operation_by_name(self, name):
             from None
 
 
-def get_operations(self):
+def get_operations(self) -> list:
     """``graph.get_operations()``: the ops of the tensors, then the other operations."""
     return [TensorOp(n) for n in self.nodes] + list(state_of(self).operations.values())
 
@@ -96,7 +97,7 @@ class _OperationTable(dict):
 _CLASSES = {}
 
 
-def finalize(self):
+def finalize(self) -> None:
     """``graph.finalize()``: no tensor or operation may be added afterwards (TF's
     RuntimeError); a finalized graph still runs."""
     if self.finalized:
@@ -109,7 +110,7 @@ def finalize(self):
     state.operations = _OperationTable(state.operations)
 
 
-def _no_graph_def(self):
+def _no_graph_def(self) -> NoReturn:
     raise AttributeError(
         "Graph.as_graph_def: symgrad graphs are not TensorFlow GraphDef protocol buffers, "
         "so they cannot be written with tf.train.write_graph or imported into TF; list "

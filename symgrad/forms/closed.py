@@ -11,12 +11,14 @@ x + 1
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Sequence
 
+from .. import progress
 from ..errors import ArgumentError, FormTooLargeError
 from ..graph import Node
 from ..values import is_sparse_result
-from .elided import EXPAND_LIMIT, scalar_size
+from .elided import EXPAND_LIMIT, TRY_SECONDS, SlowExpansion, scalar_size, worth_trying
 from .matrixform import matrix_form
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
 from .sparseform import SPARSE_EXPAND_LIMIT, SparseElided, sparse_form
@@ -59,10 +61,21 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
         return _sparse(t, simplify, budget, expand_limit)
     if form == "matrix":
         return matrix_form(t, simplify)
+    deadline = None
     if isinstance(t, Node) and expand_limit is not None:
-        _check_size(t, scalar_size(t, keep), expand_limit)
-    try:
+        deadline = _check_size(t, scalar_size(t, keep), expand_limit, keep)
+    if not isinstance(t, Node):   # (None, or not a tensor: elementwise_form says)
         return elementwise_form(t, simplify, keep, budget)
+    try:
+        with progress.task(f"the closed form of {t.name!r} {tuple(t.shape)}"):
+            return elementwise_form(t, simplify, keep, budget, deadline)
+    except SlowExpansion as exc:
+        raise FormTooLargeError(
+            f"closed_form({t.name!r}, shape {tuple(t.shape)}): the elementwise form counts "
+            f"{scalar_size(t, keep):,} scalar entries, above expand_limit={expand_limit:,}, "
+            f"and {exc} after {TRY_SECONDS:g} s; use sg.matrix_form(t) or str(t) (matrix "
+            "notation, bounded at any size), or pass expand_limit=None to expand "
+            "anyway") from None
     except RecursionError:
         raise FormTooLargeError(
             f"closed_form: the expression of {t.name!r} nests deeper than SymPy can build "
@@ -78,15 +91,21 @@ def _sparse(t, simplify, budget, limit):
     return form.matrix()
 
 
-def _check_size(t, size, limit):
+def _check_size(t, size, limit, keep=()):
+    """None when ``size`` is within ``limit``; the deadline of a try when the default
+    limit is exceeded but the expansion is worth trying (``forms.elided.worth_trying``:
+    the size may overstate the work); FormTooLargeError otherwise."""
     what = f"closed_form({t.name!r}, shape {tuple(t.shape)})"
     if size is None:
         raise FormTooLargeError(
             f"{what}: the shape has unknown sizes (None), so there is no element array; "
             "use sg.matrix_form(t) or str(t) (matrix notation or an indexed Sum form)")
-    if size > limit:
-        raise FormTooLargeError(
-            f"{what}: the elementwise form would expand {size:,} scalar entries, above "
-            f"expand_limit={limit:,} (closed forms stay within a few seconds); use "
-            "sg.matrix_form(t) or str(t) (matrix notation, bounded at any size), or pass "
-            "expand_limit=None to expand anyway")
+    if size <= limit:
+        return None
+    if limit == EXPAND_LIMIT and not keep and worth_trying(t, size):   # (not the caller's)
+        return time.monotonic() + TRY_SECONDS
+    raise FormTooLargeError(
+        f"{what}: the elementwise form would expand {size:,} scalar entries, above "
+        f"expand_limit={limit:,} (closed forms stay within a few seconds); use "
+        "sg.matrix_form(t) or str(t) (matrix notation, bounded at any size), or pass "
+        "expand_limit=None to expand anyway")

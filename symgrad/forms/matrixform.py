@@ -28,11 +28,15 @@ Imports the graph, the op registry, ``symbolic``, ``simplify`` and ``notation``.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import sympy
 
+from .. import progress
 from ..graph import Node
-from .elided import EXPAND_LIMIT, Elided, scalar_size
+from .elided import (EXPAND_LIMIT, TRY_SECONDS, Elided, SlowExpansion, scalar_size,
+                     worth_trying)
 from .indexed import indexed_form
 from .lifting import Lifter, Unsupported, leaves
 from .matrixalgebra import collect, explicit
@@ -138,11 +142,19 @@ def matrix_form(t: Node, simplify: str = "auto", expand_limit: int = EXPAND_LIMI
     except sympy.matrices.exceptions.ShapeError as exc:   # e.g. two unknown sizes met
         reason = f"the matrix shapes do not line up: {exc}"
     size = scalar_size(t)
+    deadline = None
     if expand_limit is not None and (size is None or size > expand_limit):
         try:        # one entry with symbolic indices: Sum(v[k], (k, 0, n_v - 1))
             return MatrixForm(indexed_form(t), "indexed", t, reason=reason)
         except Unsupported as exc:
             reason = f"{reason}; no indexed form: {exc}"
+        if expand_limit != EXPAND_LIMIT or not worth_trying(t, size):
+            return MatrixForm(Elided(t, size, reason), "elided", t, reason=reason)
+        deadline = time.monotonic() + TRY_SECONDS   # (the size may overstate the work)
+    try:
+        with progress.task(f"the closed form of {t.name!r} {tuple(t.shape)}"):
+            form = elementwise_form(t, simplify, budget=budget, deadline=deadline)
+    except SlowExpansion as exc:
+        reason = f"{reason}; {exc} after {TRY_SECONDS:g} s"
         return MatrixForm(Elided(t, size, reason), "elided", t, reason=reason)
-    return MatrixForm(elementwise_form(t, simplify, budget=budget), "elementwise", t,
-                      reason=reason)
+    return MatrixForm(form, "elementwise", t, reason=reason)

@@ -32,9 +32,12 @@ Imports the graph-level expansion (``symbolic``) and nothing above it.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import sympy
 
+from .. import progress
 from ..errors import ArgumentError
 from ..graph import Node
 from .budget import Budget, terms_and_degree, estimate
@@ -284,15 +287,20 @@ def check_strategy(simplify):
                             "(budgeted), 'none' (raw expansion) or 'full' (unbounded)")
 
 
-def elementwise_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS):
+def elementwise_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS, deadline=None):
     """The elementwise closed form of tensor ``t``: SymPy expression or N-d array.
 
-    The work behind ``closed_form(..., form="elementwise")`` (see ``forms.closed``).
+    The work behind ``closed_form(..., form="elementwise")`` (see ``forms.closed``);
+    ``deadline`` stops the expansion (``forms.elided.SlowExpansion``), and the
+    stronger simplification passes get at most the time left before it.
     """
     check_strategy(simplify)
     if t is None:
         return None
     if not isinstance(t, Node):
         raise TypeError(f"closed_form takes a tensor of the graph, not {type(t).__name__}")
-    (values,) = expand([t], {k: leaf_symbols(k) for k in keep})
+    (values,) = expand([t], {k: leaf_symbols(k) for k in keep}, deadline=deadline)
+    if deadline is not None:
+        budget = max(0.0, min(budget, deadline - time.monotonic()))
+    progress.stage(f"simplifying {values.size:,} entries")
     return to_sympy(simplify_array(values, simplify, budget))

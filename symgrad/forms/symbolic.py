@@ -5,7 +5,7 @@ symbols: named constants, variables and placeholders become real symbols (``x``
 for a scalar, ``X[0,1]`` for an element), literal numbers stay numbers.  The
 expansion walks nodes in topological order, so deep graphs do not recurse.
 
-Imports the graph and the op registry only.
+Imports the graph, the op registry and ``forms.elided``.
 
 >>> from symgrad import tracing as t
 >>> with t.Graph().as_default():
@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 
 import numpy as np
 import sympy
 
+from .. import progress
 from ..evaluate import needed
+from .elided import SlowExpansion
 
 
 class Element(sympy.Symbol):
@@ -102,16 +105,23 @@ def is_symbolic_leaf(node):
     return not node.inputs and node.opdef.kind == "leaf" and not node.attrs.get("literal")
 
 
-def expand(outputs, substitute=None):
+def expand(outputs, substitute=None, deadline=None):
     """SymPy object arrays for ``outputs`` (a list of nodes, None allowed).
 
     ``substitute`` optionally maps nodes to object arrays used instead of their
     expansion (the teaching layer uses it to stop at chosen intermediates).
+    ``deadline``: a ``time.monotonic()`` after which the next node raises
+    :class:`~symgrad.forms.elided.SlowExpansion` (checked between nodes).
     """
     values = dict(substitute or {})
-    for node in needed([n for n in outputs if n is not None], values):
+    order = needed([n for n in outputs if n is not None], values)
+    for k, node in enumerate(order):
         if node in values:
             continue
+        if deadline is not None and time.monotonic() > deadline:
+            raise SlowExpansion(f"expanding it elementwise was stopped at node {k + 1} of "
+                                f"{len(order)}")
+        progress.stage(f"expanding node {k + 1} of {len(order)} ({node.opdef.name})")
         if not node.inputs and node.opdef.kind == "leaf":
             values[node] = leaf_symbols(node) if is_symbolic_leaf(node) else literal_array(node)
             continue

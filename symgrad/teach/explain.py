@@ -178,6 +178,9 @@ def _result_form(grad, keep):
             form = closed_form(grad)
             if len(str(form)) <= MAX_FORM_CHARS:
                 return form
+            found = matrix_form(grad)   # long in the leaves' symbols: Xᵀ(σ(X w) − y)
+            if found.form == "matrix":
+                return found
         return _form(grad, keep)
     except NoClosedFormError:
         return None
