@@ -60,8 +60,14 @@ class ScipyObjective:
 
     def __init__(self, loss, xs, single, feeds, x0, fastmath, sparse=False):
         self.loss, self.xs, self._single = loss, xs, single
-        self._data_keys = list(feeds)
-        self._data = [feeds[k] for k in self._data_keys]
+        # the other Variables are inputs too, read at each call: fun, hess and hessp
+        # (compiled later) all see their current values (baked, each would keep the
+        # value of its own compile)
+        given = set(xs) | set(feeds)
+        self._variables = [n for n in needed([loss], given)
+                           if isinstance(n, Variable) and n not in given]
+        self._data_keys = list(feeds) + self._variables
+        self._fed = [feeds[k] for k in feeds]
         self._fastmath, self.sparse = fastmath, sparse
         self._sizes = [x.size for x in xs]
         self._offsets = np.cumsum([0] + self._sizes)
@@ -70,6 +76,13 @@ class ScipyObjective:
         grads = gradients(loss, xs, unconnected_gradients="zero")
         self._fun = _evaluator([loss] + grads, xs + self._data_keys, fastmath)
         self._hess = self._hessp = self._ps = None
+
+    @property
+    def _data(self):
+        """The values of the data placeholders and of the other Variables, in order."""
+        if not self._variables:
+            return self._fed
+        return self._fed + [v.value for v in self._variables]
 
     def split(self, flat):
         """The flat vector cut into one array per x, each with its x's shape and dtype."""
@@ -182,6 +195,8 @@ def to_scipy(loss, x, feed_dict=None, x0=None, fastmath=False, sparse=False):
             ``sg.Variable`` s, whose current values give the starting point.
         feed_dict: fixed values for the other placeholders the loss needs (data such
             as X and y); they are passed to the compiled functions on every call.
+            The loss's other ``sg.Variable`` s are read at every call too: after
+            ``lam.assign(10.0)``, ``fun``, ``hess`` and ``hessp`` all use 10.
         x0: the starting point, flat or in the structure of ``x``; required when an
             x has no value (a placeholder).  Defaults to the xs' current values.
         fastmath: compile with Numba's fastmath (reassociation; off by default).

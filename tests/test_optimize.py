@@ -203,3 +203,19 @@ def test_sparse_hessian_over_data_of_unknown_rows_takes_the_fed_sizes(fresh_grap
     got = sparse.hess(q)
     assert got.nnz == h * d * d   # block-diagonal over W's columns, structurally exact
     np.testing.assert_allclose(got.toarray(), dense.hess(q), rtol=1e-12, atol=1e-14)
+
+
+def test_other_variables_are_read_at_every_call_by_fun_hess_and_hessp():
+    # fun was compiled at once with lam baked in, hess at its first call: after
+    # lam.assign the two disagreed (a Newton step with another function's Hessian)
+    x = sg.Variable(np.ones(2), name="x")
+    lam = sg.Variable(1.0, name="lam")
+    obj = sg.to_scipy(lam * sg.reduce_sum(x ** 4), x)
+    at = np.array([1.0, 2.0])
+    for value in (1.0, 10.0, 2.0):
+        lam.assign(value)
+        f, g = obj.fun(at)
+        assert f == value * 17.0
+        np.testing.assert_allclose(g, value * 4 * at ** 3)
+        np.testing.assert_allclose(obj.hess(at), np.diag(value * 12 * at ** 2))
+        np.testing.assert_allclose(obj.hessp(at, np.array([1.0, 1.0])), value * 12 * at ** 2)
