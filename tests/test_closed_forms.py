@@ -163,3 +163,23 @@ def test_auto_never_expands_a_small_expression_with_a_huge_expansion(monkeypatch
     assert simp.expanded_terms(form[0]) > simp.EXPAND_TERMS
     s = sum(leaf_symbols(v))
     assert form[1] == 30 * s ** 29 * sympy.sin(leaf_symbols(v)[0])
+
+
+def test_second_derivatives_through_a_step_print_zero_as_they_evaluate():
+    # sympy.diff of relu's Heaviside mask is DiracDelta; TF's value (and symgrad's) is 0
+    x = sg.Variable(np.array([0.0, 1.0]), name="x")
+    for f in (sg.nn.relu(x), sg.abs(x), sg.maximum(x, 0.5 * x)):
+        (h,) = sg.hessians(sg.reduce_sum(f * x), x)
+        form = sg.closed_form(h)
+        assert not form.has(sympy.DiracDelta), form
+        np.testing.assert_allclose(np.array(form.subs({s: 0.5 for s in form.free_symbols}),
+                                            dtype=float), sg.evaluate(h, {x: [0.5, 0.5]}))
+
+
+def test_why_there_is_no_matrix_notation_names_the_matrices():
+    X = sg.placeholder(shape=(4, 2), name="X")
+    y = sg.placeholder(shape=(4,), name="y")
+    w = sg.Variable(np.ones(2), name="w")
+    (g,) = sg.gradients(sg.reduce_mean(sg.abs(X @ w - y)), w)
+    reason = sg.matrix_form(g).reason
+    assert "sign(X*w - y)" in reason and "_M" not in reason, reason

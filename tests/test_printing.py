@@ -153,8 +153,8 @@ def test_shared_parts_of_functions_applied_to_matrices_keep_their_bound_variable
     # elementwise (Lambda(d, ...) of x) that share parts of their bodies; naming such a
     # part took it away from d, and SymPy failed to rebuild the function (TypeError)
     x = sg.Variable(np.array([0.3, -0.7, 1.1]), name="x")
-    (h,) = sg.hessians(sg.reduce_sum(sg.nn.relu(sg.sin(x) * sg.nn.relu(x * x - 0.1))
-                                     * sg.abs(x)), x)
+    inner = sg.sin(x) * sg.nn.relu(x * x - 0.1)
+    (h,) = sg.hessians(sg.reduce_sum(sg.nn.relu(inner) * sg.tanh(inner)), x)
     form = sg.matrix_form(h).expr
     pairs, (reduced,) = cseprint.shared([form])
     assert pairs and form.atoms(sympy.Lambda)

@@ -239,7 +239,8 @@ class Lifter:
             return sympy.HadamardPower(self.to_matrix(expr.base, shape), expr.exp)
         if len(atoms) == 1:
             return self._apply(expr, atoms[0], shape)
-        raise Unsupported(f"no matrix reading for the elementwise expression {expr}")
+        shown = expr.xreplace({a: self.atoms[a] for a in atoms})   # (the atoms' matrices)
+        raise Unsupported(f"no matrix reading for the elementwise expression {shown}")
 
     def _sum(self, expr, shape):
         coeff, rest = expr.primitive()

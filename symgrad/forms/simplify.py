@@ -86,8 +86,12 @@ def tree_nodes(expr):
     return sizes[expr]
 
 
+FOLD_PIECEWISE = 4   # distinct Piecewise parts, at most, folded into one (2^k branches)
+
+
 def _canonical(expr):
-    if expr.has(sympy.Piecewise):
+    if expr.has(sympy.Piecewise) and \
+            len(expr.atoms(sympy.Piecewise)) <= FOLD_PIECEWISE:   # (sum(v**p)'s d/dp: k)
         expr = sympy.piecewise_fold(expr)
     return expr
 
@@ -115,7 +119,12 @@ def _run(passes, expr, budget, strategy):
     out, n = [], size(expr)
     for name in passes:   # SymPy functions by name, looked up when run
         if strategy == "full" or budget.allows(name, estimate(name, expr, n)):
-            out.append(getattr(sympy, name)(expr))
+            try:
+                out.append(getattr(sympy, name)(expr))
+            except (TypeError, ValueError, AttributeError, NotImplementedError):
+                # a pass SymPy cannot apply (factor_terms on a sum mixing matrix and
+                # scalar symbols: "Mix of Matrix and Scalar symbols") offers nothing
+                continue
     return out
 
 

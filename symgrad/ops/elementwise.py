@@ -179,6 +179,8 @@ def _derivative(expr, s):
     if d.has(sympy.Derivative):  # of floor/ceiling: a step function is flat (as TF says)
         d = d.replace(lambda e: isinstance(e, (sympy.Derivative, sympy.Subs))
                       and e.has(sympy.floor, sympy.ceiling), lambda e: sympy.S.Zero)
+    if d.has(sympy.DiracDelta):  # of Heaviside (relu's mask): flat, 0 at the kink (TF)
+        d = d.replace(lambda e: isinstance(e, sympy.DiracDelta), lambda e: sympy.S.Zero)
     return sympy.powsimp(d) if d.has(sympy.Pow) else d
 
 
