@@ -85,3 +85,57 @@ def test_gradients_inside_map_fn_and_cond_with_respect_to_an_outer_variable():
         assert sess.run(per_element).tolist() == [4.0, 16.0, 36.0]   # 2 w x^2
         assert sess.run(branch, {p: True}) == 36.0
         assert sess.run(unused).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_moments_takes_tf1s_keep_dims():
+    x = tf.constant([[1.0, 2.0], [3.0, 5.0]])
+    m, v = tf.nn.moments(x, axes=[1], keep_dims=True)
+    with tf.Session() as sess:
+        got = sess.run([m, v])
+    np.testing.assert_allclose(got, [[[1.5], [4.0]], [[0.25], [1.0]]])
+
+
+def test_partitioned_embedding_reads_rows_as_tf_lays_them_out():
+    # TF: three parts emb/part_0..2 of 4, 3, 3 rows; 'mod' reads id i from part i % 3
+    table = (np.arange(10)[:, None] * [1.0, 1.0]).astype(np.float32)
+    seen = []
+
+    def init(shape, dtype=None, partition_info=None):
+        off = partition_info.var_offset[0]
+        seen.append((off, shape[0], partition_info.full_shape))
+        return tf.constant(table[off:off + shape[0]])
+    emb = tf.get_variable("emb", [10, 2], initializer=init,
+                          partitioner=lambda shape, dtype: [3, 1])
+    assert seen == [(0, 4, [10, 2]), (4, 3, [10, 2]), (7, 3, [10, 2])]
+    assert [v.op.name for v in tf.global_variables()] == ["emb/part_0", "emb/part_1",
+                                                          "emb/part_2"]
+    ids = [1, 4, 8]
+    look = tf.nn.embedding_lookup(emb, ids)
+    contiguous = tf.nn.embedding_lookup(emb, ids, partition_strategy="div")
+    grads = tf.gradients(tf.reduce_sum(look[:, 0]), list(emb))
+    whole = tf.matmul(tf.ones([1, 10]), emb)            # other ops see the whole table
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(look)[:, 0].tolist() == [4.0, 5.0, 9.0]
+        assert sess.run(contiguous)[:, 0].tolist() == [1.0, 4.0, 8.0]
+        assert [g[:, 0].tolist() for g in sess.run(grads)] == [
+            [0, 0, 0, 0], [1, 1, 0], [0, 0, 1]]
+        assert sess.run(whole).tolist() == [[45.0, 45.0]]
+    with tf.variable_scope("s", partitioner=tf.fixed_size_partitioner(2)):
+        w = tf.get_variable("w", [5, 3], initializer=tf.constant_initializer(1.0))
+    assert [v.shape.as_list() for v in w] == [[3, 3], [2, 3]] and w.get_shape() == (5, 3)
+    parts = tf.min_max_variable_partitioner(max_partitions=4, min_slice_size=64)([100, 4],
+                                                                               np.float32)
+    assert parts == [4, 1]
+    assert tf.variable_axis_size_partitioner(160)([100, 4], np.float32) == [10, 1]
+
+
+def test_apply_gradients_takes_an_indexed_slices_a_user_built():
+    w = tf.Variable(np.ones((3, 2), np.float32))
+    g = tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([0, 0]),
+                         tf.constant([3, 2]))
+    step = tf.train.GradientDescentOptimizer(0.5).apply_gradients([(g, w)])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step)
+        assert sess.run(w).tolist() == [[-1.0, -2.0], [1.0, 1.0], [1.0, 1.0]]

@@ -27,6 +27,7 @@ from ..graph import Node
 from . import initializers as _init
 from .state import state_of
 from .tensor import tf_dtype_arg
+from .partitioned import partitioned, takes_partition_info
 from .variables import GraphKeys, Variable, tf_dtype
 
 AUTO_REUSE = "AUTO_REUSE"
@@ -36,10 +37,10 @@ class VariableScope:
     """A variable scope: its full name, reuse flag, default initializer and dtype."""
 
     def __init__(self, name="", reuse=None, initializer=None, regularizer=None, dtype=None,
-                 name_scope=""):
+                 name_scope="", partitioner=None):
         self.name, self.reuse = name, reuse
         self.initializer, self.regularizer, self.dtype = initializer, regularizer, dtype
-        self.original_name_scope = name_scope
+        self.original_name_scope, self.partitioner = name_scope, partitioner
 
     def reuse_variables(self):
         """Later ``get_variable`` calls in this scope reuse (``scope.reuse_variables()``)."""
@@ -78,7 +79,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     inherit = base if base is not None else parent
     scope = VariableScope(full, reuse or inherit.reuse,
                           initializer or inherit.initializer,
-                          regularizer or inherit.regularizer, dtype or inherit.dtype)
+                          regularizer or inherit.regularizer, dtype or inherit.dtype,
+                          partitioner=partitioner or inherit.partitioner)
     state = state_of(graph)
     stack, counts = state.var_scopes, state.scope_counts
     saved = dict(counts) if base is not None else None
@@ -135,14 +137,20 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     if scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
-    value = _initial_value(full, shape, tf_dtype_arg(dtype) or scope.dtype,
-                           initializer if initializer is not None else scope.initializer)
+    dtype = tf_dtype_arg(dtype) or scope.dtype
+    initializer = initializer if initializer is not None else scope.initializer
     keys = collections or [GraphKeys.GLOBAL_VARIABLES]
     graph = _t.get_default_graph()
-    with graph.absolute_scope(scope.name):
-        var = Variable(value, trainable=True if trainable is None else trainable,
-                       collections=keys, name=name)
-    store[full] = var
+
+    def make(value, short):
+        with graph.absolute_scope(scope.name):
+            return Variable(value, trainable=True if trainable is None else trainable,
+                            collections=keys, name=short)
+    partitioner = partitioner or scope.partitioner
+    if partitioner is not None:
+        store[full] = _partitioned(full, name, shape, dtype, initializer, partitioner, make)
+        return store[full]
+    var = store[full] = make(_initial_value(full, shape, dtype, initializer), name)
     regularizer = regularizer or scope.regularizer
     if regularizer is not None:
         with graph.absolute_scope(full):
@@ -150,6 +158,23 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if loss is not None:
             state_of(graph).add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return var
+
+
+def _partitioned(full, name, shape, dtype, initializer, partitioner, make):
+    """``get_variable`` with a partitioner (``compat.partitioned``)."""
+    whole = []
+
+    def value(part_shape, info, piece):
+        if callable(initializer) and not isinstance(initializer, (Node, _init.Initializer)) \
+                and takes_partition_info(initializer):
+            made = initializer(part_shape, dtype=np.dtype(dtype or np.float32),
+                               partition_info=info)
+            return np.asarray(made.value if isinstance(made, Node) else made,
+                              dtype=np.dtype(dtype or np.float32))
+        if not whole:
+            whole.append(_initial_value(full, shape, dtype, initializer))
+        return whole[0][piece]
+    return partitioned(name, shape, dtype, partitioner, value, make)
 
 
 def _initial_value(full, shape, dtype, initializer):

@@ -95,6 +95,8 @@ class IndexedSlices:
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
     """``tf.convert_to_tensor``: tensors as they are, IndexedSlices densified (summing
     rows with the same index), other values as constants."""
+    if hasattr(value, "_get_variable_list"):   # a PartitionedVariable: the whole table
+        value = value.as_tensor()
     if isinstance(value, IndexedSlices):
         dense = value.as_graph_tensor()
         return dense if dtype is None or dense.dtype == np.dtype(dtype) else \

@@ -65,7 +65,9 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """An operation applying the gradients (and adding 1 to ``global_step``) when run."""
-        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        # (an IndexedSlices a user built applies as its dense tensor: rows summed)
+        pairs = [(g.as_graph_tensor() if hasattr(g, "as_graph_tensor") else g, v)
+                 for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("No gradients provided for any variable: "
                              f"{[v.name for _, v in grads_and_vars]}")

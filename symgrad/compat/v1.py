@@ -90,6 +90,8 @@ from .control import (case, cond, foldl, foldr, map_fn, scan,  # noqa: F401  (TF
 from .initializers import set_random_seed  # noqa: F401
 from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
+from .partitioned import (PartitionedVariable, fixed_size_partitioner,  # noqa: F401
+                          min_max_variable_partitioner, variable_axis_size_partitioner)
 from .session import GradientList, InteractiveSession, Session, remember_none
 from .state import Operation, default_session  # noqa: F401
 from .state import state_of as _state_of

@@ -114,6 +114,12 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     return _nn.l2_normalize(x, axis=dim if axis is None else axis, epsilon=epsilon, name=name)
 
 
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """``tf.nn.moments`` with TF1's ``keep_dims`` (the old name of ``keepdims``)."""
+    keep = keep_dims if keepdims is None else keepdims
+    return _nn.moments(x, axes, shift=shift, keepdims=bool(keep), name=name)
+
+
 def softmax(logits, axis=None, name=None, dim=None):
     """``tf.nn.softmax`` with TF1's ``dim`` (the last axis by default)."""
     axis = dim if axis is None else axis
@@ -123,7 +129,7 @@ def softmax(logits, axis=None, name=None, dim=None):
 _NN_V1 = {f.__name__: f for f in (softmax,
     softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits, sigmoid_cross_entropy_with_logits,
-    weighted_cross_entropy_with_logits, dropout, log_softmax, l2_normalize)}
+    weighted_cross_entropy_with_logits, dropout, log_softmax, l2_normalize, moments)}
 CELLS = {n: getattr(_rnn, n) for n in ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell",
                                         "GRUCell", "MultiRNNCell", "DropoutWrapper",
                                         "LSTMStateTuple")}

@@ -250,6 +250,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
 
 
 def _whole_table(params, strategy):
+    if hasattr(params, "_get_variable_list"):   # a TF1 PartitionedVariable: its shards
+        params = params._get_variable_list()
     if isinstance(params, Node) or not isinstance(params, (list, tuple)):
         return _lift([params])[0]
     shards = _lift(list(params))
