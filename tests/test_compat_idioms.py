@@ -1,6 +1,7 @@
 """TF1 idioms a differential run against TensorFlow 2.21's compat.v1 found broken: each
 expected value below is what TF printed for the same program."""
 import numpy as np
+import pytest
 
 import symgrad as sg
 import symgrad.compat.v1 as tf
@@ -139,3 +140,23 @@ def test_apply_gradients_takes_an_indexed_slices_a_user_built():
         sess.run(tf.global_variables_initializer())
         sess.run(step)
         assert sess.run(w).tolist() == [[-1.0, -2.0], [1.0, 1.0], [1.0, 1.0]]
+
+
+def test_heads_split_and_stacked_on_a_batch_axis_of_unknown_size():
+    # a Transformer's multi-head attention (Kyubyong's): heads stacked on the batch
+    # axis and split back off it, gradient included; and its causal mask
+    x = tf.placeholder(tf.float32, [None, 3, 4])
+    stacked = tf.concat(tf.split(x, 2, axis=2), axis=0)        # (2 n, 3, 2)
+    back = tf.concat(tf.split(stacked, 2, axis=0), axis=2)     # (n, 3, 4)
+    assert stacked.get_shape().as_list() == [None, 3, 2]
+    w = np.arange(12.0).reshape(3, 4)
+    (g,) = tf.gradients(tf.reduce_sum(back * back * w), x)
+    mask = tf.linalg.LinearOperatorLowerTriangular(tf.ones([3, 3])).to_dense()
+    v = np.random.default_rng(0).random((5, 3, 4))
+    with tf.Session() as sess:
+        got, grad = sess.run([back, g], {x: v})
+        assert sess.run(mask).tolist() == [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+    np.testing.assert_allclose(got, v, rtol=1e-6)
+    np.testing.assert_allclose(grad, 2 * v * w, rtol=1e-5)
+    with pytest.raises(sg.ShapeError, match="multiple of k"):
+        tf.split(x, 2, axis=0)     # n itself: not known to be even

@@ -192,6 +192,38 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                   name=name or "separable_conv2d")
 
 
+class LinearOperatorLowerTriangular:
+    """``tf.linalg.LinearOperatorLowerTriangular(tril)``: the lower triangle of ``tril``
+    (the rest ignored, as TF's) as an operator; here ``to_dense()`` (a Transformer's
+    causal mask), ``matmul`` and ``matvec``, ``shape`` and ``dtype``."""
+
+    def __init__(self, tril, is_non_singular=None, is_self_adjoint=None,
+                 is_positive_definite=None, is_square=None, name="LinearOperatorLowerTriangular"):
+        self._tril, self.name = _t.as_tensor(tril), name
+        if self._tril.ndim < 2:
+            raise ShapeError(f"LinearOperatorLowerTriangular: tril must be a matrix (or a "
+                             f"batch of them), got shape {self._tril.shape}")
+
+    @property
+    def shape(self):
+        return self._tril.shape
+
+    @property
+    def dtype(self):
+        return self._tril.dtype
+
+    def to_dense(self, name="to_dense"):
+        return _t.linalg.band_part(self._tril, -1, 0, name=name)
+
+    def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
+        return _t.matmul(self.to_dense(), x, transpose_a=adjoint, transpose_b=adjoint_arg,
+                         name=name)
+
+    def matvec(self, x, adjoint=False, name="matvec"):
+        column = _t.expand_dims(x, -1)
+        return _t.squeeze(self.matmul(column, adjoint=adjoint), -1, name=name)
+
+
 __all__ = ["arg_max", "arg_min", "matrix_set_diag", "set_diag", "zero_fraction", "unique",
            "unique_with_counts", "local_response_normalization", "lrn", "depthwise_conv2d",
-           "separable_conv2d"]
+           "separable_conv2d", "LinearOperatorLowerTriangular"]

@@ -293,6 +293,7 @@ for _name in ("zero_fraction", "lrn", "local_response_normalization", "depthwise
               "separable_conv2d"):
     setattr(nn, _name, tf1_results(getattr(_more_ops, _name)))
 linalg.set_diag = tf1_results(_more_ops.set_diag)
+linalg.LinearOperatorLowerTriangular = _more_ops.LinearOperatorLowerTriangular
 
 
 def _blocks(input, block_size, data_format, what):  # noqa: A002

@@ -97,6 +97,13 @@ def _concat_grad(node, g):
     axis = node.attrs["axis"]
     sizes = [x.shape[axis] for x in node.inputs]
     unknown = [i for i, d in enumerate(sizes) if isinstance(d, Dim)]
+    if len(unknown) > 1 and all(d == sizes[0] for d in sizes):
+        # pieces of one size (a Transformer's heads stacked on the batch axis): g read
+        # as a new axis of len(sizes), each input one index of it
+        shape = g.shape[:axis] + (len(sizes), sizes[0]) + g.shape[axis + 1:]
+        grouped = F.reshape(g, shape=shape)
+        return [F.index(grouped, index=(slice(None),) * axis + (i,))
+                for i in range(len(sizes))]
     if len(unknown) > 1:
         raise ShapeError("the gradient of concat along an axis where two or more inputs have "
                          f"unknown sizes (None) is not supported (sizes {sizes}); give all but "

@@ -308,6 +308,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     axis = normalize_axis(axis, x.ndim, "split")[0]
     n = x.shape[axis]
     spec = static_value(num_or_size_splits, "split(num_or_size_splits)")
+    if spec.ndim == 0 and isinstance(n, Dim):
+        return _split_unknown(x, axis, n, int(spec))
     if spec.ndim == 0:
         k = int(spec)
         if k <= 0 or n % k:
@@ -326,6 +328,21 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         out.append(apply("index", [x], index=index))
         start += s
     return out
+
+
+def _split_unknown(x, axis, n, k):
+    """``k`` equal pieces of an axis whose length ``n`` is known at run time: a known
+    multiple of k (``h * n_x`` after a Transformer's heads are stacked on the batch
+    axis); read as a new axis of k, each piece one index of it."""
+    piece = dim_expr(n) / k if k > 0 else None
+    if piece is None or not piece.is_polynomial() or any(
+            not c.is_Integer for c in piece.as_poly().coeffs()):
+        raise ShapeError(f"split: axis {axis} of length {n}, known at run time, into {k} "
+                         "equal pieces: the length must be a multiple of k in the graph "
+                         f"(h * n); give the pieces' sizes, or reshape to ({k}, -1) first")
+    grouped = reshape(x, x.shape[:axis] + (k, make_dim(piece)) + x.shape[axis + 1:])
+    return [apply("index", [grouped], index=(builtins.slice(None),) * axis + (i,))
+            for i in builtins.range(k)]
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
