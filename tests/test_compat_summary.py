@@ -51,7 +51,8 @@ def test_a_training_loop_writes_its_scalars_and_histograms(tmp_path):
     assert [step for step, _ in events] == [0, 1, 2, 3, 4]
     for (step, values), l, wv in zip(events[:4], out["losses"], out["weights"]):
         assert values["train/loss"] == pytest.approx(float(l), rel=1e-7)
-        assert values["w"] == pytest.approx((2.0, float(np.sum(wv))), rel=1e-7)
+        # (TF's tag: a name scope unique in the graph, "w_1" beside the variable w)
+        assert values["w_1"] == pytest.approx((2.0, float(np.sum(wv))), rel=1e-7)
     assert events[4][1] == {"lr": pytest.approx(0.1)}
     assert out["losses"][-1] < out["losses"][0]
 
@@ -71,3 +72,40 @@ def test_summary_edges_say_what_to_do(tmp_path):
         s = tf.summary.scalar("v", tf.constant([1.0, 2.0]))
         with tf.Session() as sess, pytest.raises(ValueError, match="one value"):
             sess.run(s)
+
+
+def test_summary_tags_are_cleaned_and_unique_as_tfs(tmp_path):
+    # checked against TF 2.21's compat.v1: loss_1 (a constant holds "loss"), loss__raw_
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.constant(2.0, name="loss")
+        ops = [tf.summary.scalar("loss", x), tf.summary.scalar("loss (raw)", x),
+               tf.summary.scalar("loss", x)]
+        with tf.Session() as sess:
+            writer = tf.summary.FileWriter(str(tmp_path))
+            for i, op in enumerate(ops):
+                writer.add_summary(sess.run(op), i)
+            writer.close()
+    (path,) = glob.glob(str(tmp_path / "events.out.tfevents.*"))
+    assert [list(values) for _, values in read_events(path)] == [
+        ["loss_1"], ["loss__raw_"], ["loss_2"]]
+
+
+def test_a_summary_run_reads_back_with_tf_summary_from_string():
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.constant(2.5)
+        w = tf.Variable([1.0, 2.0, 3.0], name="w")
+        merged = tf.summary.merge([tf.summary.scalar("x", x), tf.summary.histogram("w", w)])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            data = sess.run(merged)
+    parsed = tf.Summary()
+    assert parsed.ParseFromString(data) == len(data)
+    (scalar, hist) = parsed.value
+    assert (scalar.tag, scalar.WhichOneof("value"), scalar.simple_value) == \
+        ("x", "simple_value", 2.5)
+    assert hist.tag == "w_1" and hist.HasField("histo") and not hist.HasField("simple_value")
+    h = hist.histo
+    assert (h.min, h.max, h.num, h.sum, h.sum_squares, sum(h.bucket)) == (1, 3, 3, 6, 14, 3)
+    assert tf.Summary.FromString(data).SerializeToString() == data

@@ -19,6 +19,7 @@ Imports numpy and the compat state.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import struct
 import time
@@ -126,9 +127,14 @@ def _histogram_value(tag, values):
     return _bytes(1, _bytes(1, tag) + _bytes(5, histo))
 
 
+_INVALID_TAG = re.compile(r"[^-/\w.]")
+
+
 def _summary_op(kind, name, tensor, collections, encode):
     graph = get_default_graph()
-    tag = graph.scoped(name)
+    # TF's tag: the name with characters other than letters, digits, _ - / . made _,
+    # as a name scope unique in the graph ("w_1" beside a variable w, "loss__raw_")
+    tag = graph.unique_name(_INVALID_TAG.sub("_", name).lstrip("/") or "summary")
     op = Operation(f"{kind}_{name}", inputs=[tensor], graph=graph,
                    result=lambda values: encode(tag, values[0]))
     for key in [GraphKeys.SUMMARIES] if collections is None else collections:
@@ -172,22 +178,66 @@ def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
     return merge(found, name=name) if found else None
 
 
+class Histogram:
+    """A ``HistogramProto`` read back: ``min``, ``max``, ``num``, ``sum``,
+    ``sum_squares``, ``bucket_limit`` and ``bucket``."""
+
+    def __init__(self, fields):
+        for field, name in enumerate(("min", "max", "num", "sum", "sum_squares"), 1):
+            found = fields.get(field)
+            setattr(self, name, struct.unpack("<d", found[0])[0] if found else 0.0)
+        for field, name in ((6, "bucket_limit"), (7, "bucket")):
+            packed = b"".join(fields.get(field, []))
+            setattr(self, name, list(struct.unpack(f"<{len(packed) // 8}d", packed)))
+
+
 class Summary:
     """``tf.Summary(value=[tf.Summary.Value(tag="loss", simple_value=0.5)])``: a summary
-    built by hand (``SerializeToString`` gives what ``sess.run`` of a summary gives)."""
+    built by hand (``SerializeToString`` gives what ``sess.run`` of a summary gives);
+    ``tf.Summary.FromString(s)`` / ``ParseFromString(s)`` read what ``sess.run`` of a
+    summary gave (scalars as ``simple_value``, histograms as ``histo``)."""
 
     class Value:
-        def __init__(self, tag="", simple_value=None, **kwargs):
-            if simple_value is None:
+        def __init__(self, tag="", simple_value=None, histo=None, **kwargs):
+            if simple_value is None and histo is None:
                 raise ArgumentError("tf.Summary.Value: symgrad writes simple_value summaries "
                                     "only (images, audio and tensors are not written)")
-            self.tag, self.simple_value = tag, float(simple_value)
+            self.tag, self.histo = tag, histo
+            self.simple_value = None if simple_value is None else float(simple_value)
+
+        def HasField(self, name):  # noqa: N802  (protobuf's name)
+            return getattr(self, name, None) is not None
+
+        def WhichOneof(self, group):  # noqa: N802
+            return "simple_value" if self.simple_value is not None else "histo"
+
+        def __repr__(self):
+            return f"<Summary.Value tag={self.tag!r} {self.WhichOneof('value')}>"
 
     def __init__(self, value=()):
         self.value = list(value)
 
     def SerializeToString(self):  # noqa: N802  (protobuf's name)
-        return b"".join(_scalar_value(v.tag, v.simple_value) for v in self.value)
+        return b"".join(v._raw if v.simple_value is None else
+                        _scalar_value(v.tag, v.simple_value) for v in self.value)
+
+    def ParseFromString(self, data):  # noqa: N802
+        """Read a serialized Summary (replacing this one's values); returns its length."""
+        self.value = []
+        for body in _fields(bytes(data)).get(1, []):
+            v = _fields(body)
+            simple = struct.unpack("<f", v[2][0])[0] if 2 in v else None
+            histo = Histogram(_fields(v[5][0])) if 5 in v else None
+            value = Summary.Value(v[1][0].decode() if 1 in v else "", simple, histo)
+            value._raw = _bytes(1, body)
+            self.value.append(value)
+        return len(data)
+
+    @classmethod
+    def FromString(cls, data):  # noqa: N802
+        out = cls()
+        out.ParseFromString(data)
+        return out
 
 
 class FileWriter:
