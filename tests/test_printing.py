@@ -188,3 +188,16 @@ def test_latex_of_an_indexed_form_has_one_subscript(fresh_graph):
     out = sg.latex(sg.exp(A * B) @ C)
     tail = out[out.rindex(r"\right]"):]
     assert tail == r"\right]_{i = 0 \ldots 299,\; j = 0 \ldots 2}"
+
+
+def test_text_writes_powers_in_superscript_inside_products(fresh_graph):
+    # a Hadamard power inside a product came out as Python's ** (x**∘²), an inverse
+    # as Aᵀ**(-1)
+    y = sg.placeholder(shape=(None,), name="y")
+    mu, logs = sg.Variable(0.0, name="mu"), sg.Variable(0.0, name="log_sigma")
+    nll = sg.reduce_sum(0.5 * ((y - mu) / sg.exp(logs)) ** 2 + logs)
+    text = sg.text(sg.gradients(nll, logs)[0])
+    assert "^∘²" in text and "**" not in text
+    A = sg.Variable(np.eye(3) * 2, name="A")
+    text = sg.text(sg.gradients(sg.reduce_sum(sg.linalg.inv(A)), A)[0], form="matrix")
+    assert text == "−Aᵀ⁻¹ 𝟏 Aᵀ⁻¹"

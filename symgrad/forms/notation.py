@@ -148,14 +148,23 @@ class TextPrinter(PlainPrinter):
         return f"σ({self._print(expr.args[0])})"
 
     def _print_Mul(self, expr):
-        # Juxtaposition, as on paper: (1 − σ(x)) σ(x), 2 x.
-        return super()._print_Mul(expr).replace("**", "^").replace("*", " ").replace("^", "**")
+        # Juxtaposition, as on paper: (1 − σ(x)) σ(x), 2 x.  (A power written ** by a
+        # factor's printer stays one; x^∘² of a Hadamard power is left as it is.)
+        return super()._print_Mul(expr).replace("**", "\0").replace("*", " ") \
+            .replace("\0", "**")
 
     def _print_Pow(self, expr, rational=False):
-        if expr.exp.is_Integer and expr.exp > 1:
-            sup = str(expr.exp).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
-            return self.parenthesize(expr.base, 60) + sup
+        if expr.exp.is_Integer and expr.exp > 1:   # (1/x stays a fraction)
+            return self.parenthesize(expr.base, 60) + _superscript(expr.exp)
         return super()._print_Pow(expr, rational)
+
+    def _print_Inverse(self, expr):
+        return self.parenthesize(expr.arg, 60) + "⁻¹"
+
+    def _print_MatPow(self, expr):
+        if expr.exp.is_Integer:
+            return self.parenthesize(expr.base, 60) + _superscript(expr.exp)
+        return super()._print_MatPow(expr)
 
     def _print_ElementwiseApplyFunction(self, expr):
         func, arg = _applied(expr)
@@ -167,8 +176,7 @@ class TextPrinter(PlainPrinter):
         return "𝟏" + ("ᵀ" if _ones_suffix(expr) else "")
 
     def _print_HadamardPower(self, expr):
-        exp = str(expr.exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-        return f"{self.parenthesize(expr.base, 60)}^∘{exp}"
+        return f"{self.parenthesize(expr.base, 60)}^∘{_superscript(expr.exp)}"
 
     def _print_ArrayComprehension(self, expr):
         # one entry with symbolic indices (forms.indexed): [f(i) for i = 0 … n − 1]
@@ -191,6 +199,11 @@ class TextPrinter(PlainPrinter):
         for value, c in reversed(pieces):
             text = f"{self._print(value)} if {self._print(c)} else {text}"
         return f"({text})"
+
+
+def _superscript(n):
+    """An integer exponent as superscript digits: ⁻¹, ²."""
+    return str(n).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 class Latex(_MatrixMixin, LatexPrinter):
