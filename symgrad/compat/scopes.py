@@ -165,20 +165,17 @@ def _partitioned(full, name, shape, dtype, initializer, partitioner, make):
     whole = []
 
     def value(part_shape, info, piece):
-        if callable(initializer) and not isinstance(initializer, (Node, _init.Initializer)) \
-                and takes_partition_info(initializer):
-            made = initializer(part_shape, dtype=np.dtype(dtype or np.float32),
-                               partition_info=info)
-            return np.asarray(made.value if isinstance(made, Node) else made,
-                              dtype=np.dtype(dtype or np.float32))
+        if not isinstance(initializer, _init.Initializer) and takes_partition_info(initializer):
+            return _initial_value(full, part_shape, dtype, initializer, partition_info=info)
         if not whole:
             whole.append(_initial_value(full, shape, dtype, initializer))
         return whole[0][piece]
     return partitioned(name, shape, dtype, partitioner, value, make)
 
 
-def _initial_value(full, shape, dtype, initializer):
-    """The initial numpy value from an initializer object/function, a tensor or a number."""
+def _initial_value(full, shape, dtype, initializer, partition_info=None):
+    """The initial numpy value from an initializer object/function, a tensor or a number
+    (a function with a ``partition_info`` argument gets it: one part's value)."""
     if initializer is None or isinstance(initializer, type) and issubclass(
             initializer, _init.Initializer):
         dt = np.dtype(dtype or np.float32)
@@ -192,7 +189,8 @@ def _initial_value(full, shape, dtype, initializer):
         dt = np.dtype(dtype or np.float32)
         if isinstance(initializer, _init.Initializer):
             return initializer.array(tuple(int(d) for d in shape), dt)
-        made = initializer(tuple(shape), dtype=dt)
+        extra = {} if partition_info is None else {"partition_info": partition_info}
+        made = initializer(tuple(shape), dtype=dt, **extra)
         return np.asarray(made.value if isinstance(made, Node) else made, dtype=dt)
     value = initializer.value if isinstance(initializer, Node) else initializer
     arr = np.asarray(value, dtype=tf_dtype(value, dtype))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from typing import Any, Sequence
 
-from .. import progress
 from ..errors import ArgumentError, FormTooLargeError
 from ..graph import Node
 from ..values import is_sparse_result
@@ -61,18 +60,16 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
         return _sparse(t, simplify, budget, expand_limit)
     if form == "matrix":
         return matrix_form(t, simplify)
-    deadline = None
+    deadline = size = None
     if isinstance(t, Node) and expand_limit is not None:
-        deadline = _check_size(t, scalar_size(t, keep), expand_limit, keep)
-    if not isinstance(t, Node):   # (None, or not a tensor: elementwise_form says)
-        return elementwise_form(t, simplify, keep, budget)
+        size = scalar_size(t, keep)
+        deadline = _check_size(t, size, expand_limit, keep)
     try:
-        with progress.task(f"the closed form of {t.name!r} {tuple(t.shape)}"):
-            return elementwise_form(t, simplify, keep, budget, deadline)
+        return elementwise_form(t, simplify, keep, budget, deadline)
     except SlowExpansion as exc:
         raise FormTooLargeError(
             f"closed_form({t.name!r}, shape {tuple(t.shape)}): the elementwise form counts "
-            f"{scalar_size(t, keep):,} scalar entries, above expand_limit={expand_limit:,}, "
+            f"{size:,} scalar entries, above expand_limit={expand_limit:,}, "
             f"and {exc} after {TRY_SECONDS:g} s; use sg.matrix_form(t) or str(t) (matrix "
             "notation, bounded at any size), or pass expand_limit=None to expand "
             "anyway") from None

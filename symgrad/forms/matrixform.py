@@ -33,7 +33,6 @@ import time
 import numpy as np
 import sympy
 
-from .. import progress
 from ..graph import Node
 from .elided import (EXPAND_LIMIT, TRY_SECONDS, Elided, SlowExpansion, scalar_size,
                      worth_trying)
@@ -152,8 +151,7 @@ def matrix_form(t: Node, simplify: str = "auto", expand_limit: int = EXPAND_LIMI
             return MatrixForm(Elided(t, size, reason), "elided", t, reason=reason)
         deadline = time.monotonic() + TRY_SECONDS   # (the size may overstate the work)
     try:
-        with progress.task(f"the closed form of {t.name!r} {tuple(t.shape)}"):
-            form = elementwise_form(t, simplify, budget=budget, deadline=deadline)
+        form = elementwise_form(t, simplify, budget=budget, deadline=deadline)
     except SlowExpansion as exc:
         reason = f"{reason}; {exc} after {TRY_SECONDS:g} s"
         return MatrixForm(Elided(t, size, reason), "elided", t, reason=reason)

@@ -308,8 +308,9 @@ def elementwise_form(t, simplify="auto", keep=(), budget=BUDGET_SECONDS, deadlin
         return None
     if not isinstance(t, Node):
         raise TypeError(f"closed_form takes a tensor of the graph, not {type(t).__name__}")
-    (values,) = expand([t], {k: leaf_symbols(k) for k in keep}, deadline=deadline)
-    if deadline is not None:
-        budget = max(0.0, min(budget, deadline - time.monotonic()))
-    progress.stage(f"simplifying {values.size:,} entries")
-    return to_sympy(simplify_array(values, simplify, budget))
+    with progress.task(f"the closed form of {t.name!r} {tuple(t.shape)}"):
+        (values,) = expand([t], {k: leaf_symbols(k) for k in keep}, deadline=deadline)
+        if deadline is not None:
+            budget = max(0.0, min(budget, deadline - time.monotonic()))
+        progress.stage(f"simplifying {values.size:,} entries")
+        return to_sympy(simplify_array(values, simplify, budget))

@@ -90,6 +90,14 @@ def _concat_shape(in_shapes, axis):
     return tuple(rest[:axis]) + (total,) + tuple(rest[axis + 1:])
 
 
+def equal_pieces(x, axis, k, size):
+    """``k`` pieces of ``size`` (an int or a Dim) along ``axis`` of ``x``, whose length
+    is k * size: the axis read as a new one of k, each piece one index of it (no slice
+    bound need be known)."""
+    grouped = F.reshape(x, shape=x.shape[:axis] + (k, size) + x.shape[axis + 1:])
+    return [F.index(grouped, index=(slice(None),) * axis + (i,)) for i in range(k)]
+
+
 def _concat_grad(node, g):
     # Each input gets back its slice of g.  One input may have an unknown size along the
     # axis: the slices after it are counted from the end (known sizes), so every bound
@@ -98,12 +106,8 @@ def _concat_grad(node, g):
     sizes = [x.shape[axis] for x in node.inputs]
     unknown = [i for i, d in enumerate(sizes) if isinstance(d, Dim)]
     if len(unknown) > 1 and all(d == sizes[0] for d in sizes):
-        # pieces of one size (a Transformer's heads stacked on the batch axis): g read
-        # as a new axis of len(sizes), each input one index of it
-        shape = g.shape[:axis] + (len(sizes), sizes[0]) + g.shape[axis + 1:]
-        grouped = F.reshape(g, shape=shape)
-        return [F.index(grouped, index=(slice(None),) * axis + (i,))
-                for i in range(len(sizes))]
+        # pieces of one size (a Transformer's heads stacked on the batch axis)
+        return equal_pieces(g, axis, len(sizes), sizes[0])
     if len(unknown) > 1:
         raise ShapeError("the gradient of concat along an axis where two or more inputs have "
                          f"unknown sizes (None) is not supported (sizes {sizes}); give all but "

@@ -34,6 +34,7 @@ from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
+from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
@@ -196,9 +197,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     ps = letters[:p.ndim]
     hs = letters[p.ndim:p.ndim + ids.ndim] + ps[axis]
     out = ps[:axis] + hs[:-1] + ps[axis + 1:]
-    if q is p:
-        return apply("einsum", [p, hot], subscripts=f"{ps},{hs}->{out}", name=name)
-    return cast(apply("einsum", [q, hot], subscripts=f"{ps},{hs}->{out}"), p.dtype, name=name)
+    picked = apply("einsum", [q, hot], subscripts=f"{ps},{hs}->{out}",
+                   name=name if q is p else None)
+    return picked if q is p else cast(picked, p.dtype, name=name)
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -340,9 +341,7 @@ def _split_unknown(x, axis, n, k):
         raise ShapeError(f"split: axis {axis} of length {n}, known at run time, into {k} "
                          "equal pieces: the length must be a multiple of k in the graph "
                          f"(h * n); give the pieces' sizes, or reshape to ({k}, -1) first")
-    grouped = reshape(x, x.shape[:axis] + (k, make_dim(piece)) + x.shape[axis + 1:])
-    return [apply("index", [grouped], index=(builtins.slice(None),) * axis + (i,))
-            for i in builtins.range(k)]
+    return equal_pieces(x, axis, k, make_dim(piece))
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
