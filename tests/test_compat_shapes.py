@@ -9,6 +9,7 @@ import pytest
 
 import symgrad as sg
 import symgrad.compat.v1 as tf
+from symgrad.errors import ArgumentError, NoClosedFormError
 
 from .oracles import central_difference
 
@@ -153,3 +154,22 @@ def test_unnamed_placeholders_get_sizes_of_their_own():
         with tf.Session() as sess:
             assert sess.run(total, {x: np.ones((2, 5)), n: np.ones(3),
                                     m: np.ones((1, 2, 4))}) == 21.0
+
+
+def test_tensors_of_unknown_rank_print_each_entrys_form():
+    # the getting-started example: placeholders without shape (any rank)
+    with tf.Graph().as_default():
+        a, b = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
+        adder_node = a + b
+        assert str(adder_node) == "Placeholder + Placeholder_1"
+        assert str(adder_node * 3.0) == "3*Placeholder + 3*Placeholder_1"
+        assert str(a) == "Placeholder"
+        assert str(sg.closed_form(a * b + 1.0)) == "Placeholder*Placeholder_1 + 1"
+        assert "give the placeholders a shape" in str(tf.matmul(a, b))
+        with pytest.raises(NoClosedFormError, match="unknown rank"):
+            sg.closed_form(tf.matmul(a, b))
+        with pytest.raises(ArgumentError, match="unknown rank"):
+            sg.explain(a * b)
+        with tf.Session() as sess:      # and it still runs at any shape
+            assert sess.run(adder_node, {a: 3, b: 4.5}) == 7.5
+            assert sess.run(adder_node, {a: [1, 3], b: [2, 4]}).tolist() == [3.0, 7.0]

@@ -14,11 +14,13 @@ from __future__ import annotations
 import time
 from typing import Any, Sequence
 
-from ..errors import ArgumentError, FormTooLargeError
+from ..errors import ArgumentError, FormTooLargeError, NoClosedFormError
 from ..graph import Node
+from ..ops.deferred import at_scalars
 from ..values import is_sparse_result
 from .elided import EXPAND_LIMIT, TRY_SECONDS, SlowExpansion, scalar_size, worth_trying
 from .matrixform import matrix_form
+from .names import rename_symbols, renames
 from .simplify import BUDGET_SECONDS, check_strategy, elementwise_form
 from .sparseform import SPARSE_EXPAND_LIMIT, SparseElided, sparse_form
 
@@ -58,6 +60,17 @@ def closed_form(t: Node, simplify: str = "auto", keep: Sequence[Node] = (),
         raise ArgumentError(f"form={form!r} is not one of {FORMS}")
     if is_sparse_result(t):
         return _sparse(t, simplify, budget, expand_limit)
+    if isinstance(t, Node) and t.shape is None:   # unknown rank: each entry's form
+        try:
+            made = at_scalars(t)
+        except Exception as exc:
+            raise NoClosedFormError(
+                f"closed_form({t.op_name!r}): its inputs have unknown rank (a TF1 "
+                f"placeholder without shape), and taken as scalars it fails: {exc}; give "
+                "the placeholders a shape") from None
+        # in the placeholders' own names (the scalar copies are named after them)
+        return rename_symbols(closed_form(made, simplify, keep, budget, form, expand_limit),
+                              renames([made]))
     if form == "matrix":
         return matrix_form(t, simplify)
     deadline = size = None

@@ -59,7 +59,7 @@ class SlowExpansion(Exception):
 
 
 def _entries(shape):
-    if any(not isinstance(d, (int, np.integer)) for d in shape):
+    if shape is None or any(not isinstance(d, (int, np.integer)) for d in shape):
         return None         # an unknown dimension: no elementwise expansion exists
     return int(np.prod(shape, dtype=np.int64))
 

@@ -30,6 +30,7 @@ from .. import display
 from ..errors import ArgumentError, NoClosedFormError
 from ..evaluate import evaluate
 from ..graph import Node, ancestors
+from ..ops.deferred import at_scalars
 from ..values import is_sparse_result
 from .elided import Elided
 from .layout import PRINT, REPR, TARGETS, Limits, render_form
@@ -50,6 +51,8 @@ class _Said(Elided):
 
 def _forms(t, simplify, form, limits):
     def one(v):
+        if isinstance(v, _Said):
+            return v
         try:
             if is_sparse_result(v):              # its stored entries, whatever the form
                 return sparse_form(v, simplify, None if form == "elementwise" else
@@ -63,6 +66,19 @@ def _forms(t, simplify, form, limits):
     if isinstance(t, (list, tuple)):
         return [None if v is None else one(v) for v in t]
     return one(t)
+
+
+def _known_rank(v):
+    """``v``, or for a tensor of unknown rank the same made at scalar inputs (its closed
+    form holds for each entry, whatever shapes are fed), or a note why there is none."""
+    if v is None or _node(v).shape is not None:
+        return v
+    try:
+        return at_scalars(_node(v))
+    except Exception as exc:   # (not defined at scalars: matmul, a reduction's axis)
+        return _Said(f"<closed form of {_node(v).op_name!r} not shown: its inputs have "
+                     f"unknown rank, and taken as scalars it fails ({type(exc).__name__}: "
+                     f"{exc}); give the placeholders a shape>")
 
 
 def render(t, target="str", simplify="auto", form="auto", limits=PRINT):
@@ -83,8 +99,11 @@ def render(t, target="str", simplify="auto", form="auto", limits=PRINT):
         raise ArgumentError(f"target={target!r} is not one of {sorted(TARGETS)}")
     if form not in FORMS:
         raise ArgumentError(f"form={form!r} is not one of {FORMS}")
+    # tensors of unknown rank (TF1's placeholder(dtype)) are shown made at scalars
+    t = [_known_rank(v) for v in t] if isinstance(t, (list, tuple)) else _known_rank(t)
     forms = _forms(t, simplify, form, limits)
-    names = renames([_node(v) for v in (t if isinstance(t, (list, tuple)) else [t])])
+    names = renames([_node(v) for v in (t if isinstance(t, (list, tuple)) else [t])
+                     if not isinstance(v, _Said)])
     if not isinstance(forms, list):
         return render_form(forms, target, limits, names)
     items = [render_form(f, target, limits, names) for f in forms]

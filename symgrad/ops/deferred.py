@@ -167,8 +167,9 @@ def resolve(nodes, feeds):
             if node not in feeds:
                 raise FeedError(f"placeholder {node.name!r} (any shape) was not fed; pass "
                                 f"feed_dict={{{node.name}: value}}")
+            # (named as the placeholder: printed forms show its name)
             mapping[node] = graph.add_node(node.opdef, (), {}, np.shape(feeds[node]), node.dtype,
-                                           name=f"{node.name}/fed")
+                                           name=node.op_name)
             continue
         made = node.attrs["call"].make(mapping, memo)
         index = node.attrs["index"]
@@ -180,5 +181,15 @@ def resolve(nodes, feeds):
     return mapping
 
 
+def at_scalars(node):
+    """``node`` (of unknown rank) made with the placeholders of unknown rank it reads
+    taken as scalars: its closed form is that of each entry, whatever shapes are fed.
+    Raises what the recorded calls raise at scalars (``matmul`` needs matrices)."""
+    from ..graph import ancestors
+    nodes = ancestors([node])
+    feeds = {p: np.zeros((), p.dtype) for p in nodes if p.shape is None and "call" not in p.attrs}
+    return resolve(nodes, feeds)[node]
+
+
 __all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer",
-           "deferrable", "resolve", "tensors_in"]
+           "deferrable", "resolve", "tensors_in", "at_scalars"]

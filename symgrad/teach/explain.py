@@ -28,9 +28,9 @@ from typing import Any, Mapping
 import sympy
 
 from ..differentiate import _as_nodes, sweep as _sweep
-from ..errors import FeedError, FormTooLargeError, NoClosedFormError
+from ..errors import ArgumentError, FeedError, FormTooLargeError, NoClosedFormError
 from ..evaluate import check_feed, run
-from ..graph import ancestors, is_static
+from ..graph import Node, ancestors, is_static
 from ..forms import closed_form, matrix_form
 from . import analysis
 from .control import control_rows
@@ -251,6 +251,12 @@ def explain(ys: Any, xs: Any = None, grad_ys: Any = None, stop_gradients: Any = 
     ...     print(explain(x**2 + x - 1, x).results[0].form)
     2*x + 1
     """
+    for y in ys if isinstance(ys, (list, tuple)) else [ys]:
+        if isinstance(y, Node) and y.shape is None:
+            raise ArgumentError(
+                f"explain: {y.op_name!r} has unknown rank (it reads a TF1 placeholder made "
+                "without a shape), so its steps have no shapes to show; give the "
+                "placeholders a shape, e.g. tf.placeholder(tf.float32, [None])")
     record, values = sweep_values(ys, xs, grad_ys, stop_gradients, feed_dict)
     keep = _kept(record)
     if not all(is_static(n.shape) for n in ancestors(record.ys + list(record.adjoints.values()))):
