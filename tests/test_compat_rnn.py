@@ -115,7 +115,7 @@ def test_static_and_bidirectional_rnn_and_what_is_refused():
         np.testing.assert_allclose(b, np.stack(back[::-1], 1), rtol=1e-5)
         assert f.shape == (2, 3, 2)
         with pytest.raises(ValueError, match="not supported"):
-            tf.nn.rnn_cell.LSTMCell(3, use_peepholes=True)
+            tf.nn.rnn_cell.LSTMCell(3, num_unit_shards=2)
         with pytest.raises(AttributeError, match="only tf.contrib.rnn.s cells"):
             tf.contrib.slim
 
@@ -210,3 +210,39 @@ def test_reverse_sequence_and_bidirectional_rnn_with_sequence_lengths():
     np.testing.assert_array_equal(f, expected)
     np.testing.assert_allclose(b, want, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(g.ravel(), numeric, rtol=2e-2, atol=2e-3)
+
+
+@pytest.mark.parametrize("options, out_last, loss, grad_sums", [
+    # TF 2.21, weights drawn from RandomState(10 + i) in trainable_variables() order
+    (dict(num_proj=3, proj_clip=0.2),
+     [[0.13961, 0.2, -0.2], [0.00502, -0.01145, -0.07158]], 0.42046,
+     [22.8834, 10.1679, 1.6881]),
+    (dict(use_peepholes=True, cell_clip=0.3, num_proj=2, forget_bias=0.5),
+     [[-0.07282, -0.05696], [-0.06283, 0.04822]], -0.27654,
+     [10.3358, 4.306, 0.0795, 0.158, 0.0364, 0.9831]),
+])
+def test_lstm_cell_peepholes_projection_and_clipping_as_tf(options, out_last, loss,
+                                                            grad_sums):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4, 3])
+        cell = tf.nn.rnn_cell.LSTMCell(5, **options)
+        out, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        total = tf.reduce_sum(tf.square(out)) + tf.reduce_sum(state.c)
+        tv = tf.trainable_variables()
+        names = [v.op.name.split("/", 2)[-1] for v in tv]
+        assert names == ["kernel", "bias"] + (
+            ["w_f_diag", "w_i_diag", "w_o_diag"] if "use_peepholes" in options else []) + [
+            "projection/kernel"]
+        assert (cell.output_size, tuple(cell.state_size)) == (options["num_proj"],
+                                                              (5, options["num_proj"]))
+        grads = tf.gradients(total, tv)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i, v in enumerate(tv):
+                draw = np.random.RandomState(10 + i).uniform(-0.8, 0.8, v.shape.as_list())
+                sess.run(v.assign(draw.astype(np.float32)))
+            xv = np.random.RandomState(1).randn(2, 4, 3).astype(np.float32)
+            o, value, g = sess.run([out, total, grads], {x: xv})
+    np.testing.assert_allclose(o[:, -1], out_last, atol=2e-5)
+    assert value == pytest.approx(loss, abs=2e-5)
+    np.testing.assert_allclose([np.abs(gg).sum() for gg in g], grad_sums, rtol=2e-4, atol=1e-4)

@@ -15,8 +15,8 @@ them (``rnn/basic_lstm_cell/kernel``, ``.../bias``; a GRU's ``gates`` and
 ``dynamic_rnn`` unrolls the cell over a time axis of known length (the batch may be
 ``None``), and runs it in a ``tf.scan`` over a time axis known at run time
 (``[None, None, d]``); with ``sequence_length`` a row's outputs are zero past its
-length and its state stops there, as in TF.  Departures: peepholes, projections and
-cell clipping of ``LSTMCell`` are not supported.
+length and its state stops there, as in TF.  ``LSTMCell`` adds TF's peepholes,
+projection and clipping.
 
 Imports the tracing functions and the compat scopes and initializers.
 
@@ -116,7 +116,7 @@ class BasicLSTMCell(RNNCell):
         bad = {k: v for k, v in unsupported.items() if v not in (None, False)}
         if bad or not state_is_tuple:
             raise ArgumentError(f"{type(self).__name__}: {sorted(bad) or 'state_is_tuple=False'}"
-                                " not supported (peepholes, projections, clipping)")
+                                " is not supported (TF1 deprecated it); leave it out")
         super().__init__(num_units, activation, reuse, name, dtype)
         self._forget_bias = float(forget_bias)
 
@@ -136,8 +136,11 @@ class BasicLSTMCell(RNNCell):
 
 
 class LSTMCell(BasicLSTMCell):
-    """``tf.nn.rnn_cell.LSTMCell(num_units)``: the basic cell's formulas (no
-    peepholes, projections or clipping), its variables under ``lstm_cell``."""
+    """``tf.nn.rnn_cell.LSTMCell``: the basic cell's gates, and TF's options: peepholes
+    (``w_f_diag``, ``w_i_diag``, ``w_o_diag``: ``f + w_f c``, ``i + w_i c`` and ``o + w_o
+    c'`` inside the sigmoids), ``cell_clip`` on c', a projection ``h' = m P`` to
+    ``num_proj`` units (``projection/kernel``) clipped by ``proj_clip``; the state is
+    ``LSTMStateTuple(c, h)`` with h of ``num_proj`` units."""
 
     scope_name = "lstm_cell"
 
@@ -146,8 +149,53 @@ class LSTMCell(BasicLSTMCell):
                  forget_bias=1.0, state_is_tuple=True, activation=None, reuse=None,
                  name=None, dtype=None):
         super().__init__(num_units, forget_bias, state_is_tuple, activation, reuse, name,
-                         dtype, use_peepholes=use_peepholes, cell_clip=cell_clip,
-                         num_proj=num_proj, proj_clip=proj_clip)
+                         dtype, num_unit_shards=num_unit_shards,
+                         num_proj_shards=num_proj_shards)
+        self._peepholes, self._initializer = bool(use_peepholes), initializer
+        self._proj = None if num_proj is None else int(num_proj)
+        self._cell_clip, self._proj_clip = cell_clip, proj_clip
+
+    @property
+    def output_size(self):
+        return self._proj or self._units
+
+    @property
+    def state_size(self):
+        return LSTMStateTuple(self._units, self._proj or self._units)
+
+    def _build(self, depth, dtype):
+        init = self._initializer
+        kernel = get_variable("kernel", (depth + self.output_size, 4 * self._units),
+                              dtype=dtype, initializer=init)
+        bias = get_variable("bias", (4 * self._units,), dtype=dtype,
+                            initializer=_init.Constant(0.0))
+        diag = [get_variable(f"w_{g}_diag", (self._units,), dtype=dtype, initializer=init)
+                for g in "fio"] if self._peepholes else None
+        proj = None
+        if self._proj is not None:
+            with variable_scope("projection"):
+                proj = get_variable("kernel", (self._units, self._proj), dtype=dtype,
+                                    initializer=init)
+        return (kernel, bias), diag, proj
+
+    def _step(self, x, state):
+        c, h = state
+        weights, diag, proj = self._weights
+        i, j, f, o = _t.split(_affine([x, h], weights), 4, axis=1)
+        if diag is not None:
+            w_f, w_i, w_o = diag
+            f, i = f + w_f * c, i + w_i * c
+        new_c = _t.sigmoid(f + self._forget_bias) * c + _t.sigmoid(i) * self._activation(j)
+        if self._cell_clip is not None:
+            new_c = _t.clip_by_value(new_c, -self._cell_clip, self._cell_clip)
+        if diag is not None:
+            o = o + diag[2] * new_c
+        m = _t.sigmoid(o) * self._activation(new_c)
+        if proj is not None:
+            m = _t.matmul(m, proj)
+            if self._proj_clip is not None:
+                m = _t.clip_by_value(m, -self._proj_clip, self._proj_clip)
+        return m, LSTMStateTuple(new_c, m)
 
 
 class GRUCell(RNNCell):
