@@ -511,7 +511,7 @@ def test_indexed_slices_built_by_programs_behave_as_tfs():
     assert isinstance(clipped[0], tf.IndexedSlices) and clipped[0].indices is i
     emb = tf.Variable([[1.0], [2.0]])
     (g,) = tf.gradients(tf.reduce_sum(tf.nn.embedding_lookup(emb, [0, 0, 1])), emb)
-    assert not isinstance(g, tf.IndexedSlices)      # symgrad's gradients are dense
+    assert isinstance(g, tf.IndexedSlices)      # the rows looked up, as TF's (compat.rows)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         assert sess.run(dense).tolist() == [[6, 8], [0, 0], [3, 4], [0, 0]]
@@ -523,7 +523,11 @@ def test_indexed_slices_built_by_programs_behave_as_tfs():
         assert sess.run(norm) == pytest.approx(np.sqrt(92.0))
         np.testing.assert_allclose(sess.run(clipped[0].values), sess.run(v) / np.sqrt(92.0),
                                    rtol=1e-6)
-        assert sess.run(g).tolist() == [[2.0], [1.0]]
+        assert sess.run(tf.convert_to_tensor(g)).tolist() == [[2.0], [1.0]]
+        got = sess.run(g)
+        assert (type(got).__name__, got.values.tolist(), got.indices.tolist(),
+                got.dense_shape.tolist()) == ("IndexedSlicesValue", [[1.0]] * 3, [0, 0, 1],
+                                              [2, 1])
     with pytest.raises(ValueError, match="without dense_shape"):
         tf.convert_to_tensor(tf.IndexedSlices(v, i))
     with pytest.raises(TypeError, match="unsupported operand"):   # (TF's too)

@@ -8,6 +8,7 @@ import glob
 import numpy as np
 import pytest
 
+import symgrad.compat.v1 as tf
 from symgrad.compat.summary import crc32c, read_events
 
 from .tf1_programs import run_tf1
@@ -109,3 +110,18 @@ def test_a_summary_run_reads_back_with_tf_summary_from_string():
     h = hist.histo
     assert (h.min, h.max, h.num, h.sum, h.sum_squares, sum(h.bucket)) == (1, 3, 3, 6, 14, 3)
     assert tf.Summary.FromString(data).SerializeToString() == data
+
+
+def test_histogram_buckets_as_tf_writes_them():
+    # TF 2.21's bytes for these values: a value on a limit counts in the next bucket up,
+    # and each run of empty buckets is written as one, at the run's last limit
+    with tf.Graph().as_default():
+        h = tf.summary.histogram("h", tf.constant([0.5, 0.5, 2.0, -1.0, 0.0]))
+        with tf.Session() as sess:
+            histo = tf.Summary.FromString(sess.run(h)).value[0].histo
+    assert (histo.min, histo.max, histo.num, histo.sum, histo.sum_squares) == (
+        -1.0, 2.0, 5.0, 2.0, 5.5)
+    assert list(histo.bucket_limit) == [
+        -1.0089710279437536, -0.917246389039776, 0.0, 1e-12, 0.47069243095356195,
+        0.5177616740489182, 1.9661990955585713, 2.1628190051144287, 1.7976931348623157e+308]
+    assert list(histo.bucket) == [0.0, 1.0, 0.0, 1.0, 0.0, 2.0, 0.0, 1.0, 0.0]

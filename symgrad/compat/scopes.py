@@ -163,6 +163,10 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
 def _partitioned(full, name, shape, dtype, initializer, partitioner, make):
     """``get_variable`` with a partitioner (``compat.partitioned``)."""
     whole = []
+    if shape is None and not callable(initializer) and initializer is not None:
+        # a tensor or array initializer gives the shape (TF's rule, as without partitioner)
+        whole.append(_initial_value(full, None, dtype, initializer))
+        shape = np.shape(whole[0])
 
     def value(part_shape, info, piece):
         if not isinstance(initializer, _init.Initializer) and takes_partition_info(initializer):

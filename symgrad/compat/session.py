@@ -35,6 +35,7 @@ from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
 from .names import feed_by_name, fetch_by_name
+from .slices import IndexedSlices, IndexedSlicesValue
 from .state import DEFAULT_SESSIONS, Operation, state_of
 from .tensor import TensorOp
 from .variables import Variable
@@ -335,9 +336,16 @@ def _resolve(fetch, graph):
     """Fetches with name strings replaced by the tensors or operations they name."""
     if isinstance(fetch, str):
         return fetch_by_name(graph, fetch)
+    if isinstance(fetch, IndexedSlices) and fetch.dense_shape is not None:
+        # fetched as TF's IndexedSlicesValue: its three parts, each an array
+        return IndexedSlicesValue(fetch.values, fetch.indices, fetch.dense_shape_tensor())
     if isinstance(fetch, dict):
         return {k: _resolve(v, graph) for k, v in fetch.items()}
-    if isinstance(fetch, (list, tuple)) and not isinstance(fetch, GradientList):
+    if isinstance(fetch, GradientList):   # (kept: it knows why an entry is None)
+        if any(isinstance(v, IndexedSlices) for v in fetch):
+            return GradientList([_resolve(v, graph) for v in fetch], fetch.why)
+        return fetch
+    if isinstance(fetch, (list, tuple)):
         return _like(fetch, [_resolve(v, graph) for v in fetch])
     return fetch
 

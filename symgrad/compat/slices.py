@@ -1,20 +1,15 @@
 """``tf.IndexedSlices``: rows ``values`` at positions ``indices`` of a tensor of shape
 ``dense_shape``, as TF1 code builds and tests them (``isinstance(g, tf.IndexedSlices)``).
 
-*Departure (deliberate):* symgrad's gradients are always dense tensors.  TF returns
-an IndexedSlices for the gradient of ``tf.gather`` / ``tf.nn.embedding_lookup`` with
-respect to the table (one row per index looked up, duplicates kept); symgrad returns the
-dense table-shaped gradient, in which duplicate rows are summed.  So
-``isinstance(g, tf.IndexedSlices)`` is False here, norms over the gradient
-(``tf.clip_by_global_norm``) are the dense one's (TF squares each looked-up row apart),
-and optimizers whose TF kernels for slices update only the rows looked up (Momentum,
-RMSProp) update every row, as TF does for a dense gradient (docs/teaching.md).
+``tf.gradients`` gives them for tables read through ``tf.gather`` /
+``tf.nn.embedding_lookup`` (``compat.rows``); programs also build their own.
 
-IndexedSlices users make behave as TF's: ``tf.convert_to_tensor`` densifies them
+IndexedSlices behave as TF's: ``tf.convert_to_tensor`` densifies them
 (rows summed into a tensor of ``dense_shape``, which must be given and whose first size
 must be known), and so does any ``tf.*`` op they are passed to; ``tf.global_norm`` and
 ``tf.clip_by_global_norm`` take the norm over their ``values`` and clip those, as TF.
-A session cannot fetch one: fetch ``.values``, ``.indices`` or the dense tensor.
+A session fetches one as TF's ``IndexedSlicesValue(values, indices, dense_shape)``
+(a namedtuple of arrays; one without ``dense_shape`` cannot be fetched).
 
 Sits in ``compat``; imports the tracing layer.
 
@@ -27,6 +22,8 @@ Sits in ``compat``; imports the tracing layer.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .. import tracing as _t
@@ -34,7 +31,11 @@ from ..graph import Dim, Node
 from ..tracing.arrays import static_value
 from ..tracing import math_ops as _math_ops
 from ..tracing import selection as _selection
-from .tensor import TensorShape
+from .tensor import TensorShape, as_tf1
+
+
+IndexedSlicesValue = namedtuple("IndexedSlicesValue", ["values", "indices", "dense_shape"])
+IndexedSlicesValue.__doc__ = "What a session gives for an IndexedSlices: three arrays."
 
 
 class IndexedSlices:
@@ -63,6 +64,12 @@ class IndexedSlices:
         if self._dense_shape is None:
             return TensorShape((None,) + tuple(self._values.shape[1:]))
         return TensorShape(int(d) for d in self._known_shape())
+
+    def dense_shape_tensor(self):
+        """``dense_shape`` as an int tensor (a list given to the constructor becomes one)."""
+        if not isinstance(self._dense_shape, Node):
+            self._dense_shape = as_tf1(_t.constant(np.asarray(self._dense_shape, np.int32)))
+        return self._dense_shape
 
     def _known_shape(self):
         return static_value(self._dense_shape, "IndexedSlices(dense_shape)").reshape(-1)
@@ -123,4 +130,31 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
             for c, t in zip(clipped, t_list)], norm
 
 
-__all__ = ["IndexedSlices", "convert_to_tensor", "global_norm", "clip_by_global_norm"]
+def identity(input, name=None):  # noqa: A002
+    """``tf.identity``: an IndexedSlices stays one (its parts passed through), as TF."""
+    if isinstance(input, IndexedSlices):
+        return IndexedSlices(_t.identity(input.values, name=name), input.indices,
+                             input.dense_shape)
+    return _t.identity(input, name=name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """``tf.clip_by_value``: an IndexedSlices has its values clipped (and stays one), as
+    TF; so duplicate rows are clipped before they are summed."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(_math_ops.clip_by_value(t.values, clip_value_min, clip_value_max,
+                                                     name), t.indices, t.dense_shape)
+    return _math_ops.clip_by_value(t, clip_value_min, clip_value_max, name)
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """``tf.clip_by_norm``: an IndexedSlices is clipped by the norm of its values (each
+    looked-up row apart) and stays one, as TF."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(_math_ops.clip_by_norm(t.values, clip_norm, axes, name),
+                             t.indices, t.dense_shape)
+    return _math_ops.clip_by_norm(t, clip_norm, axes, name)
+
+
+__all__ = ["IndexedSlices", "IndexedSlicesValue", "convert_to_tensor", "global_norm",
+           "clip_by_global_norm", "clip_by_value", "clip_by_norm", "identity"]

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..tracing import get_default_graph
+from .slices import convert_to_tensor
 from .state import Operation, state_of
 from .variables import GraphKeys
 
@@ -112,18 +113,19 @@ _LIMITS = []
 
 def _histogram_value(tag, values):
     """A ``Summary.Value`` with a ``HistogramProto`` (TF's default exponential
-    buckets, the empty ones at either end left out)."""
+    buckets; each run of empty buckets written as one, as TF writes them)."""
     x = np.asarray(values, dtype=np.float64).reshape(-1)
     if not _LIMITS:
         _LIMITS.append(_bucket_limits())
     limits = _LIMITS[0]
-    where = np.minimum(np.searchsorted(limits, x, side="left"), len(limits) - 1)
+    where = np.minimum(np.searchsorted(limits, x, side="right"), len(limits) - 1)  # (TF)
     counts = np.bincount(where, minlength=len(limits))
-    used = np.nonzero(counts)[0]
-    lo, hi = (used[0], used[-1] + 1) if len(used) else (0, 0)
+    # TF's EncodeToProto: a run of empty buckets becomes one, at the run's last limit
+    empty = counts <= 0
+    kept = ~empty | np.append(~empty[1:], True)
     histo = (_double(1, x.min() if x.size else 0.0) + _double(2, x.max() if x.size else 0.0)
              + _double(3, x.size) + _double(4, x.sum()) + _double(5, np.dot(x, x))
-             + _packed_doubles(6, limits[lo:hi]) + _packed_doubles(7, counts[lo:hi]))
+             + _packed_doubles(6, limits[kept]) + _packed_doubles(7, counts[kept]))
     return _bytes(1, _bytes(1, tag) + _bytes(5, histo))
 
 
@@ -132,6 +134,7 @@ _INVALID_TAG = re.compile(r"[^-/\w.]")
 
 def _summary_op(kind, name, tensor, collections, encode):
     graph = get_default_graph()
+    tensor = convert_to_tensor(tensor)   # (an IndexedSlices: its dense tensor, as TF)
     # TF's tag: the name with characters other than letters, digits, _ - / . made _,
     # as a name scope unique in the graph ("w_1" beside a variable w, "loss__raw_")
     tag = graph.unique_name(_INVALID_TAG.sub("_", name).lstrip("/") or "summary")

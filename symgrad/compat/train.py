@@ -26,6 +26,8 @@ import numpy as np
 from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..graph import Node
+from . import rows as _rows
+from .slices import IndexedSlices
 from .state import Operation
 from .tensor import constant
 from .variables import (GraphKeys, Variable, create_global_step, get_global_step,
@@ -60,13 +62,16 @@ class Optimizer:
         var_list = list(var_list) if var_list is not None else trainable_variables()
         if not var_list:
             raise ValueError("No variables to optimize.")
-        grads = _gradients(loss, var_list, grad_ys=grad_loss)
+        grads = _rows.gradients(_gradients, loss, var_list, grad_loss, "gradients", False,
+                                None, None, "none", False)
         return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        """An operation applying the gradients (and adding 1 to ``global_step``) when run."""
-        # (an IndexedSlices a user built applies as its dense tensor: rows summed)
-        pairs = [(g.as_graph_tensor() if hasattr(g, "as_graph_tensor") else g, v)
+        """An operation applying the gradients (and adding 1 to ``global_step``) when run.
+        An ``IndexedSlices`` gradient updates the rows it holds as TF's sparse kernels do
+        (``update_rows``)."""
+        pairs = [(g.as_graph_tensor() if hasattr(g, "as_graph_tensor") and
+                  not isinstance(g, IndexedSlices) else g, v)
                  for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("No gradients provided for any variable: "
@@ -78,13 +83,22 @@ class Optimizer:
                 self._create_slots(v)
             self._create_non_slots(variables[0])
         names = [k for k, h in self._hyper.items() if isinstance(h, Node)]
-        inputs = [g for g, _ in pairs] + [self._hyper[k] for k in names]
+        inputs = [t for g, _ in pairs for t in
+                  ((g.values, g.indices) if isinstance(g, IndexedSlices) else (g,))]
+        count = len(inputs)
+        inputs += [self._hyper[k] for k in names]
 
         def effect(values, session):
-            hyper = dict(self._hyper, **dict(zip(names, values[len(pairs):])))
-            for (_, v), g in zip(pairs, values[:len(pairs)]):
+            hyper = dict(self._hyper, **dict(zip(names, values[count:])))
+            read = iter(values[:count])
+            for g, v in pairs:
                 slots = {s: self._slots[s][v] for s, _ in self.SLOTS}
-                _set(v, self.update(v.value, np.asarray(g), slots, _typed(hyper, v.dtype)))
+                typed = _typed(hyper, v.dtype)
+                if isinstance(g, IndexedSlices):
+                    rows = np.asarray(next(read))
+                    self.update_rows(v, rows, np.asarray(next(read)).reshape(-1), slots, typed)
+                else:
+                    _set(v, self.update(v.value, np.asarray(next(read)), slots, typed))
             self.finish(_typed(hyper, variables[0].dtype))
             if global_step is not None:
                 global_step.value = np.array(global_step.value + 1, dtype=global_step.dtype)
@@ -123,8 +137,45 @@ class Optimizer:
     def update(self, var, g, slots, hyper):
         raise NotImplementedError
 
+    def update_rows(self, var, values, indices, slots, hyper):
+        """An IndexedSlices gradient: rows with the same index summed, then ``update`` on
+        those rows of the variable and its slots alone (TF's ``sparse_apply_*`` kernels:
+        rows not looked up keep their value and their slots)."""
+        rows, summed = _deduplicate(values, indices)
+        views = {s: _Rows(slot, rows) for s, slot in slots.items()}
+        new = self.update(var.value[rows], summed, views, hyper)
+        _set(var, _with_rows(var.value, rows, new))
+        for view in views.values():
+            view.write_back()
+
     def finish(self, hyper):
         pass
+
+
+def _deduplicate(values, indices):
+    """The distinct indices and the sum of the values at each (TF's
+    ``_deduplicate_indexed_slices``)."""
+    rows, inverse = np.unique(indices, return_inverse=True)
+    summed = np.zeros((len(rows),) + values.shape[1:], dtype=values.dtype)
+    np.add.at(summed, inverse.reshape(-1), values)
+    return rows, summed
+
+
+def _with_rows(full, rows, new):
+    out = np.array(full, copy=True)
+    out[rows] = new
+    return out
+
+
+class _Rows:
+    """Some rows of a slot variable, standing for it in ``update``."""
+
+    def __init__(self, slot, rows):
+        self.slot, self.rows, self.dtype = slot, rows, slot.dtype
+        self.value = slot.value[rows]
+
+    def write_back(self):
+        self.slot.value = _with_rows(self.slot.value, self.rows, self.value)
 
 
 def _slot_variable(var, initial, name):
@@ -156,6 +207,12 @@ class GradientDescentOptimizer(Optimizer):
 
     def update(self, var, g, slots, h):
         return var - h["lr"] * g
+
+    def update_rows(self, var, values, indices, slots, h):
+        # TF: scatter_sub of lr * values, one row after another (no summing first)
+        out = np.array(var.value, copy=True)
+        np.subtract.at(out, indices, (h["lr"] * values).astype(var.dtype))
+        _set(var, out)
 
 
 class MomentumOptimizer(Optimizer):
@@ -202,6 +259,18 @@ class AdamOptimizer(Optimizer):
         m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - h["beta1"]))
         v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - h["beta2"]))
         return var - lr_t * m / (np.sqrt(v) + h["epsilon"])
+
+    def update_rows(self, var, values, indices, slots, h):
+        # TF's _apply_sparse: every row's m and v decay, the rows looked up add their
+        # (summed) gradient, and every row moves: m = m * beta1, then scatter_add
+        rows, g = _deduplicate(values, indices)
+        b1p, b2p = (p.value for p in self._powers)
+        lr = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
+        m = _slot_set(slots["m"], slots["m"].value * h["beta1"])
+        np.add.at(m, rows, (g * (1 - h["beta1"])).astype(m.dtype))
+        v = _slot_set(slots["v"], slots["v"].value * h["beta2"])
+        np.add.at(v, rows, ((g * g) * (1 - h["beta2"])).astype(v.dtype))
+        _set(var, var.value - lr * m / (np.sqrt(v) + h["epsilon"]))
 
     def finish(self, h):
         for power, beta in zip(self._powers, (h["beta1"], h["beta2"])):

@@ -77,6 +77,7 @@ from . import monitored as _monitored
 from . import distributions as _distributions
 from . import image as _image
 from . import rnn as _rnn
+from . import rows as _rows
 from . import v1_ops as _v1_ops
 from . import summary as _summary
 from .tensor_array import TensorArray  # noqa: F401
@@ -145,8 +146,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     """``tf.gradients``: a list with one tensor (or None) per x; see ``sg.gradients``.
     An assign among ys or xs is its result tensor (through which no gradient flows)."""
     ys, xs = _assign_results(ys), _assign_results(xs)
-    grads = _gradients(ys, xs, grad_ys, name, gate_gradients, aggregation_method,
-                       stop_gradients, unconnected_gradients, colocate_gradients_with_ops)
+    grads = _rows.gradients(_gradients, ys, xs, grad_ys, name, gate_gradients,
+                            aggregation_method, stop_gradients, unconnected_gradients,
+                            colocate_gradients_with_ops)
 
     def why(i):
         from ..teach import why_none
@@ -176,7 +178,8 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
 
 
 def add_n(inputs, name=None):
-    """The sum of a list of tensors."""
+    """The sum of a list of tensors (IndexedSlices summed as their dense tensors, as TF)."""
+    inputs = [convert_to_tensor(t) for t in inputs]
     total = inputs[0]
     for t in inputs[1:]:
         total = total + t
@@ -366,8 +369,9 @@ compat = types.SimpleNamespace(v1=sys.modules[__name__])  # tf.compat.v1.placeho
 from .v1_ops import *  # noqa: E402,F401,F403
 from .v1_ops import RNG_SOURCE as _RNG_SOURCE  # noqa: E402
 from .v1_ops import linalg, math, nn  # noqa: E402,F401
-from .slices import (IndexedSlices, clip_by_global_norm, convert_to_tensor,  # noqa: E402,F401
-                     global_norm)
+from .slices import (IndexedSlices, clip_by_global_norm, clip_by_norm,  # noqa: E402,F401
+                     clip_by_value, convert_to_tensor, global_norm, identity)
+from .scatter import *  # noqa: E402,F401,F403  (tf.scatter_update, tf.scatter_nd_add, ...)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets

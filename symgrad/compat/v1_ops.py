@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..tracing import arrays as _arrays
 from . import more_ops as _more_ops
 from . import rnn as _rnn
+from . import rows as _rows
 from .runtime import namespace
 from .tensor import tf1_results
 from ..tracing import linalg as _linalg
@@ -284,6 +285,10 @@ def depth_to_space(input, block_size, name=None, data_format="NHWC"):  # noqa: A
 
 
 nn.space_to_depth, nn.depth_to_space = space_to_depth, depth_to_space   # (tf.nn's too)
+
+# lookups that record their rows, for TF's IndexedSlices gradients (compat.rows)
+gather = tf1_results(_rows.gather)
+nn.embedding_lookup = tf1_results(_rows.embedding_lookup)
 
 # ops built from primitives (more_ops): TF1's old names and what tf.nn/tf.linalg add
 arg_max, arg_min = _more_ops.arg_max, _more_ops.arg_min

@@ -146,7 +146,10 @@ def _update(ref, combine, value, name, kind):
 
 
 def _value_for(ref, value, name):
-    """``value`` as a tensor of ``ref``'s dtype and shape (TF's TypeError on a dtype clash)."""
+    """``value`` as a tensor of ``ref``'s dtype and shape (TF's TypeError on a dtype clash;
+    an IndexedSlices is its dense tensor, as TF converts it)."""
+    if hasattr(value, "as_graph_tensor") and not isinstance(value, Node):
+        value = value.as_graph_tensor()
     if isinstance(value, Node):
         if value.dtype != ref.dtype:
             raise TypeError(f"{name}: the value has dtype {value.dtype.name} but the variable "

@@ -420,6 +420,8 @@ def as_tensor(value: TensorLike, what: str = "value") -> Tensor:
     """``value`` if it is a tensor, else a literal constant in the default graph."""
     if isinstance(value, _graph.Node):
         return value
+    if hasattr(value, "as_graph_tensor"):   # a TF1 assign's result, an IndexedSlices
+        return value.as_graph_tensor()
     from ..ops import literal
     return literal(get_default_graph(), value)
 
