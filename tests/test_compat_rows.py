@@ -93,7 +93,10 @@ def test_stop_gradients_and_several_xs():
     loss = tf.reduce_mean(tf.square(tf.reduce_sum(ea * eb, axis=1) - 1.0))
     both = tf.gradients(loss, [ea, E, eb])
     stopped = tf.gradients(loss, E, stop_gradients=[eb])[0]
-    got = _run([both, stopped], {a: [0, 1], b: [2, 2]})
+    twice = tf.gradients(loss, [E, E])
+    assert all(isinstance(g, tf.IndexedSlices) for g in twice)
+    got = _run([both, stopped, twice], {a: [0, 1], b: [2, 2]})
+    assert [g.indices.tolist() for g in got[2]] == [[0, 1, 2, 2]] * 2
     assert [type(v).__name__ for v in got[0]] == ["ndarray", "IndexedSlicesValue", "ndarray"]
     assert got[0][1].indices.tolist() == [0, 1, 2, 2]      # TF's
     assert got[1].indices.tolist() == [0, 1]

@@ -332,3 +332,20 @@ def test_updates_inside_a_cond_branch_are_refused_with_the_form_that_works():
             with pytest.raises(ValueError, match=words):
                 tf.cond(phase_train, branch,
                         lambda: (ema.average(batch_mean), ema.average(batch_var)))
+
+
+def test_optimizer_subclasses_for_tfs_internal_protocol_are_refused_clearly():
+    import symgrad.compat.v1 as tf
+
+    class PowerSign(tf.train.Optimizer):
+        def __init__(self, lr=0.1):
+            super().__init__(False, "PowerSign")
+            self._lr = lr
+
+        def _apply_dense(self, grad, var):
+            return tf.assign_sub(var, self._lr * tf.sign(grad))
+
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0)
+        with pytest.raises(NotImplementedError, match="PowerSign defines _apply_dense.*tf.assign"):
+            PowerSign().minimize(w * w)

@@ -129,7 +129,10 @@ def _lookups_of(xs, stops):
     """(index of x, lookup) for every recorded lookup whose table is an x (through
     identities, none of them stopped), in the order the lookups were made."""
     stopped = {id(s) for s in stops}
-    where = {id(x): i for i, x in reversed(list(enumerate(xs))) if isinstance(x, Node)}
+    where = {}
+    for i, x in enumerate(xs):   # (an x listed twice gets its gradient twice, as in TF)
+        if isinstance(x, Node):
+            where.setdefault(id(x), []).append(i)
     found = []
     graphs = {id(x.graph): x.graph for x in xs if isinstance(x, Node)}
     for graph in graphs.values():
@@ -141,7 +144,7 @@ def _lookups_of(xs, stops):
                     node.opdef.name == "identity" and node.inputs:
                 node = node.inputs[0]
             if id(node) in where and id(node) not in stopped:
-                found.append((where[id(node)], lk))
+                found.extend((i, lk) for i in where[id(node)])
     return found
 
 

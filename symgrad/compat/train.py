@@ -70,6 +70,7 @@ class Optimizer:
         """An operation applying the gradients (and adding 1 to ``global_step``) when run.
         An ``IndexedSlices`` gradient updates the rows it holds as TF's sparse kernels do
         (``update_rows``)."""
+        _check_protocol(self)
         pairs = [(g.as_graph_tensor() if hasattr(g, "as_graph_tensor") and
                   not isinstance(g, IndexedSlices) else g, v)
                  for g, v in grads_and_vars if g is not None]
@@ -150,6 +151,23 @@ class Optimizer:
 
     def finish(self, hyper):
         pass
+
+
+_TF_HOOKS = ("_apply_dense", "_resource_apply_dense", "_apply_sparse",
+             "_resource_apply_sparse", "_prepare", "_finish")
+
+
+def _check_protocol(optimizer):
+    """A subclass written for TF's internal protocol (``_apply_dense`` building update
+    ops) would never run its updates here: say so, with what works."""
+    hooks = [h for h in _TF_HOOKS if hasattr(type(optimizer), h)]
+    if hooks and type(optimizer).update is Optimizer.update:
+        raise NotImplementedError(
+            f"{type(optimizer).__name__} defines {', '.join(hooks)}: custom tf.train.Optimizer "
+            "subclasses written for TF's internal protocol are not supported (symgrad's "
+            "optimizers apply TF's update formulas themselves). Build the step with "
+            "tf.gradients and tf.assign/tf.assign_sub ops in a tf.group, or subclass an "
+            "optimizer and override update(var, g, slots, hyper) (numpy)")
 
 
 def _deduplicate(values, indices):
