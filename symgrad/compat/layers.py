@@ -199,8 +199,6 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
     if not isinstance(size, int):
         raise ValueError(f"batch_normalization: the axis {axis} of {inputs.name!r} (shape "
                          f"{inputs.shape}) needs a known size")
-    others = [a for a in range(inputs.ndim) if a != axis]
-    along = tuple(size if a == axis else 1 for a in range(inputs.ndim))
     with variable_scope(name, default_name="batch_normalization", reuse=reuse):
         def variable(what, initializer, regularizer=None, trainable_=trainable):
             return get_variable(what, (size,), dtype=inputs.dtype, initializer=initializer,
@@ -214,6 +212,21 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         moving_var = variable("moving_variance", moving_variance_initializer or _init.Ones(),
                               trainable_=False)
 
+    out, updates = normalize(inputs, axis, (gamma, beta, moving_mean, moving_var), epsilon,
+                             momentum, training)
+    for update in updates:
+        _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
+    return _t.identity(out, name=name)
+
+
+def normalize(inputs, axis, variables, epsilon, momentum, training):
+    """Batch normalization with ``variables`` (gamma or None, beta or None, moving mean,
+    moving variance) along ``axis``: the output and the moving-average updates
+    ``moving -= (moving - batch) * (1 - momentum)`` (none when ``training`` is False;
+    with a training tensor they leave the moving moments alone when it is False)."""
+    gamma, beta, moving_mean, moving_var = variables
+    along = tuple(inputs.shape[axis] if a == axis else 1 for a in range(inputs.ndim))
+
     def normalized(mean, var):
         inv = _t.rsqrt(_t.reshape(var, along) + epsilon)
         if gamma is not None:
@@ -222,8 +235,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         return inputs * inv + (shift - _t.reshape(mean, along) * inv)
 
     if training is False:
-        return _t.identity(normalized(moving_mean, moving_var), name=name)
-    mean, var = _nn.moments(inputs, others)
+        return normalized(moving_mean, moving_var), []
+    mean, var = _nn.moments(inputs, [a for a in range(inputs.ndim) if a != axis])
     rate = 1.0 - momentum
     if training is True:
         out = normalized(mean, var)
@@ -231,10 +244,9 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         training = scalar_by_contract(training)
         out = _t.where(training, normalized(mean, var), normalized(moving_mean, moving_var))
         rate = rate * _t.cast(training, inputs.dtype)
-    for moving, batch in ((moving_mean, mean), (moving_var, var)):
-        update = _variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
-        _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
-    return _t.identity(out, name=name)
+    updates = [_variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
+               for moving, batch in ((moving_mean, mean), (moving_var, var))]
+    return out, updates
 
 
 def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",

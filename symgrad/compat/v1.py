@@ -76,6 +76,7 @@ from . import iterators as _iterators
 from . import monitored as _monitored
 from . import distributions as _distributions
 from . import image as _image
+from . import keras as _keras
 from . import rnn as _rnn
 from . import v1_ops as _v1_ops
 from . import summary as _summary
@@ -345,6 +346,7 @@ initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
+keras = _keras.keras
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
