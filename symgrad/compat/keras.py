@@ -1,6 +1,6 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
-Layers called on tensors (``keras_core``, ``keras_layers``), ``Sequential``/``Model``
+Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``), ``Sequential``/``Model``
 called on tensors (``keras_models``), ``activations``, ``initializers``,
 ``regularizers``, ``losses`` (``keras_objects``), ``backend`` (``keras_backend`` and
 the ``K.*`` ops below) and ``utils.to_categorical``.  Everything else of
@@ -24,6 +24,7 @@ from ..differentiate import gradients as _gradients
 from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_core as _core
+from . import keras_merge as _merge
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
@@ -128,11 +129,11 @@ backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in
         batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
         name=name))
 
-_LAYERS = {n: getattr(_core, n) for n in dir(_core)
-           if isinstance(getattr(_core, n), type) and issubclass(getattr(_core, n), Layer)
+_LAYERS = {n: getattr(m, n) for m in (_core, _merge) for n in dir(m)
+           if isinstance(getattr(m, n), type) and issubclass(getattr(m, n), Layer)
            and not n.startswith("_")}
 layers = namespace("keras.layers", InputLayer=InputLayer, Input=Input,
-                   **_LAYERS, **{n: getattr(_core, n) for n in (
+                   **_LAYERS, **{n: getattr(_merge, n) for n in (
                        "concatenate", "add", "multiply", "average", "maximum", "minimum",
                        "subtract")})
 activations = namespace("keras.activations", get=_objects.get_activation,

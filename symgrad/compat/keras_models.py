@@ -104,6 +104,8 @@ class Model(Layer):
         self.inputs = list(inputs) if self._nested[0] else [inputs]
         self.outputs = list(outputs) if self._nested[1] else [outputs]
         self._steps = _steps_between(self.inputs, self.outputs)
+        found = [K.state().inputs.get(id(x)) for x in self.inputs]
+        self._input_layers = [x for x in found if x is not None]
         self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
@@ -132,8 +134,7 @@ class Model(Layer):
     @property
     def layers(self):
         """The model's layers (a functional model's InputLayers first, as keras lists them)."""
-        inputs = [K.state().inputs.get(id(x)) for x in (self.inputs or [])]
-        return [x for x in inputs if x is not None] + self._sublayers()
+        return self.__dict__.get("_input_layers", []) + self._sublayers()
 
     def get_layer(self, name=None, index=None):
         if index is not None:

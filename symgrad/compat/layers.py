@@ -187,8 +187,9 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
     the variance without Bessel's correction) or the moving ones.  Training adds to
     ``tf.GraphKeys.UPDATE_OPS`` the updates ``moving -= (moving - batch) * (1 - momentum)``
     that TF adds (run them with ``tf.control_dependencies``, as TF's docs say); with a
-    training tensor they leave the moving moments alone when it is False.  TF's fused
-    kernel (4-d inputs) corrects the moving variance by n / (n - 1); this layer does not.
+    training tensor they leave the moving moments alone when it is False.  On 4-d inputs
+    (unless ``fused=False``) the moving variance takes the batch variance times
+    n / (n - 1), as TF's fused kernel does.
     """
     if renorm or virtual_batch_size is not None or adjustment is not None:
         raise ValueError("tf.layers.batch_normalization: renorm, virtual_batch_size and "
@@ -213,17 +214,20 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                               trainable_=False)
 
     out, updates = normalize(inputs, axis, (gamma, beta, moving_mean, moving_var), epsilon,
-                             momentum, training)
+                             momentum, training,
+                             unbiased=fused is not False and inputs.ndim == 4 and axis in (1, 3))
     for update in updates:
         _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
     return _t.identity(out, name=name)
 
 
-def normalize(inputs, axis, variables, epsilon, momentum, training):
+def normalize(inputs, axis, variables, epsilon, momentum, training, unbiased=False):
     """Batch normalization with ``variables`` (gamma or None, beta or None, moving mean,
     moving variance) along ``axis``: the output and the moving-average updates
     ``moving -= (moving - batch) * (1 - momentum)`` (none when ``training`` is False;
-    with a training tensor they leave the moving moments alone when it is False)."""
+    with a training tensor they leave the moving moments alone when it is False).
+    ``unbiased``: the moving variance takes the batch variance times n / (n - 1), n the
+    count of values per channel (TF's fused kernel, which keras uses on 4-d inputs)."""
     gamma, beta, moving_mean, moving_var = variables
     along = tuple(inputs.shape[axis] if a == axis else 1 for a in range(inputs.ndim))
 
@@ -244,6 +248,9 @@ def normalize(inputs, axis, variables, epsilon, momentum, training):
         training = scalar_by_contract(training)
         out = _t.where(training, normalized(mean, var), normalized(moving_mean, moving_var))
         rate = rate * _t.cast(training, inputs.dtype)
+    if unbiased:
+        n = _t.cast(_t.size(inputs), inputs.dtype) / float(inputs.shape[axis])
+        var = var * n / (n - 1.0)
     updates = [_variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
                for moving, batch in ((moving_mean, mean), (moving_var, var))]
     return out, updates

@@ -1,0 +1,379 @@
+"""tf.keras inside a TF1 Session (compat.keras*): TF1 programs as tutorials write them,
+run with only the import changed.  Names, collections and numbers are what real
+TensorFlow (2.21, tf_keras, graph mode via tf.compat.v1) printed for the same program,
+written here as literals; weights are constants or assigned so numbers compare."""
+import numpy as np
+import pytest
+
+from .tf1_programs import run_tf1
+
+
+def test_layer_names_collections_and_weights_as_tf1_keras():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 4])
+        d = tf.keras.layers.Dense(3, activation='relu')
+        y = d(x)
+        y2 = d(x)                      # the same weights; a second name scope, dense_1
+        d2 = tf.keras.layers.Dense(2, kernel_regularizer=tf.keras.regularizers.l2(0.01))
+        z = d2(y)
+        with tf.variable_scope("foo"):
+            w = tf.keras.layers.Dense(2)(x)
+        with tf.name_scope("bar"):
+            w2 = tf.keras.layers.Dense(2)(x)
+        names = [v.name for v in tf.global_variables()]
+        trainable = [v.name for v in tf.trainable_variables()]
+        layer_names = (d.name, d2.name, d.kernel.name, [v.name for v in d.weights])
+        reg = ([l.name for l in d2.losses], tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))
+        bn = tf.keras.layers.BatchNormalization()
+        b = bn(y)
+        bn_names = ([v.name for v in bn.weights], [v.name for v in bn.trainable_weights],
+                    len(bn.updates), tf.get_collection(tf.GraphKeys.UPDATE_OPS))
+        phase = tf.keras.backend.learning_phase().name
+        with tf.Session() as sess:
+            same = tf.keras.backend.get_session() is sess
+            sess.run(tf.global_variables_initializer())
+            shapes = [a.shape for a in d.get_weights()]
+            d2.set_weights([np.ones((3, 2)), np.zeros(2)])
+            k2 = sess.run(d2.kernel)
+    """)
+    assert ns["names"] == ns["trainable"] == [
+        "dense/kernel:0", "dense/bias:0", "dense_1_1/kernel:0", "dense_1_1/bias:0",
+        "foo/dense_2/kernel:0", "foo/dense_2/bias:0", "bar/dense_3/kernel:0",
+        "bar/dense_3/bias:0"]
+    assert ns["layer_names"] == ("dense", "dense_1", "dense/kernel:0",
+                                 ["dense/kernel:0", "dense/bias:0"])
+    # (op names inside differ: symgrad names a relu "relu", TF "Relu")
+    assert ns["y2"].name.startswith("dense_1/") and ns["y"].name.startswith("dense/")
+    assert ns["reg"] == (["dense_1_1/kernel/Regularizer/mul:0"], [])
+    assert ns["bn_names"] == (
+        ["batch_normalization/gamma:0", "batch_normalization/beta:0",
+         "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"],
+        ["batch_normalization/gamma:0", "batch_normalization/beta:0"], 2, [])
+    assert ns["phase"] == "keras_learning_phase:0" and ns["same"]
+    assert ns["shapes"] == [(4, 3), (3,)]
+    np.testing.assert_array_equal(ns["k2"], np.ones((3, 2)))
+
+
+SEQUENTIAL = """
+    import numpy as np
+    import tensorflow as tf
+    C = tf.keras.initializers.Constant
+    x = tf.placeholder(tf.float32, [None, 4])
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(3, activation='relu', kernel_initializer=C(0.1)),
+        tf.keras.layers.Dense(2, kernel_initializer=C(-0.2), bias_initializer=C(0.5))])
+    y = model(x)
+    inp = tf.keras.Input(shape=(4,))
+    h = tf.keras.layers.Dense(5, name="hid", kernel_initializer=C(0.3))(inp)
+    out = tf.keras.layers.Dense(1, kernel_initializer=C(0.7))(h)
+    m = tf.keras.Model(inputs=inp, outputs=out)
+    z = m(x)                                    # the functional model called again
+    seq2 = tf.keras.Sequential()
+    seq2.add(tf.keras.layers.Dense(2, input_shape=(4,)))
+    loss = tf.reduce_sum(y * y) + tf.reduce_sum(z)
+    grads = tf.gradients(loss, model.trainable_weights)
+    names = [v.name for v in tf.global_variables()]
+    xv = np.array([[1., -2., 3., 0.5], [0.2, 0.1, -1., 2.]], np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        yv, zv = sess.run([y, z], {x: xv})
+        gv = sess.run(grads, {x: xv})
+        predicted = m.predict(xv)
+"""
+
+
+def test_sequential_and_functional_model_called_on_a_placeholder():
+    ns = run_tf1(SEQUENTIAL)
+    assert ns["names"] == ["sequential/dense/kernel:0", "sequential/dense/bias:0",
+                     "sequential/dense_1/kernel:0", "sequential/dense_1/bias:0",
+                     "hid/kernel:0", "hid/bias:0", "dense_2/kernel:0", "dense_2/bias:0",
+                     "dense_3/kernel:0", "dense_3/bias:0"]
+    assert [layer.name for layer in ns["model"].layers] == ["dense", "dense_1"]
+    assert ns["inp"].name == "input_1:0" and ns["m"].output_shape == (None, 1)
+    assert [type(layer).__name__ for layer in ns["m"].layers] == ["InputLayer", "Dense",
+                                                                  "Dense"]
+    assert ns["seq2"].inputs[0].name == "dense_3_input:0"
+    assert ns["seq2"].output_shape == (None, 2)
+    np.testing.assert_allclose(ns["yv"], [[0.35, 0.35], [0.422, 0.422]], rtol=1e-6)
+    np.testing.assert_allclose(ns["zv"], [[2.625], [1.365]], rtol=1e-6)
+    np.testing.assert_allclose(ns["predicted"], [[2.625], [1.365]], rtol=1e-6)
+    gk, gb, gk2, gb2 = ns["gv"]
+    np.testing.assert_allclose(gk[:, 0], [-0.34752, 0.52624, -0.50240004, -0.8152], rtol=1e-5)
+    np.testing.assert_allclose(gb, [-0.61759996] * 3, rtol=1e-5)
+    np.testing.assert_allclose(gk2, np.full((3, 2), 0.28472), rtol=1e-5)
+    np.testing.assert_allclose(gb2, [1.5439999] * 2, rtol=1e-5)
+
+
+CNN = """
+    import numpy as np
+    import tensorflow as tf
+    L = tf.keras.layers
+    rng = np.random.RandomState(0)
+    xv = rng.randn(2, 6, 6, 2).astype(np.float32)
+    labels = np.array([[1., 0, 0], [0, 0, 1]], np.float32)
+    x = tf.placeholder(tf.float32, [None, 6, 6, 2])
+    y_ = tf.placeholder(tf.float32, [None, 3])
+    h = L.Conv2D(4, 3, padding='same', activation='relu')(x)
+    p = L.MaxPooling2D()(h)
+    bn = L.BatchNormalization()
+    hb = bn(p, training=True)
+    a = L.AveragePooling2D(pool_size=(1, 2))(hb)
+    c1 = L.Conv1D(2, 2, strides=1)(tf.reshape(a, [-1, 3, 4]))
+    f = L.Flatten()(c1)
+    d = L.Dropout(0.5)(f)                       # the learning phase: not fed, so off
+    lr = L.LeakyReLU()(d)
+    logits = L.Dense(3)(lr)
+    probs = L.Activation('softmax')(logits)
+    loss = tf.reduce_mean(tf.keras.losses.categorical_crossentropy(y_, probs))
+    shapes = [v.shape.as_list() for v in tf.global_variables()]
+    names = [v.name for v in tf.global_variables()]
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    gs = tf.gradients(loss, tf.trainable_variables())
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for v in tf.global_variables():
+            if "moving" not in v.name:
+                n = int(np.prod(v.shape.as_list()))
+                sess.run(v.assign(np.sin(np.arange(n) * 0.37 + len(v.name)).reshape(
+                    v.shape.as_list()).astype(np.float32)))
+        before = sess.run(loss, {x: xv, y_: labels})
+        gv = sess.run(gs, {x: xv, y_: labels})
+        sess.run(train, {x: xv, y_: labels})
+        sess.run(bn.updates, {x: xv})
+        after = sess.run(loss, {x: xv, y_: labels})
+        moving_variance = sess.run(bn.moving_variance)
+"""
+
+
+def test_small_keras_cnn_trained_with_a_tf_train_optimizer_matches_tf():
+    ns = run_tf1(CNN)
+    assert ns["names"] == [
+        "conv2d/kernel:0", "conv2d/bias:0", "batch_normalization/gamma:0",
+        "batch_normalization/beta:0", "batch_normalization/moving_mean:0",
+        "batch_normalization/moving_variance:0", "conv1d/kernel:0", "conv1d/bias:0",
+        "dense/kernel:0", "dense/bias:0"]
+    assert ns["shapes"] == [[3, 3, 2, 4], [4], [4], [4], [4], [4], [2, 4, 2], [2], [4, 3],
+                            [3]]
+    assert [t.shape.as_list() for t in (ns["p"], ns["a"], ns["c1"], ns["f"])] == [
+        [None, 3, 3, 4], [None, 3, 1, 4], [None, 2, 2], [None, 4]]
+    np.testing.assert_allclose(ns["before"], 1.2194015, rtol=1e-5)
+    np.testing.assert_allclose(ns["after"], 1.137908, rtol=1e-5)
+    sums = [float(np.abs(g).sum()) for g in ns["gv"]]
+    np.testing.assert_allclose(sums[2:], [0.6165327, 0.05000868, 1.6869268, 0.10818925,
+                                          1.6110184, 0.62311208], rtol=1e-4)
+    np.testing.assert_allclose(sums[0], 1.946238, rtol=1e-4)
+    assert sums[1] < 1e-6   # the conv bias feeds a batch norm: no gradient up to rounding
+    np.testing.assert_allclose(ns["gv"][0].ravel()[:6],
+                               [0.01418, -0.00623, 0.02783, 0.0052, -0.04635, 0.0481],
+                               atol=1e-5)
+    # TF's fused kernel on 4-d inputs: the moving variance takes var * n / (n - 1)
+    np.testing.assert_allclose(ns["moving_variance"],
+                               [1.0143678, 1.0183533, 1.0139791, 1.0069094], rtol=1e-5)
+
+
+def test_batch_normalization_numbers_and_its_updates_in_layer_updates():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        bn = tf.keras.layers.BatchNormalization(momentum=0.9)
+        xb = tf.placeholder(tf.float32, [None, 3])
+        ob = bn(xb, training=True)
+        test = bn(xb)                           # learning phase, False unless fed
+        data = np.arange(12, dtype=np.float32).reshape(4, 3) ** 1.5
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run(ob, {xb: data})
+            sess.run(bn.updates[:2], {xb: data})
+            moving = sess.run([bn.moving_mean, bn.moving_variance])
+            inference = sess.run(test, {xb: data})
+    """)
+    np.testing.assert_allclose(ns["out"][:, 0], [-1.1410037, -0.6352721, 0.28942132,
+                                                 1.4868549], rtol=1e-5)
+    np.testing.assert_allclose(ns["moving"][0], [1.1723273, 1.478576, 1.8279765], rtol=1e-5)
+    np.testing.assert_allclose(ns["moving"][1], [11.456489, 14.2381315, 16.885021],
+                               rtol=1e-5)
+    data, (mean, var) = ns["data"], ns["moving"]
+    np.testing.assert_allclose(ns["inference"], (data - mean) / np.sqrt(var + 1e-3),
+                               rtol=1e-5)
+
+
+def test_dropout_reads_the_learning_phase_fed_as_one():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        K = tf.keras.backend
+        x = tf.placeholder(tf.float32, [None, 4])
+        d = tf.keras.layers.Dropout(0.5, seed=1)(x)
+        explicit = tf.keras.layers.Dropout(0.5)(x, training=False)
+        with tf.Session() as sess:
+            off = sess.run(d, {x: np.ones((3, 4))})
+            on = sess.run(d, {x: np.ones((3, 4)), K.learning_phase(): 1})
+            never = sess.run(explicit, {x: np.ones((3, 4)), K.learning_phase(): 1})
+    """)
+    np.testing.assert_array_equal(ns["off"], np.ones((3, 4)))
+    np.testing.assert_array_equal(ns["never"], np.ones((3, 4)))
+    assert set(np.unique(ns["on"])) <= {0.0, 2.0} and 0 < (ns["on"] == 0).sum() < 12
+
+
+def test_subclassed_layer_and_model_and_get_session_initialising_keras_variables():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        K = tf.keras.backend
+        class Scale(tf.keras.layers.Layer):
+            def __init__(self, units, **kwargs):
+                super(Scale, self).__init__(**kwargs)
+                self.units = units
+            def build(self, input_shape):
+                self.w = self.add_weight(name="w", shape=(int(input_shape[-1]), self.units),
+                                         initializer=tf.keras.initializers.Constant(0.5))
+                self.c = self.add_weight(name="c", shape=(self.units,), initializer="ones",
+                                         trainable=False)
+                super(Scale, self).build(input_shape)
+            def call(self, x):
+                return tf.matmul(x, self.w) * self.c
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super(Net, self).__init__()
+                self.d1 = tf.keras.layers.Dense(3, kernel_initializer="ones")
+                self.s = Scale(2)
+            def call(self, x):
+                return self.s(tf.nn.relu(self.d1(x)))
+        x = tf.placeholder(tf.float32, [None, 4])
+        net = Net()
+        y = net(x)
+        trainable = [w.name for w in tf.trainable_variables()]
+        f = K.function([x, K.learning_phase()], [y])
+        m = tf.keras.layers.Dense(2, kernel_initializer="ones",
+                                  bias_initializer=tf.keras.initializers.Constant(0.25))
+        u = m(x)
+        with tf.Session() as sess:
+            weights = m.get_weights()           # get_session initialises keras variables
+            uv, yv = sess.run([u, y], {x: np.ones((1, 4))})
+            fv = f([np.ones((2, 4)), 0])
+            means = K.get_value(K.mean(tf.constant([[1., 2.], [3., 5.]]), axis=1))
+    """)
+    net = ns["net"]
+    assert net.name == "net"
+    assert [w.name for w in net.weights] == ["net/dense/kernel:0", "net/dense/bias:0",
+                                             "net/scale/w:0", "net/scale/c:0"]
+    assert ns["trainable"] == [
+        "net/dense/kernel:0", "net/dense/bias:0", "net/scale/w:0"]
+    assert [a.tolist() for a in ns["weights"]] == [[[1.0, 1.0]] * 4, [0.25, 0.25]]
+    np.testing.assert_array_equal(ns["uv"], [[4.25, 4.25]])
+    np.testing.assert_array_equal(ns["yv"], [[6.0, 6.0]])
+    np.testing.assert_array_equal(ns["fv"][0], [[6.0, 6.0], [6.0, 6.0]])
+    np.testing.assert_array_equal(ns["means"], [1.5, 4.0])
+
+
+def test_keras_losses_and_activations_against_tf():
+    ns = run_tf1("""
+        import tensorflow as tf
+        L = tf.keras.losses
+        yt = tf.constant([[0., 1., 0.], [1., 0., 0.]])
+        yp = tf.constant([[0.2, 0.5, 0.3], [0.9, 0.05, 0.05]])
+        lg = tf.constant([[1., 2., 3.], [3., -1., 0.5]])
+        big = tf.constant([[100., 0., 0.]])
+        with tf.Session() as s:
+            values = s.run([
+                L.categorical_crossentropy(yt, yp),
+                L.categorical_crossentropy(yt, lg, from_logits=True),
+                L.sparse_categorical_crossentropy(tf.constant([1, 0]), yp),
+                L.mean_squared_error(yt, yp), L.binary_crossentropy(yt, yp),
+                L.binary_crossentropy(yt, lg, from_logits=True),
+                L.CategoricalCrossentropy()(yt, yp), L.MeanSquaredError()(yt, yp),
+                tf.keras.regularizers.l2(0.01)(lg), tf.keras.regularizers.l1(0.01)(lg)])
+            # a softmax (sigmoid) output is read back as logits: no clipping at 1e-7
+            saturated = s.run([
+                L.categorical_crossentropy(yt[:1], tf.nn.softmax(big)),
+                L.binary_crossentropy(yt[:1], tf.nn.sigmoid(big)),
+                L.sparse_categorical_crossentropy(tf.constant([1]), tf.nn.softmax(big))])
+            grad = s.run(tf.gradients(L.categorical_crossentropy(yt[:1], tf.nn.softmax(big)),
+                                      big))
+            acts = s.run([tf.keras.activations.hard_sigmoid(tf.constant([-3., 0., 1., 3.])),
+                          tf.keras.activations.relu(tf.constant([-3., 0., 1., 8.]), alpha=0.1,
+                                                    max_value=6.)])
+    """)
+    expected = [[0.6931472, 0.10536055], [1.4076059, 0.09567437], [0.6931472, 0.10536056],
+                [0.12666667, 0.005], [0.42432174, 0.06931559], [1.4962591, 0.4453087],
+                0.39925388, 0.06583333, 0.24249999, 0.105]
+    for got, want in zip(ns["values"], expected):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    np.testing.assert_allclose(np.ravel(ns["saturated"]), [100.0, 33.79543, 100.0], rtol=1e-5)
+    np.testing.assert_allclose(ns["grad"][0], [[1.0, -1.0, 0.0]], atol=1e-6)
+    np.testing.assert_allclose(ns["acts"][0], [0.0, 0.5, 0.7, 1.0], rtol=1e-6)
+    np.testing.assert_allclose(ns["acts"][1], [-0.3, 0.0, 1.0, 6.0], rtol=1e-6)
+
+
+def test_merges_reshape_embedding_and_lambda():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        L = tf.keras.layers
+        a = tf.placeholder(tf.float32, [None, 2, 3])
+        b = tf.placeholder(tf.float32, [None, 2, 3])
+        cat = L.concatenate([a, b])
+        added = L.Add()([a, b])
+        r = L.Reshape((-1,))(cat)
+        perm = L.Permute((2, 1))(a)
+        lam = L.Lambda(lambda t, k: t * k, arguments={"k": 3.0})(a)
+        ids = tf.placeholder(tf.int32, [None, 2])
+        emb = L.Embedding(10, 4, embeddings_initializer="uniform")
+        e = emb(ids)
+        av, bv = np.ones((1, 2, 3), np.float32), 2 * np.ones((1, 2, 3), np.float32)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            rv, addv, lamv = sess.run([r, added, lam], {a: av, b: bv})
+            table, ev = sess.run([emb.embeddings, e], {ids: [[3, 7]]})
+    """)
+    assert ns["cat"].shape.as_list() == [None, 2, 6] and ns["r"].shape.as_list() == [None, 12]
+    assert ns["perm"].shape.as_list() == [None, 3, 2]
+    assert ns["e"].shape.as_list() == [None, 2, 4]
+    assert ns["emb"].embeddings.name == "embedding/embeddings:0"
+    np.testing.assert_array_equal(ns["rv"], [[1, 1, 1, 2, 2, 2] * 2])
+    np.testing.assert_array_equal(ns["addv"], np.full((1, 2, 3), 3.0))
+    np.testing.assert_array_equal(ns["lamv"], np.full((1, 2, 3), 3.0))
+    assert np.abs(ns["table"]).max() <= 0.05          # keras's uniform(-0.05, 0.05)
+    np.testing.assert_array_equal(ns["ev"][0], ns["table"][[3, 7]])
+
+
+@pytest.mark.parametrize("line, words", [
+    ("tf.keras.optimizers.Adam(0.01)", ["tf.keras.optimizers", "tf.train.AdamOptimizer"]),
+    ("tf.keras.layers.LSTM(8)", ["tf.keras.layers.LSTM", "dynamic_rnn"]),
+    ("tf.keras.datasets.mnist.load_data()", ["tf.keras.datasets", "numpy"]),
+    ("tf.keras.callbacks.EarlyStopping()", ["tf.keras.callbacks", "sess.run"]),
+    ("tf.keras.layers.SeparableConv2D(3, 3)", ["tf.keras.layers.SeparableConv2D",
+                                               "tf.layers"]),
+    ("tf.keras.Sequential([tf.keras.layers.Dense(1)]).fit",
+     ["tf.keras.Model.fit", "tf.train optimizer"]),
+    ("tf.keras.Sequential([tf.keras.layers.Dense(1)]).compile",
+     ["tf.keras.Model.compile", "tf.Session"]),
+])
+def test_what_is_missing_says_what_to_use(line, words):
+    with pytest.raises(AttributeError) as info:
+        run_tf1(f"import tensorflow as tf\n{line}\n")
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(TypeError, match="'units_'"):
+        run_tf1("import tensorflow as tf\ntf.keras.layers.Dense(3, units_=2)\n")
+    with pytest.raises(ValueError, match="Unknown activation function: 'relux'"):
+        run_tf1("import tensorflow as tf\ntf.keras.layers.Dense(3, activation='relux')\n")
+    with pytest.raises(ValueError, match="Lambda"):
+        run_tf1("""
+            import tensorflow as tf
+            inp = tf.keras.Input(shape=(3,))
+            h = tf.keras.layers.Dense(2)(inp) * 2.0      # a TF op between layers
+            tf.keras.Model(inp, tf.keras.layers.Dense(1)(h))
+        """)
+    with pytest.raises(ValueError, match="set_weights: layer 'dense' has 2 weights"):
+        run_tf1("""
+            import tensorflow as tf
+            d = tf.keras.layers.Dense(2)
+            d(tf.zeros([1, 3]))
+            d.set_weights([[1.0]])
+        """)
