@@ -377,3 +377,63 @@ def test_bad_arguments_are_named():
             d(tf.zeros([1, 3]))
             d.set_weights([[1.0]])
         """)
+
+
+KERAS_AS_TF_INTERFACE = """
+import numpy as np
+import symgrad.compat.v1 as tf
+from symgrad.compat.v1.keras.layers import Dense, Dropout
+from symgrad.compat.v1.keras import backend as K
+from symgrad.compat.v1.keras.metrics import categorical_accuracy as accuracy
+from symgrad.compat.v1.keras.losses import categorical_crossentropy
+sess = tf.Session()
+K.set_session(sess)
+img = tf.placeholder(tf.float32, shape=(None, 8))
+C = tf.keras.initializers.Constant
+x = Dense(16, activation='relu', kernel_initializer=C(np.sin(np.arange(128)).reshape(8, 16)))(img)
+x = Dropout(0.5)(x)
+preds = Dense(3, activation='softmax',
+              kernel_initializer=C(np.cos(np.arange(48)).reshape(16, 3)))(x)
+labels = tf.placeholder(tf.float32, shape=(None, 3))
+loss = tf.reduce_mean(categorical_crossentropy(labels, preds))
+train_step = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+sess.run(tf.global_variables_initializer())
+rng = np.random.RandomState(0)
+X = rng.randn(30, 8).astype(np.float32)
+Y = np.eye(3, dtype=np.float32)[rng.randint(0, 3, 30)]
+with sess.as_default():
+    for i in range(20):
+        train_step.run(feed_dict={img: X, labels: Y, K.learning_phase(): 0})
+acc_value = accuracy(labels, preds)
+with sess.as_default():          # a second block: as_default leaves the session open
+    acc = acc_value.eval(feed_dict={img: X, labels: Y}).mean()
+    final = loss.eval(feed_dict={img: X, labels: Y})
+same = K.get_session() is sess
+"""
+
+
+def test_keras_as_a_simplified_interface_to_tensorflow():
+    # F. Chollet's 2016 post, with tf.keras imported the TF1 way; TF printed 0.6 0.95014393
+    import symgrad as sg
+    ns = {}
+    with sg.Graph().as_default():
+        exec(compile(KERAS_AS_TF_INTERFACE, "<keras program>", "exec"), ns)
+    np.testing.assert_allclose(ns["acc"], 0.6, rtol=1e-6)
+    np.testing.assert_allclose(ns["final"], 0.95014393, rtol=1e-5)
+    assert ns["same"]
+
+
+@pytest.mark.parametrize("statement, words", [
+    ("from symgrad.compat.v1.keras.optimizers import Adam", ["tf.keras.optimizers",
+                                                            "tf.train.AdamOptimizer"]),
+    ("from symgrad.compat.v1.keras.layers import LSTM", ["tf.keras.layers.LSTM",
+                                                        "dynamic_rnn"]),
+    ("import symgrad.compat.v1.keras.callbacks", ["tf.keras.callbacks"]),
+    ("from symgrad.compat.v1.keras.metrics import Accuracy", ["metric objects",
+                                                             "tf.metrics"]),
+])
+def test_importing_what_is_missing_says_what_to_use(statement, words):
+    with pytest.raises(ImportError) as info:
+        exec(statement, {})
+    for word in words:
+        assert word in str(info.value)

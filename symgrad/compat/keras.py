@@ -1,12 +1,13 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
-Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``), ``Sequential``/``Model``
-called on tensors (``keras_models``), ``activations``, ``initializers``,
-``regularizers``, ``losses`` (``keras_objects``), ``backend`` (``keras_backend`` and
-the ``K.*`` ops below) and ``utils.to_categorical``.  Everything else of
-``tf.keras`` (the training loop, ``optimizers``, ``callbacks``, ``datasets``,
-recurrent layers...) raises an AttributeError that names it and says what to use
-(``runtime.MISSING``).
+Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``),
+``Sequential``/``Model`` called on tensors (``keras_models``), ``activations``,
+``initializers``, ``regularizers``, ``losses``, ``metrics`` as functions
+(``keras_objects``), ``backend`` (``keras_backend`` and the ``K.*`` ops below) and
+``utils.to_categorical``; ``from symgrad.compat.v1.keras.layers import Dense`` imports
+too.  Everything else of ``tf.keras`` (the training loop, ``optimizers``,
+``callbacks``, ``datasets``, recurrent layers...) raises an AttributeError (an
+ImportError when imported) that names it and says what to use (``runtime.MISSING``).
 
 Sits in ``compat``; imports numpy, ``tracing`` and ``compat``'s keras modules and
 runtime.
@@ -28,7 +29,7 @@ from . import keras_merge as _merge
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
-from .runtime import MISSING, namespace
+from .runtime import MISSING, missing, namespace
 from .tensor import constant
 
 _RNN = ("recurrent keras layers are not supported; use tf.nn.rnn_cell.LSTMCell (GRUCell, "
@@ -36,8 +37,8 @@ _RNN = ("recurrent keras layers are not supported; use tf.nn.rnn_cell.LSTMCell (
 MISSING.update({
     "keras": "of tf.keras, symgrad has the layers called on tensors inside a tf.Session "
              "(tf.keras.layers.Dense, Conv2D, ...), Sequential and Model called on tensors, "
-             "activations, initializers, regularizers, losses, backend and "
-             "utils.to_categorical; write the rest with tf.* ops and tf.layers",
+             "activations, initializers, regularizers, losses, metrics as functions, "
+             "backend and utils.to_categorical; write the rest with tf.* ops and tf.layers",
     "keras.optimizers": "keras optimizers are not supported; use tf.train.AdamOptimizer "
                         "(GradientDescentOptimizer, ...) and its minimize(loss)",
     "keras.callbacks": "callbacks belong to Model.fit, which is not supported; write the "
@@ -47,8 +48,9 @@ MISSING.update({
     "keras.models.load_model": "keras model files are not supported; rebuild the model in "
                                "code and restore its variables with tf.train.Saver",
     "keras.layers.Conv2DTranspose": "use tf.layers.conv2d_transpose",
-    "keras.metrics": "keras metrics are not supported; use tf.metrics or compute the value "
-                     "with tf ops (tf.reduce_mean(tf.cast(tf.equal(a, b), tf.float32)))",
+    "keras.metrics": "of tf.keras.metrics symgrad has the functions (categorical_accuracy, "
+                     "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
+                     "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
 })
 for _name in ("LSTM", "GRU", "SimpleRNN", "RNN", "Bidirectional", "TimeDistributed",
               "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
@@ -145,9 +147,38 @@ regularizers = namespace("keras.regularizers", l1=_objects.l1, l2=_objects.l2,
                          L2=_objects.l2, get=_objects.get_regularizer)
 losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
                    **_objects.LOSSES, **_objects.LOSS_CLASSES)
+metrics = namespace("keras.metrics", **_objects.METRICS)
 models = namespace("keras.models", Sequential=Sequential, Model=Model)
 utils = namespace("keras.utils", to_categorical=to_categorical)
 keras = namespace("keras", layers=layers, activations=activations,
                   initializers=initializers, regularizers=regularizers, losses=losses,
-                  backend=backend, models=models, utils=utils, Sequential=Sequential,
-                  Model=Model, Input=Input)
+                  metrics=metrics, backend=backend, models=models, utils=utils,
+                  Sequential=Sequential, Model=Model, Input=Input)
+
+
+def submodules(prefix):
+    """``{prefix.keras: keras, prefix.keras.layers: layers, ...}``: entries for
+    ``sys.modules`` so that ``from <prefix>.keras.layers import Dense`` imports (TF1
+    scripts write ``from tensorflow.keras.layers import Dense``).  They get an empty
+    ``__path__`` so that importing a name they lack asks :class:`MissingFinder`."""
+    found = {f"{prefix}.keras": keras}
+    for name, value in vars(keras).items():
+        if isinstance(value, type(keras).__mro__[1]):   # (the namespaces of tf.keras)
+            found[f"{prefix}.keras.{name}"] = value
+    for name, value in found.items():
+        value.__path__, value.__name__, value.__spec__ = [], name, None
+    return found
+
+
+class MissingFinder:
+    """A ``sys.meta_path`` finder: importing a ``tf.keras`` name symgrad lacks
+    (``from <prefix>.keras.optimizers import Adam``) raises the ImportError that
+    names it and says what to use (``runtime.MISSING``), not "No module named"."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix + "."
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.startswith(self.prefix + "keras."):
+            raise ImportError(str(missing(fullname[len(self.prefix):])), name=fullname)
+        return None

@@ -328,3 +328,38 @@ def get_loss(identifier):
     if identifier in LOSSES:
         return LOSSES[identifier]
     raise ValueError(f"Unknown loss function: {identifier!r}; use one of {sorted(LOSSES)}")
+
+
+# -- metrics as functions (the metric objects are not supported) ---------------------------
+
+def categorical_accuracy(y_true, y_pred):
+    """1.0 where the arg max of ``y_pred`` is that of the one-hot ``y_true``, per sample."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    hit = _t.equal(_t.argmax(y_true, axis=-1), _t.argmax(y_pred, axis=-1))
+    return _t.cast(hit, y_pred.dtype)
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1.0 where the arg max of ``y_pred`` is the integer label ``y_true``, per sample."""
+    y_pred = _t.as_tensor(y_pred)
+    labels = y_true if isinstance(y_true, Node) else constant(np.asarray(y_true, np.int64))
+    if labels.ndim == y_pred.ndim:
+        labels = _t.squeeze(labels, [-1])
+    hit = _t.equal(_t.cast(labels, y_pred.dtype), _t.cast(_t.argmax(y_pred, axis=-1),
+                                                          y_pred.dtype))
+    return _t.cast(hit, y_pred.dtype)
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """The mean over the last axis of 1.0 where ``y_pred > threshold`` matches ``y_true``."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    guess = _t.cast(y_pred > threshold, y_pred.dtype)
+    return _t.reduce_mean(_t.cast(_t.equal(y_true, guess), y_pred.dtype), axis=-1)
+
+
+METRICS = {"categorical_accuracy": categorical_accuracy,
+           "sparse_categorical_accuracy": sparse_categorical_accuracy,
+           "binary_accuracy": binary_accuracy, **{n: LOSSES[n] for n in (
+               "mean_squared_error", "mse", "mean_absolute_error", "mae",
+               "categorical_crossentropy", "sparse_categorical_crossentropy",
+               "binary_crossentropy")}}

@@ -21,6 +21,7 @@ Sits on top of the pipeline with ``teach``; nothing below imports it.
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import weakref
 
@@ -150,8 +151,18 @@ class Session:
     def close(self):
         self._closed = True
 
+    @contextlib.contextmanager
     def as_default(self):
-        return self
+        """``with sess.as_default():`` the default session inside the block; unlike
+        ``with sess:`` it leaves the session open (TF1; Keras-era code enters it twice)."""
+        DEFAULT_SESSIONS.append(self)
+        try:
+            yield self
+        finally:
+            for i in range(len(DEFAULT_SESSIONS) - 1, -1, -1):
+                if DEFAULT_SESSIONS[i] is self:
+                    del DEFAULT_SESSIONS[i]
+                    break
 
     def mark_initialized(self, variable):
         self._initialized.add(variable)

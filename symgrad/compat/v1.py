@@ -347,6 +347,9 @@ initializers = _runtime.namespace("initializers",
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
 keras = _keras.keras
+sys.modules.update(_keras.submodules(__name__))   # from symgrad.compat.v1.keras.layers import
+if not any(isinstance(f, _keras.MissingFinder) for f in sys.meta_path):
+    sys.meta_path.append(_keras.MissingFinder(__name__))
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
