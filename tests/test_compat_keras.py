@@ -437,3 +437,42 @@ def test_importing_what_is_missing_says_what_to_use(statement, words):
         exec(statement, {})
     for word in words:
         assert word in str(info.value)
+
+
+def test_frozen_layers_dtypes_default_names_and_shapes_as_tf1_keras():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x64 = tf.placeholder(tf.float64, [None, 2])
+        d = tf.keras.layers.Dense(2, kernel_initializer="ones")
+        y = d(x64)                                   # float64 in: float64 weights
+        y2 = tf.keras.layers.Dense(2)(tf.ones([1, 2]), training=True)   # dropped
+        bn = tf.keras.layers.BatchNormalization(trainable=False)
+        xb = tf.placeholder(tf.float32, [None, 2])
+        o = bn(xb, training=True)
+        frozen = (len(bn.updates), bn.trainable_weights,
+                  [w.name for w in tf.trainable_variables()][-2:])
+        m = tf.keras.Sequential([tf.keras.layers.Conv2D(2, 3, input_shape=(5, 5, 1)),
+                                 tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+        m(tf.placeholder(tf.float32, [None, 5, 5, 1]))
+        shapes = (m.inputs[0].name, m.output_shape, [l.output_shape for l in m.layers],
+                  m.count_params())
+        names = [tf.keras.layers.Dense(3).name, tf.keras.layers.LeakyReLU().name,
+                 tf.keras.layers.MaxPool2D().name,
+                 tf.keras.layers.GlobalAveragePooling2D().name]
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            ov = s.run(o, {xb: [[1., 2.], [3., 5.]]})
+    """)
+    assert ns["y"].dtype == np.float64 and ns["d"].kernel.dtype == np.float64
+    assert ns["y2"].shape.as_list() == [1, 2]
+    # TF1 keras: a frozen layer has no updates nor trainable_weights, but its weights
+    # stay in TRAINABLE_VARIABLES; training=True still normalizes with the batch
+    assert ns["frozen"] == (0, [], ["batch_normalization/gamma:0",
+                                    "batch_normalization/beta:0"])
+    np.testing.assert_allclose(ns["ov"], [[-0.9995004, -0.9997778], [0.9995005, 0.99977803]],
+                               rtol=1e-6)
+    assert ns["shapes"] == ("conv2d_input:0", (None, 1),
+                            [(None, 3, 3, 2), (None, 18), (None, 1)], 39)
+    assert ns["names"] == ["dense_3", "leaky_re_lu", "max_pooling2d",
+                           "global_average_pooling2d"]

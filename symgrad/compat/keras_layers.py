@@ -11,7 +11,11 @@ optimizers take them; calling the layer again shares them.
 What TF1 keras keeps on the layer and not in collections: ``layer.losses`` (the
 regularizers' terms; REGULARIZATION_LOSSES stays empty) and ``layer.updates`` (the
 batch normalization's moving averages; UPDATE_OPS stays empty).  Constraints are
-kept and, as with TF's ``tf.train`` optimizers, not applied.
+kept and, as with TF's ``tf.train`` optimizers, not applied.  As in TF1 keras, a layer
+made with ``trainable=False`` has no ``trainable_weights`` and no ``updates``, but its
+weights are still in TRAINABLE_VARIABLES: freeze it with
+``minimize(loss, var_list=model.trainable_weights)``.  A layer takes the dtype of
+the first input it is called on (float64 in, float64 weights), as TF1 keras does.
 
 Sits in ``compat``; imports ``tracing``, ``compat``'s keras_backend, keras_objects,
 tensor and variables.
@@ -24,6 +28,8 @@ tensor and variables.
 (2, 3) ['dense/kernel:0', 'dense/bias:0']
 """
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -58,9 +64,14 @@ class Layer:
     # -- calling -----------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
         inputs = _tensors(inputs)
+        if "training" in kwargs and not _takes(self.call, "training"):
+            kwargs.pop("training")   # (keras drops it for layers without a training mode)
         graph = _t.get_default_graph()
         with graph.name_scope(self.name):
             if not self.built:
+                first = _flat(inputs)[0]
+                if self.dtype is None and first.dtype.kind == "f":   # (TF1: the input's)
+                    self.dtype = first.dtype
                 self.build(_shapes(inputs))
                 self.built = True
                 if self._initial_weights is not None:
@@ -86,7 +97,9 @@ class Layer:
         initializer = _objects.get_initializer(initializer) or \
             _objects.get_initializer("glorot_uniform" if dtype.kind == "f" else "zeros")
         value = _objects.initial_value(initializer, shape, dtype, f"{self.name}.{name}")
-        weight = Variable(value, name=name, trainable=bool(trainable and self.trainable))
+        # TF1 keras: a layer made with trainable=False still puts its weights in
+        # TRAINABLE_VARIABLES; only layer.trainable_weights leaves them out
+        weight = Variable(value, name=name, trainable=bool(trainable))
         weight.constraint = constraint
         K.track_variable(weight)
         self._weights.append(weight)
@@ -139,6 +152,8 @@ class Layer:
 
     @property
     def updates(self):
+        if not self.trainable:   # (TF1 keras: a frozen layer reports no updates)
+            return []
         return self._updates + [u for layer in self._sublayers() for u in layer.updates]
 
     def get_weights(self):
@@ -171,10 +186,20 @@ class Layer:
                                  f"notion of \"layer {what}\" is ill-defined.")
         return self._calls[0]
 
+    def _call_shape(self, at, what):
+        """The static shape of every call's input (``at`` 0) or output (1), if one."""
+        if not self._calls:
+            self._only_call(what)
+        shapes = [_static(call[at]) for call in self._calls]
+        if any(shape != shapes[0] for shape in shapes):
+            raise AttributeError(f"The layer {self.name!r} has multiple inbound nodes, with "
+                                 f"different {what}s: {shapes}")
+        return shapes[0]
+
     input = property(lambda self: self._only_call("input")[0])
     output = property(lambda self: self._only_call("output")[1])
-    input_shape = property(lambda self: _static(self._only_call("input shape")[0]))
-    output_shape = property(lambda self: _static(self._only_call("output shape")[1]))
+    input_shape = property(lambda self: self._call_shape(0, "input shape"))
+    output_shape = property(lambda self: self._call_shape(1, "output shape"))
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r}>"
@@ -198,6 +223,18 @@ def _tensors(inputs):
         return inputs
     return constant(inputs, tf_dtype(inputs, None) if not isinstance(inputs, np.ndarray)
                     or inputs.dtype != np.float64 else np.float32)
+
+
+def _takes(method, argument):
+    try:
+        return argument in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return True
+
+
+def _flat(inputs):
+    return [y for x in inputs for y in _flat(x)] if isinstance(inputs, (list, tuple)) \
+        else [inputs]
 
 
 def _shapes(inputs):

@@ -31,7 +31,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from . import keras_backend as K
-from .keras_layers import Layer, _static
+from .keras_layers import Layer, _flat, _static, _takes
 from .tensor import as_tf1, tf_dtype_arg
 
 _TRAINING_LOOP = ("write the loss (e.g. tf.reduce_mean(tf.keras.losses."
@@ -239,8 +239,7 @@ class Sequential(Model):
 
 
 def _takes_training(layer):
-    import inspect
-    return "training" in inspect.signature(layer.call).parameters
+    return _takes(layer.call, "training")
 
 
 def _mapped(inputs, made):
@@ -256,11 +255,6 @@ def _distinct(layers):
             seen.add(id(layer))
             out.append(layer)
     return out
-
-
-def _flat(inputs):
-    return [y for x in inputs for y in _flat(x)] if isinstance(inputs, (list, tuple)) \
-        else [inputs]
 
 
 def _steps_between(inputs, outputs):
