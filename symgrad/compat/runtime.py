@@ -1,6 +1,7 @@
 """TF1's runtime odds and ends that TF1 scripts call around the model:
 ``tf.train.Saver``, ``tf.device``, ``tf.ConfigProto``, ``tf.logging``, and a clear
-error for what symgrad does not have (``tf.contrib``, ``tf.keras``, ...).
+error for what symgrad does not have (most of ``tf.contrib``, the rest of
+``tf.keras``, ...).
 
 - ``Saver`` writes the variables' values to one numpy ``.npz`` file (``save_path`` +
   ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format;
