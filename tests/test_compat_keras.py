@@ -341,7 +341,7 @@ def test_merges_reshape_embedding_and_lambda():
 
 @pytest.mark.parametrize("line, words", [
     ("tf.keras.optimizers.Adam(0.01)", ["tf.keras.optimizers", "tf.train.AdamOptimizer"]),
-    ("tf.keras.layers.LSTM(8)", ["tf.keras.layers.LSTM", "dynamic_rnn"]),
+    ("tf.keras.layers.Bidirectional(None)", ["tf.keras.layers.Bidirectional", "dynamic_rnn"]),
     ("tf.keras.datasets.mnist.load_data()", ["tf.keras.datasets", "numpy"]),
     ("tf.keras.callbacks.EarlyStopping()", ["tf.keras.callbacks", "sess.run"]),
     ("tf.keras.layers.SeparableConv2D(3, 3)", ["tf.keras.layers.SeparableConv2D",
@@ -426,7 +426,7 @@ def test_keras_as_a_simplified_interface_to_tensorflow():
 @pytest.mark.parametrize("statement, words", [
     ("from symgrad.compat.v1.keras.optimizers import Adam", ["tf.keras.optimizers",
                                                             "tf.train.AdamOptimizer"]),
-    ("from symgrad.compat.v1.keras.layers import LSTM", ["tf.keras.layers.LSTM",
+    ("from symgrad.compat.v1.keras.layers import CuDNNLSTM", ["tf.keras.layers.CuDNNLSTM",
                                                         "dynamic_rnn"]),
     ("import symgrad.compat.v1.keras.callbacks", ["tf.keras.callbacks"]),
     ("from symgrad.compat.v1.keras.metrics import Accuracy", ["metric objects",
@@ -476,3 +476,65 @@ def test_frozen_layers_dtypes_default_names_and_shapes_as_tf1_keras():
                             [(None, 3, 3, 2), (None, 18), (None, 1)], 39)
     assert ns["names"] == ["dense_3", "leaky_re_lu", "max_pooling2d",
                            "global_average_pooling2d"]
+
+
+RECURRENT = """
+    import numpy as np
+    import tensorflow as tf
+    L = tf.keras.layers
+    C = tf.keras.initializers.Constant
+    def w(shape, k):
+        return C(np.sin(np.arange(int(np.prod(shape))) * 0.7 + k).reshape(shape) * 0.5)
+    x = tf.placeholder(tf.float32, [None, 4, 3])
+    xd = tf.placeholder(tf.float32, [None, None, 3])     # steps known at run time
+    layers = [
+        L.SimpleRNN(2, kernel_initializer=w((3, 2), 1), recurrent_initializer=w((2, 2), 2),
+                    bias_initializer=w((2,), 3)),
+        L.LSTM(2, kernel_initializer=w((3, 8), 1), recurrent_initializer=w((2, 8), 2),
+               bias_initializer=w((2,), 3), return_sequences=True, return_state=True),
+        L.GRU(2, kernel_initializer=w((3, 6), 1), recurrent_initializer=w((2, 6), 2),
+              bias_initializer=w((6,), 3), go_backwards=True),
+        L.GRU(2, kernel_initializer=w((3, 6), 1), recurrent_initializer=w((2, 6), 2),
+              bias_initializer=w((2, 6), 3), reset_after=True, recurrent_activation="sigmoid"),
+        L.LSTM(3)]
+    outs = [layers[0](x), layers[1](x), layers[2](xd), layers[3](x)]
+    layers[4](x)
+    names = [(w.name, w.shape.as_list()) for l in layers for w in l.weights]
+    flat = [outs[0], outs[1][0], outs[1][1], outs[1][2], outs[2], outs[3]]
+    loss = sum(tf.reduce_sum(o * o) for o in flat)
+    gs = tf.gradients(loss, [w for l in layers[:4] for w in l.trainable_weights])
+    xv = np.cos(np.arange(24) * 1.3).reshape(2, 4, 3).astype(np.float32)
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        values = s.run(flat, {x: xv, xd: xv})
+        grads = s.run(gs, {x: xv, xd: xv})
+        forget_bias = s.run(layers[4].cell.bias)
+"""
+
+
+def test_simple_rnn_lstm_and_gru_as_tf1_keras():
+    ns = run_tf1(RECURRENT)
+    assert [n for n, _ in ns["names"]] == [
+        f"{layer}/{cell}/{w}:0" for layer, cell in (
+            ("simple_rnn", "simple_rnn_cell"), ("lstm", "lstm_cell"), ("gru", "gru_cell"),
+            ("gru_1", "gru_cell"), ("lstm_1", "lstm_cell"))
+        for w in ("kernel", "recurrent_kernel", "bias")]
+    assert [s for _, s in ns["names"]][-6:] == [[3, 6], [2, 6], [2, 6], [3, 12], [3, 12],
+                                                [12]]
+    expected = [  # what TF printed (hard_sigmoid, reset before the product: TF1 keras)
+        [[0.574266, 0.023071], [-0.313699, -0.26187]],
+        [[[-0.112707, -0.167032], [0.009491, -0.090859], [-0.023534, -0.086283],
+          [-0.033185, -0.165032]],
+         [[0.111471, 0.048987], [-0.086463, -0.104411], [0.014423, -0.102383],
+          [0.08373, -0.065857]]],
+        [[-0.033185, -0.165032], [0.08373, -0.065857]],
+        [[-0.104966, -0.4977], [0.142132, -0.120966]],
+        [[-0.105367, 0.105947], [-0.192354, 0.388077]],
+        [[-0.148798, -0.036519], [-0.240548, 0.08804]]]
+    for got, want in zip(ns["values"], expected):
+        np.testing.assert_allclose(got, want, atol=2e-6)
+    np.testing.assert_allclose([np.abs(g).sum() for g in ns["grads"]],
+                               [2.99286, 0.97026, 0.66632, 2.00149, 0.20903, 2.19507,
+                                1.31182, 0.16324, 1.21088, 0.67046, 0.10534, 1.01359],
+                               atol=2e-5)
+    np.testing.assert_array_equal(ns["forget_bias"], [0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0])

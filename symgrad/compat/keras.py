@@ -1,12 +1,13 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
-Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``),
+Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
+``keras_rnn``),
 ``Sequential``/``Model`` called on tensors (``keras_models``), ``activations``,
 ``initializers``, ``regularizers``, ``losses``, ``metrics`` as functions
 (``keras_objects``), ``backend`` (``keras_backend`` and the ``K.*`` ops below) and
 ``utils.to_categorical``; ``from symgrad.compat.v1.keras.layers import Dense`` imports
 too.  Everything else of ``tf.keras`` (the training loop, ``optimizers``,
-``callbacks``, ``datasets``, recurrent layers...) raises an AttributeError (an
+``callbacks``, ``datasets``, ``Bidirectional``...) raises an AttributeError (an
 ImportError when imported) that names it and says what to use (``runtime.MISSING``).
 
 Sits in ``compat``; imports numpy, ``tracing`` and ``compat``'s keras modules and
@@ -26,14 +27,16 @@ from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_core as _core
 from . import keras_merge as _merge
+from . import keras_rnn as _keras_rnn
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
 from .runtime import MISSING, missing, namespace
 from .tensor import constant
 
-_RNN = ("recurrent keras layers are not supported; use tf.nn.rnn_cell.LSTMCell (GRUCell, "
-        "BasicRNNCell) with tf.nn.dynamic_rnn")
+_RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM and GRU; for the others use "
+        "tf.nn.rnn_cell.LSTMCell (GRUCell, MultiRNNCell) with tf.nn.dynamic_rnn or "
+        "tf.nn.bidirectional_dynamic_rnn")
 MISSING.update({
     "keras": "of tf.keras, symgrad has the layers called on tensors inside a tf.Session "
              "(tf.keras.layers.Dense, Conv2D, ...), Sequential and Model called on tensors, "
@@ -52,7 +55,7 @@ MISSING.update({
                      "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
                      "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
 })
-for _name in ("LSTM", "GRU", "SimpleRNN", "RNN", "Bidirectional", "TimeDistributed",
+for _name in ("RNN", "Bidirectional", "TimeDistributed",
               "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
               "StackedRNNCells"):
     MISSING["keras.layers." + _name] = _RNN
@@ -131,7 +134,7 @@ backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in
         batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
         name=name))
 
-_LAYERS = {n: getattr(m, n) for m in (_core, _merge) for n in dir(m)
+_LAYERS = {n: getattr(m, n) for m in (_core, _merge, _keras_rnn) for n in dir(m)
            if isinstance(getattr(m, n), type) and issubclass(getattr(m, n), Layer)
            and not n.startswith("_")}
 layers = namespace("keras.layers", InputLayer=InputLayer, Input=Input,
