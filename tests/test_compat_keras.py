@@ -538,3 +538,48 @@ def test_simple_rnn_lstm_and_gru_as_tf1_keras():
                                 1.31182, 0.16324, 1.21088, 0.67046, 0.10534, 1.01359],
                                atol=2e-5)
     np.testing.assert_array_equal(ns["forget_bias"], [0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+
+
+def test_two_input_two_output_model_and_nested_sequentials():
+    ns = run_tf1("""
+        import tensorflow as tf
+        L = tf.keras.layers
+        C = tf.keras.initializers.Constant
+        a = tf.keras.Input(shape=(3,), name="a")
+        b = tf.keras.Input(shape=(2,), name="b")
+        h = L.concatenate([L.Dense(4, kernel_initializer=C(0.1))(a), b])
+        bn = L.BatchNormalization()(h)
+        o1 = L.Dense(1, kernel_initializer=C(0.2), name="o1")(bn)
+        o2 = L.Dense(2, kernel_initializer=C(-0.3), name="o2")(h)
+        m = tf.keras.Model(inputs=[a, b], outputs=[o1, o2])
+        xa = tf.placeholder(tf.float32, [None, 3])
+        xb = tf.placeholder(tf.float32, [None, 2])
+        y1, y2 = m([xa, xb])
+        outer = tf.keras.Sequential([tf.keras.Sequential([L.Dense(3, kernel_initializer=C(0.5))]),
+                                     L.Dense(1, kernel_initializer=C(1.0))])
+        z = outer(xa)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            values = s.run([y1, y2, z], {xa: [[1., 2., 3.]], xb: [[4., 5.]]})
+    """)
+    m, outer = ns["m"], ns["outer"]
+    assert [layer.name for layer in m.layers] == ["a", "dense", "b", "concatenate",
+                                                 "batch_normalization", "o1", "o2"]
+    assert [w.name for w in m.weights] == [
+        "dense/kernel:0", "dense/bias:0", "batch_normalization/gamma:0",
+        "batch_normalization/beta:0", "batch_normalization/moving_mean:0",
+        "batch_normalization/moving_variance:0", "o1/kernel:0", "o1/bias:0", "o2/kernel:0",
+        "o2/bias:0"]
+    assert [w.name for w in m.trainable_weights] == [
+        "dense/kernel:0", "dense/bias:0", "batch_normalization/gamma:0",
+        "batch_normalization/beta:0", "o1/kernel:0", "o1/bias:0", "o2/kernel:0", "o2/bias:0"]
+    # (the batch norm ran twice, on the Inputs and on the placeholders: TF also has 4)
+    assert m.output_shape == [(None, 1), (None, 2)] and len(m.updates) == 4
+    assert [w.name for w in outer.weights] == [
+        "sequential_1/sequential/dense_1/kernel:0", "sequential_1/sequential/dense_1/bias:0",
+        "sequential_1/dense_2/kernel:0", "sequential_1/dense_2/bias:0"]
+    assert [layer.name for layer in outer.layers] == ["sequential", "dense_2"]
+    y1, y2, z = ns["values"]
+    np.testing.assert_allclose(y1, [[2.2788608]], rtol=1e-6)
+    np.testing.assert_allclose(y2, [[-3.42, -3.42]], rtol=1e-6)
+    np.testing.assert_allclose(z, [[9.0]], rtol=1e-6)

@@ -104,8 +104,7 @@ class Model(Layer):
         self.inputs = list(inputs) if self._nested[0] else [inputs]
         self.outputs = list(outputs) if self._nested[1] else [outputs]
         self._steps = _steps_between(self.inputs, self.outputs)
-        found = [K.state().inputs.get(id(x)) for x in self.inputs]
-        self._input_layers = [x for x in found if x is not None]
+        self._ordered = _by_depth(self.inputs, self.outputs, self._steps)
         self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
@@ -133,8 +132,19 @@ class Model(Layer):
 
     @property
     def layers(self):
-        """The model's layers (a functional model's InputLayers first, as keras lists them)."""
-        return self.__dict__.get("_input_layers", []) + self._sublayers()
+        """The model's layers; a functional model's as keras orders them (by depth from
+        the outputs, the deepest first: its InputLayers lead)."""
+        if "_ordered" in self.__dict__:
+            return list(self._ordered)
+        return self._sublayers()
+
+    @property
+    def weights(self):
+        """Each layer's weights in turn (keras's order for models)."""
+        found = self._weights + [w for layer in self._sublayers() for w in layer.weights]
+        return _distinct(found)
+
+    variables = weights
 
     def get_layer(self, name=None, index=None):
         if index is not None:
@@ -255,6 +265,28 @@ def _distinct(layers):
             seen.add(id(layer))
             out.append(layer)
     return out
+
+
+def _by_depth(inputs, outputs, steps):
+    """The layers of ``steps`` (and the InputLayers of ``inputs``) ordered as keras lists
+    a functional model's: by depth from the outputs, deepest first, ties in the order
+    of a depth-first walk from the outputs."""
+    depth = {id(o): 0 for o in outputs}
+    for out, _, layer_inputs, _, _ in reversed(steps):   # consumers before producers
+        for x in _flat(layer_inputs):
+            depth[id(x)] = max(depth.get(id(x), 0), depth.get(id(out), 0) + 1)
+    registered = K.state().inputs
+    made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
+    order, deepest = [], {}
+    for out, layer, layer_inputs, _, _ in steps:
+        for x in _flat(layer_inputs):
+            if id(x) in made:
+                order.append(made[id(x)])
+                deepest[id(made[id(x)])] = depth.get(id(x), 0)
+        order.append(layer)
+        deepest[id(layer)] = max(deepest.get(id(layer), 0), depth.get(id(out), 0))
+    order = _distinct(order)
+    return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
 
 
 def _steps_between(inputs, outputs):
