@@ -341,7 +341,7 @@ def test_merges_reshape_embedding_and_lambda():
 
 @pytest.mark.parametrize("line, words", [
     ("tf.keras.optimizers.Adam(0.01)", ["tf.keras.optimizers", "tf.train.AdamOptimizer"]),
-    ("tf.keras.layers.Bidirectional(None)", ["tf.keras.layers.Bidirectional", "dynamic_rnn"]),
+    ("tf.keras.layers.ConvLSTM2D(2, 3)", ["tf.keras.layers.ConvLSTM2D", "dynamic_rnn"]),
     ("tf.keras.datasets.mnist.load_data()", ["tf.keras.datasets", "numpy"]),
     ("tf.keras.callbacks.EarlyStopping()", ["tf.keras.callbacks", "sess.run"]),
     ("tf.keras.layers.SeparableConv2D(3, 3)", ["tf.keras.layers.SeparableConv2D",
@@ -583,3 +583,64 @@ def test_two_input_two_output_model_and_nested_sequentials():
     np.testing.assert_allclose(y1, [[2.2788608]], rtol=1e-6)
     np.testing.assert_allclose(y2, [[-3.42, -3.42]], rtol=1e-6)
     np.testing.assert_allclose(z, [[9.0]], rtol=1e-6)
+
+
+WRAPPERS = """
+    import numpy as np
+    import tensorflow as tf
+    L = tf.keras.layers
+    C = tf.keras.initializers.Constant
+    def w(shape, k):
+        return C(np.sin(np.arange(int(np.prod(shape))) * 0.7 + k).reshape(shape) * 0.5)
+    x = tf.placeholder(tf.float32, [None, 3, 3, 2])
+    ct = L.Conv2DTranspose(2, 3, strides=2, padding='same', kernel_initializer=w((3, 3, 2, 2), 1),
+                           bias_initializer=w((2,), 2))
+    y1 = ct(x)
+    ct2 = L.Conv2DTranspose(1, 2, strides=1, padding='valid', kernel_initializer=w((2, 2, 1, 2), 3))
+    y2 = ct2(x)
+    up = L.UpSampling2D()(x)
+    zp = L.ZeroPadding2D(((1, 0), (2, 1)))(x)
+    v = tf.placeholder(tf.float32, [None, 3])
+    rv = L.RepeatVector(4)(v)
+    s = tf.placeholder(tf.float32, [None, 4, 3])
+    bi = L.Bidirectional(L.LSTM(2, return_sequences=True, kernel_initializer=w((3, 8), 1),
+                                recurrent_initializer=w((2, 8), 2)))
+    yb = bi(s)
+    bi2 = L.Bidirectional(L.GRU(2, kernel_initializer=w((3, 6), 1),
+                                recurrent_initializer=w((2, 6), 2)), merge_mode="sum")
+    yb2 = bi2(s)
+    td = L.TimeDistributed(L.Dense(2, kernel_initializer=w((3, 2), 4)))
+    yt = td(s)
+    names = [(w.name, w.shape.as_list()) for l in (ct, ct2, bi, bi2, td) for w in l.weights]
+    shapes = [t.shape.as_list() for t in (y1, y2, up, zp, rv, yb, yb2, yt)]
+    xv = np.cos(np.arange(36) * 1.3).reshape(2, 3, 3, 2).astype(np.float32)
+    sv = np.cos(np.arange(24) * 0.9).reshape(2, 4, 3).astype(np.float32)
+    with tf.Session() as ss:
+        ss.run(tf.global_variables_initializer())
+        values = ss.run([y1, y2, up, zp, rv, yb, yb2, yt], {x: xv, v: [[1., 2., 3.]], s: sv})
+"""
+
+
+def test_transposed_convolution_upsampling_and_the_wrappers_as_tf1_keras():
+    ns = run_tf1(WRAPPERS)
+    bi = [f"bidirectional{k}/{d}_{r}/{r}_cell/{w}:0" for k, r in (("", "lstm"), ("_1", "gru"))
+          for d in ("forward", "backward") for w in ("kernel", "recurrent_kernel", "bias")]
+    assert [n for n, _ in ns["names"]] == [
+        "conv2d_transpose/kernel:0", "conv2d_transpose/bias:0", "conv2d_transpose_1/kernel:0",
+        "conv2d_transpose_1/bias:0", *bi, "time_distributed/kernel:0",
+        "time_distributed/bias:0"]
+    assert [s for _, s in ns["names"]][:4] == [[3, 3, 2, 2], [2], [2, 2, 1, 2], [1]]
+    assert ns["shapes"] == [[None, 6, 6, 2], [None, 4, 4, 1], [None, 6, 6, 2], [None, 4, 6, 2],
+                            [None, 4, 3], [None, 4, 4], [None, 2], [None, 4, 2]]
+    # TF's values: the first entries and the sum of magnitudes of each output
+    firsts = [[1.00802, 0.55698, 0.01798, -0.27804, 0.0037, 0.49255],
+              [-0.00031, -0.46778, 0.51809, -0.67499, 0.05135, 0.85331],
+              [1.0, 0.2675, 1.0, 0.2675, -0.85689, -0.72593],
+              [0.0] * 6, [1.0, 2.0, 3.0, 1.0, 2.0, 3.0],
+              [-0.07825, -0.15726, -0.07027, -0.15108, -0.00238, -0.01872],
+              [-0.04343, -0.19339, 0.14513, 0.29006],
+              [-0.67471, -0.66314, 0.63652, 0.43482, -0.4762, -0.12307]]
+    sums = [74.8136, 13.0113, 91.2797, 22.8199, 24.0, 2.1446, 0.672, 7.7625]
+    for value, first, total in zip(ns["values"], firsts, sums):
+        np.testing.assert_allclose(value.ravel()[:len(first)], first, atol=1e-5)
+        np.testing.assert_allclose(np.abs(value).sum(), total, atol=2e-4)

@@ -1,13 +1,13 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
-``keras_rnn``),
+``keras_rnn``, ``keras_wrappers``),
 ``Sequential``/``Model`` called on tensors (``keras_models``), ``activations``,
 ``initializers``, ``regularizers``, ``losses``, ``metrics`` as functions
 (``keras_objects``), ``backend`` (``keras_backend`` and the ``K.*`` ops below) and
 ``utils.to_categorical``; ``from symgrad.compat.v1.keras.layers import Dense`` imports
 too.  Everything else of ``tf.keras`` (the training loop, ``optimizers``,
-``callbacks``, ``datasets``, ``Bidirectional``...) raises an AttributeError (an
+``callbacks``, ``datasets``, ``ConvLSTM2D``...) raises an AttributeError (an
 ImportError when imported) that names it and says what to use (``runtime.MISSING``).
 
 Sits in ``compat``; imports numpy, ``tracing`` and ``compat``'s keras modules and
@@ -28,15 +28,16 @@ from . import keras_backend as K
 from . import keras_core as _core
 from . import keras_merge as _merge
 from . import keras_rnn as _keras_rnn
+from . import keras_wrappers as _wrappers
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
 from .runtime import MISSING, missing, namespace
 from .tensor import constant
 
-_RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM and GRU; for the others use "
-        "tf.nn.rnn_cell.LSTMCell (GRUCell, MultiRNNCell) with tf.nn.dynamic_rnn or "
-        "tf.nn.bidirectional_dynamic_rnn")
+_RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM, GRU and Bidirectional; "
+        "for the others use tf.nn.rnn_cell.LSTMCell (GRUCell, MultiRNNCell) with "
+        "tf.nn.dynamic_rnn")
 MISSING.update({
     "keras": "of tf.keras, symgrad has the layers called on tensors inside a tf.Session "
              "(tf.keras.layers.Dense, Conv2D, ...), Sequential and Model called on tensors, "
@@ -50,13 +51,11 @@ MISSING.update({
                       "(np.load) and feed them",
     "keras.models.load_model": "keras model files are not supported; rebuild the model in "
                                "code and restore its variables with tf.train.Saver",
-    "keras.layers.Conv2DTranspose": "use tf.layers.conv2d_transpose",
     "keras.metrics": "of tf.keras.metrics symgrad has the functions (categorical_accuracy, "
                      "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
                      "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
 })
-for _name in ("RNN", "Bidirectional", "TimeDistributed",
-              "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
+for _name in ("RNN", "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
               "StackedRNNCells"):
     MISSING["keras.layers." + _name] = _RNN
 
@@ -134,7 +133,7 @@ backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in
         batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
         name=name))
 
-_LAYERS = {n: getattr(m, n) for m in (_core, _merge, _keras_rnn) for n in dir(m)
+_LAYERS = {n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers) for n in dir(m)
            if isinstance(getattr(m, n), type) and issubclass(getattr(m, n), Layer)
            and not n.startswith("_")}
 layers = namespace("keras.layers", InputLayer=InputLayer, Input=Input,

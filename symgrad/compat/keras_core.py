@@ -106,7 +106,10 @@ class _Conv(_Kernel):
                              f"{tuple(input_shape)}; it needs rank {self.rank + 2} "
                              "(batch, spatial axes..., channels)")
         channels = known_size(input_shape, -1, f"{self.name!r}", "channel")
-        self._make(self.kernel_size + (channels, self.filters), self.filters)
+        self._make(self._kernel_shape(channels), self.filters)
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.filters)
 
 
 class Conv2D(_Conv):
@@ -124,6 +127,32 @@ class Conv1D(_Conv):
     def call(self, inputs):
         return self._finish(_conv.conv1d(inputs, self.kernel, self.strides[0], self.padding,
                                          dilations=self.dilation_rate[0]))
+
+
+class Conv2DTranspose(_Conv):
+    """The transpose of Conv2D on [N, H, W, C]: output H * stride ("same") or
+    (H - 1) * stride + kernel ("valid"); kernel (kh, kw, filters, C)."""
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
+                 data_format="channels_last", dilation_rate=1, **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         **kwargs)
+        if output_padding is not None or self.dilation_rate != (1, 1):
+            raise ValueError("Conv2DTranspose: output_padding and dilation_rate are not "
+                             "supported; use tf.layers.conv2d_transpose's defaults")
+
+    def _kernel_shape(self, channels):
+        # (the kernel maps filters to the input's channels: its last two axes swap)
+        return self.kernel_size + (self.filters, channels)
+
+    def call(self, inputs):
+        same = self.padding == "SAME"
+        size = [n * s if same else (n - 1) * s + k for n, s, k in
+                zip(inputs.shape[1:3], self.strides, self.kernel_size)]
+        out = _conv.conv2d_transpose(inputs, self.kernel,
+                                     (inputs.shape[0], *size, self.filters),
+                                     (1, *self.strides, 1), self.padding)
+        return self._finish(out)
 
 
 class _Pooling(Layer):
