@@ -644,3 +644,20 @@ def test_transposed_convolution_upsampling_and_the_wrappers_as_tf1_keras():
     for value, first, total in zip(ns["values"], firsts, sums):
         np.testing.assert_allclose(value.ravel()[:len(first)], first, atol=1e-5)
         np.testing.assert_allclose(np.abs(value).sum(), total, atol=2e-4)
+
+
+def test_get_weights_outside_the_training_session_keeps_the_trained_values():
+    # symgrad's sessions share the graph's values: keras's own session (no default
+    # session here) must not reset what the training session set
+    ns = run_tf1("""
+        import tensorflow as tf
+        d = tf.keras.layers.Dense(1, kernel_initializer="ones")
+        y = d(tf.constant([[1., 1.]]))
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        sess.run(d.kernel.assign([[5.], [6.]]))
+        kernel = d.get_weights()[0]
+        after = sess.run(y)
+    """)
+    np.testing.assert_array_equal(ns["kernel"].ravel(), [5.0, 6.0])
+    np.testing.assert_array_equal(ns["after"], [[11.0]])

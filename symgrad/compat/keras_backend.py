@@ -28,8 +28,7 @@ import weakref
 import numpy as np
 
 from .. import tracing as _t
-from . import variables as _variables
-from .session import Session
+from .session import Session, initialized_anywhere
 from .state import DEFAULT_SESSIONS
 from .tensor import constant, tf_dtype_arg
 
@@ -124,11 +123,16 @@ def get_session():
     if session is None or session.graph is not graph or session._closed:
         session = _SESSION[0] = Session(graph=graph)
     fresh = [v for v in state().variables if not getattr(v, "keras_initialized", False)]
-    todo = [v for v in fresh if v not in session._initialized]
     for v in fresh:
         v.keras_initialized = True
-    if todo:
-        session.run(_variables.variables_initializer(todo))
+        if v in session._initialized:
+            continue
+        if initialized_anywhere(v):
+            # symgrad's sessions share the graph's values (v1's docstring): one another
+            # session set stays; TF would give this session the initial value instead
+            session.mark_initialized(v)
+        else:
+            session.run(v.initializer)
     return session
 
 

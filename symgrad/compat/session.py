@@ -123,6 +123,15 @@ def _invalid_fetch(fetch):
                      f"{type(fetch).__name__} into a Tensor or Operation.)")
 
 
+OPEN_SESSIONS = weakref.WeakSet()   # every session alive (keras_backend asks them)
+
+
+def initialized_anywhere(variable):
+    """True when some live session has initialised ``variable`` (its value on the graph
+    is then one a program set, not to be reset)."""
+    return any(variable in s._initialized for s in list(OPEN_SESSIONS))
+
+
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -136,6 +145,7 @@ class Session:
         self.graph = graph or get_default_graph()
         self._closed = False
         self._initialized = weakref.WeakSet()
+        OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
 
