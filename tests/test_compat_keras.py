@@ -661,3 +661,35 @@ def test_get_weights_outside_the_training_session_keeps_the_trained_values():
     """)
     np.testing.assert_array_equal(ns["kernel"].ravel(), [5.0, 6.0])
     np.testing.assert_array_equal(ns["after"], [[11.0]])
+
+
+def test_input_layer_in_a_sequential_and_layers_held_in_a_list():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        L = tf.keras.layers
+        m = tf.keras.Sequential([L.InputLayer(input_shape=(4,)),
+                                 L.Dense(2, kernel_initializer="ones")])
+        class Stack(tf.keras.Model):
+            def __init__(self):
+                super(Stack, self).__init__()
+                self.blocks = [L.Dense(3, kernel_initializer="ones"),
+                               L.Dense(1, kernel_initializer="ones")]
+            def call(self, x):
+                for b in self.blocks:
+                    x = b(x)
+                return x
+        st = Stack()
+        y = st(tf.ones([2, 4]))
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            yv, predicted = s.run(y), m.predict(np.ones((3, 4)))
+    """)
+    m, st = ns["m"], ns["st"]
+    assert (m.inputs[0].name, m.output_shape, [l.name for l in m.layers]) == (
+        "input_1:0", (None, 2), ["dense"])
+    assert [w.name for w in st.weights] == ["stack/dense_1/kernel:0", "stack/dense_1/bias:0",
+                                            "stack/dense_2/kernel:0", "stack/dense_2/bias:0"]
+    assert [l.name for l in st.layers] == ["dense_1", "dense_2"]
+    np.testing.assert_array_equal(ns["yv"], [[12.0], [12.0]])
+    np.testing.assert_array_equal(ns["predicted"], np.full((3, 2), 4.0))

@@ -53,32 +53,35 @@ REFUSED = {
 
 
 class InputLayer(Layer):
-    """The layer of a ``tf.keras.Input`` placeholder (first in ``model.layers``)."""
+    """``tf.keras.layers.InputLayer``: the layer of a ``tf.keras.Input`` placeholder
+    (first in a functional model's ``layers``; leading a ``Sequential``)."""
 
-    def __init__(self, tensor, name):
-        super().__init__(name=name)
-        self.tensor = tensor
-        self._calls = [(tensor, tensor)]
+    def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
+                 sparse=False, name=None, batch_input_shape=None, **kwargs):
+        if sparse:
+            raise ValueError("tf.keras.Input(sparse=True): sparse inputs are not "
+                             "supported; feed a dense array")
+        super().__init__(name=name or K.unique_object_name("input", zero_based=False),
+                         dtype=dtype)
+        if input_tensor is None:
+            if batch_input_shape is None:
+                if input_shape is None:
+                    raise ValueError("tf.keras.Input: give shape= (without the batch "
+                                     "axis), e.g. tf.keras.Input(shape=(784,))")
+                batch_input_shape = (batch_size,) + tuple(input_shape)
+            dtype = np.dtype(tf_dtype_arg(dtype) or K.floatx())
+            input_tensor = as_tf1(_t.placeholder(dtype, tuple(batch_input_shape),
+                                                 name=self.name))
+        self.tensor = input_tensor
+        self._calls = [(input_tensor, input_tensor)]
+        K.state().inputs[id(input_tensor)] = self
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False,  # noqa: N802
           tensor=None, batch_shape=None, **kwargs):
     """``tf.keras.Input``: a placeholder of shape ``(batch_size,) + shape`` (or the given
     ``tensor``), named ``input_1``, ``input_2``..."""
-    if sparse:
-        raise ValueError("tf.keras.Input(sparse=True): sparse inputs are not supported; "
-                         "feed a dense array")
-    name = name or K.unique_object_name("input", zero_based=False)
-    if tensor is None:
-        if batch_shape is None:
-            if shape is None:
-                raise ValueError("tf.keras.Input: give shape= (without the batch axis), "
-                                 "e.g. tf.keras.Input(shape=(784,))")
-            batch_shape = (batch_size,) + tuple(shape)
-        dtype = np.dtype(tf_dtype_arg(dtype) or K.floatx())
-        tensor = as_tf1(_t.placeholder(dtype, tuple(batch_shape), name=name))
-    K.state().inputs[id(tensor)] = InputLayer(tensor, name)
-    return tensor
+    return InputLayer(shape, batch_size, dtype, tensor, sparse, name, batch_shape).tensor
 
 
 class Model(Layer):
@@ -95,8 +98,11 @@ class Model(Layer):
             self._functional(inputs, outputs)
 
     def __setattr__(self, name, value):   # layers held as attributes (subclassed models)
-        if isinstance(value, Layer) and name not in ("_held",):
-            self.__dict__.setdefault("_held", []).append(value)
+        held = [value] if isinstance(value, Layer) else [
+            x for x in value if isinstance(x, Layer)] if isinstance(value, (list, tuple)) \
+            else []
+        if held and name not in ("_list", "_steps", "_ordered", "_input_layers"):
+            self.__dict__.setdefault("_held", []).extend(held)
         super().__setattr__(name, value)
 
     def _functional(self, inputs, outputs):
@@ -218,13 +224,18 @@ class Sequential(Model):
     def add(self, layer):
         if not isinstance(layer, Layer):
             raise TypeError(f"Sequential.add: {layer!r} is not a tf.keras layer")
+        if isinstance(layer, InputLayer):
+            if self._list:
+                raise ValueError("Sequential.add: an InputLayer must come first")
+            self.inputs = self.outputs = [layer.tensor]
+            return
         self._list.append(layer)
-        if len(self._list) == 1 and layer.batch_input_shape is not None:
+        if self.outputs:
+            self.outputs = [layer(self.outputs[0])]
+        elif len(self._list) == 1 and layer.batch_input_shape is not None:
             placeholder = Input(batch_shape=layer.batch_input_shape,
                                 name=f"{layer.name}_input", dtype=layer.dtype)
             self.inputs, self.outputs = [placeholder], [layer(placeholder)]
-        elif self.outputs:
-            self.outputs = [layer(self.outputs[0])]
 
     def pop(self):
         if not self._list:
