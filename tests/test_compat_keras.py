@@ -693,3 +693,24 @@ def test_input_layer_in_a_sequential_and_layers_held_in_a_list():
     assert [l.name for l in st.layers] == ["dense_1", "dense_2"]
     np.testing.assert_array_equal(ns["yv"], [[12.0], [12.0]])
     np.testing.assert_array_equal(ns["predicted"], np.full((3, 2), 4.0))
+
+
+def test_functional_model_through_a_layer_with_several_outputs():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        L = tf.keras.layers
+        inp = tf.keras.Input(shape=(4, 3))
+        seq, h, c = L.LSTM(2, return_sequences=True, return_state=True,
+                           kernel_initializer='ones', recurrent_initializer='ones')(inp)
+        out = L.Dense(1, kernel_initializer='ones')(L.concatenate([h, c]))
+        m = tf.keras.Model(inp, [out, seq])
+        x = tf.placeholder(tf.float32, [None, 4, 3])
+        o, sq = m(x)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            ov = s.run(o, {x: np.ones((1, 4, 3)) * 0.1})
+    """)
+    assert [l.name for l in ns["m"].layers] == ["input_1", "lstm", "concatenate", "dense"]
+    assert ns["sq"].shape.as_list() == [None, 4, 2]
+    np.testing.assert_allclose(ns["ov"], [[3.8024096]], rtol=1e-6)   # TF's value

@@ -72,7 +72,7 @@ class Layer:
                 first = _flat(inputs)[0]
                 if self.dtype is None and first.dtype.kind == "f":   # (TF1: the input's)
                     self.dtype = first.dtype
-                self.build(_shapes(inputs))
+                self.build(_shapes(inputs, self.name))
                 self.built = True
                 if self._initial_weights is not None:
                     self._set_initial(self._initial_weights)
@@ -80,7 +80,8 @@ class Layer:
             if self.activity_regularizer is not None:
                 self._activity_loss(out)
         self._calls.append((inputs, out))
-        K.state().calls[id(out)] = (out, self, inputs, args, kwargs)
+        record = (out, self, inputs, args, kwargs)   # (each output tensor finds its call)
+        K.state().calls.update((id(t), record) for t in _flat(out))
         return out
 
     def build(self, input_shape):
@@ -237,11 +238,11 @@ def _flat(inputs):
         else [inputs]
 
 
-def _shapes(inputs):
+def _shapes(inputs, layer):
     if isinstance(inputs, (list, tuple)):
-        return [_shapes(x) for x in inputs]
+        return [_shapes(x, layer) for x in inputs]
     if inputs.shape is None:
-        raise ValueError(f"keras layer: the input {inputs.name!r} has an unknown shape (a "
+        raise ValueError(f"layer {layer!r}: the input {inputs.name!r} has an unknown shape (a "
                          "placeholder made without one); give it a shape, e.g. "
                          "tf.placeholder(tf.float32, [None, 784])")
     return TensorShape(inputs.shape)

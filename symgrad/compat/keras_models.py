@@ -128,7 +128,8 @@ class Model(Layer):
         for out, layer, layer_inputs, args, kwargs in self._steps:
             if training is not None and "training" not in kwargs and _takes_training(layer):
                 kwargs = dict(kwargs, training=training)
-            made[id(out)] = layer(_mapped(layer_inputs, made), *args, **kwargs)
+            again = layer(_mapped(layer_inputs, made), *args, **kwargs)
+            made.update((id(old), new) for old, new in zip(_flat(out), _flat(again)))
         found = [made[id(o)] for o in self.outputs]
         return found if self._nested[1] else found[0]
 
@@ -284,8 +285,9 @@ def _by_depth(inputs, outputs, steps):
     of a depth-first walk from the outputs."""
     depth = {id(o): 0 for o in outputs}
     for out, _, layer_inputs, _, _ in reversed(steps):   # consumers before producers
+        here = _depth(out, depth)
         for x in _flat(layer_inputs):
-            depth[id(x)] = max(depth.get(id(x), 0), depth.get(id(out), 0) + 1)
+            depth[id(x)] = max(depth.get(id(x), 0), here + 1)
     registered = K.state().inputs
     made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
     order, deepest = [], {}
@@ -295,9 +297,14 @@ def _by_depth(inputs, outputs, steps):
                 order.append(made[id(x)])
                 deepest[id(made[id(x)])] = depth.get(id(x), 0)
         order.append(layer)
-        deepest[id(layer)] = max(deepest.get(id(layer), 0), depth.get(id(out), 0))
+        deepest[id(layer)] = max(deepest.get(id(layer), 0), _depth(out, depth))
     order = _distinct(order)
     return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
+
+
+def _depth(out, depth):
+    """A call's depth: the largest of its outputs' (a layer may return several)."""
+    return max(depth.get(id(t), 0) for t in _flat(out))
 
 
 def _steps_between(inputs, outputs):
@@ -309,12 +316,12 @@ def _steps_between(inputs, outputs):
         if id(tensor) in known or id(tensor) in seen:
             return
         record = calls.get(id(tensor))
-        if record is None or record[0] is not tensor:
+        if record is None or not any(t is tensor for t in _flat(record[0])):
             raise ValueError(f"tf.keras.Model: {getattr(tensor, 'name', tensor)!r} is not "
                              "the output of a keras layer called on the model's inputs (a "
                              "TF op between layers, or an input not in inputs=); wrap TF ops "
                              "in tf.keras.layers.Lambda")
-        seen.add(id(tensor))
+        seen.update(id(t) for t in _flat(record[0]))
         for x in _flat(record[2]):
             visit(x)
         steps.append(record)
