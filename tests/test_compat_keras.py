@@ -714,3 +714,23 @@ def test_functional_model_through_a_layer_with_several_outputs():
     assert [l.name for l in ns["m"].layers] == ["input_1", "lstm", "concatenate", "dense"]
     assert ns["sq"].shape.as_list() == [None, 4, 2]
     np.testing.assert_allclose(ns["ov"], [[3.8024096]], rtol=1e-6)   # TF's value
+
+
+def test_keras_layers_under_a_reused_variable_scope_and_beside_tf_layers():
+    # keras layers ignore variable-scope reuse (new weights each call), as in TF1
+    ns = run_tf1("""
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 4])
+        def net(x):
+            with tf.variable_scope("net", reuse=tf.AUTO_REUSE):
+                return tf.keras.layers.Dense(3)(x)
+        net(x); net(x)
+        a = tf.keras.layers.Dense(2)(x)
+        b = tf.layers.dense(x, 2)
+        c = tf.layers.dense(x, 2, name="dense_1")
+        names = [v.name for v in tf.global_variables()]
+    """)
+    assert ns["names"] == ["net/dense/kernel:0", "net/dense/bias:0", "net_1/dense_1/kernel:0",
+                           "net_1/dense_1/bias:0", "dense_2/kernel:0", "dense_2/bias:0",
+                           "dense/kernel:0", "dense/bias:0", "dense_1/kernel:0",
+                           "dense_1/bias:0"]

@@ -98,11 +98,8 @@ class Model(Layer):
             self._functional(inputs, outputs)
 
     def __setattr__(self, name, value):   # layers held as attributes (subclassed models)
-        held = [value] if isinstance(value, Layer) else [
-            x for x in value if isinstance(x, Layer)] if isinstance(value, (list, tuple)) \
-            else []
-        if held and name not in ("_list", "_steps", "_ordered", "_input_layers"):
-            self.__dict__.setdefault("_held", []).extend(held)
+        if name not in ("_list", "_steps", "_ordered"):
+            self.__dict__.setdefault("_held", []).extend(_layers_in(value))
         super().__setattr__(name, value)
 
     def _functional(self, inputs, outputs):
@@ -258,6 +255,15 @@ class Sequential(Model):
     @property
     def layers(self):
         return list(self._list)
+
+
+def _layers_in(value):
+    """The layers an attribute holds: itself, or those in a list or tuple."""
+    if isinstance(value, Layer):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [x for x in value if isinstance(x, Layer)]
+    return []
 
 
 def _takes_training(layer):
