@@ -734,3 +734,51 @@ def test_keras_layers_under_a_reused_variable_scope_and_beside_tf_layers():
                            "net_1/dense_1/bias:0", "dense_2/kernel:0", "dense_2/bias:0",
                            "dense/kernel:0", "dense/bias:0", "dense_1/kernel:0",
                            "dense_1/bias:0"]
+
+
+TEXT_CLASSIFIER = """
+    import numpy as np
+    import tensorflow as tf
+    pad_sequences = tf.keras.preprocessing.sequence.pad_sequences
+    L = tf.keras.layers
+    C = tf.keras.initializers.Constant
+    def w(shape, k):
+        return C(np.sin(np.arange(int(np.prod(shape))) * 0.7 + k).reshape(shape) * 0.3)
+    docs = [[3, 5, 1], [2, 9, 9, 4, 1], [7], [8, 2, 6, 6]]
+    y = np.array([[1.], [0.], [1.], [0.]], np.float32)
+    X = pad_sequences(docs, maxlen=4)
+    ids = tf.placeholder(tf.int32, [None, 4])
+    labels = tf.placeholder(tf.float32, [None, 1])
+    model = tf.keras.Sequential([
+        L.Embedding(10, 3, embeddings_initializer=w((10, 3), 0)),
+        L.LSTM(4, kernel_initializer=w((3, 16), 1), recurrent_initializer=w((4, 16), 2)),
+        L.Dense(1, activation="sigmoid", kernel_initializer=w((4, 1), 3))])
+    probs = model(ids)
+    loss = tf.reduce_mean(tf.keras.losses.binary_crossentropy(labels, probs))
+    acc = tf.reduce_mean(tf.keras.metrics.binary_accuracy(labels, probs))
+    train = tf.train.AdamOptimizer(0.1).minimize(loss)
+    names = [v.name for v in tf.trainable_variables()]
+    history = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(5):
+            l, a, _ = sess.run([loss, acc, train], {ids: X, labels: y})
+            history.append((l, a))
+        final = sess.run(probs, {ids: X})
+"""
+
+
+def test_embedding_lstm_text_classifier_trained_with_adam_matches_tf():
+    ns = run_tf1(TEXT_CLASSIFIER)
+    assert ns["X"].tolist() == [[0, 3, 5, 1], [9, 9, 4, 1], [0, 0, 0, 7], [8, 2, 6, 6]]
+    # a Sequential starting with an Embedding is built at once (keras gives Embedding
+    # an input_shape): its weights are outside the "sequential" scope, as in TF
+    assert ns["names"] == ["embedding/embeddings:0", "lstm/lstm_cell/kernel:0",
+                           "lstm/lstm_cell/recurrent_kernel:0", "lstm/lstm_cell/bias:0",
+                           "dense/kernel:0", "dense/bias:0"]
+    losses, accuracies = zip(*ns["history"])
+    np.testing.assert_allclose(losses, [0.692914, 0.677955, 0.633946, 0.531917, 0.410135],
+                               atol=2e-6)
+    assert list(accuracies) == [0.25, 0.5, 0.75, 1.0, 1.0]
+    np.testing.assert_allclose(ns["final"].ravel(), [0.745006, 0.256287, 0.752471, 0.250095],
+                               atol=2e-6)

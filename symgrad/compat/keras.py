@@ -1,14 +1,15 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
-``keras_rnn``, ``keras_wrappers``),
-``Sequential``/``Model`` called on tensors (``keras_models``), ``activations``,
-``initializers``, ``regularizers``, ``losses``, ``metrics`` as functions
-(``keras_objects``), ``backend`` (``keras_backend`` and the ``K.*`` ops below) and
-``utils.to_categorical``; ``from symgrad.compat.v1.keras.layers import Dense`` imports
-too.  Everything else of ``tf.keras`` (the training loop, ``optimizers``,
-``callbacks``, ``datasets``, ``ConvLSTM2D``...) raises an AttributeError (an
-ImportError when imported) that names it and says what to use (``runtime.MISSING``).
+``keras_rnn``, ``keras_wrappers``), ``Sequential``/``Model`` called on tensors
+(``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
+``metrics`` as functions (``keras_objects``), ``backend`` (``keras_backend`` and the
+``K.*`` ops below), ``utils.to_categorical`` and
+``preprocessing.sequence.pad_sequences``; ``from symgrad.compat.v1.keras.layers
+import Dense`` imports too.  Everything else of ``tf.keras`` (the training loop,
+``optimizers``, ``callbacks``, ``datasets``, ``ConvLSTM2D``...) raises an
+AttributeError (an ImportError when imported) that names it and says what to use
+(``runtime.MISSING``).
 
 Sits in ``compat``; imports numpy, ``tracing`` and ``compat``'s keras modules and
 runtime.
@@ -49,6 +50,11 @@ MISSING.update({
                        "training loop with sess.run",
     "keras.datasets": "downloading datasets is not supported; load the arrays with numpy "
                       "(np.load) and feed them",
+    "keras.applications": "pretrained models (and their downloaded weights) are not "
+                          "supported; build the network with tf.keras.layers",
+    "keras.preprocessing": "of keras preprocessing symgrad has sequence.pad_sequences; "
+                           "prepare other arrays with numpy (and tf.image for images) "
+                           "and feed them",
     "keras.models.load_model": "keras model files are not supported; rebuild the model in "
                                "code and restore its variables with tf.train.Saver",
     "keras.metrics": "of tf.keras.metrics symgrad has the functions (categorical_accuracy, "
@@ -69,6 +75,26 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     if y.size and (y.min() < 0 or y.max() >= n):
         raise ValueError(f"to_categorical: labels must be in [0, {n}), got {y.min()}..{y.max()}")
     return np.eye(n, dtype=dtype)[y]
+
+
+def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre",
+                  value=0.0):
+    """``tf.keras.preprocessing.sequence.pad_sequences``: the sequences as rows of one
+    numpy array of ``maxlen`` columns (default: the longest), cut and padded with
+    ``value`` at the start ("pre") or end ("post")."""
+    for what, given in (("padding", padding), ("truncating", truncating)):
+        if given not in ("pre", "post"):
+            raise ValueError(f"pad_sequences: {what}={given!r}; use 'pre' or 'post'")
+    rows = [list(s) for s in sequences]
+    width = max((len(r) for r in rows), default=0) if maxlen is None else int(maxlen)
+    out = np.full((len(rows), width), value, dtype=dtype)
+    for i, row in enumerate(rows):
+        kept = (row[-width:] if truncating == "pre" else row[:width]) if width else []
+        if kept:
+            where = slice(width - len(kept), width) if padding == "pre" else \
+                slice(0, len(kept))
+            out[i, where] = kept
+    return out
 
 
 def _reducer(reduce):
@@ -152,9 +178,12 @@ losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
 metrics = namespace("keras.metrics", **_objects.METRICS)
 models = namespace("keras.models", Sequential=Sequential, Model=Model)
 utils = namespace("keras.utils", to_categorical=to_categorical)
+preprocessing = namespace("keras.preprocessing", sequence=namespace(
+    "keras.preprocessing.sequence", pad_sequences=pad_sequences))
 keras = namespace("keras", layers=layers, activations=activations,
                   initializers=initializers, regularizers=regularizers, losses=losses,
                   metrics=metrics, backend=backend, models=models, utils=utils,
+                  preprocessing=preprocessing,
                   Sequential=Sequential, Model=Model, Input=Input)
 
 
@@ -163,10 +192,12 @@ def submodules(prefix):
     ``sys.modules`` so that ``from <prefix>.keras.layers import Dense`` imports (TF1
     scripts write ``from tensorflow.keras.layers import Dense``).  They get an empty
     ``__path__`` so that importing a name they lack asks :class:`MissingFinder`."""
-    found = {f"{prefix}.keras": keras}
-    for name, value in vars(keras).items():
-        if isinstance(value, type(keras).__mro__[1]):   # (the namespaces of tf.keras)
-            found[f"{prefix}.keras.{name}"] = value
+    found, todo = {}, [(f"{prefix}.keras", keras)]
+    while todo:   # (tf.keras and the namespaces inside it, at any depth)
+        path, space = todo.pop()
+        found[path] = space
+        todo += [(f"{path}.{name}", value) for name, value in vars(space).items()
+                 if isinstance(value, type(keras).__mro__[1])]
     for name, value in found.items():
         value.__path__, value.__name__, value.__spec__ = [], name, None
     return found

@@ -300,7 +300,9 @@ class Embedding(Layer):
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, input_length=None, **kwargs):
-        if input_length is not None and "input_shape" not in kwargs:
+        if "input_shape" not in kwargs and "batch_input_shape" not in kwargs:
+            # (keras's: so a Sequential starting with it is built at once, on an
+            # "embedding_input" placeholder, outside the model's name scope)
             kwargs["input_shape"] = (input_length,)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
