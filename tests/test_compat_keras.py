@@ -782,3 +782,40 @@ def test_embedding_lstm_text_classifier_trained_with_adam_matches_tf():
     assert list(accuracies) == [0.25, 0.5, 0.75, 1.0, 1.0]
     np.testing.assert_allclose(ns["final"].ravel(), [0.745006, 0.256287, 0.752471, 0.250095],
                                atol=2e-6)
+
+
+def test_regularizer_and_activity_losses_and_the_weights_argument_as_tf1_keras():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        L = tf.keras.layers
+        R = tf.keras.regularizers
+        x = tf.placeholder(tf.float32, [None, 3])
+        d = L.Dense(2, kernel_initializer="ones", bias_regularizer=R.l1(0.1),
+                    kernel_regularizer=R.l1_l2(0.01, 0.02), activity_regularizer=R.l2(0.5),
+                    bias_initializer=tf.keras.initializers.Constant([1., -2.]))
+        m = tf.keras.Sequential([d])
+        y = m(x)
+        names = [l.name for l in m.losses]
+        total = tf.add_n(m.losses)
+        g = tf.gradients(total, d.kernel)[0]
+        ids = tf.placeholder(tf.int32, [None, 2])
+        matrix = np.arange(12, dtype=np.float32).reshape(4, 3)
+        with tf.Session() as sess:
+            e = L.Embedding(4, 3, weights=[matrix], trainable=False)
+            out = e(ids)
+            before_init = sess.run(out, {ids: [[1, 3]]})
+            sess.run(tf.global_variables_initializer())
+            kept = np.array_equal(sess.run(e.embeddings), matrix)
+            xv = [[1., 2., 3.], [0., 1., 0.]]
+            tv, gv = sess.run([total, g], {x: xv})
+    """)
+    # TF lists the activity term first; its value is l2(out) / batch size
+    assert [n.split("/")[2] for n in ns["names"]] == ["ActivityRegularizer", "kernel", "bias"]
+    np.testing.assert_allclose(ns["tv"], 17.98, rtol=1e-6)
+    np.testing.assert_allclose(ns["gv"], [[3.55, 2.05], [8.05, 3.55], [10.55, 6.05]],
+                               rtol=1e-6)
+    # weights= holds until an initializer runs (TF1's pitfall, kept)
+    np.testing.assert_array_equal(ns["before_init"], [[[3, 4, 5], [9, 10, 11]]])
+    assert not ns["kept"]
+    assert ns["e"].trainable_weights == []

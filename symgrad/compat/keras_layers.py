@@ -11,9 +11,12 @@ optimizers take them; calling the layer again shares them.
 What TF1 keras keeps on the layer and not in collections: ``layer.losses`` (the
 regularizers' terms; REGULARIZATION_LOSSES stays empty) and ``layer.updates`` (the
 batch normalization's moving averages; UPDATE_OPS stays empty).  Constraints are
-kept and, as with TF's ``tf.train`` optimizers, not applied.  As in TF1 keras, a layer
-made with ``trainable=False`` has no ``trainable_weights`` and no ``updates``, but its
-weights are still in TRAINABLE_VARIABLES: freeze it with
+kept and, as with TF's ``tf.train`` optimizers, not applied.  ``weights=[...]`` sets
+the values when the layer is built (in ``tf.keras.backend.get_session()``); as in
+TF1, running ``tf.global_variables_initializer()`` afterwards puts the initializer's
+values back (assign them after it, or pass ``tf.keras.initializers.Constant(matrix)``).
+As in TF1 keras, a layer made with ``trainable=False`` has no ``trainable_weights``
+and no ``updates``, but its weights are still in TRAINABLE_VARIABLES: freeze it with
 ``minimize(loss, var_list=model.trainable_weights)``.  A layer takes the dtype of
 the first input it is called on (float64 in, float64 weights), as TF1 keras does.
 
@@ -56,6 +59,7 @@ class Layer:
         self.name = name or K.unique_object_name(K.snake_case(type(self).__name__))
         self.trainable, self.dtype, self.built = trainable, tf_dtype_arg(dtype), False
         self._weights, self._losses, self._updates, self._calls = [], [], [], []
+        self._activity_losses = []
         self._initial_weights = kwargs.get("weights")
         self.activity_regularizer = _objects.get_regularizer(
             kwargs.get("activity_regularizer"))
@@ -119,7 +123,8 @@ class Layer:
     def _activity_loss(self, out):
         # keras's: the regularizer of the output divided by the batch size
         batch = _t.cast(_t.shape(out)[0], out.dtype)
-        self._losses.append(self.activity_regularizer(out) / batch)
+        with _t.get_default_graph().name_scope("ActivityRegularizer"):
+            self._activity_losses.append(self.activity_regularizer(out) / batch)
 
     # -- what users read ---------------------------------------------------------------
     def _sublayers(self):
@@ -149,7 +154,9 @@ class Layer:
 
     @property
     def losses(self):
-        return self._losses + [x for layer in self._sublayers() for x in layer.losses]
+        """The activity regularizers' terms, then the weights' (TF1 keras's order)."""
+        own = self._activity_losses + self._losses
+        return own + [x for layer in self._sublayers() for x in layer.losses]
 
     @property
     def updates(self):
@@ -170,10 +177,10 @@ class Layer:
         K.batch_set_value(list(zip(mine, weights)))
 
     def _set_initial(self, weights):
-        # (the weights= argument: the initial values, what the initializer runs gives)
-        for w, value in zip(self.weights, weights):
-            w.initial = np.asarray(value, dtype=w.dtype).reshape(w.shape)
-            w.value = np.array(w.initial)
+        # the weights= argument, as TF1 keras applies it: set_weights when built, in
+        # get_session(); so an initializer run later (tf.global_variables_initializer)
+        # puts the initializer's values back, as in TF
+        self.set_weights(weights)
 
     def count_params(self):
         return int(sum(np.prod(w.shape, dtype=np.int64) for w in self.weights))

@@ -148,4 +148,5 @@ def _copy(layer, name, go_backwards):
     twin = copy.copy(layer)
     twin.name, twin.go_backwards, twin.built = name, go_backwards, False
     twin._weights, twin._losses, twin._updates, twin._calls = [], [], [], []
+    twin._activity_losses = []
     return twin
