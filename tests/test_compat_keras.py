@@ -819,3 +819,42 @@ def test_regularizer_and_activity_losses_and_the_weights_argument_as_tf1_keras()
     np.testing.assert_array_equal(ns["before_init"], [[[3, 4, 5], [9, 10, 11]]])
     assert not ns["kept"]
     assert ns["e"].trainable_weights == []
+
+
+def test_backend_ops_as_tf1_keras():
+    ns = run_tf1("""
+        import tensorflow as tf
+        K = tf.keras.backend
+        a = K.constant([[1., -2., 3.], [4., 0.5, -6.]])
+        b = K.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+        t = K.constant([[0., 0., 1.], [1., 0., 0.]])
+        ops = [K.mean(a, axis=1), K.sum(a, axis=0, keepdims=True), K.std(a), K.var(a, axis=1),
+               K.clip(a, -1, 1), K.dot(a, K.transpose(a)),
+               K.batch_flatten(K.reshape(a, (2, 3, 1))), K.concatenate([a, b]),
+               K.categorical_crossentropy(t, b), K.binary_crossentropy(t, b),
+               K.l2_normalize(a, axis=1), K.argmax(a), K.max(a), K.square(a),
+               K.sqrt(K.abs(a)), K.softmax(a), K.relu(a, alpha=0.1),
+               K.sparse_categorical_crossentropy(K.constant([2., 0.]), b),
+               K.in_train_phase(a * 2, a), K.in_test_phase(a * 2, a)]
+        zeros = K.zeros((2, 2))                      # a variable, as in keras
+        with tf.Session() as s:
+            values = s.run(ops, {K.learning_phase(): True})
+            zv = K.get_value(zeros)
+        facts = (K.int_shape(a), K.ndim(a), K.dtype(a), zeros.name)
+    """)
+    expected = [  # what TF printed (rounded to 5 places)
+        [0.66667, -0.5], [[5.0, -1.5, -3.0]], 3.32186, [4.22222, 17.16667],
+        [[1.0, -1.0, 1.0], [1.0, 0.5, -1.0]], [[14.0, -15.0], [-15.0, 52.25]],
+        [[1.0, -2.0, 3.0], [4.0, 0.5, -6.0]],
+        [[1.0, -2.0, 3.0, 0.2, 0.3, 0.5], [4.0, 0.5, -6.0, 0.1, 0.1, 0.8]],
+        [0.69315, 2.30259], [[0.22314, 0.35667, 0.69315], [2.30258, 0.10536, 1.60944]],
+        [[0.26726, -0.53452, 0.80178], [0.55337, 0.06917, -0.83006]], [2.0, 0.0], 4.0,
+        [[1.0, 4.0, 9.0], [16.0, 0.25, 36.0]],
+        [[1.0, 1.41421, 1.73205], [2.0, 0.70711, 2.44949]],
+        [[0.1185, 0.0059, 0.8756], [0.97064, 0.02931, 4e-05]],
+        [[1.0, -0.2, 3.0], [4.0, 0.5, -0.6]], [0.69315, 2.30259],
+        [[2.0, -4.0, 6.0], [8.0, 1.0, -12.0]], [[1.0, -2.0, 3.0], [4.0, 0.5, -6.0]]]
+    for got, want in zip(ns["values"], expected):
+        np.testing.assert_allclose(np.asarray(got, np.float64), want, atol=1e-5)
+    np.testing.assert_array_equal(ns["zv"], np.zeros((2, 2)))
+    assert ns["facts"] == ((2, 3), 2, "float32", "Variable:0")

@@ -116,6 +116,16 @@ def _var(x, axis=None, keepdims=False):
     return _t.reduce_mean(_t.square(x - mean), axis=axis, keepdims=keepdims)
 
 
+def _in_train_phase(x, alt, training=None):
+    """``K.in_train_phase``: ``x`` when training (the learning phase by default), else
+    ``alt`` (either may be a function giving the tensor)."""
+    training = K.training_value(training)
+    x, alt = (v() if callable(v) else v for v in (x, alt))
+    if isinstance(training, bool):
+        return x if training else alt
+    return _t.where(training, x, alt)
+
+
 def _dot(x, y):
     return _t.tensordot(x, y, axes=1) if _t.as_tensor(x).ndim > 2 else _t.matmul(x, y)
 
@@ -148,6 +158,13 @@ BACKEND_OPS = dict(
     gradients=lambda loss, variables: _gradients(loss, variables),
     stop_gradient=_t.stop_gradient,
     l2_normalize=lambda x, axis=None: _nn.l2_normalize(x, axis=axis),
+    dtype=lambda x: np.dtype(x.dtype).name, tile=_t.tile, gather=_t.gather,
+    one_hot=lambda indices, num_classes: _t.one_hot(indices, num_classes),
+    # (keras's zeros and ones are variables, which an initializer or get_session sets)
+    zeros=lambda shape, dtype=None, name=None: K.variable(np.zeros(shape), dtype, name),
+    ones=lambda shape, dtype=None, name=None: K.variable(np.ones(shape), dtype, name),
+    in_train_phase=_in_train_phase,
+    in_test_phase=lambda x, alt, training=None: _in_train_phase(alt, x, training),
 )
 backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in (
     "get_session", "set_session", "clear_session", "learning_phase", "set_learning_phase",
