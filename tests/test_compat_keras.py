@@ -858,3 +858,31 @@ def test_backend_ops_as_tf1_keras():
         np.testing.assert_allclose(np.asarray(got, np.float64), want, atol=1e-5)
     np.testing.assert_array_equal(ns["zv"], np.zeros((2, 2)))
     assert ns["facts"] == ((2, 3), 2, "float32", "Variable:0")
+
+
+def test_batch_normalization_on_the_learning_phase():
+    # no training= : the learning phase picks the moments and gates the updates
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        K = tf.keras.backend
+        x = tf.placeholder(tf.float32, [None, 2, 2, 3])
+        bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+        y = bn(x)
+        data = np.sin(np.arange(24)).reshape(2, 2, 2, 3).astype(np.float32)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            test_out = s.run(y, {x: data})
+            s.run(bn.updates, {x: data})                 # phase False: no change
+            unchanged = s.run([bn.moving_mean, bn.moving_variance])
+            train_out, _ = s.run([y, bn.updates], {x: data, K.learning_phase(): 1})
+            moved = s.run([bn.moving_mean, bn.moving_variance])
+    """)
+    np.testing.assert_allclose(ns["test_out"].ravel()[:6], [0.0, 0.84105, 0.90884, 0.14105,
+                                                            -0.75642, -0.95845], atol=1e-5)
+    np.testing.assert_array_equal(ns["unchanged"], [[0, 0, 0], [1, 1, 1]])
+    np.testing.assert_allclose(ns["train_out"].ravel()[:6], [-0.11222, 1.46897, 0.95457,
+                                                             0.15551, -1.53102, -1.01633],
+                               atol=1e-5)
+    np.testing.assert_allclose(ns["moved"], [[0.02958, 0.02943, 0.00223],
+                                             [0.65819, 0.66162, 1.01287]], atol=1e-5)
