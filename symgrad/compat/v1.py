@@ -11,7 +11,8 @@ fetches and feeds, and ``tf.errors`` (modules ``variables``, ``scopes``, ``train
 ``schedules``, ``layers``, ``session``, ``errors`` of this package); checks and
 printing inside the graph (``tf.Assert``, ``tf.assert_*``, ``tf.check_numerics``,
 ``tf.print``: ``debugging``, ``printing``) and ``graph.get_operation_by_name``,
-``get_operations``, ``finalize`` (``graphs``).
+``get_operations``, ``finalize`` (``graphs``); ``tf.keras``'s layers and models called
+on tensors in a Session (``keras`` and the ``keras_*`` modules).
 
 Choices (documented differences from TF):
 
