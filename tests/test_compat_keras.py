@@ -886,3 +886,39 @@ def test_batch_normalization_on_the_learning_phase():
                                atol=1e-5)
     np.testing.assert_allclose(ns["moved"], [[0.02958, 0.02943, 0.00223],
                                              [0.65819, 0.66162, 1.01287]], atol=1e-5)
+
+
+def test_constraints_are_applied_by_tf_train_optimizers_as_in_tf():
+    # TF1's optimizers set a variable with a constraint to constraint(variable) after
+    # each step: keras's kernel_constraint, tf.Variable's and get_variable's alike
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        Kc = tf.keras.constraints
+        C = tf.keras.initializers.Constant
+        x = tf.constant([[1., -2., 0.5], [0.3, 1., 2.]])
+        layers = [tf.keras.layers.Dense(2, kernel_initializer=C(np.sin(np.arange(6)).reshape(3, 2)),
+                                        kernel_constraint=c, bias_constraint=b)
+                  for c, b in ((Kc.NonNeg(), None), (Kc.MaxNorm(0.5), "non_neg"),
+                               (Kc.UnitNorm(axis=1), None),
+                               (Kc.MinMaxNorm(0.2, 0.6, rate=0.5), Kc.max_norm(1.0)))]
+        loss = sum(tf.reduce_sum(tf.square(l(x) - 3.0)) for l in layers)
+        v = tf.Variable([3., -4.], constraint=lambda t: tf.clip_by_value(t, -1., 1.))
+        w = tf.get_variable("w", [2], initializer=tf.constant_initializer([5., -5.]),
+                            constraint=lambda t: t * 0.5)
+        loss = loss + tf.reduce_sum(v * w)
+        train = tf.train.AdamOptimizer(0.3).minimize(loss)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            history = [s.run([loss, train])[0] for _ in range(2)]
+            values = s.run([t for l in layers for t in l.weights] + [v, w])
+    """)
+    np.testing.assert_allclose(ns["history"], [310.9869, 153.0498], rtol=1e-6)
+    expected = [  # TF's values after the two steps
+        [0.59137, 1.42362, 0.31377, 0.0, 0.28675, 0.28159], [0.58958, 0.58186],
+        [0.47489, 0.44706, 0.08598, -0.22221, 0.01574, 0.02757], [0.59307, 0.59382],
+        [0.40181, 0.91572, 0.92553, -0.37868, -0.46275, -0.88649], [0.5977, 0.59639],
+        [0.54897, 0.84314, 0.23498, -0.26529, -0.09925, -0.13784], [0.59468, 0.59383],
+        [0.72309, -0.72309], [1.04434, -1.05041]]
+    for got, want in zip(ns["values"], expected):
+        np.testing.assert_allclose(got.ravel(), want, atol=2e-5)

@@ -3,9 +3,9 @@
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
 ``keras_rnn``, ``keras_wrappers``), ``Sequential``/``Model`` called on tensors
 (``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
-``metrics`` as functions (``keras_objects``), ``backend`` (``keras_backend`` and the
-``K.*`` ops below), ``utils.to_categorical`` and
-``preprocessing.sequence.pad_sequences``; ``from symgrad.compat.v1.keras.layers
+``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
+``backend`` (``keras_backend`` and the ``K.*`` ops below), ``utils.to_categorical``
+and ``preprocessing.sequence.pad_sequences``; ``from symgrad.compat.v1.keras.layers
 import Dense`` imports too.  Everything else of ``tf.keras`` (the training loop,
 ``optimizers``, ``callbacks``, ``datasets``, ``ConvLSTM2D``...) raises an
 AttributeError (an ImportError when imported) that names it and says what to use
@@ -26,6 +26,7 @@ from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..tracing import nn as _nn
 from . import keras_backend as K
+from . import keras_constraints as _constraints
 from . import keras_core as _core
 from . import keras_merge as _merge
 from . import keras_rnn as _keras_rnn
@@ -187,6 +188,8 @@ activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)
 initializers = namespace("keras.initializers", get=_objects.get_initializer,
                          **_objects.INITIALIZERS)
+constraints = namespace("keras.constraints", get=_constraints.get_constraint,
+                        **_constraints.CONSTRAINTS)
 regularizers = namespace("keras.regularizers", l1=_objects.l1, l2=_objects.l2,
                          l1_l2=_objects.l1_l2, L1L2=_objects.L1L2, L1=_objects.l1,
                          L2=_objects.l2, get=_objects.get_regularizer)
@@ -198,7 +201,8 @@ utils = namespace("keras.utils", to_categorical=to_categorical)
 preprocessing = namespace("keras.preprocessing", sequence=namespace(
     "keras.preprocessing.sequence", pad_sequences=pad_sequences))
 keras = namespace("keras", layers=layers, activations=activations,
-                  initializers=initializers, regularizers=regularizers, losses=losses,
+                  initializers=initializers, regularizers=regularizers,
+                  constraints=constraints, losses=losses,
                   metrics=metrics, backend=backend, models=models, utils=utils,
                   preprocessing=preprocessing,
                   Sequential=Sequential, Model=Model, Input=Input)

@@ -10,8 +10,9 @@ optimizers take them; calling the layer again shares them.
 
 What TF1 keras keeps on the layer and not in collections: ``layer.losses`` (the
 regularizers' terms; REGULARIZATION_LOSSES stays empty) and ``layer.updates`` (the
-batch normalization's moving averages; UPDATE_OPS stays empty).  Constraints are
-kept and, as with TF's ``tf.train`` optimizers, not applied.  ``weights=[...]`` sets
+batch normalization's moving averages; UPDATE_OPS stays empty).  A weight's
+constraint is applied by ``tf.train`` optimizers after each step, as TF's do.
+``weights=[...]`` sets
 the values when the layer is built (in ``tf.keras.backend.get_session()``); as in
 TF1, running ``tf.global_variables_initializer()`` afterwards puts the initializer's
 values back (assign them after it, or pass ``tf.keras.initializers.Constant(matrix)``).
@@ -40,6 +41,7 @@ from .. import tracing as _t
 from ..graph import Node
 from . import keras_backend as K
 from . import keras_objects as _objects
+from .keras_constraints import get_constraint
 from .tensor import TensorShape, constant, tf_dtype_arg
 from .variables import Variable, tf_dtype
 
@@ -104,8 +106,8 @@ class Layer:
         value = _objects.initial_value(initializer, shape, dtype, f"{self.name}.{name}")
         # TF1 keras: a layer made with trainable=False still puts its weights in
         # TRAINABLE_VARIABLES; only layer.trainable_weights leaves them out
-        weight = Variable(value, name=name, trainable=bool(trainable))
-        weight.constraint = constraint
+        weight = Variable(value, name=name, trainable=bool(trainable),
+                          constraint=get_constraint(constraint))
         K.track_variable(weight)
         self._weights.append(weight)
         regularizer = _objects.get_regularizer(regularizer)

@@ -1,5 +1,6 @@
-"""``tf.keras.activations``, ``initializers``, ``regularizers`` and ``losses`` as TF1's
-keras has them (``tf.compat.v1.keras``), and their ``get`` by name.
+"""``tf.keras.activations``, ``initializers``, ``regularizers``, ``losses`` and
+``metrics`` (as functions) as TF1's keras has them (``tf.compat.v1.keras``), and their
+``get`` by name.
 
 - Initializers: TF1 keras's defaults — ``RandomNormal``/``TruncatedNormal`` have
   stddev 0.05, ``RandomUniform`` is in [-0.05, 0.05), ``VarianceScaling`` draws a
