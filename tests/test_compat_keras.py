@@ -922,3 +922,32 @@ def test_constraints_are_applied_by_tf_train_optimizers_as_in_tf():
         [0.72309, -0.72309], [1.04434, -1.05041]]
     for got, want in zip(ns["values"], expected):
         np.testing.assert_allclose(got.ravel(), want, atol=2e-5)
+
+
+def test_tf_layers_constraints_are_applied_too():
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        x = tf.constant(np.cos(np.arange(32)).reshape(2, 4, 4, 1).astype(np.float32))
+        nonneg = lambda w: tf.maximum(w, 0.)
+        h = tf.layers.conv2d(x, 2, 2, kernel_initializer=tf.constant_initializer(0.3),
+                             kernel_constraint=nonneg, bias_constraint=nonneg)
+        y = tf.layers.dense(tf.layers.flatten(h), 1,
+                            kernel_initializer=tf.constant_initializer(0.1),
+                            kernel_constraint=nonneg)
+        b = tf.layers.batch_normalization(y, training=True,
+                                          gamma_constraint=lambda g: tf.minimum(g, 1.))
+        loss = tf.reduce_sum(y) - tf.reduce_sum(b * tf.constant([[1.], [2.]]))
+        train = tf.train.GradientDescentOptimizer(1.0).minimize(loss)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            s.run(train)
+            values = {v.name: s.run(v).ravel()[:6] for v in tf.trainable_variables()}
+    """)
+    expected = {  # TF's values after the step
+        "conv2d/kernel:0": [0.98183, 0.98183, 1.94478, 1.94478, 0.0, 0.0],
+        "conv2d/bias:0": [0.0, 0.0], "dense/kernel:0": [0.0] * 6, "dense/bias:0": [-2.0],
+        "batch_normalization/gamma:0": [0.65963], "batch_normalization/beta:0": [3.0]}
+    assert list(ns["values"]) == list(expected)
+    for name, want in expected.items():
+        np.testing.assert_allclose(ns["values"][name], want, atol=1e-5)

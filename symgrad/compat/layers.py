@@ -34,7 +34,8 @@ class Dense:
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer=None,
                  bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
-                 trainable=True, name=None, **kwargs):
+                 trainable=True, name=None, kernel_constraint=None, bias_constraint=None,
+                 **kwargs):
         if int(units) <= 0:
             raise ValueError(f"dense: units must be a positive integer, got {units!r}")
         self.units, self.activation, self.use_bias = int(units), activation, use_bias
@@ -42,6 +43,7 @@ class Dense:
         self.bias_initializer = bias_initializer or _init.Zeros()
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.trainable, self.name = trainable, name
+        self.constraints = (kernel_constraint, bias_constraint)   # (tf.train applies them)
         self.kernel = self.bias = None
         self._scope = None
 
@@ -61,14 +63,16 @@ class Dense:
             self.kernel = get_variable("kernel", (inputs.shape[-1], self.units),
                                        dtype=inputs.dtype, initializer=self.kernel_initializer,
                                        regularizer=self.kernel_regularizer,
-                                       trainable=self.trainable)
+                                       trainable=self.trainable,
+                                       constraint=self.constraints[0])
             out = _t.tensordot(inputs, self.kernel, axes=1) if inputs.ndim > 2 else \
                 _t.matmul(inputs, self.kernel)
             if self.use_bias:
                 self.bias = get_variable("bias", (self.units,), dtype=inputs.dtype,
                                          initializer=self.bias_initializer,
                                          regularizer=self.bias_regularizer,
-                                         trainable=self.trainable)
+                                         trainable=self.trainable,
+                                         constraint=self.constraints[1])
                 out = out + self.bias
             return self.activation(out) if self.activation is not None else out
 
@@ -83,7 +87,8 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
           trainable=True, name=None, reuse=None):
     """``tf.layers.dense``: ``activation(inputs @ kernel + bias)`` with new (or reused) variables."""
     layer = Dense(units, activation, use_bias, kernel_initializer, bias_initializer,
-                  kernel_regularizer, bias_regularizer, trainable, name)
+                  kernel_regularizer, bias_regularizer, trainable, name,
+                  kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
     return layer(inputs, reuse=reuse)
 
 
@@ -118,18 +123,21 @@ def _layer_input(inputs, data_format, what, layout):
 
 def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activation, use_bias,
                   kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
-                  trainable):
-    """``activation(op(kernel) + bias)`` with the layer's variables in its scope."""
+                  trainable, constraints=(None, None)):
+    """``activation(op(kernel) + bias)`` with the layer's variables in its scope
+    (``constraints``: the kernel's and the bias's, which tf.train optimizers apply)."""
     with variable_scope(name, default_name=what, reuse=reuse):
         kernel = get_variable("kernel", kernel_shape, dtype=inputs.dtype,
                               initializer=kernel_initializer or
                               _init.glorot_uniform_initializer(),
-                              regularizer=kernel_regularizer, trainable=trainable)
+                              regularizer=kernel_regularizer, trainable=trainable,
+                              constraint=constraints[0])
         out = op(kernel)
         if use_bias:
             out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
                                      initializer=bias_initializer or _init.Zeros(),
-                                     regularizer=bias_regularizer, trainable=trainable)
+                                     regularizer=bias_regularizer, trainable=trainable,
+                                     constraint=constraints[1])
         return activation(out) if activation is not None else out
 
 
@@ -148,7 +156,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                                     _padding(padding),
                                     dilations=_pair(dilation_rate, "dilation_rate")),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
-        kernel_regularizer, bias_regularizer, trainable)
+        kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
@@ -170,7 +178,7 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
                                               (inputs.shape[0], *size, int(filters)),
                                               (1, sh, sw, 1), _padding(padding)),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
-        kernel_regularizer, bias_regularizer, trainable)
+        kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
@@ -201,13 +209,15 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         raise ValueError(f"batch_normalization: the axis {axis} of {inputs.name!r} (shape "
                          f"{inputs.shape}) needs a known size")
     with variable_scope(name, default_name="batch_normalization", reuse=reuse):
-        def variable(what, initializer, regularizer=None, trainable_=trainable):
+        def variable(what, initializer, regularizer=None, trainable_=trainable,
+                     constraint=None):
             return get_variable(what, (size,), dtype=inputs.dtype, initializer=initializer,
-                                regularizer=regularizer, trainable=trainable_)
-        gamma = variable("gamma", gamma_initializer or _init.Ones(), gamma_regularizer) \
-            if scale else None
-        beta = variable("beta", beta_initializer or _init.Zeros(), beta_regularizer) \
-            if center else None
+                                regularizer=regularizer, trainable=trainable_,
+                                constraint=constraint)
+        gamma = variable("gamma", gamma_initializer or _init.Ones(), gamma_regularizer,
+                         constraint=gamma_constraint) if scale else None
+        beta = variable("beta", beta_initializer or _init.Zeros(), beta_regularizer,
+                        constraint=beta_constraint) if center else None
         moving_mean = variable("moving_mean", moving_mean_initializer or _init.Zeros(),
                                trainable_=False)
         moving_var = variable("moving_variance", moving_variance_initializer or _init.Ones(),
@@ -297,7 +307,7 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
                                     _padding(padding),
                                     dilations=_pair(dilation_rate, "dilation_rate", 1)[0]),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
-        kernel_regularizer, bias_regularizer, trainable)
+        kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
 def average_pooling2d(inputs, pool_size, strides, padding="valid",
