@@ -31,6 +31,7 @@ from .. import tracing as _t
 from .session import Session, initialized_anywhere
 from .state import DEFAULT_SESSIONS
 from .tensor import constant, tf_dtype_arg
+from .variables import Variable
 
 _STATES = weakref.WeakKeyDictionary()
 _SESSION = [None]          # the session get_session() made or set_session() set
@@ -205,8 +206,8 @@ def cast_to_floatx(x):
 
 def variable(value, dtype=None, name=None, constraint=None):
     """``K.variable``: a trainable variable, initialised by ``get_session``."""
-    from .variables import Variable
-    v = Variable(np.asarray(value, dtype=tf_dtype_arg(dtype) or floatx()), name=name)
+    v = Variable(np.asarray(value, dtype=tf_dtype_arg(dtype) or floatx()), name=name,
+                 constraint=constraint)
     track_variable(v)
     return v
 
