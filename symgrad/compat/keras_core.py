@@ -93,10 +93,10 @@ class _Conv(_Kernel):
         super().__init__(activation, use_bias, **kwargs)
         n, what = self.rank, type(self).__name__
         self.filters = int(filters)
-        self.kernel_size = _layers._pair(kernel_size, f"{what}(kernel_size)", n)
-        self.strides = _layers._pair(strides, f"{what}(strides)", n)
-        self.dilation_rate = _layers._pair(dilation_rate, f"{what}(dilation_rate)", n)
-        self.padding, self.data_format = _layers._padding(padding), data_format
+        self.kernel_size = _layers.int_tuple(kernel_size, f"{what}(kernel_size)", n)
+        self.strides = _layers.int_tuple(strides, f"{what}(strides)", n)
+        self.dilation_rate = _layers.int_tuple(dilation_rate, f"{what}(dilation_rate)", n)
+        self.padding, self.data_format = _layers.padding_name(padding), data_format
         if data_format not in ("channels_last", None):
             raise ValueError(f"{what}: symgrad supports data_format='channels_last'")
 
@@ -162,9 +162,9 @@ class _Pooling(Layer):
                  data_format="channels_last", **kwargs):
         super().__init__(**kwargs)
         what = type(self).__name__
-        self.pool_size = _layers._pair(pool_size, f"{what}(pool_size)", self.rank)
+        self.pool_size = _layers.int_tuple(pool_size, f"{what}(pool_size)", self.rank)
         self.strides = self.pool_size if strides is None else \
-            _layers._pair(strides, f"{what}(strides)", self.rank)
+            _layers.int_tuple(strides, f"{what}(strides)", self.rank)
         self.padding = padding
         if data_format not in ("channels_last", None):
             raise ValueError(f"{what}: symgrad supports data_format='channels_last'")

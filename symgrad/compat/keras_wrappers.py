@@ -39,7 +39,7 @@ class UpSampling2D(Layer):
         if interpolation != "nearest":
             raise ValueError(f"UpSampling2D: interpolation={interpolation!r} is not "
                              "supported; use 'nearest' or tf.image.resize_bilinear")
-        self.size = _layers._pair(size, "UpSampling2D(size)")
+        self.size = _layers.int_tuple(size, "UpSampling2D(size)")
 
     def call(self, inputs):
         _, h, w, c = (known_size(inputs.shape, a, f"UpSampling2D {self.name!r}", f"{a}")

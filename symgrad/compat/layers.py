@@ -92,7 +92,7 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     return layer(inputs, reuse=reuse)
 
 
-def _pair(value, what, n=2):
+def int_tuple(value, what, n=2):
     """``n`` ints from an int or a sequence of ``n`` (a kernel size, strides)."""
     pair = (int(value),) * n if np.ndim(value) == 0 else tuple(int(v) for v in value)
     if len(pair) != n:
@@ -100,7 +100,8 @@ def _pair(value, what, n=2):
     return pair
 
 
-def _padding(padding):
+def padding_name(padding):
+    """"VALID" or "SAME" from a layer's ``padding`` argument (any case)."""
     if str(padding).lower() not in ("valid", "same"):
         raise ValueError(f"padding={padding!r}; use 'valid' or 'same'")
     return str(padding).upper()
@@ -149,12 +150,12 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
     """``tf.layers.conv2d``: ``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
     inputs = _layer_input(inputs, data_format, "conv2d", ("batch", "height", "width",
                                                           "channels"))
-    shape = _pair(kernel_size, "conv2d(kernel_size)") + (inputs.shape[-1], int(filters))
+    shape = int_tuple(kernel_size, "conv2d(kernel_size)") + (inputs.shape[-1], int(filters))
     return _kernel_layer(
         "conv2d", inputs, shape, filters,
-        lambda kernel: _conv.conv2d(inputs, kernel, _pair(strides, "conv2d(strides)"),
-                                    _padding(padding),
-                                    dilations=_pair(dilation_rate, "dilation_rate")),
+        lambda kernel: _conv.conv2d(inputs, kernel, int_tuple(strides, "conv2d(strides)"),
+                                    padding_name(padding),
+                                    dilations=int_tuple(dilation_rate, "dilation_rate")),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
@@ -168,15 +169,15 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
     (output H * stride for "same", (H - 1) * stride + kernel for "valid")."""
     inputs = _layer_input(inputs, data_format, "conv2d_transpose",
                           ("batch", "height", "width", "channels"))
-    (kh, kw), (sh, sw) = _pair(kernel_size, "kernel_size"), _pair(strides, "strides")
-    same = _padding(padding) == "SAME"
+    (kh, kw), (sh, sw) = int_tuple(kernel_size, "kernel_size"), int_tuple(strides, "strides")
+    same = padding_name(padding) == "SAME"
     size = [n * s if same else (n - 1) * s + k
             for n, s, k in zip(inputs.shape[1:3], (sh, sw), (kh, kw))]
     return _kernel_layer(
         "conv2d_transpose", inputs, (kh, kw, int(filters), inputs.shape[-1]), filters,
         lambda kernel: _conv.conv2d_transpose(inputs, kernel,
                                               (inputs.shape[0], *size, int(filters)),
-                                              (1, sh, sw, 1), _padding(padding)),
+                                              (1, sh, sw, 1), padding_name(padding)),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
@@ -269,15 +270,15 @@ def normalize(inputs, axis, variables, epsilon, momentum, training, unbiased=Fal
 def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
                   name=None):
     """``tf.layers.max_pooling2d`` on [N, H, W, C]."""
-    return _conv.max_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
-                          _padding(padding), name=name)
+    return _conv.max_pool(inputs, int_tuple(pool_size, "pool_size"), int_tuple(strides, "strides"),
+                          padding_name(padding), name=name)
 
 
 def _pool1d(pool, inputs, pool_size, strides, padding, data_format, name):
     """A 1-D pooling on [N, W, C] as the 2-D one over height 1."""
     x = _layer_input(inputs, data_format, "1-D pooling", ("batch", "width", "channels"))
-    (k,), (s,) = _pair(pool_size, "pool_size", 1), _pair(strides, "strides", 1)
-    out = pool(_t.expand_dims(x, 1), (1, k), (1, s), _padding(padding))
+    (k,), (s,) = int_tuple(pool_size, "pool_size", 1), int_tuple(strides, "strides", 1)
+    out = pool(_t.expand_dims(x, 1), (1, k), (1, s), padding_name(padding))
     return _t.squeeze(out, [1], name=name)
 
 
@@ -300,12 +301,12 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv1d``: ``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]."""
     inputs = _layer_input(inputs, data_format, "conv1d", ("batch", "width", "channels"))
-    (k,) = _pair(kernel_size, "conv1d(kernel_size)", 1)
+    (k,) = int_tuple(kernel_size, "conv1d(kernel_size)", 1)
     return _kernel_layer(
         "conv1d", inputs, (k, inputs.shape[-1], int(filters)), filters,
-        lambda kernel: _conv.conv1d(inputs, kernel, _pair(strides, "conv1d(strides)", 1)[0],
-                                    _padding(padding),
-                                    dilations=_pair(dilation_rate, "dilation_rate", 1)[0]),
+        lambda kernel: _conv.conv1d(inputs, kernel, int_tuple(strides, "conv1d(strides)", 1)[0],
+                                    padding_name(padding),
+                                    dilations=int_tuple(dilation_rate, "dilation_rate", 1)[0]),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
@@ -313,8 +314,8 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
 def average_pooling2d(inputs, pool_size, strides, padding="valid",
                       data_format="channels_last", name=None):
     """``tf.layers.average_pooling2d`` on [N, H, W, C]."""
-    return _conv.avg_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
-                          _padding(padding), name=name)
+    return _conv.avg_pool(inputs, int_tuple(pool_size, "pool_size"), int_tuple(strides, "strides"),
+                          padding_name(padding), name=name)
 
 
 def flatten(inputs, name=None, data_format="channels_last"):
