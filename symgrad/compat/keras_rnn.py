@@ -55,7 +55,8 @@ class _Cell:
     bias = property(lambda self: self.layer.bias)
 
     def zero_state(self, batch_size, dtype):
-        return _rnn._zeros_like_size(self.state_size, batch_size, dtype)
+        zeros = _t.zeros([batch_size, self.layer.units], np.dtype(dtype))
+        return (zeros, zeros) if self.layer.gates == 4 else zeros
 
     def __call__(self, x, state, scope=None):
         return self.layer.step(x, state)
