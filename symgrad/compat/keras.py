@@ -177,13 +177,9 @@ backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in
         batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
         name=name))
 
-_LAYERS = {n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers) for n in dir(m)
-           if isinstance(getattr(m, n), type) and issubclass(getattr(m, n), Layer)
-           and not n.startswith("_")}
-layers = namespace("keras.layers", InputLayer=InputLayer, Input=Input,
-                   **_LAYERS, **{n: getattr(_merge, n) for n in (
-                       "concatenate", "add", "multiply", "average", "maximum", "minimum",
-                       "subtract")})
+layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
+                   **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers)
+                      for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)
 initializers = namespace("keras.initializers", get=_objects.get_initializer,

@@ -30,6 +30,12 @@ from . import keras_objects as _objects
 from . import layers as _layers
 from .keras_layers import Layer, known_size
 
+__all__ = ["AveragePooling1D", "AveragePooling2D", "AvgPool1D", "AvgPool2D",
+           "BatchNormalization", "Conv1D", "Conv2D", "Conv2DTranspose", "Dense", "Dropout",
+           "Embedding", "Flatten", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+           "GlobalMaxPooling1D", "GlobalMaxPooling2D", "MaxPool1D", "MaxPool2D",
+           "MaxPooling1D", "MaxPooling2D"]   # (tf.keras.layers.*)
+
 
 class _Kernel(Layer):
     """A layer ``activation(op(inputs, kernel) + bias)``."""

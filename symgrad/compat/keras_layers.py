@@ -70,12 +70,12 @@ class Layer:
     # -- calling -----------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
         inputs = _tensors(inputs)
-        if "training" in kwargs and not _takes(self.call, "training"):
+        if "training" in kwargs and not takes_argument(self.call, "training"):
             kwargs.pop("training")   # (keras drops it for layers without a training mode)
         graph = _t.get_default_graph()
         with graph.name_scope(self.name):
             if not self.built:
-                first = _flat(inputs)[0]
+                first = flat(inputs)[0]
                 if self.dtype is None and first.dtype.kind == "f":   # (TF1: the input's)
                     self.dtype = first.dtype
                 self.build(_shapes(inputs, self.name))
@@ -87,7 +87,7 @@ class Layer:
                 self._activity_loss(out)
         self._calls.append((inputs, out))
         record = (out, self, inputs, args, kwargs)   # (each output tensor finds its call)
-        K.state().calls.update((id(t), record) for t in _flat(out))
+        K.state().calls.update((id(t), record) for t in flat(out))
         return out
 
     def build(self, input_shape):
@@ -200,7 +200,7 @@ class Layer:
         """The static shape of every call's input (``at`` 0) or output (1), if one."""
         if not self._calls:
             self._only_call(what)
-        shapes = [_static(call[at]) for call in self._calls]
+        shapes = [static_shapes(call[at]) for call in self._calls]
         if any(shape != shapes[0] for shape in shapes):
             raise AttributeError(f"The layer {self.name!r} has multiple inbound nodes, with "
                                  f"different {what}s: {shapes}")
@@ -235,15 +235,15 @@ def _tensors(inputs):
                     or inputs.dtype != np.float64 else np.float32)
 
 
-def _takes(method, argument):
+def takes_argument(method, argument):
     try:
         return argument in inspect.signature(method).parameters
     except (TypeError, ValueError):
         return True
 
 
-def _flat(inputs):
-    return [y for x in inputs for y in _flat(x)] if isinstance(inputs, (list, tuple)) \
+def flat(inputs):
+    return [y for x in inputs for y in flat(x)] if isinstance(inputs, (list, tuple)) \
         else [inputs]
 
 
@@ -257,9 +257,9 @@ def _shapes(inputs, layer):
     return TensorShape(inputs.shape)
 
 
-def _static(tensors):
+def static_shapes(tensors):
     if isinstance(tensors, (list, tuple)):
-        return [_static(t) for t in tensors]
+        return [static_shapes(t) for t in tensors]
     return K.int_shape(tensors)
 
 

@@ -19,6 +19,11 @@ from ..tracing import nn as _nn
 from . import keras_objects as _objects
 from .keras_layers import Layer, known_size
 
+__all__ = ["Activation", "Add", "Average", "Concatenate", "Lambda", "LeakyReLU", "Maximum",
+           "Minimum", "Multiply", "Permute", "ReLU", "Reshape", "Softmax", "Subtract",
+           "concatenate", "add", "multiply", "average", "maximum", "minimum",
+           "subtract"]   # (tf.keras.layers.*)
+
 
 class Activation(Layer):
     def __init__(self, activation, **kwargs):

@@ -31,7 +31,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from . import keras_backend as K
-from .keras_layers import Layer, _flat, _static, _takes
+from .keras_layers import Layer, flat, static_shapes, takes_argument
 from .tensor import as_tf1, tf_dtype_arg
 
 _TRAINING_LOOP = ("write the loss (e.g. tf.reduce_mean(tf.keras.losses."
@@ -126,7 +126,7 @@ class Model(Layer):
             if training is not None and "training" not in kwargs and _takes_training(layer):
                 kwargs = dict(kwargs, training=training)
             again = layer(_mapped(layer_inputs, made), *args, **kwargs)
-            made.update((id(old), new) for old, new in zip(_flat(out), _flat(again)))
+            made.update((id(old), new) for old, new in zip(flat(out), flat(again)))
         found = [made[id(o)] for o in self.outputs]
         return found if self._nested[1] else found[0]
 
@@ -197,8 +197,8 @@ class Model(Layer):
                      f"{layer.count_params()}")
         print_fn(f"Total params: {self.count_params()}")
 
-    output_shape = property(lambda self: _static(self._one("outputs")))
-    input_shape = property(lambda self: _static(self._one("inputs")))
+    output_shape = property(lambda self: static_shapes(self._one("outputs")))
+    input_shape = property(lambda self: static_shapes(self._one("inputs")))
 
     def __getattr__(self, name):
         if name in ("input", "output", "input_shape", "output_shape"):
@@ -267,7 +267,7 @@ def _layers_in(value):
 
 
 def _takes_training(layer):
-    return _takes(layer.call, "training")
+    return takes_argument(layer.call, "training")
 
 
 def _mapped(inputs, made):
@@ -292,13 +292,13 @@ def _by_depth(inputs, outputs, steps):
     depth = {id(o): 0 for o in outputs}
     for out, _, layer_inputs, _, _ in reversed(steps):   # consumers before producers
         here = _depth(out, depth)
-        for x in _flat(layer_inputs):
+        for x in flat(layer_inputs):
             depth[id(x)] = max(depth.get(id(x), 0), here + 1)
     registered = K.state().inputs
     made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
     order, deepest = [], {}
     for out, layer, layer_inputs, _, _ in steps:
-        for x in _flat(layer_inputs):
+        for x in flat(layer_inputs):
             if id(x) in made:
                 order.append(made[id(x)])
                 deepest[id(made[id(x)])] = depth.get(id(x), 0)
@@ -310,7 +310,7 @@ def _by_depth(inputs, outputs, steps):
 
 def _depth(out, depth):
     """A call's depth: the largest of its outputs' (a layer may return several)."""
-    return max(depth.get(id(t), 0) for t in _flat(out))
+    return max(depth.get(id(t), 0) for t in flat(out))
 
 
 def _steps_between(inputs, outputs):
@@ -322,13 +322,13 @@ def _steps_between(inputs, outputs):
         if id(tensor) in known or id(tensor) in seen:
             return
         record = calls.get(id(tensor))
-        if record is None or not any(t is tensor for t in _flat(record[0])):
+        if record is None or not any(t is tensor for t in flat(record[0])):
             raise ValueError(f"tf.keras.Model: {getattr(tensor, 'name', tensor)!r} is not "
                              "the output of a keras layer called on the model's inputs (a "
                              "TF op between layers, or an input not in inputs=); wrap TF ops "
                              "in tf.keras.layers.Lambda")
-        seen.update(id(t) for t in _flat(record[0]))
-        for x in _flat(record[2]):
+        seen.update(id(t) for t in flat(record[0]))
+        for x in flat(record[2]):
             visit(x)
         steps.append(record)
     for out in outputs:

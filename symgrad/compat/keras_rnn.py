@@ -36,6 +36,8 @@ from . import keras_objects as _objects
 from . import rnn as _rnn
 from .keras_layers import Layer, known_size
 
+__all__ = ["SimpleRNN", "LSTM", "GRU"]   # (tf.keras.layers.*)
+
 
 class _Cell:
     """What ``dynamic_rnn`` calls: ``cell(x, state) -> (output, state)`` on the layer's
@@ -62,7 +64,7 @@ class _Cell:
         return self.layer.step(x, state)
 
 
-class _Recurrent(Layer):
+class Recurrent(Layer):
     gates = 1
     cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
 
@@ -131,7 +133,7 @@ class _Recurrent(Layer):
                              "pass the rows' lengths to tf.nn.dynamic_rnn(sequence_length=)")
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
         if self.go_backwards:
-            x = _backwards(x)
+            x = backwards(x)
         state = None if initial_state is None else _as_state(initial_state, self.gates)
         outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
                                           dtype=x.dtype)
@@ -144,7 +146,7 @@ class _Recurrent(Layer):
         return [out] + (list(state) if isinstance(state, tuple) else [state])
 
 
-def _backwards(x):
+def backwards(x):
     """``x`` [batch, time, ...] with its time axis reversed (of a length known or not)."""
     if isinstance(x.shape[1], int):
         return _t.reverse(x, [1])
@@ -162,7 +164,7 @@ def _as_state(initial_state, gates):
     return tuple(states) if want == 2 else states[0]
 
 
-class SimpleRNN(_Recurrent):
+class SimpleRNN(Recurrent):
     gates = 1
 
     def step(self, x, h):
@@ -171,7 +173,7 @@ class SimpleRNN(_Recurrent):
         return out, out
 
 
-class LSTM(_Recurrent):
+class LSTM(Recurrent):
     gates = 4
 
     def step(self, x, state):
@@ -186,7 +188,7 @@ class LSTM(_Recurrent):
         return h, (h, c)
 
 
-class GRU(_Recurrent):
+class GRU(Recurrent):
     gates = 3
 
     def step(self, x, h):

@@ -28,7 +28,10 @@ import numpy as np
 from .. import tracing as _t
 from . import layers as _layers
 from .keras_layers import Layer, known_size
-from .keras_rnn import _Recurrent, _backwards
+from .keras_rnn import Recurrent, backwards
+
+__all__ = ["UpSampling2D", "ZeroPadding2D", "RepeatVector", "TimeDistributed",
+           "Bidirectional"]   # (tf.keras.layers.*)
 
 
 class UpSampling2D(Layer):
@@ -113,7 +116,7 @@ class Bidirectional(_Wrapper):
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
                  **kwargs):
-        if not isinstance(layer, _Recurrent):
+        if not isinstance(layer, Recurrent):
             raise TypeError(f"Bidirectional: wrap SimpleRNN, LSTM or GRU, got {layer!r}")
         if merge_mode not in _MERGES and merge_mode is not None:
             raise ValueError(f"Bidirectional: merge_mode={merge_mode!r}; use 'concat', "
@@ -134,7 +137,7 @@ class Bidirectional(_Wrapper):
             (forward, *f_states), (backward, *b_states) = forward, backward
             states = f_states + b_states
         if self.layer.return_sequences:
-            backward = _backwards(backward)   # (back in time order, as keras gives it)
+            backward = backwards(backward)   # (back in time order, as keras gives it)
         merged = [forward, backward] if self.merge_mode is None else \
             [_MERGES[self.merge_mode](forward, backward)]
         return merged + states if states or self.merge_mode is None else merged[0]
