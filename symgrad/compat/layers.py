@@ -34,7 +34,8 @@ class Dense:
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer=None,
                  bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
-                 trainable=True, name=None, **kwargs):
+                 trainable=True, name=None, kernel_constraint=None, bias_constraint=None,
+                 **kwargs):
         if int(units) <= 0:
             raise ValueError(f"dense: units must be a positive integer, got {units!r}")
         self.units, self.activation, self.use_bias = int(units), activation, use_bias
@@ -42,6 +43,7 @@ class Dense:
         self.bias_initializer = bias_initializer or _init.Zeros()
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.trainable, self.name = trainable, name
+        self.constraints = (kernel_constraint, bias_constraint)   # (tf.train applies them)
         self.kernel = self.bias = None
         self._scope = None
 
@@ -61,14 +63,16 @@ class Dense:
             self.kernel = get_variable("kernel", (inputs.shape[-1], self.units),
                                        dtype=inputs.dtype, initializer=self.kernel_initializer,
                                        regularizer=self.kernel_regularizer,
-                                       trainable=self.trainable)
+                                       trainable=self.trainable,
+                                       constraint=self.constraints[0])
             out = _t.tensordot(inputs, self.kernel, axes=1) if inputs.ndim > 2 else \
                 _t.matmul(inputs, self.kernel)
             if self.use_bias:
                 self.bias = get_variable("bias", (self.units,), dtype=inputs.dtype,
                                          initializer=self.bias_initializer,
                                          regularizer=self.bias_regularizer,
-                                         trainable=self.trainable)
+                                         trainable=self.trainable,
+                                         constraint=self.constraints[1])
                 out = out + self.bias
             return self.activation(out) if self.activation is not None else out
 
@@ -83,11 +87,12 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
           trainable=True, name=None, reuse=None):
     """``tf.layers.dense``: ``activation(inputs @ kernel + bias)`` with new (or reused) variables."""
     layer = Dense(units, activation, use_bias, kernel_initializer, bias_initializer,
-                  kernel_regularizer, bias_regularizer, trainable, name)
+                  kernel_regularizer, bias_regularizer, trainable, name,
+                  kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
     return layer(inputs, reuse=reuse)
 
 
-def _pair(value, what, n=2):
+def int_tuple(value, what, n=2):
     """``n`` ints from an int or a sequence of ``n`` (a kernel size, strides)."""
     pair = (int(value),) * n if np.ndim(value) == 0 else tuple(int(v) for v in value)
     if len(pair) != n:
@@ -95,7 +100,8 @@ def _pair(value, what, n=2):
     return pair
 
 
-def _padding(padding):
+def padding_name(padding):
+    """"VALID" or "SAME" from a layer's ``padding`` argument (any case)."""
     if str(padding).lower() not in ("valid", "same"):
         raise ValueError(f"padding={padding!r}; use 'valid' or 'same'")
     return str(padding).upper()
@@ -118,18 +124,21 @@ def _layer_input(inputs, data_format, what, layout):
 
 def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activation, use_bias,
                   kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
-                  trainable):
-    """``activation(op(kernel) + bias)`` with the layer's variables in its scope."""
+                  trainable, constraints=(None, None)):
+    """``activation(op(kernel) + bias)`` with the layer's variables in its scope
+    (``constraints``: the kernel's and the bias's, which tf.train optimizers apply)."""
     with variable_scope(name, default_name=what, reuse=reuse):
         kernel = get_variable("kernel", kernel_shape, dtype=inputs.dtype,
                               initializer=kernel_initializer or
                               _init.glorot_uniform_initializer(),
-                              regularizer=kernel_regularizer, trainable=trainable)
+                              regularizer=kernel_regularizer, trainable=trainable,
+                              constraint=constraints[0])
         out = op(kernel)
         if use_bias:
             out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
                                      initializer=bias_initializer or _init.Zeros(),
-                                     regularizer=bias_regularizer, trainable=trainable)
+                                     regularizer=bias_regularizer, trainable=trainable,
+                                     constraint=constraints[1])
         return activation(out) if activation is not None else out
 
 
@@ -141,14 +150,14 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
     """``tf.layers.conv2d``: ``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
     inputs = _layer_input(inputs, data_format, "conv2d", ("batch", "height", "width",
                                                           "channels"))
-    shape = _pair(kernel_size, "conv2d(kernel_size)") + (inputs.shape[-1], int(filters))
+    shape = int_tuple(kernel_size, "conv2d(kernel_size)") + (inputs.shape[-1], int(filters))
     return _kernel_layer(
         "conv2d", inputs, shape, filters,
-        lambda kernel: _conv.conv2d(inputs, kernel, _pair(strides, "conv2d(strides)"),
-                                    _padding(padding),
-                                    dilations=_pair(dilation_rate, "dilation_rate")),
+        lambda kernel: _conv.conv2d(inputs, kernel, int_tuple(strides, "conv2d(strides)"),
+                                    padding_name(padding),
+                                    dilations=int_tuple(dilation_rate, "dilation_rate")),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
-        kernel_regularizer, bias_regularizer, trainable)
+        kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
@@ -160,17 +169,17 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
     (output H * stride for "same", (H - 1) * stride + kernel for "valid")."""
     inputs = _layer_input(inputs, data_format, "conv2d_transpose",
                           ("batch", "height", "width", "channels"))
-    (kh, kw), (sh, sw) = _pair(kernel_size, "kernel_size"), _pair(strides, "strides")
-    same = _padding(padding) == "SAME"
+    (kh, kw), (sh, sw) = int_tuple(kernel_size, "kernel_size"), int_tuple(strides, "strides")
+    same = padding_name(padding) == "SAME"
     size = [n * s if same else (n - 1) * s + k
             for n, s, k in zip(inputs.shape[1:3], (sh, sw), (kh, kw))]
     return _kernel_layer(
         "conv2d_transpose", inputs, (kh, kw, int(filters), inputs.shape[-1]), filters,
         lambda kernel: _conv.conv2d_transpose(inputs, kernel,
                                               (inputs.shape[0], *size, int(filters)),
-                                              (1, sh, sw, 1), _padding(padding)),
+                                              (1, sh, sw, 1), padding_name(padding)),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
-        kernel_regularizer, bias_regularizer, trainable)
+        kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
@@ -187,8 +196,9 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
     the variance without Bessel's correction) or the moving ones.  Training adds to
     ``tf.GraphKeys.UPDATE_OPS`` the updates ``moving -= (moving - batch) * (1 - momentum)``
     that TF adds (run them with ``tf.control_dependencies``, as TF's docs say); with a
-    training tensor they leave the moving moments alone when it is False.  TF's fused
-    kernel (4-d inputs) corrects the moving variance by n / (n - 1); this layer does not.
+    training tensor they leave the moving moments alone when it is False.  On 4-d inputs
+    (unless ``fused=False``) the moving variance takes the batch variance times
+    n / (n - 1), as TF's fused kernel does.
     """
     if renorm or virtual_batch_size is not None or adjustment is not None:
         raise ValueError("tf.layers.batch_normalization: renorm, virtual_batch_size and "
@@ -199,20 +209,38 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
     if not isinstance(size, int):
         raise ValueError(f"batch_normalization: the axis {axis} of {inputs.name!r} (shape "
                          f"{inputs.shape}) needs a known size")
-    others = [a for a in range(inputs.ndim) if a != axis]
-    along = tuple(size if a == axis else 1 for a in range(inputs.ndim))
     with variable_scope(name, default_name="batch_normalization", reuse=reuse):
-        def variable(what, initializer, regularizer=None, trainable_=trainable):
+        def variable(what, initializer, regularizer=None, trainable_=trainable,
+                     constraint=None):
             return get_variable(what, (size,), dtype=inputs.dtype, initializer=initializer,
-                                regularizer=regularizer, trainable=trainable_)
-        gamma = variable("gamma", gamma_initializer or _init.Ones(), gamma_regularizer) \
-            if scale else None
-        beta = variable("beta", beta_initializer or _init.Zeros(), beta_regularizer) \
-            if center else None
+                                regularizer=regularizer, trainable=trainable_,
+                                constraint=constraint)
+        gamma = variable("gamma", gamma_initializer or _init.Ones(), gamma_regularizer,
+                         constraint=gamma_constraint) if scale else None
+        beta = variable("beta", beta_initializer or _init.Zeros(), beta_regularizer,
+                        constraint=beta_constraint) if center else None
         moving_mean = variable("moving_mean", moving_mean_initializer or _init.Zeros(),
                                trainable_=False)
         moving_var = variable("moving_variance", moving_variance_initializer or _init.Ones(),
                               trainable_=False)
+
+    out, updates = normalize(inputs, axis, (gamma, beta, moving_mean, moving_var), epsilon,
+                             momentum, training,
+                             unbiased=fused is not False and inputs.ndim == 4 and axis in (1, 3))
+    for update in updates:
+        _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
+    return _t.identity(out, name=name)
+
+
+def normalize(inputs, axis, variables, epsilon, momentum, training, unbiased=False):
+    """Batch normalization with ``variables`` (gamma or None, beta or None, moving mean,
+    moving variance) along ``axis``: the output and the moving-average updates
+    ``moving -= (moving - batch) * (1 - momentum)`` (none when ``training`` is False;
+    with a training tensor they leave the moving moments alone when it is False).
+    ``unbiased``: the moving variance takes the batch variance times n / (n - 1), n the
+    count of values per channel (TF's fused kernel, which keras uses on 4-d inputs)."""
+    gamma, beta, moving_mean, moving_var = variables
+    along = tuple(inputs.shape[axis] if a == axis else 1 for a in range(inputs.ndim))
 
     def normalized(mean, var):
         inv = _t.rsqrt(_t.reshape(var, along) + epsilon)
@@ -222,8 +250,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         return inputs * inv + (shift - _t.reshape(mean, along) * inv)
 
     if training is False:
-        return _t.identity(normalized(moving_mean, moving_var), name=name)
-    mean, var = _nn.moments(inputs, others)
+        return normalized(moving_mean, moving_var), []
+    mean, var = _nn.moments(inputs, [a for a in range(inputs.ndim) if a != axis])
     rate = 1.0 - momentum
     if training is True:
         out = normalized(mean, var)
@@ -231,24 +259,26 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         training = scalar_by_contract(training)
         out = _t.where(training, normalized(mean, var), normalized(moving_mean, moving_var))
         rate = rate * _t.cast(training, inputs.dtype)
-    for moving, batch in ((moving_mean, mean), (moving_var, var)):
-        update = _variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
-        _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
-    return _t.identity(out, name=name)
+    if unbiased:
+        n = _t.cast(_t.size(inputs), inputs.dtype) / float(inputs.shape[axis])
+        var = var * n / (n - 1.0)
+    updates = [_variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
+               for moving, batch in ((moving_mean, mean), (moving_var, var))]
+    return out, updates
 
 
 def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
                   name=None):
     """``tf.layers.max_pooling2d`` on [N, H, W, C]."""
-    return _conv.max_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
-                          _padding(padding), name=name)
+    return _conv.max_pool(inputs, int_tuple(pool_size, "pool_size"), int_tuple(strides, "strides"),
+                          padding_name(padding), name=name)
 
 
 def _pool1d(pool, inputs, pool_size, strides, padding, data_format, name):
     """A 1-D pooling on [N, W, C] as the 2-D one over height 1."""
     x = _layer_input(inputs, data_format, "1-D pooling", ("batch", "width", "channels"))
-    (k,), (s,) = _pair(pool_size, "pool_size", 1), _pair(strides, "strides", 1)
-    out = pool(_t.expand_dims(x, 1), (1, k), (1, s), _padding(padding))
+    (k,), (s,) = int_tuple(pool_size, "pool_size", 1), int_tuple(strides, "strides", 1)
+    out = pool(_t.expand_dims(x, 1), (1, k), (1, s), padding_name(padding))
     return _t.squeeze(out, [1], name=name)
 
 
@@ -271,21 +301,21 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv1d``: ``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]."""
     inputs = _layer_input(inputs, data_format, "conv1d", ("batch", "width", "channels"))
-    (k,) = _pair(kernel_size, "conv1d(kernel_size)", 1)
+    (k,) = int_tuple(kernel_size, "conv1d(kernel_size)", 1)
     return _kernel_layer(
         "conv1d", inputs, (k, inputs.shape[-1], int(filters)), filters,
-        lambda kernel: _conv.conv1d(inputs, kernel, _pair(strides, "conv1d(strides)", 1)[0],
-                                    _padding(padding),
-                                    dilations=_pair(dilation_rate, "dilation_rate", 1)[0]),
+        lambda kernel: _conv.conv1d(inputs, kernel, int_tuple(strides, "conv1d(strides)", 1)[0],
+                                    padding_name(padding),
+                                    dilations=int_tuple(dilation_rate, "dilation_rate", 1)[0]),
         name, reuse, activation, use_bias, kernel_initializer, bias_initializer,
-        kernel_regularizer, bias_regularizer, trainable)
+        kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
 def average_pooling2d(inputs, pool_size, strides, padding="valid",
                       data_format="channels_last", name=None):
     """``tf.layers.average_pooling2d`` on [N, H, W, C]."""
-    return _conv.avg_pool(inputs, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
-                          _padding(padding), name=name)
+    return _conv.avg_pool(inputs, int_tuple(pool_size, "pool_size"), int_tuple(strides, "strides"),
+                          padding_name(padding), name=name)
 
 
 def flatten(inputs, name=None, data_format="channels_last"):

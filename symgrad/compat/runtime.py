@@ -1,6 +1,7 @@
 """TF1's runtime odds and ends that TF1 scripts call around the model:
 ``tf.train.Saver``, ``tf.device``, ``tf.ConfigProto``, ``tf.logging``, and a clear
-error for what symgrad does not have (``tf.contrib``, ``tf.keras``, ...).
+error for what symgrad does not have (most of ``tf.contrib``, the rest of
+``tf.keras``, ...).
 
 - ``Saver`` writes the variables' values to one numpy ``.npz`` file (``save_path`` +
   ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format;
@@ -239,7 +240,6 @@ MISSING = {
                  "Session",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
-    "keras": "tf.keras is not supported; use tf.layers",
     "app": "tf.app is not supported; call your main function directly (argparse for flags)",
     "flags": "tf.flags is not supported; use argparse",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
@@ -276,9 +276,9 @@ def namespace(prefix, **items):
 
 def missing(name):
     """The AttributeError for a TF1 name symgrad does not have."""
-    why = MISSING.get(name)
-    if why is None and name.startswith(("contrib.", "metrics.")):   # (tf.contrib.layers...)
-        why = MISSING[name.split(".")[0]]
+    parts = name.split(".")   # the longest known prefix: tf.contrib.layers.x, tf.keras.y.z
+    why = next((MISSING[p] for p in (".".join(parts[:n]) for n in range(len(parts), 0, -1))
+                if p in MISSING), None)
     if why is None:
         where, _, last = name.rpartition(".")
         owner = f"tf.{where}" if where else "module 'tensorflow' (symgrad.compat.v1)"

@@ -145,7 +145,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     def make(value, short):
         with graph.absolute_scope(scope.name):
             return Variable(value, trainable=True if trainable is None else trainable,
-                            collections=keys, name=short)
+                            collections=keys, name=short, constraint=constraint)
     partitioner = partitioner or scope.partitioner
     if partitioner is not None:
         store[full] = _partitioned(full, name, shape, dtype, initializer, partitioner, make)

@@ -21,6 +21,7 @@ Sits on top of the pipeline with ``teach``; nothing below imports it.
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import weakref
 
@@ -123,6 +124,15 @@ def _invalid_fetch(fetch):
                      f"{type(fetch).__name__} into a Tensor or Operation.)")
 
 
+OPEN_SESSIONS = weakref.WeakSet()   # every session alive (keras_backend asks them)
+
+
+def initialized_anywhere(variable):
+    """True when some live session has initialised ``variable`` (its value on the graph
+    is then one a program set, not to be reset)."""
+    return any(variable in s._initialized for s in list(OPEN_SESSIONS))
+
+
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -136,6 +146,7 @@ class Session:
         self.graph = graph or get_default_graph()
         self._closed = False
         self._initialized = weakref.WeakSet()
+        OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
 
@@ -151,8 +162,18 @@ class Session:
     def close(self):
         self._closed = True
 
+    @contextlib.contextmanager
     def as_default(self):
-        return self
+        """``with sess.as_default():`` the default session inside the block; unlike
+        ``with sess:`` it leaves the session open (TF1; Keras-era code enters it twice)."""
+        DEFAULT_SESSIONS.append(self)
+        try:
+            yield self
+        finally:
+            for i in range(len(DEFAULT_SESSIONS) - 1, -1, -1):
+                if DEFAULT_SESSIONS[i] is self:
+                    del DEFAULT_SESSIONS[i]
+                    break
 
     def mark_initialized(self, variable):
         self._initialized.add(variable)

@@ -3,7 +3,8 @@
 Each optimizer's ``apply_gradients`` builds one operation: when a session runs it,
 the gradients (and a learning rate that is a tensor) are read in one snapshot, then
 every variable and slot is updated in numpy, in the variable's dtype, by the
-formula of TF's ``training_ops`` kernel (quoted beside each).  Slots are TF1
+formula of TF's ``training_ops`` kernel (quoted beside each); a variable made with a
+``constraint`` is then set to ``constraint(variable)``, as TF does.  Slots are TF1
 variables named as TF names them (``W/Adam``, ``W/Adam_1``, ``beta1_power``), so
 ``tf.global_variables_initializer()`` made after ``minimize`` resets them.
 
@@ -30,8 +31,21 @@ from . import rows as _rows
 from .slices import IndexedSlices
 from .state import Operation
 from .tensor import constant
-from .variables import (GraphKeys, Variable, create_global_step, get_global_step,
-                        get_or_create_global_step, trainable_variables)
+from .variables import (GraphKeys, Variable, assign, control_dependencies,
+                        create_global_step, get_global_step, get_or_create_global_step,
+                        group, trainable_variables)
+
+
+def _constrained(step, variables, graph):
+    """``step``, then ``v.assign(v.constraint(v))`` for each variable made with a
+    constraint (``tf.Variable(constraint=)``, a keras layer's ``kernel_constraint``), as
+    TF1's optimizers project them after the update."""
+    owned = [v for v in variables if getattr(v, "constraint", None) is not None]
+    if not owned:
+        return step
+    with graph.as_default(), control_dependencies([step]):
+        projections = [assign(v, v.constraint(v)) for v in owned]
+    return group(step, *projections, name=f"{step.name}_constrained")
 
 
 class Optimizer:
@@ -103,7 +117,8 @@ class Optimizer:
             self.finish(_typed(hyper, variables[0].dtype))
             if global_step is not None:
                 global_step.value = np.array(global_step.value + 1, dtype=global_step.dtype)
-        return Operation(name or self._name, inputs=inputs, effect=effect, graph=graph)
+        step = Operation(name or self._name, inputs=inputs, effect=effect, graph=graph)
+        return _constrained(step, variables, graph)
 
     def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,
                  aggregation_method=None, colocate_gradients_with_ops=False, name=None,

@@ -11,7 +11,8 @@ fetches and feeds, and ``tf.errors`` (modules ``variables``, ``scopes``, ``train
 ``schedules``, ``layers``, ``session``, ``errors`` of this package); checks and
 printing inside the graph (``tf.Assert``, ``tf.assert_*``, ``tf.check_numerics``,
 ``tf.print``: ``debugging``, ``printing``) and ``graph.get_operation_by_name``,
-``get_operations``, ``finalize`` (``graphs``).
+``get_operations``, ``finalize`` (``graphs``); ``tf.keras``'s layers and models called
+on tensors in a Session (``keras`` and the ``keras_*`` modules).
 
 Choices (documented differences from TF):
 
@@ -76,6 +77,7 @@ from . import iterators as _iterators
 from . import monitored as _monitored
 from . import distributions as _distributions
 from . import image as _image
+from . import keras as _keras
 from . import rnn as _rnn
 from . import rows as _rows
 from . import v1_ops as _v1_ops
@@ -348,6 +350,10 @@ initializers = _runtime.namespace("initializers",
     global_variables=global_variables_initializer, variables=variables_initializer,
     local_variables=local_variables_initializer, **_init.SHORT)
 globals().update(_init.TABLE)
+keras = _keras.keras
+sys.modules.update(_keras.submodules(__name__))   # from symgrad.compat.v1.keras.layers import
+if not any(isinstance(f, _keras.MissingFinder) for f in sys.meta_path):
+    sys.meta_path.append(_keras.MissingFinder(__name__))
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",

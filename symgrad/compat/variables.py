@@ -69,6 +69,7 @@ class Variable(_t.Variable, TF1Tensor):
                                trainable=trainable)
         node.initial = np.array(node.value)
         node._initializer_op = None
+        node.constraint = constraint   # (tf.train optimizers project onto it after a step)
         state = state_of(node.graph)
         keys = collections or [GraphKeys.GLOBAL_VARIABLES]
         if trainable and GraphKeys.TRAINABLE_VARIABLES not in keys:

@@ -1,0 +1,234 @@
+"""``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
+
+Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
+``keras_rnn``, ``keras_wrappers``), ``Sequential``/``Model`` called on tensors
+(``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
+``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
+``backend`` (``keras_backend`` and the ``K.*`` ops below), ``utils.to_categorical``
+and ``preprocessing.sequence.pad_sequences``; ``from symgrad.compat.v1.keras.layers
+import Dense`` imports too.  Everything else of ``tf.keras`` (the training loop,
+``optimizers``, ``callbacks``, ``datasets``, ``ConvLSTM2D``...) raises an
+AttributeError (an ImportError when imported) that names it and says what to use
+(``runtime.MISSING``).
+
+Sits in ``compat``; imports numpy, ``tracing`` and ``compat``'s keras modules and
+runtime.
+
+>>> import symgrad.compat.v1 as tf
+>>> tf.keras.utils.to_categorical([0, 2], 3).tolist()
+[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from ..differentiate import gradients as _gradients
+from ..tracing import nn as _nn
+from . import keras_backend as K
+from . import keras_constraints as _constraints
+from . import keras_core as _core
+from . import keras_merge as _merge
+from . import keras_rnn as _keras_rnn
+from . import keras_wrappers as _wrappers
+from . import keras_objects as _objects
+from .keras_layers import Layer
+from .keras_models import Input, InputLayer, Model, Sequential
+from .runtime import MISSING, missing, namespace
+from .tensor import constant
+
+_RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM, GRU and Bidirectional; "
+        "for the others use tf.nn.rnn_cell.LSTMCell (GRUCell, MultiRNNCell) with "
+        "tf.nn.dynamic_rnn")
+MISSING.update({
+    "keras": "of tf.keras, symgrad has the layers called on tensors inside a tf.Session "
+             "(tf.keras.layers.Dense, Conv2D, ...), Sequential and Model called on tensors, "
+             "activations, initializers, regularizers, losses, metrics as functions, "
+             "backend and utils.to_categorical; write the rest with tf.* ops and tf.layers",
+    "keras.optimizers": "keras optimizers are not supported; use tf.train.AdamOptimizer "
+                        "(GradientDescentOptimizer, ...) and its minimize(loss)",
+    "keras.callbacks": "callbacks belong to Model.fit, which is not supported; write the "
+                       "training loop with sess.run",
+    "keras.datasets": "downloading datasets is not supported; load the arrays with numpy "
+                      "(np.load) and feed them",
+    "keras.applications": "pretrained models (and their downloaded weights) are not "
+                          "supported; build the network with tf.keras.layers",
+    "keras.preprocessing": "of keras preprocessing symgrad has sequence.pad_sequences; "
+                           "prepare other arrays with numpy (and tf.image for images) "
+                           "and feed them",
+    "keras.models.load_model": "keras model files are not supported; rebuild the model in "
+                               "code and restore its variables with tf.train.Saver",
+    "keras.metrics": "of tf.keras.metrics symgrad has the functions (categorical_accuracy, "
+                     "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
+                     "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
+})
+for _name in ("RNN", "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
+              "StackedRNNCells"):
+    MISSING["keras.layers." + _name] = _RNN
+
+
+def to_categorical(y, num_classes=None, dtype="float32"):
+    """``tf.keras.utils.to_categorical``: one-hot rows for integer labels (numpy)."""
+    y = np.asarray(y, dtype=np.int64)
+    if y.ndim > 1 and y.shape[-1] == 1:
+        y = y[..., 0]
+    n = int(y.max()) + 1 if num_classes is None else int(num_classes)
+    if y.size and (y.min() < 0 or y.max() >= n):
+        raise ValueError(f"to_categorical: labels must be in [0, {n}), got {y.min()}..{y.max()}")
+    return np.eye(n, dtype=dtype)[y]
+
+
+def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre",
+                  value=0.0):
+    """``tf.keras.preprocessing.sequence.pad_sequences``: the sequences as rows of one
+    numpy array of ``maxlen`` columns (default: the longest), cut and padded with
+    ``value`` at the start ("pre") or end ("post")."""
+    for what, given in (("padding", padding), ("truncating", truncating)):
+        if given not in ("pre", "post"):
+            raise ValueError(f"pad_sequences: {what}={given!r}; use 'pre' or 'post'")
+    rows = [list(s) for s in sequences]
+    width = max((len(r) for r in rows), default=0) if maxlen is None else int(maxlen)
+    out = np.full((len(rows), width), value, dtype=dtype)
+    for i, row in enumerate(rows):
+        kept = (row[-width:] if truncating == "pre" else row[:width]) if width else []
+        if kept:
+            where = slice(width - len(kept), width) if padding == "pre" else \
+                slice(0, len(kept))
+            out[i, where] = kept
+    return out
+
+
+def _reducer(reduce):
+    def keras_form(x, axis=None, keepdims=False):
+        return reduce(x, axis=axis, keepdims=keepdims)
+    return keras_form
+
+
+def _concatenate(tensors, axis=-1):
+    return _t.concat(list(tensors), axis=axis)
+
+
+def _std(x, axis=None, keepdims=False):
+    return _t.sqrt(_var(x, axis, keepdims))
+
+
+def _var(x, axis=None, keepdims=False):
+    mean = _t.reduce_mean(x, axis=axis, keepdims=True)
+    return _t.reduce_mean(_t.square(x - mean), axis=axis, keepdims=keepdims)
+
+
+def _in_train_phase(x, alt, training=None):
+    """``K.in_train_phase``: ``x`` when training (the learning phase by default), else
+    ``alt`` (either may be a function giving the tensor)."""
+    training = K.training_value(training)
+    x, alt = (v() if callable(v) else v for v in (x, alt))
+    if isinstance(training, bool):
+        return x if training else alt
+    return _t.where(training, x, alt)
+
+
+def _dot(x, y):
+    return _t.tensordot(x, y, axes=1) if _t.as_tensor(x).ndim > 2 else _t.matmul(x, y)
+
+
+BACKEND_OPS = dict(
+    mean=_reducer(_t.reduce_mean), sum=_reducer(_t.reduce_sum), max=_reducer(_t.reduce_max),
+    min=_reducer(_t.reduce_min), prod=_reducer(_t.reduce_prod), std=_std, var=_var,
+    square=_t.square, sqrt=_t.sqrt, exp=_t.exp, log=_t.log, abs=_t.abs, sign=_t.sign,
+    pow=lambda x, a: _t.pow(x, a), clip=lambda x, lo, hi: _t.clip_by_value(x, lo, hi),
+    maximum=_t.maximum, minimum=_t.minimum, equal=_t.equal, greater=_t.greater,
+    less=_t.less, cast=lambda x, dtype: _t.cast(x, dtype), reshape=_t.reshape,
+    concatenate=_concatenate, stack=lambda x, axis=0: _t.stack(list(x), axis=axis),
+    expand_dims=lambda x, axis=-1: _t.expand_dims(x, axis),
+    squeeze=lambda x, axis: _t.squeeze(x, [axis]),
+    flatten=lambda x: _t.reshape(x, (-1,)),
+    batch_flatten=lambda x: _t.reshape(x, (-1, int(np.prod(_t.as_tensor(x).shape[1:])))),
+    transpose=_t.transpose, permute_dimensions=lambda x, pattern: _t.transpose(x, pattern),
+    dot=_dot, shape=lambda x: _t.shape(x), ndim=lambda x: _t.as_tensor(x).ndim,
+    argmax=lambda x, axis=-1: _t.argmax(x, axis=axis),
+    argmin=lambda x, axis=-1: _t.argmin(x, axis=axis),
+    zeros_like=_t.zeros_like, ones_like=_t.ones_like,
+    constant=lambda value, dtype=None, shape=None, name=None: constant(
+        value, dtype or K.floatx(), shape, name),
+    softmax=lambda x, axis=-1: _nn.softmax(x, axis=axis), relu=_objects.relu,
+    sigmoid=_nn.sigmoid, tanh=_nn.tanh, elu=_objects.ACTIVATIONS["elu"],
+    softplus=_nn.softplus, softsign=_nn.softsign, hard_sigmoid=_objects.hard_sigmoid,
+    categorical_crossentropy=_objects.categorical_crossentropy,
+    sparse_categorical_crossentropy=_objects.sparse_categorical_crossentropy,
+    binary_crossentropy=_objects.binary_crossentropy_elements,
+    gradients=lambda loss, variables: _gradients(loss, variables),
+    stop_gradient=_t.stop_gradient,
+    l2_normalize=lambda x, axis=None: _nn.l2_normalize(x, axis=axis),
+    dtype=lambda x: np.dtype(x.dtype).name, tile=_t.tile, gather=_t.gather,
+    one_hot=lambda indices, num_classes: _t.one_hot(indices, num_classes),
+    # (keras's zeros and ones are variables, which an initializer or get_session sets)
+    zeros=lambda shape, dtype=None, name=None: K.variable(np.zeros(shape), dtype, name),
+    ones=lambda shape, dtype=None, name=None: K.variable(np.ones(shape), dtype, name),
+    in_train_phase=_in_train_phase,
+    in_test_phase=lambda x, alt, training=None: _in_train_phase(alt, x, training),
+)
+backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in (
+    "get_session", "set_session", "clear_session", "learning_phase", "set_learning_phase",
+    "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format", "get_value",
+    "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
+    "variable", "function", "get_uid", "reset_uids")},
+    eval=K.get_value, count_params=lambda x: int(np.prod(_t.as_tensor(x).shape)),
+    placeholder=lambda shape=None, ndim=None, dtype=None, name=None: Input(
+        batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
+        name=name))
+
+layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
+                   **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers)
+                      for n in m.__all__})
+activations = namespace("keras.activations", get=_objects.get_activation,
+                        **_objects.ACTIVATIONS)
+initializers = namespace("keras.initializers", get=_objects.get_initializer,
+                         **_objects.INITIALIZERS)
+constraints = namespace("keras.constraints", get=_constraints.get_constraint,
+                        **_constraints.CONSTRAINTS)
+regularizers = namespace("keras.regularizers", l1=_objects.l1, l2=_objects.l2,
+                         l1_l2=_objects.l1_l2, L1L2=_objects.L1L2, L1=_objects.l1,
+                         L2=_objects.l2, get=_objects.get_regularizer)
+losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
+                   **_objects.LOSSES, **_objects.LOSS_CLASSES)
+metrics = namespace("keras.metrics", **_objects.METRICS)
+models = namespace("keras.models", Sequential=Sequential, Model=Model)
+utils = namespace("keras.utils", to_categorical=to_categorical)
+preprocessing = namespace("keras.preprocessing", sequence=namespace(
+    "keras.preprocessing.sequence", pad_sequences=pad_sequences))
+keras = namespace("keras", layers=layers, activations=activations,
+                  initializers=initializers, regularizers=regularizers,
+                  constraints=constraints, losses=losses,
+                  metrics=metrics, backend=backend, models=models, utils=utils,
+                  preprocessing=preprocessing,
+                  Sequential=Sequential, Model=Model, Input=Input)
+
+
+def submodules(prefix):
+    """``{prefix.keras: keras, prefix.keras.layers: layers, ...}``: entries for
+    ``sys.modules`` so that ``from <prefix>.keras.layers import Dense`` imports (TF1
+    scripts write ``from tensorflow.keras.layers import Dense``).  They get an empty
+    ``__path__`` so that importing a name they lack asks :class:`MissingFinder`."""
+    found, todo = {}, [(f"{prefix}.keras", keras)]
+    while todo:   # (tf.keras and the namespaces inside it, at any depth)
+        path, space = todo.pop()
+        found[path] = space
+        todo += [(f"{path}.{name}", value) for name, value in vars(space).items()
+                 if isinstance(value, type(keras).__mro__[1])]
+    for name, value in found.items():
+        value.__path__, value.__name__, value.__spec__ = [], name, None
+    return found
+
+
+class MissingFinder:
+    """A ``sys.meta_path`` finder: importing a ``tf.keras`` name symgrad lacks
+    (``from <prefix>.keras.optimizers import Adam``) raises the ImportError that
+    names it and says what to use (``runtime.MISSING``), not "No module named"."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix + "."
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.startswith(self.prefix + "keras."):
+            raise ImportError(str(missing(fullname[len(self.prefix):])), name=fullname)
+        return None

@@ -1,0 +1,336 @@
+"""``tf.keras.Input``, ``tf.keras.Model`` and ``tf.keras.Sequential`` called on tensors
+of a TF1 graph.
+
+- ``Input(shape=(4,))`` is a placeholder of shape (None, 4) named ``input_1``...
+- ``Model(inputs, outputs)`` remembers the layer calls that lead from the inputs to
+  the outputs; ``model(x)`` calls those layers again on ``x`` (sharing their
+  weights) inside a name scope named after the model.  A TF op between two layers is
+  not a layer call: wrap it in ``tf.keras.layers.Lambda``.
+- ``Sequential([...])`` applies its layers in order; with ``input_shape=`` on the
+  first layer it is built at once on an input placeholder (``dense_input``).
+- A subclass of ``Model`` with a ``call`` method works as a layer whose weights are
+  those of the layers it holds as attributes.
+- ``predict(x)`` runs the outputs in ``tf.keras.backend.get_session()``, the
+  learning phase False.  The training loop (``compile``, ``fit``, ``evaluate``...)
+  is not supported: the error says to write the loss and use a ``tf.train``
+  optimizer in a Session.
+
+Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules and tensor.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     model = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(1)])
+...     y = model(tf.zeros([2, 4]))
+...     print(y.shape, [w.name for w in model.trainable_weights][:2])
+(2, 1) ['sequential/dense/kernel:0', 'sequential/dense/bias:0']
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from ..graph import Node
+from . import keras_backend as K
+from .keras_layers import Layer, flat, static_shapes, takes_argument
+from .tensor import as_tf1, tf_dtype_arg
+
+_TRAINING_LOOP = ("write the loss (e.g. tf.reduce_mean(tf.keras.losses."
+                  "categorical_crossentropy(labels, model(x)))) and minimize it with a "
+                  "tf.train optimizer, running the train op in a tf.Session with a feed_dict")
+REFUSED = {
+    "compile": _TRAINING_LOOP, "fit": _TRAINING_LOOP, "fit_generator": _TRAINING_LOOP,
+    "train_on_batch": _TRAINING_LOOP,
+    "evaluate": "compute the loss or metric tensor and sess.run it on the data",
+    "evaluate_generator": "compute the loss or metric tensor and sess.run it on the data",
+    "test_on_batch": "compute the loss or metric tensor and sess.run it on the data",
+    "predict_generator": "sess.run(model(x)) on each batch",
+    "save": "save the variables with tf.train.Saver(model.weights)",
+    "save_weights": "save the variables with tf.train.Saver(model.weights)",
+    "load_weights": "restore the variables with tf.train.Saver(model.weights).restore",
+    "to_json": "keras model files are not supported; rebuild the model in code",
+    "to_yaml": "keras model files are not supported; rebuild the model in code",
+}
+
+
+class InputLayer(Layer):
+    """``tf.keras.layers.InputLayer``: the layer of a ``tf.keras.Input`` placeholder
+    (first in a functional model's ``layers``; leading a ``Sequential``)."""
+
+    def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
+                 sparse=False, name=None, batch_input_shape=None, **kwargs):
+        if sparse:
+            raise ValueError("tf.keras.Input(sparse=True): sparse inputs are not "
+                             "supported; feed a dense array")
+        super().__init__(name=name or K.unique_object_name("input", zero_based=False),
+                         dtype=dtype)
+        if input_tensor is None:
+            if batch_input_shape is None:
+                if input_shape is None:
+                    raise ValueError("tf.keras.Input: give shape= (without the batch "
+                                     "axis), e.g. tf.keras.Input(shape=(784,))")
+                batch_input_shape = (batch_size,) + tuple(input_shape)
+            dtype = np.dtype(tf_dtype_arg(dtype) or K.floatx())
+            input_tensor = as_tf1(_t.placeholder(dtype, tuple(batch_input_shape),
+                                                 name=self.name))
+        self.tensor = input_tensor
+        self._calls = [(input_tensor, input_tensor)]
+        K.state().inputs[id(input_tensor)] = self
+
+
+def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False,  # noqa: N802
+          tensor=None, batch_shape=None, **kwargs):
+    """``tf.keras.Input``: a placeholder of shape ``(batch_size,) + shape`` (or the given
+    ``tensor``), named ``input_1``, ``input_2``..."""
+    return InputLayer(shape, batch_size, dtype, tensor, sparse, name, batch_shape).tensor
+
+
+class Model(Layer):
+    """``tf.keras.Model(inputs, outputs)`` (functional) or a subclass with ``call``."""
+
+    def __init__(self, *args, **kwargs):
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        self._held = []
+        super().__init__(**kwargs)
+        self.inputs = self.outputs = None
+        self._steps = []
+        if inputs is not None or outputs is not None:
+            self._functional(inputs, outputs)
+
+    def __setattr__(self, name, value):   # layers held as attributes (subclassed models)
+        if name not in ("_list", "_steps", "_ordered"):
+            self.__dict__.setdefault("_held", []).extend(_layers_in(value))
+        super().__setattr__(name, value)
+
+    def _functional(self, inputs, outputs):
+        self._nested = (isinstance(inputs, (list, tuple)), isinstance(outputs, (list, tuple)))
+        self.inputs = list(inputs) if self._nested[0] else [inputs]
+        self.outputs = list(outputs) if self._nested[1] else [outputs]
+        self._steps = _steps_between(self.inputs, self.outputs)
+        self._ordered = _by_depth(self.inputs, self.outputs, self._steps)
+        self.built = True
+
+    def __call__(self, inputs, *args, **kwargs):
+        if self.__dict__.get("inputs") is None and type(self).call is Model.call:
+            raise ValueError(f"Model {self.name!r} has no inputs and outputs and no call "
+                             "method; build it as tf.keras.Model(inputs=..., outputs=...)")
+        return super().__call__(inputs, *args, **kwargs)
+
+    def call(self, inputs, training=None):
+        given = list(inputs) if self._nested[0] else [inputs]
+        if len(given) != len(self.inputs):
+            raise ValueError(f"Model {self.name!r} takes {len(self.inputs)} inputs, got "
+                             f"{len(given)}")
+        made = {id(a): b for a, b in zip(self.inputs, given)}
+        for out, layer, layer_inputs, args, kwargs in self._steps:
+            if training is not None and "training" not in kwargs and _takes_training(layer):
+                kwargs = dict(kwargs, training=training)
+            again = layer(_mapped(layer_inputs, made), *args, **kwargs)
+            made.update((id(old), new) for old, new in zip(flat(out), flat(again)))
+        found = [made[id(o)] for o in self.outputs]
+        return found if self._nested[1] else found[0]
+
+    def _sublayers(self):
+        layers = [step[1] for step in self._steps]
+        return _distinct(layers + list(self.__dict__.get("_held", [])))
+
+    @property
+    def layers(self):
+        """The model's layers; a functional model's as keras orders them (by depth from
+        the outputs, the deepest first: its InputLayers lead)."""
+        if "_ordered" in self.__dict__:
+            return list(self._ordered)
+        return self._sublayers()
+
+    @property
+    def weights(self):
+        """Each layer's weights in turn (keras's order for models)."""
+        found = self._weights + [w for layer in self._sublayers() for w in layer.weights]
+        return _distinct(found)
+
+    variables = weights
+
+    def get_layer(self, name=None, index=None):
+        if index is not None:
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name!r}; the model has "
+                         f"{[x.name for x in self.layers]}")
+
+    input = property(lambda self: self._one("inputs"))
+    output = property(lambda self: self._one("outputs"))
+
+    def _one(self, which):
+        found = self.__dict__.get(which)
+        if not found:
+            raise AttributeError(f"Model {self.name!r} has no {which} (it was not built on "
+                                 "tf.keras.Input tensors or given an input_shape)")
+        return found[0] if len(found) == 1 else found
+
+    def predict(self, x, batch_size=32, verbose=0, steps=None, **kwargs):
+        """The outputs for numpy inputs ``x``, run in batches in ``get_session()``."""
+        self._one("inputs")
+        xs = list(x) if isinstance(x, (list, tuple)) else [x]
+        n = len(xs[0])
+        phase = K.learning_phase()
+        parts = []
+        for start in range(0, n, int(batch_size)):
+            feed = {t: np.asarray(v)[start:start + int(batch_size)] for t, v in
+                    zip(self.inputs, xs)}
+            if isinstance(phase, Node):
+                feed[phase] = False
+            parts.append(K.get_session().run(self.outputs, feed))
+        found = [np.concatenate([p[i] for p in parts]) for i in range(len(self.outputs))]
+        return found if len(found) > 1 else found[0]
+
+    def summary(self, print_fn=print):
+        """A table of the layers, their output shapes and parameter counts."""
+        print_fn(f'Model: "{self.name}"')
+        for layer in self._sublayers():
+            try:
+                shape = layer.output_shape
+            except AttributeError:
+                shape = "multiple"
+            print_fn(f"{layer.name} ({type(layer).__name__})  {shape}  "
+                     f"{layer.count_params()}")
+        print_fn(f"Total params: {self.count_params()}")
+
+    output_shape = property(lambda self: static_shapes(self._one("outputs")))
+    input_shape = property(lambda self: static_shapes(self._one("inputs")))
+
+    def __getattr__(self, name):
+        if name in ("input", "output", "input_shape", "output_shape"):
+            raise AttributeError(f"Model {self.name!r} has no {name} (it was not built on "
+                                 "tf.keras.Input tensors or given an input_shape)")
+        if name in REFUSED:
+            raise AttributeError(f"tf.keras.Model.{name} is not supported in symgrad: "
+                                 f"{REFUSED[name]}")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+class Sequential(Model):
+    """``tf.keras.Sequential(layers)``: the layers applied one after another."""
+
+    def __init__(self, layers=None, name=None):
+        super().__init__(name=name)
+        self._list = []
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer):
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential.add: {layer!r} is not a tf.keras layer")
+        if isinstance(layer, InputLayer):
+            if self._list:
+                raise ValueError("Sequential.add: an InputLayer must come first")
+            self.inputs = self.outputs = [layer.tensor]
+            return
+        self._list.append(layer)
+        if self.outputs:
+            self.outputs = [layer(self.outputs[0])]
+        elif len(self._list) == 1 and layer.batch_input_shape is not None:
+            placeholder = Input(batch_shape=layer.batch_input_shape,
+                                name=f"{layer.name}_input", dtype=layer.dtype)
+            self.inputs, self.outputs = [placeholder], [layer(placeholder)]
+
+    def pop(self):
+        if not self._list:
+            raise TypeError("There are no layers in the model.")
+        self._list.pop()
+        self.inputs = self.outputs = None
+
+    def call(self, inputs, training=None):
+        for layer in self._list:
+            if training is not None and _takes_training(layer):
+                inputs = layer(inputs, training=training)
+            else:
+                inputs = layer(inputs)
+        return inputs
+
+    def _sublayers(self):
+        return list(self._list)
+
+    @property
+    def layers(self):
+        return list(self._list)
+
+
+def _layers_in(value):
+    """The layers an attribute holds: itself, or those in a list or tuple."""
+    if isinstance(value, Layer):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [x for x in value if isinstance(x, Layer)]
+    return []
+
+
+def _takes_training(layer):
+    return takes_argument(layer.call, "training")
+
+
+def _mapped(inputs, made):
+    if isinstance(inputs, (list, tuple)):
+        return type(inputs)(_mapped(x, made) for x in inputs)
+    return made.get(id(inputs), inputs)
+
+
+def _distinct(layers):
+    seen, out = set(), []
+    for layer in layers:
+        if id(layer) not in seen:
+            seen.add(id(layer))
+            out.append(layer)
+    return out
+
+
+def _by_depth(inputs, outputs, steps):
+    """The layers of ``steps`` (and the InputLayers of ``inputs``) ordered as keras lists
+    a functional model's: by depth from the outputs, deepest first, ties in the order
+    of a depth-first walk from the outputs."""
+    depth = {id(o): 0 for o in outputs}
+    for out, _, layer_inputs, _, _ in reversed(steps):   # consumers before producers
+        here = _depth(out, depth)
+        for x in flat(layer_inputs):
+            depth[id(x)] = max(depth.get(id(x), 0), here + 1)
+    registered = K.state().inputs
+    made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
+    order, deepest = [], {}
+    for out, layer, layer_inputs, _, _ in steps:
+        for x in flat(layer_inputs):
+            if id(x) in made:
+                order.append(made[id(x)])
+                deepest[id(made[id(x)])] = depth.get(id(x), 0)
+        order.append(layer)
+        deepest[id(layer)] = max(deepest.get(id(layer), 0), _depth(out, depth))
+    order = _distinct(order)
+    return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
+
+
+def _depth(out, depth):
+    """A call's depth: the largest of its outputs' (a layer may return several)."""
+    return max(depth.get(id(t), 0) for t in flat(out))
+
+
+def _steps_between(inputs, outputs):
+    """The recorded layer calls leading from ``inputs`` to ``outputs``, in call order."""
+    calls, known = K.state().calls, {id(x) for x in inputs}
+    steps, seen = [], set()
+
+    def visit(tensor):
+        if id(tensor) in known or id(tensor) in seen:
+            return
+        record = calls.get(id(tensor))
+        if record is None or not any(t is tensor for t in flat(record[0])):
+            raise ValueError(f"tf.keras.Model: {getattr(tensor, 'name', tensor)!r} is not "
+                             "the output of a keras layer called on the model's inputs (a "
+                             "TF op between layers, or an input not in inputs=); wrap TF ops "
+                             "in tf.keras.layers.Lambda")
+        seen.update(id(t) for t in flat(record[0]))
+        for x in flat(record[2]):
+            visit(x)
+        steps.append(record)
+    for out in outputs:
+        visit(out)
+    return steps

@@ -1,0 +1,213 @@
+"""``tf.keras.layers.SimpleRNN``, ``LSTM`` and ``GRU`` as TF1 keras has them
+(``tf.compat.v1.keras``), run by ``tf.nn.dynamic_rnn``'s loop (``compat.rnn``).
+
+Weights ``lstm/lstm_cell/kernel:0`` (input x units·gates), ``recurrent_kernel``
+(units x units·gates, orthogonal) and ``bias`` (the LSTM's forget part starts at 1,
+``unit_forget_bias``), gates in keras's order, with TF1 keras's defaults: the
+recurrent activation is ``hard_sigmoid`` and the GRU resets before the matrix
+product (``reset_after=False``).
+
+- SimpleRNN: ``h' = tanh(x K + h R + b)``;
+- LSTM: ``i, f, c~, o = split(x K + h R + b)``, ``c' = f c + i tanh(c~)``,
+  ``h' = o tanh(c')`` with ``i, f, o`` through the recurrent activation;
+- GRU: ``z, r`` from ``x K + h R + b``, ``h~ = tanh(x K_h + (r h) R_h + b_h)``,
+  ``h' = z h + (1 - z) h~`` (with ``reset_after``: ``r (h R_h + b'_h)``).
+
+The output is the last step's (all steps with ``return_sequences``), followed by the
+final states with ``return_state``.  Dropout inside the cell, masks and stateful
+layers are refused.
+
+Sits in ``compat``; imports ``tracing`` and ``compat``'s rnn and keras modules.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     layer = tf.keras.layers.LSTM(2)
+...     y = layer(tf.placeholder(tf.float32, [None, 4, 3]))
+...     print(y.shape, [w.name for w in layer.weights][:2])
+(None, 2) ['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0']
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from . import keras_backend as K
+from . import keras_objects as _objects
+from . import rnn as _rnn
+from .keras_layers import Layer, known_size
+
+__all__ = ["SimpleRNN", "LSTM", "GRU"]   # (tf.keras.layers.*)
+
+
+class _Cell:
+    """What ``dynamic_rnn`` calls: ``cell(x, state) -> (output, state)`` on the layer's
+    weights (already made)."""
+
+    def __init__(self, layer):
+        self.layer = layer
+
+    @property
+    def state_size(self):
+        u = self.layer.units
+        return (u, u) if self.layer.gates == 4 else u
+
+    output_size = property(lambda self: self.layer.units)
+    kernel = property(lambda self: self.layer.kernel)
+    recurrent_kernel = property(lambda self: self.layer.recurrent_kernel)
+    bias = property(lambda self: self.layer.bias)
+
+    def zero_state(self, batch_size, dtype):
+        zeros = _t.zeros([batch_size, self.layer.units], np.dtype(dtype))
+        return (zeros, zeros) if self.layer.gates == 4 else zeros
+
+    def __call__(self, x, state, scope=None):
+        return self.layer.step(x, state)
+
+
+class Recurrent(Layer):
+    gates = 1
+    cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
+
+    def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
+                 return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, time_major=False, reset_after=False,
+                 implementation=1, **kwargs):
+        what = type(self).__name__
+        if dropout or recurrent_dropout:
+            raise ValueError(f"{what}: dropout inside the cell is not supported; apply "
+                             "tf.keras.layers.Dropout to the inputs or outputs instead")
+        if stateful:
+            raise ValueError(f"{what}: stateful=True is not supported; pass the last "
+                             "states back with initial_state=")
+        super().__init__(**kwargs)
+        self.units = int(units)
+        self.activation = _objects.get_activation(activation)
+        self.recurrent_activation = _objects.get_activation(recurrent_activation)
+        self.use_bias, self.unit_forget_bias = use_bias, unit_forget_bias
+        self._inits = [_objects.get_initializer(i) for i in (
+            kernel_initializer, recurrent_initializer, bias_initializer)]
+        self._regularizers = (kernel_regularizer, recurrent_regularizer, bias_regularizer)
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.time_major = go_backwards, time_major
+        self.reset_after = bool(reset_after) and self.gates == 3
+        self.cell_name = K.snake_case(what) + "_cell"   # (not made unique: TF1 keras)
+
+    def build(self, input_shape):
+        if len(input_shape) != 3:
+            raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
+                             f"{tuple(input_shape)}; give [batch, time, features]")
+        depth = known_size(input_shape, -1, f"{self.name!r}", "feature")
+        width = self.units * self.gates
+        kernel_init, recurrent_init, bias_init = self._inits
+        with _t.get_default_graph().name_scope(self.cell_name):
+            self.kernel = self.add_weight("kernel", (depth, width), initializer=kernel_init,
+                                          regularizer=self._regularizers[0])
+            self.recurrent_kernel = self.add_weight(
+                "recurrent_kernel", (self.units, width), initializer=recurrent_init,
+                regularizer=self._regularizers[1])
+            self.bias = None
+            if self.use_bias:
+                shape = (2, width) if self.reset_after else (width,)
+                self.bias = self.add_weight("bias", shape, initializer=self._bias_init(
+                    bias_init), regularizer=self._regularizers[2])
+
+    def _bias_init(self, initializer):
+        if not (self.gates == 4 and self.unit_forget_bias):
+            return initializer
+        u = self.units
+
+        def forget_ones(shape, dtype=None):   # keras: [init(u), ones(u), init(2u)]
+            parts = [_objects.initial_value(initializer, (n,), dtype, self.name)
+                     for n in (u, 2 * u)]
+            return np.concatenate([parts[0], np.ones(u, dtype), parts[1]])
+        return forget_ones
+
+    def call(self, inputs, initial_state=None, training=None, mask=None):
+        if mask is not None:
+            raise ValueError(f"{type(self).__name__} {self.name!r}: masks are not supported; "
+                             "pass the rows' lengths to tf.nn.dynamic_rnn(sequence_length=)")
+        x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
+        if self.go_backwards:
+            x = backwards(x)
+        state = None if initial_state is None else _as_state(initial_state, self.gates)
+        outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
+                                          dtype=x.dtype)
+        if self.return_sequences:
+            out = outputs if not self.time_major else _t.transpose(outputs, [1, 0, 2])
+        else:
+            out = state[0] if isinstance(state, tuple) else state
+        if not self.return_state:
+            return out
+        return [out] + (list(state) if isinstance(state, tuple) else [state])
+
+
+def backwards(x):
+    """``x`` [batch, time, ...] with its time axis reversed (of a length known or not)."""
+    if isinstance(x.shape[1], int):
+        return _t.reverse(x, [1])
+    steps = _t.cast(_t.reduce_sum(_t.ones_like(x[:, :, 0]), axis=1), np.int64)   # [batch]
+    return _rnn.reverse_sequence(x, steps, seq_axis=1, batch_axis=0)
+
+
+def _as_state(initial_state, gates):
+    states = list(initial_state) if isinstance(initial_state, (list, tuple)) else \
+        [initial_state]
+    want = 2 if gates == 4 else 1
+    if len(states) != want:
+        raise ValueError(f"initial_state: {want} tensors expected ([h, c] for an LSTM), "
+                         f"got {len(states)}")
+    return tuple(states) if want == 2 else states[0]
+
+
+class SimpleRNN(Recurrent):
+    gates = 1
+
+    def step(self, x, h):
+        z = _t.matmul(x, self.kernel) + _t.matmul(h, self.recurrent_kernel)
+        out = self.activation(z + self.bias if self.bias is not None else z)
+        return out, out
+
+
+class LSTM(Recurrent):
+    gates = 4
+
+    def step(self, x, state):
+        h, c = state
+        z = _t.matmul(x, self.kernel) + _t.matmul(h, self.recurrent_kernel)
+        if self.bias is not None:
+            z = z + self.bias
+        u, act, rec = self.units, self.activation, self.recurrent_activation
+        i, f, g, o = (z[:, k * u:(k + 1) * u] for k in range(4))
+        c = rec(f) * c + rec(i) * act(g)
+        h = rec(o) * act(c)
+        return h, (h, c)
+
+
+class GRU(Recurrent):
+    gates = 3
+
+    def step(self, x, h):
+        u, act, rec = self.units, self.activation, self.recurrent_activation
+        xz = _t.matmul(x, self.kernel)
+        rk = self.recurrent_kernel
+        if self.reset_after:
+            hz = _t.matmul(h, rk)
+            if self.bias is not None:
+                xz, hz = xz + self.bias[0], hz + self.bias[1]
+        else:
+            if self.bias is not None:
+                xz = xz + self.bias
+            hz = _t.matmul(h, rk[:, :2 * u])
+        z = rec(xz[:, :u] + hz[:, :u])
+        r = rec(xz[:, u:2 * u] + hz[:, u:2 * u])
+        if self.reset_after:
+            candidate = act(xz[:, 2 * u:] + r * hz[:, 2 * u:])
+        else:
+            candidate = act(xz[:, 2 * u:] + _t.matmul(r * h, rk[:, 2 * u:]))
+        h = z * h + (1.0 - z) * candidate
+        return h, h
