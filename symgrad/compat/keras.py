@@ -31,6 +31,7 @@ from . import keras_core as _core
 from . import keras_merge as _merge
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
+from . import rows as _rows
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
@@ -156,10 +157,12 @@ BACKEND_OPS = dict(
     categorical_crossentropy=_objects.categorical_crossentropy,
     sparse_categorical_crossentropy=_objects.sparse_categorical_crossentropy,
     binary_crossentropy=_objects.binary_crossentropy_elements,
-    gradients=lambda loss, variables: _gradients(loss, variables),
+    gradients=lambda loss, variables: _rows.gradients(_gradients, loss, variables, None,
+                                                      "gradients", False, None, None,
+                                                      "none", True),
     stop_gradient=_t.stop_gradient,
     l2_normalize=lambda x, axis=None: _nn.l2_normalize(x, axis=axis),
-    dtype=lambda x: np.dtype(x.dtype).name, tile=_t.tile, gather=_t.gather,
+    dtype=lambda x: np.dtype(x.dtype).name, tile=_t.tile, gather=_rows.gather,
     one_hot=lambda indices, num_classes: _t.one_hot(indices, num_classes),
     # (keras's zeros and ones are variables, which an initializer or get_session sets)
     zeros=lambda shape, dtype=None, name=None: K.variable(np.zeros(shape), dtype, name),

@@ -28,6 +28,7 @@ from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_objects as _objects
 from . import layers as _layers
+from . import rows as _rows
 from .keras_layers import Layer, known_size
 
 __all__ = ["AveragePooling1D", "AveragePooling2D", "AvgPool1D", "AvgPool2D",
@@ -324,7 +325,7 @@ class Embedding(Layer):
 
     def call(self, inputs):
         ids = inputs if inputs.dtype.kind in "iu" else _t.cast(inputs, np.int32)
-        return _nn.embedding_lookup(self.embeddings, ids)
+        return _rows.embedding_lookup(self.embeddings, ids)   # (TF's IndexedSlices gradient)
 
 
 MaxPool2D, AvgPool2D, MaxPool1D, AvgPool1D = MaxPooling2D, AveragePooling2D, MaxPooling1D, \
