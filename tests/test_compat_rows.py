@@ -227,3 +227,20 @@ def test_a_list_of_shards_gives_each_its_rows(strategy):
         assert r.indices.tolist() == indices and r.values.shape == np.shape(values)
         np.testing.assert_allclose(r.values, values, atol=1e-5)
     assert [r.dense_shape.tolist() for r in got] == [[3, 2], [2, 2], [2, 2]]
+
+
+def test_lookups_inside_control_flow_give_dense_gradients_equal_to_tfs_rows_summed():
+    # TF gives IndexedSlices here too; symgrad's are dense (documented), with TF's values
+    W = tf.Variable(np.arange(8, dtype=np.float32).reshape(4, 2) / 10)
+    p = tf.placeholder(tf.bool, [])
+    e = tf.cond(p, lambda: tf.gather(W, [0, 0]), lambda: tf.gather(W, [3, 1]))
+    _, total = tf.while_loop(lambda i, a: i < 3, lambda i, a: (
+        i + 1, a + tf.reduce_sum(tf.gather(W, [i, i]))), [tf.constant(0), tf.constant(0.0)])
+    rows = tf.map_fn(lambda r: tf.reduce_sum(tf.nn.embedding_lookup(W, r)),
+                     tf.constant([[0, 1], [1, 1]]), dtype=tf.float32)
+    grads = [tf.gradients(tf.reduce_sum(e * e), W)[0], tf.gradients(total, W)[0],
+             tf.gradients(tf.reduce_sum(rows), W)[0]]
+    got = _run([tf.convert_to_tensor(g) for g in grads], {p: True})
+    np.testing.assert_allclose(got[0], [[0, 0.4], [0, 0], [0, 0], [0, 0]], rtol=1e-6)
+    np.testing.assert_allclose(got[1], [[2, 2], [2, 2], [2, 2], [0, 0]])
+    np.testing.assert_allclose(got[2], [[1, 1], [3, 3], [0, 0], [0, 0]])

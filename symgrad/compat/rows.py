@@ -17,6 +17,9 @@ TensorFlow 2.21's rule for each x:
   id ``i`` is row ``i // k`` of part ``i % k``; with ``"div"`` the parts hold
   consecutive ids.
 
+Lookups made inside a ``tf.cond`` branch or a ``tf.while_loop`` / ``tf.map_fn`` body
+give dense gradients (TF gives slices there too; the sums agree).
+
 The values are what the dense gradient would sum: ``tf.convert_to_tensor(g)`` equals
 symgrad's dense gradient.  What differs is what TF does with slices: norms count each
 looked-up row apart (``tf.clip_by_global_norm``), and optimizers update only the rows

@@ -33,6 +33,7 @@ from ..errors import ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
+from ..ops.deferred import tensors_in
 from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
@@ -186,6 +187,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         raise ShapeError("gather(batch_dims=...): only batch_dims=0 is supported")
     (p,) = _lift([params])
     axis = normalize_axis(0 if axis is None else axis, p.ndim, "gather")[0]
+    if isinstance(indices, (list, tuple)) and tensors_in(indices):
+        (indices,) = _lift([indices])   # [i, j] holding tensors: packed, as TF does
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
         return apply("index", [p], index=(builtins.slice(None),) * axis + (idx,), name=name)
@@ -213,6 +216,8 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     if batch_dims:
         raise ShapeError("gather_nd(batch_dims=...): only batch_dims=0 is supported")
     (p,) = _lift([params])
+    if isinstance(indices, (list, tuple)) and tensors_in(indices):
+        (indices,) = _lift([indices])
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
         index = tuple(idx[..., k] for k in builtins.range(idx.shape[-1]))
