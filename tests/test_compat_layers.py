@@ -187,3 +187,20 @@ def test_dropout_of_a_shapeless_placeholder_and_layers_that_need_its_shape():
         for make in (lambda: tf.layers.dense(x, 3), lambda: tf.layers.conv2d(x, 3, 3)):
             with pytest.raises(ValueError, match="unknown shape"):
                 make()
+
+
+def test_dense_layer_objects_list_their_variables_as_tf():
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        names = []
+        for trainable in (True, False):
+            d = tf.layers.Dense(2, trainable=trainable)
+            assert d.variables == d.weights == []
+            d(x)
+            names.append([[v.op.name for v in vs] for vs in (
+                d.variables, d.weights, d.trainable_variables, d.trainable_weights,
+                d.non_trainable_variables, d.non_trainable_weights)])
+    # TF 2.21's lists
+    k0, k1 = ["dense/kernel", "dense/bias"], ["dense_1/kernel", "dense_1/bias"]
+    assert names == [[k0, k0, k0, k0, [], []], [k1, k1, [], [], k1, k1]]

@@ -77,8 +77,23 @@ class Dense:
             return self.activation(out) if self.activation is not None else out
 
     @property
-    def trainable_variables(self):
+    def variables(self):
+        """The kernel and bias (once called), as TF's layer lists them."""
         return [v for v in (self.kernel, self.bias) if v is not None]
+
+    weights = variables
+
+    @property
+    def trainable_variables(self):
+        return self.variables if self.trainable else []
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self):
+        return [] if self.trainable else self.variables
+
+    non_trainable_weights = non_trainable_variables
 
 
 def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
