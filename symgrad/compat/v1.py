@@ -79,6 +79,7 @@ from . import image as _image
 from . import rnn as _rnn
 from . import v1_ops as _v1_ops
 from . import summary as _summary
+from . import gfile as _gfile
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
                       report_uninitialized_variables)
@@ -270,6 +271,8 @@ contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
 string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical)
+gfile = _runtime.namespace("gfile", **_gfile.GFILE)
+io = _runtime.namespace("io", gfile=_runtime.namespace("io.gfile", **_gfile.IO_GFILE))
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
                             categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,
