@@ -253,6 +253,11 @@ MISSING = {
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }
 MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
+MISSING["test.TestCase"] = (
+    "tf.test.TestCase is not supported; write the test with unittest.TestCase or pytest, "
+    "open the session yourself (`with tf.Session() as sess:`) and compare with "
+    "np.testing.assert_allclose (tf.test.compute_gradient_error checks gradients)")
+MISSING["test.main"] = "tf.test.main is not supported; run the tests with unittest or pytest"
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 

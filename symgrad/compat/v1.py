@@ -80,6 +80,7 @@ from . import rnn as _rnn
 from . import v1_ops as _v1_ops
 from . import summary as _summary
 from . import gfile as _gfile
+from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
                       report_uninitialized_variables)
@@ -273,6 +274,7 @@ distributions = _runtime.namespace("distributions", Normal=_distributions.Normal
                                    Categorical=_distributions.Categorical)
 gfile = _runtime.namespace("gfile", **_gfile.GFILE)
 io = _runtime.namespace("io", gfile=_runtime.namespace("io.gfile", **_gfile.IO_GFILE))
+test = _runtime.namespace("test", **_gradient_checker.TEST)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
                             categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,
