@@ -102,3 +102,182 @@ def test_test_helpers_and_refused_test_case():
     assert tf.test.is_gpu_available() is False and tf.test.gpu_device_name() == ""
     with pytest.raises(AttributeError, match="tf.test.TestCase is not supported; .*pytest"):
         tf.test.TestCase
+
+
+# -- tf.sort / tf.argsort / tf.searchsorted ----------------------------------------------
+
+def test_sort_and_argsort_values_ties_directions_and_axes():
+    x = tf.constant([3., 1., 2., 1., 0., 5.])
+    m = tf.constant([[3., 1., 2.], [0., 5., 4.]])
+    i = tf.constant([3, -2147483648, 2147483647, 0, 3], tf.int32)
+    p = tf.placeholder(tf.float32, [None, 3])
+    with tf.Session() as sess:
+        found = sess.run([tf.sort(x), tf.sort(x, direction="DESCENDING"), tf.argsort(x),
+                          tf.argsort(x, direction="DESCENDING"), tf.argsort(x, stable=True),
+                          tf.sort(i), tf.argsort(i), tf.sort(m, axis=0),
+                          tf.argsort(m, axis=0), tf.sort(m, axis=1, direction="DESCENDING"),
+                          tf.sort(tf.constant([3, 0, 255], tf.uint8))])
+        by_rows = sess.run(tf.sort(p), {p: [[3., 1., 2.], [0., -1., 5.]]})
+    expected = [[0, 1, 1, 2, 3, 5], [5, 3, 2, 1, 1, 0], [4, 1, 3, 2, 0, 5],
+                [5, 0, 2, 1, 3, 4], [4, 1, 3, 2, 0, 5],
+                [-2147483648, 0, 3, 3, 2147483647], [1, 3, 0, 4, 2],
+                [[0, 1, 2], [3, 5, 4]], [[1, 0, 0], [0, 1, 1]], [[3, 2, 1], [5, 4, 0]],
+                [0, 3, 255]]
+    for got, want in zip(found, expected):
+        np.testing.assert_array_equal(got, want)
+    assert [f.dtype for f in found[:3]] == [np.float32, np.float32, np.int32]
+    assert found[5].dtype == np.int32 and found[10].dtype == np.uint8
+    np.testing.assert_array_equal(by_rows, [[1, 2, 3], [-1, 0, 5]])
+
+
+def test_sort_gradient_goes_back_to_where_each_value_came_from():
+    v = tf.Variable([[3., 1., 2.], [0., 5., 4.]])
+    w = tf.constant([[1., 2., 3.], [4., 5., 6.]])
+    ties = tf.Variable([1., 1., 2.])
+    g1 = tf.gradients(tf.sort(v, axis=1) * w, v)
+    g0 = tf.gradients(tf.sort(v, axis=0, direction="DESCENDING") * w, v)
+    g2 = tf.gradients(tf.sort(ties) * tf.constant([1., 2., 3.]), ties)
+    assert tf.gradients(tf.cast(tf.argsort(v), tf.float32), v) == [None]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        # TF's numbers
+        np.testing.assert_array_equal(sess.run(g1)[0], [[3, 1, 2], [4, 6, 5]])
+        np.testing.assert_array_equal(sess.run(g0)[0], [[1, 5, 6], [4, 2, 3]])
+        np.testing.assert_array_equal(sess.run(g2)[0], [1, 2, 3])
+
+
+def test_sort_nan_inf_order_and_bad_arguments():
+    n = tf.constant([3., np.nan, 1., np.inf, -np.inf, np.nan, 0.])
+    with tf.Session() as sess:
+        up, down = sess.run([tf.sort(n), tf.sort(n, direction="DESCENDING")])
+    # (TF's order with NaN is not defined; symgrad's puts them last, numpy's order)
+    np.testing.assert_array_equal(up, [-np.inf, 0, 1, 3, np.inf, np.nan, np.nan])
+    np.testing.assert_array_equal(down, [np.nan, np.nan, np.inf, 3, 1, 0, -np.inf])
+    m = tf.constant([[3., 1., 2.]])
+    with pytest.raises(ValueError, match="^Argument `direction` should be one of ASCENDING, "
+                                         "DESCENDING. Received: direction=UP$"):
+        tf.sort(m, direction="UP")
+    with pytest.raises(ValueError, match="axis 2 is out of range"):
+        tf.sort(m, axis=2)
+    with pytest.raises(TypeError, match="dtype bool cannot be sorted"):
+        tf.sort(tf.constant([True, False]))
+    with pytest.raises(ValueError, match="size of axis 1 .* must be known"):
+        tf.argsort(tf.placeholder(tf.float32, [2, None]))
+
+
+def test_searchsorted_left_and_right():
+    seq = tf.constant([[0., 3., 9., 9., 10.], [1., 2., 3., 4., 5.]])
+    vals = tf.constant([[2., 9., 10.], [0., 5., 6.]])
+    with tf.Session() as sess:
+        left, right, flat = sess.run([tf.searchsorted(seq, vals),
+                                      tf.searchsorted(seq, vals, side="right"),
+                                      tf.searchsorted([1., 2., 3.], [2.5, 0.])])
+    np.testing.assert_array_equal(left, [[1, 2, 4], [0, 4, 5]])
+    np.testing.assert_array_equal(right, [[1, 4, 5], [0, 5, 5]])
+    np.testing.assert_array_equal(flat, [2, 0])
+    assert left.dtype == np.int32
+    assert tf.searchsorted(seq, vals, out_type=tf.int64).dtype == np.int64
+    with pytest.raises(ValueError, match="^Argument `side` must be either 'right' or 'left'"):
+        tf.searchsorted(seq, vals, side="middle")
+
+
+# -- cross, crelu, log_poisson_loss, bincount, setdiff1d ---------------------------------
+
+def test_cross_and_crelu_with_gradients():
+    a = tf.Variable([[1., 2., 3.], [4., 5., 6.]])
+    b = tf.Variable([[0., 1., 0.], [7., 8., 9.]])
+    c = tf.cross(a, b)
+    w = tf.constant([[1., 0., 2.], [-1., 3., 1.]])
+    ga, gb = tf.gradients(tf.reduce_sum(c * w), [a, b])
+    r = tf.nn.crelu(a)
+    gr = tf.gradients(tf.reduce_sum(tf.nn.crelu(a - 3.) * tf.range(6, dtype=tf.float32)), a)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(c), [[-3, 0, 1], [-3, 6, -3]])
+        # d(w . a x b)/da = b x w, /db = w x a
+        np.testing.assert_array_equal(sess.run(ga), np.cross(sess.run(b), sess.run(w)))
+        np.testing.assert_array_equal(sess.run(gb), np.cross(sess.run(w), sess.run(a)))
+        np.testing.assert_array_equal(sess.run(tf.linalg.cross([1., 0., 0.], [0., 1., 0.])),
+                                      [0, 0, 1])
+        np.testing.assert_array_equal(sess.run(tf.cross([1, 0, 0], [0, 1, 0])), [0, 0, 1])
+        np.testing.assert_array_equal(sess.run(tf.nn.crelu(tf.constant([[-1., 2.], [3., -4.]]))),
+                                      [[0, 2, 1, 0], [3, 0, 0, 4]])
+        np.testing.assert_array_equal(
+            sess.run(tf.nn.crelu(tf.constant([[-1., 2.], [3., -4.]]), axis=0)),
+            [[0, 2], [3, 0], [1, 0], [0, 4]])
+        assert sess.run(r).shape == (2, 6)
+        # relu(x) gets weights 0..2, relu(-x) weights 3..5 (negated); 0 at x == 0 (TF)
+        np.testing.assert_array_equal(sess.run(gr)[0], [[-3, -4, 0], [0, 1, 2]])
+    with pytest.raises(ValueError, match="3 as the last dimension"):
+        tf.cross([1., 0.], [0., 1.])
+    with pytest.raises(ValueError, match="same shape"):
+        tf.cross(tf.constant([[1., 0., 0.]]), tf.constant([0., 1., 0.]))
+
+
+def test_log_poisson_loss_with_and_without_stirling_term():
+    logits = tf.Variable([0.3, -1., 0.5, 1.2, 2., -0.5])
+    targets = tf.Variable([0., 1., 2., 5., 0.5, 1.5])
+    loss = tf.nn.log_poisson_loss(targets, logits)
+    full = tf.nn.log_poisson_loss(targets=targets, log_input=logits, compute_full_loss=True)
+    g_logits, g_targets = tf.gradients(tf.reduce_sum(full), [logits, targets])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_allclose(sess.run(loss), [1.3498589, 1.3678794, 0.6487212, -2.679883,
+                                                    6.389056, 1.3565307], rtol=1e-6)
+        np.testing.assert_allclose(sess.run(full), [1.3498589, 1.3678794, 1.3005277, 2.0909643,
+                                                    6.389056, 1.5863993], rtol=1e-6)
+        np.testing.assert_allclose(sess.run(g_logits), [1.3498589, -0.63212055, -0.35127878,
+                                                        -1.679883, 6.889056, -0.89346933],
+                                   rtol=1e-6)
+        # TF: nan at target 0 (its where lets the log's NaN in); symgrad: -log_input there
+        np.testing.assert_allclose(sess.run(g_targets), [-0.3, 1., 0.44314718, 0.5094378, -2.,
+                                                         1.2387986], rtol=1e-6)
+    with pytest.raises(ValueError, match=r"^`log_input` and `targets` must have the same "
+                                         r"shape, received \(\(3,\) vs \(2,\)\)\.$"):
+        tf.nn.log_poisson_loss(tf.constant([1., 2.]), tf.constant([1., 2., 3.]))
+
+
+def test_bincount_lengths_weights_and_no_gradient():
+    p = tf.placeholder(tf.int32, [None])
+    w = tf.Variable([0.5, 1., 2.])
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        got = sess.run([tf.bincount(tf.constant([1, 1, 3, 0, 7, 3])),
+                        tf.bincount(tf.constant([1, 1, 3]), minlength=6),
+                        tf.bincount(tf.constant([1, 1, 3, 7]), maxlength=3),
+                        tf.bincount(tf.constant([1, 1, 3]), weights=w),
+                        tf.bincount(tf.constant([1, 1, 3]), dtype=tf.float32),
+                        tf.math.bincount(tf.constant([[1, 2], [2, 0]])),
+                        tf.bincount(tf.constant([], tf.int32)),
+                        tf.bincount(tf.constant([1., 2.]))])
+        np.testing.assert_array_equal(sess.run(tf.bincount(p), {p: [0, 4, 4]}), [1, 0, 0, 0, 2])
+        with pytest.raises(tf.errors.InvalidArgumentError, match="non-negative"):
+            sess.run(tf.bincount(p), {p: [-1, 2]})
+    want = [[1, 2, 0, 2, 0, 0, 0, 1], [0, 2, 0, 1, 0, 0], [0, 2, 0], [0, 1.5, 0, 2],
+            [0, 2, 0, 1], [1, 1, 2], [], [0, 1, 1]]
+    for g, v in zip(got, want):
+        np.testing.assert_array_equal(g, v)
+    assert [g.dtype for g in got[:5]] == [np.int32] * 3 + [np.float32] * 2
+    with pytest.raises(LookupError, match="No gradient defined for operation 'bincount'"):
+        tf.gradients(tf.bincount(tf.constant([1, 1, 3]), weights=w), w)
+
+
+def test_setdiff1d_out_idx_dtypes_and_no_gradient():
+    out, idx = tf.setdiff1d([1, 2, 3, 4, 5, 6, 3], [1, 3, 5])
+    f = tf.setdiff1d(tf.constant([1., 2., 2., 4.]), tf.constant([4.]))
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(out), [2, 4, 6])
+        np.testing.assert_array_equal(sess.run(idx), [1, 3, 5])
+        np.testing.assert_array_equal(sess.run(f.out), [1, 2, 2])
+        np.testing.assert_array_equal(sess.run(f.idx), [0, 1, 2])
+    assert out.dtype == np.int32 and idx.dtype == np.int32
+    assert [t.dtype for t in tf.setdiff1d([1, 2], [1], index_dtype=tf.int64)] == [np.int32,
+                                                                                   np.int64]
+    with pytest.raises(ValueError, match="must be vectors"):
+        tf.setdiff1d([[1, 2]], [1])
+    with pytest.raises(TypeError, match="Input 'y' of 'ListDiff' Op has type float32 that does "
+                                        "not match type int32 of argument 'x'"):
+        tf.setdiff1d(tf.constant([1, 2]), tf.constant([1.]))
+    v = tf.Variable([1., 2.])
+    with pytest.raises(LookupError, match="No gradient defined for operation 'ListDiff'"):
+        tf.gradients(tf.setdiff1d(v, tf.constant([1.]))[0], v)

@@ -374,6 +374,13 @@ from .v1_ops import linalg, math, nn  # noqa: E402,F401
 from .slices import (IndexedSlices, clip_by_global_norm, convert_to_tensor,  # noqa: E402,F401
                      global_norm)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
+from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
+from .vector_ops import ListDiff, bincount, cross, setdiff1d  # noqa: E402,F401
+from . import vector_ops as _vector_ops  # noqa: E402
+nn.crelu = _tensor.tf1_results(_vector_ops.crelu)
+nn.log_poisson_loss = _tensor.tf1_results(_vector_ops.log_poisson_loss)
+linalg.cross = _tensor.tf1_results(cross)
+math.bincount = _tensor.tf1_results(bincount)
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 
