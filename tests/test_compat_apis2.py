@@ -281,3 +281,27 @@ def test_setdiff1d_out_idx_dtypes_and_no_gradient():
     v = tf.Variable([1., 2.])
     with pytest.raises(LookupError, match="No gradient defined for operation 'ListDiff'"):
         tf.gradients(tf.setdiff1d(v, tf.constant([1.]))[0], v)
+
+
+# -- refusals ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, words", [
+    ("GradientTape", "graph mode only.*tf.gradients"), ("function", "sg.compile"),
+    ("enable_eager_execution", "graph mode only"), ("numpy_function", "tf.numpy_function"),
+    ("train.import_meta_graph", "rebuild the graph in Python.*tf.train.Saver"),
+    ("train.export_meta_graph", "rebuild the graph"), ("saved_model", "rebuild the graph"),
+    ("graph_util", "tf.train.Saver"), ("svd", "cholesky.*no SVD"),
+    ("linalg.svd", "no SVD"), ("qr", "no QR"), ("self_adjoint_eig", "no eigendecomposition"),
+    ("linalg.eigh", "symgrad's linalg has matmul"), ("nn.ctc_loss", "CTC loss"),
+    ("nn.conv3d", "conv2d")])
+def test_missing_names_say_what_to_do(path, words):
+    owner = tf
+    *parents, last = path.split(".")
+    for part in parents:
+        owner = getattr(owner, part)
+    with pytest.raises(AttributeError, match=f"^tf.{path}: .*{words}"):
+        getattr(owner, last)
+
+
+def test_executing_eagerly_is_false_as_in_tf1_graph_mode():
+    assert tf.executing_eagerly() is False
