@@ -305,3 +305,83 @@ def test_missing_names_say_what_to_do(path, words):
 
 def test_executing_eagerly_is_false_as_in_tf1_graph_mode():
     assert tf.executing_eagerly() is False
+
+
+# -- tf.distributions.Bernoulli and kl_divergence ----------------------------------------
+
+def test_bernoulli_from_logits_values_gradients_and_samples():
+    lg = tf.Variable([-1., 0., 2.5])
+    b = tf.distributions.Bernoulli(logits=lg)
+    v = tf.constant([1., 0., 1.])
+    fetch = dict(probs=b.probs, log_prob=b.log_prob(v), log_prob_int=b.log_prob([1, 0, 1]),
+                 both=b.log_prob([[1], [0]]), prob=b.prob(v), entropy=b.entropy(),
+                 mean=b.mean(), variance=b.variance(), stddev=b.stddev(), mode=b.mode(),
+                 g_log_prob=tf.gradients(tf.reduce_sum(b.log_prob(v)), lg)[0],
+                 g_entropy=tf.gradients(tf.reduce_sum(b.entropy()), lg)[0],
+                 freq=tf.reduce_mean(tf.cast(b.sample(20000, seed=1), tf.float32), 0))
+    with tf.Session() as sess:
+        sess.run(lg.initializer)
+        got = sess.run(fetch)
+    want = dict(probs=[0.26894143, 0.5, 0.9241418],
+                log_prob=[-1.3132617, -0.6931472, -0.07888974],
+                log_prob_int=[-1.3132617, -0.6931472, -0.07888974],
+                both=[[-1.3132617, -0.6931472, -0.07888974], [-0.3132617, -0.6931472, -2.5788898]],
+                prob=[0.2689414, 0.5, 0.9241418], entropy=[0.58220303, 0.6931472, 0.26853517],
+                mean=[0.26894143, 0.5, 0.9241418], variance=[0.19661194, 0.25, 0.07010371],
+                stddev=[0.44340944, 0.5, 0.26477104], mode=[0, 0, 1],
+                g_log_prob=[0.7310586, -0.5, 0.07585818],
+                g_entropy=[0.19661194, 0, -0.17525928])
+    for key, value in want.items():
+        np.testing.assert_allclose(got[key], value, rtol=2e-6, atol=1e-7, err_msg=key)
+    assert got["log_prob"].dtype == np.float32 and got["mode"].dtype == np.int32
+    np.testing.assert_allclose(got["freq"], got["probs"], atol=0.015)   # 20000 draws
+    assert b.dtype == np.int32 and b.sample().dtype == np.int32
+    assert [b.sample().shape, b.sample(5).shape, b.sample([2, 4]).shape] == [
+        (3,), (5, 3), (2, 4, 3)]
+    assert tf.distributions.Bernoulli(logits=[1.], dtype=tf.float32).sample().dtype == \
+        np.float32
+
+
+def test_bernoulli_from_probs_and_its_edges():
+    p = tf.distributions.Bernoulli(probs=[0.2, 0.5, 0.9])
+    edge = tf.distributions.Bernoulli(probs=[0., 1.])
+    with tf.Session() as sess:
+        logits, log_prob, entropy = sess.run([p.logits, p.log_prob([1, 0, 0]), p.entropy()])
+        edges = sess.run([edge.log_prob([0, 1]), edge.entropy()])
+    np.testing.assert_allclose(logits, [-1.3862944, 0, 2.1972244], rtol=1e-6)
+    np.testing.assert_allclose(log_prob, [-1.609438, -0.6931472, -2.302585], rtol=1e-6)
+    np.testing.assert_allclose(entropy, [0.50040245, 0.6931472, 0.32508302], rtol=1e-6)
+    assert np.isnan(edges).all()        # TF: infinite logits give NaN here too
+    with pytest.raises(ValueError, match="^Must pass probs or logits, but not both.$"):
+        tf.distributions.Bernoulli(logits=[1.], probs=[0.5])
+    with pytest.raises(ValueError, match="Must pass probs or logits"):
+        tf.distributions.Bernoulli()
+
+
+def test_kl_divergence_of_normals_bernoullis_and_categoricals():
+    m, s = tf.Variable([0., 1.]), tf.Variable([1., 2.])
+    n2 = tf.distributions.Normal(loc=[1., -1.], scale=[2., 0.5])
+    kl_n = tf.distributions.kl_divergence(tf.distributions.Normal(m, s), n2)
+    lg = tf.Variable([-1., 0., 2.5])
+    b2 = tf.distributions.Bernoulli(probs=[0.3, 0.5, 0.6])
+    kl_b = tf.distributions.kl_divergence(tf.distributions.Bernoulli(logits=lg), b2)
+    kl_c = tf.distributions.kl_divergence(tf.distributions.Categorical(logits=[[0., 1., 2.]]),
+                                          tf.distributions.Categorical(probs=[[0.2, 0.3, 0.5]]))
+    fetch = [kl_n, tf.gradients(tf.reduce_sum(kl_n), [m, s]), kl_b,
+             tf.gradients(tf.reduce_sum(kl_b), lg)[0], tf.distributions.kl_divergence(b2, b2),
+             kl_c]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        kn, (gm, gs), kb, gb, same, kc = sess.run(fetch)
+    np.testing.assert_allclose(kn, [0.44314718, 14.113706], rtol=1e-6)
+    np.testing.assert_allclose(gm, [-0.25, 8.], rtol=1e-6)
+    np.testing.assert_allclose(gs, [-0.75, 7.5], rtol=1e-6)
+    np.testing.assert_allclose(kb, [0.00234534, 0., 0.2730483], rtol=2e-5, atol=1e-7)
+    np.testing.assert_allclose(gb, [-0.03002305, 0., 0.14683467], rtol=2e-6)
+    np.testing.assert_array_equal(same, [0, 0, 0])
+    np.testing.assert_allclose(kc, [0.06825939], rtol=1e-5)
+    with pytest.raises(NotImplementedError, match="^No KL\\(distribution_a \\|\\| "
+                                                  "distribution_b\\) registered for "
+                                                  "distribution_a type Normal and "
+                                                  "distribution_b type Bernoulli"):
+        tf.distributions.kl_divergence(n2, b2)

@@ -75,6 +75,7 @@ from . import datasets as _datasets
 from . import iterators as _iterators
 from . import monitored as _monitored
 from . import distributions as _distributions
+from . import bernoulli as _bernoulli
 from . import image as _image
 from . import rnn as _rnn
 from . import v1_ops as _v1_ops
@@ -271,7 +272,9 @@ data = _runtime.namespace(
 contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
 string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
-                                   Categorical=_distributions.Categorical)
+                                   Categorical=_distributions.Categorical,
+                                   Bernoulli=_bernoulli.Bernoulli,
+                                   kl_divergence=_bernoulli.kl_divergence)
 gfile = _runtime.namespace("gfile", **_gfile.GFILE)
 io = _runtime.namespace("io", gfile=_runtime.namespace("io.gfile", **_gfile.IO_GFILE))
 test = _runtime.namespace("test", **_gradient_checker.TEST)
