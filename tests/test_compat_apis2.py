@@ -258,6 +258,8 @@ def test_bincount_lengths_weights_and_no_gradient():
     for g, v in zip(got, want):
         np.testing.assert_array_equal(g, v)
     assert [g.dtype for g in got[:5]] == [np.int32] * 3 + [np.float32] * 2
+    with pytest.raises(ValueError, match="weights \\(2 entries\\) must have arr's shape"):
+        tf.bincount(tf.constant([1, 1, 3]), weights=[1., 2.])
     with pytest.raises(LookupError, match="No gradient defined for operation 'bincount'"):
         tf.gradients(tf.bincount(tf.constant([1, 1, 3]), weights=w), w)
 

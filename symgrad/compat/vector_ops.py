@@ -107,7 +107,11 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=np.int32, 
         if weights is None:
             counts = _t.reduce_sum(_t.cast(hit, dtype), axis=0)
             return _t.cast(counts, dtype, name="bincount")
-        w = _t.reshape(_t.as_tensor(weights), [-1])
+        w = _t.reshape(_tf1([weights])[0], [-1])
+        if isinstance(w.shape[0], int) and isinstance(values.shape[0], int) and \
+                w.shape[0] != values.shape[0]:
+            raise ValueError(f"bincount: weights ({w.shape[0]} entries) must have arr's "
+                             f"shape ({values.shape[0]} entries)")
         counts = _t.reduce_sum(_t.where(hit, _t.expand_dims(w, 1), _t.zeros_like(
             _t.expand_dims(w, 1))), axis=0)
         return _without_gradient([w], _t.cast(counts, w.dtype), "bincount", "DenseBincount")
