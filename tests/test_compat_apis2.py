@@ -76,6 +76,27 @@ def test_compute_gradient_of_a_list_of_variables_feeds_each_alone():
             tf.test.compute_gradient([a, b], [[2], []], a * b + b, [2])   # (as TF: b unfed)
 
 
+def test_compute_gradient_of_a_constant_a_variable_and_a_sort_as_tf():
+    np.random.seed(3)
+    with tf.Session():
+        x = tf.constant([[1., 2., 3.], [4., 5., 6.]], name="x")
+        t, n = tf.test.compute_gradient(x, [2, 3], tf.nn.softmax(x), [2, 3])
+        np.testing.assert_allclose(t[:3, :3], [[0.22439, -0.13527, -0.08912],
+                                               [-0.13527, 0.23957, -0.10431],
+                                               [-0.08912, -0.10431, 0.19343]], atol=1e-5)
+        np.testing.assert_array_equal(t[:3, 3:], 0)
+        np.testing.assert_allclose(n, t, atol=2e-4)
+        err = tf.test.compute_gradient_error(
+            x, [2, 3], tf.reduce_sum(tf.sort(x) * tf.constant([1., 2., 3.]), 1), [2],
+            x_init_value=np.array([[3., 1., 2.], [0.5, 0.2, 0.9]], np.float32))
+        assert err == pytest.approx(0.000549376, rel=1e-4)      # TF's
+        w = tf.get_variable("w", [3, 2], initializer=tf.ones_initializer())
+        tf.global_variables_initializer().run()
+        t, n = tf.test.compute_gradient(w, [3, 2], tf.matmul(x, w), [2, 2])
+        np.testing.assert_array_equal(t, [[1, 0, 4, 0], [0, 1, 0, 4], [2, 0, 5, 0],
+                                          [0, 2, 0, 5], [3, 0, 6, 0], [0, 3, 0, 6]])
+
+
 def test_compute_gradient_bad_input():
     x = tf.placeholder(tf.float32, [2, 3])
     y = tf.reduce_sum(x, 0)
