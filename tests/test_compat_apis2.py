@@ -182,8 +182,24 @@ def test_sort_nan_inf_order_and_bad_arguments():
         tf.sort(m, axis=2)
     with pytest.raises(TypeError, match="dtype bool cannot be sorted"):
         tf.sort(tf.constant([True, False]))
-    with pytest.raises(ValueError, match="size of axis 1 .* must be known"):
-        tf.argsort(tf.placeholder(tf.float32, [2, None]))
+
+
+def test_sort_and_the_other_ops_take_unknown_sizes_and_any_shape_placeholders():
+    p = tf.placeholder(tf.float32, [None, None])
+    s = tf.sort(p)
+    g = tf.gradients(tf.reduce_sum(s * s[:, :1]), p)[0]
+    q, r = tf.placeholder(tf.float32), tf.placeholder(tf.int32)
+    anything = [tf.sort(q), tf.argsort(q), tf.nn.crelu(q), tf.bincount(r), *tf.setdiff1d(r, [1])]
+    with tf.Session() as sess:
+        feed = {p: [[2., 1.], [0., -1.], [7., 7.]]}
+        np.testing.assert_array_equal(sess.run(s, feed), [[1, 2], [-1, 0], [7, 7]])
+        np.testing.assert_array_equal(sess.run(tf.argsort(p, axis=0, direction="DESCENDING"),
+                                               feed), [[2, 2], [0, 0], [1, 1]])
+        np.testing.assert_array_equal(sess.run(g, feed), [[1, 4], [-1, -2], [21, 7]])
+        got = sess.run(anything, {q: [[3., 1., 2.]], r: [1, 2, 2, 4]})
+    for value, want in zip(got, [[[1, 2, 3]], [[1, 2, 0]], [[3, 1, 2, 0, 0, 0]],
+                                 [0, 1, 2, 0, 1], [2, 2, 4], [1, 2, 3]]):
+        np.testing.assert_array_equal(value, want)
 
 
 def test_searchsorted_left_and_right():

@@ -7,8 +7,9 @@ the sort's gradient follows from symgrad's primitives.
   does, and ``stable`` changes nothing.  The sorted values are the entries moved to
   their ranks (a contraction with the one-hot of the ranks): the gradient of
   ``sort`` returns each incoming value to the entry it came from, as TF's.  Work and
-  memory are n**2 per row of n (fine for the rows tutorials sort); n must be known
-  (TF's may be None).  Differs from TF: a sorted -0.0 comes out as 0.0.
+  memory are n**2 per row of n (fine for the rows tutorials sort); any size may be
+  None, and a placeholder of any shape is sorted once its value's shape is known.
+  Differs from TF: a sorted -0.0 comes out as 0.0.
 - NaN: TF's order with NaNs is not defined (its top_k scatters them); symgrad puts
   NaN after every number ascending, before every number descending (numpy's order
   for the ascending case).
@@ -31,10 +32,12 @@ import numpy as np
 from .. import tracing as _t
 from ..errors import ShapeError
 from ..ops import literal
+from ..ops.deferred import deferrable
 
 _DIRECTIONS = ("ASCENDING", "DESCENDING")
 
 
+@deferrable()
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """``tf.sort``: ``values`` sorted along ``axis`` (module docstring)."""
     x, axis, perm = _prepare(values, axis, direction, "sort")
@@ -46,6 +49,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
         return _move_back(_t.cast(out, x.dtype), axis, perm, name="sort")
 
 
+@deferrable()
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """``tf.argsort``: int32 positions that sort ``values`` along ``axis`` (ties in
     order of position, stable or not, as TF's)."""
@@ -74,9 +78,6 @@ def _prepare(values, axis, direction, what):
         raise ShapeError(f"{what}: axis {axis} is out of range for values of rank {x.ndim} "
                          f"(shape {x.shape}); sort along an axis in [{-x.ndim}, {x.ndim})")
     axis %= x.ndim
-    if not isinstance(x.shape[axis], int):
-        raise ShapeError(f"{what}: the size of axis {axis} of {x.shape} must be known (give "
-                         "the placeholder that dimension); other axes may be None")
     perm = None if axis == x.ndim - 1 else [d for d in range(x.ndim) if d != axis] + [axis]
     return x, axis, perm
 
@@ -94,7 +95,9 @@ def _move_back(out, axis, perm, name):
 def _placed(x, direction):
     """``(hit, position)``: hit[.., i, r] is True when entry i goes to place r along the
     last axis (its rank, module docstring); position[.., i] is i (int32)."""
-    position = literal(x.graph, np.arange(x.shape[-1], dtype=np.int32))
+    n = x.shape[-1]
+    position = (literal(x.graph, np.arange(n, dtype=np.int32)) if isinstance(n, int)
+                else _t.cast(_t.range(_t.shape(x)[-1]), np.int32))   # (read when fed)
     mine, other = _t.expand_dims(x, -1), _t.expand_dims(x, -2)    # [.., i, 1], [.., 1, j]
     first = _t.less(other, mine) if direction == "ASCENDING" else _t.greater(other, mine)
     tie = _t.equal(other, mine)
@@ -110,6 +113,7 @@ def _placed(x, direction):
     return _t.equal(_t.expand_dims(rank, -1), _t.expand_dims(position, -2)), position
 
 
+@deferrable()
 def searchsorted(sorted_sequence, values, side="left", out_type=np.int32, name=None):
     """``tf.searchsorted``: where each of ``values`` would go in its row of
     ``sorted_sequence`` (the same leading axes; the last axes may differ)."""

@@ -35,11 +35,13 @@ import numpy as np
 from .. import tracing as _t
 from ..errors import ShapeError
 from ..ops import apply
+from ..ops.deferred import deferrable
 from . import debugging as _debugging
 from . import variables as _variables
 from .tensor import constant as _constant
 
 
+@deferrable()
 def cross(a, b, name=None):
     """``tf.cross``: ``a x b`` for the 3-vectors in the last axis."""
     x, y = _tf1([a, b])
@@ -52,12 +54,14 @@ def cross(a, b, name=None):
                     name=name or "Cross")
 
 
+@deferrable()
 def crelu(features, name=None, axis=-1):
     """``tf.nn.crelu``: ``concat([relu(x), relu(-x)], axis)``."""
     x = _t.as_tensor(features)
     return _t.concat([_t.relu(x), _t.relu(-x)], axis, name=name or "CRelu")
 
 
+@deferrable()
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """``tf.nn.log_poisson_loss``: ``exp(log_input) - log_input * targets``, plus TF's
     Stirling term where targets > 1 when ``compute_full_loss``."""
@@ -89,6 +93,7 @@ def _without_gradient(inputs, out, op_name, op_type):
                  grad=_no_gradient(op_name, op_type))
 
 
+@deferrable()
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=np.int32, name=None):
     """``tf.bincount``: counts (or sums of ``weights``) of each of 0..max(arr)."""
     values = _t.reshape(_integers(arr, "bincount(arr)"), [-1])
@@ -140,6 +145,11 @@ ListDiff = collections.namedtuple("ListDiff", ["out", "idx"])
 def setdiff1d(x, y, index_dtype=np.int32, name=None):
     """``tf.setdiff1d``: ``(out, idx)``, the entries of the vector x not in y and where
     they are in x (module docstring)."""
+    return ListDiff(*_setdiff1d(x, y, index_dtype, name))
+
+
+@deferrable(count=lambda *args, **kwargs: 2)
+def _setdiff1d(x, y, index_dtype, name):
     a, b = _tf1([x, y])
     if a.ndim != 1 or b.ndim != 1:
         raise ShapeError(f"setdiff1d: x and y must be vectors (rank 1), got shapes {a.shape} "
@@ -152,7 +162,7 @@ def setdiff1d(x, y, index_dtype=np.int32, name=None):
         keep = _t.logical_not(found)
         out = _without_gradient([a], _t.boolean_mask(a, keep), "ListDiff", "ListDiff")
         where = _t.range(_t.shape(a)[0], dtype=index_dtype)
-        return ListDiff(out, _t.boolean_mask(where, keep))
+        return [out, _t.boolean_mask(where, keep)]
 
 
 __all__ = ["cross", "crelu", "log_poisson_loss", "bincount", "setdiff1d"]
