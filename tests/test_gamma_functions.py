@@ -90,3 +90,25 @@ def test_polygamma_order_must_be_a_non_negative_integer():
     with pytest.raises(ValueError, match="non-negative integer"):
         gamma.polygamma(-1, np.array([1.0]))
     assert gamma.cot_derivative(1) == (-1, 0, -1)      # d/dx cot(pi x) = -pi (1 + c^2)
+
+
+def test_tf_math_polygamma_of_a_known_order_and_its_gradient_are_tfs():
+    x = tf.Variable(np.array([0.5, 1.5, -1.5, 3.]))
+    fetch = []
+    for a in (2., 3.):
+        y = tf.math.polygamma(tf.constant([a] * 4, tf.float64), x)
+        fetch += [y, tf.gradients(tf.reduce_sum(y), x)[0]]
+    with tf.Session() as sess:
+        sess.run(x.initializer)
+        got = sess.run(fetch + [tf.polygamma(tf.constant(1., tf.float64), x)])
+    want = [[-16.82879664, -0.82879664, -0.23620405, -0.15411381],
+            [97.409091, 1.40909103, 194.594276, 0.118939402],
+            [97.409091, 1.40909103, 194.594276, 0.118939402],
+            [-771.47425, -3.47424983, -0.313756, -0.136266123],
+            [4.9348022, 0.9348022, 9.37924664, 0.39493407]]
+    for value, expected in zip(got, want):
+        np.testing.assert_allclose(value, expected, rtol=1e-7)
+    with pytest.raises(ValueError, match="one non-negative integer for every entry"):
+        tf.math.polygamma(tf.constant([1., 2., 1., 1.], tf.float64), x)
+    with pytest.raises(ValueError, match="one non-negative integer"):
+        tf.math.polygamma(0.5, x)

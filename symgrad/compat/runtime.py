@@ -286,10 +286,6 @@ MISSING.update({
     "self_adjoint_eigvals": _LINALG.format(what="eigendecomposition"),
     "linalg.eigh": _LINALG.format(what="eigendecomposition"),
     "linalg.eigvalsh": _LINALG.format(what="eigendecomposition"),
-    "math.polygamma": "tf.math.polygamma is not supported; symgrad has tf.digamma "
-                      "(polygamma(0, x)), whose tf.gradients are polygamma(1, x), (2, x), ...",
-    "polygamma": "tf.polygamma is not supported; symgrad has tf.digamma (polygamma(0, x)), "
-                 "whose tf.gradients are polygamma(1, x), (2, x), ...",
     "nn.ctc_loss": "CTC loss is not supported (its alignment sum is a dynamic program over "
                    "label paths); use a per-frame loss such as "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",

@@ -384,6 +384,7 @@ nn.crelu = _tensor.tf1_results(_vector_ops.crelu)
 nn.log_poisson_loss = _tensor.tf1_results(_vector_ops.log_poisson_loss)
 linalg.cross = _tensor.tf1_results(cross)
 math.bincount = _tensor.tf1_results(bincount)
+math.polygamma = polygamma = _tensor.tf1_results(_vector_ops.polygamma)
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 

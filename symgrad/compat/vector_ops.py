@@ -1,5 +1,6 @@
 """TF1 ops built from symgrad's primitives (gradients follow from theirs): ``tf.cross``
-(``tf.linalg.cross``), ``tf.nn.crelu``, ``tf.nn.log_poisson_loss``, and the counting
+(``tf.linalg.cross``), ``tf.nn.crelu``, ``tf.nn.log_poisson_loss``,
+``tf.math.polygamma`` (an order known when built), and the counting
 ops ``tf.bincount`` (``tf.math.bincount``) and ``tf.setdiff1d``, which have no
 gradient in TF (``tf.gradients`` through them raises LookupError, as TF's).
 
@@ -78,6 +79,18 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
         small = _t.logical_and(_t.greater_equal(z, np.asarray(0, z.dtype)),
                                _t.less_equal(z, np.asarray(1, z.dtype)))
         return loss + _t.where(small, _t.zeros_like(z), stirling)
+
+
+def polygamma(a, x, name=None):
+    """``tf.math.polygamma(a, x)``: psi^(a)(x) for an order ``a`` known when the graph is
+    built, one non-negative integer for every entry (TF's a is elementwise; its
+    gradient None, as here); the gradient in x is polygamma(a + 1, x)."""
+    (v,) = _tf1([x])
+    order = np.unique(_t.arrays.static_value(a, "polygamma(a)"))
+    if order.size != 1 or order[0] != int(order[0]) or order[0] < 0:
+        raise ValueError(f"polygamma: the order a must be one non-negative integer for "
+                         f"every entry, known when the graph is built; got {order.tolist()}")
+    return apply("polygamma", [v], n=int(order[0]), name=name or "Polygamma")
 
 
 def _no_gradient(op_name, op_type):
@@ -165,4 +178,4 @@ def _setdiff1d(x, y, index_dtype, name):
         return [out, _t.boolean_mask(where, keep)]
 
 
-__all__ = ["cross", "crelu", "log_poisson_loss", "bincount", "setdiff1d"]
+__all__ = ["cross", "crelu", "log_poisson_loss", "bincount", "setdiff1d", "polygamma"]

@@ -455,6 +455,12 @@ _unary("lgamma", sympy.loggamma, gamma.lgamma, domain=POS,
        doc="log|Gamma(x)|; derivative digamma (TF); +inf at the poles 0, -1, -2, ...")
 _unary("digamma", lambda x: sympy.polygamma(0, x), functools.partial(gamma.polygamma, 0),
        domain=POS, doc="Gamma'(x)/Gamma(x); derivative polygamma(1, x); NaN at the poles (TF)")
+register(ElementwiseOp("polygamma", lambda x, n: sympy.polygamma(n, x), nargs=1,
+                       numpy=lambda x, n: gamma.polygamma(n, x),
+                       examples=[Example((3,), domain=POS, n=1),
+                                 Example((2, 2), domain=POS, n=2)],
+                       doc="psi^(n)(x), n an integer >= 0 (attribute); derivative "
+                           "polygamma(n + 1, x); inf (odd n) or NaN at the poles (TF)"))
 _unary("identity", lambda x: x, lambda x: np.array(x, copy=True), doc="the same tensor",
        dtype=promote)
 register(ElementwiseOp("stop_gradient", lambda x: x, nargs=1, numpy=lambda x: np.array(x),
