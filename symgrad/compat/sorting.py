@@ -5,7 +5,7 @@ the sort's gradient follows from symgrad's primitives.
   (smaller ones, ascending; larger ones, descending), plus the equal ones at lower
   positions.  So equal values keep their order, as TF's sort (``top_k`` underneath)
   does, and ``stable`` changes nothing.  The sorted values are the entries moved to
-  their ranks (a contraction with the one-hot of the ranks): the gradient of
+  their ranks (a sum, per place, of the entry whose rank it is): the gradient of
   ``sort`` returns each incoming value to the entry it came from, as TF's.  Work and
   memory are n**2 per row of n (fine for the rows tutorials sort); any size may be
   None, and a placeholder of any shape is sorted once its value's shape is known.
