@@ -253,6 +253,46 @@ MISSING = {
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
 }
 MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
+MISSING["test.TestCase"] = (
+    "tf.test.TestCase is not supported; write the test with unittest.TestCase or pytest, "
+    "open the session yourself (`with tf.Session() as sess:`) and compare with "
+    "np.testing.assert_allclose (tf.test.compute_gradient_error checks gradients)")
+MISSING["test.main"] = "tf.test.main is not supported; run the tests with unittest or pytest"
+_GRAPH_MODE = ("symgrad.compat.v1 is TF1 graph mode only: build the graph, take derivatives "
+               "with tf.gradients(ys, xs) and run them in a tf.Session")
+_REBUILD = ("symgrad keeps no serialized graphs: rebuild the graph in Python (run the code "
+            "that made it) and restore the variables' values with tf.train.Saver().restore")
+_LINALG = ("symgrad's linalg has matmul, transpose, trace, diag, norm, inv, det, slogdet, "
+           "logdet, cholesky, solve, triangular_solve, cholesky_solve and band_part (all "
+           "differentiable); no {what}: compute it with numpy.linalg outside the graph and "
+           "feed the result")
+MISSING.update({
+    "GradientTape": f"tf.GradientTape records eager TF2 code; {_GRAPH_MODE} (plain symgrad, "
+                    "`import symgrad as sg`, has sg.gradients and sg.jacobian)",
+    "function": f"tf.function traces TF2 eager functions; {_GRAPH_MODE} (sg.compile compiles "
+                "the graph's values and gradients)",
+    "enable_eager_execution": f"eager execution is not supported; {_GRAPH_MODE}",
+    "enable_v2_behavior": f"TF2 behaviour is not supported; {_GRAPH_MODE}",
+    "numpy_function": MISSING["py_func"].replace("tf.py_func", "tf.numpy_function"),
+    "train.import_meta_graph": _REBUILD,
+    "train.export_meta_graph": _REBUILD,
+    "saved_model": _REBUILD,
+    "graph_util": _REBUILD,
+    "svd": _LINALG.format(what="SVD"),
+    "linalg.svd": _LINALG.format(what="SVD"),
+    "qr": _LINALG.format(what="QR decomposition"),
+    "linalg.qr": _LINALG.format(what="QR decomposition"),
+    "self_adjoint_eig": _LINALG.format(what="eigendecomposition"),
+    "self_adjoint_eigvals": _LINALG.format(what="eigendecomposition"),
+    "linalg.eigh": _LINALG.format(what="eigendecomposition"),
+    "linalg.eigvalsh": _LINALG.format(what="eigendecomposition"),
+    "nn.ctc_loss": "CTC loss is not supported (its alignment sum is a dynamic program over "
+                   "label paths); use a per-frame loss such as "
+                   "tf.nn.sparse_softmax_cross_entropy_with_logits",
+    "nn.conv3d": "3-D convolutions are not supported (symgrad has tf.nn.conv1d, conv2d, "
+                 "conv2d_transpose, depthwise_conv2d and separable_conv2d); fold the depth "
+                 "axis into the batch or the channels and use tf.nn.conv2d",
+})
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 

@@ -76,12 +76,15 @@ from . import datasets as _datasets
 from . import iterators as _iterators
 from . import monitored as _monitored
 from . import distributions as _distributions
+from . import bernoulli as _bernoulli
 from . import image as _image
 from . import keras as _keras
 from . import rnn as _rnn
 from . import rows as _rows
 from . import v1_ops as _v1_ops
 from . import summary as _summary
+from . import gfile as _gfile
+from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
                       report_uninitialized_variables)
@@ -274,7 +277,12 @@ data = _runtime.namespace(
 contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
 string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
-                                   Categorical=_distributions.Categorical)
+                                   Categorical=_distributions.Categorical,
+                                   Bernoulli=_bernoulli.Bernoulli,
+                                   kl_divergence=_bernoulli.kl_divergence)
+gfile = _runtime.namespace("gfile", **_gfile.GFILE)
+io = _runtime.namespace("io", gfile=_runtime.namespace("io.gfile", **_gfile.IO_GFILE))
+test = _runtime.namespace("test", **_gradient_checker.TEST)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
                             categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,
@@ -379,6 +387,14 @@ from .slices import (IndexedSlices, clip_by_global_norm, clip_by_norm,  # noqa: 
                      clip_by_value, convert_to_tensor, global_norm, identity)
 from .scatter import *  # noqa: E402,F401,F403  (tf.scatter_update, tf.scatter_nd_add, ...)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
+from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
+from .vector_ops import ListDiff, bincount, cross, setdiff1d  # noqa: E402,F401
+from . import vector_ops as _vector_ops  # noqa: E402
+nn.crelu = _tensor.tf1_results(_vector_ops.crelu)
+nn.log_poisson_loss = _tensor.tf1_results(_vector_ops.log_poisson_loss)
+linalg.cross = _tensor.tf1_results(cross)
+math.bincount = _tensor.tf1_results(bincount)
+math.polygamma = polygamma = _tensor.tf1_results(_vector_ops.polygamma)
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 

@@ -20,7 +20,8 @@ true branch is nan), except that Heaviside of nan is 0: a mask, as TF's rules ma
 it.  This module dispatches on SymPy *function classes* (the language of the
 rules), never on op names.
 
-Imports sympy, ``symgrad.errors`` and ``symgrad.ops.functions``.
+Imports sympy, ``symgrad.errors``, ``symgrad.ops.functions`` and ``lower.gamma`` (the
+polygamma functions' expansion).
 
 >>> import sympy
 >>> x = sympy.Symbol("_x0", real=True)
@@ -37,6 +38,7 @@ import sympy
 
 from ..errors import CompileError
 from ..ops.functions import relu, rint, sigmoid, softplus, trunc
+from .gamma import emit_polygamma
 
 MATH_FUNCS = {
     sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan", sympy.asin: "asin",
@@ -275,6 +277,13 @@ class _Translator:
             return self.emit("not", self.value(e.args[0]))
         return self._fold("and" if isinstance(e, sympy.And) else "or", e.args)
 
+    def _polygamma(self, e):
+        n = e.args[0]
+        if not (n.is_Integer and n >= 0):
+            raise CompileError(f"polygamma(n, x) compiles for a non-negative integer n, got "
+                               f"{n}")
+        return emit_polygamma(self, int(n), self.value(e.args[1]))
+
     def _zero(self, e):
         # d/dx of a step is 0 away from the kink, and TF says 0 there too.
         return self.const(0.0)
@@ -287,7 +296,8 @@ _HANDLERS = [(sympy.log, _Translator._log), (sympy.sign, _Translator._sign),
              (sympy.Piecewise, _Translator._piecewise),
              (sympy.core.relational.Relational, _Translator._relation),
              (sympy.And, _Translator._logic), (sympy.Or, _Translator._logic),
-             (sympy.Not, _Translator._logic), (sympy.DiracDelta, _Translator._zero)]
+             (sympy.Not, _Translator._logic), (sympy.DiracDelta, _Translator._zero),
+             (sympy.polygamma, _Translator._polygamma)]
 
 
 def _number(e):

@@ -33,7 +33,7 @@ import sympy.assumptions.wrapper  # noqa: F401
 import sympy.sets.setexpr  # noqa: F401
 from sympy.logic.boolalg import Boolean
 
-from . import derived
+from . import derived, gamma
 from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, derived_node, float_result,
                    promote, register, unbroadcast, zeros_like)
 from .functions import expm1, log1p, numeric, relu, rint, sigmoid, softplus, trunc
@@ -450,6 +450,17 @@ _unary("softplus", softplus, doc="log(1 + exp(x)); derivative sigmoid(x)")
 _unary("relu", relu, doc="max(x, 0); derivative 1 where x > 0, 0 at the kink (TF)",
        dtype=promote)
 _unary("erf", sympy.erf, doc="error function")
+_unary("erfc", sympy.erfc, gamma.erfc, doc="1 - erf(x), accurate where erf(x) is near 1")
+_unary("lgamma", sympy.loggamma, gamma.lgamma, domain=POS,
+       doc="log|Gamma(x)|; derivative digamma (TF); +inf at the poles 0, -1, -2, ...")
+_unary("digamma", lambda x: sympy.polygamma(0, x), functools.partial(gamma.polygamma, 0),
+       domain=POS, doc="Gamma'(x)/Gamma(x); derivative polygamma(1, x); NaN at the poles (TF)")
+register(ElementwiseOp("polygamma", lambda x, n: sympy.polygamma(n, x), nargs=1,
+                       numpy=lambda x, n: gamma.polygamma(n, x),
+                       examples=[Example((3,), domain=POS, n=1),
+                                 Example((2, 2), domain=POS, n=2)],
+                       doc="psi^(n)(x), n an integer >= 0 (attribute); derivative "
+                           "polygamma(n + 1, x); inf (odd n) or NaN at the poles (TF)"))
 _unary("identity", lambda x: x, lambda x: np.array(x, copy=True), doc="the same tensor",
        dtype=promote)
 register(ElementwiseOp("stop_gradient", lambda x: x, nargs=1, numpy=lambda x: np.array(x),

@@ -19,6 +19,8 @@ import numpy as np
 import sympy
 from sympy.codegen.cfunctions import expm1, log1p
 
+from . import gamma
+
 
 class sigmoid(sympy.Function):
     """The logistic function 1 / (1 + exp(-x))."""
@@ -142,6 +144,9 @@ NUMPY_FUNCS = {
     "trunc": lambda x: np.trunc(x),
     "rint": np.rint,
     "erf": _np_erf,
+    "erfc": gamma.erfc,
+    "loggamma": gamma.lgamma,
+    "polygamma": gamma.polygamma,
     "expm1": np.expm1,
     "log1p": np.log1p,
     "Heaviside": _np_heaviside,

@@ -114,6 +114,9 @@ sigmoid: Unary = _elementwise("sigmoid")
 softplus: Unary = _elementwise("softplus")
 relu: Unary = _elementwise("relu")
 erf: Unary = _elementwise("erf")
+erfc: Unary = _elementwise("erfc")
+lgamma: Unary = _elementwise("lgamma")
+digamma: Unary = _elementwise("digamma")
 identity: Unary = _elementwise("identity")
 stop_gradient: Unary = _elementwise("stop_gradient")
 logical_not: Unary = _elementwise("logical_not")
@@ -473,7 +476,7 @@ matmul = _public(_tensor.matmul)
 # the names registered above).
 __all__ = ["neg", "abs", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
            "tanh", "exp", "expm1", "log", "log1p", "sqrt", "square", "reciprocal", "sign",
-           "sigmoid", "softplus", "relu", "erf", "identity", "stop_gradient", "logical_not",
+           "sigmoid", "softplus", "relu", "erf", "erfc", "lgamma", "digamma", "identity", "stop_gradient", "logical_not",
            "add", "sub", "mul", "div", "pow", "maximum", "minimum", "less", "less_equal",
            "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
            "negative", "subtract", "multiply", "divide", "truediv", "realdiv", "arcsin",
