@@ -244,3 +244,14 @@ def test_lookups_inside_control_flow_give_dense_gradients_equal_to_tfs_rows_summ
     np.testing.assert_allclose(got[0], [[0, 0.4], [0, 0], [0, 0], [0, 0]], rtol=1e-6)
     np.testing.assert_allclose(got[1], [[2, 2], [2, 2], [2, 2], [0, 0]])
     np.testing.assert_allclose(got[2], [[1, 1], [3, 3], [0, 0], [0, 0]])
+
+
+def test_a_table_of_unknown_size_gives_slices_that_densify_when_fed():
+    x = tf.placeholder(tf.float32, [None, 3])
+    (g,) = tf.gradients(tf.reduce_sum(tf.gather(x, [0, 0])), x)
+    (mixed,) = tf.gradients(tf.reduce_sum(tf.gather(x, [0, 0])) + tf.reduce_sum(x * x), x)
+    assert isinstance(g, tf.IndexedSlices) and g.shape.as_list() == [None, 3]
+    got = _run([g, tf.convert_to_tensor(g), mixed], {x: np.ones((2, 3))})
+    assert (got[0].indices.tolist(), got[0].dense_shape.tolist()) == ([0, 0], [2, 3])
+    np.testing.assert_array_equal(got[1], [[2] * 3, [0] * 3])
+    np.testing.assert_array_equal(got[2], [[4] * 3, [2] * 3])

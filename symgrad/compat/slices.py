@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..graph import Dim, Node
+from ..ops.sizes import sizes_of
 from ..tracing.arrays import static_value
 from ..tracing import math_ops as _math_ops
 from ..tracing import selection as _selection
@@ -63,7 +64,7 @@ class IndexedSlices:
         """The dense shape, as far as it is known now."""
         if self._dense_shape is None:
             return TensorShape((None,) + tuple(self._values.shape[1:]))
-        return TensorShape(int(d) for d in self._known_shape())
+        return TensorShape(None if isinstance(d, Dim) else d for d in self._known_shape())
 
     def dense_shape_tensor(self):
         """``dense_shape`` as an int tensor (a list given to the constructor becomes one)."""
@@ -72,7 +73,11 @@ class IndexedSlices:
         return self._dense_shape
 
     def _known_shape(self):
-        return static_value(self._dense_shape, "IndexedSlices(dense_shape)").reshape(-1)
+        """ints, and Dims for sizes known at run time (``tf.shape(x)``)."""
+        sizes = sizes_of(self._dense_shape)
+        if sizes is None:
+            sizes = static_value(self._dense_shape, "IndexedSlices(dense_shape)").reshape(-1)
+        return [d if isinstance(d, Dim) else int(d) for d in sizes]
 
     def __neg__(self):
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
@@ -84,14 +89,19 @@ class IndexedSlices:
             if self._dense_shape is None:
                 raise ValueError("Tensor conversion requested for IndexedSlices for argument "
                                  f"`value` without dense_shape: {self!r}; give dense_shape")
-            shape = [int(d) for d in self._known_shape()]
+            shape = self._known_shape()
             rows = self._values.shape[1:]
             if len(shape) != len(rows) + 1 or any(
-                    not isinstance(d, Dim) and d != s for d, s in zip(rows, shape[1:])):
+                    not isinstance(d, Dim) and not isinstance(s, Dim) and d != s
+                    for d, s in zip(rows, shape[1:])):
                 raise ValueError(f"IndexedSlices: dense_shape {shape} does not fit values of "
                                  f"shape {self._values.shape}")
-            self._dense = _selection.unsorted_segment_sum(self._values, self._indices,
-                                                          shape[0], name="UnsortedSegmentSum")
+            if isinstance(shape[0], Dim):   # rows known at run time: a one-hot sum
+                hot = _t.one_hot(self._indices, shape[0], dtype=self._values.dtype)
+                self._dense = _t.tensordot(hot, self._values, axes=[[0], [0]])
+            else:
+                self._dense = _selection.unsorted_segment_sum(
+                    self._values, self._indices, shape[0], name="UnsortedSegmentSum")
         return self._dense
 
     def __repr__(self):
