@@ -173,3 +173,26 @@ def test_tensors_of_unknown_rank_print_each_entrys_form():
         with tf.Session() as sess:      # and it still runs at any shape
             assert sess.run(adder_node, {a: 3, b: 4.5}) == 7.5
             assert sess.run(adder_node, {a: [1, 3], b: [2, 4]}).tolist() == [3.0, 7.0]
+
+
+def test_sizes_computed_from_run_time_sizes_make_shapes():
+    # tf.slice / tf.reshape / tf.zeros with tf.shape(x)[0] and n - 1, n * 3, n + 1 (TF packs
+    # and computes them at run time; values checked with numpy)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        n = tf.shape(x)[0]
+        head, tail = tf.slice(x, [0, 0], [n, 2]), tf.slice(x, [1, 1], [n - 1, -1])
+        flat, room = tf.reshape(x, [n * 3]), tf.zeros([n + 1, 2])
+        assert (head.shape.as_list(), tail.shape.as_list(), flat.shape.as_list()) == (
+            [None, 2], [None, 2], [None])
+        (g,) = tf.gradients(tf.reduce_sum(tail * tail), x)
+        v = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+        with tf.Session() as sess:
+            got = sess.run([head, tail, flat, room, g], {x: v})
+        np.testing.assert_array_equal(got[0], v[:, :2])
+        np.testing.assert_array_equal(got[1], v[1:, 1:])
+        np.testing.assert_array_equal(got[2], v.ravel())
+        assert got[3].shape == (4, 2)
+        np.testing.assert_array_equal(got[4], np.pad(2 * v[1:, 1:], [(1, 0), (1, 0)]))
+        with pytest.raises(ValueError, match="drawn once.*tf.random_normal"):
+            tf.truncated_normal([n, 2])

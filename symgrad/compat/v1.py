@@ -228,6 +228,12 @@ def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, na
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
     """Normal samples redrawn beyond two standard deviations, drawn once."""
+    if isinstance(shape, Node) or (isinstance(shape, (list, tuple)) and
+                                   any(isinstance(d, Node) for d in shape)):
+        raise ValueError("truncated_normal: the shape holds sizes known only at run time "
+                         f"({shape!r}), but its numbers are drawn once, when the graph is "
+                         "built; give a fixed shape, or use tf.random_normal (drawn at each "
+                         "run)")
     z = _init.truncated_standard_normal(_init.rng(seed), tuple(shape))
     return _tensor.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
 

@@ -3,7 +3,7 @@
 TF1 programs pass run-time sizes back as shapes: ``tf.reshape(h, [tf.shape(x)[0], -1])``,
 ``tf.zeros([batch, 10])``, ``tf.random_normal(tf.shape(mu))``.  :func:`sizes_of` reads
 such an argument -- numbers, Dims, and tensors made from constants and sizes
-(``dim_size``) through casts and moves (indexing, stacking, reshapes) -- as a tuple of
+(``dim_size``) through casts, moves (indexing, stacking, reshapes) and ``+ - *`` -- as a tuple of
 ints and Dims, without evaluating anything.  Ops take part by attribute: ``size_of``
 (a size), ``keeps_sizes`` (a value-preserving cast), and structural ops whose every
 element is a copy (``selects``), applied to object arrays of sizes.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import Dim, Node
+from ..graph import Dim, Node, dim_expr, make_dim
 from .base import REGISTRY
 
 
@@ -58,12 +58,28 @@ def _read(node):
         return out
     if getattr(op, "keeps_sizes", False):
         return _read(node.inputs[0])
+    if op.name in _ARITHMETIC and len(node.inputs) == 2:   # tf.shape(x)[1] - 1
+        a, b = (_read(x) for x in node.inputs)
+        if a is None or b is None:
+            return None
+        combine = np.frompyfunc(lambda u, v: _arithmetic(op.name, u, v), 2, 1)
+        return np.asarray(combine(a, b), dtype=object)
     if op.kind == "structural" and op.selects:
         parts = [_read(x) for x in node.inputs]
         if any(p is None for p in parts):
             return None
         return np.asarray(op.impl(*parts, **node.attrs), dtype=object)
     return None
+
+
+_ARITHMETIC = {"add": lambda u, v: u + v, "sub": lambda u, v: u - v,
+               "mul": lambda u, v: u * v}
+
+
+def _arithmetic(name, u, v):
+    if not isinstance(u, Dim) and not isinstance(v, Dim):
+        return _ARITHMETIC[name](int(u), int(v))
+    return make_dim(_ARITHMETIC[name](dim_expr(u), dim_expr(v)))
 
 
 REGISTRY["cast"].keeps_sizes = True

@@ -548,11 +548,15 @@ def slice(input_, begin, size, name=None):  # noqa: A001
     """``input_[begin[d]:begin[d] + size[d]]`` on every axis (size -1: to the end)."""
     (x,) = _lift([input_])
     begin = [int(b) for b in static_value(begin, "slice(begin)").reshape(-1)]
-    size = [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
+    # (sizes read off shapes, [tf.shape(x)[0], 2], are ints or Dims)
+    sized = sizes_of(size) if _sized(size) else None
+    size = list(sized) if sized is not None else [
+        int(s) for s in static_value(size, "slice(size)").reshape(-1)]
     if len(begin) != x.ndim or len(size) != x.ndim:
         raise ShapeError(f"slice: begin {begin} and size {size} need one entry per axis of "
                          f"{x.shape}")
-    index = tuple(builtins.slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))
+    index = tuple(builtins.slice(b, None if isinstance(s, int) and s == -1 else b + s)
+                  for b, s in zip(begin, size))
     return apply("index", [x], index=index, name=name)
 
 
