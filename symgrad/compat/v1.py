@@ -269,7 +269,8 @@ data = _runtime.namespace(
 contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
 string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
-                                   Categorical=_distributions.Categorical)
+                                   Categorical=_distributions.Categorical,
+                                   kl_divergence=_distributions.kl_divergence)
 random = _runtime.namespace("random", normal=random_normal, uniform=random_uniform,
                             categorical=_distributions.categorical,
                             truncated_normal=truncated_normal, shuffle=random_shuffle,

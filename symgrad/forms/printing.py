@@ -54,6 +54,9 @@ def _forms(t, simplify, form, limits):
             if is_sparse_result(v):              # its stored entries, whatever the form
                 return sparse_form(v, simplify, None if form == "elementwise" else
                                    limits.sparse_limit, limits.budget, limits.entries)
+            if v is not None and _node(v).shape is None:   # tf.placeholder(dtype), no shape
+                return _Said(f"<{_node(v).name}: a tensor of any shape (made when a value "
+                             "is fed); run it in a session to see its values>")
             return choose(v, simplify, form, limits.expand_limit, limits.budget)
         except NoClosedFormError as exc:  # say why, with the recurrence
             return _Said(str(exc))

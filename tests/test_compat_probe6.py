@@ -1,0 +1,49 @@
+"""What the sixth differential probe of TF1 programs (PINNs, WGAN-GP, DDPG/PPO,
+capsules, Bayes by Backprop, word2vec, SparseTensor) found, against numbers taken from
+real TensorFlow 2.21 (compat.v1, v2 behaviour disabled)."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def test_kl_divergence_of_normals_and_categoricals_as_tf_computes_it():
+    # Bayes by Backprop's KL(q(w) || p(w)) term, with its gradient
+    with tf.Graph().as_default():
+        mu, rho = tf.constant([0.5, -1.0, 2.0]), tf.constant([0.1, -2.0, 1.0])
+        q = tf.distributions.Normal(loc=mu, scale=tf.nn.softplus(rho))
+        p = tf.distributions.Normal(loc=0.3, scale=1.5)
+        kl = tf.distributions.kl_divergence(q, p)
+        g_mu, g_rho = tf.gradients(tf.reduce_sum(kl), [mu, rho])
+        a = tf.distributions.Categorical(logits=tf.constant([[1.0, 2.0, 0.5], [0.0, 0.0, 3.0]]))
+        b = tf.distributions.Categorical(probs=tf.constant([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]]))
+        with tf.Session() as sess:
+            got = sess.run([kl, q.cross_entropy(p), g_mu, g_rho, a.kl_divergence(b)])
+        with pytest.raises(NotImplementedError, match="distribution_a type Normal and "
+                                                      "distribution_b type Categorical"):
+            tf.distributions.kl_divergence(q, a)
+    want = [[0.33267438, 2.34873605, 0.6584304], [1.45643175, 1.70353925, 2.34988284],
+            [0.08888888, -0.57777774, 0.75555557], [-0.53155553, -0.93241352, -0.12997568],
+            [0.3201263, 1.8051194]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-7)
+        assert g.dtype == np.float32
+
+
+def test_shapes_print_unknown_sizes_as_tf1_does():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 1])
+        u_t = tf.gradients(tf.tanh(x) ** 2, x)[0]
+        assert str(u_t.shape) == "(?, 1)" and str(x.get_shape()) == "(?, 1)"
+        assert str(tf.TensorShape([3])) == "(3,)" and str(tf.TensorShape([])) == "()"
+        assert str(tf.matmul(x, tf.ones([1, 2])).shape) == "(?, 2)"
+        assert u_t.shape.as_list() == [None, 1] and repr(x.shape) == "(None, 1)"
+
+
+def test_a_tensor_of_any_shape_prints_instead_of_crashing():
+    with tf.Graph().as_default():
+        q = tf.placeholder(tf.float32)
+        r = q * 2.0 + 1.0
+        assert "any shape" in str(q) and "run it in a session" in str(r)
+        with tf.Session() as sess:
+            assert sess.run(r, {q: [1.0, 2.0]}).tolist() == [3.0, 5.0]
