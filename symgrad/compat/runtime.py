@@ -240,8 +240,6 @@ MISSING = {
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
     "keras": "tf.keras is not supported; use tf.layers",
-    "app": "tf.app is not supported; call your main function directly (argparse for flags)",
-    "flags": "tf.flags is not supported; use argparse",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
     "metrics": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "

@@ -59,6 +59,7 @@ from ..graph import Node
 from ..ops.deferred import any_shape_placeholder
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
+from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
 from . import losses  # noqa: F401  (tf.losses)
