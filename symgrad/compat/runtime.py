@@ -247,10 +247,14 @@ MISSING = {
                "mean_iou, mean_per_class_accuracy and the true/false positive/negative "
                "counts; compute others in the graph from tf.metrics.mean (e.g. of "
                "tf.cast(tf.equal(a, b), tf.float32))",
-    "nn.nce_loss": "sampled losses draw classes at every step; use the full "
-                   "tf.nn.sparse_softmax_cross_entropy_with_logits",
+    "nn.compute_accidental_hits": "its results' length depends on the values; "
+                                  "tf.nn.nce_loss and sampled_softmax_loss remove "
+                                  "accidental hits themselves (remove_accidental_hits=True)",
+    "nn.learned_unigram_candidate_sampler": "a sampler that learns from the classes it "
+                                            "sees is not supported; use "
+                                            "tf.nn.fixed_unigram_candidate_sampler with "
+                                            "counts (unigrams=) or the log-uniform one",
 }
-MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 

@@ -371,6 +371,12 @@ from .v1_ops import linalg, math, nn  # noqa: E402,F401
 from .slices import (IndexedSlices, clip_by_global_norm, convert_to_tensor,  # noqa: E402,F401
                      global_norm)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
+from . import sampled as _sampled  # noqa: E402
+for _name in ("nce_loss", "sampled_softmax_loss", "log_uniform_candidate_sampler",
+              "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"):
+    setattr(nn, _name, _tensor.tf1_results(getattr(_sampled, _name)))
+    if _name.endswith("sampler"):
+        setattr(random, _name, getattr(nn, _name))
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 
