@@ -47,3 +47,26 @@ def test_a_tensor_of_any_shape_prints_instead_of_crashing():
         assert "any shape" in str(q) and "run it in a session" in str(r)
         with tf.Session() as sess:
             assert sess.run(r, {q: [1.0, 2.0]}).tolist() == [3.0, 5.0]
+
+
+def test_tf_losses_reduce_in_float32_as_tf_does_for_float64_models():
+    # DDPG in float64: TF's tf.losses.mean_squared_error is float32 (inputs cast), the
+    # cross entropies keep float64 but are reduced in float32 (TF 2.21's numbers)
+    with tf.Graph().as_default():
+        a = tf.constant(np.array([[1.0], [2.0]]), tf.float64)
+        b = tf.constant(np.array([[1.5], [2.25]]), tf.float64)
+        hot = tf.constant(np.array([[0., 1.], [1., 0.]]), tf.float64)
+        lg = tf.constant(np.array([[0.3, 0.1], [2.0, -1.0]]), tf.float64)
+        losses = [tf.losses.mean_squared_error(a, b), tf.losses.huber_loss(a, b),
+                  tf.losses.hinge_loss(hot, lg), tf.losses.cosine_distance(hot, lg, axis=1),
+                  tf.losses.sigmoid_cross_entropy(hot, lg),
+                  tf.losses.softmax_cross_entropy(hot, lg),
+                  tf.losses.sparse_softmax_cross_entropy(tf.constant([1, 0]), lg),
+                  tf.losses.mean_squared_error(a, b, reduction=tf.losses.Reduction.NONE)]
+        with tf.Session() as sess:
+            got = sess.run(losses)
+    assert [g.dtype for g in got] == [np.float32] * 4 + [np.float64] * 3 + [np.float32]
+    assert [float(g) for g in got[:7]] == [0.15625, 0.078125, np.float32(0.54999995),
+                                           np.float32(-0.050000012), 0.484735369682312,
+                                           0.4233630895614624, 0.4233630895614624]
+    assert got[7].tolist() == [[0.25], [0.0625]]
