@@ -70,3 +70,20 @@ def test_tf_losses_reduce_in_float32_as_tf_does_for_float64_models():
                                            np.float32(-0.050000012), 0.484735369682312,
                                            0.4233630895614624, 0.4233630895614624]
     assert got[7].tolist() == [[0.25], [0.0625]]
+
+
+def test_minimize_over_a_shapeless_placeholder_skips_a_variable_the_loss_does_not_use():
+    # TF knows when the graph is built that v's gradient is None, and minimize skips v
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32)
+        w, v = tf.Variable(1.0), tf.Variable(2.0)
+        loss = tf.reduce_sum(x * w)
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        g_w, g_v = tf.gradients(loss, [w, v])
+        assert g_v is None and g_w is not None
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {x: [1.0, 2.0]})
+            assert sess.run([w, v]) == [np.float32(0.7), 2.0]
+            sess.run(train, {x: 3.0})
+            assert sess.run([w, v]) == [np.float32(0.39999998), 2.0]
