@@ -372,6 +372,17 @@ from .slices import (IndexedSlices, clip_by_global_norm, convert_to_tensor,  # n
                      global_norm)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 from . import sampled as _sampled  # noqa: E402
+from . import sparse as _sparse  # noqa: E402
+from .sparse import SparseTensor, SparseTensorValue  # noqa: E402,F401
+sparse_placeholder = _sparse.sparse_placeholder
+sparse_tensor_to_dense = _tensor.tf1_results(_sparse.sparse_tensor_to_dense)
+sparse_tensor_dense_matmul = _tensor.tf1_results(_sparse.sparse_tensor_dense_matmul)
+sparse_reduce_sum = _tensor.tf1_results(_sparse.sparse_reduce_sum)
+nn.embedding_lookup_sparse = _tensor.tf1_results(_sparse.embedding_lookup_sparse)
+sparse = _runtime.namespace(
+    "sparse", SparseTensor=SparseTensor, placeholder=sparse_placeholder,
+    to_dense=sparse_tensor_to_dense, sparse_dense_matmul=sparse_tensor_dense_matmul,
+    matmul=sparse_tensor_dense_matmul, reduce_sum=sparse_reduce_sum)
 for _name in ("nce_loss", "sampled_softmax_loss", "log_uniform_candidate_sampler",
               "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"):
     setattr(nn, _name, _tensor.tf1_results(getattr(_sampled, _name)))
