@@ -87,3 +87,34 @@ def test_minimize_over_a_shapeless_placeholder_skips_a_variable_the_loss_does_no
             assert sess.run([w, v]) == [np.float32(0.7), 2.0]
             sess.run(train, {x: 3.0})
             assert sess.run([w, v]) == [np.float32(0.39999998), 2.0]
+
+
+TF_FLOAT64_STEPS = {   # three steps on sum(sin(w) w^2) from [0.7, -1.3, 2.1], TF 2.21
+    "gd": [0.4173268465440475, -2.1479202298417044, 1.4518806970558171],
+    "mom": [0.06785003793867503, -2.4440140878737115, 0.3661612338752884],
+    "adam": [0.6700266115729845, -1.3300050060187072, 2.069967631234863],
+    "rms": [0.6484105520704895, -1.3895023650707028, 2.0406586662391257],
+    "adagrad": [0.24860213602742423, -1.975779459373463, 1.3275649446047328],
+    "adadelta": [0.6986439215807152, -1.3013570781711563, 2.0986416150825686]}
+
+
+@pytest.mark.parametrize("name", sorted(TF_FLOAT64_STEPS))
+def test_float64_variables_see_python_hyperparameters_as_float32_as_in_tf(name):
+    # the float64 PINN's Adam steps differed from TF's at 5e-11: TF makes 0.001 a float32
+    # tensor and casts it, and keeps Adam's beta powers in float32
+    make = {"gd": lambda: tf.train.GradientDescentOptimizer(0.1),
+            "mom": lambda: tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
+            "adam": lambda: tf.train.AdamOptimizer(0.01),
+            "rms": lambda: tf.train.RMSPropOptimizer(0.01, decay=0.9, momentum=0.5,
+                                                     centered=True),
+            "adagrad": lambda: tf.train.AdagradOptimizer(0.3),
+            "adadelta": lambda: tf.train.AdadeltaOptimizer(1.0, rho=0.95)}[name]
+    with tf.Graph().as_default():
+        w = tf.Variable(np.array([0.7, -1.3, 2.1]), dtype=tf.float64)
+        train = make().minimize(tf.reduce_sum(tf.sin(w) * w ** 2))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(3):
+                sess.run(train)
+            got = sess.run(w)
+    np.testing.assert_allclose(got, TF_FLOAT64_STEPS[name], rtol=1e-14, atol=0)

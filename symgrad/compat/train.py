@@ -134,8 +134,15 @@ def _slot_variable(var, initial, name):
 
 
 def _typed(hyper, dtype):
-    """Hyperparameters as numpy scalars of the variable's dtype (TF casts them so)."""
-    return {k: np.asarray(v, dtype=dtype) for k, v in hyper.items()}
+    """Hyperparameters as numpy scalars of the variable's dtype (TF casts them so).  TF
+    first makes a Python number a float32 tensor, so a float64 variable sees
+    ``learning_rate=0.001`` as float32(0.001) = 0.0010000000474974513."""
+    return {k: np.asarray(np.float32(v) if _python_number(v) else v, dtype=dtype)
+            for k, v in hyper.items()}
+
+
+def _python_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, (np.generic, bool))
 
 
 def _set(var, value):
@@ -193,11 +200,13 @@ class AdamOptimizer(Optimizer):
     def _create_non_slots(self, var):
         if self._powers is None:
             with var.graph.absolute_scope(""):
-                self._powers = [Variable(np.asarray(self._hyper[b], var.dtype), trainable=False,
-                                         name=f"{b}_power") for b in ("beta1", "beta2")]
+                # (TF: float32 variables for Python betas, cast where used)
+                self._powers = [Variable(np.asarray(
+                    self._hyper[b], np.float32 if _python_number(self._hyper[b]) else var.dtype),
+                    trainable=False, name=f"{b}_power") for b in ("beta1", "beta2")]
 
     def update(self, var, g, slots, h):
-        b1p, b2p = (p.value for p in self._powers)
+        b1p, b2p = (np.asarray(p.value, h["lr"].dtype) for p in self._powers)   # (TF casts)
         lr_t = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
         m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - h["beta1"]))
         v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - h["beta2"]))
