@@ -232,9 +232,10 @@ MISSING = {
                      "histograms)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
-    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells and "
-               "contrib.layers' regularizers, initializers, fully_connected and flatten "
-               "are); use the core op (tf.layers, tf.nn, tf.initializers)",
+    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells, "
+               "contrib.layers' regularizers, initializers, fully_connected and flatten, "
+               "and contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
+               "tf.nn, tf.initializers)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "
                  "Session",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "

@@ -68,6 +68,7 @@ from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
 from . import contrib_layers as _contrib_layers
+from . import contrib_opt as _contrib_opt
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -246,7 +247,9 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "resize_nearest_neighbor", "crop_to_bounding_box",
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
 contrib = _runtime.namespace(
-    "contrib", rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
+    "contrib", opt=_runtime.namespace("contrib.opt",
+                                      ScipyOptimizerInterface=_contrib_opt.ScipyOptimizerInterface),
+    rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
                                       **_v1_ops.CELLS),
     layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
         "l1_regularizer", "l2_regularizer", "xavier_initializer",
