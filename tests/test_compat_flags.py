@@ -184,3 +184,18 @@ def test_a_script_run_from_the_command_line(tmp_path):
     assert bad.returncode == 1 and bad.stderr.rstrip().endswith(
         "IllegalFlagValueError: flag --max_steps=abc: invalid literal for int() with base 10: "
         "'abc'")
+
+
+def test_the_notebook_idiom_deletes_flags_to_define_them_again():
+    fv = flag_set()
+    for name in list(fv._flags()):    # StackOverflow's del_all_flags(FLAGS)
+        fv.__delattr__(name)
+    assert len(fv) == 0
+    tf.flags.DEFINE_integer("n", 64, "batch", flag_values=fv)
+    assert fv(["nb", "-f", "/run/kernel.json"], known_only=True) == ["nb", "-f",
+                                                                    "/run/kernel.json"]
+    assert fv.n == 64
+    with pytest.raises(AttributeError, match="nope"):
+        delattr(fv, "nope")
+    fv.remove_flag_values(["n"])
+    assert "n" not in fv

@@ -118,3 +118,14 @@ def test_float64_variables_see_python_hyperparameters_as_float32_as_in_tf(name):
                 sess.run(train)
             got = sess.run(w)
     np.testing.assert_allclose(got, TF_FLOAT64_STEPS[name], rtol=1e-14, atol=0)
+
+
+def test_norm_takes_tf1s_keep_dims():
+    # capsule networks' safe_norm: tf.norm(s, axis=-1, keep_dims=True) (TF 2.21's numbers)
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4) / 10 - 0.5)
+        with tf.Session() as sess:
+            got = sess.run([tf.norm(x, axis=-1, keep_dims=True),
+                            tf.linalg.norm(x, ord=1, axis=1)])
+    np.testing.assert_allclose(got[0], [[0.73485], [0.24495], [0.92736]], atol=1e-5)
+    np.testing.assert_allclose(got[1], [1.4, 0.4, 1.8], rtol=1e-6)

@@ -121,13 +121,13 @@ class FlagValues:
     """``tf.flags.FLAGS``' type: flags by name, parsed from a command line."""
 
     def __init__(self):
-        object.__setattr__(self, "_flags", {})
+        object.__setattr__(self, "_by_name", {})
         object.__setattr__(self, "_parsed", False)
         object.__setattr__(self, "_required", [])
 
     # -- reading and setting -----------------------------------------------------
     def __getattr__(self, name):
-        flags = self.__dict__["_flags"]
+        flags = self.__dict__["_by_name"]
         if name not in flags:
             raise AttributeError(name)
         if not self.__dict__["_parsed"]:   # TF: the first read parses sys.argv
@@ -135,34 +135,52 @@ class FlagValues:
         return flags[name].value
 
     def __setattr__(self, name, value):
-        flag = self._flags.get(name)
+        flag = self._by_name.get(name)
         if flag is None:
             raise UnrecognizedFlagError(f"Unknown command line flag '{name}'")
         flag.check(value)
         flag.value, flag.using_default_value = value, False
 
+    def __delattr__(self, name):
+        """Forget flag ``name`` (how notebooks re-run a cell of DEFINEs)."""
+        if name not in self._by_name:
+            raise AttributeError(name)
+        del self._by_name[name]
+        if name in self._required:
+            self._required.remove(name)
+
+    def _flags(self):
+        """``{name: Flag}`` (absl's; the notebook idiom deletes them all by it)."""
+        return dict(self._by_name)
+
+    def remove_flag_values(self, flag_values):
+        """Forget the flags named in ``flag_values`` (names or a FlagValues)."""
+        for name in list(flag_values):
+            if name in self._by_name:
+                delattr(self, name)
+
     def __getitem__(self, name):
-        return self._flags[name]
+        return self._by_name[name]
 
     def __contains__(self, name):
-        return name in self._flags
+        return name in self._by_name
 
     def __iter__(self):
-        return iter(self._flags)
+        return iter(self._by_name)
 
     def __len__(self):
-        return len(self._flags)
+        return len(self._by_name)
 
     def __dir__(self):
-        return sorted(self._flags)
+        return sorted(self._by_name)
 
     def flag_values_dict(self):
         """``{name: value}`` of every flag."""
-        return {name: flag.value for name, flag in self._flags.items()}
+        return {name: flag.value for name, flag in self._by_name.items()}
 
     def get_flag_value(self, name, default):
         """The value of flag ``name``, or ``default`` if there is no such flag."""
-        return getattr(self, name) if name in self._flags else default
+        return getattr(self, name) if name in self._by_name else default
 
     def is_parsed(self):
         return self._parsed
@@ -172,19 +190,19 @@ class FlagValues:
 
     def unparse_flags(self):
         """Every flag back to its default, and not parsed."""
-        for flag in self._flags.values():
+        for flag in self._by_name.values():
             flag.reset()
         object.__setattr__(self, "_parsed", False)
 
     # -- defining --------------------------------------------------------------
     def define(self, flag):
         """Add ``flag``; DuplicateFlagError if its name is taken."""
-        first = self._flags.get(flag.name)
+        first = self._by_name.get(flag.name)
         if first is not None:
             raise DuplicateFlagError(
                 f"The flag '{flag.name}' is defined twice. First from {first.module}, second "
                 f"from {flag.module}. Description from first occurrence: {first.help}")
-        self._flags[flag.name] = flag
+        self._by_name[flag.name] = flag
         return FlagHolder(self, flag)
 
     # -- parsing ----------------------------------------------------------------
@@ -194,9 +212,9 @@ class FlagValues:
         if isinstance(argv, str) or not argv:
             raise TypeError("FLAGS(argv): argv must be a non-empty list of strings "
                             "(program name first), such as sys.argv")
-        rest = _Parse(self._flags, list(argv[1:]), known_only).run()
+        rest = _Parse(self._by_name, list(argv[1:]), known_only).run()
         self.mark_as_parsed()
-        for flag in self._flags.values():
+        for flag in self._by_name.values():
             if flag.name in self._required and flag.value is None:
                 raise IllegalFlagValueError(f"flag --{flag.name}=None: Flag --{flag.name} "
                                             "must have a value other than None.")
