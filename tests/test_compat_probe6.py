@@ -129,3 +129,34 @@ def test_norm_takes_tf1s_keep_dims():
                             tf.linalg.norm(x, ord=1, axis=1)])
     np.testing.assert_allclose(got[0], [[0.73485], [0.24495], [0.92736]], atol=1e-5)
     np.testing.assert_allclose(got[1], [1.4, 0.4, 1.8], rtol=1e-6)
+
+
+TF_FTRL_FLOAT64 = [  # four steps from [0.5, -0.3, 0, 2], TF 2.21 (prog13_f64.py)
+    (dict(learning_rate_power=-0.7),
+     [0.6348334101134757, -0.16842493651911505, -0.11846986501016128, 1.6705756410997812]),
+    (dict(learning_rate_power=-0.5, initial_accumulator_value=0.2,
+          l1_regularization_strength=0.05, l2_shrinkage_regularization_strength=0.05),
+     [0.5461648399491545, -0.007260575198027066, -0.26208859469349294, 1.290454007717631]),
+    (dict(learning_rate_power=-0.6, l1_regularization_strength=0.3,
+          l2_regularization_strength=0.1, beta=0.5),
+     [0.4331392320874282, -0.09265555474437019, -0.1669588545061679, 1.274826914580573])]
+
+
+@pytest.mark.parametrize("case", range(len(TF_FTRL_FLOAT64)))
+def test_ftrl_steps_as_tfs_apply_ftrl(case):
+    # Wide & Deep's linear part trains with FTRL; symgrad had no tf.train.FtrlOptimizer
+    kwargs, want = TF_FTRL_FLOAT64[case]
+    with tf.Graph().as_default():
+        v = tf.Variable(np.array([0.5, -0.3, 0.0, 2.0]))
+        loss = tf.reduce_sum(tf.square(v - [1.0, 1.0, -1.0, 0.0]) * [1.0, 2.0, 3.0, 0.5])
+        opt = tf.train.FtrlOptimizer(0.1, **kwargs)
+        train = opt.minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(4):
+                sess.run(train)
+            got = sess.run(v)
+        assert sorted(opt.get_slot_names()) == ["accum", "linear"]
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-16)
+    with pytest.raises(ValueError, match="learning_rate_power=0.5 must be non-positive"):
+        tf.train.FtrlOptimizer(0.1, learning_rate_power=0.5)

@@ -281,3 +281,54 @@ class AdadeltaOptimizer(Optimizer):
         _slot_set(slots["accum_update"],
                   rho * slots["accum_update"].value + (1 - rho) * step * step)
         return var - h["lr"] * step
+
+
+class FtrlOptimizer(Optimizer):
+    """FTRL-Proximal (McMahan et al. 2013), TF's ApplyFtrl / ApplyFtrlV2, with p =
+    -learning_rate_power: g' = g + 2 l2_shrinkage var; n' = n + g^2;
+    z += g' - (n'^p - n^p) / lr * var; var = (l1 sign(z) - z) / (n'^p / lr + 2 l2) where
+    |z| > l1, else 0; n = n'.  Slots ``accum`` (n, from initial_accumulator_value) and
+    ``linear`` (z); ``beta`` adds beta / (2 lr) to l2, as TF."""
+
+    def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="Ftrl", accum_name=None, linear_name=None,
+                 l2_shrinkage_regularization_strength=0.0, beta=None):
+        for what, value, ok in (
+                ("learning_rate_power", learning_rate_power, learning_rate_power <= 0.0),
+                ("initial_accumulator_value", initial_accumulator_value,
+                 initial_accumulator_value >= 0.0),
+                ("l1_regularization_strength", l1_regularization_strength,
+                 l1_regularization_strength >= 0.0),
+                ("l2_regularization_strength", l2_regularization_strength,
+                 l2_regularization_strength >= 0.0),
+                ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength,
+                 l2_shrinkage_regularization_strength >= 0.0)):
+            if not ok:
+                sign = "non-positive" if what == "learning_rate_power" else "non-negative"
+                raise ValueError(f"FtrlOptimizer: {what}={value} must be {sign}")
+        super().__init__(use_locking, name)
+        l2 = l2_regularization_strength + (0.0 if beta is None else beta / (2.0 * learning_rate))
+        self._hyper = {"lr": learning_rate, "lr_power": learning_rate_power,
+                       "l1": l1_regularization_strength, "l2": l2,
+                       "l2_shrinkage": l2_shrinkage_regularization_strength}
+        self.SLOTS = ((accum_name or "accum", initial_accumulator_value),
+                      (linear_name or "linear", 0.0))
+
+    def update(self, var, g, slots, h):
+        accum_slot, linear_slot = (slots[name] for name, _ in self.SLOTS)
+        accum = accum_slot.value
+        shrunk = g + 2 * h["l2_shrinkage"] * var if h["l2_shrinkage"] > 0 else g
+        new_accum = accum + g * g
+        powered = _ftrl_power(new_accum, h["lr_power"])
+        linear = _slot_set(linear_slot, linear_slot.value + shrunk
+                           - (powered - _ftrl_power(accum, h["lr_power"])) / h["lr"] * var)
+        x = h["l1"] * np.sign(linear) - linear
+        y = powered / h["lr"] + 2 * h["l2"]
+        _slot_set(accum_slot, new_accum)
+        return np.where(np.abs(linear) > h["l1"], x / y, np.zeros_like(var))
+
+
+def _ftrl_power(accum, lr_power):
+    # TF's kernel takes sqrt for the usual -0.5 and pow otherwise (the roundings differ)
+    return np.sqrt(accum) if lr_power == -0.5 else accum ** -lr_power
