@@ -160,3 +160,40 @@ def test_ftrl_steps_as_tfs_apply_ftrl(case):
     np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-16)
     with pytest.raises(ValueError, match="learning_rate_power=0.5 must be non-positive"):
         tf.train.FtrlOptimizer(0.1, learning_rate_power=0.5)
+
+
+def test_tf_logging_writes_tfs_lines_and_counts_per_call_site(capsys):
+    # tensorflow/models scripts: set_verbosity(INFO), then INFO:tensorflow:... on stderr
+    import logging
+    logger = logging.getLogger("tensorflow")
+    handler = logging.StreamHandler()   # what get_logger() adds without root handlers
+    handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
+    logger.addHandler(handler)
+    try:
+        tf.logging.set_verbosity(tf.logging.INFO)
+        tf.logging.info("Step %d: loss = %.2f", 10, 0.5)
+        tf.logging.set_verbosity(tf.logging.WARN)
+        tf.logging.info("hidden")
+        assert tf.logging.get_verbosity() == 30
+        for i in range(3):
+            tf.logging.log_first_n(tf.logging.ERROR, "first %d", 2, i)
+        for i in range(5):
+            tf.logging.log_every_n(tf.logging.ERROR, "every %d", 2, i)
+    finally:
+        logger.removeHandler(handler)
+    assert capsys.readouterr().err == (
+        "INFO:tensorflow:Step 10: loss = 0.50\nERROR:tensorflow:first 0\n"
+        "ERROR:tensorflow:first 1\nERROR:tensorflow:every 0\nERROR:tensorflow:every 2\n"
+        "ERROR:tensorflow:every 4\n")
+
+
+def test_a_script_gets_tfs_log_handler():
+    import os
+    import subprocess
+    import sys
+    script = ("import symgrad.compat.v1 as tf\ntf.logging.set_verbosity(tf.logging.INFO)\n"
+              "tf.logging.info('Step %d', 3)\ntf.logging.debug('no')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0 and done.stderr == "INFO:tensorflow:Step 3\n"

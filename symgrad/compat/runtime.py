@@ -9,14 +9,14 @@ error for what symgrad does not have (``tf.contrib``, ``tf.keras``, ...).
 - ``device`` and ``ConfigProto`` settings choose where and how TF runs (GPUs,
   threads, memory, placement logs); they change no value, and symgrad keeps and
   ignores them.
-- ``logging`` is Python's logger named ``tensorflow``.
+- ``logging`` is Python's logger named ``tensorflow``, set up as TF1 sets it up
+  (``compat.tf_logging``).
 
 Sits in ``compat``; imports numpy, Python's logging and ``compat.variables``/``state``.
 """
 from __future__ import annotations
 
 import contextlib
-import logging as _logging
 import os
 import types
 
@@ -25,6 +25,7 @@ import numpy as np
 from .. import tracing as _t
 from . import errors
 from . import variables as _variables
+from . import tf_logging
 from .state import Operation
 from .tensor import tf1_results
 
@@ -218,11 +219,7 @@ class GPUOptions:
         self.__dict__.update(settings)
 
 
-_LOG = _logging.getLogger("tensorflow")
-logging = types.SimpleNamespace(
-    DEBUG=_logging.DEBUG, INFO=_logging.INFO, WARN=_logging.WARNING, ERROR=_logging.ERROR,
-    FATAL=_logging.CRITICAL, set_verbosity=_LOG.setLevel, debug=_LOG.debug, info=_LOG.info,
-    warn=_LOG.warning, warning=_LOG.warning, error=_LOG.error)
+logging = tf_logging   # tf.logging
 
 # What TF1 scripts reach for that symgrad does not have, and what to do instead.
 MISSING = {
