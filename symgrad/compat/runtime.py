@@ -268,9 +268,11 @@ class Namespace(types.SimpleNamespace):
         raise missing(f"{self.prefix}.{name}")
 
 
-def namespace(prefix, **items):
-    """A :class:`Namespace` for ``tf.<prefix>`` holding ``items``."""
-    items = {k: tf1_results(v) for k, v in items.items()}
+def namespace(prefix, _plain=False, **items):
+    """A :class:`Namespace` for ``tf.<prefix>`` holding ``items`` (functions made to give
+    TF1 tensors, unless ``_plain``: file functions and the like)."""
+    if not _plain:
+        items = {k: tf1_results(v) for k, v in items.items()}
     return type(f"tf.{prefix}", (Namespace,), {"prefix": prefix})(**items)
 
 

@@ -59,6 +59,7 @@ from ..graph import Node
 from ..ops.deferred import any_shape_placeholder
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
+from . import gfile as _gfile
 from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
@@ -272,6 +273,9 @@ data = _runtime.namespace(
         "get_output_shapes", "get_output_classes")})
 contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
 string = _iterators.STRING
+gfile = _runtime.namespace("gfile", _plain=True, **_gfile.NAMES)
+io = _runtime.namespace("io", _plain=True,
+                        gfile=_runtime.namespace("io.gfile", _plain=True, **_gfile.IO_NAMES))
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical,
                                    kl_divergence=_distributions.kl_divergence)
