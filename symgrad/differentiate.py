@@ -17,6 +17,9 @@ because a value happened to be zero.
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 
 from . import gcfreeze
@@ -25,7 +28,7 @@ from .errors import ArgumentError, NoGradientError, NotATensorError, ShapeError
 from .graph import Dim, Node, ancestors, same_up_to_unknown
 from .ops import REGISTRY, F, as_node, common_graph
 from .ops.base import broadcast_shapes, derived_node, filled, merge_terms
-from .ops.deferred import deferrable
+from .ops.deferred import defer, meets_unknown_rank
 from .values import is_sparse_result
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
@@ -224,7 +227,34 @@ def sweep(ys, xs, grad_ys=None, stop_gradients=None):
         return backprop(ys, seeds, xs, set(stops))
 
 
-@deferrable(count=lambda ys, xs, *a, **k: len(xs) if isinstance(xs, (list, tuple)) else 1)
+def _deferred_where_connected(fn):
+    """``gradients`` over tensors of unknown rank (``ops.deferred``): the call is recorded
+    for the xs some y reaches, and an x none reaches is None now, as TF knows it when the
+    graph is built (so ``minimize`` skips a variable the loss does not use)."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not (meets_unknown_rank(args) or meets_unknown_rank(kwargs.values())):
+            return fn(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        ys, xs = bound.arguments["ys"], bound.arguments["xs"]
+        xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+        ys_list = list(ys) if isinstance(ys, (list, tuple)) else [ys]
+        if (bound.arguments.get("unconnected_gradients", "none") != "none"
+                or not all(isinstance(v, Node) for v in xs_list + ys_list)):
+            return defer(fn, args, kwargs, len(xs_list))
+        reached = set(ancestors(ys_list))
+        wanted = [x for x in xs_list if x in reached and (x.shape is None or x.is_float)]
+        if len(wanted) == len(xs_list):
+            return defer(fn, args, kwargs, len(xs_list))
+        bound.arguments["xs"] = wanted
+        made = iter(defer(fn, bound.args, bound.kwargs, len(wanted)) if wanted else [])
+        return GradientList(next(made) if x in wanted else None for x in xs_list)
+    return wrapper
+
+
+@_deferred_where_connected
 def gradients(ys: Tensors, xs: Tensors, grad_ys: Any = None, name: str = "gradients",
               gate_gradients: bool = False, aggregation_method: str | None = None,
               stop_gradients: Tensors | None = None, unconnected_gradients: str = "none",

@@ -390,7 +390,7 @@ def test_tile_and_reflect_pad_over_a_batch_of_unknown_size():
 def test_missing_names_in_tf1_namespaces_say_what_to_do():
     for get, words in ((lambda: tf.nn.rnn_cell.NASCell,
                         "tf.nn.rnn_cell has no attribute 'NASCell'"),
-                       (lambda: tf.nn.sampled_softmax_loss, "full"),
+                       (lambda: tf.nn.learned_unigram_candidate_sampler, "fixed_unigram"),
                        (lambda: tf.metrics.sensitivity_at_specificity, "from tf.metrics.mean"),
                        (lambda: tf.layers.conv3d, "tf.layers has no attribute 'conv3d'")):
         with pytest.raises(AttributeError, match=words):

@@ -1,5 +1,5 @@
-"""``tf.distributions.Bernoulli`` and ``tf.distributions.kl_divergence`` (Normal-Normal,
-Bernoulli-Bernoulli, Categorical-Categorical), with TF's formulas in the logits, so
+"""``tf.distributions.Bernoulli``, and its pair for ``tf.distributions.kl_divergence``
+(``compat.distributions``), with TF's formulas in the logits, so
 gradients flow through the parameters as in TF and the edges come out as TF's (probs
 of exactly 0 or 1 give infinite logits, and NaN entropies and KLs, as in TF).
 
@@ -8,13 +8,11 @@ of exactly 0 or 1 give infinite logits, and NaN entropies and KLs, as in TF).
   (k and the logits broadcast); ``entropy``, ``mean`` (the probs), ``variance``,
   ``stddev``, ``mode`` (1 where probs > 1/2), ``sample`` (of ``dtype``, int32 by
   default: 1 where a uniform number drawn at each run is below probs).
-- ``kl_divergence(a, b)``: Normal: ``(m_a - m_b)^2 / (2 s_b^2) + (r - 1 - log r) / 2``
-  with ``r = s_a^2 / s_b^2``; Bernoulli: ``sigmoid(l_a) (softplus(-l_b) -
-  softplus(-l_a)) + sigmoid(-l_a) (softplus(l_b) - softplus(l_a))``; Categorical:
-  ``sum p_a (log p_a - log p_b)`` over the last axis.  Other pairs raise TF's
-  NotImplementedError.
+- ``kl_divergence(a, b)`` of two Bernoullis: ``sigmoid(l_a) (softplus(-l_b) -
+  softplus(-l_a)) + sigmoid(-l_a) (softplus(l_b) - softplus(l_a))``.
 
-Sits in ``compat``; imports numpy, the tracing layer and ``compat.distributions``.
+Sits in ``compat``; imports numpy, the tracing layer and ``compat.distributions`` (whose
+``KL`` table it adds the Bernoulli pair to).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -28,7 +26,6 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ArgumentError
-from ..tracing import nn as _nn
 from . import distributions as _d
 
 
@@ -83,32 +80,10 @@ class Bernoulli:
         return _t.cast(_t.less(u, self.probs), self.dtype)
 
 
-def kl_divergence(distribution_a, distribution_b, allow_nan_stats=True, name=None):
-    """``tf.distributions.kl_divergence``: KL(a || b) for a pair of the same family
-    (module docstring), elementwise over the batch."""
-    a, b = distribution_a, distribution_b
-    for family, kl in ((_d.Normal, _kl_normal), (Bernoulli, _kl_bernoulli),
-                       (_d.Categorical, _kl_categorical)):
-        if isinstance(a, family) and isinstance(b, family):
-            return kl(a, b)
-    raise NotImplementedError(
-        f"No KL(distribution_a || distribution_b) registered for distribution_a type "
-        f"{type(a).__name__} and distribution_b type {type(b).__name__} (symgrad has "
-        "Normal-Normal, Bernoulli-Bernoulli and Categorical-Categorical)")
-
-
-def _kl_normal(a, b):
-    ratio = _t.square(a.scale) / _t.square(b.scale)
-    return (_t.square(a.loc - b.loc) / (2.0 * _t.square(b.scale))
-            + 0.5 * (ratio - 1.0 - _t.log(ratio)))
-
-
 def _kl_bernoulli(a, b):
     to_zero = _t.softplus(-b.logits) - _t.softplus(-a.logits)
     to_one = _t.softplus(b.logits) - _t.softplus(a.logits)
     return _t.sigmoid(a.logits) * to_zero + _t.sigmoid(-a.logits) * to_one
 
 
-def _kl_categorical(a, b):
-    log_a, log_b = _nn.log_softmax(a.logits), _nn.log_softmax(b.logits)
-    return _t.reduce_sum(_t.exp(log_a) * (log_a - log_b), axis=-1)
+_d.KL[(Bernoulli, Bernoulli)] = _kl_bernoulli   # (tf.distributions.kl_divergence)

@@ -7,6 +7,9 @@
   ``entropy``, ``mean``, ``stddev``, ``variance``, ``sample``; and ``Categorical(logits=
   or probs=)``: ``log_prob``, ``prob``, ``entropy``, ``sample``.  Their formulas are
   graph ops, so gradients flow through ``loc``, ``scale`` and the logits.
+- ``tf.distributions.kl_divergence(a, b)`` (and ``a.kl_divergence(b)``,
+  ``a.cross_entropy(b)``) in closed form for Normal–Normal and Categorical–Categorical,
+  TF's formulas; another pair is TF's NotImplementedError.
 
 Imports the tracing functions, ``ops.draws`` and the compat initializers (the seed).
 
@@ -109,6 +112,12 @@ class Normal:
         z = drawn(shape + batch, "normal", seed)
         return self.loc + self.scale * _t.cast(z, self.dtype)
 
+    def kl_divergence(self, other, name="kl_divergence"):
+        return kl_divergence(self, other)
+
+    def cross_entropy(self, other, name="cross_entropy"):
+        return self.entropy() + kl_divergence(self, other)
+
 
 class Categorical:
     """``tf.distributions.Categorical(logits=...)`` or ``(probs=...)`` over the last
@@ -147,3 +156,41 @@ class Categorical:
         draws = _t.cast(multinomial(flat, n, seed), self.dtype)        # [rows, n]
         out = _t.transpose(draws, (1, 0))
         return _t.reshape(out, shape + tuple(self.logits.shape[:-1]))
+
+    def kl_divergence(self, other, name="kl_divergence"):
+        return kl_divergence(self, other)
+
+    def cross_entropy(self, other, name="cross_entropy"):
+        return self.entropy() + kl_divergence(self, other)
+
+
+def _kl_normal_normal(a, b):
+    # KL(N(m_a, s_a) || N(m_b, s_b)) = (m_a - m_b)^2 / (2 s_b^2) + (r - 1 - log r) / 2,
+    # r = s_a^2 / s_b^2 (TF's arrangement, so float32 rounds alike)
+    ratio = _t.square(a.scale) / _t.square(b.scale)
+    return (_t.square(a.loc - b.loc) / (2.0 * _t.square(b.scale))
+            + 0.5 * (ratio - 1.0 - _t.log(ratio)))
+
+
+def _kl_categorical_categorical(a, b):
+    # sum_k p_a(k) (log p_a(k) - log p_b(k)) over the last axis
+    return _t.reduce_sum(_t.softmax(a.logits, -1) * (a._log_probs() - b._log_probs()), axis=-1)
+
+
+KL = {(Normal, Normal): _kl_normal_normal,
+       (Categorical, Categorical): _kl_categorical_categorical}
+
+
+def kl_divergence(distribution_a, distribution_b, allow_nan_stats=True, name=None):
+    """``tf.distributions.kl_divergence``: KL(a || b), batchwise, in closed form.
+
+    Raises:
+        NotImplementedError: no closed form for this pair of types (TF's message).
+    """
+    rule = KL.get((type(distribution_a), type(distribution_b)))
+    if rule is None:
+        raise NotImplementedError(
+            f"No KL(distribution_a || distribution_b) registered for distribution_a type "
+            f"{type(distribution_a).__name__} and distribution_b type "
+            f"{type(distribution_b).__name__}")
+    return rule(distribution_a, distribution_b)

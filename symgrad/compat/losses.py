@@ -7,6 +7,10 @@ with ``weights=1.0`` it is the mean.  The result joins the ``LOSSES`` collection
 which ``tf.losses.get_total_loss()`` sums with the regularization losses.
 Label smoothing is TF's: ``labels * (1 - s) + s / num_classes`` for softmax,
 ``labels * (1 - s) + s / 2`` for sigmoid; no gradient flows into one-hot labels.
+Dtypes are TF's: the reduction is computed in float32 and cast back to the losses'
+dtype, and the regression losses (squared and absolute error, Huber, log, hinge,
+cosine) cast their inputs to float32 first, so they are float32 even for float64
+models; the cross entropies keep the logits' dtype.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -65,7 +69,9 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     """Weight ``losses`` and reduce them (see the module docstring)."""
     if reduction not in Reduction.all():
         raise ValueError(f"Invalid Reduction Key {reduction!r}; use one of tf.losses.Reduction")
-    weights = _float(weights, losses)
+    input_dtype = losses.dtype            # TF reduces in float32, then casts back
+    losses = _to_float32(losses)
+    weights = _to_float32(_float(weights, losses))
     weighted = losses * weights
     if weighted.shape != losses.shape:
         raise ValueError(f"weights of shape {weights.shape} do not broadcast to the losses' "
@@ -86,9 +92,15 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
             present = _t.where(_t.equal(weights, 0.0), _t.zeros_like(weights),
                                _t.ones_like(weights))
             loss = _div_no_nan(loss, _t.reduce_sum(present * _t.ones_like(losses)))
+    if loss.dtype != input_dtype:
+        loss = _t.cast(loss, input_dtype)
     if loss_collection is not None:
         state_of(loss.graph).add_to_collection(loss_collection, loss)
     return loss
+
+
+def _to_float32(x):
+    return x if x.dtype == np.float32 else _t.cast(x, np.float32)
 
 
 def _div_no_nan(total, count):
@@ -96,9 +108,12 @@ def _div_no_nan(total, count):
     return _t.where(count > 0, total / _t.maximum(count, 1e-30), _t.zeros_like(total))
 
 
-def _pair(labels, predictions, what):
+def _pair(labels, predictions, what, float32=True):
+    # TF's regression losses cast both to float32; the cross entropies keep the logits'
     predictions = _float(predictions)
+    predictions = _to_float32(predictions) if float32 else predictions
     labels = _float(labels, predictions)
+    labels = _t.cast(labels, predictions.dtype) if labels.dtype != predictions.dtype else labels
     _same_shape(labels, predictions, what)
     return labels, predictions
 
@@ -165,7 +180,7 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
                           scope=None, loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """The logistic loss per element; smoothing moves labels towards 1/2."""
-    labels, logits = _pair(multi_class_labels, logits, "sigmoid_cross_entropy")
+    labels, logits = _pair(multi_class_labels, logits, "sigmoid_cross_entropy", float32=False)
     if label_smoothing > 0:
         labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
     losses = _nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
@@ -176,7 +191,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
                           loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """Cross entropy per example; smoothing moves labels towards 1/num_classes."""
-    labels, logits = _pair(onehot_labels, logits, "softmax_cross_entropy")
+    labels, logits = _pair(onehot_labels, logits, "softmax_cross_entropy", float32=False)
     if label_smoothing > 0:
         num_classes = float(labels.shape[1])
         labels = labels * (1.0 - label_smoothing) + label_smoothing / num_classes

@@ -10,14 +10,14 @@ error for what symgrad does not have (most of ``tf.contrib``, the rest of
 - ``device`` and ``ConfigProto`` settings choose where and how TF runs (GPUs,
   threads, memory, placement logs); they change no value, and symgrad keeps and
   ignores them.
-- ``logging`` is Python's logger named ``tensorflow``.
+- ``logging`` is Python's logger named ``tensorflow``, set up as TF1 sets it up
+  (``compat.tf_logging``).
 
 Sits in ``compat``; imports numpy, Python's logging and ``compat.variables``/``state``.
 """
 from __future__ import annotations
 
 import contextlib
-import logging as _logging
 import os
 import types
 
@@ -26,6 +26,7 @@ import numpy as np
 from .. import tracing as _t
 from . import errors
 from . import variables as _variables
+from . import tf_logging
 from .state import Operation
 from .tensor import tf1_results
 
@@ -219,11 +220,7 @@ class GPUOptions:
         self.__dict__.update(settings)
 
 
-_LOG = _logging.getLogger("tensorflow")
-logging = types.SimpleNamespace(
-    DEBUG=_logging.DEBUG, INFO=_logging.INFO, WARN=_logging.WARNING, ERROR=_logging.ERROR,
-    FATAL=_logging.CRITICAL, set_verbosity=_LOG.setLevel, debug=_LOG.debug, info=_LOG.info,
-    warn=_LOG.warning, warning=_LOG.warning, error=_LOG.error)
+logging = tf_logging   # tf.logging
 
 # What TF1 scripts reach for that symgrad does not have, and what to do instead.
 MISSING = {
@@ -233,15 +230,14 @@ MISSING = {
                      "histograms)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
-    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells and "
-               "contrib.layers' regularizers, initializers, fully_connected and flatten "
-               "are); use the core op (tf.layers, tf.nn, tf.initializers)",
+    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells, "
+               "contrib.layers' regularizers, initializers, fully_connected and flatten, "
+               "and contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
+               "tf.nn, tf.initializers)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "
                  "Session",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
-    "app": "tf.app is not supported; call your main function directly (argparse for flags)",
-    "flags": "tf.flags is not supported; use argparse",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
                "differentiate or compile; compute the value outside and feed it",
     "metrics": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
@@ -249,10 +245,14 @@ MISSING = {
                "mean_iou, mean_per_class_accuracy and the true/false positive/negative "
                "counts; compute others in the graph from tf.metrics.mean (e.g. of "
                "tf.cast(tf.equal(a, b), tf.float32))",
-    "nn.nce_loss": "sampled losses draw classes at every step; use the full "
-                   "tf.nn.sparse_softmax_cross_entropy_with_logits",
+    "nn.compute_accidental_hits": "its results' length depends on the values; "
+                                  "tf.nn.nce_loss and sampled_softmax_loss remove "
+                                  "accidental hits themselves (remove_accidental_hits=True)",
+    "nn.learned_unigram_candidate_sampler": "a sampler that learns from the classes it "
+                                            "sees is not supported; use "
+                                            "tf.nn.fixed_unigram_candidate_sampler with "
+                                            "counts (unigrams=) or the log-uniform one",
 }
-MISSING["nn.sampled_softmax_loss"] = MISSING["nn.nce_loss"]
 MISSING["test.TestCase"] = (
     "tf.test.TestCase is not supported; write the test with unittest.TestCase or pytest, "
     "open the session yourself (`with tf.Session() as sess:`) and compare with "
@@ -308,9 +308,11 @@ class Namespace(types.SimpleNamespace):
         raise missing(f"{self.prefix}.{name}")
 
 
-def namespace(prefix, **items):
-    """A :class:`Namespace` for ``tf.<prefix>`` holding ``items``."""
-    items = {k: tf1_results(v) for k, v in items.items()}
+def namespace(prefix, _plain=False, **items):
+    """A :class:`Namespace` for ``tf.<prefix>`` holding ``items`` (functions made to give
+    TF1 tensors, unless ``_plain``: file functions and the like)."""
+    if not _plain:
+        items = {k: tf1_results(v) for k, v in items.items()}
     return type(f"tf.{prefix}", (Namespace,), {"prefix": prefix})(**items)
 
 

@@ -194,6 +194,7 @@ class Session:
             raise RuntimeError("Attempted to use a closed Session.")
         feed_dict = {feed_by_name(self.graph, k) if isinstance(k, str) else k: v
                      for k, v in (feed_dict or {}).items()}
+        feed_dict = _expand_feeds(feed_dict)
         feed_dict, handles = split_handles(feed_dict)
         feeds = check_feed(feed_dict)
         feeds.update(handles)   # (iterator handles: read by compat.iterators alone)
@@ -379,6 +380,16 @@ def _like(fetch, items):
     return type(fetch)(*items) if hasattr(fetch, "_fields") else tuple(items)
 
 
+def _expand_feeds(feed_dict):
+    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors."""
+    if not any(hasattr(k, "_feed_parts") for k in feed_dict):
+        return feed_dict
+    out = {}
+    for k, v in feed_dict.items():
+        out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
+    return out
+
+
 def _collect(fetch, ops, tensors, parent, graph):
     if fetch is None:
         context = None
@@ -391,6 +402,8 @@ def _collect(fetch, ops, tensors, parent, graph):
         tensors.append(fetch.outputs[0])
     elif isinstance(fetch, Node):
         tensors.append(fetch)
+    elif hasattr(fetch, "_fetch_parts"):   # a composite (tf.SparseTensor): its tensors
+        tensors.extend(fetch._fetch_parts())
     elif isinstance(fetch, dict):
         for v in fetch.values():
             _collect(v, ops, tensors, fetch, graph)
@@ -408,6 +421,8 @@ def _rebuild(fetch, found):
         return None
     if isinstance(fetch, Node):
         return found[id(fetch)]
+    if hasattr(fetch, "_fetch_parts"):
+        return fetch._fetched([found[id(t)] for t in fetch._fetch_parts()])
     if isinstance(fetch, dict):
         return {k: _rebuild(v, found) for k, v in fetch.items()}
     return _like(fetch, [_rebuild(v, found) for v in fetch])

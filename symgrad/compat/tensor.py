@@ -76,8 +76,13 @@ class TensorShape(tuple):
         return all(isinstance(d, int) for d in self)
 
     def __repr__(self):
-        # prints as the tuple it is (TF: "(3, 3)"), so messages read the same everywhere
+        # as the tuple it is, so messages read the same everywhere
         return tuple.__repr__(tuple(None if d is None else d for d in self))
+
+    def __str__(self):
+        # TF1 prints a size not yet known as "?": print(x.shape) shows (?, 3)
+        sizes = ["?" if d is None or not isinstance(d, int) else str(int(d)) for d in self]
+        return "(" + ", ".join(sizes) + ("," if len(sizes) == 1 else "") + ")"
 
 
 # TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)

@@ -218,8 +218,15 @@ def _slot_variable(var, initial, name):
 
 
 def _typed(hyper, dtype):
-    """Hyperparameters as numpy scalars of the variable's dtype (TF casts them so)."""
-    return {k: np.asarray(v, dtype=dtype) for k, v in hyper.items()}
+    """Hyperparameters as numpy scalars of the variable's dtype (TF casts them so).  TF
+    first makes a Python number a float32 tensor, so a float64 variable sees
+    ``learning_rate=0.001`` as float32(0.001) = 0.0010000000474974513."""
+    return {k: np.asarray(np.float32(v) if _python_number(v) else v, dtype=dtype)
+            for k, v in hyper.items()}
+
+
+def _python_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, (np.generic, bool))
 
 
 def _set(var, value):
@@ -283,11 +290,13 @@ class AdamOptimizer(Optimizer):
     def _create_non_slots(self, var):
         if self._powers is None:
             with var.graph.absolute_scope(""):
-                self._powers = [Variable(np.asarray(self._hyper[b], var.dtype), trainable=False,
-                                         name=f"{b}_power") for b in ("beta1", "beta2")]
+                # (TF: float32 variables for Python betas, cast where used)
+                self._powers = [Variable(np.asarray(
+                    self._hyper[b], np.float32 if _python_number(self._hyper[b]) else var.dtype),
+                    trainable=False, name=f"{b}_power") for b in ("beta1", "beta2")]
 
     def update(self, var, g, slots, h):
-        b1p, b2p = (p.value for p in self._powers)
+        b1p, b2p = (np.asarray(p.value, h["lr"].dtype) for p in self._powers)   # (TF casts)
         lr_t = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
         m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - h["beta1"]))
         v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - h["beta2"]))
@@ -374,3 +383,54 @@ class AdadeltaOptimizer(Optimizer):
         _slot_set(slots["accum_update"],
                   rho * slots["accum_update"].value + (1 - rho) * step * step)
         return var - h["lr"] * step
+
+
+class FtrlOptimizer(Optimizer):
+    """FTRL-Proximal (McMahan et al. 2013), TF's ApplyFtrl / ApplyFtrlV2, with p =
+    -learning_rate_power: g' = g + 2 l2_shrinkage var; n' = n + g^2;
+    z += g' - (n'^p - n^p) / lr * var; var = (l1 sign(z) - z) / (n'^p / lr + 2 l2) where
+    |z| > l1, else 0; n = n'.  Slots ``accum`` (n, from initial_accumulator_value) and
+    ``linear`` (z); ``beta`` adds beta / (2 lr) to l2, as TF."""
+
+    def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="Ftrl", accum_name=None, linear_name=None,
+                 l2_shrinkage_regularization_strength=0.0, beta=None):
+        for what, value, ok in (
+                ("learning_rate_power", learning_rate_power, learning_rate_power <= 0.0),
+                ("initial_accumulator_value", initial_accumulator_value,
+                 initial_accumulator_value >= 0.0),
+                ("l1_regularization_strength", l1_regularization_strength,
+                 l1_regularization_strength >= 0.0),
+                ("l2_regularization_strength", l2_regularization_strength,
+                 l2_regularization_strength >= 0.0),
+                ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength,
+                 l2_shrinkage_regularization_strength >= 0.0)):
+            if not ok:
+                sign = "non-positive" if what == "learning_rate_power" else "non-negative"
+                raise ValueError(f"FtrlOptimizer: {what}={value} must be {sign}")
+        super().__init__(use_locking, name)
+        l2 = l2_regularization_strength + (0.0 if beta is None else beta / (2.0 * learning_rate))
+        self._hyper = {"lr": learning_rate, "lr_power": learning_rate_power,
+                       "l1": l1_regularization_strength, "l2": l2,
+                       "l2_shrinkage": l2_shrinkage_regularization_strength}
+        self.SLOTS = ((accum_name or "accum", initial_accumulator_value),
+                      (linear_name or "linear", 0.0))
+
+    def update(self, var, g, slots, h):
+        accum_slot, linear_slot = (slots[name] for name, _ in self.SLOTS)
+        accum = accum_slot.value
+        shrunk = g + 2 * h["l2_shrinkage"] * var if h["l2_shrinkage"] > 0 else g
+        new_accum = accum + g * g
+        powered = _ftrl_power(new_accum, h["lr_power"])
+        linear = _slot_set(linear_slot, linear_slot.value + shrunk
+                           - (powered - _ftrl_power(accum, h["lr_power"])) / h["lr"] * var)
+        x = h["l1"] * np.sign(linear) - linear
+        y = powered / h["lr"] + 2 * h["l2"]
+        _slot_set(accum_slot, new_accum)
+        return np.where(np.abs(linear) > h["l1"], x / y, np.zeros_like(var))
+
+
+def _ftrl_power(accum, lr_power):
+    # TF's kernel takes sqrt for the usual -0.5 and pow otherwise (the roundings differ)
+    return np.sqrt(accum) if lr_power == -0.5 else accum ** -lr_power

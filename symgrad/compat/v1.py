@@ -60,6 +60,7 @@ from ..graph import Node
 from ..ops.deferred import any_shape_placeholder
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
+from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
 from . import losses  # noqa: F401  (tf.losses)
@@ -68,6 +69,7 @@ from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
 from . import contrib_layers as _contrib_layers
+from . import contrib_opt as _contrib_opt
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -259,7 +261,9 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "resize_nearest_neighbor", "crop_to_bounding_box",
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
 contrib = _runtime.namespace(
-    "contrib", rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
+    "contrib", opt=_runtime.namespace("contrib.opt",
+                                      ScipyOptimizerInterface=_contrib_opt.ScipyOptimizerInterface),
+    rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
                                       **_v1_ops.CELLS),
     layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
         "l1_regularizer", "l2_regularizer", "xavier_initializer",
@@ -285,7 +289,7 @@ string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical,
                                    Bernoulli=_bernoulli.Bernoulli,
-                                   kl_divergence=_bernoulli.kl_divergence)
+                                   kl_divergence=_distributions.kl_divergence)
 gfile = _runtime.namespace("gfile", **_gfile.GFILE)
 io = _runtime.namespace("io", gfile=_runtime.namespace("io.gfile", **_gfile.IO_GFILE))
 test = _runtime.namespace("test", **_gradient_checker.TEST)
@@ -337,6 +341,7 @@ train = _runtime.namespace("train",
     Optimizer=_train.Optimizer, GradientDescentOptimizer=_train.GradientDescentOptimizer,
     MomentumOptimizer=_train.MomentumOptimizer, AdamOptimizer=_train.AdamOptimizer,
     RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
+    FtrlOptimizer=_train.FtrlOptimizer,
     AdadeltaOptimizer=_train.AdadeltaOptimizer, Saver=_runtime.Saver,
     ExponentialMovingAverage=_averages.ExponentialMovingAverage,
     latest_checkpoint=_runtime.latest_checkpoint,
@@ -401,6 +406,23 @@ nn.log_poisson_loss = _tensor.tf1_results(_vector_ops.log_poisson_loss)
 linalg.cross = _tensor.tf1_results(cross)
 math.bincount = _tensor.tf1_results(bincount)
 math.polygamma = polygamma = _tensor.tf1_results(_vector_ops.polygamma)
+from . import sampled as _sampled  # noqa: E402
+from . import sparse as _sparse  # noqa: E402
+from .sparse import SparseTensor, SparseTensorValue  # noqa: E402,F401
+sparse_placeholder = _sparse.sparse_placeholder
+sparse_tensor_to_dense = _tensor.tf1_results(_sparse.sparse_tensor_to_dense)
+sparse_tensor_dense_matmul = _tensor.tf1_results(_sparse.sparse_tensor_dense_matmul)
+sparse_reduce_sum = _tensor.tf1_results(_sparse.sparse_reduce_sum)
+nn.embedding_lookup_sparse = _tensor.tf1_results(_sparse.embedding_lookup_sparse)
+sparse = _runtime.namespace(
+    "sparse", SparseTensor=SparseTensor, placeholder=sparse_placeholder,
+    to_dense=sparse_tensor_to_dense, sparse_dense_matmul=sparse_tensor_dense_matmul,
+    matmul=sparse_tensor_dense_matmul, reduce_sum=sparse_reduce_sum)
+for _name in ("nce_loss", "sampled_softmax_loss", "log_uniform_candidate_sampler",
+              "uniform_candidate_sampler", "fixed_unigram_candidate_sampler"):
+    setattr(nn, _name, _tensor.tf1_results(getattr(_sampled, _name)))
+    if _name.endswith("sampler"):
+        setattr(random, _name, getattr(nn, _name))
 
 _RNG_SOURCE[0] = _init.rng  # tf.nn.dropout draws from the generator tf.set_random_seed sets
 

@@ -164,6 +164,13 @@ def expand_dims(input, axis=None, name=None, dim=None):
     return _t.expand_dims(input, dim if axis is None else axis, name=name)
 
 
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: A002
+         keep_dims=None):
+    """``tf.norm`` with TF1's ``keep_dims`` (the old name of ``keepdims``)."""
+    keep = keep_dims if keepdims is None else keepdims
+    return _t.norm(tensor, ord=ord, axis=axis, keepdims=bool(keep), name=name)
+
+
 def squeeze(input, axis=None, name=None, squeeze_dims=None):
     """``tf.squeeze`` with TF1's ``squeeze_dims``."""
     return _t.squeeze(input, squeeze_dims if axis is None else axis, name=name)
@@ -228,7 +235,7 @@ matrix_band_part = _linalg.band_part
 matrix_diag = _linalg.diag
 matrix_diag_part = _linalg.diag_part
 linalg = namespace("linalg", **{**{n: getattr(_linalg, n) for n in _linalg.__all__},
-                                  "eye": eye})
+                                  "eye": eye, "norm": norm})
 math = namespace("math", **{**vars(_t.math), "log_softmax": log_softmax,
                                 **{n: globals()[n] for n in _REDUCTIONS}})
 unstack = _arrays.unstack
@@ -314,7 +321,7 @@ def _blocks(input, block_size, data_format, what):  # noqa: A002
     return x, b, tuple(int(d) for d in x.shape[1:])
 
 __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LEVEL) +
-           list(_selection.__all__) + _REDUCTIONS + ["expand_dims", "squeeze"] + [
+           list(_selection.__all__) + _REDUCTIONS + ["expand_dims", "squeeze", "norm"] + [
     "nn", "linalg", "math", "range", "eye", "one_hot", "linspace", "lin_space", "to_float",
     "to_double",
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
