@@ -16,7 +16,7 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s layers and keras module
 ...     x = tf.placeholder(tf.float32, [None, 8, 8, 1])
 ...     h = tf.keras.layers.Conv2D(4, 3, padding="same")(x)
 ...     print(tf.keras.layers.MaxPooling2D()(h).shape)
-(None, 4, 4, 4)
+(?, 4, 4, 4)
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s rnn and keras modules.
 ...     layer = tf.keras.layers.LSTM(2)
 ...     y = layer(tf.placeholder(tf.float32, [None, 4, 3]))
 ...     print(y.shape, [w.name for w in layer.weights][:2])
-(None, 2) ['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0']
+(?, 2) ['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0']
 """
 from __future__ import annotations
 

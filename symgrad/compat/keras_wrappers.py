@@ -17,7 +17,7 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 ...     x = tf.placeholder(tf.float32, [None, 4, 3])
 ...     y = tf.keras.layers.Bidirectional(tf.keras.layers.LSTM(2, return_sequences=True))(x)
 ...     print(y.shape)
-(None, 4, 4)
+(?, 4, 4)
 """
 from __future__ import annotations
 
