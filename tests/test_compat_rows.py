@@ -255,3 +255,60 @@ def test_a_table_of_unknown_size_gives_slices_that_densify_when_fed():
     assert (got[0].indices.tolist(), got[0].dense_shape.tolist()) == ([0, 0], [2, 3])
     np.testing.assert_array_equal(got[1], [[2] * 3, [0] * 3])
     np.testing.assert_array_equal(got[2], [[4] * 3, [2] * 3])
+
+
+def test_sampled_losses_and_sparse_lookups_give_their_tables_slices_as_tf():
+    # word2vec's nce_loss (sampled_values given, so the classes are TF's) and
+    # embedding_lookup_sparse; Momentum then moves only the rows looked up (TF 2.21)
+    V, D = 8, 3
+    emb = tf.Variable(np.arange(V * D, dtype=np.float32).reshape(V, D) / 20 - 0.5)
+    nce_w = tf.Variable(np.cos(np.arange(V * D, dtype=np.float32)).reshape(V, D) / 3)
+    nce_b = tf.Variable(np.zeros(V, np.float32))
+    inputs, labels = tf.placeholder(tf.int32, [None]), tf.placeholder(tf.int64, [None, 1])
+    sampled = tf.placeholder(tf.int64, [3])
+    values = (sampled, tf.fill([tf.shape(inputs)[0], 1], 0.3), tf.fill([3], 0.2))
+    loss = tf.reduce_mean(tf.nn.nce_loss(nce_w, nce_b, labels, tf.nn.embedding_lookup(
+        emb, inputs), num_sampled=3, num_classes=V, sampled_values=values))
+    ids = tf.SparseTensor(indices=[[0, 0], [0, 1], [1, 0]],
+                          values=tf.constant([1, 5, 5], tf.int64), dense_shape=[2, 2])
+    bag = tf.nn.embedding_lookup_sparse(emb, ids, None, combiner="mean")
+    grads = tf.gradients(loss, [emb, nce_w, nce_b]) + tf.gradients(tf.reduce_sum(bag), emb)
+    assert all(isinstance(g, tf.IndexedSlices) for g in grads)
+    step = tf.train.MomentumOptimizer(0.5, 0.9).minimize(loss + tf.reduce_sum(bag))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run(grads[1], {inputs: [1, 2, 2], labels: [[3], [4], [3]],
+                                  sampled: [0, 6, 7]})
+        assert got.indices.tolist() == [3, 4, 3, 0, 6, 7]      # labels, then sampled (TF)
+        for i in range(3):
+            sess.run(step, {inputs: [1, 2, 2][:3 - i], labels: [[3], [4], [3]][:3 - i],
+                            sampled: [0, 6, 7 - i]})
+        table, weights = sess.run([emb, nce_w])
+    np.testing.assert_allclose(table, [
+        [-0.5, -0.45, -0.4], [-2.29791, -2.10876, -1.66833], [-0.56898, -0.41108, -0.05469],
+        [-0.05, 0.0, 0.05], [0.1, 0.15, 0.2], [-3.9575, -3.9075, -3.8575], [0.4, 0.45, 0.5],
+        [0.55, 0.6, 0.65]], atol=2e-5)
+    np.testing.assert_allclose(weights, [
+        [1.09621, 0.81184, 0.31633], [-0.33, -0.21788, 0.09455], [0.32006, 0.2513, -0.0485],
+        [-0.46492, -0.42099, -0.10944], [0.24686, 0.27864, 0.03474],
+        [0.38226, 0.2675, 0.35828], [1.1818, 1.10763, 0.67686], [-0.0759, -0.24794, -0.11352]],
+        atol=2e-5)
+
+
+def test_a_large_table_looks_up_and_updates_rows_exactly():
+    # a fed-index lookup is a one-hot contraction; above ops.linalg.BLAS_WORK it runs as
+    # BLAS, whose results must still be the rows themselves (one-hot sums are exact)
+    rng = np.random.RandomState(3)
+    table = rng.randn(3000, 8).astype(np.float32)
+    W = tf.Variable(table)
+    ids = tf.placeholder(tf.int32, [None])
+    rows = tf.nn.embedding_lookup(W, ids)
+    step = tf.train.GradientDescentOptimizer(0.5).minimize(tf.reduce_sum(rows))
+    picked = rng.randint(0, 3000, 64)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(rows, {ids: picked}), table[picked])
+        sess.run(step, {ids: picked})
+        expected = table.copy()
+        np.subtract.at(expected, picked, np.float32(0.5))
+        np.testing.assert_array_equal(sess.run(W), expected)

@@ -17,8 +17,9 @@ TensorFlow 2.21's rule for each x:
   id ``i`` is row ``i // k`` of part ``i % k``; with ``"div"`` the parts hold
   consecutive ids.
 
-Lookups made inside a ``tf.cond`` branch or a ``tf.while_loop`` / ``tf.map_fn`` body
-give dense gradients (TF gives slices there too; the sums agree).
+Lookups made inside a ``tf.cond`` branch or a ``tf.while_loop`` / ``tf.map_fn`` body,
+and gradients of ys of unknown rank (made when values are fed), are dense (TF gives
+slices there too; the sums agree).
 
 The values are what the dense gradient would sum: ``tf.convert_to_tensor(g)`` equals
 symgrad's dense gradient.  What differs is what TF does with slices: norms count each
@@ -102,7 +103,9 @@ def gradients(core, ys, xs, grad_ys, name, gate_gradients, aggregation_method,
     args = (name, gate_gradients, aggregation_method)
     xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
     stops = _as_list(stop_gradients)
-    found = _lookups_of(xs_list, stops)
+    # (a y of unknown rank defers the whole call until values are fed: dense gradients)
+    found = [] if any(isinstance(y, Node) and y.shape is None for y in _as_list(ys)) else \
+        _lookups_of(xs_list, stops)
     if not found:
         return core(ys, xs, grad_ys, *args, stop_gradients, unconnected_gradients, colocate)
     outs = list({id(lk.out): lk.out for _, lk in found}.values())
@@ -140,7 +143,7 @@ def _lookups_of(xs, stops):
     graphs = {id(x.graph): x.graph for x in xs if isinstance(x, Node)}
     for graph in graphs.values():
         for lk in graph.__dict__.get("_row_lookups", ()):
-            if id(lk.out) in stopped:
+            if id(lk.out) in stopped or lk.out.shape is None:
                 continue
             node = lk.table
             while id(node) not in where and id(node) not in stopped and \

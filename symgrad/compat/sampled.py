@@ -41,6 +41,7 @@ import numpy as np
 from .. import tracing as _t
 from ..errors import ArgumentError
 from ..tracing import nn as _nn
+from . import rows as _rows
 from .distributions import drawn, multinomial
 
 _FLOAT_MAX = float(np.finfo(np.float32).max)
@@ -172,7 +173,8 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, n
     shards = list(weights) if isinstance(weights, (list, tuple)) else weights
 
     def rows(table, ids):
-        return _t.cast(_nn.embedding_lookup(table, ids, partition_strategy), x.dtype)
+        # (recorded: the weights and biases get TF's IndexedSlices gradients)
+        return _t.cast(_rows.embedding_lookup(table, ids, partition_strategy), x.dtype)
     true_w = _t.reshape(rows(shards, _t.reshape(labels, (-1,))), (-1, int(num_true), x.shape[1]))
     true_logits = (_t.reduce_sum(_t.expand_dims(x, 1) * true_w, axis=-1)
                    + _t.reshape(rows(biases, _t.reshape(labels, (-1,))), (-1, int(num_true))))

@@ -90,7 +90,8 @@ class IndexedSlices:
                 raise ValueError("Tensor conversion requested for IndexedSlices for argument "
                                  f"`value` without dense_shape: {self!r}; give dense_shape")
             shape = self._known_shape()
-            rows = self._values.shape[1:]
+            # (values of unknown rank, made when fed: the rows dense_shape says)
+            rows = tuple(shape[1:]) if self._values.shape is None else self._values.shape[1:]
             if len(shape) != len(rows) + 1 or any(
                     not isinstance(d, Dim) and not isinstance(s, Dim) and d != s
                     for d, s in zip(rows, shape[1:])):

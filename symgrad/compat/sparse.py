@@ -32,9 +32,9 @@ from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import Node
 from ..ops.deferred import any_shape_placeholder, deferrable
-from ..tracing import nn as _nn
 from ..tracing.arrays import static_value
 from ..tracing.tensor import _leaf
+from . import rows as _rows
 from .tensor import TensorShape, as_tf1, constant
 from .variables import tf_dtype
 
@@ -231,7 +231,7 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
         raise ArgumentError("embedding_lookup_sparse(max_norm=...) is not supported")
     ids = _check(sp_ids, "embedding_lookup_sparse")
     rows = ids.indices[:, 0]
-    embedded = _nn.embedding_lookup(params, ids.values, partition_strategy)
+    embedded = _rows.embedding_lookup(params, ids.values, partition_strategy)   # (TF's slices)
     weights = _t.ones_like(_t.cast(ids.values, embedded.dtype))
     if sp_weights is not None:
         weights = _t.cast(_check(sp_weights, "embedding_lookup_sparse").values, embedded.dtype)
