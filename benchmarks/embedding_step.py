@@ -1,0 +1,70 @@
+"""A word2vec-sized training step in ``compat.v1``: ``embedding_lookup`` of B fed ids
+from a V x D table, a squared loss, one ``GradientDescentOptimizer`` step, per
+``sess.run``, beside the same step by hand in numpy (``take`` and ``subtract.at``, the
+floor for a Python-driven step).  Medians of 5 rounds.
+
+    python -m benchmarks.embedding_step [V ...]      (default: 5000 50000; D = B = 128)
+
+The lookup is a one-hot contraction in symgrad's graph; above ``ops.linalg.BLAS_WORK``
+loop entries the session runs it through BLAS, and the gradient, TF's IndexedSlices,
+updates only the rows looked up.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+D = B = 128
+
+
+def _median(step, rounds=5, number=5):
+    step()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(number):
+            step()
+        times.append((time.perf_counter() - start) / number)
+    return float(np.median(times))
+
+
+def session_step(v):
+    import symgrad.compat.v1 as tf
+    rng = np.random.default_rng(1)
+    graph = tf.Graph()
+    with graph.as_default():
+        emb = tf.Variable(rng.uniform(-1, 1, (v, D)).astype(np.float32))
+        ids, y = tf.placeholder(tf.int32, [B]), tf.placeholder(tf.float32, [B, D])
+        loss = tf.reduce_mean(tf.square(tf.nn.embedding_lookup(emb, ids) - y))
+        train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+    feed = {ids: rng.integers(0, v, B), y: np.zeros((B, D), np.float32)}
+    return _median(lambda: sess.run(train, feed))
+
+
+def numpy_step(v):
+    rng = np.random.default_rng(1)
+    table = rng.uniform(-1, 1, (v, D)).astype(np.float32)
+    ids, y = rng.integers(0, v, B), np.zeros((B, D), np.float32)
+
+    def step():
+        rows = table[ids]
+        grad = (2.0 / (B * D)) * (rows - y)
+        np.subtract.at(table, ids, np.float32(0.5) * grad)
+    return _median(step)
+
+
+def main(argv=None):
+    sizes = [int(a) for a in (sys.argv[1:] if argv is None else argv)] or [5000, 50000]
+    print(f"| V (D = B = {D}) | compat.v1 session step ms | numpy by hand ms | ratio |")
+    print("|---|---|---|---|")
+    for v in sizes:
+        s, n = session_step(v), numpy_step(v)
+        print(f"| {v} | {1e3 * s:.2f} | {1e3 * n:.3f} | {s / n:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
