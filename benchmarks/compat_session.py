@@ -26,7 +26,7 @@ train_op = tf.train.AdamOptimizer(0.1).minimize(loss)
 """
 
 
-def _median_time(step, repeats=5, number=100):
+def median_time(step, repeats=5, number=100):
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -73,13 +73,13 @@ def measure(n):
         sess = tf.Session()
         sess.run(tf.global_variables_initializer())
         feed = {x: data, y: labels}
-        session_step = _median_time(lambda: sess.run([train_op, loss], feed))
+        session_step = median_time(lambda: sess.run([train_op, loss], feed))
         grads = tf.gradients(loss, [W, b])
         start = time.perf_counter()
         f = sg.compile([loss] + grads, [x, y, W, b], cache=False, wait=True)
         compile_time = time.perf_counter() - start
-        compiled = _median_time(lambda: f(data, labels, W.value, b.value), number=1000)
-    hand = _median_time(numpy_step(data, labels), number=1000)
+        compiled = median_time(lambda: f(data, labels, W.value, b.value), number=1000)
+    hand = median_time(numpy_step(data, labels), number=1000)
     return session_step, hand, compiled, compile_time
 
 

@@ -1,7 +1,7 @@
 """A word2vec-sized training step in ``compat.v1``: ``embedding_lookup`` of B fed ids
 from a V x D table, a squared loss, one ``GradientDescentOptimizer`` step, per
 ``sess.run``, beside the same step by hand in numpy (``take`` and ``subtract.at``, the
-floor for a Python-driven step).  Medians of 5 rounds.
+floor for a Python-driven step).  Medians of 5 rounds of 5 steps.
 
     python -m benchmarks.embedding_step [V ...]      (default: 5000 50000; D = B = 128)
 
@@ -12,22 +12,12 @@ updates only the rows looked up.
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 
+from .compat_session import median_time
+
 D = B = 128
-
-
-def _median(step, rounds=5, number=5):
-    step()
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(number):
-            step()
-        times.append((time.perf_counter() - start) / number)
-    return float(np.median(times))
 
 
 def session_step(v):
@@ -42,7 +32,8 @@ def session_step(v):
         sess = tf.Session()
         sess.run(tf.global_variables_initializer())
     feed = {ids: rng.integers(0, v, B), y: np.zeros((B, D), np.float32)}
-    return _median(lambda: sess.run(train, feed))
+    sess.run(train, feed)   # (the first run makes the plans)
+    return median_time(lambda: sess.run(train, feed), number=5)
 
 
 def numpy_step(v):
@@ -54,7 +45,7 @@ def numpy_step(v):
         rows = table[ids]
         grad = (2.0 / (B * D)) * (rows - y)
         np.subtract.at(table, ids, np.float32(0.5) * grad)
-    return _median(step)
+    return median_time(step, number=5)
 
 
 def main(argv=None):

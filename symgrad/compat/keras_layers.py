@@ -143,12 +143,12 @@ class Layer:
     def non_trainable_weights(self):
         every = self._weights + [w for layer in self._sublayers() for w in layer.weights]
         kept = {id(w) for w in self.trainable_weights}
-        return [w for w in _unique(every) if id(w) not in kept]
+        return [w for w in distinct(every) if id(w) not in kept]
 
     @property
     def weights(self):
         """Trainable weights first, then the others (keras's order)."""
-        return _unique(self.trainable_weights + self.non_trainable_weights)
+        return distinct(self.trainable_weights + self.non_trainable_weights)
 
     variables = weights
     trainable_variables = trainable_weights
@@ -263,12 +263,13 @@ def static_shapes(tensors):
     return K.int_shape(tensors)
 
 
-def _unique(weights):
+def distinct(items):
+    """``items`` in order, each object once (by identity: weights and layers)."""
     seen, out = set(), []
-    for w in weights:
-        if id(w) not in seen:
-            seen.add(id(w))
-            out.append(w)
+    for item in items:
+        if id(item) not in seen:
+            seen.add(id(item))
+            out.append(item)
     return out
 
 

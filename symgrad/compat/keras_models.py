@@ -31,7 +31,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from . import keras_backend as K
-from .keras_layers import Layer, flat, static_shapes, takes_argument
+from .keras_layers import Layer, distinct, flat, static_shapes, takes_argument
 from .tensor import as_tf1, tf_dtype_arg
 
 _TRAINING_LOOP = ("write the loss (e.g. tf.reduce_mean(tf.keras.losses."
@@ -132,7 +132,7 @@ class Model(Layer):
 
     def _sublayers(self):
         layers = [step[1] for step in self._steps]
-        return _distinct(layers + list(self.__dict__.get("_held", [])))
+        return distinct(layers + list(self.__dict__.get("_held", [])))
 
     @property
     def layers(self):
@@ -146,7 +146,7 @@ class Model(Layer):
     def weights(self):
         """Each layer's weights in turn (keras's order for models)."""
         found = self._weights + [w for layer in self._sublayers() for w in layer.weights]
-        return _distinct(found)
+        return distinct(found)
 
     variables = weights
 
@@ -276,15 +276,6 @@ def _mapped(inputs, made):
     return made.get(id(inputs), inputs)
 
 
-def _distinct(layers):
-    seen, out = set(), []
-    for layer in layers:
-        if id(layer) not in seen:
-            seen.add(id(layer))
-            out.append(layer)
-    return out
-
-
 def _by_depth(inputs, outputs, steps):
     """The layers of ``steps`` (and the InputLayers of ``inputs``) ordered as keras lists
     a functional model's: by depth from the outputs, deepest first, ties in the order
@@ -304,7 +295,7 @@ def _by_depth(inputs, outputs, steps):
                 deepest[id(made[id(x)])] = depth.get(id(x), 0)
         order.append(layer)
         deepest[id(layer)] = max(deepest.get(id(layer), 0), _depth(out, depth))
-    order = _distinct(order)
+    order = distinct(order)
     return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
 
 
