@@ -306,7 +306,7 @@ class AdamOptimizer(Optimizer):
         # TF's _apply_sparse: every row's m and v decay, the rows looked up add their
         # (summed) gradient, and every row moves: m = m * beta1, then scatter_add
         rows, g = _deduplicate(values, indices)
-        b1p, b2p = (p.value for p in self._powers)
+        b1p, b2p = (np.asarray(p.value, h["lr"].dtype) for p in self._powers)   # (TF casts)
         lr = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
         m = _slot_set(slots["m"], slots["m"].value * h["beta1"])
         np.add.at(m, rows, (g * (1 - h["beta1"])).astype(m.dtype))
