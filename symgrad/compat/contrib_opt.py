@@ -101,7 +101,11 @@ class ScipyOptimizerInterface:
                  loss_callback=None, **run_kwargs):
         """Run scipy's minimiser from the variables' values in ``session`` and assign
         the result to them."""
-        import scipy.optimize
+        try:
+            import scipy.optimize
+        except ImportError:   # (scipy is not a dependency of symgrad itself)
+            raise ImportError("tf.contrib.opt.ScipyOptimizerInterface runs scipy.optimize: "
+                              "install scipy (pip install scipy, or symgrad[sparse])") from None
         session = session or default_session()
         feed_dict, fetches = feed_dict or {}, list(fetches or [])
         loss_grad = self._eval_func(self._loss_grad, session, feed_dict, fetches,
