@@ -143,6 +143,15 @@ TF_AFTER_FOUR_STEPS = {  # TF 2.21: the table and V after the four steps
 }
 
 
+def _embedding_model():
+    """A 5 x 2 table looked up at fed ids, projected by V: the model both TF runs used."""
+    W = tf.Variable((np.arange(10, dtype=np.float32).reshape(5, 2) - 4) / 7, name="emb")
+    V = tf.Variable(np.ones((2, 1), np.float32), name="V")
+    ids = tf.placeholder(tf.int32, [None])
+    loss = tf.reduce_sum(tf.square(tf.matmul(tf.nn.embedding_lookup(W, ids), V) - 1.0))
+    return W, V, ids, loss
+
+
 @pytest.mark.parametrize("name", sorted(TF_AFTER_FOUR_STEPS))
 def test_optimizers_update_the_rows_looked_up_as_tfs_sparse_kernels(name):
     make = {
@@ -156,10 +165,7 @@ def test_optimizers_update_the_rows_looked_up_as_tfs_sparse_kernels(name):
         "adagrad": lambda: tf.train.AdagradOptimizer(0.1),
         "adadelta": lambda: tf.train.AdadeltaOptimizer(1.0),
     }[name]
-    W = tf.Variable((np.arange(10, dtype=np.float32).reshape(5, 2) - 4) / 7, name="emb")
-    V = tf.Variable(np.ones((2, 1), np.float32), name="V")
-    ids = tf.placeholder(tf.int32, [None])
-    loss = tf.reduce_sum(tf.square(tf.matmul(tf.nn.embedding_lookup(W, ids), V) - 1.0))
+    W, V, ids, loss = _embedding_model()
     step = make().minimize(loss)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
@@ -173,10 +179,7 @@ def test_optimizers_update_the_rows_looked_up_as_tfs_sparse_kernels(name):
 
 def test_ptb_style_clipping_of_all_gradients():
     # the PTB language model's idiom: clip_by_global_norm(tf.gradients(cost, tvars))
-    W = tf.Variable((np.arange(10, dtype=np.float32).reshape(5, 2) - 4) / 7, name="emb")
-    V = tf.Variable(np.ones((2, 1), np.float32), name="V")
-    ids = tf.placeholder(tf.int32, [None])
-    loss = tf.reduce_sum(tf.square(tf.matmul(tf.nn.embedding_lookup(W, ids), V) - 1.0))
+    W, V, ids, loss = _embedding_model()
     tvars = tf.trainable_variables()
     grads, norm = tf.clip_by_global_norm(tf.gradients(loss, tvars), 0.5)
     train = tf.train.GradientDescentOptimizer(1.0).apply_gradients(zip(grads, tvars))

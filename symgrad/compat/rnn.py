@@ -74,8 +74,9 @@ class RNNCell:
                 self._weights = self._build(inputs.shape[-1], inputs.dtype)
         return self._step(inputs, state)
 
-    def _kernel(self, name, rows, cols, dtype, bias=0.0):
-        kernel = get_variable(f"{name}kernel", (rows, cols), dtype=dtype)
+    def _kernel(self, name, rows, cols, dtype, bias=0.0, initializer=None):
+        kernel = get_variable(f"{name}kernel", (rows, cols), dtype=dtype,
+                              initializer=initializer)
         b = get_variable(f"{name}bias", (cols,), dtype=dtype,
                          initializer=_init.Constant(bias))
         return kernel, b
@@ -165,10 +166,8 @@ class LSTMCell(BasicLSTMCell):
 
     def _build(self, depth, dtype):
         init = self._initializer
-        kernel = get_variable("kernel", (depth + self.output_size, 4 * self._units),
-                              dtype=dtype, initializer=init)
-        bias = get_variable("bias", (4 * self._units,), dtype=dtype,
-                            initializer=_init.Constant(0.0))
+        weights = self._kernel("", depth + self.output_size, 4 * self._units, dtype,
+                               initializer=init)
         diag = [get_variable(f"w_{g}_diag", (self._units,), dtype=dtype, initializer=init)
                 for g in "fio"] if self._peepholes else None
         proj = None
@@ -176,7 +175,7 @@ class LSTMCell(BasicLSTMCell):
             with variable_scope("projection"):
                 proj = get_variable("kernel", (self._units, self._proj), dtype=dtype,
                                     initializer=init)
-        return (kernel, bias), diag, proj
+        return weights, diag, proj
 
     def _step(self, x, state):
         c, h = state

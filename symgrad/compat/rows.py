@@ -82,8 +82,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     partitioned variable) at ``ids``."""
     out = _nn.embedding_lookup(params, ids, partition_strategy, name, validate_indices,
                                max_norm)
-    shards = params._get_variable_list() if hasattr(params, "_get_variable_list") else \
-        list(params) if isinstance(params, (list, tuple)) else [params]
+    shards = _nn.table_shards(params)
     if len(shards) == 1:
         _record(out, shards[0], ids)
     elif partition_strategy == "mod":
@@ -101,7 +100,7 @@ def gradients(core, ys, xs, grad_ys, name, gate_gradients, aggregation_method,
     """``core``'s gradients (``differentiate.gradients``), with ``IndexedSlices`` for xs
     read only through recorded lookups (module docstring)."""
     args = (name, gate_gradients, aggregation_method)
-    xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    xs_list = _as_list(xs)
     stops = _as_list(stop_gradients)
     # (a y of unknown rank defers the whole call until values are fed: dense gradients)
     found = [] if any(isinstance(y, Node) and y.shape is None for y in _as_list(ys)) else \

@@ -295,9 +295,13 @@ class AdamOptimizer(Optimizer):
                     self._hyper[b], np.float32 if _python_number(self._hyper[b]) else var.dtype),
                     trainable=False, name=f"{b}_power") for b in ("beta1", "beta2")]
 
+    def _lr_t(self, h):
+        """lr * sqrt(1 - beta2^t) / (1 - beta1^t), the powers cast to lr's dtype (TF)."""
+        b1p, b2p = (np.asarray(p.value, h["lr"].dtype) for p in self._powers)
+        return h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
+
     def update(self, var, g, slots, h):
-        b1p, b2p = (np.asarray(p.value, h["lr"].dtype) for p in self._powers)   # (TF casts)
-        lr_t = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
+        lr_t = self._lr_t(h)
         m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - h["beta1"]))
         v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - h["beta2"]))
         return var - lr_t * m / (np.sqrt(v) + h["epsilon"])
@@ -306,8 +310,7 @@ class AdamOptimizer(Optimizer):
         # TF's _apply_sparse: every row's m and v decay, the rows looked up add their
         # (summed) gradient, and every row moves: m = m * beta1, then scatter_add
         rows, g = _deduplicate(values, indices)
-        b1p, b2p = (np.asarray(p.value, h["lr"].dtype) for p in self._powers)   # (TF casts)
-        lr = h["lr"] * np.sqrt(1 - b2p) / (1 - b1p)
+        lr = self._lr_t(h)
         m = _slot_set(slots["m"], slots["m"].value * h["beta1"])
         np.add.at(m, rows, (g * (1 - h["beta1"])).astype(m.dtype))
         v = _slot_set(slots["v"], slots["v"].value * h["beta2"])

@@ -187,8 +187,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         raise ShapeError("gather(batch_dims=...): only batch_dims=0 is supported")
     (p,) = _lift([params])
     axis = normalize_axis(0 if axis is None else axis, p.ndim, "gather")[0]
-    if isinstance(indices, (list, tuple)) and tensors_in(indices):
-        (indices,) = _lift([indices])   # [i, j] holding tensors: packed, as TF does
+    indices = _packed(indices)
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
         return apply("index", [p], index=(builtins.slice(None),) * axis + (idx,), name=name)
@@ -205,6 +204,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return picked if q is p else cast(picked, p.dtype, name=name)
 
 
+def _packed(indices):
+    """``indices``, or the tensor they pack into when a list holds tensors (``[i, j]``
+    in a loop body), as TF packs it."""
+    if isinstance(indices, (list, tuple)) and tensors_in(indices):
+        (indices,) = _lift([indices])
+    return indices
+
+
 def gather_nd(params, indices, batch_dims=0, name=None):
     """Elements (or slices) of ``params`` at the index tuples in the last axis of
     ``indices``: shape ``indices.shape[:-1] + params.shape[m:]``.
@@ -216,8 +223,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     if batch_dims:
         raise ShapeError("gather_nd(batch_dims=...): only batch_dims=0 is supported")
     (p,) = _lift([params])
-    if isinstance(indices, (list, tuple)) and tensors_in(indices):
-        (indices,) = _lift([indices])
+    indices = _packed(indices)
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
         index = tuple(idx[..., k] for k in builtins.range(idx.shape[-1]))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Node, is_static, same_up_to_unknown
+from ..graph import is_static, same_up_to_unknown
 from ..ops import apply, literal, normalize_axis
 from ..ops.deferred import defer, scalar_by_contract
 from ..ops.draws import draw_like, drawn_numbers, new_key
@@ -249,12 +249,16 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     return gather(table, ids, name=name)
 
 
+def table_shards(params):
+    """The shards of an embedding table as given: a TF1 PartitionedVariable's parts, a
+    list's items, or the table alone."""
+    if hasattr(params, "_get_variable_list"):
+        return params._get_variable_list()
+    return list(params) if isinstance(params, (list, tuple)) else [params]
+
+
 def _whole_table(params, strategy):
-    if hasattr(params, "_get_variable_list"):   # a TF1 PartitionedVariable: its shards
-        params = params._get_variable_list()
-    if isinstance(params, Node) or not isinstance(params, (list, tuple)):
-        return _lift([params])[0]
-    shards = _lift(list(params))
+    shards = _lift(table_shards(params))
     if len(shards) == 1:
         return shards[0]
     joined = concat(shards, 0)
