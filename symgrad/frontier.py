@@ -37,7 +37,7 @@ from .coloring import star_coloring, star_recovery
 from .differentiate import gradients
 from .forward import seed_leaf, tangent_sweep
 from .graph import ancestors, is_static
-from .ops import F
+from .ops import F, apply
 from .ops.base import filled
 from .patterns import seed_sets, symmetric
 
@@ -68,6 +68,48 @@ class Plan:
         return seed, at, self.source[rows] * self.size + self.source[cols]
 
 
+# An implicit broadcast made explicit copies at most this many elements (its H_z
+# pattern is built element by element).
+BROADCAST_LIMIT = 1 << 18
+
+
+def explicit_broadcasts(ys, x):
+    """``ys`` rebuilt so that an elementwise op combining selections of x, some of them
+    broadcast, reads those through ``broadcast_to``: a pair potential written
+    ``x[:, None] - x[None, :]`` then has the pairs' copies as its frontier (one small
+    block per pair) instead of the two slices, each read by every pair.  The same
+    values; ``ys`` itself when there is nothing to make explicit (or the rebuilt part
+    holds control flow).  A selection broadcast against anything else (a bias added
+    to a matrix product) stays implicit: copying it separates nothing."""
+    order = ancestors(ys)
+    region = _selected(order, x)
+    mapped = {}
+    for node in order:
+        if node in region or not node.inputs:
+            continue
+        ins = [mapped.get(i, i) for i in node.inputs]
+        if node.opdef.kind == "elementwise" and node.size <= BROADCAST_LIMIT and \
+                sum(i in region for i in node.inputs) > 1:   # selections meeting
+            ins = [F.broadcast_to(new, shape=node.shape)
+                   if old in region and old.shape != node.shape else new
+                   for old, new in zip(node.inputs, ins)]
+        if any(a is not b for a, b in zip(ins, node.inputs)):
+            if node.opdef.kind == "control":
+                return ys
+            mapped[node] = apply(node.opdef, ins, **node.attrs)
+    return [mapped.get(y, y) for y in ys]
+
+
+def _selected(order, x):
+    """x and the nodes selections make of it alone (static shapes), among ``order``."""
+    region = {x}
+    for node in order:
+        if node is not x and node.opdef.selects and node.inputs and \
+                all(i in region for i in node.inputs) and is_static(node.shape):
+            region.add(node)
+    return region
+
+
 def frontier(ys, x):
     """The tensors through which ``ys`` read ``x`` after its selections (in graph order):
     those a selection of x makes (x itself included) and a non-selection uses, or that
@@ -75,11 +117,7 @@ def frontier(ys, x):
     if not is_static(x.shape):
         return None
     order = ancestors(ys)
-    region = {x}
-    for node in order:
-        if node is not x and node.opdef.selects and node.inputs and \
-                all(i in region for i in node.inputs) and is_static(node.shape):
-            region.add(node)
+    region = _selected(order, x)
     used_outside = {i for node in order if node not in region for i in node.inputs}
     found = [node for node in order if node in region and
              (node in used_outside or node in ys)]
@@ -127,6 +165,9 @@ def plan(ys, x, fewer_than=None, against_star=False):
     relabelled (the MLP's slices of its weights), so its colouring would save nothing
     and its sweep and pattern cost ~20 ms of the build."""
     ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
+    if not is_static(x.shape):
+        return None
+    ys = explicit_broadcasts(ys, x)
     nodes = frontier(ys, x)
     if nodes is None:
         return None

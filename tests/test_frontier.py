@@ -99,7 +99,8 @@ def test_nested_selections_are_separate_variables():
     _close(h.numpy({x: v}).toarray(), sg.evaluate(dense, {x: v}))
 
 
-@pytest.mark.parametrize("build", ["slices", "transpose", "broadcast", "repeats", "concat"])
+@pytest.mark.parametrize("build", ["slices", "transpose", "broadcast", "repeats", "concat",
+                                   "implicit"])
 def test_selections_of_every_kind_give_the_dense_hessian(build, rng):
     x = sg.placeholder(shape=(6, 4), name="x")
     if build == "slices":       # a chained sum, 2-D
@@ -114,10 +115,12 @@ def test_selections_of_every_kind_give_the_dense_hessian(build, rng):
         flat = sg.reshape(x, (24,))
         y = sg.reduce_sum(sg.cos(flat[np.array([0, 3, 3, 7, 23, 0])] *
                                  flat[np.array([1, 2, 5, 7, 22, 9])]))
-    else:                       # a concat of selections is a selection
+    elif build == "concat":     # a concat of selections is a selection
         flat = sg.reshape(x, (24,))
         z = sg.concat([flat[12:], flat[:12]], axis=0)
         y = sg.reduce_sum(z[1:] ** 2 * z[:-1])
+    else:                       # every row against every row, by numpy broadcasting
+        y = sg.reduce_sum(sg.tanh(x[:, None, :] - x[None, :, :]) ** 2 * x[None, :, 1:2])
     v = rng.uniform(-1, 1, (6, 4))
     (dense,) = sg.hessians(y, x)
     want = sg.evaluate(dense, {x: v}).reshape(24, 24)
@@ -173,6 +176,39 @@ def test_dense_pair_hessian_compiles_from_six_seeds(lj12):
         _close(Hs.toarray(), want)
         _close(sg.evaluate(alt, {x: v}), want)
         np.testing.assert_allclose(value, sg.evaluate(y, {x: v}), rtol=1e-14)
+
+
+def test_pairs_written_by_broadcasting_take_the_frontier_of_their_copies():
+    """``x[:, None] - x[None, :]`` (the numpy way to write every pair) broadcasts two
+    slices inside the subtraction; made explicit, the copies are the frontier, one 6 x
+    6 block per pair: 6 seeds for a dense 36 x 36 Hessian, as with index arrays."""
+    n = 12
+    x = sg.placeholder(shape=(n, 3), name="x")
+    d = x[:, None, :] - x[None, :, :]
+    r2 = sg.reduce_sum(d * d, axis=2) + sg.constant(np.eye(n))
+    s6 = 1.0 / (r2 * r2 * r2)
+    y = 2.0 * sg.reduce_sum(sg.constant(1.0 - np.eye(n)) * (s6 * s6 - s6))
+    (h,) = sg.hessians(y, x)
+    (hs,) = sg.hessians(y, x, sparse=True)
+    assert hs.colors == 6 and _colours(h.graph.compressed[h]) == {6}
+    v = lattice(n).reshape(n, 3)
+    want = sg.evaluate(h, {x: v}).reshape(3 * n, 3 * n)
+    _close(hs.numpy({x: v}).toarray(), want)
+    _close(sg.compile(h, [x])(v).reshape(3 * n, 3 * n), want)
+    found = frontier.plan([y], x)
+    assert found.pattern.shape == (2 * n * n * 3,) * 2   # the two (n, n, 3) copies
+
+
+def test_large_implicit_broadcasts_stay_implicit():
+    x = sg.placeholder(shape=(600,), name="x")   # 360,000 pairs: over the limit
+    y = sg.reduce_sum(sg.sin(x[:, None] - x[None, :]))
+    assert frontier.explicit_broadcasts([y], x) == [y]
+    bias = sg.reduce_sum(sg.sin(x[0:1] + sg.constant(np.ones(3))))   # meets no selection
+    assert frontier.explicit_broadcasts([bias], x) == [bias]
+    small = sg.reduce_sum(sg.sin(x[:3, None] - x[None, 3:5]))
+    (made,) = frontier.explicit_broadcasts([small], x)
+    assert made is not small
+    assert sum(n.opdef.name == "broadcast_to" for n in ancestors([made])) == 2
 
 
 def test_printing_reads_the_unit_seed_sweep(lj12):
