@@ -186,9 +186,7 @@ def concrete_shape(shape, bindings, what="a tensor"):
     out = []
     for d in shape:
         if isinstance(d, Dim):
-            value = _size_at(d, bindings)
-            if value is None:
-                value = _sympy_size_at(d, bindings)
+            value = size_at(d, bindings)
             if value is None:
                 missing = ", ".join(sorted(str(s) for s in d.expr.free_symbols
                                            if s not in bindings))
@@ -197,6 +195,31 @@ def concrete_shape(shape, bindings, what="a tensor"):
             d = value
         out.append(d)
     return tuple(out)
+
+
+def size_at(d, bindings):
+    """The size of the Dim ``d`` at ``bindings`` (an int), or None when a size it needs
+    is not bound.  A session evaluates the same shapes at the same sizes step after
+    step: a single symbol is a lookup, and other sizes are remembered per bindings."""
+    symbol = d.symbol
+    if symbol is not None:
+        value = bindings.get(symbol)
+        if value is not None:
+            return int(value)
+    key = (d, tuple(bindings.items()))
+    value = _SIZES.get(key)
+    if value is None:
+        value = _size_at(d, bindings)
+        if value is None:
+            value = _sympy_size_at(d, bindings)
+        if value is not None:
+            if len(_SIZES) >= 4096:
+                _SIZES.clear()
+            _SIZES[key] = value
+    return value
+
+
+_SIZES: dict = {}
 
 
 def _sympy_size_at(d, bindings):
@@ -253,7 +276,8 @@ def concrete_attrs(attrs, bindings):
     """``attrs`` with every Dim inside (tuples, lists, slices) evaluated at ``bindings``."""
     def walk(v):
         if isinstance(v, Dim):
-            return int(v.expr.xreplace(bindings))
+            value = size_at(v, bindings)
+            return int(v.expr.xreplace(bindings)) if value is None else value
         if isinstance(v, tuple):
             return tuple(walk(u) for u in v)
         if isinstance(v, list):
