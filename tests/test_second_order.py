@@ -65,9 +65,6 @@ def test_op_tangent_is_the_transpose_of_its_gradient(name, i, rng):
 # Ops without a batching rule, and why; every other op must have one (a Hessian
 # through an op without one grows with the number of seeds).
 UNBATCHED = {
-    "cond": "branches are sub-graphs; applied per seed (a batched cond would batch both bodies)",
-    "while_loop": "the body is a sub-graph with a data-dependent trip count; applied per seed",
-    "while_vjp": "the reverse loop of while_loop; applied per seed like the loop",
     "nonzero": "integer positions of a condition: no seed flows through it, and a condition "
                "per seed would give each seed its own count",
     "arange_of": "integers up to a computed count: no seed flows through it",

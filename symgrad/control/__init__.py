@@ -5,7 +5,7 @@ ops (evaluation, closed forms and derivative rules, all as more graph) and ``api
 holds the functions users call.  Sits above ``differentiate``: the control ops'
 derivative rules differentiate their sub-graphs.
 """
-from . import ops, tangents  # noqa: F401  (registration; forward-mode rules)
+from . import batching, ops, tangents  # noqa: F401  (registration; batching, forward-mode rules)
 from .api import cond, map_fn, scan, while_loop  # noqa: F401
 from .ops import DataDependentLoop  # noqa: F401
 
