@@ -135,3 +135,33 @@ def test_compiled_hessian_through_a_loop_equals_the_reference(rng):
             want = sg.evaluate(h, {x: v})
             np.testing.assert_allclose(dense, want, rtol=1e-12, atol=1e-12)
             np.testing.assert_allclose(sparse.toarray(), want, rtol=1e-12, atol=1e-12)
+
+
+def test_hessian_and_jacobian_through_nested_loops_and_a_cond(monkeypatch):
+    unrolled = []
+    real = batching.unrolled
+    monkeypatch.setattr(batching, "unrolled", lambda node, *a: unrolled.append(node) or
+                        real(node, *a))
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(3,), name="x")
+
+        def outer(i, a):
+            def inner(j, b):
+                return j + 1, b * sg.cos(a) + sg.sin(x * b)
+            _, b = sg.while_loop(lambda j, b: j < 2, inner, [sg.constant(0), a])
+            b = sg.cond(sg.reduce_sum(b) > 0, lambda: b * x, lambda: b - x ** 2)
+            return i + 1, a + 0.3 * b
+        _, y = sg.while_loop(lambda i, a: i < 3, outer, [sg.constant(0), x * 0.5])
+        loss = sg.reduce_sum(y ** 2)
+        (h,) = sg.hessians(loss, x)
+        (g,) = sg.gradients(loss, x)
+        jac = sg.jacobian(y, x)
+        v = np.array([0.3, -0.2, 0.5])
+        steps = [1e-6 * e for e in np.eye(3)]
+        fd = np.stack([(sg.evaluate(g, {x: v + d}) - sg.evaluate(g, {x: v - d})) / 2e-6
+                       for d in steps])
+        np.testing.assert_allclose(sg.evaluate(h, {x: v}), fd, rtol=1e-6, atol=1e-7)
+        fdj = np.stack([(sg.evaluate(y, {x: v + d}) - sg.evaluate(y, {x: v - d})) / 2e-6
+                        for d in steps], axis=1)
+        np.testing.assert_allclose(sg.evaluate(jac, {x: v}), fdj, rtol=1e-6, atol=1e-7)
+    assert not unrolled
