@@ -81,7 +81,9 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
             numpy over the graph until a background thread has built the machine
             code (``f.ready``; ``f.wait()`` blocks until then; ``f.batched`` is
             answered by numpy too; ``f.jit`` and pickling wait).  Graphs with unknown
-            sizes or control flow are always built before returning.
+            sizes are always built before returning; with control flow, loops and
+            branches run their sub-graphs with numpy meanwhile, and ``f.batched``
+            waits.
     Returns:
         an :class:`Evaluator`.
     Raises:
@@ -118,21 +120,25 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     if None in shapes:  # unknown rank
         return _per_size(nodes, tree, leaves, fastmath, cache)
     sized = not all(is_static(s) for s in shapes)
+    control = False
     if "control" in kinds:
         from .lower.control import control_nodes
-        if control_nodes(nodes, leaves):
-            if sized:  # sub-graphs compile at known sizes: once per size met
-                return _per_size(nodes, tree, leaves, fastmath, cache)
+        control = bool(control_nodes(nodes, leaves))
+        if control and sized:  # sub-graphs compile at known sizes: once per size met
+            return _per_size(nodes, tree, leaves, fastmath, cache)
+        if control and background.waits(wait):
             return ControlEvaluator(nodes, leaves, tree,  # kernels + drivers
-                                    lambda o, i: compile(o, i, fastmath=fastmath, cache=cache),
+                                    lambda o, i: compile(o, i, fastmath, cache, wait=True),
                                     None if cache else lower_cache.private_dir())
     if not sized and not background.waits(wait):  # answer at once, machine code later
         from .lower import plan
         with gcfreeze.frozen_for(len(order)):
             planned = plan.Plan(nodes, leaves, order)
+        # control flow: loops and branches run their sub-graphs with numpy meanwhile;
+        # f.batched waits for the machine code (it evaluates point by point anyway)
         return PendingEvaluator(planned, _checks(leaves, tree, nodes),
                                 lambda: compile(outputs, inputs, fastmath, cache, wait=True),
-                                lambda: _batched_tier(nodes, leaves, order))
+                                None if control else lambda: _batched_tier(nodes, leaves, order))
     return _machine_code(nodes, leaves, tree, sized, fastmath, cache)
 
 

@@ -245,6 +245,31 @@ def test_unknown_sizes_build_before_returning():
     assert f([1.0, 2.0]) == 5.0
 
 
+def test_control_flow_answers_at_once_then_its_drivers_take_over(held):
+    """A loop and a cond run their sub-graphs with numpy while the kernels and drivers
+    are built in the background (whose kernels build in the foreground of that thread:
+    queued behind it, they would wait for ever)."""
+    from symgrad.evaluator import ControlEvaluator
+    x = sg.placeholder(shape=(3,), name="x")
+
+    def body(i, a):
+        return i + 1, sg.cond(sg.reduce_sum(a) > 0, lambda: a * sg.sin(x), lambda: a - x)
+    _, y = sg.while_loop(lambda i, a: i < 3, body, [sg.constant(0), x + 0.5])
+    loss = sg.reduce_sum(y * y)
+    outputs = [loss] + sg.gradients(loss, x) + sg.hessians(loss, x)
+    f = sg.compile(outputs, [x], wait=False)
+    assert type(f) is PendingEvaluator and not f.ready
+    point = np.array([0.3, -0.2, 0.6])
+    early = f(point)
+    _close(early, [np.float64(v).item() if np.ndim(v) == 0 else v
+                   for v in sg.evaluate(outputs, {x: point})], rtol=1e-10)
+    held.set()
+    assert f.wait(timeout=600) is f and isinstance(f, ControlEvaluator)
+    _close(f(point), early, rtol=1e-10)
+    values = f.batched(np.stack([point, -point]))   # point by point, compiled
+    np.testing.assert_allclose(values[2][0], early[2], rtol=1e-10)
+
+
 def test_saving_waits_for_the_machine_code(tmp_path, held):
     x, outputs = _rosen()
     f = sg.compile(outputs, [x], wait=False)
