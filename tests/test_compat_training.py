@@ -294,7 +294,10 @@ def test_exponential_moving_average_of_variables_and_batch_moments():
         at_test, at_train = sess.run(used, {x: batches[0], training: False}), \\
             sess.run(used, {x: batches[0], training: True})
     names = [ema.average(w).name, ema.average_name(w)]
+    averaged = [v.name for v in tf.moving_average_variables()]
+    model = tf.model_variables()
     """)
+    assert ns["averaged"] == ["w:0"] and ns["model"] == []   # TF 2.21's lists
     shadow_w, shadow_m, w, n = np.array([1.0, -1.0]), np.zeros(2), np.array([1.0, -1.0]), 0
     for b, (got_w, got_m) in zip([2.0, 6.0, -1.0], ns["history"]):
         decay = min(0.9, (1 + n) / (10 + n))        # the step's value before it runs

@@ -109,8 +109,9 @@ from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
                         add_to_collections, assign, assign_add, assign_sub,
                         control_dependencies, get_collection, get_collection_ref,
                         global_variables, global_variables_initializer, group,
-                        local_variables, local_variables_initializer, no_op,
-                        trainable_variables, variables_initializer)
+                        local_variables, local_variables_initializer, model_variables,
+                        moving_average_variables, no_op, trainable_variables,
+                        variables_initializer)
 
 from ..tracing.functions import *  # noqa: F401,F403  (tf.sin, tf.reduce_sum, ...)
 

@@ -217,6 +217,15 @@ def local_variables(scope=None):
     return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 
+def moving_average_variables(scope=None):
+    """The variables ``ExponentialMovingAverage.apply`` averages."""
+    return get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def model_variables(scope=None):
+    return get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
 def variables_initializer(var_list, name="init"):
     """An operation that sets ``var_list`` to their initial values."""
     return Operation(name, effect=_initialize(list(var_list)), graph=_graph())
