@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..graph import same_up_to_unknown
 from ..graph import Dim, Node
 from ..tracing import nn as _nn
+from .metrics import div_no_nan
 from .state import state_of
 from .tensor import constant
 from .variables import GraphKeys, get_collection
@@ -81,17 +82,17 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     else:
         loss = _t.reduce_sum(weighted)
         if reduction == Reduction.MEAN:
-            loss = _div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses) * weights))
+            loss = div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses) * weights))
         elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
             count = losses.size
             if isinstance(count, Dim):  # the batch size is known only when fed
-                loss = _div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses)))
+                loss = div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses)))
             else:
                 loss = loss / float(max(count, 1))
         elif reduction == Reduction.SUM_BY_NONZERO_WEIGHTS:
             present = _t.where(_t.equal(weights, 0.0), _t.zeros_like(weights),
                                _t.ones_like(weights))
-            loss = _div_no_nan(loss, _t.reduce_sum(present * _t.ones_like(losses)))
+            loss = div_no_nan(loss, _t.reduce_sum(present * _t.ones_like(losses)))
     if loss.dtype != input_dtype:
         loss = _t.cast(loss, input_dtype)
     if loss_collection is not None:
@@ -101,11 +102,6 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
 
 def _to_float32(x):
     return x if x.dtype == np.float32 else _t.cast(x, np.float32)
-
-
-def _div_no_nan(total, count):
-    """total / count, and 0 where count is 0 (TF's div_no_nan)."""
-    return _t.where(count > 0, total / _t.maximum(count, 1e-30), _t.zeros_like(total))
 
 
 def _pair(labels, predictions, what, float32=True):

@@ -59,8 +59,8 @@ def _counter(name, size=None):
     return Variable(zeros, trainable=False, collections=keys, name=name)
 
 
-def _div_no_nan(a, b, name=None):
-    """a / b, 0 where b is 0 (TF's div_no_nan)."""
+def div_no_nan(a, b, name=None):
+    """``tf.div_no_nan``: a / b, 0 where b is 0."""
     nonzero = _t.not_equal(b, 0.0)
     return _t.where(nonzero, a / _t.where(nonzero, b, _t.ones_like(b)), _t.zeros_like(a),
                     name=name)
@@ -105,7 +105,7 @@ def _mean(values, weights, name, default, metrics_collections, updates_collectio
     with variable_scope(name, default_name=default):
         counters = [_counter("total"), _counter("count")]
         return _streamed(counters, [_t.reduce_sum(values * w), _t.reduce_sum(w)],
-                         lambda c, n: _div_no_nan(c[0], c[1], name=n),
+                         lambda c, n: div_no_nan(c[0], c[1], name=n),
                          metrics_collections, updates_collections)
 
 
@@ -204,7 +204,7 @@ def _ratio(kinds, default, labels, predictions, weights, metrics_collections,
     with variable_scope(name, default_name=default):
         pairs = [_scoped_count(k, labels, predictions, weights) for k in kinds]
         return _streamed([c for c, _ in pairs], [a for _, a in pairs],
-                         lambda c, n: _div_no_nan(c[0], c[0] + c[1], name=n),
+                         lambda c, n: div_no_nan(c[0], c[0] + c[1], name=n),
                          metrics_collections, updates_collections)
 
 
@@ -328,8 +328,8 @@ def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections
             hits = diag_part(cm)
             union = _t.reduce_sum(cm, 0) + _t.reduce_sum(cm, 1) - hits
             valid = _t.reduce_sum(_t.cast(_t.greater(union, 0.0), np.float32))
-            iou = _t.reduce_sum(_div_no_nan(hits, union))
-            return _div_no_nan(iou, valid, name=tensor_name)
+            iou = _t.reduce_sum(div_no_nan(hits, union))
+            return div_no_nan(iou, valid, name=tensor_name)
         return _streamed([total], [batch], value_of, metrics_collections,
                          updates_collections, names=("Select_1", "AssignAdd"))
 
@@ -350,7 +350,7 @@ def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
                  _t.reduce_sum(per_class * _t.expand_dims(w, -1), 0)]
 
         def value_of(c, tensor_name):
-            ratio = _div_no_nan(c[0], c[1])
+            ratio = div_no_nan(c[0], c[1])
             return _t.reduce_mean(ratio, name=tensor_name) if tensor_name != "update_op" \
                 else _t.identity(ratio, name=tensor_name)
         return _streamed(counters, added, value_of, metrics_collections, updates_collections,

@@ -232,7 +232,8 @@ MISSING = {
                     "histograms)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells, "
                "contrib.layers' regularizers, initializers, fully_connected and flatten, "
-               "and contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
+               "contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
+               "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
     "estimator": "Estimators are not supported; write the model with placeholders and a "
                  "Session",

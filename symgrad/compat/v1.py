@@ -70,6 +70,7 @@ from . import schedules as _schedules
 from . import averages as _averages
 from . import contrib_layers as _contrib_layers
 from . import contrib_opt as _contrib_opt
+from . import seq2seq as _seq2seq
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -268,7 +269,12 @@ contrib = _runtime.namespace(
                                       **_v1_ops.CELLS),
     layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
         "l1_regularizer", "l2_regularizer", "xavier_initializer",
-        "variance_scaling_initializer", "fully_connected", "flatten")}))
+        "variance_scaling_initializer", "fully_connected", "flatten")}),
+    seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss),
+    legacy_seq2seq=_runtime.namespace(
+        "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
+        sequence_loss_by_example=_seq2seq.sequence_loss_by_example))
+div_no_nan = _metrics.div_no_nan
 _data_helpers = dict(
     shuffle_and_repeat=lambda buffer_size, count=None, seed=None: (
         lambda ds: ds.shuffle(buffer_size, seed).repeat(count)),
