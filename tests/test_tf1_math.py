@@ -25,6 +25,31 @@ def test_argmax_documented_values_ties_and_no_gradient():
     assert ns["grads"] == [None]                              # integer output
 
 
+def test_argmax_skips_nans_and_string_dtypes_are_tfs():
+    """A diverged softmax (all NaN) in the old MNIST tutorial's accuracy: TF's argmax
+    skips NaNs (index 0 when all are NaN), where the composed max-and-compare gave the
+    axis length, an index out of range; ``"float"`` is float32 in TF (numpy: float64).
+    TF 2.21's numbers."""
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        nan = float("nan")
+        x = tf.constant([[nan, nan, nan], [1.0, nan, 3.0], [1.0, 5.0, 2.0], [nan, 2.0, 1.0],
+                         [4.0, 4.0, nan]], dtype=tf.float64)
+        correct = tf.equal(tf.argmax(x, 1), tf.constant([0, 0, 1, 1, 2], tf.int64))
+        accuracy = tf.reduce_mean(tf.cast(correct, "float"))
+        dtypes = [tf.cast(x, "float").dtype, tf.zeros([2], "float").dtype,
+                  tf.ones([1], dtype="double").dtype]
+        with tf.Session() as sess:
+            amax, amin, amax0, acc = sess.run([tf.argmax(x, 1), tf.argmin(x, 1),
+                                               tf.argmax(x, 0), accuracy])
+    """)
+    assert ns["amax"].tolist() == [0, 2, 1, 1, 0] and ns["amin"].tolist() == [0, 0, 0, 2, 0]
+    assert ns["amax0"].tolist() == [4, 2, 1]
+    assert ns["acc"] == pytest.approx(0.6) and ns["acc"].dtype == np.float32
+    assert [np.dtype(d) for d in ns["dtypes"]] == [np.float32, np.float32, np.float64]
+
+
 def test_clip_by_value_documented_values_and_gradient_at_the_bounds():
     ns = run_tf1("""
         import tensorflow as tf

@@ -21,6 +21,7 @@ x:0 y:0 [2, 3] [2, 3]
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 
 import numpy as np
@@ -217,9 +218,19 @@ def tf1_results(fn):
     without ``:0`` in its name, ``shape.as_list()`` or TF's dtype checks."""
     if not isinstance(fn, types.FunctionType) or getattr(fn, "tf1_results", False):
         return fn
+    try:   # (through the wrappers' __wrapped__)
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    at = names.index("dtype") if "dtype" in names else None
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
+        # TF's names of dtypes: tf.cast(x, "float") is float32 (numpy's "float" is float64)
+        if at is not None and len(args) > at and isinstance(args[at], str):
+            args = args[:at] + (tf_dtype_arg(args[at]),) + args[at + 1:]
+        elif isinstance(kwargs.get("dtype"), str):
+            kwargs = dict(kwargs, dtype=tf_dtype_arg(kwargs["dtype"]))
         out = fn(*args, **kwargs)
         if _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32, as TF makes it
             out = _tf_default_dtype(out)

@@ -148,6 +148,8 @@ def _arg_extreme(reducer, x, axis, output_type, name):
     n = x.shape[axis]
     shape = [1] * x.ndim
     shape[axis] = n
+    if x.is_float:   # TF skips NaNs (all NaN: index 0); numpy would return the first NaN
+        x = where(is_nan(x), float("-inf") if reducer is reduce_max else float("inf"), x)
     hit = equal(x, reducer(x, axis, keepdims=True))
     iota = literal(x.graph, np.arange(n, dtype=np.float64).reshape(shape))
     first = reduce_min(where(hit, iota, float(n)), axis)
