@@ -50,6 +50,29 @@ def test_argmax_skips_nans_and_string_dtypes_are_tfs():
     assert [np.dtype(d) for d in ns["dtypes"]] == [np.float32, np.float32, np.float64]
 
 
+def test_arg_min_over_a_batch_of_unknown_size_nearest_neighbour():
+    """TensorFlow-Examples' nearest_neighbor.py: tf.arg_min over the distances to a
+    [None, 784] training set (the axis of unknown size raised a TypeError)."""
+    ns = run_tf1("""
+        import numpy as np
+        import tensorflow as tf
+        rng = np.random.RandomState(18)
+        Xtr = rng.rand(30, 8).astype(np.float32)
+        Xte = rng.rand(5, 8).astype(np.float32)
+        xtr = tf.placeholder("float", [None, 8])
+        xte = tf.placeholder("float", [8])
+        distance = tf.reduce_sum(tf.abs(tf.add(xtr, tf.negative(xte))), reduction_indices=1)
+        pred = tf.arg_min(distance, 0)
+        far = tf.argmax(distance, 0)
+        with tf.Session() as sess:
+            got = [sess.run([pred, far], {xtr: Xtr[:n], xte: Xte[i]})
+                   for i, n in enumerate([30, 30, 12, 7, 1])]
+    """)
+    for i, (n, (near, far)) in enumerate(zip([30, 30, 12, 7, 1], ns["got"])):
+        d = np.abs(ns["Xtr"][:n] - ns["Xte"][i]).sum(axis=1)
+        assert near == np.argmin(d) and far == np.argmax(d)
+
+
 def test_clip_by_value_documented_values_and_gradient_at_the_bounds():
     ns = run_tf1("""
         import tensorflow as tf

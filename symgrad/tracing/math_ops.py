@@ -25,7 +25,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
+from ..graph import Dim
 from ..ops import apply, literal, normalize_axis
+from ..ops.draws import iota_of
 from .arguments import publish
 from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
                         reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
@@ -150,7 +152,10 @@ def _arg_extreme(reducer, x, axis, output_type, name):
     shape[axis] = n
     if x.is_float:   # TF skips NaNs (all NaN: index 0); numpy would return the first NaN
         x = where(is_nan(x), float("-inf") if reducer is reduce_max else float("inf"), x)
-    hit = equal(x, reducer(x, axis, keepdims=True))
+    hit = equal(x, reducer(x, axis, keepdims=True))   # (every slice has a hit)
+    if isinstance(n, Dim):   # a size known at run time: 0, 1, ..., n-1 made then
+        iota = apply("reshape", [iota_of(x.graph, n, np.float64)], shape=tuple(shape))
+        return cast(reduce_min(where(hit, iota, float("inf")), axis), output_type, name=name)
     iota = literal(x.graph, np.arange(n, dtype=np.float64).reshape(shape))
     first = reduce_min(where(hit, iota, float(n)), axis)
     return cast(first, output_type, name=name)
