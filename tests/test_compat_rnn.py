@@ -246,3 +246,44 @@ def test_lstm_cell_peepholes_projection_and_clipping_as_tf(options, out_last, lo
     np.testing.assert_allclose(o[:, -1], out_last, atol=2e-5)
     assert value == pytest.approx(loss, abs=2e-5)
     np.testing.assert_allclose([np.abs(gg).sum() for gg in g], grad_sums, rtol=2e-4, atol=1e-4)
+
+
+# TF 2.21's outputs of a GRU forward and a basic backward cell over rows of lengths
+# 4, 2 and 0 (tests below): stacked outputs, both final states, d loss / d X.
+_BIDI_OUTPUTS = [[[0.03582196, 0.03582196, -0.75181962, -0.43093202], [-0.0513715, -0.0513715, -0.21752619, -0.28429462], [0.0, 0.0, 0.0, 0.0]], [[0.14139579, 0.14139579, -0.75415854, -0.41188169], [0.07967413, 0.07967413, 0.88686366, 0.42115428], [0.0, 0.0, 0.0, 0.0]], [[-0.35880268, -0.35880268, -0.11383967, -0.68810415], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[-0.02501102, -0.02501102, -0.98093218, 0.42004674], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]]
+_BIDI_STATE_FW = [[-0.02501102, -0.02501102], [0.07967413, 0.07967413], [0.0, 0.0]]
+_BIDI_STATE_BW = [[-0.75181962, -0.43093202], [-0.21752619, -0.28429462], [0.0, 0.0]]
+_BIDI_GRAD = [[[-0.06568548, 0.0852915, -0.05838705], [0.82316405, -0.15378903, -0.28346963], [0.52201372, -0.19839039, -0.38718709], [0.18374977, -0.0072838, 0.36242128]], [[0.5411173, 0.13197956, 0.07108181], [-0.15531266, 0.33403882, 0.56811413], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]
+
+
+def test_static_bidirectional_rnn_with_lengths_equals_tf():
+    """TensorFlow-Examples' bidirectional_rnn.py idiom (tf.nn.static_bidirectional_rnn
+    over tf.unstack), with sequence lengths and a GRUCell's kernel and bias
+    initializers: outputs, states, gradient and variable names as TF 2.21 gives them."""
+    import symgrad.compat.v1 as tf
+    rng = np.random.RandomState(23)
+    with tf.Graph().as_default():
+        X = tf.placeholder(tf.float64, [3, 4, 3])
+        L = tf.placeholder(tf.int32, [3])
+        fw = tf.nn.rnn_cell.GRUCell(2, kernel_initializer=tf.constant_initializer(0.3),
+                                    bias_initializer=tf.constant_initializer(0.1))
+        bw = tf.nn.rnn_cell.BasicRNNCell(2)
+        outs, sf, sb = tf.nn.static_bidirectional_rnn(fw, bw, tf.unstack(X, 4, 1),
+                                                      dtype=tf.float64, sequence_length=L)
+        loss = tf.reduce_sum(tf.stack(outs) ** 2) + tf.reduce_sum(sf) + tf.reduce_sum(sb ** 3)
+        g = tf.gradients(loss, X)[0]
+        Xd = rng.randn(3, 4, 3)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            bk = [v for v in tf.global_variables() if "bw" in v.name and "kernel" in v.name][0]
+            bk.load(rng.randn(5, 2) * 0.5, sess)
+            got = sess.run([tf.stack(outs), sf, sb, g], {X: Xd, L: [4, 2, 0]})
+        names = sorted(v.name for v in tf.global_variables())
+    for a, b in zip(got, [_BIDI_OUTPUTS, _BIDI_STATE_FW, _BIDI_STATE_BW, _BIDI_GRAD]):
+        np.testing.assert_allclose(a, b, atol=2e-8)
+    assert names == ["bidirectional_rnn/bw/basic_rnn_cell/bias:0",
+                     "bidirectional_rnn/bw/basic_rnn_cell/kernel:0",
+                     "bidirectional_rnn/fw/gru_cell/candidate/bias:0",
+                     "bidirectional_rnn/fw/gru_cell/candidate/kernel:0",
+                     "bidirectional_rnn/fw/gru_cell/gates/bias:0",
+                     "bidirectional_rnn/fw/gru_cell/gates/kernel:0"]

@@ -74,11 +74,12 @@ class RNNCell:
                 self._weights = self._build(inputs.shape[-1], inputs.dtype)
         return self._step(inputs, state)
 
-    def _kernel(self, name, rows, cols, dtype, bias=0.0, initializer=None):
+    def _kernel(self, name, rows, cols, dtype, bias=0.0, initializer=None,
+                bias_initializer=None):
         kernel = get_variable(f"{name}kernel", (rows, cols), dtype=dtype,
                               initializer=initializer)
         b = get_variable(f"{name}bias", (cols,), dtype=dtype,
-                         initializer=_init.Constant(bias))
+                         initializer=bias_initializer or _init.Constant(bias))
         return kernel, b
 
 
@@ -202,11 +203,19 @@ class GRUCell(RNNCell):
 
     scope_name = "gru_cell"
 
+    def __init__(self, num_units, activation=None, reuse=None, kernel_initializer=None,
+                 bias_initializer=None, name=None, dtype=None):
+        super().__init__(num_units, activation, reuse, name, dtype)
+        self._inits = kernel_initializer, bias_initializer
+
     def _build(self, depth, dtype):
+        kernel, bias = self._inits   # (no bias_initializer: gates 1.0, candidate 0.0, TF's)
         with variable_scope("gates"):
-            gates = self._kernel("", depth + self._units, 2 * self._units, dtype, bias=1.0)
+            gates = self._kernel("", depth + self._units, 2 * self._units, dtype, 1.0,
+                                 kernel, bias)
         with variable_scope("candidate"):
-            candidate = self._kernel("", depth + self._units, self._units, dtype)
+            candidate = self._kernel("", depth + self._units, self._units, dtype, 0.0,
+                                     kernel, bias)
         return gates, candidate
 
     def _step(self, x, h):
@@ -376,6 +385,28 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
                                        sequence_length, initial_state_bw, dtype,
                                        time_major=time_major, scope="bw")
     return (out_fw, backwards(out_bw)), (state_fw, state_bw)
+
+
+def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
+                             initial_state_bw=None, dtype=None, sequence_length=None,
+                             scope=None):
+    """``tf.nn.static_bidirectional_rnn`` over a list of [batch, depth] steps: (outputs,
+    the forward cell's final state, the backward cell's); each output is the forward
+    and the (reversed back) backward outputs of its step, concatenated."""
+    inputs = [_t.as_tensor(v) for v in inputs]
+
+    def backwards(steps):
+        if sequence_length is None:
+            return list(reversed(steps))
+        stacked = reverse_sequence(_t.stack(steps), sequence_length, seq_axis=0, batch_axis=1)
+        return _t.unstack(stacked, num=len(steps), axis=0)
+    with variable_scope(scope, default_name="bidirectional_rnn"):
+        out_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
+                                      sequence_length, scope="fw")
+        out_bw, state_bw = static_rnn(cell_bw, backwards(inputs), initial_state_bw, dtype,
+                                      sequence_length, scope="bw")
+    outputs = [_t.concat([f, b], axis=1) for f, b in zip(out_fw, backwards(out_bw))]
+    return outputs, state_fw, state_bw
 
 
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002

@@ -266,7 +266,8 @@ contrib = _runtime.namespace(
     "contrib", opt=_runtime.namespace("contrib.opt",
                                       ScipyOptimizerInterface=_contrib_opt.ScipyOptimizerInterface),
     rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
-                                      **_v1_ops.CELLS),
+                           static_bidirectional_rnn=_rnn.static_bidirectional_rnn,
+                           **_v1_ops.CELLS),
     layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
         "l1_regularizer", "l2_regularizer", "xavier_initializer",
         "variance_scaling_initializer", "fully_connected", "flatten")}),
