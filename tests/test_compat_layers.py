@@ -204,3 +204,27 @@ def test_dense_layer_objects_list_their_variables_as_tf():
     # TF 2.21's lists
     k0, k1 = ["dense/kernel", "dense/bias"], ["dense_1/kernel", "dense_1/bias"]
     assert names == [[k0, k0, k0, k0, [], []], [k1, k1, [], [], k1, k1]]
+
+
+def test_update_ops_are_named_in_their_scope_and_filtered_by_it():
+    """DCGAN code runs only the generator's moving-average updates:
+    tf.get_collection(UPDATE_OPS, scope="Generator") was empty (operations were named
+    outside every scope).  Names as TF 2.21 gives them."""
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        with tf.variable_scope("G"):
+            tf.layers.batch_normalization(tf.layers.dense(x, 2), training=True)
+        with tf.variable_scope("D"):
+            tf.layers.batch_normalization(x, training=True)
+        with tf.name_scope("stuff"):
+            counter = tf.Variable(0, name="counter")
+            inc = tf.assign_add(counter, 1, name="inc")
+            grp = tf.group(inc, name="grp")
+        names = [op.name for op in tf.get_collection(tf.GraphKeys.UPDATE_OPS)]
+        assert names == ["G/batch_normalization/AssignMovingAvg",
+                         "G/batch_normalization/AssignMovingAvg_1",
+                         "D/batch_normalization/AssignMovingAvg",
+                         "D/batch_normalization/AssignMovingAvg_1"]
+        assert len(tf.get_collection(tf.GraphKeys.UPDATE_OPS, scope="G")) == 2
+        assert inc.op.name == "stuff/inc" and grp.name == "stuff/grp"

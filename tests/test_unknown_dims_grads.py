@@ -41,12 +41,26 @@ def test_concat_along_an_unknown_axis_with_one_input_of_unknown_size(where, rng)
                                    rtol=1e-6, atol=1e-8)
 
 
-def test_concat_of_two_unknown_sizes_says_which_sizes_it_needs():
+def test_concat_of_three_unknown_sizes_gives_each_its_rows(rng):
+    """A GAN's tf.concat([real_logits, fake_logits], 0), two batches of sizes fed
+    separately (and a third): each input's gradient is its slice of the gradient, at
+    bounds known when values arrive; evaluated and compiled, against differences."""
     X = sg.placeholder(sg.float64, shape=(None, 3), name="X")
     Y = sg.placeholder(sg.float64, shape=(None, 3), name="Y")
-    c = sg.concat([X, Y], axis=0)
-    with pytest.raises(sg.ShapeError, match="two or more inputs have unknown sizes"):
-        sg.gradients(sg.reduce_sum(c), X)
+    Z = sg.placeholder(sg.float64, shape=(None, 3), name="Z")
+    w = sg.constant(np.array([0.5, -1.0, 2.0]))
+    loss = sg.reduce_sum(sg.softmax(sg.concat([X, Y * 2.0, Z], axis=0), axis=1) * w)
+    grads = sg.gradients(loss, [X, Y, Z])
+    f = sg.compile(grads, [X, Y, Z])
+    for n, m, k in ((2, 3, 1), (4, 1, 2), (1, 1, 0)):
+        xs = [rng.standard_normal((r, 3)) for r in (n, m, k)]
+        feed = dict(zip([X, Y, Z], xs))
+        got = sg.evaluate(grads, feed)
+        for j, compiled in enumerate(f(*xs)):
+            np.testing.assert_allclose(compiled, got[j], rtol=1e-12, atol=1e-14)
+            want = finite_difference(lambda v: sg.evaluate(loss, {**feed, [X, Y, Z][j]: v}),
+                                     xs[j])
+            np.testing.assert_allclose(got[j], want, rtol=1e-6, atol=1e-8)
 
 
 def test_gaussian_process_over_a_fed_number_of_points_matches_numpy_and_differences():

@@ -238,10 +238,10 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                                trainable_=False)
         moving_var = variable("moving_variance", moving_variance_initializer or _init.Ones(),
                               trainable_=False)
-
-    out, updates = normalize(inputs, axis, (gamma, beta, moving_mean, moving_var), epsilon,
-                             momentum, training,
-                             unbiased=fused is not False and inputs.ndim == 4 and axis in (1, 3))
+        # (the updates inside the layer's scope: TF's G/batch_normalization/AssignMovingAvg)
+        out, updates = normalize(inputs, axis, (gamma, beta, moving_mean, moving_var),
+                                 epsilon, momentum, training, unbiased=fused is not False and
+                                 inputs.ndim == 4 and axis in (1, 3))
     for update in updates:
         _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
     return _t.identity(out, name=name)
@@ -277,7 +277,8 @@ def normalize(inputs, axis, variables, epsilon, momentum, training, unbiased=Fal
     if unbiased:
         n = _t.cast(_t.size(inputs), inputs.dtype) / float(inputs.shape[axis])
         var = var * n / (n - 1.0)
-    updates = [_variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate)
+    updates = [_variables.assign_sub(moving, (moving - _t.stop_gradient(batch)) * rate,
+                                     name="AssignMovingAvg")
                for moving, batch in ((moving_mean, mean), (moving_var, var))]
     return out, updates
 

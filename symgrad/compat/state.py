@@ -50,6 +50,8 @@ class Operation:
         state = state_of(graph) if graph is not None else None
         extra = list(state.control_stack[-1]) if state and state.control_stack else []
         self.control_inputs = list(control_inputs) + extra
+        if state and "/" not in name and hasattr(graph, "scoped"):
+            name = graph.scoped(name)   # inside the open name scopes, as TF names ops
         self.name = state.unique(name) if state else name
         if state:
             state.operations[self.name] = self

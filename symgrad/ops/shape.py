@@ -108,10 +108,13 @@ def _concat_grad(node, g):
     if len(unknown) > 1 and all(d == sizes[0] for d in sizes):
         # pieces of one size (a Transformer's heads stacked on the batch axis)
         return equal_pieces(g, axis, len(sizes), sizes[0])
-    if len(unknown) > 1:
-        raise ShapeError("the gradient of concat along an axis where two or more inputs have "
-                         f"unknown sizes (None) is not supported (sizes {sizes}); give all but "
-                         "one of them a size along that axis")
+    if len(unknown) > 1:   # bounds known at run time (a GAN's real and fake logits)
+        grads, start = [], 0
+        for i, size in enumerate(sizes):
+            stop = start + size if i < len(sizes) - 1 else None
+            grads.append(F.index(g, index=(slice(None),) * axis + (slice(start, stop),)))
+            start = stop
+        return grads
     grads, start = [], 0
     for i, x in enumerate(node.inputs):
         if unknown and i >= unknown[0]:
