@@ -352,3 +352,26 @@ def test_optimizer_subclasses_for_tfs_internal_protocol_are_refused_clearly():
         w = tf.Variable(1.0)
         with pytest.raises(NotImplementedError, match="PowerSign defines _apply_dense.*tf.assign"):
             PowerSign().minimize(w * w)
+
+
+def test_a_fetched_variable_is_read_after_the_runs_updates():
+    """``_, step = sess.run([train_op, global_step])``: TF1 fetches a variable as its
+    reference, so the step comes back incremented (loggers and checkpoint schedules
+    count on it); a loss fetched beside the step is the one the step used.  TF 2.21's
+    results for each run below."""
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0, name="w")
+        v = tf.Variable(5.0, name="v")
+        loss = w * w
+        step = tf.train.get_or_create_global_step()
+        train = tf.train.GradientDescentOptimizer(0.25).minimize(loss, global_step=step)
+        inc = tf.assign_add(v, 1.0)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            assert s.run([train, w, step, loss]) == [None, 0.5, 1, 1.0]
+            assert s.run([inc, v]) == [6.0, 6.0]
+            assert s.run([v, inc]) == [7.0, 7.0]
+            assert s.run([step, train]) == [2, None]
+            assert s.run([tf.group(train), step]) == [None, 3]
+            assert s.run(w) == 0.125

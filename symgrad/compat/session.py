@@ -212,8 +212,13 @@ class Session:
         # tf.group or no_op after the step gives the rate the step used).  So the fetched
         # tensors are read after what *they* wait for, before what the fetched
         # operations wait for, and those operations act last.
+        # A fetched variable is TF1's reference to it: read when the run ends, after the
+        # fetched operations' updates (``_, step = sess.run([train_op, global_step])``
+        # gives the incremented step, as in TF).
+        late = [t for t in tensors if t.opdef.name == "variable"]
+        tensors = [t for t in tensors if t.opdef.name != "variable"]
         done = set()
-        self._run_ops(self._plan(tensors, feeds)[1], feeds, done)
+        self._run_ops(self._plan(tensors + late, feeds)[1], feeds, done)
         waits = [dep for op in ops for dep in self._waits(op, feeds) if dep not in done]
         inputs = [x for op in ops for x in op.inputs]
         if waits:
@@ -237,6 +242,7 @@ class Session:
         for op in ops:
             if op.value is not None:
                 found[id(op)] = self._read([op.value], feeds)[0]
+        found.update(zip(map(id, late), self._read(late, feeds)))
         return found
 
     def _waits(self, op, feeds):
