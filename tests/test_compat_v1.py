@@ -524,3 +524,16 @@ def test_print_passes_its_input_through_and_writes_its_data_when_evaluated(capsy
             grad = sess.run(g, {x: np.arange(5.0)})       # does not evaluate the Print
     assert got == [20.0] * 3 and grad.tolist() == [2.0] * 5
     assert capsys.readouterr().err == "x and sum: [0.0 1.0 2.0...][10.0]\n" * 2
+
+
+def test_print_of_a_tensor_without_a_closed_form_is_tfs():
+    """The old MNIST tutorial prints ``pred`` over a [None, 784] batch: where no closed
+    form can be shown, TF's description (op names are symgrad's, lower case)."""
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 784])
+        W = tf.Variable(tf.zeros([784, 10]))
+        b = tf.Variable(tf.zeros([10]))
+        pred = tf.nn.softmax(tf.matmul(x, W) + b)
+        assert str(pred) == 'Tensor("softmax:0", shape=(?, 10), dtype=float32)'
+        assert str(tf.constant(2.0) * 3) == "3*Const"     # a closed form where there is one

@@ -199,6 +199,15 @@ class TF1Tensor(_t.Tensor):
     def __repr__(self):
         return f"<tf.Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
 
+    def __str__(self):
+        # the closed form where there is one to show; else what TF prints (a [None, d]
+        # batch: print(pred) in a tutorial shows the tensor, not why there is no formula;
+        # sg.closed_form(t) gives that)
+        text = super().__str__()
+        if text.startswith("<closed form of ") and self.shape is not None:
+            return f'Tensor("{self.name}", shape={self.get_shape()}, dtype={self.dtype.name})'
+        return text
+
 
 TF1Tensor.derived_class = TF1Tensor
 
