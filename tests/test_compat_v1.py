@@ -537,3 +537,19 @@ def test_print_of_a_tensor_without_a_closed_form_is_tfs():
         pred = tf.nn.softmax(tf.matmul(x, W) + b)
         assert str(pred) == 'Tensor("softmax:0", shape=(?, 10), dtype=float32)'
         assert str(tf.constant(2.0) * 3) == "3*Const"     # a closed form where there is one
+
+
+def test_shapes_that_do_not_fit_at_run_time_raise_tfs_invalid_argument_error():
+    """A reshape of a fed batch that does not divide: TF raises InvalidArgumentError
+    when the session runs; code catching it (or symgrad's ShapeError) catches it."""
+    import symgrad as sg
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        r = tf.reshape(x, [-1, 2])
+        with tf.Session() as sess:
+            assert sess.run(r, {x: np.ones((2, 3))}).shape == (3, 2)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="reshape"):
+                sess.run(r, {x: np.ones((3, 3))})
+            with pytest.raises(sg.ShapeError):
+                sess.run(r, {x: np.ones((1, 3))})

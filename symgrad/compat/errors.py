@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from ..errors import (ArgumentError, CompileError, FeedError, GraphError, StateError,
-                      SymgradError)
+                      SymgradError, ShapeError)
 
 
 class OpError(SymgradError):
@@ -61,6 +61,11 @@ DataLossError = _subclass("DataLossError", doc="unrecoverable data loss")
 
 class UnfedPlaceholderError(InvalidArgumentError, FeedError):
     """TF's InvalidArgumentError for an unfed placeholder; also symgrad's FeedError."""
+
+
+class RunShapeError(InvalidArgumentError, ShapeError):
+    """TF's InvalidArgumentError for shapes that do not fit once values arrive (a
+    reshape of a fed batch); also symgrad's ShapeError."""
 
 
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = range(6)

@@ -27,6 +27,7 @@ import weakref
 
 import numpy as np
 
+from ..errors import ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
@@ -315,7 +316,12 @@ class Session:
                 None, None, f"You must feed a value for placeholder tensor {p.op_name!r} with "
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
-        values = run_nodes(reads, feeds)
+        try:
+            values = run_nodes(reads, feeds)
+        except ShapeError as exc:   # sizes that do not fit once values arrive: TF's error
+            if isinstance(exc, errors.OpError):
+                raise
+            raise errors.RunShapeError(None, None, str(exc)) from None
         prints = state_of(self.graph).prints
         if prints:
             for node in [n for n in prints if n in values]:
