@@ -88,7 +88,8 @@ def explicit_broadcasts(ys, x):
         if node in region or not node.inputs:
             continue
         ins = [mapped.get(i, i) for i in node.inputs]
-        if node.opdef.kind == "elementwise" and node.size <= BROADCAST_LIMIT and \
+        if node.opdef.kind == "elementwise" and is_static(node.shape) and \
+                node.size <= BROADCAST_LIMIT and \
                 sum(i in region for i in node.inputs) > 1:   # selections meeting
             ins = [F.broadcast_to(new, shape=node.shape)
                    if old in region and old.shape != node.shape else new
