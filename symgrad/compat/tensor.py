@@ -26,6 +26,7 @@ import types
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import same_up_to_unknown
 from .state import DEFAULT_SESSIONS
 
 
@@ -35,6 +36,19 @@ _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
 def tf_dtype_arg(dtype):
     """A dtype argument with TF's string names (``"float"`` is float32 in TF)."""
     return _TF_NAMES.get(dtype, dtype) if isinstance(dtype, str) else dtype
+
+
+def as_dtype(type_value):
+    """``tf.as_dtype``: the numpy dtype for ``tf.float32``, ``np.float32``, ``"float32"``
+    (or TF's ``"float"``/``"double"``); symgrad's dtypes are numpy's."""
+    return _t.as_dtype(tf_dtype_arg(type_value), "tf.as_dtype(type_value)")
+
+
+dtypes = types.SimpleNamespace(   # tf.dtypes.float32, tf.dtypes.as_dtype
+    as_dtype=as_dtype, float16=np.float16, half=np.float16, float32=np.float32,
+    float64=np.float64, double=np.float64, int8=np.int8, int16=np.int16, int32=np.int32,
+    int64=np.int64, uint8=np.uint8, uint16=np.uint16, uint32=np.uint32, uint64=np.uint64,
+    bool=np.bool_)
 
 
 class Dimension(int):
@@ -263,6 +277,20 @@ def _mark(out):
     elif isinstance(out, (list, tuple)):
         for item in out:
             _mark(item)
+
+
+def check_same_shapes(tensors, what):
+    """TF's ValueError when ``tf.add_n``'s inputs differ in shape: AddN does not
+    broadcast (sizes unknown until run time agree with any size)."""
+    first = tensors[0]
+    for i, t in enumerate(tensors[1:], 1):
+        if first.shape is not None and t.shape is not None and \
+                not same_up_to_unknown(first.shape, t.shape):
+            raise ValueError(
+                f"{what}: inputs must all have the same shape (AddN does not broadcast); "
+                f"inputs[0] {first.name!r} has shape {TensorShape(first.shape)} and "
+                f"inputs[{i}] {t.name!r} has shape {TensorShape(t.shape)}; reshape or "
+                f"reduce them first (tf.reduce_sum, tf.reshape)")
 
 
 def constant(value, dtype=None, shape=None, name=None):

@@ -103,7 +103,7 @@ from .partitioned import (PartitionedVariable, fixed_size_partitioner,  # noqa: 
 from .session import GradientList, InteractiveSession, Session, remember_none
 from .state import Operation, default_session  # noqa: F401
 from .state import state_of as _state_of
-from .tensor import TensorShape, as_tf1, tf_dtype_arg  # noqa: F401
+from .tensor import TensorShape, as_dtype, as_tf1, dtypes, tf_dtype_arg  # noqa: F401
 from .variables import tf_dtype as _tf_dtype
 from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
                         add_to_collections, assign, assign_add, assign_sub,
@@ -116,12 +116,17 @@ from ..tracing.functions import *  # noqa: F401,F403  (tf.sin, tf.reduce_sum, ..
 
 float16, float32, float64 = np.float16, np.float32, np.float64
 int32, int64, uint8 = np.int32, np.int64, np.uint8
+int8, int16, uint16, uint32, uint64 = np.int8, np.int16, np.uint16, np.uint32, np.uint64
+double, half = np.float64, np.float16
 bool = np.bool_  # noqa: A001  (tf.bool)
 Graph, Tensor = _t.Graph, _t.Tensor
 get_default_graph, reset_default_graph = _t.get_default_graph, _t.reset_default_graph
 newaxis = None
 div, truediv = _f.div, _f.div
 initialize_all_variables = global_variables_initializer
+all_variables = global_variables   # (TF1's deprecated names)
+initialize_variables = variables_initializer
+
 get_default_session = default_session
 
 
@@ -187,6 +192,9 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
 def add_n(inputs, name=None):
     """The sum of a list of tensors (IndexedSlices summed as their dense tensors, as TF)."""
     inputs = [convert_to_tensor(t) for t in inputs]
+    if not inputs:
+        raise ValueError("tf.add_n: inputs must be a list of at least one tensor")
+    _tensor.check_same_shapes(inputs, "tf.add_n")
     total = inputs[0]
     for t in inputs[1:]:
         total = total + t
@@ -347,6 +355,8 @@ train = _runtime.namespace("train",
     latest_checkpoint=_runtime.latest_checkpoint,
     get_checkpoint_state=_runtime.get_checkpoint_state,
     list_variables=_runtime.list_variables, load_variable=_runtime.load_variable,
+    NewCheckpointReader=_runtime.CheckpointReader, load_checkpoint=_runtime.CheckpointReader,
+    checkpoint_exists=_runtime.checkpoint_exists,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_monitored, n) for n in (
@@ -399,6 +409,13 @@ from .slices import (IndexedSlices, clip_by_global_norm, clip_by_norm,  # noqa: 
 from .scatter import *  # noqa: E402,F401,F403  (tf.scatter_update, tf.scatter_nd_add, ...)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
+from . import segments as _segments  # noqa: E402
+from .strided import strided_slice  # noqa: E402,F401
+from .least_squares import matrix_solve_ls  # noqa: E402,F401
+linalg.lstsq = _tensor.tf1_results(matrix_solve_ls)
+for _name in _segments.__all__:   # tf.unsorted_segment_max, tf.math.segment_prod, ...
+    globals()[_name] = getattr(_segments, _name)
+    setattr(math, _name, _tensor.tf1_results(getattr(_segments, _name)))
 from .vector_ops import ListDiff, bincount, cross, setdiff1d  # noqa: E402,F401
 from . import vector_ops as _vector_ops  # noqa: E402
 nn.crelu = _tensor.tf1_results(_vector_ops.crelu)
