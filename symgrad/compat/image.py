@@ -253,12 +253,31 @@ def central_crop(image, central_fraction):
 
 
 def convert_image_dtype(image, dtype, saturate=False, name=None):
-    """Integers to floats in [0, 1] (``x / max``); floats to another float type."""
+    """TF's conversions: integers to floats in [0, 1] (``x / max``), floats to another
+    float type, floats in [0, 1] to integers (``x * (max + 0.5)``, truncated; clipped to
+    the type's range first when ``saturate``), integers to integers by scaling with the
+    ratio of the types' maxima (TF's bit shifts, a multiply or an integer division)."""
     source = np.asarray(image).dtype if not isinstance(image, _t.Tensor) else image.dtype
     x = _t.as_tensor(image)
     target = np.dtype(dtype)
-    if target.kind != "f":
-        raise ArgumentError("tf.image.convert_image_dtype: symgrad converts to float types")
-    if source.kind in "iu":   # (the numpy value's own type: uint8 pixels are 0..255)
-        return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
-    return _t.cast(x, target, name=name)
+    if target.kind not in "fiu" or source.kind not in "fiu":
+        raise ArgumentError(f"tf.image.convert_image_dtype: converts between float and "
+                            f"integer types, not {source} to {target}")
+    if target == source:
+        return _t.identity(x, name=name) if name else x
+    if target.kind == "f":
+        if source.kind in "iu":   # (the numpy value's own type: uint8 pixels are 0..255)
+            return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
+        return _t.cast(x, target, name=name)
+    top = np.iinfo(target).max
+    if source.kind == "f":
+        scaled = x * np.asarray(top + 0.5, source)
+        if saturate:
+            info = np.iinfo(target)
+            scaled = _t.clip_by_value(scaled, np.asarray(info.min, source), np.asarray(top, source))
+        return _t.cast(scaled, target, name=name)
+    ratio = (int(np.iinfo(source).max) + 1) // (int(top) + 1)
+    if ratio >= 1:   # a wider source: drop its low bits (integer division, TF's shift)
+        return _t.cast(_t.floordiv(x, np.asarray(max(ratio, 1), source)), target, name=name)
+    up = (int(top) + 1) // (int(np.iinfo(source).max) + 1)
+    return _t.cast(x, target) * np.asarray(up, target)

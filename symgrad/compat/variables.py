@@ -46,7 +46,10 @@ class GraphKeys:
 
 def tf_dtype(value, dtype):
     """TF's defaults: Python floats become float32, Python ints int32; numpy values and
-    tensors keep their dtype."""
+    tensors keep their dtype (unsigned ones too: uint8 pixels stay uint8, as in TF)."""
+    if dtype is None and isinstance(value, (np.ndarray, np.generic)) and \
+            value.dtype.kind == "u":
+        return value.dtype
     if dtype is not None or isinstance(value, (Node, np.ndarray, np.generic)):
         return dtype
     kind = np.asarray(value).dtype.kind
