@@ -175,6 +175,37 @@ def load_variable(ckpt_dir_or_file, name):
     return value[()] if value.ndim == 0 else value
 
 
+class CheckpointReader:
+    """``tf.train.NewCheckpointReader(path)`` (``tf.train.load_checkpoint``): the values
+    a ``Saver`` wrote, by variable name, read once."""
+
+    def __init__(self, ckpt_dir_or_file):
+        with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
+            self._values = {name: data[name] for name in data.files}
+
+    def get_variable_to_shape_map(self):
+        return {name: list(v.shape) for name, v in self._values.items()}
+
+    def get_variable_to_dtype_map(self):
+        return {name: v.dtype for name, v in self._values.items()}
+
+    def has_tensor(self, tensor_str):
+        return tensor_str in self._values
+
+    def get_tensor(self, tensor_str):
+        """The saved value of ``tensor_str`` (numpy; a numpy scalar for a scalar)."""
+        if tensor_str not in self._values:
+            raise errors.NotFoundError(None, None, f"Key {tensor_str} not found in checkpoint")
+        value = self._values[tensor_str]
+        return value[()] if value.ndim == 0 else value.copy()
+
+
+def checkpoint_exists(checkpoint_prefix):
+    """``tf.train.checkpoint_exists``: whether ``Saver.save`` wrote ``checkpoint_prefix``."""
+    path = str(checkpoint_prefix)
+    return os.path.exists(path if path.endswith(".npz") else path + ".npz")
+
+
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
     """``tf.report_uninitialized_variables``: an operation whose fetch is the names
     (bytes, a numpy object array) of the variables of ``var_list`` (default: the global
