@@ -169,3 +169,88 @@ def test_dtype_names_and_as_dtype():
     with tf.Graph().as_default():
         v = tf.Variable(1.0)
         assert tf.all_variables() == [v]
+
+
+PIXELS = np.array([[[0.2, 0.4, 0.8], [0.9, 0.1, 0.3], [0.5, 0.5, 0.5]],
+                   [[0.0, 0.0, 0.0], [1.0, 0.0, 0.2], [0.3, 0.7, 0.1]]], np.float32)
+
+
+def test_hsv_saturation_and_hue_as_tf_for_float_and_uint8_images():
+    # colour jitter of TF1 input pipelines; greys and black are the edge cases
+    with tf.Graph().as_default():
+        u8 = (PIXELS * 255).astype(np.uint8)
+        outs = [tf.image.rgb_to_hsv(PIXELS), tf.image.adjust_saturation(PIXELS, 0.4),
+                tf.image.adjust_saturation(PIXELS, 2.5), tf.image.adjust_hue(PIXELS, 0.2),
+                tf.image.adjust_hue(PIXELS, -0.45), tf.image.adjust_saturation(u8, 1.7),
+                tf.image.adjust_hue(u8, 0.3),
+                tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(PIXELS))]
+        with tf.Session() as sess:
+            got = sess.run(outs)
+    want = [  # TF 2.21
+        [[[0.611111, 0.75, 0.8], [0.958333, 0.888889, 0.9], [0.0, 0.0, 0.5]],
+         [[0.0, 0.0, 0.0], [0.966667, 1.0, 1.0], [0.277778, 0.857143, 0.7]]],
+        [[[0.56, 0.64, 0.8], [0.9, 0.58, 0.66], [0.5, 0.5, 0.5]],
+         [[0.0, 0.0, 0.0], [1.0, 0.6, 0.68], [0.54, 0.7, 0.46]]],
+        [[[0.0, 0.266667, 0.8], [0.9, 0.0, 0.225], [0.5, 0.5, 0.5]],
+         [[0.0, 0.0, 0.0], [1.0, 0.0, 0.2], [0.233333, 0.7, 0.0]]],
+        [[[0.72, 0.2, 0.8], [0.9, 0.86, 0.1], [0.5, 0.5, 0.5]],
+         [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.1, 0.7, 0.62]]],
+        [[[0.8, 0.78, 0.2], [0.1, 0.86, 0.9], [0.5, 0.5, 0.5]],
+         [[0.0, 0.0, 0.0], [0.0, 0.9, 1.0], [0.68, 0.1, 0.7]]],
+        [[[0, 68, 204], [229, 0, 57], [127, 127, 127]], [[0, 0, 0], [255, 0, 51], [59, 178, 0]]],
+        [[[204, 51, 132], [117, 229, 25], [127, 127, 127]],
+         [[0, 0, 0], [102, 255, 0], [25, 106, 178]]],
+        PIXELS]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == (np.uint8 if i in (5, 6) else np.float32)
+        np.testing.assert_allclose(g, w, atol=1e-6 if i < 5 or i == 7 else 0)
+
+
+def test_saturation_and_hue_gradients_match_finite_differences():
+    # TF 2.21 defines no gradient for AdjustSaturation/AdjustHue; symgrad's comes from
+    # the HSV round trip: checked by central differences away from the kinks (greys)
+    rgb = np.array([[0.2, 0.4, 0.8], [0.9, 0.1, 0.3], [0.3, 0.7, 0.15]])
+    weights = np.array([[1.0, -2.0, 0.5], [0.3, 1.0, 2.0], [-1.0, 0.7, 1.5]])
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [3, 3])
+        f = tf.reduce_sum(tf.image.adjust_saturation(x, 0.6) ** 2) + \
+            tf.reduce_sum(tf.image.adjust_hue(x, 0.15) * weights)
+        g = tf.gradients(f, x)[0]
+        with tf.Session() as sess:
+            grad = sess.run(g, {x: rgb})
+            fd = np.zeros_like(rgb)
+            for idx in np.ndindex(rgb.shape):
+                step = np.zeros_like(rgb)
+                step[idx] = 1e-6
+                fd[idx] = (sess.run(f, {x: rgb + step}) - sess.run(f, {x: rgb - step})) / 2e-6
+    np.testing.assert_allclose(grad, fd, rtol=1e-6, atol=1e-7)
+
+
+def test_crop_or_pad_and_random_distortions_of_the_cifar10_tutorial():
+    with tf.Graph().as_default():
+        grid = tf.reshape(tf.range(20.0), [4, 5, 1])
+        fitted = tf.image.resize_image_with_crop_or_pad(grid, 3, 8)[..., 0]
+        img = tf.constant(PIXELS)
+        tf.set_random_seed(3)
+        crop = tf.random_crop(tf.reshape(tf.range(30.0), [5, 6]), [2, 3], seed=1)
+        bright = tf.image.random_brightness(img, 0.25, seed=2) - img
+        contrast = tf.image.random_contrast(img, 0.2, 1.8, seed=4)
+        jitter = tf.image.random_hue(tf.image.random_saturation(img, 0.5, 1.5, seed=5), 0.1)
+        g = tf.gradients(tf.reduce_sum(crop * crop), [])  # (no xs: nothing to check)
+        assert g == [] and crop.shape.as_list() == [2, 3]
+        with tf.Session() as sess:
+            # TF 2.21's numbers for the centred crop and pad
+            assert sess.run(fitted).tolist() == [[0, 0, 1, 2, 3, 4, 0, 0], [0, 5, 6, 7, 8, 9, 0, 0],
+                                                 [0, 10, 11, 12, 13, 14, 0, 0]]
+            windows = set()
+            for _ in range(12):
+                c, b, k, j = sess.run([crop, bright, contrast, jitter])
+                assert c[0, 1] - c[0, 0] == 1 and c[1, 0] - c[0, 0] == 6   # a window
+                windows.add(c[0, 0])
+                assert np.ptp(b) < 1e-6 and abs(b.flat[0]) <= 0.25   # one delta per image
+                assert 0.0 <= j.min() and j.max() <= 1.0
+        assert len(windows) > 1 and windows <= {r * 6.0 + q for r in range(4) for q in range(4)}
+    with pytest.raises(ValueError, match="random_contrast: the lower bound 1.5 must be below"):
+        tf.image.random_contrast(PIXELS, 1.5, 0.5)
+    with pytest.raises(ValueError, match=r"random_crop: size \[6, 3\]"):
+        tf.random_crop(tf.ones([5, 6]), [6, 3])

@@ -15,12 +15,17 @@ Images are [height, width, channels] or batches [batch, height, width, channels]
   (source pixel ``y * in / out``; ``align_corners``: ``y * (in - 1) / (out - 1)``;
   ``half_pixel_centers``: ``(y + 1/2) * in / out``, less 1/2 for bilinear);
   ``crop_to_bounding_box``, ``pad_to_bounding_box``, ``central_crop``;
-- ``convert_image_dtype`` from integers to floats (``x / max``) and between floats.
+- ``convert_image_dtype`` from integers to floats (``x / max``), between floats, from
+  floats to integers (``x * (max + 0.5)`` truncated) and between integers (TF's scaling);
+  a numpy uint8 image stays uint8 (the core would widen it to int64).
+
+Colour spaces and saturation/hue are in ``compat.image_color``, the random distortions
+of input pipelines in ``compat.image_augment``.
 
 Gradients flow through all of them (resizing is a fixed linear map).
 
-Imports the tracing functions, ``compat.distributions`` (numbers drawn per run) and
-``compat.errors``.
+Imports the tracing functions, ``compat.distributions`` (numbers drawn per run),
+``compat.errors`` and ``compat.tensor``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -39,10 +44,11 @@ from ..errors import ArgumentError, ShapeError
 from ..tracing.arrays import static_value
 from .distributions import drawn
 from .errors import InvalidArgumentError
+from .tensor import as_tensor_keeping_dtype
 
 
 def _image(x, what):
-    x = _t.as_tensor(x)
+    x = as_tensor_keeping_dtype(x)
     if x.ndim not in (3, 4):
         raise ShapeError(f"tf.image.{what}: an image [height, width, channels] or a batch "
                          f"[batch, height, width, channels], got shape {x.shape}")
@@ -257,16 +263,15 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     float type, floats in [0, 1] to integers (``x * (max + 0.5)``, truncated; clipped to
     the type's range first when ``saturate``), integers to integers by scaling with the
     ratio of the types' maxima (TF's bit shifts, a multiply or an integer division)."""
-    source = np.asarray(image).dtype if not isinstance(image, _t.Tensor) else image.dtype
-    x = _t.as_tensor(image)
-    target = np.dtype(dtype)
+    x = as_tensor_keeping_dtype(image)
+    source, target = x.dtype, np.dtype(dtype)
     if target.kind not in "fiu" or source.kind not in "fiu":
         raise ArgumentError(f"tf.image.convert_image_dtype: converts between float and "
                             f"integer types, not {source} to {target}")
     if target == source:
         return _t.identity(x, name=name) if name else x
     if target.kind == "f":
-        if source.kind in "iu":   # (the numpy value's own type: uint8 pixels are 0..255)
+        if source.kind in "iu":   # (uint8 pixels are 0..255)
             return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
         return _t.cast(x, target, name=name)
     top = np.iinfo(target).max

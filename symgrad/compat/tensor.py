@@ -279,6 +279,14 @@ def _mark(out):
             _mark(item)
 
 
+def as_tensor_keeping_dtype(value):
+    """``value`` as a tensor whose dtype is the numpy value's own, unsigned ones too
+    (the core widens uint8 to int64; TF keeps a uint8 image uint8)."""
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind == "u":
+        return _t.constant(value, dtype=value.dtype)
+    return _t.as_tensor(value)
+
+
 def check_same_shapes(tensors, what):
     """TF's ValueError when ``tf.add_n``'s inputs differ in shape: AddN does not
     broadcast (sizes unknown until run time agree with any size)."""

@@ -80,6 +80,8 @@ from . import monitored as _monitored
 from . import distributions as _distributions
 from . import bernoulli as _bernoulli
 from . import image as _image
+from . import image_augment as _image_augment
+from . import image_color as _image_color
 from . import keras as _keras
 from . import rnn as _rnn
 from . import rows as _rows
@@ -267,7 +269,11 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "rgb_to_grayscale", "grayscale_to_rgb", "total_variation", "adjust_brightness",
         "adjust_contrast", "resize_images", "resize", "resize_bilinear",
         "resize_nearest_neighbor", "crop_to_bounding_box",
-        "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
+        "pad_to_bounding_box", "central_crop", "convert_image_dtype")},
+    **{n: getattr(_image_color, n) for n in _image_color.__all__},
+    **{n: getattr(_image_augment, n) for n in _image_augment.__all__})
+image.resize_with_crop_or_pad = image.resize_image_with_crop_or_pad   # (TF2's name)
+random_crop = _image_augment.random_crop
 contrib = _runtime.namespace(
     "contrib", opt=_runtime.namespace("contrib.opt",
                                       ScipyOptimizerInterface=_contrib_opt.ScipyOptimizerInterface),
