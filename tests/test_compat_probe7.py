@@ -254,3 +254,37 @@ def test_crop_or_pad_and_random_distortions_of_the_cifar10_tutorial():
         tf.image.random_contrast(PIXELS, 1.5, 0.5)
     with pytest.raises(ValueError, match=r"random_crop: size \[6, 3\]"):
         tf.random_crop(tf.ones([5, 6]), [6, 3])
+
+
+def test_coordinator_around_a_tf_data_loop_and_queue_pipelines_refused():
+    X = np.arange(12, dtype=np.float32).reshape(6, 2)
+    with tf.Graph().as_default():
+        batch = tf.data.Dataset.from_tensor_slices(X).batch(4).make_one_shot_iterator().get_next()
+        seen = []
+        with tf.Session() as sess:
+            coord = tf.train.Coordinator()
+            threads = tf.train.start_queue_runners(sess=sess, coord=coord)
+            try:
+                while not coord.should_stop():
+                    seen.append(sess.run(batch).shape[0])
+            except tf.errors.OutOfRangeError:
+                coord.request_stop()
+            finally:
+                coord.request_stop()
+            coord.join(threads)
+        assert seen == [4, 2] and threads == [] and coord.should_stop()
+    coord = tf.train.Coordinator()
+    with coord.stop_on_exception():
+        raise RuntimeError("reader failed")
+    assert coord.should_stop()
+    with pytest.raises(RuntimeError, match="reader failed"):
+        coord.join()
+    coord.clear_stop()
+    coord.request_stop(tf.errors.OutOfRangeError(None, None, "end"))   # a clean stop
+    coord.join()
+    for name in ("slice_input_producer", "shuffle_batch", "string_input_producer"):
+        with pytest.raises(AttributeError, match=f"tf.train.{name}: TF1's queue-based input "
+                                                 "pipelines .*Dataset.from_tensor_slices"):
+            getattr(tf.train, name)
+    with pytest.raises(AttributeError, match="tf.FIFOQueue: .*tf.data"):
+        tf.FIFOQueue

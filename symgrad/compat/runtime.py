@@ -324,6 +324,18 @@ MISSING.update({
                  "conv2d_transpose, depthwise_conv2d and separable_conv2d); fold the depth "
                  "axis into the batch or the channels and use tf.nn.conv2d",
 })
+_QUEUES = ("TF1's queue-based input pipelines are not supported; feed numpy arrays "
+           "through tf.data: ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n)"
+           ".batch(b).repeat(); x_batch, y_batch = ds.make_one_shot_iterator().get_next()")
+for _name in ("train.slice_input_producer", "train.string_input_producer",
+              "train.input_producer", "train.range_input_producer", "train.batch",
+              "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join",
+              "train.maybe_batch", "train.maybe_shuffle_batch", "train.QueueRunner",
+              "train.add_queue_runner", "train.queue_runner", "FIFOQueue",
+              "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase",
+              "queue", "TextLineReader", "TFRecordReader", "WholeFileReader",
+              "FixedLengthRecordReader", "read_file"):
+    MISSING[_name] = _QUEUES
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 

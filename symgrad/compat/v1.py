@@ -79,6 +79,7 @@ from . import iterators as _iterators
 from . import monitored as _monitored
 from . import distributions as _distributions
 from . import bernoulli as _bernoulli
+from . import coordinator as _coordinator
 from . import image as _image
 from . import image_augment as _image_augment
 from . import image_color as _image_color
@@ -363,6 +364,8 @@ train = _runtime.namespace("train",
     list_variables=_runtime.list_variables, load_variable=_runtime.load_variable,
     NewCheckpointReader=_runtime.CheckpointReader, load_checkpoint=_runtime.CheckpointReader,
     checkpoint_exists=_runtime.checkpoint_exists,
+    Coordinator=_coordinator.Coordinator,
+    start_queue_runners=_coordinator.start_queue_runners,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_monitored, n) for n in (
