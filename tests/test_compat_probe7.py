@@ -288,3 +288,12 @@ def test_coordinator_around_a_tf_data_loop_and_queue_pipelines_refused():
             getattr(tf.train, name)
     with pytest.raises(AttributeError, match="tf.FIFOQueue: .*tf.data"):
         tf.FIFOQueue
+
+
+def test_a_missing_name_says_what_to_do():
+    with pytest.raises(AttributeError, match=r"tf.nn has no attribute 'fractional_max_pool' in "
+                                             r"symgrad: it is not implemented; build it from the "
+                                             r"ops symgrad has \(dir\(tf.nn\) lists them\)"):
+        tf.nn.fractional_max_pool
+    with pytest.raises(AttributeError, match=r"'no_such_op' in symgrad: .*\(dir\(tf\) lists"):
+        tf.no_such_op

@@ -367,5 +367,9 @@ def missing(name):
     if why is None:
         where, _, last = name.rpartition(".")
         owner = f"tf.{where}" if where else "module 'tensorflow' (symgrad.compat.v1)"
-        return AttributeError(f"{owner} has no attribute {last!r} in symgrad")
+        listing = f"dir(tf.{where})" if where else "dir(tf)"
+        return AttributeError(
+            f"{owner} has no attribute {last!r} in symgrad: it is not implemented; build it "
+            f"from the ops symgrad has ({listing} lists them) or compute the value with "
+            f"numpy outside the graph and feed it")
     return AttributeError(f"tf.{name}: {why}")
