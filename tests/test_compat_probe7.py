@@ -297,3 +297,42 @@ def test_a_missing_name_says_what_to_do():
         tf.nn.fractional_max_pool
     with pytest.raises(AttributeError, match=r"'no_such_op' in symgrad: .*\(dir\(tf\) lists"):
         tf.no_such_op
+
+
+def test_layer_objects_share_their_variables_across_calls_as_tf():
+    # one Conv2D and one Dense object applied to two inputs; TF 2.21's numbers
+    rng = np.random.RandomState(3)
+    xa, xb = rng.rand(2, 4, 4, 1).astype(np.float32), rng.rand(2, 4, 4, 1).astype(np.float32)
+    with tf.Graph().as_default():
+        conv = tf.layers.Conv2D(2, 2, activation=tf.nn.relu, kernel_initializer=(
+            tf.constant_initializer([0.5, -1.0, 0.25, 2.0, 1.0, 0.0, -0.5, 1.5])),
+            bias_initializer=tf.constant_initializer([0.1, -0.2]))
+        bn = tf.layers.BatchNormalization(momentum=0.5)
+        fc = tf.layers.Dense(1, kernel_initializer=tf.ones_initializer())
+        ha = fc(tf.layers.Flatten()(tf.layers.AveragePooling2D(3, 3)(
+            bn(conv(tf.constant(xa)), training=True))))
+        hb = fc(tf.layers.Flatten()(tf.layers.MaxPooling2D(2, 2)(conv(tf.constant(xb)))[:, :1, :1]))
+        loss = tf.reduce_sum(ha) + tf.reduce_sum(hb)
+        g = tf.gradients(loss, conv.variables)
+        assert [v.name for v in tf.global_variables()] == [
+            'conv2d/kernel:0', 'conv2d/bias:0', 'batch_normalization/gamma:0',
+            'batch_normalization/beta:0', 'batch_normalization/moving_mean:0',
+            'batch_normalization/moving_variance:0', 'dense/kernel:0', 'dense/bias:0']
+        assert (len(conv.variables), len(bn.variables), len(fc.variables)) == (2, 4, 2)
+        assert len(bn.trainable_variables) == 2
+        with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+            step = tf.identity(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([ha, hb, step])
+            grads = sess.run(g)
+            moving = sess.run(bn.variables[2:])
+    np.testing.assert_allclose(got[0].ravel(), [-0.222309, 0.222308], atol=2e-6)
+    np.testing.assert_allclose(got[1].ravel(), [2.562774, 2.539646], rtol=2e-6)
+    np.testing.assert_allclose(got[2], 5.1024194, rtol=2e-6)
+    np.testing.assert_allclose(grads[0].reshape(-1), [
+        1.1808117628097534, 0.990063488483429, 1.3003729581832886, 1.329336404800415,
+        1.1674461364746094, 1.4001572132110596, 0.6450700759887695, 1.2489336729049683],
+        rtol=2e-6)
+    np.testing.assert_allclose(grads[1], [2.0, 2.0], rtol=2e-6)   # (TF: exactly 2)
+    np.testing.assert_allclose(moving, [[0.348889, 0.494103], [0.563874, 0.77004]], rtol=2e-6)

@@ -58,6 +58,8 @@ class Dense:
             raise ValueError(f"dense: inputs {inputs.name!r} have shape {inputs.shape}; the "
                              "layer needs a batch axis and a feature axis (rank >= 2)")
         scope = self._scope or self.name
+        if self._scope is not None:   # called again: TF's layer object shares its variables
+            reuse = True
         with variable_scope(scope, default_name="dense", reuse=reuse) as vs:
             self._scope = self._scope or vs
             self.kernel = get_variable("kernel", (inputs.shape[-1], self.units),
@@ -244,7 +246,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                              unbiased=fused is not False and inputs.ndim == 4 and axis in (1, 3))
     for update in updates:
         _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
-    return _t.identity(out, name=name)
+    # (a layer object passes its VariableScope as the name: the op keeps a default one)
+    return _t.identity(out, name=name if isinstance(name, str) else None)
 
 
 def normalize(inputs, axis, variables, epsilon, momentum, training, unbiased=False):

@@ -63,6 +63,7 @@ from . import errors  # noqa: F401  (tf.errors)
 from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
+from . import layer_objects as _layer_objects
 from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
@@ -395,7 +396,7 @@ if not any(isinstance(f, _keras.MissingFinder) for f in sys.meta_path):
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
-    "batch_normalization")})
+    "batch_normalization")}, **{n: getattr(_layer_objects, n) for n in _layer_objects.__all__})
 
 
 @contextlib.contextmanager
