@@ -336,3 +336,69 @@ def test_layer_objects_share_their_variables_across_calls_as_tf():
         rtol=2e-6)
     np.testing.assert_allclose(grads[1], [2.0, 2.0], rtol=2e-6)   # (TF: exactly 2)
     np.testing.assert_allclose(moving, [[0.348889, 0.494103], [0.563874, 0.77004]], rtol=2e-6)
+
+
+def test_a_layer_reused_inside_a_while_loop_finds_its_variables():
+    # greedy decoding: the decoder's projection (made outside) applied in the loop body
+    with tf.Graph().as_default():
+        proj = tf.layers.Dense(2, kernel_initializer=tf.constant_initializer([1.0, -1.0, 0.5, 2.0]))
+        x0 = tf.constant([[1.0, 0.5]])
+        first = proj(x0)
+        w = tf.get_variable("w", [2], initializer=tf.ones_initializer())
+
+        def body(i, h):
+            with tf.variable_scope(tf.get_variable_scope(), reuse=True):
+                scale = tf.get_variable("w")
+            return i + 1, tf.tanh(proj(h)) * scale
+        _, h = tf.while_loop(lambda i, h: i < 3, body, [0, x0])
+        g = tf.gradients(tf.reduce_sum(h), [w, proj.kernel])
+        assert len(tf.global_variables()) == 3
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([first, h] + g)
+    # the same recurrence in numpy; its gradient by central differences
+    def run(wv, kv):
+        hv = np.array([[1.0, 0.5]])
+        for _ in range(3):
+            hv = np.tanh(hv @ kv) * wv
+        return hv
+    kv, wv = np.array([[1.0, -1.0], [0.5, 2.0]]), np.ones(2)
+    np.testing.assert_allclose(got[0], [[1.25, 0.0]])
+    np.testing.assert_allclose(got[1], run(wv, kv), rtol=1e-6)
+    for i, want in enumerate(got[2]):
+        e = np.eye(2)[i] * 1e-6
+        fd = (run(wv + e, kv).sum() - run(wv - e, kv).sum()) / 2e-6
+        np.testing.assert_allclose(want, fd, rtol=1e-4)
+
+
+def test_set_shape_on_a_shapeless_placeholder_and_its_checks():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32)
+        p.set_shape([None, 3])
+        assert str(p.shape) == "(?, 3)"
+        y = tf.layers.dense(p, 2)   # needs the last size
+        q = tf.placeholder(tf.float32, [None, 3])
+        q.set_shape([5, 3])   # compatible: accepted (values are checked when fed)
+        with pytest.raises(ValueError, match=r"Shapes \(\?, 3\) and \(5, 4\) are incompatible"):
+            q.set_shape([5, 4])
+        r = tf.placeholder(tf.float32)
+        r2 = r * 2.0
+        with pytest.raises(ValueError, match="already used .* call set_shape right after"):
+            r.set_shape([2])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(y, {p: np.ones((4, 3))}).shape == (4, 2)
+            assert sess.run(r2, {r: [1.0, 2.0]}).tolist() == [2.0, 4.0]
+            with pytest.raises(ValueError, match="shape"):
+                sess.run(y, {p: np.ones((4, 2))})
+
+
+def test_convert_to_tensor_names_its_constant_and_takes_tfs_dtypes():
+    with tf.Graph().as_default():
+        w = tf.convert_to_tensor([[1, 2]], name="w")
+        assert (w.name, w.dtype) == ("w:0", np.int32)
+        assert tf.convert_to_tensor(1.5).dtype == np.float32
+        assert tf.convert_to_tensor(np.ones(2)).dtype == np.float64
+        assert tf.convert_to_tensor([1.0, 2.0], dtype=tf.float64).dtype == np.float64
+        x = tf.constant(1.0)
+        assert tf.convert_to_tensor([x, 2.0]).shape.as_list() == [2]
