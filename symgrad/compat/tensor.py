@@ -26,7 +26,7 @@ import types
 import numpy as np
 
 from .. import tracing as _t
-from ..graph import same_up_to_unknown
+from ..graph import Dim, same_up_to_unknown, size_symbol_name
 from .state import DEFAULT_SESSIONS
 
 
@@ -155,6 +155,24 @@ class TensorOp:
         return f"<tf.Operation {self.name!r} type={self.type}>"
 
 
+def narrow_any_shape(node, dims):
+    """Give a shapeless TF1 placeholder the shape ``dims`` (``None``: a size known when
+    fed, a size symbol of its own), as ``set_shape`` does before the placeholder is used."""
+    graph = node.graph
+    if not node.attrs.get("any_shape") or any(i is node for n in graph.nodes for i in n.inputs):
+        raise ValueError(
+            f"set_shape({TensorShape(dims)}): {node.name!r} has an unknown shape and is "
+            f"already used (or is not a placeholder); symgrad fixes a shape only on a "
+            f"placeholder not yet used: call set_shape right after tf.placeholder, or give "
+            f"the shape there (tf.placeholder(dtype, {dims}))")
+    unknown = [a for a, d in enumerate(dims) if d is None]
+    node.shape = tuple(
+        Dim.fresh(graph._size_name(size_symbol_name(node.name, a, len(unknown))))
+        if d is None else d for a, d in enumerate(dims))
+    node.attrs = dict({k: v for k, v in node.attrs.items() if k != "any_shape"},
+                      shape=node.shape)
+
+
 class TF1Tensor(_t.Tensor):
     """A tensor of a TF1 program (see the module docstring)."""
 
@@ -185,6 +203,26 @@ class TF1Tensor(_t.Tensor):
 
     def get_shape(self):
         return TensorShape(self.shape)
+
+    def set_shape(self, shape):
+        """TF1's ``t.set_shape(shape)``: a placeholder made without a shape takes it
+        (before anything is built on it; ``None`` sizes are known when fed); on a tensor
+        of known rank it checks that the shapes agree, as TF does.
+
+        Raises:
+            ValueError: the shapes are incompatible (TF's message), or a shapeless
+                placeholder is already used.
+        """
+        dims = None if shape is None else [None if d is None else int(d) for d in (
+            shape.as_list() if isinstance(shape, TensorShape) else list(shape))]
+        if dims is None:
+            return
+        if self.shape is None:
+            narrow_any_shape(self, dims)
+        elif len(dims) != len(self.shape) or any(
+                d is not None and isinstance(k, int) and d != k for d, k in zip(dims, self.shape)):
+            raise ValueError(f"Shapes {TensorShape(self.shape)} and "
+                             f"{TensorShape(dims)} are incompatible")
 
     def eval(self, feed_dict=None, session=None):
         """TF1's ``t.eval()``: run in ``session`` or the default one (plain evaluation

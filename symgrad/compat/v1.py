@@ -33,6 +33,15 @@ Choices (documented differences from TF):
   variables it initialised: reading another raises FailedPreconditionError.
 - ``sess.run`` returns numpy values; the lists it returns print like TF1-era
   numpy (``[3.0, 1.0]``).
+- dtypes are numpy's: ``x.dtype`` is ``np.dtype('float32')`` (it prints ``float32``,
+  not ``<dtype: 'float32'>``) and ``tf.float32`` is ``np.float32``; comparisons and
+  ``tf.cast(x, y.dtype)`` work as in TF, but TF's DType attributes do not exist (a numpy
+  dtype takes none): for ``x.dtype.base_dtype`` write ``x.dtype`` (symgrad has no
+  reference dtypes), for ``.is_floating`` ``x.dtype.kind == "f"``, for
+  ``.as_numpy_dtype`` ``x.dtype.type``, for ``.size`` ``x.dtype.itemsize``.
+- default op names are symgrad's op names (``relu:0``, ``matmul:0``), not TF's op types
+  (``Relu:0``, ``MatMul:0``), and ``tf.layers.dense``'s output is ``dense/add:0``, not
+  ``dense/BiasAdd:0``: fetch tensors by the names you give them (``name=``).
 
 Sits on top of the pipeline; nothing below imports it.
 
