@@ -402,3 +402,32 @@ def test_convert_to_tensor_names_its_constant_and_takes_tfs_dtypes():
         assert tf.convert_to_tensor([1.0, 2.0], dtype=tf.float64).dtype == np.float64
         x = tf.constant(1.0)
         assert tf.convert_to_tensor([x, 2.0]).shape.as_list() == [2]
+
+
+def test_einsum_implicit_outputs_ellipses_and_diagonals_as_tf():
+    with tf.Graph().as_default():
+        A = tf.Variable(np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10)
+        B = tf.Variable(np.arange(20, dtype=np.float32).reshape(4, 5) / 7 - 1)
+        S = tf.Variable(np.arange(18, dtype=np.float32).reshape(2, 3, 3) / 5 - 1)
+        outs = [tf.einsum("...ij,jk->...ik", A, B), tf.einsum("bij,jk", A, B),
+                tf.einsum("bii->bi", S), tf.einsum("bii", S), tf.linalg.einsum("...ii->...", S),
+                tf.einsum("ij,...j->...i", B[:, :4], A)]
+        loss = sum(tf.reduce_sum(tf.sin(o)) for o in outs)
+        g = tf.gradients(loss, [A, B, S])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got, grads = sess.run(outs), sess.run(g)
+    # TF 2.21's shapes, sums and gradients
+    assert [o.shape for o in got] == [(2, 3, 5), (2, 3, 5), (2, 3), (2,), (2,), (2, 3, 4)]
+    np.testing.assert_allclose([o.sum() for o in got], [60.0, 60.0, 4.2, 4.2, 4.2, 33.25714],
+                               rtol=1e-5)
+    np.testing.assert_allclose(got[2].ravel(), [-1.0, -0.2, 0.6, 0.8, 1.6, 2.4], atol=1e-6)
+    np.testing.assert_allclose(grads[2].ravel(), [
+        2.19097, 0, 0, 0, 2.63074, 0, 0, 0, 2.47601, 0.87171, 0, 0, 0, 0.1458, 0, 0, 0, -0.5624],
+        atol=1e-5)
+    np.testing.assert_allclose(grads[1].ravel()[:6], [9.5683, -0.4085, -6.73483, -4.21534,
+                                                      0.62718, 14.51234], atol=3e-5)
+    np.testing.assert_allclose(grads[0].ravel()[:4], [-6.19488, 0.26209, 6.71907, 13.17604],
+                               atol=2e-5)
+    with pytest.raises(ValueError, match="names 2 operands, 1 given"):
+        tf.einsum("ij,jk->ik", tf.ones([2, 2]))

@@ -430,6 +430,8 @@ math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
 from . import segments as _segments  # noqa: E402
 from .strided import strided_slice  # noqa: E402,F401
+from .einsum import einsum  # noqa: E402,F401  (TF's notations over the core op)
+linalg.einsum = _tensor.tf1_results(einsum)
 from .least_squares import matrix_solve_ls  # noqa: E402,F401
 linalg.lstsq = _tensor.tf1_results(matrix_solve_ls)
 for _name in _segments.__all__:   # tf.unsorted_segment_max, tf.math.segment_prod, ...
