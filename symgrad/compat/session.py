@@ -182,7 +182,9 @@ class Session:
         """Evaluate ``fetches`` (tensors, operations, their names, nested lists/tuples/dicts).
 
         Operations among the fetches run after every fetched tensor is read, so
-        ``sess.run([train_op, loss])`` gives the loss before the step.
+        ``sess.run([train_op, loss])`` gives the loss before the step; a fetched
+        variable itself is read when the run ends, as TF1's reference variables are
+        (``sess.run([train_op, global_step])`` gives the step after the increment).
 
         Raises:
             TypeError: a None fetch (TF's message, plus why that gradient is None).
@@ -237,6 +239,11 @@ class Session:
         for op in ops:
             if op.value is not None:
                 found[id(op)] = self._read([op.value], feeds)[0]
+        # a fetched variable is TF1's reference to its buffer, read when the run ends:
+        # ``sess.run([train_op, global_step])`` gives the step after this run's increment
+        stale = [t for t in tensors if isinstance(t, Variable) and t not in feeds]
+        if ops and stale:
+            found.update(zip(map(id, stale), self._read(stale, feeds)))
         return found
 
     def _waits(self, op, feeds):
