@@ -431,3 +431,50 @@ def test_einsum_implicit_outputs_ellipses_and_diagonals_as_tf():
                                atol=2e-5)
     with pytest.raises(ValueError, match="names 2 operands, 1 given"):
         tf.einsum("ij,jk->ik", tf.ones([2, 2]))
+
+
+def test_a_fetched_variable_is_read_when_the_run_ends_as_tf1s_reference_variables():
+    # cnn-text-classification-tf prints `step, loss` from sess.run([train_op,
+    # global_step, loss]): TF1 shows step 1 first; a computed tensor keeps the value
+    # the step read (TF 2.21 with v2 behaviour disabled: reference variables)
+    with tf.Graph().as_default():
+        v = tf.Variable(0, name="v")
+        w = tf.Variable(1.0, name="w")
+        inc = tf.assign_add(v, 1)
+        upd = tf.assign(w, w * 3.0)
+        x = tf.Variable(5.0)
+        gs = tf.train.get_or_create_global_step()
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.square(x), global_step=gs)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = [sess.run([v, inc]), sess.run([inc, v]), sess.run([w, upd]),
+                   sess.run([train, gs, x]), sess.run([train, gs, x]),
+                   sess.run([gs, train, x * 1.0]), sess.run(v)]
+    want = [[1, 1], [2, 2], [3.0, 3.0], [None, 1, 4.0], [None, 2, 3.2], [3, None, 3.2], [2]]
+    got[-1] = [got[-1]]
+    for fetched, expected in zip(got, want):
+        assert [a is None for a in fetched] == [b is None for b in expected]
+        np.testing.assert_allclose([a for a in fetched if a is not None],
+                                   [b for b in expected if b is not None], rtol=1e-6)
+
+
+def test_meshgrid_roll_div_no_nan_and_xw_plus_b_as_tf():
+    with tf.Graph().as_default():
+        a = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3) - 2)
+        b = tf.Variable(np.array([[1., 0., 2.], [0., -1., 0.5]], np.float32))
+        xg, yg = tf.meshgrid(tf.range(3.0), tf.range(2.0) * 10)
+        ig, jg = tf.meshgrid(tf.range(3.0), tf.range(2.0) * 10, indexing="ij")
+        r = tf.roll(a, shift=[1, -1, 2], axis=[1, 0, 1])
+        d = tf.div_no_nan(a, b)
+        xw = tf.nn.xw_plus_b(a, tf.transpose(b), [0.5, -0.5])
+        loss = tf.reduce_sum(r * [1., 2., 3.]) + tf.reduce_sum(d * d) + tf.reduce_sum(xw ** 2)
+        g = tf.gradients(loss, [a, b])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([xg, yg, ig, jg, r, d, xw] + g)
+    want = [  # TF 2.21
+        [[0, 1, 2], [0, 1, 2]], [[0, 0, 0], [10, 10, 10]], [[0, 0], [1, 1], [2, 2]],
+        [[0, 10], [0, 10], [0, 10]], [[1, 2, 3], [-2, -1, 0]], [[-2, 0, 0], [0, -2, 6]],
+        [[-1.5, 0.5], [7.5, -1.0]], [[-6, 1, -2.5], [16, 8, 56]], [[13, 33, 45], [-4, 3, -150]]]
+    for g_, w in zip(got, want):
+        assert g_.tolist() == w
