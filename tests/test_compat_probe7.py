@@ -478,3 +478,61 @@ def test_meshgrid_roll_div_no_nan_and_xw_plus_b_as_tf():
         [[-1.5, 0.5], [7.5, -1.0]], [[-6, 1, -2.5], [16, 8, 56]], [[13, 33, 45], [-4, 3, -150]]]
     for g_, w in zip(got, want):
         assert g_.tolist() == w
+
+
+def test_nn_convolution_and_pool_dispatch_by_rank_as_tf():
+    # WaveNet-style code calls the N-d forms; TF 2.21's values and gradients
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 5, 2])
+        L = tf.placeholder(tf.int32, [None])
+        w = tf.Variable(np.array([[[1.0, -1.0], [0.5, 2.0]], [[0.0, 1.0], [-1.5, 0.5]]],
+                                 np.float32))
+        c = tf.nn.convolution(x, w, padding="VALID", dilation_rate=[2])
+        c2 = tf.nn.convolution(tf.expand_dims(x, 1), tf.expand_dims(w, 0), padding="SAME",
+                               strides=[1, 2])
+        pm = tf.nn.pool(x, [2], "MAX", "VALID", strides=[1])
+        pa = tf.nn.pool(tf.expand_dims(x, 1), [1, 2], "AVG", "SAME", strides=[1, 2])
+        last = tf.gather_nd(x * w[0, 0], tf.stack([tf.range(tf.shape(x)[0]), L - 1], axis=1))
+        loss = tf.reduce_sum(c ** 2) + tf.reduce_sum(c2) + tf.reduce_sum(pm) + \
+            tf.reduce_sum(pa) + tf.reduce_sum(last * [1.0, 3.0])
+        gx, gw = tf.gradients(loss, [x, w])
+        xv = np.arange(20, dtype=np.float32).reshape(2, 5, 2) / 5 - 1
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([c, c2, pm, pa, last, gx, gw], {x: xv, L: [5, 2]})
+    want = [
+        [[[-1.4, -0.8], [-1.4, 0.2], [-1.4, 1.2]], [[-1.4, 4.2], [-1.4, 5.2], [-1.4, 6.2]]],
+        [[[[-0.8, -1.4], [-0.8, 0.6], [1.0, 1.0]]], [[[-0.8, 3.6], [-0.8, 5.6], [4.0, 3.0]]]],
+        [[[-0.6, -0.4], [-0.2, 0.0], [0.2, 0.4], [0.6, 0.8]],
+         [[1.4, 1.6], [1.8, 2.0], [2.2, 2.4], [2.6, 2.8]]],
+        [[[[-0.8, -0.6], [0.0, 0.2], [0.6, 0.8]]], [[[1.2, 1.4], [2.0, 2.2], [2.6, 2.8]]]],
+        [[0.6, -0.8], [1.4, -1.6]],
+        [[[-0.7, -1.6], [-0.7, -0.1], [-5.3, 10.8], [2.9, 4.9], [5.4, 6.9]],
+         [[-10.7, 18.4], [-9.7, 16.9], [-5.3, 35.8], [12.9, 9.9], [14.4, 14.9]]],
+        [[[0.08, 58.16], [-4.08, 58.64]], [[-16.96, 75.28], [-19.52, 82.56]]]]
+    for g, w_ in zip(got, want):
+        np.testing.assert_allclose(g, w_, atol=2e-5)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="spatial sizes when the graph is built"):
+            tf.nn.conv1d(tf.placeholder(tf.float32, [None, None, 2]), tf.ones([2, 2, 2]), 1,
+                         "VALID")
+
+
+def test_gather_nd_over_two_run_time_sizes():
+    # the last relevant output of [batch, time, units] with batch and time unknown
+    with tf.Graph().as_default():
+        out = tf.placeholder(tf.float32, [None, None, 3])
+        lengths = tf.placeholder(tf.int32, [None])
+        idx = tf.stack([tf.range(tf.shape(out)[0]), lengths - 1], axis=1)
+        last = tf.gather_nd(out * 2.0, idx)
+        g = tf.gradients(tf.reduce_sum(last * [1.0, 2.0, 3.0]), out)[0]
+        assert last.shape.as_list() == [None, 3]
+        with tf.Session() as sess:
+            for b, t in ((2, 4), (3, 2)):
+                ov = np.arange(b * t * 3, dtype=np.float32).reshape(b, t, 3)
+                lv = np.array([t, 1, 2][:b], np.int32)
+                got, grad = sess.run([last, g], {out: ov, lengths: lv})
+                np.testing.assert_array_equal(got, 2 * ov[np.arange(b), lv - 1])
+                want = np.zeros_like(ov)
+                want[np.arange(b), lv - 1] = [2.0, 4.0, 6.0]
+                np.testing.assert_array_equal(grad, want)

@@ -10,6 +10,12 @@
 - ``div_no_nan(x, y)``: ``x / y``, 0 where y is 0 (its gradient 0 there too: the
   division sees 1 in place of a zero y).
 - ``xw_plus_b(x, weights, biases)``: ``x @ weights + biases``.
+- ``gather_nd`` also where the axes its index tuples address have sizes known only at
+  run time (``gather_nd(outputs, stack([range(batch), lengths - 1], 1))`` over
+  [batch, time, units] with both unknown): the tuples become flat row numbers with
+  strides read from ``tf.shape``, then a ``gather``.
+- ``tf.nn.convolution`` and ``tf.nn.pool`` (the N-d forms WaveNet code calls): ``conv1d``
+  or ``conv2d`` (``max_pool``/``avg_pool``) by the input's rank, channels last.
 
 Sits in ``compat``; imports ``tracing``.
 
@@ -24,9 +30,13 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
+from ..dims import is_static
+from ..graph import Node
+from ..tracing import arrays as _arrays
 from ..tracing.arrays import static_value
+from .v1_ops import nn
 
-__all__ = ["meshgrid", "roll", "div_no_nan", "xw_plus_b"]
+__all__ = ["meshgrid", "roll", "div_no_nan", "xw_plus_b", "convolution", "pool", "gather_nd"]
 
 
 def meshgrid(*args, **kwargs):
@@ -87,3 +97,80 @@ def div_no_nan(x, y, name=None):
 def xw_plus_b(x, weights, biases, name=None):
     """``tf.nn.xw_plus_b``: ``matmul(x, weights) + biases``."""
     return _t.add(_t.matmul(x, weights), biases, name=name)
+
+
+def _per_axis(value, n, what):
+    """A size per spatial axis from None (1), a number or a list."""
+    if value is None:
+        return [1] * n
+    values = [int(v) for v in np.atleast_1d(value)]
+    if len(values) == 1:
+        values = values * n
+    if len(values) != n:
+        raise ValueError(f"{what} must have one entry per spatial axis ({n}), got {values}")
+    return values
+
+
+def convolution(input, filter=None, padding=None, strides=None,  # noqa: A002
+                dilation_rate=None, name=None, data_format=None, filters=None,
+                dilations=None):
+    """``tf.nn.convolution``: ``conv1d`` for [batch, width, channels], ``conv2d`` for
+    [batch, height, width, channels] (channels last)."""
+    x = _t.as_tensor(input)
+    w = filter if filter is not None else filters
+    n = x.ndim - 2
+    if n not in (1, 2) or data_format not in (None, "NWC", "NHWC"):
+        raise ValueError(f"tf.nn.convolution: 1-d and 2-d inputs with channels last are "
+                         f"supported (got shape {x.shape}, data_format={data_format!r}); "
+                         f"use tf.nn.conv1d or tf.nn.conv2d")
+    rate = _per_axis(dilation_rate if dilation_rate is not None else dilations, n,
+                     "convolution(dilation_rate)")
+    step = _per_axis(strides, n, "convolution(strides)")
+    if n == 1:
+        return nn.conv1d(x, w, stride=step[0], padding=padding, dilations=rate[0], name=name)
+    return nn.conv2d(x, w, strides=[1] + step + [1], padding=padding,
+                     dilations=[1] + rate + [1], name=name)
+
+
+def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa: A002
+         strides=None, name=None, data_format=None):
+    """``tf.nn.pool``: ``max_pool``/``avg_pool`` over the spatial axes (1-d inputs as
+    images of height 1)."""
+    x = _t.as_tensor(input)
+    n = x.ndim - 2
+    if n not in (1, 2) or data_format not in (None, "NWC", "NHWC") or \
+            any(r != 1 for r in _per_axis(dilation_rate, max(n, 1), "pool(dilation_rate)")):
+        raise ValueError(f"tf.nn.pool: 1-d and 2-d inputs with channels last and no dilation "
+                         f"are supported (got shape {x.shape}); use tf.nn.max_pool")
+    if pooling_type not in ("MAX", "AVG"):
+        raise ValueError(f"tf.nn.pool: pooling_type must be 'MAX' or 'AVG', got {pooling_type!r}")
+    size, step = _per_axis(window_shape, n, "pool(window_shape)"), \
+        _per_axis(strides, n, "pool(strides)")
+    op = nn.max_pool if pooling_type == "MAX" else nn.avg_pool
+    if n == 1:
+        out = op(_t.expand_dims(x, 1), [1, 1, size[0], 1], [1, 1, step[0], 1], padding)
+        return _t.squeeze(out, [1], name=name)
+    return op(x, [1] + size + [1], [1] + step + [1], padding, name=name)
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """``tf.gather_nd`` (``tracing.arrays``'), with run-time strides where the addressed
+    axes' sizes are unknown when the graph is built (module docstring)."""
+    p = _t.as_tensor(params)
+    if not isinstance(indices, Node) or batch_dims or p.shape is None:
+        return _arrays.gather_nd(p, indices, batch_dims=batch_dims, name=name)
+    m = indices.shape[-1]
+    if not isinstance(m, int) or is_static(p.shape[1:m]):
+        return _arrays.gather_nd(p, indices, name=name)
+    rest = p.shape[m:]
+    if not is_static(rest):
+        raise ShapeError(f"gather_nd: params of shape {p.shape}: the axes after the {m} "
+                         f"addressed ones need known sizes")
+    sizes = _t.cast(_t.shape(p), indices.dtype)
+    flat, stride = None, None
+    for k in reversed(range(m)):
+        term = indices[..., k] if stride is None else indices[..., k] * stride
+        flat = term if flat is None else flat + term
+        stride = sizes[k] if stride is None else stride * sizes[k]
+    rows = _t.reshape(p, [-1] + [int(d) for d in rest])
+    return _t.gather(rows, flat, name=name)

@@ -431,9 +431,11 @@ from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
 from . import segments as _segments  # noqa: E402
 from .strided import strided_slice  # noqa: E402,F401
 from .einsum import einsum  # noqa: E402,F401  (TF's notations over the core op)
-from .small_ops import div_no_nan, meshgrid, roll  # noqa: E402,F401
+from .small_ops import div_no_nan, gather_nd, meshgrid, roll  # noqa: E402,F401
 from . import small_ops as _small_ops  # noqa: E402
 nn.xw_plus_b = _tensor.tf1_results(_small_ops.xw_plus_b)
+nn.convolution = _tensor.tf1_results(_small_ops.convolution)
+nn.pool = _tensor.tf1_results(_small_ops.pool)
 math.divide_no_nan = _tensor.tf1_results(div_no_nan)
 math.roll = _tensor.tf1_results(roll)
 manip = _runtime.namespace("manip", roll=roll)
