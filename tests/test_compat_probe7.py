@@ -536,3 +536,12 @@ def test_gather_nd_over_two_run_time_sizes():
                 want = np.zeros_like(ov)
                 want[np.arange(b), lv - 1] = [2.0, 4.0, 6.0]
                 np.testing.assert_array_equal(grad, want)
+
+
+def test_a_growing_tensor_array_is_refused_with_the_size_to_give():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"size=0, dynamic_size=True\): symgrad's arrays do "
+                                             r"not grow; .*size=tf.shape\(inputs\)\[0\]"):
+            tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        ta = tf.TensorArray(tf.float32, size=3, dynamic_size=True)   # a size: accepted
+        assert tf.Session().run(ta.write(1, 2.0).stack()).tolist() == [0.0, 2.0, 0.0]
