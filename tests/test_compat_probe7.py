@@ -545,3 +545,63 @@ def test_a_growing_tensor_array_is_refused_with_the_size_to_give():
             tf.TensorArray(tf.float32, size=0, dynamic_size=True)
         ta = tf.TensorArray(tf.float32, size=3, dynamic_size=True)   # a size: accepted
         assert tf.Session().run(ta.write(1, 2.0).stack()).tolist() == [0.0, 2.0, 0.0]
+
+
+def test_sgdr_linear_cosine_and_cycled_polynomial_schedules_as_tf():
+    with tf.Graph().as_default():
+        gs = tf.placeholder(tf.int64, [])
+        scheds = [tf.train.cosine_decay_restarts(0.1, gs, 10),
+                  tf.train.cosine_decay_restarts(0.1, gs, 10, t_mul=1.0, m_mul=0.5, alpha=0.1),
+                  tf.train.cosine_decay_restarts(0.1, gs, 7, t_mul=3.0, m_mul=0.8),
+                  tf.train.linear_cosine_decay(0.1, gs, 40),
+                  tf.train.linear_cosine_decay(0.1, gs, 40, num_periods=2.0, alpha=0.1,
+                                               beta=0.01),
+                  tf.train.polynomial_decay(0.1, gs, 20, end_learning_rate=0.01, power=2.0,
+                                            cycle=True)]
+        with tf.Session() as sess:
+            got = {step: sess.run(scheds, {gs: step}) for step in (0, 9, 11, 29, 45, 100)}
+    want = {  # TF 2.21
+        0: [0.1, 0.1, 0.1, 0.1001, 0.111, 0.1],
+        9: [0.0024472, 0.0122025, 0.0782229, 0.0683157, 0.0031413, 0.037225],
+        11: [0.0993844, 0.0538988, 0.0730495, 0.0598925, 0.0030189, 0.028225],
+        29: [0.0006156, 0.0105506, 0.0639602, 0.0049201, 0.0019177, 0.0168062],
+        45: [0.0691342, 0.0128125, 0.0531739, 0.0001, 0.011, 0.015625],
+        100: [0.0691342, 0.0100879, 0.0509141, 0.0001, 0.011, 0.01]}
+    for step in want:
+        np.testing.assert_allclose(got[step], want[step], rtol=2e-5, atol=2e-7)
+
+
+def test_make_template_shares_and_init_from_checkpoint_warm_starts(tmp_path):
+    with tf.Graph().as_default():
+        def affine(x, units):
+            w = tf.get_variable("w", [2, units], initializer=tf.constant_initializer(
+                [1.0, 2.0, 3.0, -1.0, 0.5, 0.0]))
+            return tf.matmul(x, w)
+        enc = tf.make_template("encoder", affine, units=3)
+        ea, eb = enc(tf.ones([1, 2])), enc(tf.zeros([1, 2]))
+        assert [v.name for v in tf.global_variables()] == ["encoder/w:0"]
+        assert enc.variable_scope_name == "encoder/" and len(enc.trainable_variables) == 1
+        t1, t2 = tf.tuple([ea, None])
+        (i1,) = tf.identity_n([eb])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(t1).tolist() == [[0.0, 2.5, 3.0]] and t2 is None
+            assert sess.run(i1).tolist() == [[0.0, 0.0, 0.0]]
+            path = tf.train.Saver().save(sess, str(tmp_path / "pre"))
+    with tf.Graph().as_default():
+        with tf.variable_scope("finetune"):
+            w = tf.get_variable("w", [2, 3])
+        other = tf.get_variable("other", [2, 3])
+        wrong = tf.get_variable("wrong", [3])
+        tf.train.init_from_checkpoint(str(tmp_path), {"encoder/": "finetune/"})
+        tf.train.init_from_checkpoint(path, {"encoder/w": "other"})
+        with pytest.raises(ValueError, match="Shape of variable wrong:0"):
+            tf.train.init_from_checkpoint(path, {"encoder/w": wrong})
+        with pytest.raises(ValueError, match="Tensor encoder/b is not found"):
+            tf.train.init_from_checkpoint(path, {"encoder/b": other})
+        with pytest.raises(ValueError, match="Tensor nope is not found in current graph"):
+            tf.train.init_from_checkpoint(path, {"encoder/w": "nope"})
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            want = [[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0]]
+            assert sess.run(w).tolist() == want and sess.run(other).tolist() == want

@@ -14,6 +14,9 @@
   run time (``gather_nd(outputs, stack([range(batch), lengths - 1], 1))`` over
   [batch, time, units] with both unknown): the tuples become flat row numbers with
   strides read from ``tf.shape``, then a ``gather``.
+- ``tf.tuple(tensors)`` (``tf_tuple`` here): the tensors, each passed through an identity (symgrad computes
+  every tensor of a run before any operation acts, which is what tf.tuple's grouping
+  asks for); ``tf.identity_n`` likewise.
 - ``tf.nn.convolution`` and ``tf.nn.pool`` (the N-d forms WaveNet code calls): ``conv1d``
   or ``conv2d`` (``max_pool``/``avg_pool``) by the input's rank, channels last.
 
@@ -36,7 +39,8 @@ from ..tracing import arrays as _arrays
 from ..tracing.arrays import static_value
 from .v1_ops import nn
 
-__all__ = ["meshgrid", "roll", "div_no_nan", "xw_plus_b", "convolution", "pool", "gather_nd"]
+__all__ = ["meshgrid", "roll", "div_no_nan", "xw_plus_b", "convolution", "pool", "gather_nd", "tf_tuple",
+           "identity_n"]
 
 
 def meshgrid(*args, **kwargs):
@@ -174,3 +178,16 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         stride = sizes[k] if stride is None else stride * sizes[k]
     rows = _t.reshape(p, [-1] + [int(d) for d in rest])
     return _t.gather(rows, flat, name=name)
+
+
+def tf_tuple(tensors, name=None, control_inputs=None):
+    """``tf.tuple``: identities of ``tensors`` (None entries stay None)."""
+    if control_inputs:
+        raise ValueError("tf.tuple(control_inputs=...) is not supported; wrap the tensors "
+                         "in tf.control_dependencies(control_inputs) and tf.identity")
+    return [None if t is None else _t.identity(t) for t in tensors]
+
+
+def identity_n(input, name=None):  # noqa: A002
+    """``tf.identity_n``: an identity of each tensor of the list."""
+    return [_t.identity(t) for t in input]

@@ -90,6 +90,8 @@ from . import monitored as _monitored
 from . import distributions as _distributions
 from . import bernoulli as _bernoulli
 from . import coordinator as _coordinator
+from . import templates as _templates
+from .templates import make_template  # noqa: F401
 from . import image as _image
 from . import image_augment as _image_augment
 from . import image_color as _image_color
@@ -374,7 +376,7 @@ train = _runtime.namespace("train",
     list_variables=_runtime.list_variables, load_variable=_runtime.load_variable,
     NewCheckpointReader=_runtime.CheckpointReader, load_checkpoint=_runtime.CheckpointReader,
     checkpoint_exists=_runtime.checkpoint_exists,
-    Coordinator=_coordinator.Coordinator,
+    Coordinator=_coordinator.Coordinator, init_from_checkpoint=_templates.init_from_checkpoint,
     start_queue_runners=_coordinator.start_queue_runners,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
@@ -386,7 +388,7 @@ train = _runtime.namespace("train",
         "FeedFnHook", "StepCounterHook")},
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
-        "cosine_decay", "piecewise_constant")})
+        "cosine_decay", "piecewise_constant", "cosine_decay_restarts", "linear_cosine_decay")})
 summary = _runtime.namespace("summary", **{n: getattr(_summary, n) for n in (
     "scalar", "histogram", "merge", "merge_all", "FileWriter")})
 Summary = _summary.Summary
@@ -433,6 +435,7 @@ from .strided import strided_slice  # noqa: E402,F401
 from .einsum import einsum  # noqa: E402,F401  (TF's notations over the core op)
 from .small_ops import div_no_nan, gather_nd, meshgrid, roll  # noqa: E402,F401
 from . import small_ops as _small_ops  # noqa: E402
+identity_n = _small_ops.identity_n
 nn.xw_plus_b = _tensor.tf1_results(_small_ops.xw_plus_b)
 nn.convolution = _tensor.tf1_results(_small_ops.convolution)
 nn.pool = _tensor.tf1_results(_small_ops.pool)
@@ -489,5 +492,7 @@ debugging = _debugging.NAMESPACE
 def __getattr__(name):
     if name == "print":   # (not a global: the module's doctests call the builtin)
         return _printing.print_v2
+    if name == "tuple":   # (not a global either: this module calls the builtin)
+        return _tensor.tf1_results(_small_ops.tf_tuple)
     # what TF1 scripts use and symgrad has not: a message that says what to do
     raise _runtime.missing(name)

@@ -42,6 +42,10 @@ class GraphKeys:
     SUMMARIES = "summaries"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     TRAIN_OP = "train_op"
+    WEIGHTS, BIASES, ACTIVATIONS = "weights", "biases", "activations"
+    QUEUE_RUNNERS, INIT_OP, LOCAL_INIT_OP = "queue_runners", "init_op", "local_init_op"
+    READY_OP, SAVERS, EVAL_STEP = "ready_op", "savers", "eval_step"
+    COND_CONTEXT, WHILE_CONTEXT = "cond_context", "while_context"
 
 
 def tf_dtype(value, dtype):
