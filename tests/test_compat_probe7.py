@@ -605,3 +605,33 @@ def test_make_template_shares_and_init_from_checkpoint_warm_starts(tmp_path):
             sess.run(tf.global_variables_initializer())
             want = [[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0]]
             assert sess.run(w).tolist() == want and sess.run(other).tolist() == want
+
+
+def test_a_session_block_makes_its_graph_the_default_as_tf1():
+    # the Udacity Deep Learning assignments build in `graph`, then initialise inside
+    # `with tf.Session(graph=graph)` (TF 2.21: losses 2.25, 1.1025, 0.540225)
+    graph = tf.Graph()
+    with graph.as_default():
+        weights = tf.Variable(np.full((3, 2), 0.5, np.float32))
+        loss = tf.reduce_mean(tf.matmul(tf.ones([4, 3]), weights) ** 2)
+        optimizer = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    outer = tf.get_default_graph()
+    with tf.Session(graph=graph) as session:
+        tf.global_variables_initializer().run()
+        assert tf.get_default_graph() is graph
+        losses = [session.run([optimizer, loss])[1] for _ in range(3)]
+        assert session.run(tf.reduce_sum(weights)) == pytest.approx(1.0289999, rel=1e-6)
+        assert session.run(tf.is_variable_initialized(weights))
+    assert tf.get_default_graph() is outer
+    np.testing.assert_allclose(losses, [2.25, 1.1025, 0.540225], rtol=1e-6)
+
+
+def test_is_variable_initialized_and_train_global_step():
+    with tf.Graph().as_default():
+        a, b = tf.Variable(1.0), tf.Variable(2.0)
+        step = tf.Variable(7, trainable=False)
+        with tf.Session() as sess:
+            sess.run(tf.variables_initializer([a, step]))
+            got = sess.run([tf.is_variable_initialized(a), tf.is_variable_initialized(b)])
+            assert [bool(g) for g in got] == [True, False]
+            assert tf.train.global_step(sess, step) == 7

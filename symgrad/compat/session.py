@@ -151,12 +151,19 @@ class Session:
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
 
     def __enter__(self):
+        # TF1: ``with tf.Session(graph=g):`` also makes g the default graph, so what the
+        # block builds (``tf.global_variables_initializer().run()``) lands in g
+        self._graph_context = self.graph.as_default()
+        self._graph_context.__enter__()
         DEFAULT_SESSIONS.append(self)
         return self
 
     def __exit__(self, *exc):
         if self in DEFAULT_SESSIONS:
             DEFAULT_SESSIONS.remove(self)
+        context, self._graph_context = getattr(self, "_graph_context", None), None
+        if context is not None:
+            context.__exit__(*exc)
         self.close()
 
     def close(self):
