@@ -222,6 +222,19 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
                      result=lambda values: np.array(seen.pop("names", []), dtype=object))
 
 
+def is_variable_initialized(variable):
+    """``tf.is_variable_initialized``: an operation whose fetch is whether the session
+    running it has initialised ``variable`` (a numpy bool)."""
+    seen = {}
+
+    def probe(values, session):
+        seen["done"] = _initialized(session, variable)
+    name = f"{variable.op_name}/IsVariableInitialized"
+    check = Operation(f"{name}/probe", effect=probe, graph=variable.graph)
+    return Operation(name, control_inputs=[check], graph=variable.graph,
+                     result=lambda values: np.bool_(seen.pop("done", False)))
+
+
 def _initialized(session, variable):
     # (the session's own record: reading an uninitialised variable would raise)
     return variable in session._initialized

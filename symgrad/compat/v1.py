@@ -104,7 +104,7 @@ from . import gfile as _gfile
 from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
 from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
-                      report_uninitialized_variables)
+                      is_variable_initialized, report_uninitialized_variables)
 from . import tensor as _tensor
 from . import train as _train
 from .debugging import *  # noqa: F401,F403  (tf.Assert, tf.assert_equal, ...)
@@ -120,6 +120,7 @@ from .state import Operation, default_session  # noqa: F401
 from .state import state_of as _state_of
 from .tensor import TensorShape, as_dtype, as_tf1, dtypes, tf_dtype_arg  # noqa: F401
 from .variables import tf_dtype as _tf_dtype
+from .variables import global_step as _global_step
 from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
                         add_to_collections, assign, assign_add, assign_sub,
                         control_dependencies, get_collection, get_collection_ref,
@@ -379,6 +380,7 @@ train = _runtime.namespace("train",
     Coordinator=_coordinator.Coordinator, init_from_checkpoint=_templates.init_from_checkpoint,
     start_queue_runners=_coordinator.start_queue_runners,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
+    global_step=_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_monitored, n) for n in (
         "MonitoredTrainingSession", "MonitoredSession", "SingularMonitoredSession",

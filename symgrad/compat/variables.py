@@ -281,3 +281,8 @@ def create_global_step(graph=None):
 def get_or_create_global_step(graph=None):
     step = get_global_step(graph)
     return step if step is not None else create_global_step(graph)
+
+
+def global_step(sess, global_step_tensor):
+    """``tf.train.global_step(sess, step)``: the step's value in ``sess``, a Python int."""
+    return int(sess.run(global_step_tensor))
