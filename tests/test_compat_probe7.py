@@ -635,3 +635,42 @@ def test_is_variable_initialized_and_train_global_step():
             got = sess.run([tf.is_variable_initialized(a), tf.is_variable_initialized(b)])
             assert [bool(g) for g in got] == [True, False]
             assert tf.train.global_step(sess, step) == 7
+
+
+def test_tensor_scatter_updates_batch_gather_and_switch_case_as_tf():
+    with tf.Graph().as_default():
+        T = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3) / 4 - 1)
+        U = tf.Variable(np.array([[1., -2., 3.], [0.5, 0.25, -1.]], np.float32))
+        u1 = tf.tensor_scatter_nd_update(T, [[1], [3]], U)
+        u2 = tf.tensor_scatter_nd_add(T, [[0, 0], [2, 1]], [1.0, 2.0])
+        u3 = tf.tensor_scatter_nd_sub(T, [[1]], U[:1])
+        P = tf.placeholder(tf.float32, [None, 4, 2])
+        I = tf.placeholder(tf.int32, [None, 3])
+        bg = tf.batch_gather(P, I)
+        loss = tf.reduce_sum(u1 * u1) + tf.reduce_sum(u2 ** 3) + \
+            tf.reduce_sum(u3 * [1., 2., 3.]) + tf.reduce_sum(bg * bg)
+        grads = tf.gradients(loss, [T, U, P])
+        k = tf.placeholder(tf.int32, [])
+        sw = tf.switch_case(k, [lambda: tf.constant(1.0), lambda: tf.constant(2.0)])
+        sw2 = tf.switch_case(k, {0: lambda: tf.constant(10.0)}, default=lambda: tf.constant(-1.0))
+        with pytest.raises(ValueError, match=r"contiguous range of \[0 to 2\) but found \[0, 2\]"):
+            tf.switch_case(k, {0: lambda: tf.constant(1.0), 2: lambda: tf.constant(2.0)})
+        pv = np.arange(16, dtype=np.float32).reshape(2, 4, 2) - 8
+        iv = np.array([[3, 0, 3], [1, 2, 1]], np.int32)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([u1, u2, u3, bg] + grads, {P: pv, I: iv})
+            switched = [sess.run([sw, sw2], {k: i}) for i in (0, 1, 7)]
+    want = [  # TF 2.21
+        [[-1.0, -0.75, -0.5], [1.0, -2.0, 3.0], [0.5, 0.75, 1.0], [0.5, 0.25, -1.0]],
+        [[0.0, -0.75, -0.5], [-0.25, 0.0, 0.25], [0.5, 2.75, 1.0], [1.25, 1.5, 1.75]],
+        [[-1.0, -0.75, -0.5], [-1.25, 2.0, -2.75], [0.5, 0.75, 1.0], [1.25, 1.5, 1.75]],
+        [[[-2.0, -1.0], [-8.0, -7.0], [-2.0, -1.0]], [[2.0, 3.0], [4.0, 5.0], [2.0, 3.0]]],
+        [[-1.0, 2.1875, 2.75], [1.1875, 2.0, 3.1875], [2.75, 26.1875, 8.0],
+         [5.6875, 8.75, 12.1875]],
+        [[1.0, -6.0, 3.0], [1.0, 0.5, -2.0]],
+        [[[-16.0, -14.0], [0.0, 0.0], [0.0, 0.0], [-8.0, -4.0]],
+         [[0.0, 0.0], [8.0, 12.0], [8.0, 10.0], [0.0, 0.0]]]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
+    assert [[float(a), float(b)] for a, b in switched] == [[1.0, 10.0], [2.0, -1.0], [2.0, -1.0]]

@@ -437,6 +437,10 @@ from .strided import strided_slice  # noqa: E402,F401
 from .einsum import einsum  # noqa: E402,F401  (TF's notations over the core op)
 from .small_ops import div_no_nan, gather_nd, meshgrid, roll  # noqa: E402,F401
 from . import small_ops as _small_ops  # noqa: E402
+from .array_updates import *  # noqa: E402,F401,F403  (tf.tensor_scatter_nd_update, ...)
+tensor_scatter_update = tensor_scatter_nd_update  # noqa: F405  (TF 1.13's name)
+rint = round  # noqa: F405  (both round half to even, as TF)
+math.l2_normalize = nn.l2_normalize
 identity_n = _small_ops.identity_n
 nn.xw_plus_b = _tensor.tf1_results(_small_ops.xw_plus_b)
 nn.convolution = _tensor.tf1_results(_small_ops.convolution)
