@@ -432,28 +432,8 @@ from .slices import (IndexedSlices, clip_by_global_norm, clip_by_norm,  # noqa: 
 from .scatter import *  # noqa: E402,F401,F403  (tf.scatter_update, tf.scatter_nd_add, ...)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
-from . import segments as _segments  # noqa: E402
-from .strided import strided_slice  # noqa: E402,F401
-from .einsum import einsum  # noqa: E402,F401  (TF's notations over the core op)
-from .small_ops import div_no_nan, gather_nd, meshgrid, roll  # noqa: E402,F401
-from . import small_ops as _small_ops  # noqa: E402
-from .array_updates import *  # noqa: E402,F401,F403  (tf.tensor_scatter_nd_update, ...)
-tensor_scatter_update = tensor_scatter_nd_update  # noqa: F405  (TF 1.13's name)
-rint = round  # noqa: F405  (both round half to even, as TF)
-math.l2_normalize = nn.l2_normalize
-identity_n = _small_ops.identity_n
-nn.xw_plus_b = _tensor.tf1_results(_small_ops.xw_plus_b)
-nn.convolution = _tensor.tf1_results(_small_ops.convolution)
-nn.pool = _tensor.tf1_results(_small_ops.pool)
-math.divide_no_nan = _tensor.tf1_results(div_no_nan)
-math.roll = _tensor.tf1_results(roll)
-manip = _runtime.namespace("manip", roll=roll)
-linalg.einsum = _tensor.tf1_results(einsum)
-from .least_squares import matrix_solve_ls  # noqa: E402,F401
-linalg.lstsq = _tensor.tf1_results(matrix_solve_ls)
-for _name in _segments.__all__:   # tf.unsorted_segment_max, tf.math.segment_prod, ...
-    globals()[_name] = getattr(_segments, _name)
-    setattr(math, _name, _tensor.tf1_results(getattr(_segments, _name)))
+from .v1_more import *  # noqa: E402,F401,F403  (segment max, strided_slice, einsum, ...)
+from . import v1_more as _v1_more  # noqa: E402
 from .vector_ops import ListDiff, bincount, cross, setdiff1d  # noqa: E402,F401
 from . import vector_ops as _vector_ops  # noqa: E402
 nn.crelu = _tensor.tf1_results(_vector_ops.crelu)
@@ -499,6 +479,6 @@ def __getattr__(name):
     if name == "print":   # (not a global: the module's doctests call the builtin)
         return _printing.print_v2
     if name == "tuple":   # (not a global either: this module calls the builtin)
-        return _tensor.tf1_results(_small_ops.tf_tuple)
+        return _tensor.tf1_results(_v1_more.tf_tuple)
     # what TF1 scripts use and symgrad has not: a message that says what to do
     raise _runtime.missing(name)
