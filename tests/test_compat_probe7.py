@@ -674,3 +674,37 @@ def test_tensor_scatter_updates_batch_gather_and_switch_case_as_tf():
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-6)
     assert [[float(a), float(b)] for a, b in switched] == [[1.0, 10.0], [2.0, -1.0], [2.0, -1.0]]
+
+
+def test_bicubic_and_area_resizing_and_preserved_aspect_ratio_as_tf():
+    with tf.Graph().as_default():
+        img = tf.Variable((np.arange(20, dtype=np.float32).reshape(1, 4, 5, 1) % 7) / 7)
+        outs = [tf.image.resize_bicubic(img, [7, 3]),
+                tf.image.resize_bicubic(img, [3, 8], align_corners=True),
+                tf.image.resize_area(img, [3, 2]),
+                tf.image.resize_images(img, [6, 6], method=tf.image.ResizeMethod.AREA,
+                                       preserve_aspect_ratio=True)]
+        w = tf.constant(np.linspace(-1, 1, 21).astype(np.float32).reshape(1, 7, 3, 1))
+        g = tf.gradients(tf.reduce_sum(outs[0] * w) + tf.reduce_sum(outs[1] ** 2), img)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = [v[0, ..., 0] for v in sess.run(outs + [g])]
+    want = [  # TF 2.21
+        [[0.0, 0.23284, 0.48937], [0.44428, 0.20756, 0.28169], [0.73968, 0.31586, 0.22909],
+         [0.56664, 0.58825, 0.48214], [0.32181, 0.62963, 0.6548], [0.17362, 0.41542, 0.63398],
+         [0.11287, 0.34572, 0.63524]],
+        [[0.0, 0.06787, 0.16947, 0.2386, 0.33283, 0.40196, 0.50356, 0.57143],
+         [0.66518, 0.79535, 0.76296, 0.46695, 0.36535, 0.51231, 0.32562, 0.04911],
+         [0.14286, 0.21073, 0.31232, 0.38145, 0.47569, 0.54482, 0.64642, 0.71429]],
+        [[0.24286, 0.38571], [0.58571, 0.32857], [0.32857, 0.57143]],
+        [[0.0, 0.11429, 0.22857, 0.34286, 0.45714, 0.57143],
+         [0.53571, 0.65, 0.31429, 0.12857, 0.24286, 0.35714],
+         [0.57143, 0.68571, 0.5, 0.41429, 0.42857, 0.14286],
+         [0.35714, 0.47143, 0.58571, 0.7, 0.66429, 0.17857],
+         [0.14286, 0.25714, 0.37143, 0.48571, 0.6, 0.71429]],
+        [[-1.35838, -0.19348, 0.06899, 0.7947, 1.13512],
+         [0.21018, 1.35687, 0.37125, 0.54786, -0.02102],
+         [1.16388, 1.72724, 1.05848, 1.22778, 0.29128],
+         [1.51146, 1.34022, 2.43317, 3.25714, 2.39151]]]
+    for v, w_ in zip(got, want):
+        np.testing.assert_allclose(v, w_, atol=1e-5)

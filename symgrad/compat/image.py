@@ -44,6 +44,7 @@ from ..errors import ArgumentError, ShapeError
 from ..tracing.arrays import static_value
 from .distributions import drawn
 from .errors import InvalidArgumentError
+from . import image_resize as _resize
 from .tensor import as_tensor_keeping_dtype
 
 
@@ -179,18 +180,28 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
     """Resize to ``size`` = (height, width), known when the graph is built (float32
     results for integer images, as TF)."""
     x, h = _image(images, "resize_images")
-    if method not in (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR, "bilinear",
-                      "nearest"):
-        raise ArgumentError("tf.image.resize_images: symgrad has BILINEAR and "
-                            "NEAREST_NEIGHBOR")
-    if preserve_aspect_ratio:
-        raise ArgumentError("tf.image.resize_images(preserve_aspect_ratio=True) is not "
-                            "supported")
+    kinds = {ResizeMethod.BILINEAR: "bilinear", ResizeMethod.NEAREST_NEIGHBOR: "nearest",
+             ResizeMethod.BICUBIC: "bicubic", ResizeMethod.AREA: "area"}
+    method = kinds.get(method, method)
+    if method not in ("bilinear", "nearest", "bicubic", "area"):
+        raise ArgumentError(f"tf.image.resize_images: method {method!r}; symgrad has "
+                            f"BILINEAR, NEAREST_NEIGHBOR, BICUBIC and AREA")
     if align_corners and half_pixel_centers:
         raise InvalidArgumentError(None, None, "If half_pixel_centers is True, "
                                                "align_corners must be False.")
     out_h, out_w = (int(v) for v in static_value(size, "resize_images(size)").reshape(-1))
-    nearest = method in (ResizeMethod.NEAREST_NEIGHBOR, "nearest")
+    if preserve_aspect_ratio:
+        out_h, out_w = _resize.aspect_size(x.shape[h], x.shape[h + 1], out_h, out_w)
+    if method in ("bicubic", "area"):
+        if half_pixel_centers:
+            raise ArgumentError(f"tf.image: {method} resizing with half_pixel_centers=True "
+                                f"is not supported (TF1's legacy sampling is)")
+        build = _resize.bicubic_matrix if method == "bicubic" else _resize.area_matrix
+        x = x if x.dtype == np.float32 else _t.cast(x, np.float32)
+        for axis, n_out in ((h, out_h), (h + 1, out_w)):
+            x = _resize.along_axis(x, axis, build(x.shape[axis], n_out, align_corners))
+        return _t.identity(x, name=name) if name else x
+    nearest = method == "nearest"
     if not nearest and x.dtype.kind != "f":
         x = _t.cast(x, np.float32)
     for axis, n_out in ((h, out_h), (h + 1, out_w)):
@@ -217,6 +228,19 @@ def resize_nearest_neighbor(images, size, align_corners=False, name=None,
                          ResizeMethod.NEAREST_NEIGHBOR, align_corners,
                          name=name or "ResizeNearestNeighbor",
                          half_pixel_centers=half_pixel_centers)
+
+
+def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_centers=False):
+    """``tf.image.resize_bicubic``: a batch resized with TF1's bicubic kernel (float32)."""
+    return resize_images(_batch(images, "resize_bicubic"), size, ResizeMethod.BICUBIC,
+                         align_corners, name=name or "ResizeBicubic",
+                         half_pixel_centers=half_pixel_centers)
+
+
+def resize_area(images, size, align_corners=False, name=None):
+    """``tf.image.resize_area``: a batch resized by area averaging (float32)."""
+    return resize_images(_batch(images, "resize_area"), size, ResizeMethod.AREA,
+                         align_corners, name=name or "ResizeArea")
 
 
 def _batch(images, what):

@@ -282,7 +282,7 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "random_flip_left_right", "random_flip_up_down", "per_image_standardization",
         "rgb_to_grayscale", "grayscale_to_rgb", "total_variation", "adjust_brightness",
         "adjust_contrast", "resize_images", "resize", "resize_bilinear",
-        "resize_nearest_neighbor", "crop_to_bounding_box",
+        "resize_nearest_neighbor", "resize_bicubic", "resize_area", "crop_to_bounding_box",
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")},
     **{n: getattr(_image_color, n) for n in _image_color.__all__},
     **{n: getattr(_image_augment, n) for n in _image_augment.__all__})
