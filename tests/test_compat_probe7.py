@@ -708,3 +708,24 @@ def test_bicubic_and_area_resizing_and_preserved_aspect_ratio_as_tf():
          [1.51146, 1.34022, 2.43317, 3.25714, 2.39151]]]
     for v, w_ in zip(got, want):
         np.testing.assert_allclose(v, w_, atol=1e-5)
+
+
+def test_crop_and_resize_values_extrapolation_and_gradients_as_tf():
+    # Faster R-CNN's ROI crops; TF 2.21 differentiates the feature map and the boxes
+    with tf.Graph().as_default():
+        feat = tf.Variable((np.arange(24, dtype=np.float32).reshape(2, 3, 4, 1) % 5) / 4)
+        boxes = tf.Variable(np.array([[0.1, 0.2, 0.7, 0.9], [-0.2, 0.3, 0.5, 1.2]], np.float32))
+        crops = tf.image.crop_and_resize(feat, boxes, [0, 1], [2, 3], extrapolation_value=-1.0)
+        weights = tf.constant(np.arange(6, dtype=np.float32).reshape(1, 2, 3, 1))
+        gf, gb = tf.gradients(tf.reduce_sum(crops * weights), [feat, boxes])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            c, g1, g2 = sess.run([crops, gf, gb])
+    np.testing.assert_allclose(c[..., 0], [[[0.2, 0.3625, 0.625], [0.6, 0.2375, 0.325]],
+                                           [[-1.0, -1.0, -1.0], [0.475, 0.8125, -1.0]]],
+                               atol=1e-6)
+    np.testing.assert_allclose(g1[..., 0], [
+        [[0.0, 0.28, 1.0, 1.12], [0.72, 1.99, 2.71, 2.38], [0.48, 1.28, 1.64, 1.4]],
+        [[0.0, 0.0, 0.0, 0.0], [0.3, 2.7, 3.0, 1.0], [0.0, 0.0, 0.0, 0.0]]], atol=1e-5)
+    np.testing.assert_allclose(g2, [[-1.5, -5.625, 2.0, 4.125], [0.0, 3.75, 0.0, 1.5]],
+                               atol=1e-5)

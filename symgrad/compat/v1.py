@@ -95,6 +95,7 @@ from .templates import make_template  # noqa: F401
 from . import image as _image
 from . import image_augment as _image_augment
 from . import image_color as _image_color
+from . import image_crops as _image_crops
 from . import keras as _keras
 from . import rnn as _rnn
 from . import rows as _rows
@@ -285,7 +286,8 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "resize_nearest_neighbor", "resize_bicubic", "resize_area", "crop_to_bounding_box",
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")},
     **{n: getattr(_image_color, n) for n in _image_color.__all__},
-    **{n: getattr(_image_augment, n) for n in _image_augment.__all__})
+    **{n: getattr(_image_augment, n) for n in _image_augment.__all__},
+    crop_and_resize=_image_crops.crop_and_resize)
 image.resize_with_crop_or_pad = image.resize_image_with_crop_or_pad   # (TF2's name)
 random_crop = _image_augment.random_crop
 contrib = _runtime.namespace(
