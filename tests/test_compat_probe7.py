@@ -729,3 +729,26 @@ def test_crop_and_resize_values_extrapolation_and_gradients_as_tf():
         [[0.0, 0.0, 0.0, 0.0], [0.3, 2.7, 3.0, 1.0], [0.0, 0.0, 0.0, 0.0]]], atol=1e-5)
     np.testing.assert_allclose(g2, [[-1.5, -5.625, 2.0, 4.125], [0.0, 3.75, 0.0, 1.5]],
                                atol=1e-5)
+
+
+def test_fused_batch_norm_training_and_inference_as_tf():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3, 2, 2])
+        sc = tf.Variable(np.array([1.5, 0.5], np.float32))
+        of = tf.Variable(np.array([0.1, -0.2], np.float32))
+        y, m, v = tf.nn.fused_batch_norm(x, sc, of, epsilon=1e-3)
+        yi, mi, vi = tf.nn.fused_batch_norm(x, sc, of, mean=[0.5, 1.0], variance=[2.0, 0.5],
+                                            is_training=False)
+        g = tf.gradients(tf.reduce_sum(y ** 3) + tf.reduce_sum(yi * 2.0), [x, sc, of])
+        xv = (np.arange(24, dtype=np.float32).reshape(2, 3, 2, 2) % 7) / 3
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = [np.ravel(o)[:8] for o in sess.run([y, m, v, yi] + g, {x: xv})]
+    want = [  # TF 2.21 (v: the batch variance with Bessel's correction, as TF's kernel)
+        [-1.94607, -0.63141, -0.50179, -0.11372, 0.9425, 0.40398, 2.38679, -0.89026],
+        [0.94444, 0.88889], [0.52189, 0.45118],
+        [-0.4302, -0.67093, 0.27673, -0.2, 0.98366, 0.27093, 1.69059, -0.9064],
+        [18.04903, 1.36577, -9.14416, 0.82906, -9.22282, 1.54108, 17.81307, 2.1024],
+        [31.79164, -9.16952], [105.19106, 34.41829]]
+    for g_, w in zip(got, want):
+        np.testing.assert_allclose(g_, w, rtol=2e-6, atol=2e-5)

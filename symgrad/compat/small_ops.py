@@ -17,6 +17,10 @@
 - ``tf.tuple(tensors)`` (``tf_tuple`` here): the tensors, each passed through an identity (symgrad computes
   every tensor of a run before any operation acts, which is what tf.tuple's grouping
   asks for); ``tf.identity_n`` likewise.
+- ``tf.nn.fused_batch_norm(x, scale, offset, mean, variance, epsilon, is_training)``:
+  ``(y, mean, variance)``; in training the batch's moments over all axes but the
+  channels, y normalised with the biased variance and the variance returned with
+  Bessel's correction (what TF's fused kernel hands to the moving averages).
 - ``tf.nn.convolution`` and ``tf.nn.pool`` (the N-d forms WaveNet code calls): ``conv1d``
   or ``conv2d`` (``max_pool``/``avg_pool``) by the input's rank, channels last.
 
@@ -40,7 +44,7 @@ from ..tracing.arrays import static_value
 from .v1_ops import nn
 
 __all__ = ["meshgrid", "roll", "div_no_nan", "xw_plus_b", "convolution", "pool", "gather_nd", "tf_tuple",
-           "identity_n"]
+           "identity_n", "fused_batch_norm"]
 
 
 def meshgrid(*args, **kwargs):
@@ -191,3 +195,27 @@ def tf_tuple(tensors, name=None, control_inputs=None):
 def identity_n(input, name=None):  # noqa: A002
     """``tf.identity_n``: an identity of each tensor of the list."""
     return [_t.identity(t) for t in input]
+
+
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
+                     data_format="NHWC", is_training=True, name=None,
+                     exponential_avg_factor=1.0):
+    """``tf.nn.fused_batch_norm`` (module docstring), channels last."""
+    v = _t.as_tensor(x)
+    if data_format not in ("NHWC", "NDHWC") or v.ndim not in (4, 5):
+        raise ValueError(f"fused_batch_norm: channels-last 4-d or 5-d inputs are supported, "
+                         f"got shape {v.shape} ({data_format})")
+    if is_training:
+        axes = list(range(v.ndim - 1))
+        m = _t.reduce_mean(v, axes)
+        var = _t.reduce_mean(_t.square(v - m), axes)
+        count = _t.cast(_t.size(v) // _t.shape(v)[-1], v.dtype)
+        unbiased = var * count / _t.maximum(count - 1.0, 1.0)
+    else:
+        if mean is None or variance is None:
+            raise ValueError("fused_batch_norm(is_training=False) needs mean and variance")
+        m, var = (_t.cast(_t.as_tensor(t), v.dtype) for t in (mean, variance))
+        unbiased = var
+    scale, offset = (_t.cast(_t.as_tensor(t), v.dtype) for t in (scale, offset))
+    y = (v - m) * _t.rsqrt(var + epsilon) * scale + offset
+    return (_t.identity(y, name=name) if name else y), m, unbiased

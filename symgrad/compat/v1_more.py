@@ -29,6 +29,7 @@ math.l2_normalize = nn.l2_normalize
 nn.xw_plus_b = tf1_results(_small_ops.xw_plus_b)
 nn.convolution = tf1_results(_small_ops.convolution)
 nn.pool = tf1_results(_small_ops.pool)
+nn.fused_batch_norm = tf1_results(_small_ops.fused_batch_norm)
 math.divide_no_nan = tf1_results(div_no_nan)
 math.roll = tf1_results(roll)
 manip = namespace("manip", roll=roll)
