@@ -752,3 +752,60 @@ def test_fused_batch_norm_training_and_inference_as_tf():
         [31.79164, -9.16952], [105.19106, 34.41829]]
     for g_, w in zip(got, want):
         np.testing.assert_allclose(g_, w, rtol=2e-6, atol=2e-5)
+
+
+def test_an_optimizer_written_to_tfs_protocol_steps_as_in_tf():
+    # slots (_zeros_slot, _get_or_make_slot), a non-slot beta power updated in _finish,
+    # _prepare, _call_if_callable: the tf.contrib.opt way of writing optimizers
+    class MyAdam(tf.train.Optimizer):
+        def __init__(self, lr=0.1, b1=0.9, b2=0.999, eps=1e-8, name="MyAdam"):
+            super(MyAdam, self).__init__(False, name)
+            self._lr, self._b1, self._b2, self._eps = lr, b1, b2, eps
+
+        def _create_slots(self, var_list):
+            first = min(var_list, key=lambda x: x.name)
+            self._create_non_slot_variable(initial_value=self._b1, name="beta1_power",
+                                           colocate_with=first)
+            for v in var_list:
+                self._zeros_slot(v, "m", self._name)
+                self._get_or_make_slot(v, tf.ones_like(v) * 0.01, "v", self._name + "_v")
+
+        def _prepare(self):
+            self._lr_t = tf.convert_to_tensor(self._call_if_callable(self._lr), name="lr")
+
+        def _apply_dense(self, grad, var):
+            b1p = self._get_non_slot_variable("beta1_power", graph=var.graph)
+            m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+            m_t = tf.assign(m, self._b1 * m + (1 - self._b1) * grad)
+            v_t = tf.assign(v, self._b2 * v + (1 - self._b2) * grad * grad)
+            step = self._lr_t * m_t / (1 - b1p) / (tf.sqrt(v_t) + self._eps)
+            return tf.group(tf.assign_sub(var, step), m_t, v_t)
+
+        def _finish(self, update_ops, name_scope):
+            with tf.control_dependencies(update_ops):
+                b1p = self._get_non_slot_variable("beta1_power", graph=tf.get_default_graph())
+                upd = b1p.assign(b1p * self._b1)
+            return tf.group(*update_ops + [upd], name=name_scope)
+
+    with tf.Graph().as_default():
+        w = tf.Variable(np.array([1.0, -2.0], np.float32), name="w")
+        b = tf.Variable(0.5, name="b")
+        loss = tf.reduce_sum((w - [3.0, 1.0]) ** 2) + (b + 1.0) ** 2
+        gs = tf.train.get_or_create_global_step()
+        opt = MyAdam(0.1)
+        train = opt.minimize(loss, global_step=gs)
+        assert sorted(v.name for v in tf.global_variables()) == [
+            'b/MyAdam:0', 'b/MyAdam_v:0', 'b:0', 'beta1_power:0', 'global_step:0',
+            'w/MyAdam:0', 'w/MyAdam_v:0', 'w:0'] and opt.get_slot_names() == ['m', 'v']
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = [sess.run([loss, train])[0] for _ in range(4)]
+            got = sess.run([w, b, gs, opt.get_slot(w, "v"),
+                            opt._get_non_slot_variable("beta1_power", w.graph)])
+    # TF 2.21's numbers
+    np.testing.assert_allclose(losses, [15.25, 0.730734, 4.617177, 5.239279], rtol=2e-6)
+    np.testing.assert_allclose(got[0], [3.866544008255005, 2.5739030838012695], rtol=1e-6)
+    np.testing.assert_allclose(got[1], -1.432076, rtol=1e-6)
+    assert got[2] == 4
+    np.testing.assert_allclose(got[3], [0.040346, 0.063134], atol=1e-6)
+    np.testing.assert_allclose(got[4], 0.59049, rtol=1e-6)
