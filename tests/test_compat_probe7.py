@@ -809,3 +809,15 @@ def test_an_optimizer_written_to_tfs_protocol_steps_as_in_tf():
     assert got[2] == 4
     np.testing.assert_allclose(got[3], [0.040346, 0.063134], atol=1e-6)
     np.testing.assert_allclose(got[4], 0.59049, rtol=1e-6)
+
+
+def test_a_protocol_optimizer_reading_base_dtype_is_told_what_to_write():
+    class Plain(tf.train.Optimizer):
+        def _apply_dense(self, grad, var):
+            return tf.assign_sub(var, tf.cast(0.1, var.dtype.base_dtype) * grad)
+
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0)
+        with pytest.raises(AttributeError, match="base_dtype.*for var.dtype.base_dtype write "
+                                                 "var.dtype"):
+            Plain(False, "Plain").minimize(w * w)

@@ -41,7 +41,15 @@ def apply(optimizer, pairs, global_step, name):
         if "_create_slots" in user_hooks(optimizer):
             optimizer._create_slots(variables)
         optimizer._prepare()
-        updates = [_apply_one(optimizer, g, v) for g, v in pairs]
+        try:
+            updates = [_apply_one(optimizer, g, v) for g, v in pairs]
+        except AttributeError as e:
+            if "dtype" not in str(e):
+                raise
+            raise AttributeError(f"{e}: symgrad's dtypes are numpy's, without TF's DType "
+                                 f"attributes; for var.dtype.base_dtype write var.dtype, for "
+                                 f".is_floating var.dtype.kind == 'f', for .as_numpy_dtype "
+                                 f"var.dtype.type") from e
         finish = optimizer._finish(updates, scope)
         if global_step is None:
             return finish
