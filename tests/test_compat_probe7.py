@@ -821,3 +821,45 @@ def test_a_protocol_optimizer_reading_base_dtype_is_told_what_to_write():
         with pytest.raises(AttributeError, match="base_dtype.*for var.dtype.base_dtype write "
                                                  "var.dtype"):
             Plain(False, "Plain").minimize(w * w)
+
+
+def test_separable_conv2d_layers_names_values_and_gradients_as_tf():
+    rng = np.random.RandomState(39)
+    xv = rng.rand(2, 6, 6, 3).astype(np.float32)
+
+    def init(shape, seed):
+        values = np.random.RandomState(seed).randn(*shape).astype(np.float32).ravel() * 0.3
+        return tf.constant_initializer(values)
+    with tf.Graph().as_default():
+        x = tf.constant(xv)
+        y1 = tf.layers.separable_conv2d(x, 4, 3, padding="same", depth_multiplier=2,
+                                        activation=tf.nn.relu,
+                                        depthwise_initializer=init((3, 3, 3, 2), 1),
+                                        pointwise_initializer=init((1, 1, 6, 4), 2))
+        layer = tf.layers.SeparableConv2D(5, (2, 2), strides=(2, 2),
+                                          depthwise_initializer=init((2, 2, 4, 1), 3),
+                                          pointwise_initializer=init((1, 1, 4, 5), 4),
+                                          bias_initializer=tf.constant_initializer(0.1))
+        y2 = layer(y1)
+        y3 = tf.layers.separable_conv2d(x, 2, 3, dilation_rate=2, name="dil",
+                                        depthwise_initializer=init((3, 3, 3, 1), 5),
+                                        pointwise_initializer=init((1, 1, 3, 2), 6))
+        assert [(v.name, v.shape.as_list()) for v in tf.global_variables()][3:6] == [
+            ('separable_conv2d_1/depthwise_kernel:0', [2, 2, 4, 1]),
+            ('separable_conv2d_1/pointwise_kernel:0', [1, 1, 4, 5]),
+            ('separable_conv2d_1/bias:0', [5])]
+        assert [y.shape.as_list() for y in (y1, y2, y3)] == [[2, 6, 6, 4], [2, 3, 3, 5],
+                                                             [2, 2, 2, 2]]
+        g = tf.gradients(tf.reduce_sum(y2 ** 2) + tf.reduce_sum(y3), tf.trainable_variables())
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            v2, v3, grads = sess.run([y2, y3, g])
+    # TF 2.21
+    np.testing.assert_allclose(v2[0, 0], [[0.072196, 0.068734, 0.155372, 0.126505, 0.079276],
+                                          [0.049257, 0.087682, 0.101783, 0.123291, 0.052015],
+                                          [0.10264, 0.062442, 0.185331, 0.138287, 0.09249]],
+                               atol=2e-6)
+    np.testing.assert_allclose(v3[1, :, 0, 1], [0.297261, -0.03576], atol=2e-6)
+    np.testing.assert_allclose([gv.sum() for gv in grads], [
+        -0.29383, -0.59431, -0.31749, 1.05799, 0.98164, 13.48707, -20.41051, -1.24902, 16.0],
+        atol=2e-5)

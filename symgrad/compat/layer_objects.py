@@ -24,7 +24,7 @@ from . import layers as _layers
 from .scopes import variable_scope
 from .variables import global_variables, trainable_variables
 
-__all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
+__all__ = ["Conv1D", "Conv2D", "SeparableConv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
            "AveragePooling1D", "AveragePooling2D", "Flatten", "Dropout",
            "BatchNormalization"]
 
@@ -84,6 +84,7 @@ def _layer(class_name, function, default_name, has_variables=True, takes_trainin
 
 Conv1D = _layer("Conv1D", _layers.conv1d, "conv1d")
 Conv2D = _layer("Conv2D", _layers.conv2d, "conv2d")
+SeparableConv2D = _layer("SeparableConv2D", _layers.separable_conv2d, "separable_conv2d")
 Conv2DTranspose = _layer("Conv2DTranspose", _layers.conv2d_transpose, "conv2d_transpose")
 BatchNormalization = _layer("BatchNormalization", _layers.batch_normalization,
                             "batch_normalization", takes_training=True)

@@ -411,7 +411,8 @@ if not any(isinstance(f, _keras.MissingFinder) for f in sys.meta_path):
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
-    "batch_normalization")}, **{n: getattr(_layer_objects, n) for n in _layer_objects.__all__})
+    "batch_normalization", "separable_conv2d")},
+    **{n: getattr(_layer_objects, n) for n in _layer_objects.__all__})
 
 
 @contextlib.contextmanager
