@@ -863,3 +863,31 @@ def test_separable_conv2d_layers_names_values_and_gradients_as_tf():
     np.testing.assert_allclose([gv.sum() for gv in grads], [
         -0.29383, -0.59431, -0.31749, 1.05799, 0.98164, 13.48707, -20.41051, -1.24902, 16.0],
         atol=2e-5)
+
+
+def test_non_max_suppression_keeps_what_tf_keeps():
+    rng = np.random.RandomState(40)
+    centers = rng.rand(12, 2).astype(np.float32)
+    sizes = (rng.rand(12, 2) * 0.4 + 0.1).astype(np.float32)
+    with tf.Graph().as_default():
+        logits = tf.placeholder(tf.float32, [12])
+        wh = tf.constant(sizes)
+        boxes = tf.concat([centers - wh / 2, centers + wh / 2], axis=1)
+        scores = tf.sigmoid(logits)
+        keep = tf.image.non_max_suppression(boxes, scores, max_output_size=5, iou_threshold=0.3)
+        keep2 = tf.image.non_max_suppression(boxes, scores, 10, iou_threshold=0.1,
+                                             score_threshold=0.5)
+        flipped = tf.image.non_max_suppression(tf.gather(boxes, [2, 3, 0, 1], axis=1), scores,
+                                               12, 0.3)
+        assert keep.dtype == np.int32
+        with tf.Session() as sess:
+            got = []
+            for _ in range(2):
+                got.append([v.tolist() for v in sess.run(
+                    [keep, keep2, flipped], {logits: rng.randn(12).astype(np.float32) * 2})])
+    assert got == WANT_NMS
+
+
+WANT_NMS = [  # TF 2.21
+    [[5, 3, 0, 1, 8], [5, 3, 0, 1], [5, 3, 0, 1, 8, 2, 4, 7, 10, 6, 11]],
+    [[2, 8, 0, 6, 10], [2, 6, 10, 1], [2, 8, 0, 6, 10, 1, 4, 5, 11, 7, 3]]]

@@ -96,6 +96,7 @@ from . import image as _image
 from . import image_augment as _image_augment
 from . import image_color as _image_color
 from . import image_crops as _image_crops
+from . import image_nms as _image_nms
 from . import keras as _keras
 from . import rnn as _rnn
 from . import rows as _rows
@@ -287,7 +288,8 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "pad_to_bounding_box", "central_crop", "convert_image_dtype")},
     **{n: getattr(_image_color, n) for n in _image_color.__all__},
     **{n: getattr(_image_augment, n) for n in _image_augment.__all__},
-    crop_and_resize=_image_crops.crop_and_resize)
+    crop_and_resize=_image_crops.crop_and_resize,
+    non_max_suppression=_image_nms.non_max_suppression)
 image.resize_with_crop_or_pad = image.resize_image_with_crop_or_pad   # (TF2's name)
 random_crop = _image_augment.random_crop
 contrib = _runtime.namespace(
