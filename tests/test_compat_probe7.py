@@ -891,3 +891,22 @@ def test_non_max_suppression_keeps_what_tf_keeps():
 WANT_NMS = [  # TF 2.21
     [[5, 3, 0, 1, 8], [5, 3, 0, 1], [5, 3, 0, 1, 8, 2, 4, 7, 10, 6, 11]],
     [[2, 8, 0, 6, 10], [2, 6, 10, 1], [2, 8, 0, 6, 10, 1, 4, 5, 11, 7, 3]]]
+
+
+def test_version_profiling_options_and_gpu_queries_of_tf1_scripts():
+    # print(tf.__version__) opens many scripts; TF 1.14-1.15 ones loop over GPUs to set
+    # memory growth; profiling passes RunOptions/RunMetadata to sess.run
+    assert tf.__version__ == tf.VERSION == "1.15.0" and tf.__version__.startswith("1.")
+    gpus = tf.config.experimental.list_physical_devices("GPU")
+    for gpu in gpus:
+        tf.config.experimental.set_memory_growth(gpu, True)
+    assert gpus == [] and [d.device_type for d in tf.config.list_physical_devices()] == ["CPU"]
+    options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE)
+    jit = tf.ConfigProto(graph_options=tf.GraphOptions(
+        optimizer_options=tf.OptimizerOptions(global_jit_level=tf.OptimizerOptions.ON_1)))
+    with tf.Graph().as_default():
+        x = tf.constant(2.0)
+        with tf.Session(config=jit) as sess:
+            metadata = tf.RunMetadata()
+            assert sess.run(x * 3, options=options, run_metadata=metadata) == 6.0
+            assert metadata.step_stats is None and options.trace_level == 3

@@ -105,6 +105,8 @@ from . import summary as _summary
 from . import gfile as _gfile
 from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
+from .settings import *  # noqa: F401,F403  (tf.RunOptions, tf.config, tf.VERSION)
+from .settings import VERSION as __version__  # noqa: F401
 from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
                       is_variable_initialized, report_uninitialized_variables)
 from . import tensor as _tensor
