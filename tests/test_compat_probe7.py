@@ -910,3 +910,26 @@ def test_version_profiling_options_and_gpu_queries_of_tf1_scripts():
             metadata = tf.RunMetadata()
             assert sess.run(x * 3, options=options, run_metadata=metadata) == 6.0
             assert metadata.step_stats is None and options.trace_level == 3
+
+
+def test_a_tf_layers_layer_subclass_builds_its_weights_once():
+    class ScaleShift(tf.layers.Layer):
+        def __init__(self, units, **kwargs):
+            super(ScaleShift, self).__init__(**kwargs)
+            self.units = units
+
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=[int(input_shape[-1]), self.units],
+                                     initializer=tf.constant_initializer(0.5))
+            super(ScaleShift, self).build(input_shape)
+
+        def call(self, x):
+            return tf.matmul(x, self.w)
+
+    with tf.Graph().as_default():
+        layer = ScaleShift(2)
+        a, b = layer(tf.constant([[1.0, -2.0, 3.0]])), layer(tf.constant([[1.0, 1.0, 1.0]]))
+        assert [v.name for v in tf.global_variables()] == ["scale_shift/w:0"]   # TF's name
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run([a, b])[1].tolist() == [[1.5, 1.5]]

@@ -417,6 +417,7 @@ layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
     "batch_normalization", "separable_conv2d")},
     **{n: getattr(_layer_objects, n) for n in _layer_objects.__all__})
+layers.Layer = keras.layers.Layer   # (TF1's tf.layers.Layer: keras's base layer, as in TF 1.x)
 
 
 @contextlib.contextmanager
