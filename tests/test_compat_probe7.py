@@ -933,3 +933,12 @@ def test_a_tf_layers_layer_subclass_builds_its_weights_once():
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             assert sess.run([a, b])[1].tolist() == [[1.5, 1.5]]
+
+
+def test_string_ops_and_feature_columns_are_refused_with_what_to_do():
+    for name in ("strings", "string_split", "tables_initializer", "decode_csv"):
+        with pytest.raises(AttributeError, match=f"tf.{name}: symgrad tensors hold real "
+                                                 "numbers.*integer ids"):
+            getattr(tf, name)
+    with pytest.raises(AttributeError, match="tf.feature_column: .*Estimators"):
+        tf.feature_column.numeric_column

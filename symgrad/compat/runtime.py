@@ -349,6 +349,20 @@ for _name in ("train.slice_input_producer", "train.string_input_producer",
               "queue", "TextLineReader", "TFRecordReader", "WholeFileReader",
               "FixedLengthRecordReader", "read_file"):
     MISSING[_name] = _QUEUES
+_STRINGS = ("symgrad tensors hold real numbers, so string tensors are not supported; map "
+            "text to integer ids in Python before feeding (a dict, or "
+            "tf.keras.preprocessing.text.Tokenizer-style code) and look the ids up with "
+            "tf.nn.embedding_lookup or tf.one_hot")
+for _name in ("strings", "string_split", "as_string", "string_to_number", "string_join",
+              "substr", "regex_replace", "decode_raw", "decode_csv", "decode_base64",
+              "encode_base64", "lookup", "tables_initializer", "io.decode_raw",
+              "io.decode_csv", "io.parse_example", "io.parse_single_example", "parse_example",
+              "parse_single_example", "FixedLenFeature", "VarLenFeature", "io.FixedLenFeature",
+              "io.VarLenFeature"):
+    MISSING[_name] = _STRINGS
+MISSING["feature_column"] = ("feature columns (tf.feature_column) belong to Estimators, which "
+                             "symgrad does not have; build the inputs with placeholders, "
+                             "tf.one_hot and tf.nn.embedding_lookup")
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 
