@@ -36,6 +36,24 @@ def _positions(lo, hi, n_in, n_out):
     return (0.5 * (lo + hi) * size)[:, None]
 
 
+class _Pixels:
+    """The image's pixels at rows [boxes, ch] by columns [boxes, cw] (clipped to the
+    image), each box reading its own image: [boxes, ch, cw, depth]."""
+
+    def __init__(self, x, ind, ch, cw):
+        self.x, self.ind, self.ch, self.cw = x, _t.cast(ind, np.int32), ch, cw
+
+    def __call__(self, rows, cols):
+        h, w = self.x.shape[1], self.x.shape[2]
+        r = _t.cast(_t.clip_by_value(rows, 0.0, h - 1.0), np.int32)
+        c = _t.cast(_t.clip_by_value(cols, 0.0, w - 1.0), np.int32)
+        shape = _t.stack([_t.shape(r)[0], self.ch, self.cw])
+        index = _t.stack([_t.broadcast_to(_t.reshape(self.ind, [-1, 1, 1]), shape),
+                          _t.broadcast_to(_t.expand_dims(r, 2), shape),
+                          _t.broadcast_to(_t.expand_dims(c, 1), shape)], axis=-1)
+        return gather_nd(self.x, index)
+
+
 def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear",
                     extrapolation_value=0.0, name=None, box_indices=None):
     """``tf.image.crop_and_resize`` (module docstring): [boxes, crop_h, crop_w, depth]."""
@@ -58,19 +76,10 @@ def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear
     top, left = _t.floor(ys), _t.floor(xs)
     dy = _t.expand_dims(_t.expand_dims(ys - top, 2), 3)   # [boxes, ch, 1, 1]
     dx = _t.expand_dims(_t.expand_dims(xs - left, 1), 3)  # [boxes, 1, cw, 1]
-
-    def corner(rows, cols):
-        r = _t.cast(_t.clip_by_value(rows, 0.0, h - 1.0), np.int32)
-        c = _t.cast(_t.clip_by_value(cols, 0.0, w - 1.0), np.int32)
-        shape = _t.stack([_t.shape(r)[0], ch, cw])
-        index = _t.stack([
-            _t.broadcast_to(_t.reshape(_t.cast(ind, np.int32), [-1, 1, 1]), shape),
-            _t.broadcast_to(_t.expand_dims(r, 2), shape),
-            _t.broadcast_to(_t.expand_dims(c, 1), shape)], axis=-1)
-        return gather_nd(x, index)                        # [boxes, ch, cw, depth]
     bottom, right = _t.ceil(ys), _t.ceil(xs)   # (TF's: the same pixel at whole positions)
-    upper = corner(top, left) + (corner(top, right) - corner(top, left)) * dx
-    lower = corner(bottom, left) + (corner(bottom, right) - corner(bottom, left)) * dx
+    at = _Pixels(x, ind, ch, cw)
+    upper = at(top, left) + (at(top, right) - at(top, left)) * dx
+    lower = at(bottom, left) + (at(bottom, right) - at(bottom, left)) * dx
     out = upper + (lower - upper) * dy
     fill = _t.cast(_t.as_tensor(extrapolation_value), np.float32)
     return _t.where(_t.expand_dims(inside, 3), out, _t.zeros_like(out) + fill, name=name)
