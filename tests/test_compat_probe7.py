@@ -474,3 +474,35 @@ def test_string_ops_and_feature_columns_are_refused_with_what_to_do():
             getattr(tf, name)
     with pytest.raises(AttributeError, match="tf.feature_column: .*Estimators"):
         tf.feature_column.numeric_column
+
+
+def test_static_bidirectional_rnn_with_lengths_as_tf():
+    T, D = 3, 2
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [T, None, D])
+        fw, bw = tf.nn.rnn_cell.BasicRNNCell(3), tf.nn.rnn_cell.BasicRNNCell(3)
+        outs, sf, sb = tf.nn.static_bidirectional_rnn(fw, bw, tf.unstack(x), dtype=tf.float32,
+                                                      sequence_length=[3, 2], scope="bi")
+        g = tf.gradients(tf.reduce_sum(tf.stack(outs) ** 2) + tf.reduce_sum(sb), x)[0]
+        assert [v.name for v in tf.global_variables()] == [
+            'bi/fw/basic_rnn_cell/kernel:0', 'bi/fw/basic_rnn_cell/bias:0',
+            'bi/bw/basic_rnn_cell/kernel:0', 'bi/bw/basic_rnn_cell/bias:0']
+        xv = (np.arange(12, dtype=np.float32).reshape(T, 2, D) % 5) / 4 - 0.5
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for i, v in enumerate(tf.global_variables()):
+                shape = v.get_shape().as_list()
+                v.load(np.cos(np.arange(np.prod(shape)) + i).reshape(shape) * 0.5, sess)
+            o, f, b, gv = sess.run([tf.stack(outs), sf, sb, g], {x: xv})
+    # TF 2.21
+    np.testing.assert_allclose(o[1], [[0.65441, 0.06888, -0.60968, -0.55218, -0.65986, -0.2307],
+                                      [0.16067, -0.28903, -0.44909, -0.41611, -0.20033, 0.21989]],
+                               atol=2e-5)
+    np.testing.assert_allclose(o[2, 1], np.zeros(6))   # past the second row's length
+    np.testing.assert_allclose(f, [[0.17149, -0.34767, -0.51185], [0.16067, -0.28903, -0.44909]],
+                               atol=2e-5)
+    np.testing.assert_allclose(b, [[-0.38292, -0.13769, 0.24843], [-0.39244, -0.18319, 0.21123]],
+                               atol=2e-5)
+    np.testing.assert_allclose(gv, [[[-0.62538, 0.75087], [-0.58981, 0.71844]],
+                                    [[1.44937, -1.36987], [0.36267, -0.21813]],
+                                    [[0.36574, -0.20452], [0.0, 0.0]]], atol=3e-5)
