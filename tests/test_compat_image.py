@@ -81,5 +81,6 @@ def test_random_flips_and_dtype_conversion():
                  1 if np.array_equal(f[image], img[image, :, ::-1]) else 2 for f in seen}
         assert kinds == {0, 1}
     np.testing.assert_allclose(s, [[[1.0, 0.0, 0.2]]])
-    with pytest.raises(ValueError, match="BILINEAR and NEAREST_NEIGHBOR"):
-        tf.image.resize_images(tf.zeros([2, 2, 1]), [3, 3], method=tf.image.ResizeMethod.AREA)
+    # (AREA and BICUBIC are there since probe 7: test_compat_probe7)
+    with pytest.raises(ValueError, match="BILINEAR, NEAREST_NEIGHBOR, BICUBIC and AREA"):
+        tf.image.resize_images(tf.zeros([2, 2, 1]), [3, 3], method="lanczos3")

@@ -337,7 +337,8 @@ def test_updates_inside_a_cond_branch_are_refused_with_the_form_that_works():
                         lambda: (ema.average(batch_mean), ema.average(batch_var)))
 
 
-def test_optimizer_subclasses_for_tfs_internal_protocol_are_refused_clearly():
+def test_optimizer_subclasses_run_tfs_internal_protocol():
+    # (refused before probe 7; test_compat_probe7 checks a slotted one against TF)
     import symgrad.compat.v1 as tf
 
     class PowerSign(tf.train.Optimizer):
@@ -348,10 +349,20 @@ def test_optimizer_subclasses_for_tfs_internal_protocol_are_refused_clearly():
         def _apply_dense(self, grad, var):
             return tf.assign_sub(var, self._lr * tf.sign(grad))
 
+    class AdamW(tf.train.AdamOptimizer):   # a built-in's hooks cannot be extended
+        def _apply_dense(self, grad, var):
+            return tf.no_op()
+
     with tf.Graph().as_default():
         w = tf.Variable(1.0)
-        with pytest.raises(NotImplementedError, match="PowerSign defines _apply_dense.*tf.assign"):
-            PowerSign().minimize(w * w)
+        step = PowerSign().minimize(w * w)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step)
+            assert sess.run(w) == pytest.approx(0.9)   # 1 - 0.1 * sign(2)
+        with pytest.raises(NotImplementedError, match="AdamW overrides _apply_dense of a "
+                                                      "built-in optimizer.*tf.train.Optimizer"):
+            AdamW().minimize(w * w)
 
 
 def test_a_fetched_variable_is_read_after_the_runs_updates():

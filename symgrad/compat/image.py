@@ -15,12 +15,17 @@ Images are [height, width, channels] or batches [batch, height, width, channels]
   (source pixel ``y * in / out``; ``align_corners``: ``y * (in - 1) / (out - 1)``;
   ``half_pixel_centers``: ``(y + 1/2) * in / out``, less 1/2 for bilinear);
   ``crop_to_bounding_box``, ``pad_to_bounding_box``, ``central_crop``;
-- ``convert_image_dtype`` from integers to floats (``x / max``) and between floats.
+- ``convert_image_dtype`` from integers to floats (``x / max``), between floats, from
+  floats to integers (``x * (max + 0.5)`` truncated) and between integers (TF's scaling);
+  a numpy uint8 image stays uint8 (the core would widen it to int64).
+
+Colour spaces and saturation/hue are in ``compat.image_color``, the random distortions
+of input pipelines in ``compat.image_augment``.
 
 Gradients flow through all of them (resizing is a fixed linear map).
 
-Imports the tracing functions, ``compat.distributions`` (numbers drawn per run) and
-``compat.errors``.
+Imports the tracing functions, ``compat.distributions`` (numbers drawn per run),
+``compat.errors`` and ``compat.tensor``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -39,10 +44,12 @@ from ..errors import ArgumentError, ShapeError
 from ..tracing.arrays import static_value
 from .distributions import drawn
 from .errors import InvalidArgumentError
+from . import image_resize as _resize
+from .tensor import as_tensor_keeping_dtype
 
 
 def _image(x, what):
-    x = _t.as_tensor(x)
+    x = as_tensor_keeping_dtype(x)
     if x.ndim not in (3, 4):
         raise ShapeError(f"tf.image.{what}: an image [height, width, channels] or a batch "
                          f"[batch, height, width, channels], got shape {x.shape}")
@@ -173,18 +180,28 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
     """Resize to ``size`` = (height, width), known when the graph is built (float32
     results for integer images, as TF)."""
     x, h = _image(images, "resize_images")
-    if method not in (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR, "bilinear",
-                      "nearest"):
-        raise ArgumentError("tf.image.resize_images: symgrad has BILINEAR and "
-                            "NEAREST_NEIGHBOR")
-    if preserve_aspect_ratio:
-        raise ArgumentError("tf.image.resize_images(preserve_aspect_ratio=True) is not "
-                            "supported")
+    kinds = {ResizeMethod.BILINEAR: "bilinear", ResizeMethod.NEAREST_NEIGHBOR: "nearest",
+             ResizeMethod.BICUBIC: "bicubic", ResizeMethod.AREA: "area"}
+    method = kinds.get(method, method)
+    if method not in ("bilinear", "nearest", "bicubic", "area"):
+        raise ArgumentError(f"tf.image.resize_images: method {method!r}; symgrad has "
+                            f"BILINEAR, NEAREST_NEIGHBOR, BICUBIC and AREA")
     if align_corners and half_pixel_centers:
         raise InvalidArgumentError(None, None, "If half_pixel_centers is True, "
                                                "align_corners must be False.")
     out_h, out_w = (int(v) for v in static_value(size, "resize_images(size)").reshape(-1))
-    nearest = method in (ResizeMethod.NEAREST_NEIGHBOR, "nearest")
+    if preserve_aspect_ratio:
+        out_h, out_w = _resize.aspect_size(x.shape[h], x.shape[h + 1], out_h, out_w)
+    if method in ("bicubic", "area"):
+        if half_pixel_centers:
+            raise ArgumentError(f"tf.image: {method} resizing with half_pixel_centers=True "
+                                f"is not supported (TF1's legacy sampling is)")
+        build = _resize.bicubic_matrix if method == "bicubic" else _resize.area_matrix
+        x = x if x.dtype == np.float32 else _t.cast(x, np.float32)
+        for axis, n_out in ((h, out_h), (h + 1, out_w)):
+            x = _resize.along_axis(x, axis, build(x.shape[axis], n_out, align_corners))
+        return _t.identity(x, name=name) if name else x
+    nearest = method == "nearest"
     if not nearest and x.dtype.kind != "f":
         x = _t.cast(x, np.float32)
     for axis, n_out in ((h, out_h), (h + 1, out_w)):
@@ -211,6 +228,19 @@ def resize_nearest_neighbor(images, size, align_corners=False, name=None,
                          ResizeMethod.NEAREST_NEIGHBOR, align_corners,
                          name=name or "ResizeNearestNeighbor",
                          half_pixel_centers=half_pixel_centers)
+
+
+def resize_bicubic(images, size, align_corners=False, name=None, half_pixel_centers=False):
+    """``tf.image.resize_bicubic``: a batch resized with TF1's bicubic kernel (float32)."""
+    return resize_images(_batch(images, "resize_bicubic"), size, ResizeMethod.BICUBIC,
+                         align_corners, name=name or "ResizeBicubic",
+                         half_pixel_centers=half_pixel_centers)
+
+
+def resize_area(images, size, align_corners=False, name=None):
+    """``tf.image.resize_area``: a batch resized by area averaging (float32)."""
+    return resize_images(_batch(images, "resize_area"), size, ResizeMethod.AREA,
+                         align_corners, name=name or "ResizeArea")
 
 
 def _batch(images, what):
@@ -253,12 +283,30 @@ def central_crop(image, central_fraction):
 
 
 def convert_image_dtype(image, dtype, saturate=False, name=None):
-    """Integers to floats in [0, 1] (``x / max``); floats to another float type."""
-    source = np.asarray(image).dtype if not isinstance(image, _t.Tensor) else image.dtype
-    x = _t.as_tensor(image)
-    target = np.dtype(dtype)
-    if target.kind != "f":
-        raise ArgumentError("tf.image.convert_image_dtype: symgrad converts to float types")
-    if source.kind in "iu":   # (the numpy value's own type: uint8 pixels are 0..255)
-        return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
-    return _t.cast(x, target, name=name)
+    """TF's conversions: integers to floats in [0, 1] (``x / max``), floats to another
+    float type, floats in [0, 1] to integers (``x * (max + 0.5)``, truncated; clipped to
+    the type's range first when ``saturate``), integers to integers by scaling with the
+    ratio of the types' maxima (TF's bit shifts, a multiply or an integer division)."""
+    x = as_tensor_keeping_dtype(image)
+    source, target = x.dtype, np.dtype(dtype)
+    if target.kind not in "fiu" or source.kind not in "fiu":
+        raise ArgumentError(f"tf.image.convert_image_dtype: converts between float and "
+                            f"integer types, not {source} to {target}")
+    if target == source:
+        return _t.identity(x, name=name) if name else x
+    if target.kind == "f":
+        if source.kind in "iu":   # (uint8 pixels are 0..255)
+            return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
+        return _t.cast(x, target, name=name)
+    top = np.iinfo(target).max
+    if source.kind == "f":
+        scaled = x * np.asarray(top + 0.5, source)
+        if saturate:
+            info = np.iinfo(target)
+            scaled = _t.clip_by_value(scaled, np.asarray(info.min, source), np.asarray(top, source))
+        return _t.cast(scaled, target, name=name)
+    ratio = (int(np.iinfo(source).max) + 1) // (int(top) + 1)
+    if ratio >= 1:   # a wider source: drop its low bits (integer division, TF's shift)
+        return _t.cast(_t.floordiv(x, np.asarray(max(ratio, 1), source)), target, name=name)
+    up = (int(top) + 1) // (int(np.iinfo(source).max) + 1)
+    return _t.cast(x, target) * np.asarray(up, target)

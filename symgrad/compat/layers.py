@@ -25,6 +25,7 @@ from ..tracing import conv as _conv
 from ..ops.deferred import scalar_by_contract
 from ..tracing import nn as _nn
 from . import initializers as _init
+from .more_ops import separable_conv2d as _separable
 from . import variables as _variables
 from .scopes import get_variable, variable_scope
 
@@ -58,6 +59,8 @@ class Dense:
             raise ValueError(f"dense: inputs {inputs.name!r} have shape {inputs.shape}; the "
                              "layer needs a batch axis and a feature axis (rank >= 2)")
         scope = self._scope or self.name
+        if self._scope is not None:   # called again: TF's layer object shares its variables
+            reuse = True
         with variable_scope(scope, default_name="dense", reuse=reuse) as vs:
             self._scope = self._scope or vs
             self.kernel = get_variable("kernel", (inputs.shape[-1], self.units),
@@ -197,6 +200,40 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
+def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+                     data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
+                     activation=None, use_bias=True, depthwise_initializer=None,
+                     pointwise_initializer=None, bias_initializer=None,
+                     depthwise_regularizer=None, pointwise_regularizer=None,
+                     bias_regularizer=None, activity_regularizer=None,
+                     depthwise_constraint=None, pointwise_constraint=None,
+                     bias_constraint=None, trainable=True, name=None, reuse=None):
+    """``tf.layers.separable_conv2d``: ``tf.nn.separable_conv2d`` with the variables
+    ``depthwise_kernel`` [kh, kw, C, depth_multiplier], ``pointwise_kernel``
+    [1, 1, C * depth_multiplier, filters] and ``bias`` (TF's names and shapes)."""
+    inputs = _layer_input(inputs, data_format, "separable_conv2d",
+                          ("batch", "height", "width", "channels"))
+    (kh, kw), c, m = int_tuple(kernel_size, "kernel_size"), inputs.shape[-1], int(depth_multiplier)
+    with variable_scope(name, default_name="separable_conv2d", reuse=reuse):
+        def variable(what, shape, initializer, regularizer, constraint):
+            return get_variable(what, shape, dtype=inputs.dtype, initializer=initializer,
+                                regularizer=regularizer, trainable=trainable,
+                                constraint=constraint)
+        depthwise = variable("depthwise_kernel", (kh, kw, c, m), depthwise_initializer or
+                             _init.glorot_uniform_initializer(), depthwise_regularizer,
+                             depthwise_constraint)
+        pointwise = variable("pointwise_kernel", (1, 1, c * m, int(filters)),
+                             pointwise_initializer or _init.glorot_uniform_initializer(),
+                             pointwise_regularizer, pointwise_constraint)
+        out = _separable(inputs, depthwise, pointwise,
+                         (1,) + int_tuple(strides, "strides") + (1,), padding_name(padding),
+                         dilations=int_tuple(dilation_rate, "dilation_rate"))
+        if use_bias:
+            out = out + variable("bias", (int(filters),), bias_initializer or _init.Zeros(),
+                                 bias_regularizer, bias_constraint)
+        return activation(out) if activation is not None else out
+
+
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                         beta_initializer=None, gamma_initializer=None,
                         moving_mean_initializer=None, moving_variance_initializer=None,
@@ -244,7 +281,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                                  inputs.ndim == 4 and axis in (1, 3))
     for update in updates:
         _variables.add_to_collection(_variables.GraphKeys.UPDATE_OPS, update)
-    return _t.identity(out, name=name)
+    # (a layer object passes its VariableScope as the name: the op keeps a default one)
+    return _t.identity(out, name=name if isinstance(name, str) else None)
 
 
 def normalize(inputs, axis, variables, epsilon, momentum, training, unbiased=False):

@@ -59,10 +59,12 @@ def _counter(name, size=None):
     return Variable(zeros, trainable=False, collections=keys, name=name)
 
 
-def div_no_nan(a, b, name=None):
-    """``tf.div_no_nan``: a / b, 0 where b is 0."""
-    nonzero = _t.not_equal(b, 0.0)
-    return _t.where(nonzero, a / _t.where(nonzero, b, _t.ones_like(b)), _t.zeros_like(a),
+def div_no_nan(x, y, name=None):
+    """``tf.div_no_nan``: ``x / y`` where y is not 0, else 0 (its gradient 0 there too)."""
+    x, y = _t.functions._lift([x, y])
+    zero = _t.equal(y, _t.zeros_like(y))
+    q = x / _t.where(zero, _t.ones_like(y), y)
+    return _t.where(_t.logical_and(zero, _t.ones_like(q, dtype=bool)), _t.zeros_like(q), q,
                     name=name)
 
 

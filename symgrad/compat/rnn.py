@@ -365,6 +365,29 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
     return _steps(cell, inputs, state, sequence_length, scope, "rnn")
 
 
+def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
+                             initial_state_bw=None, dtype=None, sequence_length=None,
+                             scope=None):
+    """``tf.nn.static_bidirectional_rnn``: ``static_rnn`` forwards and over the inputs
+    reversed (each row's first ``sequence_length`` steps), the backward outputs
+    reversed back and concatenated to the forward ones step by step; (outputs, forward
+    state, backward state), as TF returns them."""
+    inputs = [_t.as_tensor(v) for v in inputs]
+
+    def backwards(steps):
+        if sequence_length is None:
+            return steps[::-1]
+        stacked = reverse_sequence(_t.stack(steps), sequence_length, seq_axis=0, batch_axis=1)
+        return _t.unstack(stacked, num=len(steps))
+    with variable_scope(scope, default_name="bidirectional_rnn"):
+        out_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
+                                      sequence_length, scope="fw")
+        out_bw, state_bw = static_rnn(cell_bw, backwards(inputs), initial_state_bw, dtype,
+                                      sequence_length, scope="bw")
+    outputs = [_t.concat([f, b], 1) for f, b in zip(out_fw, backwards(out_bw))]
+    return outputs, state_fw, state_bw
+
+
 def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
                               initial_state_fw=None, initial_state_bw=None, dtype=None,
                               parallel_iterations=None, swap_memory=False, time_major=False,
@@ -385,28 +408,6 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
                                        sequence_length, initial_state_bw, dtype,
                                        time_major=time_major, scope="bw")
     return (out_fw, backwards(out_bw)), (state_fw, state_bw)
-
-
-def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
-                             initial_state_bw=None, dtype=None, sequence_length=None,
-                             scope=None):
-    """``tf.nn.static_bidirectional_rnn`` over a list of [batch, depth] steps: (outputs,
-    the forward cell's final state, the backward cell's); each output is the forward
-    and the (reversed back) backward outputs of its step, concatenated."""
-    inputs = [_t.as_tensor(v) for v in inputs]
-
-    def backwards(steps):
-        if sequence_length is None:
-            return list(reversed(steps))
-        stacked = reverse_sequence(_t.stack(steps), sequence_length, seq_axis=0, batch_axis=1)
-        return _t.unstack(stacked, num=len(steps), axis=0)
-    with variable_scope(scope, default_name="bidirectional_rnn"):
-        out_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
-                                      sequence_length, scope="fw")
-        out_bw, state_bw = static_rnn(cell_bw, backwards(inputs), initial_state_bw, dtype,
-                                      sequence_length, scope="bw")
-    outputs = [_t.concat([f, b], axis=1) for f, b in zip(out_fw, backwards(out_bw))]
-    return outputs, state_fw, state_bw
 
 
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002

@@ -175,6 +175,37 @@ def load_variable(ckpt_dir_or_file, name):
     return value[()] if value.ndim == 0 else value
 
 
+class CheckpointReader:
+    """``tf.train.NewCheckpointReader(path)`` (``tf.train.load_checkpoint``): the values
+    a ``Saver`` wrote, by variable name, read once."""
+
+    def __init__(self, ckpt_dir_or_file):
+        with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
+            self._values = {name: data[name] for name in data.files}
+
+    def get_variable_to_shape_map(self):
+        return {name: list(v.shape) for name, v in self._values.items()}
+
+    def get_variable_to_dtype_map(self):
+        return {name: v.dtype for name, v in self._values.items()}
+
+    def has_tensor(self, tensor_str):
+        return tensor_str in self._values
+
+    def get_tensor(self, tensor_str):
+        """The saved value of ``tensor_str`` (numpy; a numpy scalar for a scalar)."""
+        if tensor_str not in self._values:
+            raise errors.NotFoundError(None, None, f"Key {tensor_str} not found in checkpoint")
+        value = self._values[tensor_str]
+        return value[()] if value.ndim == 0 else value.copy()
+
+
+def checkpoint_exists(checkpoint_prefix):
+    """``tf.train.checkpoint_exists``: whether ``Saver.save`` wrote ``checkpoint_prefix``."""
+    path = str(checkpoint_prefix)
+    return os.path.exists(path if path.endswith(".npz") else path + ".npz")
+
+
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
     """``tf.report_uninitialized_variables``: an operation whose fetch is the names
     (bytes, a numpy object array) of the variables of ``var_list`` (default: the global
@@ -189,6 +220,19 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
     check = Operation(f"{name}/probe", effect=probe, graph=graph)
     return Operation(name, control_inputs=[check], graph=graph,
                      result=lambda values: np.array(seen.pop("names", []), dtype=object))
+
+
+def is_variable_initialized(variable):
+    """``tf.is_variable_initialized``: an operation whose fetch is whether the session
+    running it has initialised ``variable`` (a numpy bool)."""
+    seen = {}
+
+    def probe(values, session):
+        seen["done"] = _initialized(session, variable)
+    name = f"{variable.op_name}/IsVariableInitialized"
+    check = Operation(f"{name}/probe", effect=probe, graph=variable.graph)
+    return Operation(name, control_inputs=[check], graph=variable.graph,
+                     result=lambda values: np.bool_(seen.pop("done", False)))
 
 
 def _initialized(session, variable):
@@ -294,6 +338,32 @@ MISSING.update({
                  "conv2d_transpose, depthwise_conv2d and separable_conv2d); fold the depth "
                  "axis into the batch or the channels and use tf.nn.conv2d",
 })
+_QUEUES = ("TF1's queue-based input pipelines are not supported; feed numpy arrays "
+           "through tf.data: ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n)"
+           ".batch(b).repeat(); x_batch, y_batch = ds.make_one_shot_iterator().get_next()")
+for _name in ("train.slice_input_producer", "train.string_input_producer",
+              "train.input_producer", "train.range_input_producer", "train.batch",
+              "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join",
+              "train.maybe_batch", "train.maybe_shuffle_batch", "train.QueueRunner",
+              "train.add_queue_runner", "train.queue_runner", "FIFOQueue",
+              "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase",
+              "queue", "TextLineReader", "TFRecordReader", "WholeFileReader",
+              "FixedLengthRecordReader", "read_file"):
+    MISSING[_name] = _QUEUES
+_STRINGS = ("symgrad tensors hold real numbers, so string tensors are not supported; map "
+            "text to integer ids in Python before feeding (a dict, or "
+            "tf.keras.preprocessing.text.Tokenizer-style code) and look the ids up with "
+            "tf.nn.embedding_lookup or tf.one_hot")
+for _name in ("strings", "string_split", "as_string", "string_to_number", "string_join",
+              "substr", "regex_replace", "decode_raw", "decode_csv", "decode_base64",
+              "encode_base64", "lookup", "tables_initializer", "io.decode_raw",
+              "io.decode_csv", "io.parse_example", "io.parse_single_example", "parse_example",
+              "parse_single_example", "FixedLenFeature", "VarLenFeature", "io.FixedLenFeature",
+              "io.VarLenFeature"):
+    MISSING[_name] = _STRINGS
+MISSING["feature_column"] = ("feature columns (tf.feature_column) belong to Estimators, which "
+                             "symgrad does not have; build the inputs with placeholders, "
+                             "tf.one_hot and tf.nn.embedding_lookup")
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 
@@ -325,5 +395,9 @@ def missing(name):
     if why is None:
         where, _, last = name.rpartition(".")
         owner = f"tf.{where}" if where else "module 'tensorflow' (symgrad.compat.v1)"
-        return AttributeError(f"{owner} has no attribute {last!r} in symgrad")
+        listing = f"dir(tf.{where})" if where else "dir(tf)"
+        return AttributeError(
+            f"{owner} has no attribute {last!r} in symgrad: it is not implemented; build it "
+            f"from the ops symgrad has ({listing} lists them) or compute the value with "
+            f"numpy outside the graph and feed it")
     return AttributeError(f"tf.{name}: {why}")

@@ -63,13 +63,15 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
 
 def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=0.0001,
                      power=1.0, cycle=False, name=None):
-    """(lr - end) * (1 - min(step, decay_steps) / decay_steps) ** power + end."""
-    if cycle:
-        raise NotImplementedError("polynomial_decay(cycle=True) is not supported by symgrad; "
-                                  "use cycle=False")
+    """(lr - end) * (1 - min(step, decay_steps) / decay_steps) ** power + end; with
+    ``cycle`` the period grows to the next multiple of decay_steps past step (TF's)."""
     lr = _as_float(learning_rate)
-    step = _t.minimum(_as_float(global_step, lr.dtype), float(decay_steps))
-    frac = 1 - step / float(decay_steps)
+    step = _as_float(global_step, lr.dtype)
+    if cycle:
+        periods = _t.where(_t.equal(step, 0.0), _t.ones_like(step), _t.ceil(step / decay_steps))
+        frac = 1 - step / (float(decay_steps) * periods)
+    else:
+        frac = 1 - _t.minimum(step, float(decay_steps)) / float(decay_steps)
     return _t.identity((lr - end_learning_rate) * frac ** power + end_learning_rate,
                        name=name or "PolynomialDecay")
 
@@ -94,3 +96,36 @@ def piecewise_constant(x, boundaries, values, name=None):
     for bound, value in reversed(list(zip(boundaries, values[:-1]))):
         out = _t.where(x <= bound, np.asarray(value, dtype=dtype), out)
     return _t.identity(out, name=name or "PiecewiseConstant")
+
+
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0,
+                          m_mul=1.0, alpha=0.0, name=None):
+    """SGDR: cosine decay over periods ``first_decay_steps * t_mul**i``, the i-th
+    restarting at ``lr * m_mul**i`` (TF's formula)."""
+    if global_step is None:
+        raise ValueError("global_step is required for cosine_decay_restarts.")
+    lr = _as_float(learning_rate)
+    done = _as_float(global_step, lr.dtype) / float(first_decay_steps)
+    if t_mul == 1.0:
+        i = _t.floor(done)
+        done = done - i
+    else:
+        i = _t.floor(_t.log(1.0 - done * (1.0 - t_mul)) / math.log(t_mul))
+        total = (1.0 - _t.pow(np.asarray(t_mul, lr.dtype), i)) / (1.0 - t_mul)
+        done = (done - total) / _t.pow(np.asarray(t_mul, lr.dtype), i)
+    cosine = 0.5 * _t.pow(np.asarray(m_mul, lr.dtype), i) * (1.0 + _t.cos(math.pi * done))
+    return _t.identity(lr * ((1.0 - alpha) * cosine + alpha), name=name or "SGDRDecay")
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0,
+                        beta=0.001, name=None):
+    """``lr * ((alpha + (decay_steps - step) / decay_steps) * 0.5 * (1 + cos(2 pi
+    num_periods step / decay_steps)) + beta)``, step capped at decay_steps (TF's)."""
+    if global_step is None:
+        raise ValueError("global_step is required for linear_cosine_decay.")
+    lr = _as_float(learning_rate)
+    step = _t.minimum(_as_float(global_step, lr.dtype), float(decay_steps))
+    linear = (float(decay_steps) - step) / float(decay_steps)
+    cosine = 0.5 * (1.0 + _t.cos(math.pi * 2.0 * num_periods * step / float(decay_steps)))
+    return _t.identity(lr * ((alpha + linear) * cosine + beta),
+                       name=name or "LinearCosineDecay")

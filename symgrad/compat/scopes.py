@@ -125,7 +125,9 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
     store = state_of(_t.get_default_graph()).variables
-    if full in store:
+    found_in = _store_holding(full)
+    if found_in is not None:
+        store = found_in
         if not scope.reuse:
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                              "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
@@ -158,6 +160,18 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         if loss is not None:
             state_of(graph).add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return var
+
+
+def _store_holding(full):
+    """The variable store holding ``full``: the default graph's, or an enclosing graph's
+    (a while_loop body or cond branch reusing a layer's variables, as TF lets it)."""
+    graph = _t.get_default_graph()
+    while graph is not None:
+        store = state_of(graph).variables
+        if full in store:
+            return store
+        graph = graph.outer
+    return None
 
 
 def _partitioned(full, name, shape, dtype, initializer, partitioner, make):

@@ -152,12 +152,19 @@ class Session:
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
 
     def __enter__(self):
+        # TF1: ``with tf.Session(graph=g):`` also makes g the default graph, so what the
+        # block builds (``tf.global_variables_initializer().run()``) lands in g
+        self._graph_context = self.graph.as_default()
+        self._graph_context.__enter__()
         DEFAULT_SESSIONS.append(self)
         return self
 
     def __exit__(self, *exc):
         if self in DEFAULT_SESSIONS:
             DEFAULT_SESSIONS.remove(self)
+        context, self._graph_context = getattr(self, "_graph_context", None), None
+        if context is not None:
+            context.__exit__(*exc)
         self.close()
 
     def close(self):
@@ -183,7 +190,9 @@ class Session:
         """Evaluate ``fetches`` (tensors, operations, their names, nested lists/tuples/dicts).
 
         Operations among the fetches run after every fetched tensor is read, so
-        ``sess.run([train_op, loss])`` gives the loss before the step.
+        ``sess.run([train_op, loss])`` gives the loss before the step; a fetched
+        variable itself is read when the run ends, as TF1's reference variables are
+        (``sess.run([train_op, global_step])`` gives the step after the increment).
 
         Raises:
             TypeError: a None fetch (TF's message, plus why that gradient is None).

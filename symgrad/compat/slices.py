@@ -32,7 +32,8 @@ from ..ops.sizes import sizes_of
 from ..tracing.arrays import static_value
 from ..tracing import math_ops as _math_ops
 from ..tracing import selection as _selection
-from .tensor import TensorShape, as_tf1
+from .tensor import TensorShape, as_tf1, constant
+from .variables import tf_dtype
 
 
 IndexedSlicesValue = namedtuple("IndexedSlicesValue", ["values", "indices", "dense_shape"])
@@ -119,7 +120,15 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         dense = value.as_graph_tensor()
         return dense if dtype is None or dense.dtype == np.dtype(dtype) else \
             _t.cast(dense, dtype, name=name)
+    if not _holds_tensor(value):   # a constant named ``name`` ("w:0"), TF's dtypes
+        return constant(value, dtype=tf_dtype(value, dtype), name=name or "Const")
     return _t.convert_to_tensor(value, dtype, name)
+
+
+def _holds_tensor(value):
+    if isinstance(value, (list, tuple)):
+        return any(_holds_tensor(v) for v in value)
+    return isinstance(value, Node)
 
 
 def _rows(t):

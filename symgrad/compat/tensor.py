@@ -27,6 +27,7 @@ import types
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import Dim, same_up_to_unknown, size_symbol_name
 from .state import DEFAULT_SESSIONS
 
 
@@ -36,6 +37,19 @@ _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
 def tf_dtype_arg(dtype):
     """A dtype argument with TF's string names (``"float"`` is float32 in TF)."""
     return _TF_NAMES.get(dtype, dtype) if isinstance(dtype, str) else dtype
+
+
+def as_dtype(type_value):
+    """``tf.as_dtype``: the numpy dtype for ``tf.float32``, ``np.float32``, ``"float32"``
+    (or TF's ``"float"``/``"double"``); symgrad's dtypes are numpy's."""
+    return _t.as_dtype(tf_dtype_arg(type_value), "tf.as_dtype(type_value)")
+
+
+dtypes = types.SimpleNamespace(   # tf.dtypes.float32, tf.dtypes.as_dtype
+    as_dtype=as_dtype, float16=np.float16, half=np.float16, float32=np.float32,
+    float64=np.float64, double=np.float64, int8=np.int8, int16=np.int16, int32=np.int32,
+    int64=np.int64, uint8=np.uint8, uint16=np.uint16, uint32=np.uint32, uint64=np.uint64,
+    bool=np.bool_)
 
 
 class Dimension(int):
@@ -142,6 +156,24 @@ class TensorOp:
         return f"<tf.Operation {self.name!r} type={self.type}>"
 
 
+def narrow_any_shape(node, dims):
+    """Give a shapeless TF1 placeholder the shape ``dims`` (``None``: a size known when
+    fed, a size symbol of its own), as ``set_shape`` does before the placeholder is used."""
+    graph = node.graph
+    if not node.attrs.get("any_shape") or any(i is node for n in graph.nodes for i in n.inputs):
+        raise ValueError(
+            f"set_shape({TensorShape(dims)}): {node.name!r} has an unknown shape and is "
+            f"already used (or is not a placeholder); symgrad fixes a shape only on a "
+            f"placeholder not yet used: call set_shape right after tf.placeholder, or give "
+            f"the shape there (tf.placeholder(dtype, {dims}))")
+    unknown = [a for a, d in enumerate(dims) if d is None]
+    node.shape = tuple(
+        Dim.fresh(graph._size_name(size_symbol_name(node.name, a, len(unknown))))
+        if d is None else d for a, d in enumerate(dims))
+    node.attrs = dict({k: v for k, v in node.attrs.items() if k != "any_shape"},
+                      shape=node.shape)
+
+
 class TF1Tensor(_t.Tensor):
     """A tensor of a TF1 program (see the module docstring)."""
 
@@ -172,6 +204,26 @@ class TF1Tensor(_t.Tensor):
 
     def get_shape(self):
         return TensorShape(self.shape)
+
+    def set_shape(self, shape):
+        """TF1's ``t.set_shape(shape)``: a placeholder made without a shape takes it
+        (before anything is built on it; ``None`` sizes are known when fed); on a tensor
+        of known rank it checks that the shapes agree, as TF does.
+
+        Raises:
+            ValueError: the shapes are incompatible (TF's message), or a shapeless
+                placeholder is already used.
+        """
+        dims = None if shape is None else [None if d is None else int(d) for d in (
+            shape.as_list() if isinstance(shape, TensorShape) else list(shape))]
+        if dims is None:
+            return
+        if self.shape is None:
+            narrow_any_shape(self, dims)
+        elif len(dims) != len(self.shape) or any(
+                d is not None and isinstance(k, int) and d != k for d, k in zip(dims, self.shape)):
+            raise ValueError(f"Shapes {TensorShape(self.shape)} and "
+                             f"{TensorShape(dims)} are incompatible")
 
     def eval(self, feed_dict=None, session=None):
         """TF1's ``t.eval()``: run in ``session`` or the default one (plain evaluation
@@ -283,6 +335,28 @@ def _mark(out):
     elif isinstance(out, (list, tuple)):
         for item in out:
             _mark(item)
+
+
+def as_tensor_keeping_dtype(value):
+    """``value`` as a tensor whose dtype is the numpy value's own, unsigned ones too
+    (the core widens uint8 to int64; TF keeps a uint8 image uint8)."""
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind == "u":
+        return _t.constant(value, dtype=value.dtype)
+    return _t.as_tensor(value)
+
+
+def check_same_shapes(tensors, what):
+    """TF's ValueError when ``tf.add_n``'s inputs differ in shape: AddN does not
+    broadcast (sizes unknown until run time agree with any size)."""
+    first = tensors[0]
+    for i, t in enumerate(tensors[1:], 1):
+        if first.shape is not None and t.shape is not None and \
+                not same_up_to_unknown(first.shape, t.shape):
+            raise ValueError(
+                f"{what}: inputs must all have the same shape (AddN does not broadcast); "
+                f"inputs[0] {first.name!r} has shape {TensorShape(first.shape)} and "
+                f"inputs[{i}] {t.name!r} has shape {TensorShape(t.shape)}; reshape or "
+                f"reduce them first (tf.reduce_sum, tf.reshape)")
 
 
 def constant(value, dtype=None, shape=None, name=None):

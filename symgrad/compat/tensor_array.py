@@ -47,6 +47,11 @@ class TensorArray:
             raise ArgumentError(f"tf.TensorArray(size={size!r}): the size must be a number "
                                 "or a size read from a shape (tf.shape(x)[0])")
         self._size = found[0]
+        if dynamic_size and isinstance(self._size, (int, np.integer)) and self._size == 0:
+            raise ArgumentError(
+                "tf.TensorArray(size=0, dynamic_size=True): symgrad's arrays do not grow; "
+                "give the number of elements the loop writes, e.g. size=tf.shape(inputs)[0] "
+                "or the loop's maximum_iterations")
         self._element_shape = None if element_shape is None else tuple(element_shape)
         if self._element_shape is not None and any(d is None for d in self._element_shape):
             self._element_shape = None   # partly known: taken from the first write

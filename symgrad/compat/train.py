@@ -27,6 +27,7 @@ import numpy as np
 from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..graph import Node
+from . import optimizer_protocol as _protocol
 from . import rows as _rows
 from .slices import IndexedSlices
 from .state import Operation
@@ -59,7 +60,7 @@ class Optimizer:
     SLOTS = ()
 
     def __init__(self, use_locking=False, name="Optimizer"):
-        self._name = name
+        self._name, self._use_locking = name, use_locking
         self._slots = {}            # slot name -> {variable: slot variable}
         self._hyper = {}            # hyperparameter name -> float or tensor
 
@@ -91,6 +92,8 @@ class Optimizer:
         if not pairs:
             raise ValueError("No gradients provided for any variable: "
                              f"{[v.name for _, v in grads_and_vars]}")
+        if _protocol.user_hooks(self) and type(self).update is Optimizer.update:
+            return _protocol.apply(self, pairs, global_step, name)   # TF's _apply_dense
         variables = [v for _, v in pairs]
         graph = variables[0].graph
         with graph.as_default():
@@ -167,22 +170,29 @@ class Optimizer:
     def finish(self, hyper):
         pass
 
-
-_TF_HOOKS = ("_apply_dense", "_resource_apply_dense", "_apply_sparse",
-             "_resource_apply_sparse", "_prepare", "_finish")
+    # TF's protected API, for subclasses written to TF's protocol (compat.optimizer_protocol)
+    _prepare = _protocol.prepare
+    _finish = _protocol.finish
+    _zeros_slot = _protocol.zeros_slot
+    _get_or_make_slot = _protocol.get_or_make_slot
+    _get_or_make_slot_with_initializer = _protocol.get_or_make_slot_with_initializer
+    _create_non_slot_variable = _protocol.create_non_slot_variable
+    _get_non_slot_variable = _protocol.get_non_slot_variable
+    _call_if_callable = _protocol.call_if_callable
 
 
 def _check_protocol(optimizer):
-    """A subclass written for TF's internal protocol (``_apply_dense`` building update
-    ops) would never run its updates here: say so, with what works."""
-    hooks = [h for h in _TF_HOOKS if hasattr(type(optimizer), h)]
-    if hooks and type(optimizer).update is Optimizer.update:
+    """A subclass of a built-in optimizer that overrides TF's internal hooks would have
+    them ignored (the built-ins update in numpy): say so, with what works.  A subclass
+    of ``tf.train.Optimizer`` itself runs TF's protocol (``compat.optimizer_protocol``)."""
+    hooks = _protocol.user_hooks(optimizer)
+    if hooks and type(optimizer).update is not Optimizer.update:
         raise NotImplementedError(
-            f"{type(optimizer).__name__} defines {', '.join(hooks)}: custom tf.train.Optimizer "
-            "subclasses written for TF's internal protocol are not supported (symgrad's "
-            "optimizers apply TF's update formulas themselves). Build the step with "
-            "tf.gradients and tf.assign/tf.assign_sub ops in a tf.group, or subclass an "
-            "optimizer and override update(var, g, slots, hyper) (numpy)")
+            f"{type(optimizer).__name__} overrides {', '.join(hooks)} of a built-in optimizer: "
+            "symgrad's built-in optimizers apply TF's update formulas in numpy and have no "
+            "_apply_dense to extend. Subclass tf.train.Optimizer itself (TF's protocol: "
+            "_create_slots, _prepare, _apply_dense with tf.assign ops), or override "
+            "update(var, g, slots, hyper) (numpy)")
 
 
 def _deduplicate(values, indices):

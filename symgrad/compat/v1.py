@@ -33,6 +33,15 @@ Choices (documented differences from TF):
   variables it initialised: reading another raises FailedPreconditionError.
 - ``sess.run`` returns numpy values; the lists it returns print like TF1-era
   numpy (``[3.0, 1.0]``).
+- dtypes are numpy's: ``x.dtype`` is ``np.dtype('float32')`` (it prints ``float32``,
+  not ``<dtype: 'float32'>``) and ``tf.float32`` is ``np.float32``; comparisons and
+  ``tf.cast(x, y.dtype)`` work as in TF, but TF's DType attributes do not exist (a numpy
+  dtype takes none): for ``x.dtype.base_dtype`` write ``x.dtype`` (symgrad has no
+  reference dtypes), for ``.is_floating`` ``x.dtype.kind == "f"``, for
+  ``.as_numpy_dtype`` ``x.dtype.type``, for ``.size`` ``x.dtype.itemsize``.
+- default op names are symgrad's op names (``relu:0``, ``matmul:0``), not TF's op types
+  (``Relu:0``, ``MatMul:0``), and ``tf.layers.dense``'s output is ``dense/add:0``, not
+  ``dense/BiasAdd:0``: fetch tensors by the names you give them (``name=``).
 
 Sits on top of the pipeline; nothing below imports it.
 
@@ -63,6 +72,7 @@ from . import errors  # noqa: F401  (tf.errors)
 from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
+from . import layer_objects as _layer_objects
 from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
@@ -80,7 +90,14 @@ from . import iterators as _iterators
 from . import monitored as _monitored
 from . import distributions as _distributions
 from . import bernoulli as _bernoulli
+from . import coordinator as _coordinator
+from . import templates as _templates
+from .templates import make_template  # noqa: F401
 from . import image as _image
+from . import image_augment as _image_augment
+from . import image_color as _image_color
+from . import image_crops as _image_crops
+from . import image_nms as _image_nms
 from . import keras as _keras
 from . import rnn as _rnn
 from . import rows as _rows
@@ -89,8 +106,10 @@ from . import summary as _summary
 from . import gfile as _gfile
 from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
+from .settings import *  # noqa: F401,F403  (tf.RunOptions, tf.config, tf.VERSION)
+from .settings import VERSION as __version__  # noqa: F401
 from .runtime import (ConfigProto, GPUOptions, device, logging,  # noqa: F401
-                      report_uninitialized_variables)
+                      is_variable_initialized, report_uninitialized_variables)
 from . import tensor as _tensor
 from . import train as _train
 from .debugging import *  # noqa: F401,F403  (tf.Assert, tf.assert_equal, ...)
@@ -104,8 +123,9 @@ from .partitioned import (PartitionedVariable, fixed_size_partitioner,  # noqa: 
 from .session import GradientList, InteractiveSession, Session, remember_none
 from .state import Operation, default_session  # noqa: F401
 from .state import state_of as _state_of
-from .tensor import TensorShape, as_tf1, tf_dtype_arg  # noqa: F401
+from .tensor import TensorShape, as_dtype, as_tf1, dtypes, tf_dtype_arg  # noqa: F401
 from .variables import tf_dtype as _tf_dtype
+from .variables import global_step as _global_step
 from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
                         add_to_collections, assign, assign_add, assign_sub,
                         control_dependencies, get_collection, get_collection_ref,
@@ -118,12 +138,17 @@ from ..tracing.functions import *  # noqa: F401,F403  (tf.sin, tf.reduce_sum, ..
 
 float16, float32, float64 = np.float16, np.float32, np.float64
 int32, int64, uint8 = np.int32, np.int64, np.uint8
+int8, int16, uint16, uint32, uint64 = np.int8, np.int16, np.uint16, np.uint32, np.uint64
+double, half = np.float64, np.float16
 bool = np.bool_  # noqa: A001  (tf.bool)
 Graph, Tensor = _t.Graph, _t.Tensor
 get_default_graph, reset_default_graph = _t.get_default_graph, _t.reset_default_graph
 newaxis = None
 div, truediv = _f.div, _f.div
 initialize_all_variables = global_variables_initializer
+all_variables = global_variables   # (TF1's deprecated names)
+initialize_variables = variables_initializer
+
 get_default_session = default_session
 
 
@@ -189,6 +214,9 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
 def add_n(inputs, name=None):
     """The sum of a list of tensors (IndexedSlices summed as their dense tensors, as TF)."""
     inputs = [convert_to_tensor(t) for t in inputs]
+    if not inputs:
+        raise ValueError("tf.add_n: inputs must be a list of at least one tensor")
+    _tensor.check_same_shapes(inputs, "tf.add_n")
     total = inputs[0]
     for t in inputs[1:]:
         total = total + t
@@ -260,8 +288,14 @@ image = _runtime.namespace("image", ResizeMethod=_image.ResizeMethod, **{
         "random_flip_left_right", "random_flip_up_down", "per_image_standardization",
         "rgb_to_grayscale", "grayscale_to_rgb", "total_variation", "adjust_brightness",
         "adjust_contrast", "resize_images", "resize", "resize_bilinear",
-        "resize_nearest_neighbor", "crop_to_bounding_box",
-        "pad_to_bounding_box", "central_crop", "convert_image_dtype")})
+        "resize_nearest_neighbor", "resize_bicubic", "resize_area", "crop_to_bounding_box",
+        "pad_to_bounding_box", "central_crop", "convert_image_dtype")},
+    **{n: getattr(_image_color, n) for n in _image_color.__all__},
+    **{n: getattr(_image_augment, n) for n in _image_augment.__all__},
+    crop_and_resize=_image_crops.crop_and_resize,
+    non_max_suppression=_image_nms.non_max_suppression)
+image.resize_with_crop_or_pad = image.resize_image_with_crop_or_pad   # (TF2's name)
+random_crop = _image_augment.random_crop
 contrib = _runtime.namespace(
     "contrib", opt=_runtime.namespace("contrib.opt",
                                       ScipyOptimizerInterface=_contrib_opt.ScipyOptimizerInterface),
@@ -275,7 +309,6 @@ contrib = _runtime.namespace(
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
         sequence_loss_by_example=_seq2seq.sequence_loss_by_example))
-div_no_nan = _metrics.div_no_nan
 _data_helpers = dict(
     shuffle_and_repeat=lambda buffer_size, count=None, seed=None: (
         lambda ds: ds.shuffle(buffer_size, seed).repeat(count)),
@@ -355,7 +388,12 @@ train = _runtime.namespace("train",
     latest_checkpoint=_runtime.latest_checkpoint,
     get_checkpoint_state=_runtime.get_checkpoint_state,
     list_variables=_runtime.list_variables, load_variable=_runtime.load_variable,
+    NewCheckpointReader=_runtime.CheckpointReader, load_checkpoint=_runtime.CheckpointReader,
+    checkpoint_exists=_runtime.checkpoint_exists,
+    Coordinator=_coordinator.Coordinator, init_from_checkpoint=_templates.init_from_checkpoint,
+    start_queue_runners=_coordinator.start_queue_runners,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
+    global_step=_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
     **{n: getattr(_monitored, n) for n in (
         "MonitoredTrainingSession", "MonitoredSession", "SingularMonitoredSession",
@@ -365,7 +403,7 @@ train = _runtime.namespace("train",
         "FeedFnHook", "StepCounterHook")},
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
-        "cosine_decay", "piecewise_constant")})
+        "cosine_decay", "piecewise_constant", "cosine_decay_restarts", "linear_cosine_decay")})
 summary = _runtime.namespace("summary", **{n: getattr(_summary, n) for n in (
     "scalar", "histogram", "merge", "merge_all", "FileWriter")})
 Summary = _summary.Summary
@@ -384,7 +422,9 @@ if not any(isinstance(f, _keras.MissingFinder) for f in sys.meta_path):
 layers = _runtime.namespace("layers", **{n: getattr(_layers, n) for n in (
     "dense", "Dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
     "average_pooling1d", "max_pooling2d", "average_pooling2d", "flatten", "dropout",
-    "batch_normalization")})
+    "batch_normalization", "separable_conv2d")},
+    **{n: getattr(_layer_objects, n) for n in _layer_objects.__all__})
+layers.Layer = keras.layers.Layer   # (TF1's tf.layers.Layer: keras's base layer, as in TF 1.x)
 
 
 @contextlib.contextmanager
@@ -407,6 +447,8 @@ from .slices import (IndexedSlices, clip_by_global_norm, clip_by_norm,  # noqa: 
 from .scatter import *  # noqa: E402,F401,F403  (tf.scatter_update, tf.scatter_nd_add, ...)
 math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
+from .v1_more import *  # noqa: E402,F401,F403  (segment max, strided_slice, einsum, ...)
+from . import v1_more as _v1_more  # noqa: E402
 from .vector_ops import ListDiff, bincount, cross, setdiff1d  # noqa: E402,F401
 from . import vector_ops as _vector_ops  # noqa: E402
 nn.crelu = _tensor.tf1_results(_vector_ops.crelu)
@@ -451,5 +493,7 @@ debugging = _debugging.NAMESPACE
 def __getattr__(name):
     if name == "print":   # (not a global: the module's doctests call the builtin)
         return _printing.print_v2
+    if name == "tuple":   # (not a global either: this module calls the builtin)
+        return _tensor.tf1_results(_v1_more.tf_tuple)
     # what TF1 scripts use and symgrad has not: a message that says what to do
     raise _runtime.missing(name)

@@ -135,7 +135,7 @@ CELLS = {n: getattr(_rnn, n) for n in ("RNNCell", "BasicRNNCell", "BasicLSTMCell
                                         "GRUCell", "MultiRNNCell", "DropoutWrapper",
                                         "LSTMStateTuple")}
 RNNS = {n: getattr(_rnn, n) for n in ("dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn",
-                                     "static_bidirectional_rnn")}
+                                      "static_bidirectional_rnn")}
 reverse_sequence = _rnn.reverse_sequence
 nn = namespace("nn", **{**{n: getattr(_nn, n) for n in _nn.__all__}, **_NN_V1, **RNNS},
                rnn_cell=namespace("nn.rnn_cell", **CELLS))

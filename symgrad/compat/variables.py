@@ -42,11 +42,18 @@ class GraphKeys:
     SUMMARIES = "summaries"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     TRAIN_OP = "train_op"
+    WEIGHTS, BIASES, ACTIVATIONS = "weights", "biases", "activations"
+    QUEUE_RUNNERS, INIT_OP, LOCAL_INIT_OP = "queue_runners", "init_op", "local_init_op"
+    READY_OP, SAVERS, EVAL_STEP = "ready_op", "savers", "eval_step"
+    COND_CONTEXT, WHILE_CONTEXT = "cond_context", "while_context"
 
 
 def tf_dtype(value, dtype):
     """TF's defaults: Python floats become float32, Python ints int32; numpy values and
-    tensors keep their dtype."""
+    tensors keep their dtype (unsigned ones too: uint8 pixels stay uint8, as in TF)."""
+    if dtype is None and isinstance(value, (np.ndarray, np.generic)) and \
+            value.dtype.kind == "u":
+        return value.dtype
     if dtype is not None or isinstance(value, (Node, np.ndarray, np.generic)):
         return dtype
     kind = np.asarray(value).dtype.kind
@@ -283,3 +290,8 @@ def create_global_step(graph=None):
 def get_or_create_global_step(graph=None):
     step = get_global_step(graph)
     return step if step is not None else create_global_step(graph)
+
+
+def global_step(sess, global_step_tensor):
+    """``tf.train.global_step(sess, step)``: the step's value in ``sess``, a Python int."""
+    return int(sess.run(global_step_tensor))

@@ -1,0 +1,43 @@
+"""The TF1 names of the seventh probe's modules, gathered for ``compat.v1``: segment
+max/min/prod/sqrt_n (``segments``), ``strided_slice`` (``strided``), ``einsum`` with TF's
+notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, ``roll``,
+``div_no_nan``, ``gather_nd`` over run-time sizes, ``identity_n`` (``small_ops``), the
+tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
+their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``.
+
+Sits in ``compat`` under ``v1``, which star-imports it.
+"""
+from __future__ import annotations
+
+from . import segments as _segments
+from . import small_ops as _small_ops
+from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
+from .array_updates import tensor_scatter_nd_update
+from .array_updates import __all__ as _updates
+from .einsum import einsum
+from .least_squares import matrix_solve_ls
+from .runtime import namespace
+from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
+from .small_ops import div_no_nan, gather_nd, identity_n, meshgrid, roll, tf_tuple  # noqa: F401
+from .strided import strided_slice
+from .tensor import tf1_results
+from .v1_ops import linalg, math, nn, round as _round
+
+tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
+rint = _round   # (both round half to even, as TF)
+math.l2_normalize = nn.l2_normalize
+nn.xw_plus_b = tf1_results(_small_ops.xw_plus_b)
+nn.convolution = tf1_results(_small_ops.convolution)
+nn.pool = tf1_results(_small_ops.pool)
+nn.fused_batch_norm = tf1_results(_small_ops.fused_batch_norm)
+math.divide_no_nan = tf1_results(div_no_nan)
+math.roll = tf1_results(roll)
+manip = namespace("manip", roll=roll)
+linalg.einsum = tf1_results(einsum)
+linalg.lstsq = tf1_results(matrix_solve_ls)
+for _name in _segments.__all__:   # tf.math.segment_prod, ...
+    setattr(math, _name, tf1_results(getattr(_segments, _name)))
+
+__all__ = list(_segments.__all__) + list(_updates) + [
+    "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
+    "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip"]
