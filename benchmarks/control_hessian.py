@@ -33,7 +33,7 @@ def child(n):
     njit(lambda v: v + 1.0)(1.0)
     import symgrad as sg
     from symgrad.graph import ancestors
-    from .timing import median_seconds
+    from .timing import median_seconds, repeated
     clock = time.perf_counter
     x = sg.placeholder(shape=(n,), name="x")
     _, y = sg.while_loop(lambda i, a: i < 5, lambda i, a: (i + 1, a + 0.1 * sg.sin(a * x)),
@@ -55,7 +55,7 @@ def child(n):
                    for e in np.eye(n)])
     print(json.dumps({"n": n, "derive": t1 - t0, "graph": len(ancestors([h])),
                       "first": t2 - t1, "build": t3 - t1,
-                      "call_us": 1e4 * median_seconds(lambda: [f(point) for _ in range(100)], 7),
+                      "call_us": 1e4 * median_seconds(lambda: repeated(f, point, 100), 7),
                       "check": float(np.abs(fd - hess).max() / np.abs(hess).max())}))
 
 

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from .timing import median_seconds
+from .timing import median_seconds, repeated
 
 
 def lattice(n, seed=0):
@@ -85,13 +85,13 @@ def main(argv=None):
     n, point = args.particles, lattice(args.particles)
     symgrad_form(2, "index", lattice(2))   # Numba's start-up is paid before measuring
     rows, hessians = [], {}
-    for form in ("index", "broadcast"):   # each timed before the next is built: a call's
-        f, build, colors = symgrad_form(n, form, point)   # time moves with the process's
-        hessians[form] = f(point)[1].reshape(3 * n, 3 * n)   # heap (up to 1.5x on LJ-27)
+    for form in ("index", "broadcast"):
+        f, build, colors = symgrad_form(n, form, point)
+        hessians[form] = f(point)[1].reshape(3 * n, 3 * n)
         rows.append({"tool": "symgrad", "form": form, "particles": n, "colors": colors,
                      "build_s": round(build, 3),
                      "call_us": round(1e4 * median_seconds(
-                         lambda: [f(point) for _ in range(100)], args.repeat), 1)})
+                         lambda: repeated(f, point, 100), args.repeat), 1)})
     for row in rows:
         other = hessians["broadcast" if row["form"] == "index" else "index"]
         row["max_diff"] = float(np.abs(hessians[row["form"]] - other).max())
@@ -102,9 +102,9 @@ def main(argv=None):
         h = np.asarray(f(point)[1]).reshape(3 * n, 3 * n)
         print(json.dumps({"tool": "jax", "form": "broadcast", "particles": n,
                           "build_s": round(build, 3),
-                          "call_us": round(1e4 * median_seconds(
-                              lambda: [f(point)[1].block_until_ready() for _ in range(100)],
-                              args.repeat), 1),
+                          "call_us": round(1e4 * median_seconds(lambda: repeated(
+                              lambda p: f(p)[1].block_until_ready(), point, 100), args.repeat),
+                              1),
                           "max_diff": float(np.abs(h - hessians["index"]).max())}))
 
 

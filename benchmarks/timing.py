@@ -100,3 +100,10 @@ def interleaved_throughput(batches, X, rounds, budget=10.0, threaded=()):
                 samples[name].append(time.perf_counter() - t0)
     return {name: (points[name] / float(np.median(s)), points[name])
             for name, s in samples.items()}
+
+
+def repeated(fn, arg, count):
+    """``fn(arg)`` ``count`` times, each result dropped at once (a list of results would
+    time fresh memory for every output: up to 3x a 52 KB Hessian's call)."""
+    for _ in range(count):
+        fn(arg)
