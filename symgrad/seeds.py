@@ -35,7 +35,7 @@ from .graph import ancestors, is_static
 from .ops import F, literal
 from .patterns import seed_sets
 from .ops.base import filled
-from .ops.batching import batch_node
+from .ops.batching import batched_nodes, spread
 from .display import GradientList
 
 
@@ -45,16 +45,12 @@ def vmap(outputs, seed, batch):
     Outputs that do not depend on the seed are broadcast along the new axis.
     """
     size = batch.shape[0]
-    new = {seed: batch}
-    for node in ancestors(outputs):
-        if node is not seed and any(x in new for x in node.inputs):
-            new[node] = batch_node(node, [new.get(x, x) for x in node.inputs],
-                                   [x in new for x in node.inputs], size)
+    new = batched_nodes(outputs, {seed: batch}, size)
     out = []
     for o in outputs:
         b = new.get(o)
         if b is None:
-            b = F.broadcast_to(F.reshape(o, shape=(1,) + o.shape), shape=(size,) + o.shape)
+            b = spread(o, size)
         seed.graph.batches[b] = (o, seed, batch)
         out.append(b)
     return out

@@ -20,9 +20,9 @@ Imports the control ops' helpers and ``ops.batching``.
 """
 from __future__ import annotations
 
-from ..graph import ancestors, shape_size
+from ..graph import shape_size
 from ..ops import REGISTRY, F, apply
-from ..ops.batching import batch_node
+from ..ops.batching import batched_nodes, spread
 from .function import Function, layout
 from .ops import while_node
 
@@ -36,22 +36,13 @@ def batched_function(function, which, size):
         with sub.as_default():
             params = [sub.argument((size,) + tuple(p.shape), p.dtype, "batched")
                       if i in which else p for i, p in enumerate(function.params)]
-            new = {p: q for p, q in zip(function.params, params) if q is not p}
-            for node in ancestors(function.outputs):
-                if node not in new and any(x in new for x in node.inputs):
-                    new[node] = batch_node(node, [new.get(x, x) for x in node.inputs],
-                                           [x in new for x in node.inputs], size)
+            new = batched_nodes(function.outputs, {p: q for p, q in zip(function.params, params)
+                                                    if q is not p}, size)
         outputs = [new.get(o, o) for o in function.outputs]
         made = Function(sub, params, outputs, f"batched {function.label}",
                         function.structure, function.explicit)
         function.derived[key] = (made, [o in new for o in function.outputs])
     return function.derived[key]
-
-
-def _spread(node, size):
-    """``node`` with a leading axis of ``size`` copies."""
-    return F.broadcast_to(F.reshape(node, shape=(1,) + tuple(node.shape)),
-                          shape=(size,) + tuple(node.shape))
 
 
 def _with_outputs_batched(function, flags, wanted, size):
@@ -60,7 +51,7 @@ def _with_outputs_batched(function, flags, wanted, size):
     if all(flags[i] for i in wanted):
         return function
     with function.graph.as_default():
-        outputs = [_spread(o, size) if i in wanted and not flags[i] else o
+        outputs = [spread(o, size) if i in wanted and not flags[i] else o
                    for i, o in enumerate(function.outputs)]
     return Function(function.graph, function.params, outputs, function.label,
                     function.structure, function.explicit)
@@ -84,7 +75,7 @@ def _unbatched_condition(function, which, size):
 
 
 def _inputs(inputs, batched, which, size):
-    return [x if b or i not in which else _spread(x, size)
+    return [x if b or i not in which else spread(x, size)
             for i, (x, b) in enumerate(zip(inputs, batched))]
 
 
@@ -99,7 +90,7 @@ def _rows(packed, spec, flags, size):
         if flag:
             parts.append(F.reshape(part, shape=(size, shape_size(shape))))
         else:
-            parts.append(_spread(part, size))
+            parts.append(spread(part, size))
     return parts[0] if len(parts) == 1 else F.concat(*parts, axis=1)
 
 

@@ -28,8 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, ancestors
-from ..ops import F
-from ..ops.batching import batch_rule
+from ..ops.batching import batch_rule, spread
 from .plan import Plan
 
 CHUNK = 256   # points per plan call: arrays of this many rows keep numpy's overhead small
@@ -96,7 +95,7 @@ def batched_graph(outputs, inputs, order, size):
     for o in outputs:
         b = new[o]
         if o not in batched:   # a constant output: the same value at every point
-            b = F.broadcast_to(F.reshape(b, shape=(1,) + o.shape), shape=(size,) + o.shape)
+            b = spread(b, size)
         outs.append(b)
     return outs, [new[x] for x in inputs]
 

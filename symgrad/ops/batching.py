@@ -26,7 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graph import ancestors
 from .base import REGISTRY, F, apply, normalize_axis
+
+
+def spread(x, size):
+    """``x`` copied along a new leading axis of ``size`` (a value every seed shares)."""
+    return F.broadcast_to(F.reshape(x, shape=(1,) + tuple(x.shape)),
+                          shape=(size,) + tuple(x.shape))
 
 
 def _pad(x, ndim):
@@ -37,9 +44,7 @@ def _pad(x, ndim):
 
 def _spread(inputs, batched, size):
     """Unbatched inputs broadcast along a new leading axis (for ops that need every input)."""
-    return [x if b else F.broadcast_to(F.reshape(x, shape=(1,) + x.shape),
-                                       shape=(size,) + x.shape)
-            for x, b in zip(inputs, batched)]
+    return [x if b else spread(x, size) for x, b in zip(inputs, batched)]
 
 
 def _elementwise(node, inputs, batched, size):
@@ -120,7 +125,7 @@ def _same_numbers(node, inputs, batched, size):
     # every seed reads the same numbers (they depend on the shape, not the values)
     one = F.index(inputs[0], index=(0,)) if batched[0] else inputs[0]
     out = apply(node.opdef, [one], **node.attrs)
-    return F.broadcast_to(F.reshape(out, shape=(1,) + out.shape), shape=(size,) + out.shape)
+    return spread(out, size)
 
 
 def batch_rule(op):
@@ -129,6 +134,18 @@ def batch_rule(op):
     if rule is None and op.kind == "elementwise":
         rule = _elementwise
     return rule
+
+
+def batched_nodes(outputs, replaced, size):
+    """Every node below ``outputs`` that reads one of ``replaced`` ({node: its stand-in
+    with a leading axis of ``size``}) rebuilt over that axis: {node: batched node},
+    ``replaced`` included.  (A Jacobian's seeds, a loop body's batched parameters.)"""
+    new = dict(replaced)
+    for node in ancestors(outputs):
+        if node not in new and any(x in new for x in node.inputs):
+            new[node] = batch_node(node, [new.get(x, x) for x in node.inputs],
+                                   [x in new for x in node.inputs], size)
+    return new
 
 
 def batch_node(node, inputs, batched, size):
