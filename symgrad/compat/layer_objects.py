@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from . import layers as _layers
 from .scopes import variable_scope
-from .variables import global_variables, trainable_variables
+from .variables import VariableOwner
 
 __all__ = ["Conv1D", "Conv2D", "SeparableConv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
            "AveragePooling1D", "AveragePooling2D", "Flatten", "Dropout",
            "BatchNormalization"]
 
 
-class _Layer:
+class _Layer(VariableOwner):
     """A layer object over ``function`` (a ``compat.layers`` function); subclasses name
     it, its default scope and whether it takes ``training``."""
 
@@ -54,25 +54,12 @@ class _Layer:
             reuse = None
         else:
             reuse = True
-        before = set(global_variables())
-        out = type(self).function(inputs, *self._args, name=self._scope, reuse=reuse, **kwargs)
-        self._variables += [v for v in global_variables() if v not in before]
-        return out
+        return self._making(lambda: type(self).function(
+            inputs, *self._args, name=self._scope, reuse=reuse, **kwargs))
 
     apply = __call__
-
-    @property
-    def variables(self):
-        """The variables the layer made (once called)."""
-        return list(self._variables)
-
-    weights = variables
-
-    @property
-    def trainable_variables(self):
-        return [v for v in self._variables if v in trainable_variables()]
-
-    trainable_weights = trainable_variables
+    weights = VariableOwner.variables   # (the variables the layer made, once called)
+    trainable_weights = VariableOwner.trainable_variables
 
 
 def _layer(class_name, function, default_name, has_variables=True, takes_training=False):

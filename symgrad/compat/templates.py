@@ -29,12 +29,12 @@ import numpy as np
 from ..graph import Node
 from .runtime import CheckpointReader
 from .scopes import variable_scope
-from .variables import global_variables, trainable_variables
+from .variables import VariableOwner, global_variables
 
 __all__ = ["make_template", "init_from_checkpoint"]
 
 
-class Template:
+class Template(VariableOwner):
     """What ``make_template`` returns (module docstring)."""
 
     def __init__(self, name, func, kwargs):
@@ -42,16 +42,15 @@ class Template:
         self._scope, self._variables = None, []
 
     def __call__(self, *args, **kwargs):
-        before = set(global_variables())
+        return self._making(lambda: self._run(args, kwargs))
+
+    def _run(self, args, kwargs):
         if self._scope is None:
             with variable_scope(None, default_name=self._name) as scope:
                 self._scope = scope
-                out = self._func(*args, **dict(self._kwargs, **kwargs))
-        else:
-            with variable_scope(self._scope, reuse=True):
-                out = self._func(*args, **dict(self._kwargs, **kwargs))
-        self._variables += [v for v in global_variables() if v not in before]
-        return out
+                return self._func(*args, **dict(self._kwargs, **kwargs))
+        with variable_scope(self._scope, reuse=True):
+            return self._func(*args, **dict(self._kwargs, **kwargs))
 
     @property
     def variable_scope(self):
@@ -62,15 +61,7 @@ class Template:
         """The scope's name with a "/" at the end (TF's, against partial matches)."""
         return None if self._scope is None else self._scope.name.rstrip("/") + "/"
 
-    @property
-    def variables(self):
-        return list(self._variables)
-
-    global_variables = variables
-
-    @property
-    def trainable_variables(self):
-        return [v for v in self._variables if v in trainable_variables()]
+    global_variables = VariableOwner.variables
 
 
 def make_template(name_, func_, create_scope_now_=False, unique_name_=None,

@@ -238,6 +238,26 @@ def variables_initializer(var_list, name="init"):
     return Operation(name, effect=_initialize(list(var_list)), graph=_graph())
 
 
+class VariableOwner:
+    """Mixed into objects whose calls make variables (tf.layers' layer objects,
+    ``make_template``'s templates): ``_making(call)`` runs ``call()`` and keeps the
+    global variables it made, listed by ``variables`` and ``trainable_variables``."""
+
+    def _making(self, call):
+        before = set(global_variables())
+        out = call()
+        self._variables += [v for v in global_variables() if v not in before]
+        return out
+
+    @property
+    def variables(self):
+        return list(self._variables)
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self._variables if v in trainable_variables()]
+
+
 def global_variables_initializer():
     """An operation initializing every global variable made so far."""
     return variables_initializer(global_variables())
