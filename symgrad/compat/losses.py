@@ -29,7 +29,7 @@ from ..graph import Dim, Node
 from ..tracing import nn as _nn
 from .metrics import div_no_nan
 from .state import state_of
-from .tensor import check_same_shapes, constant
+from .tensor import added, constant
 from .variables import GraphKeys, get_collection
 
 
@@ -236,8 +236,5 @@ def get_total_loss(add_regularization_losses=True, name="total_loss", scope=None
 
 
 def _sum(tensors, name):
-    check_same_shapes(tensors, "tf.losses (the sum of the LOSSES collection, TF's add_n)")
-    total = tensors[0]
-    for t in tensors[1:]:
-        total = total + t
+    total = added(tensors, "tf.losses (the sum of the LOSSES collection, TF's add_n)")
     return _t.identity(total, name=name)

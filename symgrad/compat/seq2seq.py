@@ -20,6 +20,7 @@ from __future__ import annotations
 from .. import tracing as _t
 from ..tracing import nn as _nn
 from .metrics import div_no_nan
+from .tensor import added
 
 
 def _rank(t):
@@ -85,9 +86,10 @@ def sequence_loss_by_example(logits, targets, weights, average_across_timesteps=
         else:
             crossent = softmax_loss_function(labels=target, logits=logit)
         terms.append(crossent * weight)
-    total = _sum(terms)
+    total = added(terms, "sequence_loss_by_example")   # (TF's add_n)
     if average_across_timesteps:
-        total = total / (_sum(weights) + 1e-12)
+        total = total / (added([_t.convert_to_tensor(w) for w in weights],
+                               "sequence_loss_by_example") + 1e-12)
     return total if name is None else _t.identity(total, name=name)
 
 
@@ -102,10 +104,3 @@ def legacy_sequence_loss(logits, targets, weights, average_across_timesteps=True
         cost = cost / _t.cast(batch, cost.dtype)
     return cost if name is None else _t.identity(cost, name=name)
 
-
-def _sum(values):
-    values = [_t.convert_to_tensor(v) for v in values]
-    total = values[0]
-    for v in values[1:]:
-        total = total + v
-    return total

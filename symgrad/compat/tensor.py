@@ -359,6 +359,16 @@ def check_same_shapes(tensors, what):
                 f"reduce them first (tf.reduce_sum, tf.reshape)")
 
 
+def added(tensors, what):
+    """The sum of the non-empty list ``tensors`` as TF's AddN takes it: one shape
+    (``check_same_shapes``), added in order."""
+    check_same_shapes(tensors, what)
+    total = tensors[0]
+    for t in tensors[1:]:
+        total = total + t
+    return total
+
+
 def constant(value, dtype=None, shape=None, name=None):
     """A constant TF1 tensor (``tracing.constant``, TF1 behaviour)."""
     return as_tf1(_t.constant(value, dtype=dtype, shape=shape, name=name))

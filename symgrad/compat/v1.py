@@ -216,10 +216,7 @@ def add_n(inputs, name=None):
     inputs = [convert_to_tensor(t) for t in inputs]
     if not inputs:
         raise ValueError("tf.add_n: inputs must be a list of at least one tensor")
-    _tensor.check_same_shapes(inputs, "tf.add_n")
-    total = inputs[0]
-    for t in inputs[1:]:
-        total = total + t
+    total = _tensor.added(inputs, "tf.add_n")
     return _f.identity(total, name=name) if name else total
 
 
