@@ -28,6 +28,7 @@ from ..tracing import arrays as _arrays
 from . import more_ops as _more_ops
 from . import rnn as _rnn
 from . import rows as _rows
+from ..ops.deferred import deferrable
 from .runtime import namespace
 from .tensor import tf1_results
 from ..tracing import linalg as _linalg
@@ -243,6 +244,7 @@ unstack = _arrays.unstack
 unpack = _arrays.unstack
 
 
+@deferrable()
 def where(condition, x=None, y=None, name=None):
     """TF1's ``tf.where(condition, x, y)``: a condition of rank 1 under x and y of higher
     rank picks whole rows (TF2's ``where_v2`` broadcasts it against the last axis
@@ -258,6 +260,7 @@ def where(condition, x=None, y=None, name=None):
     return _t.where(c, a, b, name=name)
 
 
+@deferrable()
 def where_v2(condition, x=None, y=None, name=None):
     """TF2's ``where``: x and y broadcast against the condition; the positions of its
     true entries without them."""

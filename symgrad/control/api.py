@@ -26,6 +26,7 @@ from ..tracing import get_default_graph
 from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
+from .shapeless import record, resolving
 
 __all__ = ["cond", "while_loop", "map_fn", "scan"]
 
@@ -87,6 +88,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                             "taking no arguments, e.g. lambda: x * 2")
     if isinstance(pred, (bool, np.bool_)):
         return true_fn() if pred else false_fn()
+    if isinstance(pred, Node) and pred.shape is None and pred.dtype.kind == "b":
+        # a test of TF1's shapeless placeholders: made when their values arrive
+        graph = _graph([pred])
+        probes = [trace(graph, "cond_probe", fn, []) for fn in (true_fn, false_fn)]
+        return record(lambda p: cond(p, resolving(true_fn), resolving(false_fn), name),
+                      [pred], probes, probes[0], name or "cond")
     if not isinstance(pred, Node) or pred.dtype.kind != "b" or pred.shape != ():
         raise DtypeError(f"cond(pred): needs a scalar boolean tensor, got {pred!r}; "
                          "compare first, e.g. sg.cond(x > 0, f, g) (sg.where chooses per element)")
@@ -157,12 +164,18 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     specs = [(v.shape, v.dtype) for v in inits]
     names = _var_names(body, inits)
     c = trace(graph, "while_cond", call(cond), specs, names)
+    b = trace(graph, "while_body", _typed(call(body), inits), specs, names)
+    caps = captured([c, b])
+    if any(v.shape is None for v in inits + caps):
+        # TF1's shapeless placeholders among the loop vars or read by cond or body
+        return record(lambda *vs: while_loop(
+            resolving(cond), resolving(body), structure(list(vs)), back_prop=back_prop,
+            maximum_iterations=maximum_iterations, name=name), inits, [c, b], b,
+            name or "while", structure, single and not return_same_structure)
     if len(c.outputs) != 1 or c.outputs[0].dtype.kind != "b" or c.outputs[0].shape != ():
         raise DtypeError("while_loop's cond must return one scalar boolean tensor, e.g. "
                          "lambda i, x: i < 10")
-    b = trace(graph, "while_body", _typed(call(body), inits), specs, names)
     _check_outputs("while_loop's body", b.outputs, inits)
-    caps = captured([c, b])
     c, b = bind_captures(c, caps), bind_captures(b, caps)
     node = while_node(inits + caps, c, b, len(inits), _iterations(maximum_iterations),
                       back_prop=bool(back_prop), name=name or "while")

@@ -22,6 +22,7 @@ Imports the graph and ``ops.base``.
 from __future__ import annotations
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -123,11 +124,15 @@ def defer(fn, args, kwargs, count=None, name=None):
     """Record ``fn(*args, **kwargs)``: one deferred node, or ``count`` of them (one per
     entry of the list ``fn`` returns)."""
     inputs = tensors_in((args, kwargs))
-    first = next(t for t in inputs if unknown_rank(t))
-    graph, cls = first.graph, getattr(type(first), "derived_class", None)
+    open_ = [t for t in inputs if unknown_rank(t)]
+    if _RESOLVING and all(t in _RESOLVING[-1] for t in open_):
+        # a call made again by resolve() that meets, through a closure, a tensor of
+        # unknown rank resolve has made already (a cond branch reading a shapeless
+        # placeholder): made at once on the made tensor
+        return Call(fn, args, kwargs).make(_RESOLVING[-1], {})
+    graph, cls = _innermost(inputs), getattr(type(open_[0]), "derived_class", None)
     call = Call(fn, args, kwargs)
-    floats = [t.dtype for t in inputs if t.dtype.kind == "f"]
-    dtype = promote(floats) if floats else promote([t.dtype for t in inputs])
+    dtype = result_dtype(fn, args, kwargs, inputs)
     name = name or getattr(fn, "__name__", "deferred").strip("_") or "deferred"
     if count is None:
         return graph.add_node(DEFERRED, inputs, {"call": call, "index": None}, None, dtype,
@@ -136,15 +141,88 @@ def defer(fn, args, kwargs, count=None, name=None):
                            name=name, cls=cls) for i in range(count)]
 
 
-def deferrable(count=None):
+def _innermost(nodes):
+    """The graph of ``nodes`` nested deepest (a branch being traced reads outer tensors:
+    the recorded call belongs to the branch, which captures them)."""
+    def depth(graph):
+        k = 0
+        while graph.outer is not None:
+            graph, k = graph.outer, k + 1
+        return k
+    return max((n.graph for n in nodes), key=depth)
+
+
+# the mappings of the resolve() calls under way (innermost last)
+_RESOLVING: list = []
+
+
+def resolved(value):
+    """``value`` (nested) with the tensors of unknown rank that the resolve() under way
+    has made replaced by what it made (a function re-run by resolve returning a
+    shapeless placeholder it closes over); unchanged outside resolve()."""
+    return _substitute(value, _RESOLVING[-1]) if _RESOLVING else value
+
+
+# parameters that name a function's result dtype (tf.cast's dtype, tf.shape's out_type,
+# tf.argmax's output_type); their defaults count (tf.shape gives int32 unless told)
+_DTYPE_PARAMETERS = ("dtype", "out_type", "output_type")
+# functions with a boolean result that are not one elementwise op of the registry
+_BOOLEAN = frozenset("is_nan is_inf is_finite reduce_any reduce_all in_top_k".split())
+
+
+def result_dtype(fn, args, kwargs, inputs):
+    """The dtype a recorded call will have: the op's dtype rule (operators, the op
+    functions), a dtype the call names or defaults to, booleans for the tests; else
+    the promoted dtype of its tensors (floats first).  A wrong guess would show later:
+    ``tf.cond`` refuses a predicate that is not boolean, ``x.dtype`` misleads."""
+    from .base import REGISTRY, Op
+    if fn.__name__ == "apply" and args and isinstance(args[0], (Op, str)):   # ops.apply
+        op, operands = REGISTRY[args[0]] if isinstance(args[0], str) else args[0], args[1]
+    else:
+        op, operands = REGISTRY.get(fn.__name__), args
+    named = _named_dtype(fn, args, kwargs)
+    if named is not None:
+        return named
+    if fn.__name__ in _BOOLEAN:
+        return np.dtype(bool)
+    nodes = [t.dtype for t in tensors_in(operands)]
+    if op is not None and op.kind == "elementwise" and nodes:
+        try:
+            return np.dtype(op.dtype_rule(nodes + [nodes[0]] * (op.nargs - len(nodes))))
+        except Exception:  # noqa: BLE001 (the call itself will say what is wrong)
+            pass
+    floats = [t.dtype for t in inputs if t.dtype.kind == "f"]
+    return promote(floats) if floats else promote([t.dtype for t in inputs])
+
+
+def _named_dtype(fn, args, kwargs):
+    """The dtype argument of the call (or its default), when fn has one."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    bound.apply_defaults()
+    for name in _DTYPE_PARAMETERS:
+        value = bound.arguments.get(name)
+        if value is not None:
+            try:
+                return np.dtype(getattr(value, "as_numpy_dtype", value))
+            except TypeError:
+                return None
+    return None
+
+
+def deferrable(count=None, result=None):
     """Decorate a graph-building function: calls meeting a tensor of unknown rank are
-    recorded (``count(args, kwargs)``: how many tensors a list result holds)."""
+    recorded (``count(args, kwargs)``: how many tensors a list result holds;
+    ``result(list)``: the result made of that list, where it is not a list)."""
     def wrap(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             if meets_unknown_rank(args) or kwargs and meets_unknown_rank(kwargs.values()):
                 n = count(*args, **kwargs) if count is not None else None
-                return defer(fn, args, kwargs, n)
+                made = defer(fn, args, kwargs, n)
+                return made if result is None or not isinstance(made, list) else result(made)
             return fn(*args, **kwargs)
         return wrapper
     return wrap
@@ -160,6 +238,15 @@ def resolve(nodes, feeds):
     graph = open_[0].graph
     key = tuple(sorted((p.id, np.shape(v)) for p, v in feeds.items() if p.shape is None))
     mapping, memo = graph.__dict__.setdefault("_resolved", {}).setdefault(key, ({}, {}))
+    _RESOLVING.append(mapping)
+    try:
+        _resolve_each(open_, feeds, graph, mapping, memo)
+    finally:
+        _RESOLVING.pop()
+    return mapping
+
+
+def _resolve_each(open_, feeds, graph, mapping, memo):
     for node in open_:
         if node in mapping:
             continue
@@ -178,7 +265,6 @@ def resolve(nodes, feeds):
             raise FeedError(f"{node.name!r} is None at the shapes fed (nothing connects "
                             "it); it has no value")
         mapping[node] = made
-    return mapping
 
 
 def at_scalars(node):
@@ -192,4 +278,4 @@ def at_scalars(node):
 
 
 __all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer",
-           "deferrable", "resolve", "tensors_in", "at_scalars"]
+           "deferrable", "resolve", "resolved", "tensors_in", "at_scalars"]

@@ -190,24 +190,28 @@ def tensor_signature(params: list[str]) -> inspect.Signature:
     return inspect.Signature(ps, return_annotation="Tensor")
 
 
-def publish(namespace, counts=None, own=(), unchecked=()):
+def publish(namespace, counts=None, own=(), unchecked=(), results=None):
     """Wrap every function a module exports (``__all__``), in place: its arity and
     argument kinds are checked (:func:`checked`), and a call meeting a tensor of unknown
     rank is recorded until values arrive (``ops.deferred``), as ``functions.py``'s are.
 
-    ``counts``: name -> how many tensors its list result holds; ``own``: functions that
+    ``counts``: name -> how many tensors its list result holds (or a function of the
+    call's arguments that says); ``results``: name -> what makes its result from that
+    list (a named pair); ``own``: functions that
     meet unknown ranks themselves (or return a list of a length known only then);
     ``unchecked``: functions whose arguments the name rules would misjudge.
     """
     from ..ops.deferred import deferrable
-    counts = counts or {}
+    counts, results = counts or {}, results or {}
     for name in namespace["__all__"]:
         fn = namespace[name]
         if hasattr(fn, "__wrapped__") or name in unchecked:
             continue
         if name not in own:
             n = counts.get(name)
-            fn = deferrable(None if n is None else lambda *args, n=n, **kwargs: n)(fn)
+            if n is not None and not callable(n):
+                n = (lambda k: lambda *args, **kwargs: k)(n)
+            fn = deferrable(n, results.get(name))(fn)
         namespace[name] = checked(fn)
 
 

@@ -577,4 +577,19 @@ def reverse(tensor, axis, name=None):
 
 # every public function checks its arity and argument kinds and records calls meeting a
 # tensor of unknown rank (tracing.arguments)
-publish(globals(), own=("split", "unstack"))
+def _pieces(value, num_or_size_splits, axis=0, num=None, name=None):
+    """How many tensors ``split`` gives, from its arguments alone (unknown rank)."""
+    spec = static_value(num_or_size_splits, "split(num_or_size_splits)")
+    return int(spec) if spec.ndim == 0 else len(spec)
+
+
+def _slices(value, num=None, axis=0, name=None):
+    """How many tensors ``unstack`` gives when ``value``'s rank is unknown: ``num``."""
+    if num is None:
+        raise ShapeError("unstack: the rank of value is unknown (a tf.placeholder without a "
+                         "shape), so the number of slices is too; pass num=, or give the "
+                         "placeholder a shape")
+    return int(num)
+
+
+publish(globals(), counts={"split": _pieces, "unstack": _slices})

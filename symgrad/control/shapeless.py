@@ -1,0 +1,49 @@
+"""Control flow over tensors of unknown rank (TF1's shapeless placeholders).
+
+``tf.cond(residual < delta, f1, f2)`` on ``tf.placeholder(tf.float32)`` inputs, or a
+``while_loop`` whose loop vars or body read such a placeholder, cannot be built
+before the ranks are known.  The call is recorded (``ops.deferred``) and made again
+when values arrive; the branches and bodies, which read those tensors through
+closures, then meet what ``resolve`` has made (``resolved``), never the shapeless
+originals.  The tensors they read become the recorded call's inputs, so they are
+made first and gradients reach them.
+
+Imports ``ops.deferred`` and ``control.function``.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     x = tf.placeholder(tf.float32)
+...     y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2, lambda: -x)
+...     with tf.Session() as sess:
+...         sess.run(y, {x: [1.0, 2.0]}).tolist()
+[2.0, 4.0]
+"""
+from __future__ import annotations
+
+from ..ops.deferred import defer, resolved
+from .function import captured, flatten
+
+
+def resolving(fn):
+    """``fn`` whose results are what resolve() made of them (a branch returning the
+    shapeless placeholder it closes over)."""
+    return lambda *args: resolved(fn(*args))
+
+
+def record(make, args, probes, like, name, structure=None, unwrap=False):
+    """``make(*args)`` recorded until values arrive: one tensor per output of ``like``
+    (a traced Function giving the count, the dtypes and, unless ``structure`` is given,
+    the nesting); ``probes``: the traced functions whose captured outer tensors the
+    call reads; ``unwrap``: a lone tensor comes back bare."""
+    made = defer(_flat, (make, list(args), captured(probes)), {}, len(like.outputs),
+                 name=name)
+    for node, out in zip(made, like.outputs):
+        node.dtype = out.dtype
+    if unwrap and len(made) == 1:
+        return made[0]
+    return (structure or like.structure)(made)
+
+
+def _flat(make, args, reads):
+    # reads: the captured tensors, inputs of the recorded call; make() reaches them itself
+    return flatten(make(*args))[0]
