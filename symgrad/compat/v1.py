@@ -220,6 +220,9 @@ def add_n(inputs, name=None):
     return _f.identity(total, name=name) if name else total
 
 
+_v1_ops.math.add_n = add_n
+
+
 def fill(dims, value, name=None):
     """``tf.fill``: the value's dtype, float32 for Python floats and int32 for ints (TF)."""
     dtype = _tf_dtype(value, None)

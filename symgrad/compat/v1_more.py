@@ -9,6 +9,7 @@ Sits in ``compat`` under ``v1``, which star-imports it.
 """
 from __future__ import annotations
 
+from . import math_extra as _math_extra
 from . import segments as _segments
 from . import small_ops as _small_ops
 from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
@@ -37,7 +38,15 @@ linalg.einsum = tf1_results(einsum)
 linalg.lstsq = tf1_results(matrix_solve_ls)
 for _name in _segments.__all__:   # tf.math.segment_prod, ...
     setattr(math, _name, tf1_results(getattr(_segments, _name)))
+for _name in _math_extra.__all__:   # tf.math.xlogy, ...
+    setattr(math, _name, tf1_results(getattr(_math_extra, _name)))
+math.softsign = nn.softsign
+# the ones TF1 also has at the top level
+accumulate_n, scalar_mul, conj, invert_permutation, truncatediv, truncatemod, lbeta = (
+    getattr(math, n) for n in ("accumulate_n", "scalar_mul", "conj", "invert_permutation",
+                               "truncatediv", "truncatemod", "lbeta"))
 
 __all__ = list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
-    "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip"]
+    "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "accumulate_n",
+    "scalar_mul", "conj", "invert_permutation", "truncatediv", "truncatemod", "lbeta"]

@@ -1,0 +1,159 @@
+"""``tf.math`` functions built from symgrad's ops, with TF's values and gradients.
+
+- ``xlogy(x, y)``, ``xlog1py(x, y)``, ``xdivy(x, y)``: ``x * log(y)``, ``x * log1p(y)``,
+  ``x / y``, and 0 where x is 0 (whatever y is); their gradients are 0 there too, as
+  TF's (``log(y)`` and ``x / y`` elsewhere).
+- ``multiply_no_nan(x, y)``: ``x * y``, 0 where y is 0 (even for an infinite x); the
+  gradient for y at such entries is x, TF's ``mul_no_nan(x, grad)``.
+- ``reciprocal_no_nan(x)``: ``1 / x``, 0 where x is 0.
+- ``accumulate_n``, ``scalar_mul``, ``conj`` (real tensors: themselves),
+  ``invert_permutation``, ``truncatediv``/``truncatemod`` (rounding toward zero, C's),
+  ``is_non_decreasing``, ``is_strictly_increasing``, ``polyval`` (Horner's rule, the
+  first coefficient the highest power), ``lbeta`` (over the last axis),
+  ``cumulative_logsumexp``.
+
+Sits in ``compat``; imports ``tracing``.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     x = tf.constant([0.0, 2.0])
+...     print(tf.Session().run(tf.math.xlogy(x, tf.constant([0.0, 1.0]))))
+[0. 0.]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from .tensor import added
+
+__all__ = ["xlogy", "xlog1py", "xdivy", "multiply_no_nan", "reciprocal_no_nan", "accumulate_n",
+           "scalar_mul", "conj", "invert_permutation", "truncatediv", "truncatemod",
+           "is_non_decreasing", "is_strictly_increasing", "polyval", "lbeta",
+           "cumulative_logsumexp"]
+
+
+def _where_x_zero(x, y, f, name):
+    """``f(x, y)`` where x is not 0, else 0: y is replaced by 1 at those entries, so
+    neither the value nor the gradient sees log(0) or a division by 0."""
+    x, y = _t.functions._lift([x, y])
+    zero = _t.equal(x, 0.0)
+    safe = _t.where(zero, _t.ones_like(y) + _t.zeros_like(x), y + _t.zeros_like(x))
+    value = f(x, safe)
+    return _t.where(zero, _t.zeros_like(value), value, name=name)
+
+
+def xlogy(x, y, name=None):
+    """``x * log(y)``, 0 where x is 0 (TF's ``tf.math.xlogy``)."""
+    return _where_x_zero(x, y, lambda a, b: a * _t.log(b), name)
+
+
+def xlog1py(x, y, name=None):
+    """``x * log1p(y)``, 0 where x is 0 (TF's ``tf.math.xlog1py``)."""
+    return _where_x_zero(x, y, lambda a, b: a * _t.log1p(b), name)
+
+
+def xdivy(x, y, name=None):
+    """``x / y``, 0 where x is 0 (TF's ``tf.math.xdivy``)."""
+    return _where_x_zero(x, y, lambda a, b: a / b, name)
+
+
+def multiply_no_nan(x, y, name=None):
+    """``x * y``, 0 where y is 0 even when x is infinite or NaN."""
+    x, y = _t.functions._lift([x, y])
+    zero = _t.equal(y, 0.0)
+    finite = _t.where(_t.is_finite(x), x, _t.zeros_like(x))
+    # at y = 0: y * x (0, with x's derivative through y), x itself blocked from NaN
+    return _t.where(zero, y * _t.stop_gradient(finite), x * y, name=name)
+
+
+def reciprocal_no_nan(x, name=None):
+    """``1 / x``, 0 where x is 0."""
+    (x,) = _t.functions._lift([x])
+    zero = _t.equal(x, 0.0)
+    value = 1.0 / _t.where(zero, _t.ones_like(x), x)
+    return _t.where(zero, _t.zeros_like(value), value, name=name)
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """The sum of ``inputs``, one shape as ``tf.add_n`` (TF only saves memory on top)."""
+    inputs = [_t.as_tensor(t) for t in inputs]
+    if not inputs:
+        raise ValueError("tf.math.accumulate_n: inputs must be a list of at least one tensor")
+    return _t.identity(added(inputs, "tf.math.accumulate_n"), name=name)
+
+
+def scalar_mul(scalar, x, name=None):
+    """``scalar * x`` for a scalar (a number or a 0-d tensor)."""
+    if np.ndim(scalar) != 0 and getattr(scalar, "ndim", 0) != 0:
+        raise ValueError(f"scalar_mul: scalar must be a scalar, got shape {np.shape(scalar)}")
+    return _t.multiply(scalar, x, name=name)
+
+
+def conj(x, name=None):
+    """The complex conjugate: real tensors are their own (symgrad has no complex dtype)."""
+    return _t.identity(x, name=name)
+
+
+def invert_permutation(x, name=None):
+    """``y`` with ``y[x[i]] = i``: the permutation that undoes ``x``."""
+    (x,) = _t.functions._lift([x])
+    positions = _t.range(_t.size(x), dtype=x.dtype)
+    return _t.scatter_nd(_t.expand_dims(x, 1), positions, _t.shape(x, out_type=x.dtype),
+                         name=name)
+
+
+def truncatediv(x, y, name=None):
+    """``x / y`` rounded toward zero (C's integer division; TF's ``truncatediv``)."""
+    x, y = _t.functions._lift([x, y])
+    q = _t.cast(x, np.float64) / _t.cast(y, np.float64)
+    return _t.cast(_t.sign(q) * _t.floor(_t.abs(q)), x.dtype, name=name)
+
+
+def truncatemod(x, y, name=None):
+    """``x - truncatediv(x, y) * y``: the remainder takes x's sign (C's ``%``, fmod)."""
+    x, y = _t.functions._lift([x, y])
+    return _t.subtract(x, truncatediv(x, y) * y, name=name)
+
+
+def _steps(x):
+    flat = _t.reshape(_t.functions._lift([x])[0], [-1])
+    return flat[1:] - flat[:-1]
+
+
+def is_non_decreasing(x, name=None):
+    """Whether each entry (in row-major order) is >= the one before."""
+    return _t.reduce_all(_t.greater_equal(_steps(x), 0), name=name)
+
+
+def is_strictly_increasing(x, name=None):
+    """Whether each entry (in row-major order) is > the one before."""
+    return _t.reduce_all(_t.greater(_steps(x), 0), name=name)
+
+
+def polyval(coeffs, x, name=None):
+    """``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` by Horner's rule; 0 for no coeffs."""
+    (x,) = _t.functions._lift([x])
+    coeffs = list(coeffs)
+    if not coeffs:
+        return _t.zeros_like(x, name=name)
+    out = _t.functions._lift([coeffs[0]])[0] + _t.zeros_like(x)
+    for c in coeffs[1:]:
+        out = out * x + c
+    return _t.identity(out, name=name)
+
+
+def lbeta(x, name=None):
+    """``log(|Beta(x)|)`` over the last axis: ``sum(lgamma(x)) - lgamma(sum(x))``."""
+    (x,) = _t.functions._lift([x])
+    return _t.subtract(_t.reduce_sum(_t.lgamma(x), -1), _t.lgamma(_t.reduce_sum(x, -1)),
+                       name=name)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``log(cumsum(exp(x)))`` along ``axis``, computed with the maximum taken out."""
+    (x,) = _t.functions._lift([x])
+    top = _t.stop_gradient(_t.reduce_max(x, axis=axis, keepdims=True))
+    sums = _t.cumsum(_t.exp(x - top), axis=axis, exclusive=exclusive, reverse=reverse)
+    return _t.add(_t.log(sums), top, name=name)
+
