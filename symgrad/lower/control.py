@@ -287,8 +287,13 @@ def driver_text(lines, env, name, inputs=None):
             "from symgrad.lower import runtime as _rt", ""]
     head += [f"{key} = _sys.modules[{fn.py_func.__module__!r}].{fn.py_func.__name__}"
              for key, fn in sorted(env.items())]
-    signature = "" if inputs is None else f"_rt.jit_signature({list(inputs)!r}), "
-    return "\n".join(head + ["", "", f"@njit({signature}cache=True)"] + list(lines)) + "\n"
+    # a driver is inlined into the function calling it (Numba's IR inlining): compiled
+    # on its own, each linked its kernels and re-optimised them, and the top function
+    # did the same again with every driver (a loop's Hessian: 7.4 -> 5.9 s, LLVM's
+    # share 4.4 -> 2.5 s); kernels stay functions of their own, linked once
+    decorator = "@njit(inline='always')" if inputs is None else \
+        f"@njit(_rt.jit_signature({list(inputs)!r}), cache=True)"
+    return "\n".join(head + ["", "", decorator] + list(lines)) + "\n"
 
 
 def driver_lines(description):
