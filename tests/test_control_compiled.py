@@ -103,3 +103,26 @@ def test_a_second_process_loads_the_drivers_instead_of_compiling_them(compiled):
     value, names = done.stdout.strip().split(" ", 1)
     assert float(value) == f(0.7, np.array([0.3, -0.8]))[0]
     assert names == "[]"   # nothing compiled: kernels, drivers and run all loaded
+
+
+def test_long_loops_grow_their_tapes_and_keep_exact_gradients():
+    # 40 iterations: the while_vjp driver's tape (16 rows at first) doubles twice,
+    # for a vector, a matrix and a scalar loop var; captured tensors' cotangents add up
+    with sg.Graph().as_default():
+        v = sg.placeholder(shape=(3,), name="v")
+        M = sg.placeholder(shape=(2, 2), name="M")
+        s = sg.placeholder(name="s")
+        _, a, b, c = sg.while_loop(
+            lambda k, a, b, c: k < 40,
+            lambda k, a, b, c: (k + 1, a + 0.02 * sg.sin(a * s), b + 0.01 * sg.tanh(b @ b),
+                                c + 0.03 * sg.cos(c + sg.reduce_sum(a))),
+            [0, v, M, s])
+        loss = sg.reduce_sum(a * a) + sg.reduce_sum(b) * c
+        grads = sg.gradients(loss, [v, M, s])
+        f = sg.compile([loss] + grads, [v, M, s], wait=True)
+        point = [np.array([0.3, -0.5, 0.9]), np.array([[0.2, -0.1], [0.4, 0.3]]), 0.7]
+        got = f(*point)
+        want = sg.evaluate([loss] + grads, feed_dict=dict(zip([v, M, s], point)))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g, dtype=float), np.asarray(w, dtype=float),
+                                   rtol=1e-12, atol=1e-12)

@@ -53,14 +53,14 @@ def _size(shape):
 
 def _pack(out, names, spec, indent):
     """Lines writing ``names`` (values of ``spec``) into the float64 vector ``out``."""
-    lines, start = [f"{indent}{out} = np.empty({_size_total(spec)})"], 0
+    lines, start = [f"{indent}{out} = _rt.empty(({_size_total(spec)},), np.float64)"], 0
     for name, (shape, dtype) in zip(names, spec):
         size, kind = _size(shape), np.dtype(dtype).kind
         if not shape:
             value = f"(1.0 if {name} else 0.0)" if kind == "b" else name
             lines.append(f"{indent}{out}[{start}] = {value}")
         elif size:
-            lines += _copied(f"np.ravel({name})", f"{out}[{start} + q]", size, indent,
+            lines += _copied(f"_rt.flat({name})", f"{out}[{start} + q]", size, indent,
                              f"flat_{name}", kind == "b")
         start += size
     return lines
@@ -135,46 +135,64 @@ def _while_vjp_driver(node, fns):
     taped = [j for j, p in enumerate(a["vjp"].params[:n]) if p in read]
     # a tape holds one iterate per row, flat (written and grown element by element)
     sizes = {j: _size(body.params[j].shape) for j in taped}
-    rows = {j: f"(cap, {sizes[j]})" if body.params[j].shape else "cap" for j in taped}
+    rows = {j: f"(cap, {sizes[j]})" if body.params[j].shape else "(cap,)" for j in taped}
     lines = [f"def driver({', '.join(vs + caps + seeds)}):", "    k = 0", "    cap = 16"]
-    lines += [f"    tape{j} = np.empty({rows[j]}, np.{body.params[j].dtype.name})"
+    lines += [f"    tape{j} = _rt.empty({rows[j]}, np.{body.params[j].dtype.name})"
               for j in taped]
     lines += [f"    while {test}:", "        if k == cap:", "            cap *= 2"]
     for j in taped:
-        lines += [f"            grown = np.empty({rows[j]}, np.{body.params[j].dtype.name})"]
+        lines += [f"            grown = _rt.empty({rows[j]}, np.{body.params[j].dtype.name})"]
         if body.params[j].shape:
-            lines += ["            into = grown.reshape(-1)"]
-            lines += _copied(f"tape{j}.reshape(-1)", "into[q]", f"k * {sizes[j]}",
+            lines += ["            into = _rt.flat(grown)"]
+            lines += _copied(f"_rt.flat(tape{j})", "into[q]", f"k * {sizes[j]}",
                              "            ", f"old{j}")
         else:
             lines += _copied(f"tape{j}", "grown[q]", "k", "            ", f"old{j}")
         lines += [f"            tape{j} = grown"]
     for j in taped:
-        lines += _copied(f"np.ravel(v{j})", f"tape{j}[k, q]", sizes[j], "        ", f"it{j}") \
+        lines += _copied(f"_rt.flat(v{j})", f"tape{j}[k, q]", sizes[j], "        ", f"it{j}") \
             if body.params[j].shape else [f"        tape{j}[k] = v{j}"]
     lines += ["        " + _unpacked(vs, _call("BODY", vs + caps)), "        k += 1"]
     adj = [f"a{j}" for j in range(nf)]
     tot = [f"t{j}" for j in range(len(spec) - nf)]
     lines += [f"    {x} = {s}" for x, s in zip(adj, seeds)]
-    lines += [f"    {t} = " + (f"np.zeros({tuple(s)!r}, np.{np.dtype(d).name})" if s else
-                               f"np.{np.dtype(d).name}(0.0)")
-              for t, (s, d) in zip(tot, spec[nf:])]
+    for t, (s, d) in zip(tot, spec[nf:]):
+        lines += _zeros(t, s, d, "    ")
     steps = [f"d{j}" for j in range(len(tot))]
     lines += ["    for j in range(k - 1, -1, -1):",
               "        " + _unpacked(adj + steps,
                                      _call("VJP", [_iterate(i, body.params[i].shape, taped)
                                                    for i in range(n)] + caps + adj))]
-    lines += [f"        {t} = {t} + {d}" for t, d in zip(tot, steps)]
+    for t, d, (s, _) in zip(tot, steps, spec[nf:]):
+        lines += _added(t, d, _size(s), "        ") if s else [f"        {t} = {t} + {d}"]
     lines += _pack("out", adj + tot, spec, "    ")
     lines.append("    return out")
     return lines, {"COND": fns(a["cond"]), "BODY": fns(body), "VJP": fns(a["vjp"])}
+
+
+def _zeros(name, shape, dtype, indent):
+    """Lines making ``name`` zeros of ``shape`` (a 0-d one: a scalar)."""
+    kind = f"np.{np.dtype(dtype).name}"
+    if not shape:
+        return [f"{indent}{name} = {kind}(0.0)"]
+    return [f"{indent}{name} = _rt.empty({tuple(shape)!r}, {kind})",
+            f"{indent}flat_{name} = _rt.flat({name})",
+            f"{indent}for q in range({_size(shape)}):", f"{indent}    flat_{name}[q] = 0"]
+
+
+def _added(total, step, size, indent):
+    """Lines adding the array ``step`` into the array ``total`` in place, entry by entry
+    (an array expression costs Numba a ufunc kernel to compile)."""
+    return [f"{indent}into_{total} = _rt.flat({total})", f"{indent}from_{total} = _rt.flat({step})",
+            f"{indent}for q in range({size}):",
+            f"{indent}    into_{total}[q] = into_{total}[q] + from_{total}[q]"]
 
 
 def _iterate(i, shape, taped):
     """The text of iterate ``i`` at step ``j`` of the reverse loop."""
     if i not in taped:
         return f"v{i}"
-    return f"tape{i}[j].reshape({tuple(shape)!r})" if shape else f"tape{i}[j]"
+    return f"_rt.shaped(tape{i}[j], {tuple(shape)!r})" if shape else f"tape{i}[j]"
 
 
 DRIVERS = {"cond": _cond_driver, "while_loop": _while_driver, "while_vjp": _while_vjp_driver}
