@@ -1,0 +1,33 @@
+"""What the eighth differential probe of TF1 programs (Hands-On ML's TF1 chapters,
+CS20-style scripts, Keras in graph mode, odd corners) found in gradients, sessions,
+variables and layers, against real TensorFlow 2.21 (compat.v1, v2 behaviour disabled)."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def test_stop_gradient_under_a_labels_placeholder_of_unknown_rank():
+    # Geron ch11 freezes lower layers with tf.stop_gradient while the labels are
+    # tf.placeholder(tf.int32, shape=(None)): the loss has unknown rank, yet TF knows
+    # the frozen layers get None, and minimize() trains the rest.
+    with tf.Graph().as_default():
+        X = tf.placeholder(tf.float32, shape=(None, 2))
+        y = tf.placeholder(tf.int32, shape=(None))
+        h = tf.layers.dense(X, 3, activation=tf.nn.relu, name="h", kernel_initializer=(
+            tf.constant_initializer([[0.5, -0.2, 0.3], [0.1, 0.4, -0.6]])))
+        logits = tf.layers.dense(tf.stop_gradient(h), 2, name="out", kernel_initializer=(
+            tf.constant_initializer([[1., -1.], [0.5, 0.2], [-0.3, 0.7]])))
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        variables = tf.trainable_variables()
+        assert [g is None for g in tf.gradients(loss, variables)] == [True, True, False, False]
+        assert all(g is None for g in tf.gradients(loss, variables, stop_gradients=[logits]))
+        step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step, {X: [[1., 2.], [3., -1.]], y: [0, 1]})
+            kernel, bias = sess.run(variables[2:])
+    np.testing.assert_allclose(kernel, [[0.754847, -0.754847], [0.525619, 0.174381],
+                                        [-0.594688, 0.994688]], rtol=1e-5)
+    np.testing.assert_allclose(bias, [-0.15376, 0.15376], rtol=1e-5)
