@@ -31,3 +31,14 @@ def test_stop_gradient_under_a_labels_placeholder_of_unknown_rank():
     np.testing.assert_allclose(kernel, [[0.754847, -0.754847], [0.525619, 0.174381],
                                         [-0.594688, 0.994688]], rtol=1e-5)
     np.testing.assert_allclose(bias, [-0.15376, 0.15376], rtol=1e-5)
+
+
+def test_regularization_losses_are_named_under_the_variable_and_regularizer():
+    # TF names a get_variable regularizer's loss "<variable>/Regularizer/<op>"
+    reg = lambda w: tf.reduce_sum(tf.abs(w), name="l1")
+    with tf.Graph().as_default():
+        with tf.variable_scope("outer"):
+            tf.get_variable("w", [2], regularizer=reg)
+            tf.layers.dense(tf.zeros([1, 2]), 2, kernel_regularizer=reg, name="h")
+        names = [t.name for t in tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)]
+    assert names == ["outer/w/Regularizer/l1:0", "outer/h/kernel/Regularizer/l1:0"]
