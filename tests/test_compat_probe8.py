@@ -42,3 +42,27 @@ def test_regularization_losses_are_named_under_the_variable_and_regularizer():
             tf.layers.dense(tf.zeros([1, 2]), 2, kernel_regularizer=reg, name="h")
         names = [t.name for t in tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)]
     assert names == ["outer/w/Regularizer/l1:0", "outer/h/kernel/Regularizer/l1:0"]
+
+
+def test_adam_variables_named_and_ordered_as_tf():
+    # Geron's autoencoders train phases under name scopes: TF makes beta1_power in the
+    # name scope open at minimize() (before the slots), slots in the variable scope
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0, 2.0], name="w")
+        loss = tf.reduce_sum(w ** 2)
+        with tf.name_scope("phase1"):
+            tf.train.AdamOptimizer(0.1).minimize(loss)
+        with tf.variable_scope("train"):
+            tf.train.AdamOptimizer(0.1).minimize(loss)
+        tf.train.AdamOptimizer(0.1).minimize(loss)
+        tf.train.AdamOptimizer(0.1).minimize(loss)
+        with tf.name_scope("outer"):
+            with tf.name_scope("inner"):
+                tf.train.AdamOptimizer(0.1, name="MyAdam").minimize(loss)
+        names = [v.op.name for v in tf.global_variables()]
+    assert names == [
+        "w", "phase1/beta1_power", "phase1/beta2_power", "w/Adam", "w/Adam_1",
+        "train/beta1_power", "train/beta2_power", "train/w/Adam", "train/w/Adam_1",
+        "beta1_power", "beta2_power", "w/Adam_2", "w/Adam_3", "beta1_power_1",
+        "beta2_power_1", "w/Adam_4", "w/Adam_5", "outer/inner/beta1_power",
+        "outer/inner/beta2_power", "w/MyAdam", "w/MyAdam_1"]
