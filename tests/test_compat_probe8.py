@@ -66,3 +66,54 @@ def test_adam_variables_named_and_ordered_as_tf():
         "beta1_power", "beta2_power", "w/Adam_2", "w/Adam_3", "beta1_power_1",
         "beta2_power_1", "w/Adam_4", "w/Adam_5", "outer/inner/beta1_power",
         "outer/inner/beta2_power", "w/MyAdam", "w/MyAdam_1"]
+
+
+def test_cs20_huber_loss_cond_on_shapeless_placeholders():
+    # CS20's huber_loss: tf.cond(residual < delta, f1, f2) where X and Y are
+    # tf.placeholder(tf.float32) (no shape); the comparison was a float "tensor" and
+    # cond refused it.  TF's numbers.
+    with tf.Graph().as_default():
+        X = tf.placeholder(tf.float32, name="X")
+        Y = tf.placeholder(tf.float32, name="Y")
+        w = tf.get_variable("w", initializer=tf.constant(0.5))
+        b = tf.get_variable("b", initializer=tf.constant(0.0))
+        residual = tf.abs(Y - (w * X + b))
+        small = residual < 2.0
+        loss = tf.cond(small, lambda: 0.5 * tf.square(residual),
+                       lambda: 2.0 * residual - 0.5 * tf.square(2.0))
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        grads = tf.gradients(loss, [w, b])
+        assert small.dtype == np.bool_ and small.get_shape().ndims is None
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            seen = []
+            for x, y in [(1.0, 1.2), (2.0, 8.0), (3.0, 2.0), (-1.0, 4.0)]:
+                seen.append(sess.run([loss] + grads, {X: x, Y: y}))
+                sess.run(step, {X: x, Y: y})
+            np.testing.assert_allclose(seen, [[0.245, -0.7, -0.7], [11.58, -4.0, -2.0],
+                                              [0.6962001, 3.54, 1.18], [6.9279995, 2.0, -2.0]],
+                                       rtol=1e-6)
+            np.testing.assert_allclose(sess.run([w, b]), [0.416, 0.352], rtol=1e-6)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="predicate must be a scalar"):
+                sess.run(loss, {X: [1.0, 2.0], Y: [1.0, 2.0]})
+
+
+def test_ops_on_shapeless_placeholders_keep_their_names():
+    with tf.Graph().as_default():
+        X = tf.placeholder(tf.float32, name="X")
+        Y = tf.placeholder(tf.float32, name="Y")
+        sq = tf.square(Y - X, name="loss")
+        assert sq.name == "loss:0"
+        assert tf.cast(X, tf.int32).dtype == np.int32
+        with tf.Session() as sess:
+            assert sess.run("loss:0", {"X:0": 2.0, "Y:0": 1.5}) == 0.25
+
+
+def test_unknown_tensor_shape():
+    with tf.Graph().as_default():
+        s = tf.placeholder(tf.float32).get_shape()
+    assert (str(s), s.ndims, s.dims, s.is_fully_defined(), s.num_elements()) == (
+        "<unknown>", None, None, False, None)
+    assert s == tf.TensorShape(None) and tf.TensorShape(None).ndims is None
+    with pytest.raises(ValueError, match="as_list\\(\\) is not defined on an unknown TensorShape"):
+        s.as_list()

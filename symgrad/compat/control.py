@@ -21,8 +21,9 @@ from .. import control as _control
 from ..control.function import flatten
 from ..errors import ArgumentError
 from ..graph import Node
-from ..ops.deferred import scalar_by_contract
-from ..tracing import constant, get_default_graph
+from ..ops.deferred import defer, scalar_by_contract, unknown_rank
+from ..tracing import constant, get_default_graph, where
+from .errors import InvalidArgumentError
 from .state import state_of
 from .tensor_array import TensorArray, as_loop_vars
 
@@ -90,9 +91,36 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
     true_fn = true_fn if true_fn is not None else fn1
     false_fn = false_fn if false_fn is not None else fn2
+    if unknown_rank(pred) and "call" in pred.attrs:
+        return _cond_of_unknown_rank(pred, true_fn, false_fn)
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar)
     return _control.cond(scalar_by_contract(pred), _pure(true_fn, "cond(true_fn)"),
                          _pure(false_fn, "cond(false_fn)"), name=name)
+
+
+def _cond_of_unknown_rank(pred, true_fn, false_fn):
+    """``cond`` on a predicate computed from tensors of unknown rank (CS20's Huber loss,
+    ``tf.cond(tf.abs(Y - Y_hat) < delta, f1, f2)`` with shapeless placeholders): the
+    branches, functions of their inputs, are built in the graph and the result picked
+    by ``where`` -- the values and gradients of the branch taken, zeros to the other.
+    The predicate must be a scalar when values arrive, as TF's."""
+    if not callable(true_fn) or not callable(false_fn):
+        raise ArgumentError("cond(pred, true_fn, false_fn): both branches must be callables "
+                            "taking no arguments, e.g. lambda: x * 2")
+    pred = defer(_scalar_pred, (pred,), {}, dtype=np.dtype(bool))
+    taken, structure = flatten(_tf_structure(_pure(true_fn, "cond(true_fn)")()))
+    other, _ = flatten(_tf_structure(_pure(false_fn, "cond(false_fn)")()))
+    if len(taken) != len(other):
+        raise ArgumentError(f"cond: true_fn returns {len(taken)} tensors and false_fn "
+                            f"{len(other)}; both branches must return the same structure")
+    return structure([where(pred, a, b) for a, b in zip(taken, other)])
+
+
+def _scalar_pred(pred):
+    if pred.shape != ():
+        raise InvalidArgumentError(None, None, f"cond: the predicate must be a scalar, but "
+                                   f"its value has shape {pred.shape} at the shapes fed")
+    return pred
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):

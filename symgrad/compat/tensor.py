@@ -65,6 +65,8 @@ class TensorShape(tuple):
     """A shape tuple with TF1's methods (``as_list``, ``ndims``, ``num_elements``)."""
 
     def __new__(cls, dims=()):
+        if dims is None:   # unknown rank (a placeholder made without a shape)
+            return UnknownShape()
         return super().__new__(cls, (Dimension(d) if isinstance(d, (int, np.integer)) and
                                      not isinstance(d, (bool, np.bool_)) else d for d in dims))
 
@@ -98,6 +100,34 @@ class TensorShape(tuple):
         # TF1 prints a size not yet known as "?": print(x.shape) shows (?, 3)
         sizes = ["?" if d is None or not isinstance(d, int) else str(int(d)) for d in self]
         return "(" + ", ".join(sizes) + ("," if len(sizes) == 1 else "") + ")"
+
+
+class UnknownShape:
+    """TF1's ``TensorShape(None)``: the shape of a tensor of unknown rank (``x.get_shape()``
+    of ``tf.placeholder(tf.float32)``); prints ``<unknown>``, ``ndims`` and ``dims`` None."""
+
+    ndims = dims = rank = None
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def is_fully_defined(self):
+        return False
+
+    def num_elements(self):
+        return None
+
+    def __eq__(self, other):
+        return isinstance(other, UnknownShape) or other is None
+
+    def __hash__(self):
+        return hash(None)
+
+    def __str__(self):
+        return "<unknown>"
+
+    def __repr__(self):
+        return "TensorShape(None)"
 
 
 # TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
