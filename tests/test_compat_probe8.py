@@ -117,3 +117,18 @@ def test_unknown_tensor_shape():
     assert s == tf.TensorShape(None) and tf.TensorShape(None).ndims is None
     with pytest.raises(ValueError, match="as_list\\(\\) is not defined on an unknown TensorShape"):
         s.as_list()
+
+
+def test_partial_run_and_file_reading_say_what_to_do():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [])
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.UnimplementedError,
+                               match="partial_run_setup / partial_run: .* one sess.run"):
+                sess.partial_run_setup([x * 2], [x])
+            with pytest.raises(tf.errors.UnimplementedError, match="partial runs"):
+                sess.partial_run(None, x)
+    with pytest.raises(AttributeError, match="tf.read_file: .*read the file in Python"):
+        tf.read_file
+    with pytest.raises(AttributeError, match="tf.decode_csv: .*np.loadtxt"):
+        tf.decode_csv

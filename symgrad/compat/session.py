@@ -134,6 +134,11 @@ def initialized_anywhere(variable):
     return any(variable in s._initialized for s in list(OPEN_SESSIONS))
 
 
+_PARTIAL_RUN = ("Session.partial_run_setup / partial_run: partial runs are not supported "
+                "in symgrad; fetch everything in one sess.run with all the feeds, or run the "
+                "first part, then feed its values (feed_dict={intermediate: value}) to the next")
+
+
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -182,6 +187,14 @@ class Session:
                 if DEFAULT_SESSIONS[i] is self:
                     del DEFAULT_SESSIONS[i]
                     break
+
+    def partial_run_setup(self, fetches, feeds=None):
+        """Refused: symgrad runs each ``run`` call whole."""
+        raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """Refused: symgrad runs each ``run`` call whole."""
+        raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
 
     def mark_initialized(self, variable):
         self._initialized.add(variable)
