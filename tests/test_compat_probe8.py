@@ -132,3 +132,21 @@ def test_partial_run_and_file_reading_say_what_to_do():
         tf.read_file
     with pytest.raises(AttributeError, match="tf.decode_csv: .*np.loadtxt"):
         tf.decode_csv
+
+
+def test_cond_whose_branches_read_a_shapeless_placeholder():
+    # tf.cond(is_training, lambda: x * w * 2, lambda: x * w * 3) with x made by
+    # tf.placeholder(tf.float32): TF gives 4.0 and [4, 6] below, grads 6 and 9
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32)
+        training = tf.placeholder(tf.bool, [])
+        w = tf.Variable(1.0)
+        r = tf.abs(x - 1.0) * w
+        out = tf.cond(training, lambda: r * 2, lambda: r * 3)
+        g = tf.gradients(tf.reduce_sum(out), w)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(out, {x: 3.0, training: True}) == 4.0
+            assert sess.run(out, {x: [3.0, 4.0], training: True}).tolist() == [4.0, 6.0]
+            assert sess.run(g, {x: [2.0, 3.0], training: True}) == 6.0
+            assert sess.run(g, {x: [2.0, 3.0], training: False}) == 9.0

@@ -94,20 +94,42 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     if unknown_rank(pred) and "call" in pred.attrs:
         return _cond_of_unknown_rank(pred, true_fn, false_fn)
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar)
-    return _control.cond(scalar_by_contract(pred), _pure(true_fn, "cond(true_fn)"),
-                         _pure(false_fn, "cond(false_fn)"), name=name)
+    pred = scalar_by_contract(pred)
+    try:
+        return _control.cond(pred, _known_rank(_pure(true_fn, "cond(true_fn)")),
+                             _known_rank(_pure(false_fn, "cond(false_fn)")), name=name)
+    except _UnknownRankBranch:   # (a branch reads a shapeless placeholder's tensors)
+        return _cond_of_unknown_rank(pred, true_fn, false_fn)
+
+
+class _UnknownRankBranch(Exception):
+    """A cond branch returned a tensor of unknown rank (made only when values arrive)."""
+
+
+def _known_rank(fn):
+    if not callable(fn):
+        return fn
+
+    def traced():
+        out = fn()
+        if any(unknown_rank(v) for v in flatten(out)[0]):
+            raise _UnknownRankBranch()
+        return out
+    return traced
 
 
 def _cond_of_unknown_rank(pred, true_fn, false_fn):
     """``cond`` on a predicate computed from tensors of unknown rank (CS20's Huber loss,
-    ``tf.cond(tf.abs(Y - Y_hat) < delta, f1, f2)`` with shapeless placeholders): the
+    ``tf.cond(tf.abs(Y - Y_hat) < delta, f1, f2)`` with shapeless placeholders), or with
+    branches returning such tensors: the
     branches, functions of their inputs, are built in the graph and the result picked
     by ``where`` -- the values and gradients of the branch taken, zeros to the other.
     The predicate must be a scalar when values arrive, as TF's."""
     if not callable(true_fn) or not callable(false_fn):
         raise ArgumentError("cond(pred, true_fn, false_fn): both branches must be callables "
                             "taking no arguments, e.g. lambda: x * 2")
-    pred = defer(_scalar_pred, (pred,), {}, dtype=np.dtype(bool))
+    if unknown_rank(pred):
+        pred = defer(_scalar_pred, (pred,), {}, dtype=np.dtype(bool))
     taken, structure = flatten(_tf_structure(_pure(true_fn, "cond(true_fn)")()))
     other, _ = flatten(_tf_structure(_pure(false_fn, "cond(false_fn)")()))
     if len(taken) != len(other):
