@@ -150,3 +150,28 @@ def test_cond_whose_branches_read_a_shapeless_placeholder():
             assert sess.run(out, {x: [3.0, 4.0], training: True}).tolist() == [4.0, 6.0]
             assert sess.run(g, {x: [2.0, 3.0], training: True}) == 6.0
             assert sess.run(g, {x: [2.0, 3.0], training: False}) == 9.0
+
+
+def test_assign_of_another_shape_is_a_clear_error():
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0], validate_shape=False, name="dyn")
+        with pytest.raises(ValueError, match="shapes of 'dyn:0' \\(2,\\) and the value \\(3,\\) "
+                                             "are incompatible: tf.assign\\(validate_shape="
+                                             "False\\) cannot change a variable's shape"):
+            tf.assign(v, [1.0, 2.0, 3.0], validate_shape=False)
+        with pytest.raises(ValueError, match="are incompatible$"):
+            tf.assign(v, [1.0, 2.0, 3.0])
+
+
+def test_count_up_to():
+    with tf.Graph().as_default():
+        counter = tf.Variable(0, name="counter")
+        step = tf.count_up_to(counter, 3)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert [sess.run(step) for _ in range(3)] == [0, 1, 2]   # (TF's)
+            with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 3"):
+                sess.run(step)
+            assert sess.run(counter) == 3
+        with pytest.raises(TypeError, match="integer Variable"):
+            tf.count_up_to(tf.Variable(1.0), 2)
