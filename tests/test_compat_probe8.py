@@ -175,3 +175,12 @@ def test_count_up_to():
             assert sess.run(counter) == 3
         with pytest.raises(TypeError, match="integer Variable"):
             tf.count_up_to(tf.Variable(1.0), 2)
+
+
+def test_distributed_names_say_to_run_in_one_process():
+    for name in ("ClusterSpec", "Server", "replica_device_setter", "SyncReplicasOptimizer"):
+        with pytest.raises(AttributeError, match=f"tf.train.{name}: distributed TensorFlow .* "
+                                                 "plain tf.Session"):
+            getattr(tf.train, name)
+    with pytest.raises(AttributeError, match="Supervisor .* MonitoredTrainingSession"):
+        tf.train.Supervisor

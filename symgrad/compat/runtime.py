@@ -365,6 +365,15 @@ for _name in ("strings", "string_split", "as_string", "string_to_number", "strin
               "parse_single_example", "FixedLenFeature", "VarLenFeature", "io.FixedLenFeature",
               "io.VarLenFeature"):
     MISSING[_name] = _STRINGS
+_DISTRIBUTED = ("distributed TensorFlow (clusters, servers, parameter servers, replicas) "
+                "is not supported: symgrad runs the graph in one process; drop the cluster "
+                "code, build the model once and run it in a plain tf.Session")
+for _name in ("train.ClusterSpec", "train.Server", "train.replica_device_setter",
+              "train.SyncReplicasOptimizer", "distribute", "train.Supervisor"):
+    MISSING[_name] = _DISTRIBUTED
+MISSING["train.Supervisor"] = ("tf.train.Supervisor is not supported; use tf.train."
+                               "MonitoredTrainingSession or a tf.Session with a "
+                               "tf.train.Saver")
 MISSING["decode_csv"] = MISSING["io.decode_csv"] = (
     "string tensors are not supported: parse the CSV in Python (np.loadtxt, np.genfromtxt "
     "or the csv module) and feed the columns as numbers")
