@@ -170,3 +170,37 @@ def test_early_stopping_and_refusals():
             fresh.fit(X, y)
         with pytest.raises(ValueError, match="clipnorm=...\\) is not supported"):
             keras.optimizers.SGD(0.1, clipnorm=1.0)
+
+
+def test_learning_rate_is_a_variable_schedules_change_it():
+    X = np.random.RandomState(2).randn(20, 3).astype(np.float32)
+    y = (X @ np.array([1.0, -1.0, 0.5]) > 0).astype(np.float32)
+    K = keras.backend
+    with tf.Graph().as_default():
+        model = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+        model.compile(keras.optimizers.SGD(0.1), "binary_crossentropy", metrics=["accuracy"])
+        assert K.get_value(model.optimizer.lr) == pytest.approx(0.1)
+        K.set_value(model.optimizer.lr, 0.5)
+        assert K.get_value(model.optimizer.lr) == 0.5
+        assert model.optimizer.lr not in tf.trainable_variables()
+        seen = []
+        cb = keras.callbacks.LambdaCallback(
+            on_epoch_end=lambda e, logs: seen.append(float(K.get_value(model.optimizer.lr))))
+        sched = keras.callbacks.LearningRateScheduler(lambda epoch: 0.5 * (0.5 ** epoch))
+        h = model.fit(X, y, epochs=3, batch_size=20, verbose=0, callbacks=[sched, cb])
+        # TF: [0.5, 0.25, 0.125], history keys acc, loss, lr; get_config's rate 0.125
+        assert seen == [0.5, 0.25, 0.125] and sorted(h.history) == ["acc", "loss", "lr"]
+        assert model.optimizer.get_config()["learning_rate"] == 0.125
+
+
+def test_rate_change_moves_the_update():
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0)
+        opt = keras.optimizers.SGD(0.1)
+        step = opt.minimize(w * w)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step)
+            opt.lr.load(0.25, sess)
+            sess.run(step)
+            assert sess.run(w) == pytest.approx(0.8 - 0.25 * 1.6)

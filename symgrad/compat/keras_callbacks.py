@@ -8,7 +8,7 @@
 ``val_`` ones), then ``on_train_end``.  Setting ``model.stop_training = True`` ends
 training after the epoch.
 
-Sits in ``compat``; imports numpy only.
+Sits in ``compat``; imports the keras backend.
 
 >>> h = History()
 >>> h.on_epoch_end(0, {"loss": 0.5}); h.history
@@ -17,6 +17,8 @@ Sits in ``compat``; imports numpy only.
 from __future__ import annotations
 
 import numpy as np
+
+from . import keras_backend as K
 
 __all__ = ["Callback", "History", "LambdaCallback", "EarlyStopping", "TerminateOnNaN",
            "LearningRateScheduler"]
@@ -131,10 +133,13 @@ class LearningRateScheduler(Callback):
         self.schedule = schedule
 
     def on_epoch_begin(self, epoch, logs=None):
-        optimizer = self.model.optimizer
-        lr = float(optimizer._hyper["lr"])
+        rate = self.model.optimizer.lr
         try:
-            new = self.schedule(epoch, lr)
+            new = self.schedule(epoch, float(K.get_value(rate)))
         except TypeError:   # (the one-argument form, schedule(epoch))
             new = self.schedule(epoch)
-        optimizer._hyper["lr"] = float(new)
+        K.set_value(rate, float(new))
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:   # (Keras logs the rate: history["lr"])
+            logs["lr"] = float(K.get_value(self.model.optimizer.lr))

@@ -12,11 +12,12 @@ formulas, which differ from ``tf.train``'s:
 - ``Adagrad(0.001, initial_accumulator_value=0.1, epsilon=1e-7)``:
   ``var -= lr * g / (sqrt(accum) + epsilon)``.
 
-``lr=`` is the old name of ``learning_rate``; ``decay`` divides the rate by ``1 + decay
-* iterations``.  They are ``tf.train.Optimizer`` objects (``minimize`` works) with an
+``lr=`` is the old name of ``learning_rate``; the rate is a variable
+(``K.set_value(optimizer.lr, 0.01)``); ``decay`` divides it by ``1 + decay *
+iterations``.  They are ``tf.train.Optimizer`` objects (``minimize`` works) with an
 ``iterations`` variable, used by ``Model.compile`` (``compat.keras_training``).
 
-Sits in ``compat``; imports ``compat.train`` and ``compat.variables``.
+Sits in ``compat``; imports ``compat.train``, ``compat.variables`` and the keras backend.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -31,6 +32,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graph import Node
+from ..tracing import get_default_graph
+from . import keras_backend as K
 from .train import Optimizer, _slot_set
 from .variables import Variable
 
@@ -60,6 +64,7 @@ class KerasOptimizer(Optimizer):
         self._decay, self.iterations = decay, None
 
     def _create_non_slots(self, var):
+        self._rate_variable(var.graph)
         if self.iterations is None:
             self.iterations = Variable(np.int64(0), trainable=False, name="iterations",
                                        dtype=np.int64)
@@ -76,8 +81,30 @@ class KerasOptimizer(Optimizer):
     def variables(self):
         return ([self.iterations] if self.iterations is not None else []) + super().variables()
 
-    learning_rate = property(lambda self: self._hyper["lr"])
+    def _rate_variable(self, graph):
+        """The learning rate as a variable, as graph-mode Keras keeps it (so that
+        ``K.set_value(model.optimizer.lr, 0.01)`` and schedules change it); made in
+        ``graph`` on first use, initialised by ``K.get_session()``."""
+        if not isinstance(self._hyper["lr"], Node):
+            with graph.as_default():
+                rate = Variable(np.float32(self._hyper["lr"]), trainable=False,
+                                name="learning_rate")
+            K.track_variable(rate)
+            self._hyper["lr"] = rate
+        return self._hyper["lr"]
+
+    @property
+    def learning_rate(self):
+        return self._rate_variable(get_default_graph())
+
     lr = learning_rate
+
+    def get_config(self):
+        """The hyperparameters by Keras's names (the rate's current value)."""
+        rate = self._hyper["lr"]
+        rate = float(K.get_value(rate)) if isinstance(rate, Node) else float(rate)
+        return dict({k: v for k, v in self._hyper.items() if k != "lr"}, name=self._name,
+                    learning_rate=rate, decay=self._decay)
 
 
 class SGD(KerasOptimizer):

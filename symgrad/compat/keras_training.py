@@ -164,7 +164,7 @@ class Training:
             split = int(_count(xs + ys) * (1.0 - validation_split))
             xs, ys = [a[:split] for a in xs], [a[:split] for a in ys]
         self.history = _callbacks.History()
-        hooks = _Hooks([self.history] + list(callbacks or []), self,
+        hooks = _Hooks(list(callbacks or []) + [self.history], self,   # (Keras: History last)
                        dict(epochs=epochs, samples=_count(xs + ys), verbose=verbose))
         batch = int(batch_size or 32)
         self.stop_training = False
