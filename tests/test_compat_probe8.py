@@ -184,3 +184,30 @@ def test_distributed_names_say_to_run_in_one_process():
             getattr(tf.train, name)
     with pytest.raises(AttributeError, match="Supervisor is not supported; use tf.train.Monitored"):
         tf.train.Supervisor
+
+
+def test_graph_control_dependencies_collections_and_name_scope():
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.placeholder(tf.float32, [2], name="a")
+        v = tf.Variable([1.0, 2.0], name="v")
+        with g.control_dependencies([tf.assign_add(v, [1.0, 1.0])]):
+            b = tf.identity(v, name="b")
+        with g.name_scope("s1"):
+            with tf.name_scope("s2"):
+                assert g.get_name_scope() == "s1/s2"
+        assert g.get_name_scope() == ""
+        c = tf.add(a, b, name="c")
+        g.add_to_collection("mine", c)
+        g.add_to_collections(["m2", "m3"], b)
+        assert g.get_collection("mine") == [c] and g.get_collection_ref("m3") == [b]
+        assert {"mine", "m2", "m3"} <= set(g.get_all_collection_keys())
+        g.clear_collection("mine")
+        assert g.get_collection("mine") == []
+        assert [t.name[-2:] for t in (b * 2).op.inputs] == [":0", ":0"]   # (TF1 tensors)
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        # TF: each run of c runs the assign first: [12, 23] then [3, 4]
+        assert sess.run(c, {a: [10.0, 20.0]}).tolist() == [12.0, 23.0]
+        assert sess.run(c, {a: [0.0, 0.0]}).tolist() == [3.0, 4.0]

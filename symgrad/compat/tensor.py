@@ -160,7 +160,7 @@ class TensorOp:
 
     name = property(lambda self: getattr(self._tensor, "op_name", self._tensor.name))
     type = property(lambda self: tf_type(self._tensor))
-    inputs = property(lambda self: list(self._tensor.inputs))
+    inputs = property(lambda self: [as_tf1(x) for x in self._tensor.inputs])
     outputs = property(lambda self: [self._tensor])
     graph = property(lambda self: self._tensor.graph)
     device = ""
