@@ -54,3 +54,18 @@ def test_unravel_index_needs_known_dims():
         dims = tf.placeholder(tf.int32, [2])
         with pytest.raises(ValueError, match="unravel_index\\(dims\\) must be known"):
             tf.unravel_index([1], dims)
+
+
+def test_weighted_cross_entropy_gradient_at_zero_logits_is_tfs():
+    # TF writes softplus(-x) as log1p(exp(-|x|)) + relu(-x): at x = 0 the gradient is 1 - z
+    with tf.Graph().as_default():
+        logits = tf.constant([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0], [-50.0, 50.0, 0.0]])
+        labels = tf.constant([[1.0, 0.0, 0.0], [0.2, 0.3, 0.5], [0.0, 0.0, 1.0]])
+        loss = tf.nn.weighted_cross_entropy_with_logits(labels, logits, 2.0)
+        grad = tf.gradients(tf.reduce_sum(loss), logits)[0]
+        with tf.Session() as sess:
+            value, g = sess.run([loss, grad])
+    np.testing.assert_allclose(value, [[0.0, 0.693147, 0.0], [1.175914, 1.565006, 1.572881],
+                                       [0.0, 50.0, 1.386294]], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(g, [[0.0, 1.0, 0.0], [0.47727, 0.545036, 0.428861],
+                                   [0.0, 1.0, 0.0]], rtol=1e-5, atol=1e-7)
