@@ -69,3 +69,39 @@ def test_weighted_cross_entropy_gradient_at_zero_logits_is_tfs():
                                        [0.0, 50.0, 1.386294]], rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(g, [[0.0, 1.0, 0.0], [0.47727, 0.545036, 0.428861],
                                    [0.0, 1.0, 0.0]], rtol=1e-5, atol=1e-7)
+
+
+def test_array_and_nn_extras():
+    with tf.Graph().as_default():
+        x = tf.constant([[-300.0, 12.7, 300.0, -1.5]])
+        seq = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 6, 2) *
+                          np.array([1, -1], np.float32))
+        w = tf.constant([[1.0, -1.0], [0.5, 2.0], [0.0, 1.0], [1.0, 1.0]])
+        ss = tf.nn.sufficient_statistics(seq, [0, 1], shift=tf.constant([1.0, 2.0]))
+        out = [tf.saturate_cast(x, tf.uint8), tf.saturate_cast(x, tf.int8),
+               tf.saturate_cast(tf.constant([70000, -5]), tf.int16), tf.reverse_v2(seq, [1])[0, :2],
+               tf.nn.relu_layer(x / 100, w, tf.constant([0.1, -3.0])),
+               tf.nn.max_pool1d(seq, 3, 2, "SAME"), tf.nn.avg_pool1d(seq, 4, 1, "VALID"),
+               ss[0], ss[1], ss[2], tf.broadcast_dynamic_shape([2, 1, 3], [4, 1]),
+               tf.nn.sufficient_statistics(seq, [1], keep_dims=True)[1]]
+        g = tf.gradients(tf.reduce_sum(out[5]) + tf.reduce_sum(out[6]) + tf.reduce_sum(out[8]),
+                         seq)[0]
+        with tf.Session() as sess:
+            o, gv = sess.run([out, g])
+    expect = [[[0, 12, 255, 0]], [[-128, 12, 127, -1]], [32767, -5], [[10.0, -11.0], [8.0, -9.0]],
+              [[0.0, 3.239]], [[[4.0, -1.0], [8.0, -5.0], [10.0, -9.0]],
+                               [[16.0, -13.0], [20.0, -17.0], [22.0, -21.0]]],
+              [[[3.0, -4.0], [5.0, -6.0], [7.0, -8.0]], [[15.0, -16.0], [17.0, -18.0],
+                                                         [19.0, -20.0]]],
+              12.0, [120.0, -168.0], [1772.0, 2924.0], [2, 4, 3],
+              [[[30.0, -36.0]], [[102.0, -108.0]]]]
+    for got, want in zip(o, expect):   # (TF 2.21's values)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert o[0].dtype == np.uint8 and o[2].dtype == np.int16
+    np.testing.assert_allclose(gv[0], [[1.25, 2.25], [1.5, 1.5], [2.75, 2.75], [1.75, 1.75],
+                                       [2.5, 2.5], [2.25, 1.25]])
+    assert str(tf.broadcast_static_shape(tf.TensorShape([None, 1, 3]),
+                                         tf.TensorShape([4, 1]))) == "(?, 4, 3)"
+    with pytest.raises(ValueError, match="Incompatible shapes for broadcasting.*Received: "
+                                         "\\(2, 3\\) and \\(4,\\)"):
+        tf.broadcast_static_shape(tf.TensorShape([2, 3]), tf.TensorShape([4]))

@@ -5,7 +5,7 @@ notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, `
 tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
 their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; the inverse
 hyperbolics, ``xlogy``, ``polyval``, ``linalg.matvec``, weighted moments
-and the rest of ``math_extras``.
+and the rest of ``math_extras`` and ``nn_extras``.
 
 Sits in ``compat`` under ``v1``, which star-imports it.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .. import tracing as _tracing
 from . import math_extras as _extras
+from . import nn_extras as _nn_extras
 from . import slices as _slices
 from . import segments as _segments
 from . import small_ops as _small_ops
@@ -55,10 +56,17 @@ nn.weighted_moments = tf1_results(_extras.weighted_moments)
 nn.compute_average_loss = tf1_results(_extras.compute_average_loss)
 asinh, acosh, atanh, scalar_mul = math.asinh, math.acosh, math.atanh, math.scalar_mul
 clip_by_average_norm = tf1_results(_extras.clip_by_average_norm)
+logical_xor, reverse_v2 = math.logical_xor, tf1_results(_tracing.reverse)
+saturate_cast = tf1_results(_nn_extras.saturate_cast)
+broadcast_static_shape = _nn_extras.broadcast_static_shape
+broadcast_dynamic_shape = tf1_results(_nn_extras.broadcast_dynamic_shape)
+for _name in ("relu_layer", "sufficient_statistics", "max_pool1d", "avg_pool1d"):
+    setattr(nn, _name, tf1_results(getattr(_nn_extras, _name)))
 unravel_index = tf1_results(_extras.unravel_index)
 shape_n = tf1_results(_extras.shape_n)
 
-__all__ = ["asinh", "acosh", "atanh", "scalar_mul", "clip_by_average_norm",
+__all__ = ["asinh", "acosh", "atanh", "scalar_mul", "clip_by_average_norm", "logical_xor",
+           "reverse_v2", "saturate_cast", "broadcast_static_shape", "broadcast_dynamic_shape",
            "unravel_index", "shape_n"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip"]
