@@ -244,7 +244,7 @@ def _deferred_where_connected(fn):
         if (bound.arguments.get("unconnected_gradients", "none") != "none"
                 or not all(isinstance(v, Node) for v in xs_list + ys_list)):
             return defer(fn, args, kwargs, len(xs_list))
-        reached = set(ancestors(ys_list))
+        reached = _reached(ys_list, bound.arguments.get("stop_gradients"))
         wanted = [x for x in xs_list if x in reached and (x.shape is None or x.is_float)]
         if len(wanted) == len(xs_list):
             return defer(fn, args, kwargs, len(xs_list))
@@ -252,6 +252,25 @@ def _deferred_where_connected(fn):
         made = iter(defer(fn, bound.args, bound.kwargs, len(wanted)) if wanted else [])
         return GradientList(next(made) if x in wanted else None for x in xs_list)
     return wrapper
+
+
+def _reached(ys, stop_gradients):
+    """The nodes a gradient from ``ys`` can reach, judged from the graph alone: the
+    walk stops at stop_gradient ops, at ``stop_gradients`` and at integer tensors of
+    known shape (a deferred node's dtype is a guess until it is made)."""
+    stops = stop_gradients if isinstance(stop_gradients, (list, tuple)) else [stop_gradients]
+    stops = {s for s in stops if isinstance(s, Node)}
+    seen, stack = set(), list(ys)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        cut = node in stops or node.opdef.blocks or (
+            node.shape is not None and node.dtype.kind != "f")
+        if not cut:
+            stack.extend(node.inputs)
+    return seen
 
 
 @_deferred_where_connected

@@ -21,7 +21,7 @@ from .. import control as _control
 from ..control.function import flatten
 from ..errors import ArgumentError
 from ..graph import Node
-from ..ops.deferred import scalar_by_contract
+from ..ops.deferred import scalar_by_contract, unknown_rank
 from ..tracing import constant, get_default_graph
 from .state import state_of
 from .tensor_array import TensorArray, as_loop_vars
@@ -90,8 +90,10 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
     true_fn = true_fn if true_fn is not None else fn1
     false_fn = false_fn if false_fn is not None else fn2
-    # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar)
-    return _control.cond(scalar_by_contract(pred), _pure(true_fn, "cond(true_fn)"),
+    # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar; a
+    # predicate or branches of unknown rank are recorded by control.cond itself)
+    pred = pred if unknown_rank(pred) and "call" in pred.attrs else scalar_by_contract(pred)
+    return _control.cond(pred, _pure(true_fn, "cond(true_fn)"),
                          _pure(false_fn, "cond(false_fn)"), name=name)
 
 

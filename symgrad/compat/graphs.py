@@ -1,6 +1,8 @@
 """TF1's ``tf.Graph`` introspection: ``get_operation_by_name``, ``get_operations``,
-``finalize`` and ``finalized`` (methods of every graph once ``compat.v1`` is imported,
-as ``gradient_override_map`` is, ``compat.custom``).
+``finalize`` and ``finalized``, ``control_dependencies``, the collection methods
+(``get_collection``, ``add_to_collection``, ``get_collection_ref``, ``clear_collection``,
+``get_all_collection_keys``) and ``get_name_scope`` (methods of every graph once
+``compat.v1`` is imported, as ``gradient_override_map`` is, ``compat.custom``).
 
 - ``get_operation_by_name("layer/W")``: the operation of that name: an assign, group
   or initializer (``compat.state.Operation``), else the op of the tensor of that name
@@ -118,6 +120,50 @@ def _no_graph_def(self) -> NoReturn:
         "variables with tf.train.Saver")
 
 
+def control_dependencies(self, control_inputs):
+    """``with g.control_dependencies(ops):`` as ``tf.control_dependencies`` in ``g``."""
+    return state_of(self).control_dependencies(control_inputs)
+
+
+def get_collection(self, key, scope=None):
+    """``g.get_collection(key, scope=None)``: as ``tf.get_collection`` in ``g``."""
+    with self.as_default():
+        from .variables import get_collection as _get
+        return _get(key, scope)
+
+
+def _collection_methods():
+    """``g.add_to_collection``, ``add_to_collections``, ``get_collection_ref``,
+    ``clear_collection``, ``get_all_collection_keys`` on the graph's state."""
+    def add(self, name, value):
+        state_of(self).add_to_collection(name, value)
+
+    def add_many(self, names, value):
+        for name in [names] if isinstance(names, str) else names:
+            state_of(self).add_to_collection(name, value)
+
+    def ref(self, key):
+        return state_of(self).collections.setdefault(key, [])
+
+    def clear(self, key):
+        state_of(self).collections.pop(key, None)
+
+    def keys(self):
+        return [k for k, v in state_of(self).collections.items() if v]
+    return dict(add_to_collection=add, add_to_collections=add_many, get_collection_ref=ref,
+                clear_collection=clear, get_all_collection_keys=keys)
+
+
+def get_name_scope(self) -> str:
+    """``g.get_name_scope()``: the open name scopes (``"outer/inner"``)."""
+    return self.scoped("").rstrip("/")
+
+
+_t.Graph.control_dependencies = control_dependencies
+_t.Graph.get_collection = get_collection
+for _name, _method in _collection_methods().items():
+    setattr(_t.Graph, _name, _method)
+_t.Graph.get_name_scope = get_name_scope
 _t.Graph.get_operation_by_name = get_operation_by_name   # (tf.Graph methods in TF1)
 _t.Graph.get_operations = get_operations
 _t.Graph.finalize = finalize

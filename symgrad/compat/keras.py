@@ -5,9 +5,10 @@ Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
 (``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
 ``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
 ``backend`` (``keras_backend`` and the ``K.*`` ops below), ``utils.to_categorical``
-and ``preprocessing.sequence.pad_sequences``; ``from symgrad.compat.v1.keras.layers
-import Dense`` imports too.  Everything else of ``tf.keras`` (the training loop,
-``optimizers``, ``callbacks``, ``datasets``, ``ConvLSTM2D``...) raises an
+and ``preprocessing.sequence.pad_sequences``, the training loop (``compile``, ``fit``:
+``keras_training``, ``optimizers``, ``callbacks``); ``from symgrad.compat.v1.keras.layers
+import Dense`` imports too.  Everything else of ``tf.keras`` (``datasets``,
+``ConvLSTM2D``, saving models...) raises an
 AttributeError (an ImportError when imported) that names it and says what to use
 (``runtime.MISSING``).
 
@@ -31,6 +32,8 @@ from . import keras_core as _core
 from . import keras_merge as _merge
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
+from . import keras_callbacks as _keras_callbacks
+from . import keras_optimizers as _keras_optimizers
 from . import rows as _rows
 from . import keras_objects as _objects
 from .keras_layers import Layer
@@ -45,11 +48,8 @@ MISSING.update({
     "keras": "of tf.keras, symgrad has the layers called on tensors inside a tf.Session "
              "(tf.keras.layers.Dense, Conv2D, ...), Sequential and Model called on tensors, "
              "activations, initializers, regularizers, losses, metrics as functions, "
-             "backend and utils.to_categorical; write the rest with tf.* ops and tf.layers",
-    "keras.optimizers": "keras optimizers are not supported; use tf.train.AdamOptimizer "
-                        "(GradientDescentOptimizer, ...) and its minimize(loss)",
-    "keras.callbacks": "callbacks belong to Model.fit, which is not supported; write the "
-                       "training loop with sess.run",
+             "backend, utils.to_categorical, optimizers, callbacks and Model.compile/fit; "
+             "write the rest with tf.* ops and tf.layers",
     "keras.datasets": "downloading datasets is not supported; load the arrays with numpy "
                       "(np.load) and feed them",
     "keras.applications": "pretrained models (and their downloaded weights) are not "
@@ -63,6 +63,16 @@ MISSING.update({
                      "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
                      "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
 })
+for _name in ("Nadam", "Adadelta", "Adamax", "Ftrl"):
+    MISSING["keras.optimizers." + _name] = (
+        "of tf.keras.optimizers symgrad has SGD, Adam, RMSprop and Adagrad (Keras's "
+        "formulas); use one of them or a tf.train optimizer in Model.compile")
+for _name in ("ModelCheckpoint", "TensorBoard", "CSVLogger", "ReduceLROnPlateau",
+              "ProgbarLogger", "RemoteMonitor", "BackupAndRestore"):
+    MISSING["keras.callbacks." + _name] = (
+        "of tf.keras.callbacks symgrad has Callback, History, LambdaCallback, EarlyStopping, "
+        "TerminateOnNaN and LearningRateScheduler; do the rest in a LambdaCallback "
+        "(on_epoch_end=...), e.g. tf.train.Saver(model.weights).save(K.get_session(), path)")
 for _name in ("RNN", "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
               "StackedRNNCells"):
     MISSING["keras.layers." + _name] = _RNN
@@ -197,13 +207,17 @@ losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
 metrics = namespace("keras.metrics", **_objects.METRICS)
 models = namespace("keras.models", Sequential=Sequential, Model=Model)
 utils = namespace("keras.utils", to_categorical=to_categorical)
+optimizers = namespace("keras.optimizers", **{n: getattr(_keras_optimizers, n)
+                                              for n in _keras_optimizers.__all__})
+callbacks = namespace("keras.callbacks", **{n: getattr(_keras_callbacks, n)
+                                            for n in _keras_callbacks.__all__})
 preprocessing = namespace("keras.preprocessing", sequence=namespace(
     "keras.preprocessing.sequence", pad_sequences=pad_sequences))
 keras = namespace("keras", layers=layers, activations=activations,
                   initializers=initializers, regularizers=regularizers,
                   constraints=constraints, losses=losses,
                   metrics=metrics, backend=backend, models=models, utils=utils,
-                  preprocessing=preprocessing,
+                  preprocessing=preprocessing, optimizers=optimizers, callbacks=callbacks,
                   Sequential=Sequential, Model=Model, Input=Input)
 
 

@@ -11,9 +11,8 @@ of a TF1 graph.
 - A subclass of ``Model`` with a ``call`` method works as a layer whose weights are
   those of the layers it holds as attributes.
 - ``predict(x)`` runs the outputs in ``tf.keras.backend.get_session()``, the
-  learning phase False.  The training loop (``compile``, ``fit``, ``evaluate``...)
-  is not supported: the error says to write the loss and use a ``tf.train``
-  optimizer in a Session.
+  learning phase False; ``compile``, ``fit``, ``evaluate`` and the ``*_on_batch``
+  methods come from ``compat.keras_training``.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules and tensor.
 
@@ -31,18 +30,13 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from . import keras_backend as K
+from .keras_training import Training
 from .keras_layers import Layer, distinct, flat, static_shapes, takes_argument
 from .tensor import as_tf1, tf_dtype_arg
 
-_TRAINING_LOOP = ("write the loss (e.g. tf.reduce_mean(tf.keras.losses."
-                  "categorical_crossentropy(labels, model(x)))) and minimize it with a "
-                  "tf.train optimizer, running the train op in a tf.Session with a feed_dict")
 REFUSED = {
-    "compile": _TRAINING_LOOP, "fit": _TRAINING_LOOP, "fit_generator": _TRAINING_LOOP,
-    "train_on_batch": _TRAINING_LOOP,
-    "evaluate": "compute the loss or metric tensor and sess.run it on the data",
-    "evaluate_generator": "compute the loss or metric tensor and sess.run it on the data",
-    "test_on_batch": "compute the loss or metric tensor and sess.run it on the data",
+    "fit_generator": "pass numpy arrays to fit, or run each batch with train_on_batch",
+    "evaluate_generator": "pass numpy arrays to evaluate, or test_on_batch on each batch",
     "predict_generator": "sess.run(model(x)) on each batch",
     "save": "save the variables with tf.train.Saver(model.weights)",
     "save_weights": "save the variables with tf.train.Saver(model.weights)",
@@ -84,7 +78,7 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False,  # n
     return InputLayer(shape, batch_size, dtype, tensor, sparse, name, batch_shape).tensor
 
 
-class Model(Layer):
+class Model(Training, Layer):
     """``tf.keras.Model(inputs, outputs)`` (functional) or a subclass with ``call``."""
 
     def __init__(self, *args, **kwargs):
@@ -186,16 +180,28 @@ class Model(Layer):
         return found if len(found) > 1 else found[0]
 
     def summary(self, print_fn=print):
-        """A table of the layers, their output shapes and parameter counts."""
+        """Keras's table of the layers, their output shapes and parameter counts (its
+        layout: 65 columns; a functional model's "Connected to" column is left out)."""
+        rule, row = "_" * 65, "{:<29}{:<26}{:<10}".format
         print_fn(f'Model: "{self.name}"')
-        for layer in self._sublayers():
+        print_fn(rule)
+        print_fn(row(" Layer (type)", "Output Shape", "Param #"))
+        print_fn("=" * 65)
+        for k, layer in enumerate(self._sublayers()):
             try:
                 shape = layer.output_shape
             except AttributeError:
                 shape = "multiple"
-            print_fn(f"{layer.name} ({type(layer).__name__})  {shape}  "
-                     f"{layer.count_params()}")
-        print_fn(f"Total params: {self.count_params()}")
+            print_fn(row(f" {layer.name} ({type(layer).__name__})", str(shape),
+                         str(layer.count_params())))
+            print_fn(" " * 65)
+        print_fn("=" * 65)
+        trainable = sum(int(np.prod(w.shape)) for w in self.trainable_weights)
+        total = self.count_params()
+        for what, count in (("Total", total), ("Trainable", trainable),
+                            ("Non-trainable", total - trainable)):
+            print_fn(f"{what} params: {count} ({_memory(count * 4)})")
+        print_fn(rule)
 
     output_shape = property(lambda self: static_shapes(self._one("outputs")))
     input_shape = property(lambda self: static_shapes(self._one("inputs")))
@@ -208,6 +214,14 @@ class Model(Layer):
             raise AttributeError(f"tf.keras.Model.{name} is not supported in symgrad: "
                                  f"{REFUSED[name]}")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def _memory(size):
+    """Keras's readable size of ``size`` bytes: ``20.00 Byte``, ``1.50 KB``."""
+    for unit in ("Byte", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.2f} {unit}"
+        size /= 1024
 
 
 class Sequential(Model):

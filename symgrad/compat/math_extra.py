@@ -1,35 +1,29 @@
-"""``tf.math`` functions built from symgrad's ops, with TF's values and gradients.
+"""More ``tf.math`` functions built from symgrad's ops, with TF's values and gradients
+(``math_extras`` has xlogy, multiply_no_nan, polyval and the inverse hyperbolics).
 
-- ``xlogy(x, y)``, ``xlog1py(x, y)``, ``xdivy(x, y)``: ``x * log(y)``, ``x * log1p(y)``,
-  ``x / y``, and 0 where x is 0 (whatever y is); their gradients are 0 there too, as
-  TF's (``log(y)`` and ``x / y`` elsewhere).
-- ``multiply_no_nan(x, y)``: ``x * y``, 0 where y is 0 (even for an infinite x); the
-  gradient for y at such entries is x, TF's ``mul_no_nan(x, grad)``.
+- ``xlog1py(x, y)``, ``xdivy(x, y)``: ``x * log1p(y)``, ``x / y``, and 0 where x is 0
+  (whatever y is); their gradients are 0 there too, as TF's.
 - ``reciprocal_no_nan(x)``: ``1 / x``, 0 where x is 0.
-- ``accumulate_n``, ``scalar_mul``, ``conj`` (real tensors: themselves),
-  ``invert_permutation``, ``truncatediv``/``truncatemod`` (rounding toward zero, C's),
-  ``is_non_decreasing``, ``is_strictly_increasing``, ``polyval`` (Horner's rule, the
-  first coefficient the highest power), ``lbeta`` (over the last axis),
-  ``cumulative_logsumexp``.
+- ``conj`` (real tensors: themselves), ``invert_permutation``,
+  ``truncatediv``/``truncatemod`` (rounding toward zero, C's), ``is_non_decreasing``,
+  ``is_strictly_increasing``, ``lbeta`` (over the last axis), ``cumulative_logsumexp``.
 
 Sits in ``compat``; imports ``tracing``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
 ...     x = tf.constant([0.0, 2.0])
-...     print(tf.Session().run(tf.math.xlogy(x, tf.constant([0.0, 1.0]))))
-[0. 0.]
+...     print(tf.Session().run(tf.math.xdivy(x, tf.constant([0.0, 4.0]))))
+[0.  0.5]
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import tracing as _t
-from .tensor import added
 
-__all__ = ["xlogy", "xlog1py", "xdivy", "multiply_no_nan", "reciprocal_no_nan", "accumulate_n",
-           "scalar_mul", "conj", "invert_permutation", "truncatediv", "truncatemod",
-           "is_non_decreasing", "is_strictly_increasing", "polyval", "lbeta",
+__all__ = ["xlog1py", "xdivy", "reciprocal_no_nan", "conj", "invert_permutation", "truncatediv",
+           "truncatemod", "is_non_decreasing", "is_strictly_increasing", "lbeta",
            "cumulative_logsumexp"]
 
 
@@ -43,9 +37,6 @@ def _where_x_zero(x, y, f, name):
     return _t.where(zero, _t.zeros_like(value), value, name=name)
 
 
-def xlogy(x, y, name=None):
-    """``x * log(y)``, 0 where x is 0 (TF's ``tf.math.xlogy``)."""
-    return _where_x_zero(x, y, lambda a, b: a * _t.log(b), name)
 
 
 def xlog1py(x, y, name=None):
@@ -58,13 +49,6 @@ def xdivy(x, y, name=None):
     return _where_x_zero(x, y, lambda a, b: a / b, name)
 
 
-def multiply_no_nan(x, y, name=None):
-    """``x * y``, 0 where y is 0 even when x is infinite or NaN."""
-    x, y = _t.functions._lift([x, y])
-    zero = _t.equal(y, 0.0)
-    finite = _t.where(_t.is_finite(x), x, _t.zeros_like(x))
-    # at y = 0: y * x (0, with x's derivative through y), x itself blocked from NaN
-    return _t.where(zero, y * _t.stop_gradient(finite), x * y, name=name)
 
 
 def reciprocal_no_nan(x, name=None):
@@ -75,19 +59,8 @@ def reciprocal_no_nan(x, name=None):
     return _t.where(zero, _t.zeros_like(value), value, name=name)
 
 
-def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
-    """The sum of ``inputs``, one shape as ``tf.add_n`` (TF only saves memory on top)."""
-    inputs = [_t.as_tensor(t) for t in inputs]
-    if not inputs:
-        raise ValueError("tf.math.accumulate_n: inputs must be a list of at least one tensor")
-    return _t.identity(added(inputs, "tf.math.accumulate_n"), name=name)
 
 
-def scalar_mul(scalar, x, name=None):
-    """``scalar * x`` for a scalar (a number or a 0-d tensor)."""
-    if np.ndim(scalar) != 0 and getattr(scalar, "ndim", 0) != 0:
-        raise ValueError(f"scalar_mul: scalar must be a scalar, got shape {np.shape(scalar)}")
-    return _t.multiply(scalar, x, name=name)
 
 
 def conj(x, name=None):
@@ -131,16 +104,6 @@ def is_strictly_increasing(x, name=None):
     return _t.reduce_all(_t.greater(_steps(x), 0), name=name)
 
 
-def polyval(coeffs, x, name=None):
-    """``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` by Horner's rule; 0 for no coeffs."""
-    (x,) = _t.functions._lift([x])
-    coeffs = list(coeffs)
-    if not coeffs:
-        return _t.zeros_like(x, name=name)
-    out = _t.functions._lift([coeffs[0]])[0] + _t.zeros_like(x)
-    for c in coeffs[1:]:
-        out = out * x + c
-    return _t.identity(out, name=name)
 
 
 def lbeta(x, name=None):

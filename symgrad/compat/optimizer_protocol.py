@@ -16,6 +16,7 @@ Sits in ``compat``; imports ``variables`` and ``slices``.
 """
 from __future__ import annotations
 
+from .scopes import get_variable_scope
 from .slices import IndexedSlices, convert_to_tensor
 from .variables import Variable, assign_add, control_dependencies, group
 
@@ -90,7 +91,7 @@ def get_or_make_slot(optimizer, var, val, slot_name, op_name):
     """The slot ``slot_name`` of ``var``, made with initial value ``val`` if new."""
     table = optimizer._slots.setdefault(slot_name, {})
     if var not in table:
-        with var.graph.as_default(), var.graph.absolute_scope(""):
+        with var.graph.as_default(), var.graph.absolute_scope(get_variable_scope().name):
             table[var] = Variable(val, trainable=False, name=f"{var.op_name}/{op_name}",
                                   dtype=var.dtype)
     return table[var]

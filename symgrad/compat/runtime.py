@@ -348,8 +348,12 @@ for _name in ("train.slice_input_producer", "train.string_input_producer",
               "train.add_queue_runner", "train.queue_runner", "FIFOQueue",
               "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase",
               "queue", "TextLineReader", "TFRecordReader", "WholeFileReader",
-              "FixedLengthRecordReader", "read_file"):
+              "FixedLengthRecordReader"):
     MISSING[_name] = _QUEUES
+for _name in ("read_file", "io.read_file", "gfile.GFile.read_tensor", "write_file"):
+    MISSING[_name] = ("file contents are string tensors, and symgrad tensors hold numbers; "
+                      "read the file in Python (np.load, np.loadtxt, an image library for "
+                      "images) and feed the arrays")
 _STRINGS = ("symgrad tensors hold real numbers, so string tensors are not supported; map "
             "text to integer ids in Python before feeding (a dict, or "
             "tf.keras.preprocessing.text.Tokenizer-style code) and look the ids up with "
@@ -361,6 +365,18 @@ for _name in ("strings", "string_split", "as_string", "string_to_number", "strin
               "parse_single_example", "FixedLenFeature", "VarLenFeature", "io.FixedLenFeature",
               "io.VarLenFeature"):
     MISSING[_name] = _STRINGS
+_DISTRIBUTED = ("distributed TensorFlow (clusters, servers, parameter servers, replicas) "
+                "is not supported: symgrad runs the graph in one process; drop the cluster "
+                "code, build the model once and run it in a plain tf.Session")
+for _name in ("train.ClusterSpec", "train.Server", "train.replica_device_setter",
+              "train.SyncReplicasOptimizer", "distribute", "train.Supervisor"):
+    MISSING[_name] = _DISTRIBUTED
+MISSING["train.Supervisor"] = ("tf.train.Supervisor is not supported; use tf.train."
+                               "MonitoredTrainingSession or a tf.Session with a "
+                               "tf.train.Saver")
+MISSING["decode_csv"] = MISSING["io.decode_csv"] = (
+    "string tensors are not supported: parse the CSV in Python (np.loadtxt, np.genfromtxt "
+    "or the csv module) and feed the columns as numbers")
 MISSING["feature_column"] = ("feature columns (tf.feature_column) belong to Estimators, which "
                              "symgrad does not have; build the inputs with placeholders, "
                              "tf.one_hot and tf.nn.embedding_lookup")

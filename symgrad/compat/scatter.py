@@ -1,6 +1,7 @@
 """``tf.scatter_update`` and friends: operations that change some rows of a variable
 when a session runs them (TF1's ``scatter_*`` and ``scatter_nd_*`` state ops), and the
-variable methods that take an ``IndexedSlices`` (``v.scatter_sub(rows)``).
+variable methods that take an ``IndexedSlices`` (``v.scatter_sub(rows)``); and
+``tf.count_up_to``.
 
 Each is an operation whose value is the variable after the change, like ``tf.assign``.
 The updates are read when the operation runs; rows named twice are applied one after
@@ -104,6 +105,23 @@ def _method(kind):
 for _kind in ("update", "add", "sub", "mul", "div", "max", "min"):
     setattr(Variable, f"scatter_{_kind}", _method(_kind))
 
+
+def count_up_to(ref, limit, name=None):
+    """``tf.count_up_to(ref, limit)``: running it gives ``ref``'s value, then adds 1; at
+    ``limit`` it raises ``OutOfRangeError`` instead (TF1's epoch counters)."""
+    from .errors import OutOfRangeError
+    if not isinstance(ref, Variable) or ref.dtype.kind not in "iu":
+        raise TypeError(f"count_up_to: ref must be an integer Variable, got {ref!r}")
+
+    def effect(values, session):
+        if values[0] >= limit:
+            raise OutOfRangeError(None, None, f"Reached limit of {limit}")
+        ref.value = np.array(values[0] + 1, dtype=ref.dtype)
+        session.mark_initialized(ref)
+    return Operation(name or "CountUpTo", inputs=[ref], effect=effect, graph=ref.graph,
+                     result=lambda values: ref.dtype.type(values[0]),
+                     type="CountUpTo")
+
 __all__ = ["scatter_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
            "scatter_max", "scatter_min", "scatter_nd_update", "scatter_nd_add",
-           "scatter_nd_sub"]
+           "scatter_nd_sub", "count_up_to"]

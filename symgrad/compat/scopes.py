@@ -155,7 +155,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     var = store[full] = make(_initial_value(full, shape, dtype, initializer), name)
     regularizer = regularizer or scope.regularizer
     if regularizer is not None:
-        with graph.absolute_scope(full):
+        with graph.absolute_scope(full + "/Regularizer"):   # (TF's name for the loss)
             loss = regularizer(var)
         if loss is not None:
             state_of(graph).add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)

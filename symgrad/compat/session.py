@@ -134,6 +134,11 @@ def initialized_anywhere(variable):
     return any(variable in s._initialized for s in list(OPEN_SESSIONS))
 
 
+_PARTIAL_RUN = ("Session.partial_run_setup / partial_run: partial runs are not supported "
+                "in symgrad; fetch everything in one sess.run with all the feeds, or run the "
+                "first part, then feed its values (feed_dict={intermediate: value}) to the next")
+
+
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -182,6 +187,14 @@ class Session:
                 if DEFAULT_SESSIONS[i] is self:
                     del DEFAULT_SESSIONS[i]
                     break
+
+    def partial_run_setup(self, fetches, feeds=None):
+        """Refused: symgrad runs each ``run`` call whole."""
+        raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """Refused: symgrad runs each ``run`` call whole."""
+        raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
 
     def mark_initialized(self, variable):
         self._initialized.add(variable)
@@ -308,7 +321,12 @@ class Session:
             wanted = [p for p in self._plan(reads, feeds)[3] if p in slots]
             if wanted:
                 feeds = {**feeds, **elements_for(self, self._runs, wanted, feeds)}
-        made = resolve(needed(reads, feeds), feeds)
+        try:
+            made = resolve(needed(reads, feeds), feeds)
+        except ShapeError as exc:   # calls recorded over unknown ranks that do not fit
+            if isinstance(exc, errors.OpError):
+                raise
+            raise errors.RunShapeError(None, None, str(exc)) from None
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}

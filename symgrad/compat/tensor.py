@@ -65,6 +65,8 @@ class TensorShape(tuple):
     """A shape tuple with TF1's methods (``as_list``, ``ndims``, ``num_elements``)."""
 
     def __new__(cls, dims=()):
+        if dims is None:   # unknown rank (a placeholder made without a shape)
+            return UnknownShape()
         return super().__new__(cls, (Dimension(d) if isinstance(d, (int, np.integer)) and
                                      not isinstance(d, (bool, np.bool_)) else d for d in dims))
 
@@ -100,6 +102,34 @@ class TensorShape(tuple):
         return "(" + ", ".join(sizes) + ("," if len(sizes) == 1 else "") + ")"
 
 
+class UnknownShape:
+    """TF1's ``TensorShape(None)``: the shape of a tensor of unknown rank (``x.get_shape()``
+    of ``tf.placeholder(tf.float32)``); prints ``<unknown>``, ``ndims`` and ``dims`` None."""
+
+    ndims = dims = rank = None
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def is_fully_defined(self):
+        return False
+
+    def num_elements(self):
+        return None
+
+    def __eq__(self, other):
+        return isinstance(other, UnknownShape) or other is None
+
+    def __hash__(self):
+        return hash(None)
+
+    def __str__(self):
+        return "<unknown>"
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+
 # TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
 _TF_TYPES = {"div": "RealDiv", "matmul": "MatMul", "reduce_sum": "Sum", "reduce_mean": "Mean",
              "reduce_max": "Max", "reduce_min": "Min", "reduce_prod": "Prod", "add": "AddV2",
@@ -130,7 +160,7 @@ class TensorOp:
 
     name = property(lambda self: getattr(self._tensor, "op_name", self._tensor.name))
     type = property(lambda self: tf_type(self._tensor))
-    inputs = property(lambda self: list(self._tensor.inputs))
+    inputs = property(lambda self: [as_tf1(x) for x in self._tensor.inputs])
     outputs = property(lambda self: [self._tensor])
     graph = property(lambda self: self._tensor.graph)
     device = ""

@@ -30,6 +30,7 @@ from ..graph import Node
 from . import optimizer_protocol as _protocol
 from . import rows as _rows
 from .slices import IndexedSlices
+from .scopes import get_variable_scope
 from .state import Operation
 from .tensor import constant
 from .variables import (GraphKeys, Variable, assign, control_dependencies,
@@ -96,10 +97,10 @@ class Optimizer:
             return _protocol.apply(self, pairs, global_step, name)   # TF's _apply_dense
         variables = [v for _, v in pairs]
         graph = variables[0].graph
-        with graph.as_default():
+        with graph.as_default():   # (TF makes beta1_power before the slots)
+            self._create_non_slots(variables[0])
             for v in variables:
                 self._create_slots(v)
-            self._create_non_slots(variables[0])
         names = [k for k, h in self._hyper.items() if isinstance(h, Node)]
         inputs = [t for g, _ in pairs for t in
                   ((g.values, g.indices) if isinstance(g, IndexedSlices) else (g,))]
@@ -222,7 +223,8 @@ class _Rows:
 
 
 def _slot_variable(var, initial, name):
-    with var.graph.absolute_scope(""):
+    # TF names a slot in the variable scope open at minimize(): train/w/Adam
+    with var.graph.absolute_scope(get_variable_scope().name):
         return Variable(np.full(var.shape, initial, dtype=var.dtype), trainable=False,
                         name=name, dtype=var.dtype)
 
@@ -298,12 +300,11 @@ class AdamOptimizer(Optimizer):
         self._powers = None
 
     def _create_non_slots(self, var):
-        if self._powers is None:
-            with var.graph.absolute_scope(""):
-                # (TF: float32 variables for Python betas, cast where used)
-                self._powers = [Variable(np.asarray(
-                    self._hyper[b], np.float32 if _python_number(self._hyper[b]) else var.dtype),
-                    trainable=False, name=f"{b}_power") for b in ("beta1", "beta2")]
+        if self._powers is None:   # (in the name scope open at minimize(), as TF's)
+            # (TF: float32 variables for Python betas, cast where used)
+            self._powers = [Variable(np.asarray(
+                self._hyper[b], np.float32 if _python_number(self._hyper[b]) else var.dtype),
+                trainable=False, name=f"{b}_power") for b in ("beta1", "beta2")]
 
     def _lr_t(self, h):
         """lr * sqrt(1 - beta2^t) / (1 - beta1^t), the powers cast to lr's dtype (TF)."""

@@ -220,9 +220,6 @@ def add_n(inputs, name=None):
     return _f.identity(total, name=name) if name else total
 
 
-_v1_ops.math.add_n = add_n
-
-
 def fill(dims, value, name=None):
     """``tf.fill``: the value's dtype, float32 for Python floats and int32 for ints (TF)."""
     dtype = _tf_dtype(value, None)
@@ -449,6 +446,7 @@ math.confusion_matrix = _tensor.tf1_results(_metrics.confusion_matrix)
 from .sorting import argsort, searchsorted, sort  # noqa: E402,F401
 from .v1_more import *  # noqa: E402,F401,F403  (segment max, strided_slice, einsum, ...)
 from . import v1_more as _v1_more  # noqa: E402
+math.add_n = math.accumulate_n = accumulate_n = add_n   # noqa: E305 (TF: the same sum)
 from .vector_ops import ListDiff, bincount, cross, setdiff1d  # noqa: E402,F401
 from . import vector_ops as _vector_ops  # noqa: E402
 nn.crelu = _tensor.tf1_results(_vector_ops.crelu)

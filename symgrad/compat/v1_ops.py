@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..tracing import arrays as _arrays
 from . import more_ops as _more_ops
 from . import rnn as _rnn
+from . import rnn_wrappers as _rnn_wrappers
 from . import rows as _rows
 from ..ops.deferred import deferrable
 from .runtime import namespace
@@ -135,6 +136,7 @@ _NN_V1 = {f.__name__: f for f in (softmax,
 CELLS = {n: getattr(_rnn, n) for n in ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell",
                                         "GRUCell", "MultiRNNCell", "DropoutWrapper",
                                         "LSTMStateTuple")}
+CELLS.update({n: getattr(_rnn_wrappers, n) for n in _rnn_wrappers.__all__})
 RNNS = {n: getattr(_rnn, n) for n in ("dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn",
                                       "static_bidirectional_rnn")}
 reverse_sequence = _rnn.reverse_sequence

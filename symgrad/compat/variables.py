@@ -167,15 +167,32 @@ def _value_for(ref, value, name):
     else:
         with ref.graph.as_default():
             node = constant(np.asarray(value, dtype=ref.dtype))
-    if node.shape != ref.shape and np.broadcast_shapes(node.shape, ref.shape) != ref.shape:
+    if node.shape != ref.shape and _broadcast(node.shape, ref.shape) != ref.shape:
         raise ValueError(f"{name}: shapes of {ref.name!r} {ref.shape} and the value "
                          f"{node.shape} are incompatible")
     return node
 
 
+def _broadcast(shape, target):
+    try:
+        return np.broadcast_shapes(shape, target)
+    except ValueError:
+        return None
+
+
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):
-    """``tf.assign(ref, value)``: an operation; running it sets ``ref`` and returns the value."""
-    return _update(ref, None, value, name or "Assign", "Assign")
+    """``tf.assign(ref, value)``: an operation; running it sets ``ref`` and returns the value.
+    A variable keeps its shape: ``validate_shape=False`` with a value of another shape
+    is refused (TF lets the variable take the new shape)."""
+    try:
+        return _update(ref, None, value, name or "Assign", "Assign")
+    except ValueError as error:
+        if validate_shape is False:
+            raise ValueError(f"{error}: tf.assign(validate_shape=False) cannot change a "
+                             "variable's shape in symgrad (shapes are static); make a "
+                             "variable of the new shape, or keep the largest shape and "
+                             "slice it") from None
+        raise
 
 
 def assign_add(ref, value, use_locking=None, name=None):

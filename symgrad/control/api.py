@@ -26,7 +26,7 @@ from ..tracing import get_default_graph
 from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
-from .shapeless import record, resolving
+from .shapeless import record, resolving, scalar_predicate
 
 __all__ = ["cond", "while_loop", "map_fn", "scan"]
 
@@ -92,14 +92,22 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         # a test of TF1's shapeless placeholders: made when their values arrive
         graph = _graph([pred])
         probes = [trace(graph, "cond_probe", fn, []) for fn in (true_fn, false_fn)]
-        return record(lambda p: cond(p, resolving(true_fn), resolving(false_fn), name),
+        return record(lambda p: cond(scalar_predicate(p), resolving(true_fn),
+                                     resolving(false_fn), name),
                       [pred], probes, probes[0], name or "cond")
     if not isinstance(pred, Node) or pred.dtype.kind != "b" or pred.shape != ():
         raise DtypeError(f"cond(pred): needs a scalar boolean tensor, got {pred!r}; "
                          "compare first, e.g. sg.cond(x > 0, f, g) (sg.where chooses per element)")
     graph = _graph([pred])
     t = trace(graph, "cond_true", true_fn, [])
+    if any(o.shape is None for o in t.outputs):   # a branch of unknown rank: as above
+        f = trace(graph, "cond_probe", false_fn, [])
+        return record(lambda p: cond(p, resolving(true_fn), resolving(false_fn), name),
+                      [pred], [t, f], t, name or "cond")
     f = trace(graph, "cond_false", _typed(false_fn, t.outputs), [])
+    if any(o.shape is None for o in f.outputs):
+        return record(lambda p: cond(p, resolving(true_fn), resolving(false_fn), name),
+                      [pred], [t, f], t, name or "cond")
     _check_outputs("cond's false_fn", f.outputs, t.outputs)
     caps = captured([t, f])
     t, f = bind_captures(t, caps), bind_captures(f, caps)

@@ -20,6 +20,7 @@ Imports ``ops.deferred`` and ``control.function``.
 """
 from __future__ import annotations
 
+from ..errors import ShapeError
 from ..ops.deferred import defer, resolved
 from .function import captured, flatten
 
@@ -28,6 +29,14 @@ def resolving(fn):
     """``fn`` whose results are what resolve() made of them (a branch returning the
     shapeless placeholder it closes over)."""
     return lambda *args: resolved(fn(*args))
+
+
+def scalar_predicate(pred):
+    """``pred`` made at the shapes fed, which must be a scalar (TF checks it when it runs)."""
+    if pred.shape != ():
+        raise ShapeError(f"cond: the predicate must be a scalar, but its value has shape "
+                         f"{pred.shape} at the shapes fed")
+    return pred
 
 
 def record(make, args, probes, like, name, structure=None, unwrap=False):

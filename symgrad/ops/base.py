@@ -67,12 +67,14 @@ class Op:
             linear map whose matrix holds one 1 per row: reshape, transpose, copies
             along axes, slices and gathers); Hessians are taken after such maps
             (``symgrad.frontier``).
+        blocks: True when no gradient ever passes through the op (stop_gradient); the
+            structural connectivity of ``gradients`` over unknown ranks reads it.
     """
 
     nargs = -1   # any number of inputs (elementwise ops say how many they take)
 
     def __init__(self, name, *, kind, shape, impl, symbolic=None, grad=None, dtype=None,
-                 doc="", examples=(), merge=None, selects=False):
+                 doc="", examples=(), merge=None, selects=False, blocks=False):
         self.name = name
         self.kind = kind
         self.shape_rule = shape
@@ -84,6 +86,7 @@ class Op:
         self.examples = list(examples)
         self.merge = merge
         self.selects = selects
+        self.blocks = blocks
 
     def __repr__(self):
         return f"<Op {self.name}>"

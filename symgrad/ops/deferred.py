@@ -120,9 +120,10 @@ def _substitute(value, mapping):
     return value
 
 
-def defer(fn, args, kwargs, count=None, name=None):
+def defer(fn, args, kwargs, count=None, name=None, dtype=None):
     """Record ``fn(*args, **kwargs)``: one deferred node, or ``count`` of them (one per
-    entry of the list ``fn`` returns)."""
+    entry of the list ``fn`` returns).  ``dtype``: the result's dtype when the caller
+    knows it (a comparison's bool), else a guess from the inputs'."""
     inputs = tensors_in((args, kwargs))
     open_ = [t for t in inputs if unknown_rank(t)]
     if _RESOLVING and all(t in _RESOLVING[-1] for t in open_):
@@ -132,7 +133,8 @@ def defer(fn, args, kwargs, count=None, name=None):
         return Call(fn, args, kwargs).make(_RESOLVING[-1], {})
     graph, cls = _innermost(inputs), getattr(type(open_[0]), "derived_class", None)
     call = Call(fn, args, kwargs)
-    dtype = result_dtype(fn, args, kwargs, inputs)
+    if dtype is None:
+        dtype = result_dtype(fn, args, kwargs, inputs)
     name = name or getattr(fn, "__name__", "deferred").strip("_") or "deferred"
     if count is None:
         return graph.add_node(DEFERRED, inputs, {"call": call, "index": None}, None, dtype,
@@ -212,20 +214,50 @@ def _named_dtype(fn, args, kwargs):
     return None
 
 
-def deferrable(count=None, result=None):
+def deferrable(count=None, result=None, dtype=None, name=None):
     """Decorate a graph-building function: calls meeting a tensor of unknown rank are
     recorded (``count(args, kwargs)``: how many tensors a list result holds;
-    ``result(list)``: the result made of that list, where it is not a list)."""
+    ``result(list)``: the result made of that list, where it is not a list;
+    ``dtype(args, kwargs)``: the result's dtype, or None to infer it, ``result_dtype``;
+    ``name(args, kwargs)``: the node's name when the call gives none, else the
+    function's)."""
     def wrap(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             if meets_unknown_rank(args) or kwargs and meets_unknown_rank(kwargs.values()):
                 n = count(*args, **kwargs) if count is not None else None
-                made = defer(fn, args, kwargs, n)
+                known = dtype(*args, **kwargs) if dtype is not None else None
+                given = kwargs.get("name")   # (tf.square(d, name="loss") is "loss:0")
+                label = given if isinstance(given, str) and given else (
+                    name(*args, **kwargs) if name is not None else None)
+                made = defer(fn, args, kwargs, n, name=label, dtype=known)
                 return made if result is None or not isinstance(made, list) else result(made)
             return fn(*args, **kwargs)
         return wrapper
     return wrap
+
+
+def applied_dtype(op, inputs, name=None, **attrs):
+    """The dtype ``ops.apply(op, inputs, **attrs)`` gives, from the op's dtype rule, for
+    recording it (``defer``): a comparison is bool, a cast its target.  None (guess)
+    when a Python number among the inputs could change the promotion, unless the rule
+    says bool, or when the rule cannot judge these inputs."""
+    from .base import REGISTRY
+    opdef = REGISTRY.get(op) if isinstance(op, str) else op
+    if not isinstance(opdef, Op):
+        return None
+    dtypes = [v.dtype for v in inputs if isinstance(v, Node)]
+    try:
+        out = np.dtype(opdef.dtype_rule(dtypes, **attrs))
+    except Exception:  # (a rule that needs what only the made call knows)
+        return None
+    numbers = len(dtypes) < len(inputs)
+    return out if out.kind == "b" or not numbers else None
+
+
+def applied_name(op, inputs, name=None, **attrs):
+    """The name of a recorded ``ops.apply``: the op's (``square``), not ``apply``."""
+    return op if isinstance(op, str) else getattr(op, "name", None)
 
 
 def resolve(nodes, feeds):
@@ -278,4 +310,5 @@ def at_scalars(node):
 
 
 __all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer",
-           "deferrable", "resolve", "resolved", "tensors_in", "at_scalars"]
+           "deferrable", "applied_dtype", "applied_name", "resolve", "resolved", "tensors_in",
+           "at_scalars"]

@@ -80,7 +80,7 @@ class ElementwiseOp(Op):
         super().__init__(name, kind="elementwise", shape=_broadcast_rule(name),
                          impl=self._numeric, symbolic=self._symbolic,
                          grad=_blocked_grad if blocks else elementwise_grad, dtype=dtype,
-                         doc=doc, examples=examples)
+                         doc=doc, examples=examples, blocks=blocks)
         self.rule = rule
         self._exprs = {}   # (symbols, attributes) -> the rule's expression (``expr``)
         self.nargs = nargs

@@ -51,6 +51,13 @@ def _public(fn):
     return checked(deferrable()(fn))
 
 
+def _public_applied(fn):
+    """Export ``fn``, one ``apply`` of a registry op: ``apply`` records a call meeting a
+    tensor of unknown rank with the op's dtype rule (a cast's target dtype)."""
+    _EXPORTS.append(fn.__name__)
+    return checked(fn)
+
+
 def _lift(values: list[Any]) -> list[Tensor]:
     for v in values:
         if not isinstance(v, Node):
@@ -158,7 +165,7 @@ def where(condition: TensorLike, x: TensorLike, y: TensorLike,
     return apply("where", [c, a, b], name=name)
 
 
-@_public
+@_public_applied
 def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> Tensor:
     """``x`` converted to ``dtype``; casting to an integer type cuts the gradient.
 

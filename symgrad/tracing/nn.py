@@ -45,9 +45,9 @@ from .arrays import gather, known_now, one_hot, static_value
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                    max_pool, max_pool2d)
 from .arguments import publish
-from .functions import (_lift, abs, cast, concat, less, logsumexp, maximum, mul, neg,  # noqa: F401
-                        reduce_mean, reduce_sum, relu, reshape, sigmoid, softmax, softplus,
-                        square, stop_gradient, tanh, where)
+from .functions import (_lift, abs, cast, concat, exp, less, log1p, logsumexp, maximum,  # noqa: F401
+                        mul, neg, reduce_mean, reduce_sum, relu, reshape, sigmoid, softmax,
+                        softplus, square, stop_gradient, tanh, where)
 from .math_ops import named, rsqrt, squared_difference
 from .selection import in_top_k, top_k  # noqa: F401
 from .tensor import Graph, constant  # noqa: F401  (doctests)
@@ -179,9 +179,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
-    """TF's ``(1 - z) * x + (1 + (pos_weight - 1) * z) * softplus(-x)``."""
+    """TF's ``(1 - z) * x + (1 + (pos_weight - 1) * z) * (log1p(exp(-|x|)) + relu(-x))``:
+    softplus(-x) written as TF writes it, so that the gradient at x = 0 is TF's (abs and
+    relu pass 0 there: 1 - z, where softplus would give (1 - z) - (1 + (w - 1) z) / 2)."""
     x, z, w = _lift([logits, labels, pos_weight])
-    return named((1 - z) * x + (1 + (w - 1) * z) * softplus(neg(x)), name)
+    softplus_neg = log1p(exp(neg(abs(x)))) + relu(neg(x))
+    return named((1 - z) * x + (1 + (w - 1) * z) * softplus_neg, name)
 
 
 def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None,

@@ -1,0 +1,116 @@
+"""What ``Model.compile`` builds in the graph (``compat.keras_training`` runs it): a
+target placeholder per output (``(None, 1)`` for sparse labels, as Keras's), the loss
+-- the batch mean of ``loss(y_true, y_pred)`` per output, times ``loss_weights``, plus
+the layers' regularization losses -- the metrics' batch means under graph-mode Keras's
+names (``"accuracy"``: ``acc``, binary, sparse or categorical by the loss and the
+output; ``"mae"``: ``mean_absolute_error``; a second output's prefixed ``cls_acc``)
+and the training op (the optimizer's step grouped with the layers' updates).
+
+Sits in ``compat``; imports the tracing functions, ``compat.keras_objects`` and
+``compat.tensor`` and ``compat.variables``.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,),
+...                                                        activation="softmax")])
+...     built = build(model, tf.keras.optimizers.SGD(), "sparse_categorical_crossentropy",
+...                   ["accuracy"], None)
+...     built.names, built.targets[0].shape.as_list()
+(['loss', 'acc'], [None, 1])
+"""
+from __future__ import annotations
+
+from .. import tracing as _t
+from . import keras_objects as _objects
+from .tensor import as_tf1
+from .variables import group
+
+_METRIC_NAMES = {"mae": "mean_absolute_error", "mse": "mean_squared_error",
+                 "acc": "acc", "accuracy": "acc"}
+
+
+class Compiled:
+    """What ``compile`` built: placeholders, the loss, the metrics, the training op."""
+
+    def __init__(self, targets, loss, names, values, train_op, optimizer):
+        self.targets, self.loss, self.names, self.values = targets, loss, names, values
+        self.train_op, self.optimizer = train_op, optimizer
+
+
+def _accuracy_for(loss_fn, output):
+    """Keras's choice for ``"accuracy"``: by the loss, else by the output's last size."""
+    name = getattr(loss_fn, "__name__", "")
+    if name == "sparse_categorical_crossentropy":
+        return _objects.sparse_categorical_accuracy
+    if name == "binary_crossentropy" or output.shape[-1] == 1:
+        return _objects.binary_accuracy
+    return _objects.categorical_accuracy
+
+
+def _metric(identifier, loss_fn, output):
+    """(history name, function) of one entry of ``metrics``."""
+    if isinstance(identifier, str):
+        if identifier in ("acc", "accuracy"):
+            return "acc", _accuracy_for(loss_fn, output)
+        if identifier not in _objects.METRICS:
+            raise ValueError(f"compile(metrics=[{identifier!r}]): unknown metric; use one of "
+                             f"{sorted(_objects.METRICS) + ['accuracy']} or a function "
+                             "metric(y_true, y_pred)")
+        return _METRIC_NAMES.get(identifier, identifier), _objects.METRICS[identifier]
+    if callable(identifier) and not hasattr(identifier, "update_state"):
+        return identifier.__name__, identifier
+    raise ValueError(f"compile(metrics=[{identifier!r}]): keras metric objects are not "
+                     "supported; pass the metric's name ('accuracy', 'mae') or a function "
+                     "metric(y_true, y_pred)")
+
+
+def _per_output(value, outputs, what):
+    """``value`` (one for all, a list, or a dict by output layer name) as a list."""
+    if isinstance(value, dict):
+        names = [o.name.split("/")[0] for o in outputs]
+        return [value.get(n) for n in names]
+    if isinstance(value, (list, tuple)) and what != "metrics":
+        if len(value) != len(outputs):
+            raise ValueError(f"compile({what}=...): {len(value)} entries for "
+                             f"{len(outputs)} outputs")
+        return list(value)
+    return [value] * len(outputs)
+
+
+def _batch_mean(values):
+    return _t.reduce_mean(values) if values.ndim else values
+
+
+def build(model, optimizer, loss, metrics, loss_weights):
+    """The graph of ``compile``: targets, total loss, metric means, training op."""
+    outputs = model.outputs
+    losses = [_objects.get_loss(l) for l in _per_output(loss, outputs, "loss")]
+    weights = _per_output(loss_weights, outputs, "loss_weights") if loss_weights \
+        is not None else [1.0] * len(outputs)
+    asked = _per_output(metrics or [], outputs, "metrics")
+    prefixes = [o.name.split("/")[0] + "_" if len(outputs) > 1 else "" for o in outputs]
+    targets, parts, names, values = [], [], ["loss"], []
+    for out, loss_fn, w, prefix in zip(outputs, losses, weights, prefixes):
+        sparse = getattr(loss_fn, "__name__", "") == "sparse_categorical_crossentropy"
+        shape = (None,) * (out.ndim - 1) + ((1,) if sparse else (None,))  # (Keras's targets)
+        target = as_tf1(_t.placeholder(out.dtype, shape,
+                                       name=out.name.split("/")[0] + "_target"))
+        targets.append(target)
+        parts.append(_batch_mean(loss_fn(target, out)) * w)
+        if len(outputs) > 1:
+            names.append(prefix + "loss")
+            values.append(parts[-1] / w if w else parts[-1])
+    for out, target, loss_fn, prefix, entry in zip(outputs, targets, losses, prefixes, asked):
+        for identifier in (entry if isinstance(entry, (list, tuple)) else [entry]):
+            name, fn = _metric(identifier, loss_fn, out)
+            names.append(prefix + name)
+            values.append(_batch_mean(fn(target, out)))
+    total = parts[0]
+    for part in parts[1:] + list(model.losses):   # (Keras: total_loss += ...)
+        total = total + part
+    step = optimizer.minimize(total, var_list=model.trainable_weights)
+    train_op = group(step, *model.updates) if model.updates else step
+    return Compiled(targets, total, names, values, train_op, optimizer)
+
+
+__all__ = ["Compiled", "build"]

@@ -1,0 +1,206 @@
+"""Round-8 probe: tf.keras's training loop in a TF1 graph (compile, fit, evaluate,
+*_on_batch, keras optimizers and callbacks), against the numbers graph-mode Keras
+prints under TensorFlow 2.21 (tf_keras, compat.v1, v2 behaviour disabled)."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+keras = tf.keras
+
+
+def _fixed(model, seed):
+    r = np.random.RandomState(seed)
+    model.set_weights([r.normal(size=w.shape).astype(np.float32) * 0.5
+                       for w in model.get_weights()])
+
+
+def _data():
+    rng = np.random.RandomState(0)
+    X = rng.randn(32, 4).astype(np.float32)
+    y = (X @ np.array([1.0, -2.0, 0.5, 0.3]) + 0.1).reshape(-1, 1).astype(np.float32)
+    return X, y, (X[:, 0] + X[:, 1] > 0).astype(np.int64)
+
+
+def test_sequential_fit_evaluate_predict_and_batches():
+    X, y, _ = _data()
+    with tf.Graph().as_default():
+        model = keras.Sequential([keras.layers.Dense(8, activation="relu", input_shape=(4,)),
+                                  keras.layers.Dense(1)])
+        _fixed(model, 0)
+        model.compile(optimizer=keras.optimizers.SGD(lr=0.05), loss="mse", metrics=["mae"])
+        hist = model.fit(X, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
+        assert sorted(hist.history) == ["loss", "mean_absolute_error"]
+        np.testing.assert_allclose(hist.history["loss"], [10.011119, 3.464302, 1.981803],
+                                   rtol=2e-5)
+        np.testing.assert_allclose(hist.history["mean_absolute_error"],
+                                   [2.53866, 1.502137, 1.060181], rtol=2e-5)
+        np.testing.assert_allclose(model.evaluate(X, y, batch_size=32, verbose=0),
+                                   [1.336158, 0.858461], rtol=2e-5)
+        np.testing.assert_allclose(model.predict(X[:4])[:, 0],
+                                   [3.113612, 3.80666, -0.83358, 0.889573], rtol=2e-5)
+        # graph-mode Keras's metrics are stateful: evaluate's count into this mae
+        np.testing.assert_allclose(model.train_on_batch(X[:8], y[:8]), [0.520332, 0.812088],
+                                   rtol=2e-5)
+        np.testing.assert_allclose(model.test_on_batch(X[:8], y[:8]), [0.370035, 0.551205],
+                                   rtol=2e-5)
+        assert model.metrics_names == ["loss", "mean_absolute_error"]
+
+
+def test_classifiers_with_validation():
+    X, _, yc = _data()
+    with tf.Graph().as_default():
+        m2 = keras.models.Sequential()
+        m2.add(keras.layers.Dense(6, input_dim=4, activation="tanh"))
+        m2.add(keras.layers.Dense(2, activation="softmax"))
+        _fixed(m2, 1)
+        m2.compile(loss="sparse_categorical_crossentropy",
+                   optimizer=keras.optimizers.Adam(lr=0.01), metrics=["accuracy"])
+        h2 = m2.fit(X, yc, batch_size=16, epochs=4, shuffle=False, verbose=0,
+                    validation_split=0.25)
+        np.testing.assert_allclose(h2.history["loss"], [0.943109, 0.864564, 0.792374, 0.72463],
+                                   rtol=2e-5)
+        np.testing.assert_allclose(h2.history["val_loss"],
+                                   [0.505091, 0.468432, 0.435115, 0.404792], rtol=2e-5)
+        assert h2.history["acc"] == pytest.approx([0.458333] * 4, rel=1e-5)
+        assert h2.history["val_acc"] == [0.75] * 4
+        m3 = keras.Sequential([keras.layers.Dense(3, activation="softmax", input_shape=(4,))])
+        _fixed(m3, 2)
+        m3.compile(loss="categorical_crossentropy", optimizer=keras.optimizers.RMSprop(lr=0.01),
+                   metrics=["accuracy"])
+        Y3 = keras.utils.to_categorical(np.arange(32) % 3, 3)
+        h3 = m3.fit(X, Y3, batch_size=32, epochs=3, verbose=0, validation_data=(X[:8], Y3[:8]))
+        np.testing.assert_allclose(h3.history["loss"], [1.459975, 1.399496, 1.358694], rtol=2e-5)
+        np.testing.assert_allclose(h3.history["val_loss"], [1.248892, 1.218766, 1.196519],
+                                   rtol=2e-5)
+        np.testing.assert_allclose(h3.history["acc"], [0.40625, 0.4375, 0.4375])
+
+
+@pytest.mark.parametrize("make, losses, kernel", [
+    (lambda: keras.optimizers.Adagrad(0.1), [5.706527, 4.655221], [0.451264, -0.085177, 0.213952]),
+    (lambda: keras.optimizers.RMSprop(0.01, momentum=0.5), [5.787257, 5.17897],
+     [0.440365, 0.027277, 0.088778]),
+    (lambda: keras.optimizers.RMSprop(0.01, centered=True), [5.788102, 5.380747],
+     [0.472629, 0.085095, 0.021204]),
+    (lambda: keras.optimizers.SGD(0.05, decay=0.1), [5.112975, 2.92446],
+     [0.615618, -0.174755, 0.797978]),
+    (lambda: keras.optimizers.Adam(0.05, decay=0.01), [5.748807, 4.860556],
+     [0.442946, -0.065142, 0.174426]),
+    (lambda: "rmsprop", [5.828704, 5.79116], [0.497246, 0.189788, -0.089282]),
+])
+def test_keras_optimizers_update_as_keras(make, losses, kernel):
+    X = np.random.RandomState(0).randn(12, 3).astype(np.float32)
+    y = X @ np.array([[1.0], [-1.0], [2.0]], np.float32)
+    with tf.Graph().as_default():
+        m = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+        m.set_weights([np.array([[0.5], [0.2], [-0.1]], np.float32), np.array([0.1], np.float32)])
+        m.compile(make(), "mse")
+        h = m.fit(X, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+        np.testing.assert_allclose(h.history["loss"], losses, rtol=2e-5)
+        np.testing.assert_allclose(m.get_weights()[0].ravel(), kernel, rtol=2e-5, atol=2e-6)
+
+
+class _Scale(keras.layers.Layer):
+    """A custom layer as Keras tutorials write them: a weight per feature."""
+
+    def build(self, input_shape):
+        self.alpha = self.add_weight(name="alpha", shape=(int(input_shape[-1]),),
+                                     initializer="ones", trainable=True)
+        super().build(input_shape)
+
+    def call(self, x):
+        return x * self.alpha
+
+
+def test_functional_two_outputs_loss_weights_and_callbacks():
+    rng = np.random.RandomState(1)
+    Xa, Xb = rng.randn(24, 3).astype(np.float32), rng.randn(24, 2).astype(np.float32)
+    y1 = (Xa.sum(1, keepdims=True) - Xb[:, :1]).astype(np.float32)
+    y2 = (Xa[:, 0] > 0).astype(np.float32).reshape(-1, 1)
+    with tf.Graph().as_default():
+        in_a, in_b = keras.Input(shape=(3,), name="a"), keras.Input(shape=(2,), name="b")
+        h = keras.layers.Dense(6, activation="relu", name="hidden")(
+            keras.layers.concatenate([in_a, in_b]))
+        h = _Scale(name="scale")(h)
+        model = keras.Model([in_a, in_b], [keras.layers.Dense(1, name="reg")(h),
+                                           keras.layers.Dense(1, activation="sigmoid",
+                                                              name="cls")(h)])
+        r = np.random.RandomState(5)
+        model.set_weights([r.normal(size=w.shape).astype(np.float32) * 0.4 if w.ndim > 1 else
+                           np.full(w.shape, 0.1, np.float32) for w in model.get_weights()])
+        model.compile(keras.optimizers.Adam(0.01), loss=["mse", "binary_crossentropy"],
+                      loss_weights=[1.0, 0.5], metrics=["accuracy"])
+        assert model.metrics_names == ["loss", "reg_loss", "cls_loss", "reg_acc", "cls_acc"]
+        seen = []
+        log = keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: seen.append(e))
+        hist = model.fit([Xa, Xb], [y1, y2], batch_size=8, epochs=3, shuffle=False, verbose=0,
+                         callbacks=[log])
+        assert seen == hist.epoch == [0, 1, 2]
+        np.testing.assert_allclose(hist.history["loss"], [4.954327, 4.907347, 4.849681],
+                                   rtol=2e-5)
+        np.testing.assert_allclose(hist.history["cls_loss"], [0.713594, 0.711447, 0.709416],
+                                   rtol=2e-5)
+        np.testing.assert_allclose(model.evaluate({"a": Xa, "b": Xb}, {"reg": y1, "cls": y2},
+                                                  verbose=0),
+                                   [4.808424, 4.454439, 0.70797, 0.0, 0.333333], rtol=2e-5,
+                                   atol=1e-7)
+        with pytest.raises(ValueError, match=r"evaluate\(y\): no data for \['cls'\]"):
+            model.evaluate([Xa, Xb], {"reg": y1}, verbose=0)
+
+
+def test_early_stopping_and_refusals():
+    X = np.random.RandomState(1).randn(24, 3).astype(np.float32)
+    y = X.sum(1, keepdims=True)
+    with tf.Graph().as_default():
+        m = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+        m.compile("sgd", "mse")
+        es = keras.callbacks.EarlyStopping(monitor="loss", patience=1, min_delta=10.0)
+        h = m.fit(X, y, epochs=10, batch_size=24, verbose=0, callbacks=[es])
+        assert len(h.history["loss"]) == 2 and es.stopped_epoch == 1   # (TF's)
+        with pytest.raises(ValueError, match="sample_weight .* not supported"):
+            m.fit(X, y, sample_weight=np.ones(24), verbose=0)
+        with pytest.raises(ValueError, match="datasets and generators are not supported"):
+            m.fit(iter([X]), y, verbose=0)
+        with pytest.raises(ValueError, match="keras metric objects are not supported"):
+            m.compile("sgd", "mse", metrics=[type("M", (), {"update_state": 1,
+                                                             "__call__": 1})()])
+    with tf.Graph().as_default():
+        fresh = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+        with pytest.raises(RuntimeError, match="must compile the model"):
+            fresh.fit(X, y)
+        with pytest.raises(ValueError, match="clipnorm=...\\) is not supported"):
+            keras.optimizers.SGD(0.1, clipnorm=1.0)
+
+
+def test_learning_rate_is_a_variable_schedules_change_it():
+    X = np.random.RandomState(2).randn(20, 3).astype(np.float32)
+    y = (X @ np.array([1.0, -1.0, 0.5]) > 0).astype(np.float32)
+    K = keras.backend
+    with tf.Graph().as_default():
+        model = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+        model.compile(keras.optimizers.SGD(0.1), "binary_crossentropy", metrics=["accuracy"])
+        assert K.get_value(model.optimizer.lr) == pytest.approx(0.1)
+        K.set_value(model.optimizer.lr, 0.5)
+        assert K.get_value(model.optimizer.lr) == 0.5
+        assert model.optimizer.lr not in tf.trainable_variables()
+        seen = []
+        cb = keras.callbacks.LambdaCallback(
+            on_epoch_end=lambda e, logs: seen.append(float(K.get_value(model.optimizer.lr))))
+        sched = keras.callbacks.LearningRateScheduler(lambda epoch: 0.5 * (0.5 ** epoch))
+        h = model.fit(X, y, epochs=3, batch_size=20, verbose=0, callbacks=[sched, cb])
+        # TF: [0.5, 0.25, 0.125], history keys acc, loss, lr; get_config's rate 0.125
+        assert seen == [0.5, 0.25, 0.125] and sorted(h.history) == ["acc", "loss", "lr"]
+        assert model.optimizer.get_config()["learning_rate"] == 0.125
+
+
+def test_rate_change_moves_the_update():
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0)
+        opt = keras.optimizers.SGD(0.1)
+        step = opt.minimize(w * w)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(step)
+            opt.lr.load(0.25, sess)
+            sess.run(step)
+            assert sess.run(w) == pytest.approx(0.8 - 0.25 * 1.6)
