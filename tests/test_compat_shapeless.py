@@ -127,3 +127,19 @@ def test_while_loops_over_and_reading_shapeless_placeholders():
     # TF 2.21: [8, 16], [8, 16], 9, [8, 1024]
     for value, want in zip(got, [[8.0, 16.0], [8.0, 16.0], 9.0, [8.0, 1024.0]]):
         np.testing.assert_allclose(value, want)
+
+
+def test_cond_on_a_known_predicate_whose_branches_have_unknown_rank():
+    # dropout-style switch: a bool placeholder picks between two shapeless tensors
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32)
+        training = tf.placeholder(tf.bool, shape=[])
+        y = tf.cond(training, lambda: x * 0.5, lambda: tf.square(x))
+        (g,) = tf.gradients(tf.reduce_sum(y), x)
+        with tf.Session() as sess:
+            on = sess.run([y, g], {x: [[2.0, -4.0]], training: True})
+            off = sess.run([y, g], {x: [[2.0, -4.0]], training: False})
+    np.testing.assert_allclose(on[0], [[1.0, -2.0]])
+    np.testing.assert_allclose(on[1], [[0.5, 0.5]])
+    np.testing.assert_allclose(off[0], [[4.0, 16.0]])
+    np.testing.assert_allclose(off[1], [[4.0, -8.0]])

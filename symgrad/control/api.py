@@ -89,31 +89,35 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if isinstance(pred, (bool, np.bool_)):
         return true_fn() if pred else false_fn()
     if isinstance(pred, Node) and pred.shape is None and pred.dtype.kind == "b":
-        # a test of TF1's shapeless placeholders: made when their values arrive
-        graph = _graph([pred])
-        probes = [trace(graph, "cond_probe", fn, []) for fn in (true_fn, false_fn)]
-        return record(lambda p: cond(scalar_predicate(p), resolving(true_fn),
-                                     resolving(false_fn), name),
-                      [pred], probes, probes[0], name or "cond")
+        return _recorded_cond(pred, true_fn, false_fn, name)
     if not isinstance(pred, Node) or pred.dtype.kind != "b" or pred.shape != ():
         raise DtypeError(f"cond(pred): needs a scalar boolean tensor, got {pred!r}; "
                          "compare first, e.g. sg.cond(x > 0, f, g) (sg.where chooses per element)")
     graph = _graph([pred])
     t = trace(graph, "cond_true", true_fn, [])
-    if any(o.shape is None for o in t.outputs):   # a branch of unknown rank: as above
-        f = trace(graph, "cond_probe", false_fn, [])
-        return record(lambda p: cond(p, resolving(true_fn), resolving(false_fn), name),
-                      [pred], [t, f], t, name or "cond")
+    if any(o.shape is None for o in t.outputs):
+        return _recorded_cond(pred, true_fn, false_fn, name, t)
     f = trace(graph, "cond_false", _typed(false_fn, t.outputs), [])
     if any(o.shape is None for o in f.outputs):
-        return record(lambda p: cond(p, resolving(true_fn), resolving(false_fn), name),
-                      [pred], [t, f], t, name or "cond")
+        return _recorded_cond(pred, true_fn, false_fn, name, t)
     _check_outputs("cond's false_fn", f.outputs, t.outputs)
     caps = captured([t, f])
     t, f = bind_captures(t, caps), bind_captures(f, caps)
     node = apply("cond", [pred] + caps, branches=(t, f), layout=layout(t.outputs),
                  name=name or "cond")
     return t.structure(unpack(node, node.attrs["layout"]))
+
+
+def _recorded_cond(pred, true_fn, false_fn, name, traced=None):
+    """``cond`` over tensors of unknown rank (TF1's shapeless placeholders: a predicate
+    computed from them, or a branch returning one), made when their values arrive;
+    ``traced``: the true branch, when traced already."""
+    graph = _graph([pred])
+    probes = [traced or trace(graph, "cond_probe", true_fn, []),
+              trace(graph, "cond_probe", false_fn, [])]
+    check = scalar_predicate if pred.shape is None else (lambda p: p)
+    return record(lambda p: cond(check(p), resolving(true_fn), resolving(false_fn), name),
+                  [pred], probes, probes[0], name or "cond")
 
 
 def _iterations(maximum_iterations):
