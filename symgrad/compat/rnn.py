@@ -255,7 +255,23 @@ class MultiRNNCell(RNNCell):
         return out, tuple(states)
 
 
-class DropoutWrapper(RNNCell):
+class CellWrapper(RNNCell):
+    """A cell around ``self._cell``: its output size, state size and zero state are the
+    wrapped cell's unless the wrapper says otherwise."""
+
+    @property
+    def output_size(self):
+        return self._cell.output_size
+
+    @property
+    def state_size(self):
+        return self._cell.state_size
+
+    def zero_state(self, batch_size, dtype):
+        return self._cell.zero_state(batch_size, dtype)
+
+
+class DropoutWrapper(CellWrapper):
     """``tf.nn.rnn_cell.DropoutWrapper(cell, input_keep_prob, output_keep_prob)``: dropout
     on the cell's inputs and outputs (masks drawn at each run; the keep probabilities
     may be fed)."""
@@ -268,14 +284,6 @@ class DropoutWrapper(RNNCell):
                                 "not supported")
         self._cell, self._keep = cell, (input_keep_prob, output_keep_prob)
         self._seed, self._name, self._weights = seed, None, None
-
-    @property
-    def output_size(self):
-        return self._cell.output_size
-
-    @property
-    def state_size(self):
-        return self._cell.state_size
 
     def _drop(self, x, keep):
         if isinstance(keep, (int, float)) and keep == 1.0:

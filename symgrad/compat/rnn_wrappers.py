@@ -21,11 +21,11 @@ Imports the tracing functions and ``compat.rnn``.
 from __future__ import annotations
 
 from .. import tracing as _t
-from .rnn import RNNCell, _affine
+from .rnn import CellWrapper, _affine
 from .scopes import variable_scope
 
 
-class OutputProjectionWrapper(RNNCell):
+class OutputProjectionWrapper(CellWrapper):
     """``tf.contrib.rnn.OutputProjectionWrapper(cell, output_size, activation=None)``:
     ``activation(cell_output W + b)``; the state is the cell's."""
 
@@ -39,11 +39,8 @@ class OutputProjectionWrapper(RNNCell):
         self._name, self._weights = None, None
 
     @property
-    def state_size(self):
-        return self._cell.state_size
-
-    def zero_state(self, batch_size, dtype):
-        return self._cell.zero_state(batch_size, dtype)
+    def output_size(self):
+        return self._units   # (the projection's, not the cell's)
 
     def __call__(self, inputs, state, scope=None):
         if self._weights is None:   # first call: the cell's variables inside the wrapper's
@@ -56,24 +53,13 @@ class OutputProjectionWrapper(RNNCell):
         return (self._activation(projected) if self._activation else projected), state
 
 
-class ResidualWrapper(RNNCell):
+class ResidualWrapper(CellWrapper):
     """``tf.nn.rnn_cell.ResidualWrapper(cell)``: the cell's output plus its input (their
     sizes must agree), or ``residual_fn(inputs, outputs)``."""
 
     def __init__(self, cell, residual_fn=None):
         self._cell, self._fn = cell, residual_fn or (lambda x, out: x + out)
         self._name, self._weights = None, None
-
-    @property
-    def output_size(self):
-        return self._cell.output_size
-
-    @property
-    def state_size(self):
-        return self._cell.state_size
-
-    def zero_state(self, batch_size, dtype):
-        return self._cell.zero_state(batch_size, dtype)
 
     def __call__(self, inputs, state, scope=None):
         inputs = _t.as_tensor(inputs)
