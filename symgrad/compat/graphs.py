@@ -120,12 +120,12 @@ def _no_graph_def(self) -> NoReturn:
         "variables with tf.train.Saver")
 
 
-def control_dependencies(self, control_inputs):
+def control_dependencies(self, control_inputs: Any) -> Any:
     """``with g.control_dependencies(ops):`` as ``tf.control_dependencies`` in ``g``."""
     return state_of(self).control_dependencies(control_inputs)
 
 
-def get_collection(self, key, scope=None):
+def get_collection(self, key: str, scope: str | None = None) -> list:
     """``g.get_collection(key, scope=None)``: as ``tf.get_collection`` in ``g``."""
     with self.as_default():
         from .variables import get_collection as _get
@@ -135,20 +135,20 @@ def get_collection(self, key, scope=None):
 def _collection_methods():
     """``g.add_to_collection``, ``add_to_collections``, ``get_collection_ref``,
     ``clear_collection``, ``get_all_collection_keys`` on the graph's state."""
-    def add(self, name, value):
+    def add(self, name: str, value: Any) -> None:
         state_of(self).add_to_collection(name, value)
 
-    def add_many(self, names, value):
+    def add_many(self, names: Any, value: Any) -> None:
         for name in [names] if isinstance(names, str) else names:
             state_of(self).add_to_collection(name, value)
 
-    def ref(self, key):
+    def ref(self, key: str) -> list:
         return state_of(self).collections.setdefault(key, [])
 
-    def clear(self, key):
+    def clear(self, key: str) -> None:
         state_of(self).collections.pop(key, None)
 
-    def keys(self):
+    def keys(self) -> list:
         return [k for k, v in state_of(self).collections.items() if v]
     return dict(add_to_collection=add, add_to_collections=add_many, get_collection_ref=ref,
                 clear_collection=clear, get_all_collection_keys=keys)
