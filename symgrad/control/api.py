@@ -1,9 +1,10 @@
 """``sg.cond``, ``sg.while_loop``, ``sg.map_fn``, ``sg.scan``: TF's functional control flow.
 
 The Python functions are traced once into sub-graphs (``control.function``); the
-control op owning them runs them at evaluation.  ``map_fn`` and ``scan`` are while
-loops over a row counter (rows read and written with one-hot masks), so their
-gradients are the loop's.
+control op owning them runs them at evaluation.  ``scan`` is a while loop over a
+row counter (rows read and written with one-hot masks), so its gradients are the
+loop's; so is ``map_fn`` when fn cannot be applied to all rows at once
+(``control.vectorize``).
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
@@ -27,6 +28,7 @@ from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
 from .shapeless import record, resolving, scalar_predicate
+from .vectorize import map_rows
 
 __all__ = ["cond", "while_loop", "map_fn", "scan"]
 
@@ -247,12 +249,17 @@ def _stacks(graph, specs, n):
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
-           infer_shape=True, name=None, fn_output_signature=None):
-    """``stack([fn(row) for row in elems])`` as a loop (like ``tf.map_fn``).
+           infer_shape=True, name=None, fn_output_signature=None, vectorize=True):
+    """``stack([fn(row) for row in elems])`` (like ``tf.map_fn``).
 
     ``elems`` may be a tensor or a (nested) tuple of tensors of one length; fn's
     results are stacked along a new axis 0.  dtype, parallel_iterations, swap_memory,
     infer_shape and fn_output_signature are accepted (the result's dtype is fn's).
+
+    fn is traced once on one row.  When its ops have batching rules, the result is
+    fn's body over all rows at once (``control.vectorize``: O(n) per run, plain ops
+    for gradients and closed forms); otherwise, or with ``vectorize=False``, a while
+    loop over the rows (each read and written with a one-hot mask: O(n²)).
 
     >>> import symgrad as sg
     >>> with sg.Graph().as_default():
@@ -263,6 +270,14 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     nodes, structure, n, graph = _rows(elems, "map_fn")
     probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
                   [(e.shape[1:], e.dtype) for e in nodes])
+    outs = map_rows(probe, nodes, graph, back_prop, name or "map") if vectorize else None
+    if outs is None:
+        outs = _map_loop(fn, probe, nodes, structure, n, graph, back_prop, name)
+    return probe.structure(outs)
+
+
+def _map_loop(fn, probe, nodes, structure, n, graph, back_prop, name):
+    """map_fn's results as a while loop writing row i of each stack at step i."""
     specs = [(o.shape, o.dtype) for o in probe.outputs]
 
     def body(i, *stacks):
@@ -271,7 +286,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     zero, count = literal(graph, np.int64(0)), _count(nodes, n)
     result = while_loop(lambda i, *stacks: i < count, body, [zero] + _stacks(graph, specs, n),
                         back_prop=back_prop, name=name or "map")
-    return probe.structure(result[1:])
+    return list(result[1:])
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

@@ -10,9 +10,16 @@ Rules are by kind (every elementwise op) or per op (``op.batch``, set below for
 the ops that have axis, shape or index attributes, and for the matrix functions,
 which already map over leading axes).  An op without a rule (the control-flow
 ops, whose bodies are sub-graphs) is unrolled: applied to each seed's slice and
-stacked, which is correct for any op but makes the graph ``size`` times larger.
+stacked, which is correct for any op but makes the graph ``size`` times larger;
+over a size known only at run time (a Dim) it cannot be, and raises.
 ``batch_rule(op)`` says which rule an op has; the registry test lists the ops
 without one.
+
+The seeds of a Jacobian share one evaluation of the program: a random draw gives
+them the same numbers.  ``map_fn``'s rows are separate runs of its function:
+``batched_nodes(..., fresh=True)`` gives each its own numbers (``op.fresh``).
+A batched graph that will itself be differentiated (map_fn's) must not use an op
+whose rule keeps only its value (:func:`keeps_gradient`).
 
 >>> import numpy as np
 >>> from symgrad import tracing as t
@@ -26,8 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ShapeError
 from ..graph import ancestors
-from .base import REGISTRY, F, apply, normalize_axis
+from .base import REGISTRY, F, apply, literal, normalize_axis
 
 
 def spread(x, size):
@@ -101,6 +109,10 @@ def _einsum(node, inputs, batched, size):
 
 def unrolled(node, inputs, batched, size):
     """The rule of last resort: the op applied to each seed's slice, stacked."""
+    if not isinstance(size, (int, np.integer)):
+        raise ShapeError(f"{node.opdef.name} ({node.name!r}) has no batching rule that "
+                         "applies here, and a batch whose size is known only at run time "
+                         "cannot be unrolled")
     rows = []
     for k in range(size):
         ins = [F.index(x, index=(k,)) if b else x for x, b in zip(inputs, batched)]
@@ -128,6 +140,23 @@ def _same_numbers(node, inputs, batched, size):
     return spread(out, size)
 
 
+def _own_numbers(node, size):
+    # one draw of (size,) + shape: member k reads the k-th block of the key's stream
+    zero = literal(node.graph, np.zeros((), np.float64))
+    shape = F.broadcast_to(zero, shape=(size,) + tuple(node.shape))
+    return apply(node.opdef, [shape], **node.attrs)
+
+
+def _value_only(node, inputs, batched, size):
+    # a user's gradient function builds graph for the one call it was given
+    return _spread(inputs, batched, size)[-1]   # its value is its last input's
+
+
+def keeps_gradient(op):
+    """False for an op whose batching rule keeps its value but not its derivative."""
+    return batch_rule(op) is not _value_only
+
+
 def batch_rule(op):
     """The batching rule of ``op`` (by kind or its own ``op.batch``), or None."""
     rule = getattr(op, "batch", None)
@@ -136,13 +165,20 @@ def batch_rule(op):
     return rule
 
 
-def batched_nodes(outputs, replaced, size):
+def batched_nodes(outputs, replaced, size, fresh=False):
     """Every node below ``outputs`` that reads one of ``replaced`` ({node: its stand-in
     with a leading axis of ``size``}) rebuilt over that axis: {node: batched node},
-    ``replaced`` included.  (A Jacobian's seeds, a loop body's batched parameters.)"""
+    ``replaced`` included.  (A Jacobian's seeds, a loop body's batched parameters.)
+    ``fresh``: the members are separate runs, so an op that draws numbers
+    (``op.fresh``) draws them for each member, whatever it reads (map_fn's rows)."""
     new = dict(replaced)
     for node in ancestors(outputs):
-        if node not in new and any(x in new for x in node.inputs):
+        if node in new:
+            continue
+        draw = getattr(node.opdef, "fresh", None) if fresh else None
+        if draw is not None:
+            new[node] = draw(node, size)
+        elif any(x in new for x in node.inputs):
             new[node] = batch_node(node, [new.get(x, x) for x in node.inputs],
                                    [x in new for x in node.inputs], size)
     return new
@@ -177,5 +213,5 @@ for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky"):
 REGISTRY["dim_size"].batch = _dim_size
 REGISTRY["random_draw"].batch = _same_numbers
 REGISTRY["positions"].batch = _same_numbers
-REGISTRY["custom_gradient"].batch = lambda node, inputs, batched, size: \
-    _spread(inputs, batched, size)[-1]   # its value is its last input's
+REGISTRY["random_draw"].fresh = _own_numbers
+REGISTRY["custom_gradient"].batch = _value_only
