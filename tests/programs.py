@@ -147,11 +147,12 @@ def _wrong_call(draw, p, a, b):
     p.wrong_calls.append(f"{fname}: {kind}")
 
 
-CONTROL = ("cond", "while", "while_data")
+CONTROL = ("cond", "while", "while_data", "map_fn")
 
 
 def _control(draw, p, a, b, kinds):
-    """cond on a reduction, a loop with a constant trip count, or a data-dependent one."""
+    """cond on a reduction, a loop with a constant trip count, a data-dependent one, or
+    map_fn over the rows of a (fn's body batched over them)."""
     other = b if _broadcastable(a, b) and np.broadcast_shapes(a.shape, b.shape) == a.shape \
         else a
     choice = draw(st.sampled_from(kinds))
@@ -160,6 +161,12 @@ def _control(draw, p, a, b, kinds):
                      f"cond(reduce_sum({a.name}) > 0.3, lambda: {a.name} * {other.name}, "
                      f"lambda: sin({a.name}) - {other.name})")
     c = sg.reduce_mean(b)
+    if choice == "map_fn":
+        rows, text = (a, a.name) if a.ndim else \
+            (sg.stack([a, a * a]), f"stack([{a.name}, {a.name}**2])")
+        out = sg.map_fn(lambda r: sg.tanh(r) * c + sg.reduce_sum(r * r), rows)
+        return p.add(out, f"map_fn(lambda r: tanh(r) * reduce_mean({b.name}) + reduce_sum(r * r), "
+                          f"{text})")
     if choice == "while":
         trips = draw(st.integers(0, 3))
         out = sg.while_loop(lambda k, v: k < trips,
