@@ -46,9 +46,11 @@ def map_rows(probe, elems, graph, back_prop=True, name="map"):
         return None
     body = rows_function(probe, size)
     outer = {arg: x for x, arg in probe.graph.captures.items()}
+    args = list(elems) + [outer[p] for p in probe.params[probe.explicit:]]
     with graph.name_scope(name):
-        outs = inline(body, list(elems) + [outer[p] for p in probe.params[probe.explicit:]],
-                      graph)
+        outs = inline(body, args, graph)
+        # a new tensor even where fn returns its row (the loop's result is one)
+        outs = [F.identity(o) if o in args else o for o in outs]
         if not back_prop:   # the loop's back_prop=False: a constant for gradients
             outs = [F.stop_gradient(o) if o.is_float else o for o in outs]
     return outs
