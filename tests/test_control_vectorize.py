@@ -138,7 +138,6 @@ def test_nested_elems_and_results_keep_their_structure_shapes_and_dtypes():
     for vectorize in (True, False):
         with sg.Graph().as_default():
             a = sg.placeholder(shape=(None, 2), name="a")
-            b = sg.constant(np.arange(3, dtype=np.int64))   # (3,): relabelled, checked at run
             k = sg.placeholder(shape=(None,), dtype="int64", name="k")
             out = sg.map_fn(lambda t: (t[0] * 2.0, [t[1][0] + 1, (t[1][1], 7)]),
                             (a, (k, k * 2)), vectorize=vectorize)
@@ -147,7 +146,6 @@ def test_nested_elems_and_results_keep_their_structure_shapes_and_dtypes():
             assert looped(out) is not vectorize
             results.append(([(v.shape, v.dtype) for v in flat],
                             sg.evaluate(flat, {a: X0[:, :2], k: np.arange(4)})))
-            del b
     assert results[0][0] == results[1][0]
     assert [d for _, d in results[0][0]] == [np.float64, np.int64, np.int64, np.int64]
     for p, q in zip(results[0][1], results[1][1]):
