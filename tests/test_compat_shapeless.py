@@ -143,3 +143,33 @@ def test_cond_on_a_known_predicate_whose_branches_have_unknown_rank():
     np.testing.assert_allclose(on[1], [[0.5, 0.5]])
     np.testing.assert_allclose(off[0], [[4.0, 16.0]])
     np.testing.assert_allclose(off[1], [[4.0, -8.0]])
+
+
+def test_map_fn_and_vectorized_map_over_shapeless_placeholders():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32)
+        rows = tf.map_fn(lambda r: tf.reduce_sum(r * r) * r, a)
+        (g,) = tf.gradients(tf.reduce_sum(rows), a)
+        fast = tf.vectorized_map(lambda r: tf.tanh(r) * 2.0, a)
+        value = np.array([[1.0, -2.0], [3.0, 0.5]], np.float32)
+        with tf.Session() as sess:
+            got_rows, got_g, got_fast = sess.run([rows, g, fast], {a: value})
+    sq = (value * value).sum(1, keepdims=True)
+    np.testing.assert_allclose(got_rows, sq * value, rtol=1e-6)
+    # d/dr_j sum_k(|r|^2 r_k) = 2 r_j sum_k r_k + |r|^2
+    np.testing.assert_allclose(got_g, 2 * value * value.sum(1, keepdims=True) + sq, rtol=1e-6)
+    np.testing.assert_allclose(got_fast, 2 * np.tanh(value), rtol=1e-6)
+
+
+def test_vectorized_map_without_fallback_refuses_a_row_dependent_cond():
+    with tf.Graph().as_default():
+        x = tf.constant([[1.0, -2.0], [3.0, 0.5]])
+        ok = tf.vectorized_map(lambda r: r * 3.0, x, fallback_to_while_loop=False)
+        looped = tf.vectorized_map(lambda r: tf.cond(r[0] > 2.0, lambda: r, lambda: -r), x)
+        with pytest.raises(Exception, match="fallback_to_while_loop=True"):
+            tf.vectorized_map(lambda r: tf.cond(r[0] > 2.0, lambda: r, lambda: -r), x,
+                              fallback_to_while_loop=False)
+        with tf.Session() as sess:
+            got_ok, got_looped = sess.run([ok, looped])
+    np.testing.assert_allclose(got_ok, [[3.0, -6.0], [9.0, 1.5]])
+    np.testing.assert_allclose(got_looped, [[-1.0, 2.0], [3.0, 0.5]])

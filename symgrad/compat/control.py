@@ -19,6 +19,8 @@ import numpy as np
 
 from .. import control as _control
 from ..control.function import flatten
+from ..control.function import trace as _trace
+from ..control.vectorize import map_rows as _map_rows
 from ..errors import ArgumentError
 from ..graph import Node
 from ..ops.deferred import scalar_by_contract, unknown_rank
@@ -157,6 +159,25 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """``tf.map_fn``: fn applied to each row of elems, results stacked."""
     return _control.map_fn(_pure(fn, "map_fn(fn)"), _tf_structure(elems), dtype,
                            parallel_iterations, back_prop, swap_memory, infer_shape, name)
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``tf.vectorized_map``: ``map_fn``, which runs fn's body over all rows at once when
+    its ops allow (``control.vectorize``) and loops over the rows otherwise; with
+    ``fallback_to_while_loop=False`` a body that cannot be batched is an error, as TF's."""
+    if fallback_to_while_loop:
+        return map_fn(fn, elems)
+    flat, structure = flatten(_tf_structure(elems))
+    graph = flat[0].graph if isinstance(flat[0], Node) else get_default_graph()
+    nodes = [v if isinstance(v, Node) else constant(v) for v in flat]
+    probe = _trace(graph, "vectorized_map_probe", lambda *rows: _pure(fn, "vectorized_map(fn)")(
+        structure(list(rows))), [(e.shape[1:], e.dtype) for e in nodes])
+    outs = _map_rows(probe, nodes, graph, True, "vectorized_map")
+    if outs is None:
+        raise ArgumentError("vectorized_map(fn): fn has an op that cannot run over all rows at "
+                            "once (a cond or loop reading the row, a variable made in fn...); "
+                            "pass fallback_to_while_loop=True to loop over the rows instead")
+    return probe.structure(outs)
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

@@ -114,7 +114,7 @@ from . import tensor as _tensor
 from . import train as _train
 from .debugging import *  # noqa: F401,F403  (tf.Assert, tf.assert_equal, ...)
 from .control import (case, cond, foldl, foldr, map_fn, scan,  # noqa: F401  (TF1 signatures)
-                      while_loop)
+                      vectorized_map, while_loop)
 from .initializers import set_random_seed  # noqa: F401
 from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)

@@ -199,6 +199,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return structure(outs)
 
 
+def _shapeless(structure):
+    """Whether a tensor of unknown rank is among the (nested) ``structure``."""
+    return any(isinstance(v, Node) and v.shape is None for v in flatten(structure)[0])
+
+
 def _rows(elems, what):
     flat, structure = flatten(elems)
     graph = _graph(flat)
@@ -267,6 +272,15 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     ...     map_fn(lambda r: sg.reduce_sum(r * r), m).numpy().tolist()
     [5.0, 25.0]
     """
+    if _shapeless(elems):   # TF1's shapeless placeholders: made when values arrive
+        flat, structure = flatten(elems)
+        graph = _graph(flat)
+        nodes = [as_node(e, graph) for e in flat]
+        probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
+                      [(None, e.dtype) for e in nodes])
+        return record(lambda *es: map_fn(resolving(fn), structure(list(es)), back_prop=back_prop,
+                                         name=name, vectorize=vectorize),
+                      nodes, [probe], probe, name or "map")
     nodes, structure, n, graph = _rows(elems, "map_fn")
     probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
                   [(e.shape[1:], e.dtype) for e in nodes])
