@@ -204,3 +204,55 @@ def test_rate_change_moves_the_update():
             opt.lr.load(0.25, sess)
             sess.run(step)
             assert sess.run(w) == pytest.approx(0.8 - 0.25 * 1.6)
+
+
+def test_more_keras_layers_as_tf():
+    with tf.Graph().as_default():
+        x = tf.constant(np.linspace(-2, 2, 24, dtype=np.float32).reshape(2, 3, 4))
+        img = tf.constant(np.arange(60, dtype=np.float32).reshape(2, 5, 6, 1))
+        pre = keras.layers.PReLU(alpha_initializer=keras.initializers.Constant(0.25),
+                                 shared_axes=[1])
+        ln = keras.layers.LayerNormalization()
+        outs = [keras.layers.ELU(0.5)(x), pre(x), ln(x),
+                keras.layers.LayerNormalization(axis=[1, 2], epsilon=1e-5)(x),
+                keras.layers.Dot(axes=(2, 2))([x, x]),
+                keras.layers.Dot(axes=1, normalize=True)([x[:, 0], x[:, 1]]),
+                keras.layers.Dot(axes=(1, 1))([x, x]),
+                keras.layers.Cropping2D(((1, 2), (0, 3)))(img),
+                keras.layers.Cropping1D((1, 0))(x), keras.layers.GaussianNoise(0.5)(x)]
+        assert [w.name for w in pre.weights + ln.weights] == [
+            "p_re_lu/alpha:0", "layer_normalization/gamma:0", "layer_normalization/beta:0"]
+        assert [o.shape.as_list() for o in outs] == [
+            [2, 3, 4], [2, 3, 4], [2, 3, 4], [2, 3, 4], [2, 3, 3], [2, 1], [2, 4, 4],
+            [2, 2, 3, 1], [2, 2, 4], [2, 3, 4]]
+        g = tf.gradients(tf.reduce_sum(outs[1] * outs[2]) + tf.reduce_sum(outs[3] ** 2) +
+                         tf.reduce_sum(outs[5]), pre.weights + ln.weights)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            o, gv = sess.run([outs, g])
+    xs = np.linspace(-2, 2, 24, dtype=np.float32).reshape(2, 3, 4)
+    # TF 2.21's numbers
+    np.testing.assert_allclose(o[0][0, 0], [-0.43233, -0.41948, -0.40418, -0.38598], rtol=1e-4)
+    np.testing.assert_allclose(o[1][0, 0], [-0.5, -0.45652, -0.41304, -0.36957], rtol=1e-4)
+    np.testing.assert_allclose(o[2][1, 2], [-1.32424, -0.44141, 0.44141, 1.32424], rtol=1e-4)
+    np.testing.assert_allclose(o[3][0, 0], [-1.59323, -1.30355, -1.01388, -0.7242], rtol=1e-4)
+    np.testing.assert_allclose(o[4][0, 0], [12.24953, 7.41021, 2.57089], rtol=1e-4)
+    np.testing.assert_allclose(o[5][:, 0], [0.99734, 0.94749], rtol=1e-4)
+    np.testing.assert_allclose(o[6][0, 0], [6.07183, 5.3913, 4.71078, 4.03025], rtol=1e-4)
+    assert o[7][0, :, :, 0].tolist() == [[6.0, 7.0, 8.0], [12.0, 13.0, 14.0]]
+    np.testing.assert_array_equal(o[8], xs[:, 1:]) and np.testing.assert_array_equal(o[9], xs)
+    np.testing.assert_allclose(gv[0], [[5.18182, 1.49697, -1.26667, -3.10909]], rtol=1e-4)
+    np.testing.assert_allclose(gv[1], [-1.81364, -0.89242, 1.1803, 4.40454], rtol=1e-4)
+    np.testing.assert_allclose(gv[2], [1.36957, 2.02174, 2.67391, 3.32609], rtol=1e-4)
+
+
+def test_gaussian_noise_only_while_training():
+    K = keras.backend
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 1000])
+        y = keras.layers.GaussianNoise(0.5)(x)
+        sess = K.get_session()
+        a = sess.run(y, {x: np.zeros((4, 1000)), K.learning_phase(): True})
+        b = sess.run(y, {x: np.zeros((4, 1000)), K.learning_phase(): True})
+        assert abs(a.std() - 0.5) < 0.02 and abs(a.mean()) < 0.02 and (a != b).any()
+        assert sess.run(y, {x: np.ones((2, 1000))}).tolist() == np.ones((2, 1000)).tolist()

@@ -1,7 +1,7 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
-``keras_rnn``, ``keras_wrappers``), ``Sequential``/``Model`` called on tensors
+``keras_rnn``, ``keras_wrappers``, ``keras_more_layers``), ``Sequential``/``Model`` called on tensors
 (``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
 ``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
 ``backend`` (``keras_backend`` and the ``K.*`` ops below), ``utils.to_categorical``
@@ -30,6 +30,7 @@ from . import keras_backend as K
 from . import keras_constraints as _constraints
 from . import keras_core as _core
 from . import keras_merge as _merge
+from . import keras_more_layers as _more
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
 from . import keras_callbacks as _keras_callbacks
@@ -191,7 +192,8 @@ backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in
         name=name))
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
-                   **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers)
+                   **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
+                                                    _more)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)
