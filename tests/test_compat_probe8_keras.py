@@ -256,3 +256,31 @@ def test_gaussian_noise_only_while_training():
         b = sess.run(y, {x: np.zeros((4, 1000)), K.learning_phase(): True})
         assert abs(a.std() - 0.5) < 0.02 and abs(a.mean()) < 0.02 and (a != b).any()
         assert sess.run(y, {x: np.ones((2, 1000))}).tolist() == np.ones((2, 1000)).tolist()
+
+
+TEXTS = ["The cat sat on the mat.", "The dog ate my homework!", "Cats and dogs; the end",
+         "a b c a b a"]
+
+
+def test_tokenizer_as_keras():
+    T = keras.preprocessing.text
+    t = T.Tokenizer()
+    t.fit_on_texts(TEXTS)
+    assert sorted(t.word_index.items())[:6] == [("a", 2), ("and", 13), ("ate", 9), ("b", 3),
+                                                ("c", 16), ("cat", 4)]
+    assert t.document_count == 4 and t.word_counts["the"] == 4
+    assert t.texts_to_sequences(["the cat and the unknown dog", "A b!"]) == [[1, 4, 13, 1, 8],
+                                                                             [2, 3]]
+    tfidf = t.texts_to_matrix(["the cat the", "b b a"], mode="tfidf")[:, :6]
+    np.testing.assert_allclose(tfidf, [[0.0, 1.1736, 0.0, 0.0, 1.09861, 0.0],
+                                       [0.0, 0.0, 1.09861, 1.86011, 0.0, 0.0]], rtol=1e-5)
+    assert t.texts_to_matrix(["the cat the"], mode="count")[0, :6].tolist() == [0, 2, 0, 0, 1, 0]
+    o = T.Tokenizer(num_words=6, oov_token="<OOV>")
+    o.fit_on_texts(TEXTS)
+    assert o.texts_to_sequences(["the cat and the unknown dog", "A b!"]) == [[2, 5, 1, 2, 1, 1],
+                                                                             [3, 4]]
+    assert o.sequences_to_texts([[1, 2, 3, 9]]) == ["<OOV> the a <OOV>"]   # (TF's)
+    assert T.text_to_word_sequence("Hello, World!  Hi--there") == ["hello", "world", "hi",
+                                                                   "there"]
+    with pytest.raises(ValueError, match="Unknown vectorization mode: bits"):
+        t.texts_to_matrix(["a"], mode="bits")

@@ -31,6 +31,7 @@ from . import keras_constraints as _constraints
 from . import keras_core as _core
 from . import keras_merge as _merge
 from . import keras_more_layers as _more
+from . import keras_text as _text
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
 from . import keras_callbacks as _keras_callbacks
@@ -55,7 +56,8 @@ MISSING.update({
                       "(np.load) and feed them",
     "keras.applications": "pretrained models (and their downloaded weights) are not "
                           "supported; build the network with tf.keras.layers",
-    "keras.preprocessing": "of keras preprocessing symgrad has sequence.pad_sequences; "
+    "keras.preprocessing": "of keras preprocessing symgrad has sequence.pad_sequences and text's "
+                           "Tokenizer; "
                            "prepare other arrays with numpy (and tf.image for images) "
                            "and feed them",
     "keras.models.load_model": "keras model files are not supported; rebuild the model in "
@@ -214,7 +216,8 @@ optimizers = namespace("keras.optimizers", **{n: getattr(_keras_optimizers, n)
 callbacks = namespace("keras.callbacks", **{n: getattr(_keras_callbacks, n)
                                             for n in _keras_callbacks.__all__})
 preprocessing = namespace("keras.preprocessing", sequence=namespace(
-    "keras.preprocessing.sequence", pad_sequences=pad_sequences))
+    "keras.preprocessing.sequence", pad_sequences=pad_sequences), text=namespace(
+    "keras.preprocessing.text", **{n: getattr(_text, n) for n in _text.__all__}))
 keras = namespace("keras", layers=layers, activations=activations,
                   initializers=initializers, regularizers=regularizers,
                   constraints=constraints, losses=losses,
