@@ -284,3 +284,25 @@ def test_tokenizer_as_keras():
                                                                    "there"]
     with pytest.raises(ValueError, match="Unknown vectorization mode: bits"):
         t.texts_to_matrix(["a"], mode="bits")
+
+
+def test_summary_wraps_long_names_and_fit_reports_as_keras(capsys):
+    with tf.Graph().as_default():
+        model = keras.Sequential([keras.layers.Embedding(20, 8, input_length=6),
+                                  keras.layers.GlobalAveragePooling1D(),
+                                  keras.layers.Dense(1, activation="sigmoid")])
+        lines = []
+        model.summary(print_fn=lines.append)
+        # TF 2.21's table (tf_keras): the long layer name continues on the next line
+        assert lines[6] == (" global_average_pooling1d (  (None, 8)                 0"
+                            "         ")
+        assert lines[7] == " GlobalAveragePooling1D)" + " " * 42
+        assert lines[-4:-1] == ["Total params: 169 (676.00 Byte)",
+                                "Trainable params: 169 (676.00 Byte)",
+                                "Non-trainable params: 0 (0.00 Byte)"]
+        model.compile("sgd", "binary_crossentropy")
+        x, y = np.ones((6, 6), np.int32), np.ones(6)
+        model.fit(x, y, epochs=1, verbose=1, validation_data=(x[:2], y[:2]))
+        out = capsys.readouterr().out.splitlines()
+        assert out[:2] == ["Train on 6 samples, validate on 2 samples", "Epoch 1/1"]
+        assert out[2].startswith("6/6 [==============================] - loss: ")

@@ -168,6 +168,9 @@ class Training:
                        dict(epochs=epochs, samples=_count(xs + ys), verbose=verbose))
         batch = int(batch_size or 32)
         self.stop_training = False
+        if verbose:   # (graph-mode Keras's first line)
+            print(f"Train on {_count(xs + ys)} samples" + (
+                f", validate on {_count(val[0] + val[1])} samples" if val is not None else ""))
         hooks.call("on_train_begin", {})
         for epoch in range(initial_epoch, epochs):
             hooks.call("on_epoch_begin", epoch, {})
@@ -236,7 +239,7 @@ def _validation(xs, ys, split, data, model, compiled):
 
 
 def _report(verbose, epoch, epochs, n, logs):
-    """Keras's end-of-epoch line (without the timings)."""
+    """Keras's end-of-epoch lines (without its progress bar's steps and timings)."""
     if verbose:
         print(f"Epoch {epoch + 1}/{epochs}")
         values = " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
