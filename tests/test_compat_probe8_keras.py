@@ -296,7 +296,7 @@ def test_summary_wraps_long_names_and_fit_reports_as_keras(capsys):
         # TF 2.21's table (tf_keras): the long layer name continues on the next line
         assert lines[6] == (" global_average_pooling1d (  (None, 8)                 0"
                             "         ")
-        assert lines[7] == " GlobalAveragePooling1D)" + " " * 42
+        assert lines[7] == " GlobalAveragePooling1D)" + " " * 41   # (65 columns)
         assert lines[-4:-1] == ["Total params: 169 (676.00 Byte)",
                                 "Trainable params: 169 (676.00 Byte)",
                                 "Non-trainable params: 0 (0.00 Byte)"]
