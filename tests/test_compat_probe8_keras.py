@@ -157,8 +157,10 @@ def test_early_stopping_and_refusals():
         es = keras.callbacks.EarlyStopping(monitor="loss", patience=1, min_delta=10.0)
         h = m.fit(X, y, epochs=10, batch_size=24, verbose=0, callbacks=[es])
         assert len(h.history["loss"]) == 2 and es.stopped_epoch == 1   # (TF's)
-        with pytest.raises(ValueError, match="sample_weight .* not supported"):
-            m.fit(X, y, sample_weight=np.ones(24), verbose=0)
+        with pytest.raises(ValueError, match="steps_per_epoch=...\\) is not supported"):
+            m.fit(X, y, steps_per_epoch=3, verbose=0)
+        with pytest.raises(ValueError, match="fit: 3 sample weights for 24 samples"):
+            m.fit(X, y, sample_weight=np.ones(3), verbose=0)
         with pytest.raises(ValueError, match="datasets and generators are not supported"):
             m.fit(iter([X]), y, verbose=0)
         with pytest.raises(ValueError, match="keras metric objects are not supported"):
@@ -306,3 +308,31 @@ def test_summary_wraps_long_names_and_fit_reports_as_keras(capsys):
         out = capsys.readouterr().out.splitlines()
         assert out[:2] == ["Train on 6 samples, validate on 2 samples", "Epoch 1/1"]
         assert out[2].startswith("6/6 [==============================] - loss: ")
+
+
+@pytest.mark.parametrize("weighting, history, kernel, weighted, plain", [
+    ("sample", [0.343187, 0.193936], [0.8772, 0.64828, -0.073392], 0.144764, 0.216947),
+    ("class", [1.060307, 0.362188], [1.398503, 0.441334, -0.331572], 0.066799, 0.0817),
+])
+def test_sample_and_class_weights_as_keras(weighting, history, kernel, weighted, plain):
+    # Keras: loss = sum(weight * loss) / batch size; metrics unweighted (TF's numbers)
+    X = np.random.RandomState(0).randn(8, 3).astype(np.float32)
+    y = (X[:, 0] > 0).astype(np.float32)
+    sw = np.array([1.0, 2.0, 0.0, 0.5, 1.0, 3.0, 0.0, 1.0], np.float32)
+    given = dict(sample_weight=sw) if weighting == "sample" else \
+        dict(class_weight={0: 1.0, 1: 3.0})
+    with tf.Graph().as_default():
+        m = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+        m.set_weights([np.array([[0.5], [0.2], [-0.1]], np.float32),
+                       np.array([0.1], np.float32)])
+        m.compile(keras.optimizers.SGD(0.5), "binary_crossentropy", metrics=["acc"])
+        h = m.fit(X, y, batch_size=4, epochs=2, verbose=0, shuffle=False, **given)
+        np.testing.assert_allclose(h.history["loss"], history, rtol=2e-5)
+        assert h.history["acc"] == [1.0, 1.0]
+        np.testing.assert_allclose(m.get_weights()[0].ravel(), kernel, rtol=2e-5)
+        np.testing.assert_allclose(m.evaluate(X, y, sample_weight=sw, verbose=0),
+                                   [weighted, 1.0], rtol=2e-5)
+        np.testing.assert_allclose(m.evaluate(X, y, verbose=0), [plain, 1.0], rtol=2e-5)
+        h2 = m.fit(X, y, epochs=1, verbose=0, validation_data=(X, y, sw))
+        assert h2.history["val_loss"][0] == pytest.approx(m.evaluate(X, y, sample_weight=sw,
+                                                                     verbose=0)[0], rel=1e-5)
