@@ -336,3 +336,16 @@ def test_sample_and_class_weights_as_keras(weighting, history, kernel, weighted,
         h2 = m.fit(X, y, epochs=1, verbose=0, validation_data=(X, y, sw))
         assert h2.history["val_loss"][0] == pytest.approx(m.evaluate(X, y, sample_weight=sw,
                                                                      verbose=0)[0], rel=1e-5)
+
+
+def test_mean_of_booleans():
+    # a custom Keras metric K.mean(K.equal(...)): TF casts to floatx (0.75 here), while
+    # tf.reduce_mean/sum/max of a bool tensor is TF's TypeError (symgrad gave 0.25 / True)
+    K = keras.backend
+    with tf.Graph().as_default():
+        b = tf.constant([True, False, True, True])
+        assert K.get_session().run(K.mean(b)) == 0.75
+        for reduce in (tf.reduce_mean, tf.reduce_sum, tf.reduce_max, tf.reduce_prod, K.sum):
+            with pytest.raises(TypeError, match="is a bool tensor.*cast it first"):
+                reduce(b)
+        assert K.get_session().run(tf.reduce_any(b))

@@ -41,6 +41,7 @@ from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
 from .runtime import MISSING, missing, namespace
+from .v1_ops import _no_bool
 from .tensor import constant
 
 _RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM, GRU and Bidirectional; "
@@ -114,6 +115,11 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
 
 def _reducer(reduce):
     def keras_form(x, axis=None, keepdims=False):
+        x = _t.as_tensor(x)
+        if x.dtype == np.bool_:
+            if reduce is not _t.reduce_mean:
+                _no_bool(reduce.__name__, x)
+            x = _t.cast(x, K.floatx())   # (K.mean of booleans: the fraction of True)
         return reduce(x, axis=axis, keepdims=keepdims)
     return keras_form
 
