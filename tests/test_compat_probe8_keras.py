@@ -349,3 +349,44 @@ def test_mean_of_booleans():
             with pytest.raises(TypeError, match="is a bool tensor.*cast it first"):
                 reduce(b)
         assert K.get_session().run(tf.reduce_any(b))
+
+
+def test_more_backend_functions_as_tf():
+    K = keras.backend
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(12, dtype=np.float32).reshape(2, 3, 2) - 5)
+        m = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) - 2)
+        img = tf.constant(np.arange(64, dtype=np.float32).reshape(2, 4, 4, 2) / 10)
+        outs = [K.switch(m > 0, m, -m), K.switch(K.constant(True), lambda: m * 2, lambda: m),
+                K.any(m > 3, axis=1), K.all(m > -3), K.round(m / 4), K.not_equal(m, 0),
+                K.cumsum(m, axis=1), K.cumprod(m + 3, axis=0), K.batch_dot(m, m),
+                K.batch_dot(x, x, axes=(1, 1)), K.batch_dot(x, m, axes=(1, 1)),
+                K.pool2d(img, (2, 2), strides=(2, 2))[0, 0, 0], K.reverse(m, 1),
+                K.arange(1, 7, 2), K.temporal_padding(x, (1, 2))[0, :, 0],
+                K.map_fn(lambda r: r * 2, m), K.foldl(lambda a, r: a + r, m)]
+        g = K.gradients(K.sum(outs[0]) + K.sum(K.batch_dot(x, x, axes=(2, 2))), [m, x])
+        sess = K.get_session()
+        o, gv = sess.run(outs), sess.run(g)
+    expect = [[[2, 1, 0], [1, 2, 3]], [[-4, -2, 0], [2, 4, 6]], [False, False], True,
+              [[0, 0, 0], [0, 0, 1]], [[True, True, False], [True, True, True]],
+              [[-2, -3, -3], [1, 3, 6]], [[1, 2, 3], [4, 10, 18]], [[5], [14]],
+              [[[35, 26], [26, 20]], [[35, 44], [44, 56]]], [[13, 10], [22, 28]],
+              [1.0, 1.1], [[0, -1, -2], [3, 2, 1]], [1, 3, 5], [0, -5, -3, -1, 0, 0],
+              [[-4, -2, 0], [2, 4, 6]], [-1, 1, 3]]
+    for got, want in zip(o, expect):   # (TF 2.21's values)
+        np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float),
+                                   rtol=1e-6)
+    np.testing.assert_allclose(gv[0], [[-1, -1, -1], [1, 1, 1]])
+    np.testing.assert_allclose(gv[1][0], [[-18, -18], [-10, -10], [-2, -2]])
+
+
+def test_update_of_an_uninitialised_variable_is_tfs_error():
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        with tf.Session() as sess:
+            for op in (tf.assign_add(v, [1.0, 1.0]), tf.scatter_add(v, [0], [1.0])):
+                with pytest.raises(tf.errors.FailedPreconditionError,
+                                   match="uninitialized value v"):
+                    sess.run(op)
+            assert sess.run(tf.assign(v, [5.0, 6.0])).tolist() == [5.0, 6.0]   # (allowed)
+            assert sess.run(tf.assign_add(v, [1.0, 1.0])).tolist() == [6.0, 7.0]

@@ -34,6 +34,7 @@ from . import keras_more_layers as _more
 from . import keras_text as _text
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
+from . import keras_backend_ops as _backend_ops
 from . import keras_callbacks as _keras_callbacks
 from . import keras_optimizers as _keras_optimizers
 from . import rows as _rows
@@ -189,7 +190,7 @@ BACKEND_OPS = dict(
     in_train_phase=_in_train_phase,
     in_test_phase=lambda x, alt, training=None: _in_train_phase(alt, x, training),
 )
-backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in (
+backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE, **{n: getattr(K, n) for n in (
     "get_session", "set_session", "clear_session", "learning_phase", "set_learning_phase",
     "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format", "get_value",
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
