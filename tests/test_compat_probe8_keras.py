@@ -364,7 +364,7 @@ def test_more_backend_functions_as_tf():
                 K.pool2d(img, (2, 2), strides=(2, 2))[0, 0, 0], K.reverse(m, 1),
                 K.arange(1, 7, 2), K.temporal_padding(x, (1, 2))[0, :, 0],
                 K.map_fn(lambda r: r * 2, m), K.foldl(lambda a, r: a + r, m)]
-        g = K.gradients(K.sum(outs[0]) + K.sum(K.batch_dot(x, x, axes=(2, 2))), [m, x])
+        g = K.gradients(K.sum(outs[0]) + K.sum(K.batch_dot(x, x, axes=(1, 1))), [m, x])
         sess = K.get_session()
         o, gv = sess.run(outs), sess.run(g)
     expect = [[[2, 1, 0], [1, 2, 3]], [[-4, -2, 0], [2, 4, 6]], [False, False], True,
