@@ -5,10 +5,8 @@ draws, ``dropout``, ``update``/``update_add``/``update_sub``, ``bias_add``, ``co
 ``pool2d``, ``reverse``, ``arange``, ``eye``, ``print_tensor``, ``map_fn``, ``foldl``,
 ``temporal_padding``, ``spatial_2d_padding``, ``name_scope``.
 
-The TF1 functions are reached through ``symgrad.compat.v1`` when called (that module
-imports this one's namespace).
-
-Sits in ``compat``; imports the tracing functions and ``compat``'s keras backend.
+Sits in ``compat``; imports the tracing functions and ``compat``'s keras backend,
+control flow, variables, distributions and state.
 
 >>> import symgrad.compat.v1 as tf
 >>> K = tf.keras.backend
@@ -22,23 +20,25 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..tracing import functions as _f
+from ..tracing import nn as _nn
+from . import control as _control
+from . import distributions as _distributions
+from . import initializers as _init
 from . import keras_backend as K
-
-
-def _tf():
-    from . import v1   # (at call time: v1 imports this module's namespace)
-    return v1
+from . import variables as _variables
+from .state import state_of
+from .tensor import as_tf1, constant, tf_dtype_arg
 
 
 def switch(condition, then_expression, else_expression):
     """``then`` where ``condition`` holds, else ``else`` (``tf.cond`` for a scalar
     condition; an elementwise pick, the condition broadcast, otherwise)."""
-    tf = _tf()
     cond = _t.as_tensor(condition)
     cond = _t.cast(cond, np.bool_) if cond.dtype != np.bool_ else cond   # (Keras casts)
     pick = [e() if callable(e) else e for e in (then_expression, else_expression)]
     if cond.ndim == 0:
-        return tf.cond(cond, lambda: pick[0], lambda: pick[1])
+        return _control.cond(cond, lambda: pick[0], lambda: pick[1])
     target = _t.as_tensor(pick[0])
     while cond.ndim < target.ndim:
         cond = _t.expand_dims(cond, -1)
@@ -85,31 +85,41 @@ def batch_dot(x, y, axes=None):
 
 
 def update(x, new_x):
-    return _tf().assign(x, new_x)
+    return _variables.assign(x, new_x)
 
 
 def update_add(x, increment):
-    return _tf().assign_add(x, increment)
+    return _variables.assign_add(x, increment)
 
 
 def update_sub(x, decrement):
-    return _tf().assign_sub(x, decrement)
+    return _variables.assign_sub(x, decrement)
 
 
 def dropout(x, level, noise_shape=None, seed=None):
-    return _tf().nn.dropout(x, rate=level, noise_shape=noise_shape, seed=seed)
+    return _nn.dropout(x, rate=level, noise_shape=noise_shape, rng=_init.rng(seed),
+                       per_run=True)   # (a new mask at each run, as TF's)
+
+
+def _drawn(shape, dist, seed, dtype, scale, shift):
+    """``scale * numbers + shift``, drawn at each run (as tf.random_normal's)."""
+    z = _distributions.drawn(_f._dims(shape, "shape"), dist, seed)
+    return as_tf1(_f.cast(z * scale + shift, tf_dtype_arg(dtype or K.floatx())))
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    return _tf().random_normal(shape, mean, stddev, dtype or K.floatx(), seed)
+    return _drawn(shape, "normal", seed, dtype, stddev, mean)
 
 
 def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    return _tf().random_uniform(shape, minval, maxval, dtype or K.floatx(), seed)
+    return _drawn(shape, "uniform", seed, dtype, maxval - minval, minval)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    return _tf().truncated_normal(shape, mean, stddev, dtype or K.floatx(), seed)
+    """Normal numbers redrawn beyond two standard deviations, drawn once (a fixed shape,
+    as tf.truncated_normal's)."""
+    z = _init.truncated_standard_normal(_init.rng(seed), tuple(int(d) for d in shape))
+    return constant(mean + stddev * z, dtype=tf_dtype_arg(dtype or K.floatx()))
 
 
 def bias_add(x, bias, data_format=None):
@@ -126,14 +136,14 @@ def _padding(padding):
 def conv2d(x, kernel, strides=(1, 1), padding="valid", data_format=None,
            dilation_rate=(1, 1)):
     """``tf.nn.conv2d`` over channels_last images (Keras's strides and padding names)."""
-    return _tf().nn.conv2d(x, kernel, [1, *strides, 1], _padding(padding),
-                           dilations=[1, *dilation_rate, 1])
+    return _nn.conv2d(x, kernel, [1, *strides, 1], _padding(padding),
+                      dilations=[1, *dilation_rate, 1])
 
 
 def pool2d(x, pool_size, strides=(1, 1), padding="valid", data_format=None, pool_mode="max"):
     if pool_mode not in ("max", "avg"):
         raise ValueError(f"pool2d: pool_mode must be 'max' or 'avg', got {pool_mode!r}")
-    pool = _tf().nn.max_pool if pool_mode == "max" else _tf().nn.avg_pool
+    pool = _nn.max_pool if pool_mode == "max" else _nn.avg_pool
     return pool(x, [1, *pool_size, 1], [1, *strides, 1], _padding(padding))
 
 
@@ -153,15 +163,19 @@ def eye(size, dtype=None, name=None):
 
 
 def print_tensor(x, message=""):
-    return _tf().Print(x, [x], message)
+    """``x``; each run that evaluates it prints ``message`` and x's entries (tf.Print)."""
+    x = _t.as_tensor(x)
+    out = _f.identity(x, name="print_tensor")
+    state_of(x.graph).prints[out] = ([x], message, None, 3)
+    return out
 
 
 def map_fn(fn, elems, name=None, dtype=None):
-    return _tf().map_fn(fn, elems, dtype=dtype)
+    return _control.map_fn(fn, elems, dtype=dtype)
 
 
 def foldl(fn, elems, initializer=None, name=None):
-    return _tf().foldl(fn, elems, initializer=initializer)
+    return _control.foldl(fn, elems, initializer=initializer)
 
 
 def temporal_padding(x, padding=(1, 1)):
@@ -173,7 +187,7 @@ def spatial_2d_padding(x, padding=((1, 1), (1, 1)), data_format=None):
 
 
 def name_scope(name):
-    return _tf().name_scope(name)
+    return _t.get_default_graph().name_scope(name)
 
 
 BACKEND_MORE = dict(
