@@ -157,8 +157,10 @@ def test_early_stopping_and_refusals():
         es = keras.callbacks.EarlyStopping(monitor="loss", patience=1, min_delta=10.0)
         h = m.fit(X, y, epochs=10, batch_size=24, verbose=0, callbacks=[es])
         assert len(h.history["loss"]) == 2 and es.stopped_epoch == 1   # (TF's)
-        with pytest.raises(ValueError, match="sample_weight .* not supported"):
-            m.fit(X, y, sample_weight=np.ones(24), verbose=0)
+        with pytest.raises(ValueError, match="steps_per_epoch=...\\) is not supported"):
+            m.fit(X, y, steps_per_epoch=3, verbose=0)
+        with pytest.raises(ValueError, match="fit: 3 sample weights for 24 samples"):
+            m.fit(X, y, sample_weight=np.ones(3), verbose=0)
         with pytest.raises(ValueError, match="datasets and generators are not supported"):
             m.fit(iter([X]), y, verbose=0)
         with pytest.raises(ValueError, match="keras metric objects are not supported"):
@@ -204,3 +206,187 @@ def test_rate_change_moves_the_update():
             opt.lr.load(0.25, sess)
             sess.run(step)
             assert sess.run(w) == pytest.approx(0.8 - 0.25 * 1.6)
+
+
+def test_more_keras_layers_as_tf():
+    with tf.Graph().as_default():
+        x = tf.constant(np.linspace(-2, 2, 24, dtype=np.float32).reshape(2, 3, 4))
+        img = tf.constant(np.arange(60, dtype=np.float32).reshape(2, 5, 6, 1))
+        pre = keras.layers.PReLU(alpha_initializer=keras.initializers.Constant(0.25),
+                                 shared_axes=[1])
+        ln = keras.layers.LayerNormalization()
+        outs = [keras.layers.ELU(0.5)(x), pre(x), ln(x),
+                keras.layers.LayerNormalization(axis=[1, 2], epsilon=1e-5)(x),
+                keras.layers.Dot(axes=(2, 2))([x, x]),
+                keras.layers.Dot(axes=1, normalize=True)([x[:, 0], x[:, 1]]),
+                keras.layers.Dot(axes=(1, 1))([x, x]),
+                keras.layers.Cropping2D(((1, 2), (0, 3)))(img),
+                keras.layers.Cropping1D((1, 0))(x), keras.layers.GaussianNoise(0.5)(x)]
+        assert [w.name for w in pre.weights + ln.weights] == [
+            "p_re_lu/alpha:0", "layer_normalization/gamma:0", "layer_normalization/beta:0"]
+        assert [o.shape.as_list() for o in outs] == [
+            [2, 3, 4], [2, 3, 4], [2, 3, 4], [2, 3, 4], [2, 3, 3], [2, 1], [2, 4, 4],
+            [2, 2, 3, 1], [2, 2, 4], [2, 3, 4]]
+        g = tf.gradients(tf.reduce_sum(outs[1] * outs[2]) + tf.reduce_sum(outs[3] ** 2) +
+                         tf.reduce_sum(outs[5]), pre.weights + ln.weights)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            o, gv = sess.run([outs, g])
+    xs = np.linspace(-2, 2, 24, dtype=np.float32).reshape(2, 3, 4)
+    # TF 2.21's numbers
+    np.testing.assert_allclose(o[0][0, 0], [-0.43233, -0.41948, -0.40418, -0.38598], rtol=1e-4)
+    np.testing.assert_allclose(o[1][0, 0], [-0.5, -0.45652, -0.41304, -0.36957], rtol=1e-4)
+    np.testing.assert_allclose(o[2][1, 2], [-1.32424, -0.44141, 0.44141, 1.32424], rtol=1e-4)
+    np.testing.assert_allclose(o[3][0, 0], [-1.59323, -1.30355, -1.01388, -0.7242], rtol=1e-4)
+    np.testing.assert_allclose(o[4][0, 0], [12.24953, 7.41021, 2.57089], rtol=1e-4)
+    np.testing.assert_allclose(o[5][:, 0], [0.99734, 0.94749], rtol=1e-4)
+    np.testing.assert_allclose(o[6][0, 0], [6.07183, 5.3913, 4.71078, 4.03025], rtol=1e-4)
+    assert o[7][0, :, :, 0].tolist() == [[6.0, 7.0, 8.0], [12.0, 13.0, 14.0]]
+    np.testing.assert_array_equal(o[8], xs[:, 1:]) and np.testing.assert_array_equal(o[9], xs)
+    np.testing.assert_allclose(gv[0], [[5.18182, 1.49697, -1.26667, -3.10909]], rtol=1e-4)
+    np.testing.assert_allclose(gv[1], [-1.81364, -0.89242, 1.1803, 4.40454], rtol=1e-4)
+    np.testing.assert_allclose(gv[2], [1.36957, 2.02174, 2.67391, 3.32609], rtol=1e-4)
+
+
+def test_gaussian_noise_only_while_training():
+    K = keras.backend
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 1000])
+        y = keras.layers.GaussianNoise(0.5)(x)
+        sess = K.get_session()
+        a = sess.run(y, {x: np.zeros((4, 1000)), K.learning_phase(): True})
+        b = sess.run(y, {x: np.zeros((4, 1000)), K.learning_phase(): True})
+        assert abs(a.std() - 0.5) < 0.02 and abs(a.mean()) < 0.02 and (a != b).any()
+        assert sess.run(y, {x: np.ones((2, 1000))}).tolist() == np.ones((2, 1000)).tolist()
+
+
+TEXTS = ["The cat sat on the mat.", "The dog ate my homework!", "Cats and dogs; the end",
+         "a b c a b a"]
+
+
+def test_tokenizer_as_keras():
+    T = keras.preprocessing.text
+    t = T.Tokenizer()
+    t.fit_on_texts(TEXTS)
+    assert sorted(t.word_index.items())[:6] == [("a", 2), ("and", 13), ("ate", 9), ("b", 3),
+                                                ("c", 16), ("cat", 4)]
+    assert t.document_count == 4 and t.word_counts["the"] == 4
+    assert t.texts_to_sequences(["the cat and the unknown dog", "A b!"]) == [[1, 4, 13, 1, 8],
+                                                                             [2, 3]]
+    tfidf = t.texts_to_matrix(["the cat the", "b b a"], mode="tfidf")[:, :6]
+    np.testing.assert_allclose(tfidf, [[0.0, 1.1736, 0.0, 0.0, 1.09861, 0.0],
+                                       [0.0, 0.0, 1.09861, 1.86011, 0.0, 0.0]], rtol=1e-5)
+    assert t.texts_to_matrix(["the cat the"], mode="count")[0, :6].tolist() == [0, 2, 0, 0, 1, 0]
+    o = T.Tokenizer(num_words=6, oov_token="<OOV>")
+    o.fit_on_texts(TEXTS)
+    assert o.texts_to_sequences(["the cat and the unknown dog", "A b!"]) == [[2, 5, 1, 2, 1, 1],
+                                                                             [3, 4]]
+    assert o.sequences_to_texts([[1, 2, 3, 9]]) == ["<OOV> the a <OOV>"]   # (TF's)
+    assert T.text_to_word_sequence("Hello, World!  Hi--there") == ["hello", "world", "hi",
+                                                                   "there"]
+    with pytest.raises(ValueError, match="Unknown vectorization mode: bits"):
+        t.texts_to_matrix(["a"], mode="bits")
+
+
+def test_summary_wraps_long_names_and_fit_reports_as_keras(capsys):
+    with tf.Graph().as_default():
+        model = keras.Sequential([keras.layers.Embedding(20, 8, input_length=6),
+                                  keras.layers.GlobalAveragePooling1D(),
+                                  keras.layers.Dense(1, activation="sigmoid")])
+        lines = []
+        model.summary(print_fn=lines.append)
+        # TF 2.21's table (tf_keras): the long layer name continues on the next line
+        assert lines[6] == (" global_average_pooling1d (  (None, 8)                 0"
+                            "         ")
+        assert lines[7] == " GlobalAveragePooling1D)" + " " * 41   # (65 columns)
+        assert lines[-4:-1] == ["Total params: 169 (676.00 Byte)",
+                                "Trainable params: 169 (676.00 Byte)",
+                                "Non-trainable params: 0 (0.00 Byte)"]
+        model.compile("sgd", "binary_crossentropy")
+        x, y = np.ones((6, 6), np.int32), np.ones(6)
+        model.fit(x, y, epochs=1, verbose=1, validation_data=(x[:2], y[:2]))
+        out = capsys.readouterr().out.splitlines()
+        assert out[:2] == ["Train on 6 samples, validate on 2 samples", "Epoch 1/1"]
+        assert out[2].startswith("6/6 [==============================] - loss: ")
+
+
+@pytest.mark.parametrize("weighting, history, kernel, weighted, plain", [
+    ("sample", [0.343187, 0.193936], [0.8772, 0.64828, -0.073392], 0.144764, 0.216947),
+    ("class", [1.060307, 0.362188], [1.398503, 0.441334, -0.331572], 0.066799, 0.0817),
+])
+def test_sample_and_class_weights_as_keras(weighting, history, kernel, weighted, plain):
+    # Keras: loss = sum(weight * loss) / batch size; metrics unweighted (TF's numbers)
+    X = np.random.RandomState(0).randn(8, 3).astype(np.float32)
+    y = (X[:, 0] > 0).astype(np.float32)
+    sw = np.array([1.0, 2.0, 0.0, 0.5, 1.0, 3.0, 0.0, 1.0], np.float32)
+    given = dict(sample_weight=sw) if weighting == "sample" else \
+        dict(class_weight={0: 1.0, 1: 3.0})
+    with tf.Graph().as_default():
+        m = keras.Sequential([keras.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+        m.set_weights([np.array([[0.5], [0.2], [-0.1]], np.float32),
+                       np.array([0.1], np.float32)])
+        m.compile(keras.optimizers.SGD(0.5), "binary_crossentropy", metrics=["acc"])
+        h = m.fit(X, y, batch_size=4, epochs=2, verbose=0, shuffle=False, **given)
+        np.testing.assert_allclose(h.history["loss"], history, rtol=2e-5)
+        assert h.history["acc"] == [1.0, 1.0]
+        np.testing.assert_allclose(m.get_weights()[0].ravel(), kernel, rtol=2e-5)
+        np.testing.assert_allclose(m.evaluate(X, y, sample_weight=sw, verbose=0),
+                                   [weighted, 1.0], rtol=2e-5)
+        np.testing.assert_allclose(m.evaluate(X, y, verbose=0), [plain, 1.0], rtol=2e-5)
+        h2 = m.fit(X, y, epochs=1, verbose=0, validation_data=(X, y, sw))
+        assert h2.history["val_loss"][0] == pytest.approx(m.evaluate(X, y, sample_weight=sw,
+                                                                     verbose=0)[0], rel=1e-5)
+
+
+def test_mean_of_booleans():
+    # a custom Keras metric K.mean(K.equal(...)): TF casts to floatx (0.75 here), while
+    # tf.reduce_mean/sum/max of a bool tensor is TF's TypeError (symgrad gave 0.25 / True)
+    K = keras.backend
+    with tf.Graph().as_default():
+        b = tf.constant([True, False, True, True])
+        assert K.get_session().run(K.mean(b)) == 0.75
+        for reduce in (tf.reduce_mean, tf.reduce_sum, tf.reduce_max, tf.reduce_prod, K.sum):
+            with pytest.raises(TypeError, match="is a bool tensor.*cast it first"):
+                reduce(b)
+        assert K.get_session().run(tf.reduce_any(b))
+
+
+def test_more_backend_functions_as_tf():
+    K = keras.backend
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(12, dtype=np.float32).reshape(2, 3, 2) - 5)
+        m = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) - 2)
+        img = tf.constant(np.arange(64, dtype=np.float32).reshape(2, 4, 4, 2) / 10)
+        outs = [K.switch(m > 0, m, -m), K.switch(K.constant(True), lambda: m * 2, lambda: m),
+                K.any(m > 3, axis=1), K.all(m > -3), K.round(m / 4), K.not_equal(m, 0),
+                K.cumsum(m, axis=1), K.cumprod(m + 3, axis=0), K.batch_dot(m, m),
+                K.batch_dot(x, x, axes=(1, 1)), K.batch_dot(x, m, axes=(1, 1)),
+                K.pool2d(img, (2, 2), strides=(2, 2))[0, 0, 0], K.reverse(m, 1),
+                K.arange(1, 7, 2), K.temporal_padding(x, (1, 2))[0, :, 0],
+                K.map_fn(lambda r: r * 2, m), K.foldl(lambda a, r: a + r, m)]
+        g = K.gradients(K.sum(outs[0]) + K.sum(K.batch_dot(x, x, axes=(1, 1))), [m, x])
+        sess = K.get_session()
+        o, gv = sess.run(outs), sess.run(g)
+    expect = [[[2, 1, 0], [1, 2, 3]], [[-4, -2, 0], [2, 4, 6]], [False, False], True,
+              [[0, 0, 0], [0, 0, 1]], [[True, True, False], [True, True, True]],
+              [[-2, -3, -3], [1, 3, 6]], [[1, 2, 3], [4, 10, 18]], [[5], [14]],
+              [[[35, 26], [26, 20]], [[35, 44], [44, 56]]], [[13, 10], [22, 28]],
+              [1.0, 1.1], [[0, -1, -2], [3, 2, 1]], [1, 3, 5], [0, -5, -3, -1, 0, 0],
+              [[-4, -2, 0], [2, 4, 6]], [-1, 1, 3]]
+    for got, want in zip(o, expect):   # (TF 2.21's values)
+        np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float),
+                                   rtol=1e-6)
+    np.testing.assert_allclose(gv[0], [[-1, -1, -1], [1, 1, 1]])
+    np.testing.assert_allclose(gv[1][0], [[-18, -18], [-10, -10], [-2, -2]])
+
+
+def test_update_of_an_uninitialised_variable_is_tfs_error():
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0], name="v")
+        with tf.Session() as sess:
+            for op in (tf.assign_add(v, [1.0, 1.0]), tf.scatter_add(v, [0], [1.0])):
+                with pytest.raises(tf.errors.FailedPreconditionError,
+                                   match="uninitialized value v"):
+                    sess.run(op)
+            assert sess.run(tf.assign(v, [5.0, 6.0])).tolist() == [5.0, 6.0]   # (allowed)
+            assert sess.run(tf.assign_add(v, [1.0, 1.0])).tolist() == [6.0, 7.0]

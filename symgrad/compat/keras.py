@@ -1,7 +1,7 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
-``keras_rnn``, ``keras_wrappers``), ``Sequential``/``Model`` called on tensors
+``keras_rnn``, ``keras_wrappers``, ``keras_more_layers``), ``Sequential``/``Model`` called on tensors
 (``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
 ``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
 ``backend`` (``keras_backend`` and the ``K.*`` ops below), ``utils.to_categorical``
@@ -30,8 +30,11 @@ from . import keras_backend as K
 from . import keras_constraints as _constraints
 from . import keras_core as _core
 from . import keras_merge as _merge
+from . import keras_more_layers as _more
+from . import keras_text as _text
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
+from . import keras_backend_ops as _backend_ops
 from . import keras_callbacks as _keras_callbacks
 from . import keras_optimizers as _keras_optimizers
 from . import rows as _rows
@@ -39,6 +42,7 @@ from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
 from .runtime import MISSING, missing, namespace
+from .v1_ops import _no_bool
 from .tensor import constant
 
 _RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM, GRU and Bidirectional; "
@@ -54,7 +58,8 @@ MISSING.update({
                       "(np.load) and feed them",
     "keras.applications": "pretrained models (and their downloaded weights) are not "
                           "supported; build the network with tf.keras.layers",
-    "keras.preprocessing": "of keras preprocessing symgrad has sequence.pad_sequences; "
+    "keras.preprocessing": "of keras preprocessing symgrad has sequence.pad_sequences and text's "
+                           "Tokenizer; "
                            "prepare other arrays with numpy (and tf.image for images) "
                            "and feed them",
     "keras.models.load_model": "keras model files are not supported; rebuild the model in "
@@ -111,6 +116,11 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
 
 def _reducer(reduce):
     def keras_form(x, axis=None, keepdims=False):
+        x = _t.as_tensor(x)
+        if x.dtype == np.bool_:
+            if reduce is not _t.reduce_mean:
+                _no_bool(reduce.__name__, x)
+            x = _t.cast(x, K.floatx())   # (K.mean of booleans: the fraction of True)
         return reduce(x, axis=axis, keepdims=keepdims)
     return keras_form
 
@@ -180,7 +190,7 @@ BACKEND_OPS = dict(
     in_train_phase=_in_train_phase,
     in_test_phase=lambda x, alt, training=None: _in_train_phase(alt, x, training),
 )
-backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in (
+backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE, **{n: getattr(K, n) for n in (
     "get_session", "set_session", "clear_session", "learning_phase", "set_learning_phase",
     "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format", "get_value",
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
@@ -191,7 +201,8 @@ backend = namespace("keras.backend", **BACKEND_OPS, **{n: getattr(K, n) for n in
         name=name))
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
-                   **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers)
+                   **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
+                                                    _more)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)
@@ -212,7 +223,8 @@ optimizers = namespace("keras.optimizers", **{n: getattr(_keras_optimizers, n)
 callbacks = namespace("keras.callbacks", **{n: getattr(_keras_callbacks, n)
                                             for n in _keras_callbacks.__all__})
 preprocessing = namespace("keras.preprocessing", sequence=namespace(
-    "keras.preprocessing.sequence", pad_sequences=pad_sequences))
+    "keras.preprocessing.sequence", pad_sequences=pad_sequences), text=namespace(
+    "keras.preprocessing.text", **{n: getattr(_text, n) for n in _text.__all__}))
 keras = namespace("keras", layers=layers, activations=activations,
                   initializers=initializers, regularizers=regularizers,
                   constraints=constraints, losses=losses,

@@ -1,7 +1,8 @@
 """What ``Model.compile`` builds in the graph (``compat.keras_training`` runs it): a
 target placeholder per output (``(None, 1)`` for sparse labels, as Keras's), the loss
--- the batch mean of ``loss(y_true, y_pred)`` per output, times ``loss_weights``, plus
-the layers' regularization losses -- the metrics' batch means under graph-mode Keras's
+-- the batch mean of ``loss(y_true, y_pred)`` per output (times the sample weights fed
+to ``<output>_sample_weights``: Keras's sum over the batch size), times
+``loss_weights``, plus the layers' regularization losses -- the metrics' batch means under graph-mode Keras's
 names (``"accuracy"``: ``acc``, binary, sparse or categorical by the loss and the
 output; ``"mae"``: ``mean_absolute_error``; a second output's prefixed ``cls_acc``)
 and the training op (the optimizer's step grouped with the layers' updates).
@@ -81,6 +82,16 @@ def _batch_mean(values):
     return _t.reduce_mean(values) if values.ndim else values
 
 
+def _weighted_mean(values, weights):
+    """Keras's SUM_OVER_BATCH_SIZE: ``sum(loss * sample weight) / number of losses``
+    (the weights, one per sample, fed as ones when none are given)."""
+    if not values.ndim:
+        return values
+    w = _t.reshape(weights, [-1] + [1] * (values.ndim - 1)) if values.ndim > 1 else weights
+    size = _t.cast(_t.size(values), values.dtype)
+    return _t.reduce_sum(values * _t.cast(w, values.dtype)) / size
+
+
 def build(model, optimizer, loss, metrics, loss_weights):
     """The graph of ``compile``: targets, total loss, metric means, training op."""
     outputs = model.outputs
@@ -89,14 +100,16 @@ def build(model, optimizer, loss, metrics, loss_weights):
         is not None else [1.0] * len(outputs)
     asked = _per_output(metrics or [], outputs, "metrics")
     prefixes = [o.name.split("/")[0] + "_" if len(outputs) > 1 else "" for o in outputs]
-    targets, parts, names, values = [], [], ["loss"], []
+    targets, sample_weights, parts, names, values = [], [], [], ["loss"], []
     for out, loss_fn, w, prefix in zip(outputs, losses, weights, prefixes):
         sparse = getattr(loss_fn, "__name__", "") == "sparse_categorical_crossentropy"
         shape = (None,) * (out.ndim - 1) + ((1,) if sparse else (None,))  # (Keras's targets)
-        target = as_tf1(_t.placeholder(out.dtype, shape,
-                                       name=out.name.split("/")[0] + "_target"))
+        layer = out.name.split("/")[0]
+        target = as_tf1(_t.placeholder(out.dtype, shape, name=layer + "_target"))
         targets.append(target)
-        parts.append(_batch_mean(loss_fn(target, out)) * w)
+        sample_weights.append(as_tf1(_t.placeholder(out.dtype, (None,),
+                                                    name=layer + "_sample_weights")))
+        parts.append(_weighted_mean(loss_fn(target, out), sample_weights[-1]) * w)
         if len(outputs) > 1:
             names.append(prefix + "loss")
             values.append(parts[-1] / w if w else parts[-1])
@@ -110,7 +123,10 @@ def build(model, optimizer, loss, metrics, loss_weights):
         total = total + part
     step = optimizer.minimize(total, var_list=model.trainable_weights)
     train_op = group(step, *model.updates) if model.updates else step
-    return Compiled(targets, total, names, values, train_op, optimizer)
+    found = Compiled(targets, total, names, values, train_op, optimizer)
+    found.sample_weights, found.sparse = sample_weights, [
+        getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses]
+    return found
 
 
 __all__ = ["Compiled", "build"]

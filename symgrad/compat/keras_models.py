@@ -30,6 +30,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from . import keras_backend as K
+from . import keras_summary as _summary
 from .keras_training import Training
 from .keras_layers import Layer, distinct, flat, static_shapes, takes_argument
 from .tensor import as_tf1, tf_dtype_arg
@@ -179,29 +180,9 @@ class Model(Training, Layer):
         found = [np.concatenate([p[i] for p in parts]) for i in range(len(self.outputs))]
         return found if len(found) > 1 else found[0]
 
-    def summary(self, print_fn=print):
-        """Keras's table of the layers, their output shapes and parameter counts (its
-        layout: 65 columns; a functional model's "Connected to" column is left out)."""
-        rule, row = "_" * 65, "{:<29}{:<26}{:<10}".format
-        print_fn(f'Model: "{self.name}"')
-        print_fn(rule)
-        print_fn(row(" Layer (type)", "Output Shape", "Param #"))
-        print_fn("=" * 65)
-        for k, layer in enumerate(self._sublayers()):
-            try:
-                shape = layer.output_shape
-            except AttributeError:
-                shape = "multiple"
-            print_fn(row(f" {layer.name} ({type(layer).__name__})", str(shape),
-                         str(layer.count_params())))
-            print_fn(" " * 65)
-        print_fn("=" * 65)
-        trainable = sum(int(np.prod(w.shape)) for w in self.trainable_weights)
-        total = self.count_params()
-        for what, count in (("Total", total), ("Trainable", trainable),
-                            ("Non-trainable", total - trainable)):
-            print_fn(f"{what} params: {count} ({_memory(count * 4)})")
-        print_fn(rule)
+    def summary(self, print_fn=print, **kwargs):
+        """Keras's table of the layers, their output shapes and parameter counts."""
+        _summary.summary(self, print_fn)
 
     output_shape = property(lambda self: static_shapes(self._one("outputs")))
     input_shape = property(lambda self: static_shapes(self._one("inputs")))
@@ -214,14 +195,6 @@ class Model(Training, Layer):
             raise AttributeError(f"tf.keras.Model.{name} is not supported in symgrad: "
                                  f"{REFUSED[name]}")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-
-def _memory(size):
-    """Keras's readable size of ``size`` bytes: ``20.00 Byte``, ``1.50 KB``."""
-    for unit in ("Byte", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.2f} {unit}"
-        size /= 1024
 
 
 class Sequential(Model):

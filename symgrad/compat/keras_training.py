@@ -12,8 +12,9 @@ order with ``np.random.shuffle``, as Keras does.  Metric names are graph-mode Ke
 ``"accuracy"`` is ``acc`` (binary, sparse or categorical by the loss and the output),
 ``"mae"`` is ``mean_absolute_error``.
 
-Not supported (a clear error): sample and class weights, datasets and generators as
-``x``, keras metric objects.
+``sample_weight`` and ``class_weight`` weigh the loss as Keras does
+(``compat.keras_weights``; the metrics stay unweighted).  Not supported (a clear
+error): datasets and generators as ``x``, keras metric objects.
 
 Sits in ``compat``; imports the keras modules and ``compat.session``.
 
@@ -35,6 +36,7 @@ from . import keras_backend as K
 from . import keras_callbacks as _callbacks
 from . import keras_optimizers as _optimizers
 from .keras_compile import build
+from .keras_weights import with_weights
 from .session import initialized_anywhere
 
 def _arrays(data, tensors, what):
@@ -112,7 +114,7 @@ class Training:
         ``training``; the metrics are Keras's running means (``_running``)."""
         c = self._compiled
         feed = dict(zip(self.inputs, xs))
-        feed.update(zip(c.targets, ys))
+        feed.update(zip(c.targets + c.sample_weights, ys))
         phase = K.learning_phase()
         if isinstance(phase, Node):
             feed[phase] = bool(training)
@@ -155,10 +157,11 @@ class Training:
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, **kwargs):
         """Train for ``epochs`` over ``x``, ``y`` in batches; returns the ``History``."""
         c = self._compiled_or_raise("fit")
-        if class_weight is not None or sample_weight is not None or steps_per_epoch:
-            raise ValueError("fit: class_weight, sample_weight and steps_per_epoch are not "
-                             "supported; weight the loss in a custom training loop")
-        xs, ys = _arrays(x, self.inputs, "fit(x)"), _arrays(y, c.targets, "fit(y)")
+        if steps_per_epoch:
+            raise ValueError("fit(steps_per_epoch=...) is not supported: it belongs to "
+                             "datasets and generators; pass numpy arrays")
+        xs = _arrays(x, self.inputs, "fit(x)")
+        ys = with_weights(c, _arrays(y, c.targets, "fit(y)"), sample_weight, class_weight)
         val = _validation(xs, ys, validation_split, validation_data, self, c)
         if validation_split:
             split = int(_count(xs + ys) * (1.0 - validation_split))
@@ -168,6 +171,9 @@ class Training:
                        dict(epochs=epochs, samples=_count(xs + ys), verbose=verbose))
         batch = int(batch_size or 32)
         self.stop_training = False
+        if verbose:   # (graph-mode Keras's first line)
+            print(f"Train on {_count(xs + ys)} samples" + (
+                f", validate on {_count(val[0] + val[1])} samples" if val is not None else ""))
         hooks.call("on_train_begin", {})
         for epoch in range(initial_epoch, epochs):
             hooks.call("on_epoch_begin", epoch, {})
@@ -190,26 +196,28 @@ class Training:
                  steps=None, callbacks=None, **kwargs):
         """``[loss, metrics...]`` over the data (the loss alone without metrics)."""
         c = self._compiled_or_raise("evaluate")
-        if sample_weight is not None:
-            raise ValueError("evaluate(sample_weight=...) is not supported")
-        found = self._loop(_arrays(x, self.inputs, "evaluate(x)"),
-                           _arrays(y, c.targets, "evaluate(y)"), int(batch_size or 32), False)
+        ys = with_weights(c, _arrays(y, c.targets, "evaluate(y)"), sample_weight,
+                          what="evaluate")
+        found = self._loop(_arrays(x, self.inputs, "evaluate(x)"), ys, int(batch_size or 32),
+                           False)
         return found if len(found) > 1 else found[0]
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True):
         """One update on the batch; ``[loss, metrics...]`` before it."""
         c = self._compiled_or_raise("train_on_batch")
-        found = self._run(_arrays(x, self.inputs, "train_on_batch(x)"),
-                          _arrays(y, c.targets, "train_on_batch(y)"), True)
+        ys = with_weights(c, _arrays(y, c.targets, "train_on_batch(y)"), sample_weight,
+                          class_weight, "train_on_batch")
+        found = self._run(_arrays(x, self.inputs, "train_on_batch(x)"), ys, True)
         if reset_metrics:
             self.reset_metrics()
         return found if len(found) > 1 else found[0]
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True):
         c = self._compiled_or_raise("test_on_batch")
-        found = self._run(_arrays(x, self.inputs, "test_on_batch(x)"),
-                          _arrays(y, c.targets, "test_on_batch(y)"), False)
+        ys = with_weights(c, _arrays(y, c.targets, "test_on_batch(y)"), sample_weight,
+                          what="test_on_batch")
+        found = self._run(_arrays(x, self.inputs, "test_on_batch(x)"), ys, False)
         if reset_metrics:
             self.reset_metrics()
         return found if len(found) > 1 else found[0]
@@ -222,11 +230,13 @@ class Training:
 def _validation(xs, ys, split, data, model, compiled):
     """The validation arrays: ``validation_data``, or the last ``split`` of the data."""
     if data is not None:
-        if len(data) != 2:
-            raise ValueError("fit(validation_data=...): give (x_val, y_val); validation "
-                             "sample weights are not supported")
+        if len(data) not in (2, 3):
+            raise ValueError("fit(validation_data=...): give (x_val, y_val) or (x_val, y_val, "
+                             "val_sample_weights)")
+        ys = _arrays(data[1], compiled.targets, "validation_data y")
         return (_arrays(data[0], model.inputs, "validation_data x"),
-                _arrays(data[1], compiled.targets, "validation_data y"))
+                with_weights(compiled, ys, data[2] if len(data) == 3 else None,
+                             what="validation_data"))
     if not split:
         return None
     if not 0.0 < split < 1.0:
@@ -236,7 +246,7 @@ def _validation(xs, ys, split, data, model, compiled):
 
 
 def _report(verbose, epoch, epochs, n, logs):
-    """Keras's end-of-epoch line (without the timings)."""
+    """Keras's end-of-epoch lines (without its progress bar's steps and timings)."""
     if verbose:
         print(f"Epoch {epoch + 1}/{epochs}")
         values = " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())

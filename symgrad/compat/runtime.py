@@ -356,7 +356,7 @@ for _name in ("read_file", "io.read_file", "gfile.GFile.read_tensor", "write_fil
                       "images) and feed the arrays")
 _STRINGS = ("symgrad tensors hold real numbers, so string tensors are not supported; map "
             "text to integer ids in Python before feeding (a dict, or "
-            "tf.keras.preprocessing.text.Tokenizer-style code) and look the ids up with "
+            "tf.keras.preprocessing.text.Tokenizer) and look the ids up with "
             "tf.nn.embedding_lookup or tf.one_hot")
 for _name in ("strings", "string_split", "as_string", "string_to_number", "string_join",
               "substr", "regex_replace", "decode_raw", "decode_csv", "decode_base64",

@@ -26,7 +26,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from .state import Operation
-from .variables import Variable
+from .variables import Variable, require_initialized
 
 _ROW_UPDATES = {
     "update": lambda out, at, u: out.__setitem__(at, u),
@@ -61,6 +61,7 @@ def _scatter(kind, nd, ref, indices, updates, name):
     combine = _ROW_UPDATES[kind]
 
     def effect(values, session):
+        require_initialized(ref, session, what)
         at, upd = np.asarray(values[0]), np.asarray(values[1], dtype=ref.dtype)
         where = tuple(np.moveaxis(at, -1, 0)) if nd else at
         want = np.shape(np.empty(ref.shape)[where])
@@ -114,6 +115,7 @@ def count_up_to(ref, limit, name=None):
         raise TypeError(f"count_up_to: ref must be an integer Variable, got {ref!r}")
 
     def effect(values, session):
+        require_initialized(ref, session, "CountUpTo")
         if values[0] >= limit:
             raise OutOfRangeError(None, None, f"Reached limit of {limit}")
         ref.value = np.array(values[0] + 1, dtype=ref.dtype)

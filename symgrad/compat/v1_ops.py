@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import Node
 from ..tracing import arrays as _arrays
 from . import more_ops as _more_ops
 from . import rnn as _rnn
@@ -153,9 +154,21 @@ def _tf1_reduction(fn):
             raise ValueError(f"{fn.__name__}: pass axis or reduction_indices, not both")
         axis = reduction_indices if axis is None else axis
         keep = keep_dims if keepdims is None else keepdims
+        if fn.__name__ not in ("reduce_any", "reduce_all"):
+            _no_bool(fn.__name__, input_tensor)
         return fn(input_tensor, axis=axis, keepdims=bool(keep), name=name)
     reduce.__name__, reduce.__doc__ = fn.__name__, fn.__doc__
     return reduce
+
+
+def _no_bool(what, value):
+    """TF's TypeError for a bool tensor given to an arithmetic reduction (its kernels take
+    numbers only); symgrad would otherwise reduce True/False with logic, not counts."""
+    if isinstance(value, Node) and value.dtype == np.bool_:
+        raise TypeError(f"tf.{what}: {value.name!r} is a bool tensor, which TF does not "
+                        f"reduce arithmetically; cast it first: tf.{what}(tf.cast(x, "
+                        "tf.float32)) (a mean of the cast booleans is the fraction of True), "
+                        "or use tf.reduce_any / tf.reduce_all")
 
 
 _REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",

@@ -146,11 +146,24 @@ def _update(ref, combine, value, name, kind):
     delta = _value_for(ref, value, name)
 
     def effect(values, session):
+        if combine is not None:   # (tf.assign may set an uninitialised variable; += not)
+            require_initialized(ref, session, kind)
         new = combine(ref.value, values[0]) if combine else values[0]
         ref.value = np.array(np.broadcast_to(new, ref.shape), dtype=ref.dtype)
         session.mark_initialized(ref)
     return Operation(name, inputs=[delta], effect=effect, value=ref, graph=ref.graph,
                      type=kind)
+
+
+def require_initialized(ref, session, kind):
+    """TF's FailedPreconditionError for an update that reads ``ref`` (AssignAdd, a
+    scatter) before any initializer ran in ``session``: the old value is not defined."""
+    if ref not in session._initialized:
+        from .errors import FailedPreconditionError
+        raise FailedPreconditionError(
+            None, None, f"Attempting to use uninitialized value {ref.op_name} (in {kind}): run "
+            "sess.run(tf.global_variables_initializer()) (or the variable's initializer) "
+            "in this session first")
 
 
 def _value_for(ref, value, name):

@@ -1,0 +1,161 @@
+"""More ``tf.keras.layers`` that TF1-era Keras programs use: ``ELU``, ``PReLU``,
+``LayerNormalization``, ``Dot``, ``Cropping1D``, ``Cropping2D``, ``GaussianNoise``,
+with TF1 keras's weight names (``p_re_lu/alpha:0``, ``layer_normalization/gamma:0``)
+and formulas:
+
+- ``PReLU``: ``relu(x) - alpha * relu(-x)``, alpha shaped like one sample (1 along
+  ``shared_axes``), starting at 0;
+- ``LayerNormalization(axis=-1, epsilon=1e-3)``: ``(x - mean) / sqrt(var + eps) *
+  gamma + beta`` over ``axis``;
+- ``Dot(axes, normalize=False)``: the batched dot product over ``axes`` (cosine
+  similarity when ``normalize``);
+- ``GaussianNoise(stddev)``: adds N(0, stddev) noise in the training phase only.
+
+Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     a, b = tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]])
+...     print(tf.Session().run(tf.keras.layers.Dot(axes=1)([a, b])).tolist())
+[[11.0]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from ..ops.draws import draw_like, new_key
+from ..tracing import nn as _nn
+from . import initializers as _init
+from . import keras_backend as K
+from .keras_layers import Layer
+
+__all__ = ["ELU", "PReLU", "LayerNormalization", "Dot", "Cropping1D", "Cropping2D",
+           "GaussianNoise"]
+
+
+class ELU(Layer):
+    """``x`` for x > 0, ``alpha * (exp(x) - 1)`` otherwise."""
+
+    def __init__(self, alpha=1.0, **kwargs):
+        super().__init__(**kwargs)
+        self.alpha = float(alpha)
+
+    def call(self, inputs):
+        out = _nn.elu(inputs)
+        return out if self.alpha == 1.0 else _t.where(inputs > 0, out, out * self.alpha)
+
+
+class PReLU(Layer):
+    """A leaky ReLU whose negative slope ``alpha`` is learned (one per input element,
+    shared along ``shared_axes``)."""
+
+    def __init__(self, alpha_initializer="zeros", alpha_regularizer=None,
+                 alpha_constraint=None, shared_axes=None, **kwargs):
+        super().__init__(**kwargs)
+        self._init, self._reg, self._con = alpha_initializer, alpha_regularizer, alpha_constraint
+        self.shared_axes = [] if shared_axes is None else (
+            [shared_axes] if isinstance(shared_axes, int) else list(shared_axes))
+
+    def build(self, input_shape):
+        shape = [int(d) for d in list(input_shape)[1:]]
+        for axis in self.shared_axes:
+            shape[axis - 1] = 1
+        self.alpha = self.add_weight("alpha", shape, initializer=self._init,
+                                     regularizer=self._reg, constraint=self._con)
+
+    def call(self, inputs):
+        return _nn.relu(inputs) - self.alpha * _nn.relu(-inputs)
+
+
+class LayerNormalization(Layer):
+    """Normalise each sample over ``axis`` (mean 0, variance 1), then ``* gamma + beta``."""
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", **kwargs):
+        super().__init__(**kwargs)
+        self.axis = [axis] if isinstance(axis, int) else list(axis)
+        self.epsilon, self.center, self.scale = float(epsilon), center, scale
+        self._inits = (gamma_initializer, beta_initializer)
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        self.axis = [a % rank for a in self.axis]
+        shape = [int(input_shape[a]) for a in self.axis]
+        self.gamma = self.add_weight("gamma", shape, initializer=self._inits[0]) \
+            if self.scale else None
+        self.beta = self.add_weight("beta", shape, initializer=self._inits[1]) \
+            if self.center else None
+
+    def call(self, inputs):
+        mean, variance = _nn.moments(inputs, self.axis, keepdims=True)
+        out = (inputs - mean) * _t.rsqrt(variance + self.epsilon)
+        out = out * self.gamma if self.gamma is not None else out
+        return out + self.beta if self.beta is not None else out
+
+
+class Dot(Layer):
+    """``Dot(axes)([x, y])``: per sample, the dot product of x and y over ``axes``."""
+
+    def __init__(self, axes, normalize=False, **kwargs):
+        super().__init__(**kwargs)
+        self.axes = (axes, axes) if isinstance(axes, int) else tuple(axes)
+        self.normalize = normalize
+
+    def call(self, inputs):
+        x, y = inputs
+        ax, ay = (a % x.ndim if i == 0 else a % y.ndim for i, a in enumerate(self.axes))
+        if self.normalize:
+            x, y = _nn.l2_normalize(x, axis=ax), _nn.l2_normalize(y, axis=ay)
+        if x.ndim == 2 and y.ndim == 2:
+            return _t.reduce_sum(x * y, axis=1, keepdims=True)
+        if x.ndim != 3 or y.ndim != 3:
+            raise ValueError(f"Dot: inputs of rank {x.ndim} and {y.ndim}; symgrad's Dot "
+                             "takes two rank-2 or two rank-3 batches")
+        return _t.matmul(x, y, transpose_a=ax == 1, transpose_b=ay == 2)
+
+
+class Cropping1D(Layer):
+    """Remove ``cropping = (start, end)`` steps from the time axis."""
+
+    def __init__(self, cropping=(1, 1), **kwargs):
+        super().__init__(**kwargs)
+        self.cropping = (int(cropping),) * 2 if np.ndim(cropping) == 0 else tuple(cropping)
+
+    def call(self, inputs):
+        start, end = self.cropping
+        return inputs[:, start:inputs.shape[1] - end]
+
+
+class Cropping2D(Layer):
+    """Remove rows and columns at the edges: an int, (rows, cols) or ((top, bottom),
+    (left, right))."""
+
+    def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if np.ndim(cropping) == 0:
+            cropping = ((cropping, cropping), (cropping, cropping))
+        elif np.ndim(cropping) == 1:
+            cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
+        self.cropping = tuple(tuple(int(c) for c in pair) for pair in cropping)
+
+    def call(self, inputs):
+        (top, bottom), (left, right) = self.cropping
+        return inputs[:, top:inputs.shape[1] - bottom, left:inputs.shape[2] - right]
+
+
+class GaussianNoise(Layer):
+    """``x + N(0, stddev)`` in the training phase, ``x`` otherwise."""
+
+    def __init__(self, stddev, **kwargs):
+        super().__init__(**kwargs)
+        self.stddev = float(stddev)
+
+    def call(self, inputs, training=None):
+        def noisy():   # (standard normal numbers drawn at each run, as dropout's)
+            z = draw_like(inputs, new_key(_init.rng()), dist="normal")
+            return inputs + _t.cast(z, inputs.dtype) * self.stddev
+        training = K.training_value(training)
+        if isinstance(training, bool):
+            return noisy() if training else inputs
+        return _t.where(training, noisy(), inputs)
