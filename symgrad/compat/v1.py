@@ -497,3 +497,5 @@ def __getattr__(name):
         return _tensor.tf1_results(_v1_more.tf_tuple)
     # what TF1 scripts use and symgrad has not: a message that says what to do
     raise _runtime.missing(name)
+
+from .v1_breadth import *  # noqa: E402,F401,F403  (tf.repeat, tf.math.asinh, tf.image.ssim, ...)

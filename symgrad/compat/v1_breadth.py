@@ -1,0 +1,31 @@
+"""The TF1 names added for breadth (what real programs call that symgrad lacked),
+gathered for ``compat.v1`` from ``math_more``, ``shapes_more`` and the other ``*_more``
+modules, and placed in ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.image``,
+``tf.metrics``, ``tf.losses``, ``tf.train``, ``tf.random`` and ``tf.distributions``.
+
+Sits in ``compat`` under ``v1``, which star-imports it (last, so it only adds names).
+"""
+from __future__ import annotations
+
+from . import math_more as _math_more
+from . import shapes_more as _shapes_more
+from .more_ops import zero_fraction as _zero_fraction
+from .tensor import tf1_results
+from .v1_ops import math
+from ..tracing import round as _round
+from ..tracing import segment_mean as _segment_mean
+from ..tracing import unsorted_segment_mean as _unsorted_segment_mean
+
+__all__ = list(_math_more.__all__) + list(_shapes_more.__all__)
+
+for _module in (_math_more, _shapes_more):
+    for _name in _module.__all__:
+        globals()[_name] = tf1_results(getattr(_module, _name))
+
+for _name in ("asinh", "acosh", "atanh", "logical_xor", "reduce_euclidean_norm",
+              "saturate_cast", "unravel_index", "histogram_fixed_width", "dynamic_stitch"):
+    setattr(math, _name, globals()[_name])
+math.rint = tf1_results(_round)
+math.zero_fraction = tf1_results(_zero_fraction)
+math.segment_mean = tf1_results(_segment_mean)
+math.unsorted_segment_mean = tf1_results(_unsorted_segment_mean)

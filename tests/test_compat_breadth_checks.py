@@ -1,0 +1,49 @@
+"""The breadth names' argument checks and the behaviour TF documents without numbers:
+bad input gives a clear error naming the argument; no-op names accept what TF accepts."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def test_repeat_rejects_wrong_count_list():
+    with pytest.raises(ValueError, match="repeats must be"):
+        tf.repeat(tf.constant([1.0, 2.0]), [1, 2, 3])
+
+
+def test_ensure_shape_static_mismatch_raises_now():
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.ensure_shape(tf.constant([1.0, 2.0]), [3])
+
+
+def test_ensure_shape_checks_unknown_sizes_when_run():
+    p = tf.placeholder(tf.float32, [None, 2])
+    y = tf.ensure_shape(p, [3, 2])
+    with tf.Session() as sess:
+        assert sess.run(y, {p: np.ones((3, 2))}).shape == (3, 2)
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            sess.run(y, {p: np.ones((4, 2))})
+
+
+def test_unknown_dimension_and_static_value_of_fed_tensor():
+    assert tf.Dimension(None).value is None
+    assert tf.dimension_value(None) is None
+    assert tf.get_static_value(tf.placeholder(tf.float32, [2]) * 2.0) is None
+
+
+def test_no_gradient_accepts_op_type_names_only():
+    tf.NoGradient("MyOp")
+    tf.NotDifferentiable("MyOp")
+    tf.no_gradient("MyOp")
+    with pytest.raises(TypeError, match="op_type"):
+        tf.no_gradient(3)
+
+
+def test_broadcast_static_shape_rejects_incompatible():
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.broadcast_static_shape(tf.TensorShape([2]), tf.TensorShape([3]))
+
+
+def test_convert_to_tensor_or_indexed_slices_is_a_tensor():
+    with tf.Session() as sess:
+        assert sess.run(tf.convert_to_tensor_or_indexed_slices([1.0, 2.0])).tolist() == [1, 2]
