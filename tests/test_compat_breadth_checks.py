@@ -47,3 +47,18 @@ def test_broadcast_static_shape_rejects_incompatible():
 def test_convert_to_tensor_or_indexed_slices_is_a_tensor():
     with tf.Session() as sess:
         assert sess.run(tf.convert_to_tensor_or_indexed_slices([1.0, 2.0])).tolist() == [1, 2]
+
+
+def test_volume_ops_reject_channels_first_and_wrong_rank():
+    x = tf.zeros([1, 2, 3, 3, 1])
+    with pytest.raises(ValueError, match="NDHWC"):
+        tf.nn.max_pool3d(x, 1, 1, "VALID", data_format="NCDHW")
+    with pytest.raises(ValueError, match="5-D"):
+        tf.nn.conv3d(tf.zeros([1, 3, 3, 1]), tf.zeros([1, 1, 1, 1, 1]), [1] * 5, "VALID")
+    with pytest.raises(ValueError, match="NWC"):
+        tf.nn.max_pool1d(tf.zeros([1, 2, 4]), 2, 2, "VALID", data_format="NCW")
+
+
+def test_compute_average_loss_rejects_nonpositive_batch():
+    with pytest.raises(ValueError, match="global_batch_size"):
+        tf.nn.compute_average_loss(tf.constant([1.0]), global_batch_size=0)

@@ -29,3 +29,11 @@ math.rint = tf1_results(_round)
 math.zero_fraction = tf1_results(_zero_fraction)
 math.segment_mean = tf1_results(_segment_mean)
 math.unsorted_segment_mean = tf1_results(_unsorted_segment_mean)
+
+from . import nn_more as _nn_more  # noqa: E402
+from . import nn_volumes as _nn_volumes  # noqa: E402
+from .v1_ops import nn  # noqa: E402
+
+for _module in (_nn_more, _nn_volumes):
+    for _name in _module.__all__:
+        setattr(nn, _name, tf1_results(getattr(_module, _name)))
