@@ -62,3 +62,15 @@ def test_volume_ops_reject_channels_first_and_wrong_rank():
 def test_compute_average_loss_rejects_nonpositive_batch():
     with pytest.raises(ValueError, match="global_batch_size"):
         tf.nn.compute_average_loss(tf.constant([1.0]), global_batch_size=0)
+
+
+def test_tridiagonal_rejects_bad_formats():
+    with pytest.raises(ValueError, match="3, M"):
+        tf.linalg.tridiagonal_matmul(tf.zeros([2, 4]), tf.zeros([4, 1]))
+    with pytest.raises(ValueError, match="diagonals_format"):
+        tf.linalg.tridiagonal_solve(tf.zeros([3, 4]), tf.zeros([4]), diagonals_format="band")
+
+
+def test_pinv_needs_a_matrix():
+    with pytest.raises(ValueError, match="matrix"):
+        tf.linalg.pinv(tf.constant([1.0, 2.0]))
