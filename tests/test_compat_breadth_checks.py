@@ -74,3 +74,14 @@ def test_tridiagonal_rejects_bad_formats():
 def test_pinv_needs_a_matrix():
     with pytest.raises(ValueError, match="matrix"):
         tf.linalg.pinv(tf.constant([1.0, 2.0]))
+
+
+def test_image_functions_name_the_bad_argument():
+    with pytest.raises(ValueError, match="filter_size"):
+        tf.image.ssim(tf.zeros([5, 5, 1]), tf.zeros([5, 5, 1]), 1.0)
+    with pytest.raises(ValueError, match="3 channels"):
+        tf.image.rgb_to_yuv(tf.zeros([2, 2, 4]))
+    with pytest.raises(ValueError, match="gamma"):
+        tf.image.adjust_gamma(tf.zeros([2, 2, 3]), -1.0)
+    with pytest.raises(ValueError, match=r"\[N, H, W, C\]"):
+        tf.image.sobel_edges(tf.zeros([4, 4, 1]))

@@ -47,3 +47,18 @@ for _name in _linalg_more.__all__:
 linalg.global_norm = tf1_results(_global_norm)
 linalg.tensordot = tf1_results(_tensordot)
 linalg.l2_normalize = nn.l2_normalize
+
+from . import image_more as _image_more  # noqa: E402
+from . import image_quality as _image_quality  # noqa: E402
+
+extract_image_patches = tf1_results(_image_more.extract_image_patches)
+__all__.append("extract_image_patches")
+
+
+def place(**namespaces):
+    """Add the breadth names to ``v1``'s own namespaces (``image=...``, ``metrics=...``;
+    those made in ``v1`` itself, which this module cannot import)."""
+    image = namespaces["image"]
+    for module in (_image_more, _image_quality):
+        for name in module.__all__:
+            setattr(image, name, tf1_results(getattr(module, name)))
