@@ -85,3 +85,18 @@ def test_image_functions_name_the_bad_argument():
         tf.image.adjust_gamma(tf.zeros([2, 2, 3]), -1.0)
     with pytest.raises(ValueError, match=r"\[N, H, W, C\]"):
         tf.image.sobel_edges(tf.zeros([4, 4, 1]))
+
+
+def test_at_k_metrics_reject_k_below_one():
+    with pytest.raises(ValueError, match="k must be"):
+        tf.metrics.recall_at_k(tf.constant([1]), [[0.2, 0.8]], 0)
+
+
+def test_pairwise_loss_needs_a_batch_axis():
+    with pytest.raises(ValueError, match="at least 2 axes"):
+        tf.losses.mean_pairwise_squared_error([1.0, 2.0], [1.0, 3.0])
+
+
+def test_at_k_metric_dtype_is_float64_as_tf():
+    value, _ = tf.metrics.precision_at_k(tf.constant([1]), [[0.2, 0.8]], 1)
+    assert value.dtype == np.float64

@@ -62,3 +62,17 @@ def place(**namespaces):
     for module in (_image_more, _image_quality):
         for name in module.__all__:
             setattr(image, name, tf1_results(getattr(module, name)))
+    _place_metrics(namespaces["metrics"])
+
+from . import losses as _losses  # noqa: E402
+from . import losses_more as _losses_more  # noqa: E402
+from . import metrics_at_k as _metrics_at_k  # noqa: E402
+from . import metrics_more as _metrics_more  # noqa: E402
+
+_losses.mean_pairwise_squared_error = _losses_more.mean_pairwise_squared_error
+
+
+def _place_metrics(metrics):
+    for module in (_metrics_more, _metrics_at_k):
+        for name in module.__all__:
+            setattr(metrics, name, tf1_results(getattr(module, name)))
