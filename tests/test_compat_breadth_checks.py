@@ -100,3 +100,47 @@ def test_pairwise_loss_needs_a_batch_axis():
 def test_at_k_metric_dtype_is_float64_as_tf():
     value, _ = tf.metrics.precision_at_k(tf.constant([1]), [[0.2, 0.8]], 1)
     assert value.dtype == np.float64
+
+
+def test_noisy_linear_cosine_decay_is_noisy_seeded_and_centred():
+    tf.set_random_seed(3)
+    lr = tf.train.noisy_linear_cosine_decay(1.0, tf.constant(0), 100, initial_variance=1.0)
+    with tf.Session() as sess:
+        draws = np.array([sess.run(lr) for _ in range(400)])
+    with tf.Session() as sess:
+        again = np.array([sess.run(lr) for _ in range(400)])
+    np.testing.assert_array_equal(draws, again)   # each session starts the sequence over
+    # at step 0: (0 + 1 + eps) * 1 + 0.001 with eps ~ N(0, 1)
+    assert abs(draws.mean() - 1.001) < 0.15 and 0.85 < draws.std() < 1.15
+
+
+def test_checkpoint_files_mtimes_and_removal(tmp_path):
+    v = tf.Variable([1.0, 2.0])
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        prefix = saver.save(sess, str(tmp_path / "model"))
+    (mtime,) = tf.train.get_checkpoint_mtimes([prefix])
+    assert mtime > 0
+    tf.train.remove_checkpoint(prefix)
+    assert not tf.train.checkpoint_exists(prefix)
+    with pytest.raises(tf.errors.NotFoundError, match="model"):
+        tf.train.get_checkpoint_mtimes([prefix])
+    assert v is not None
+
+
+def test_write_graph_writes_a_readable_listing_or_refuses_binary(tmp_path):
+    x = tf.constant([1.0, 2.0], name="x")
+    tf.multiply(x, 2.0, name="doubled")
+    path = tf.train.write_graph(tf.get_default_graph(), str(tmp_path), "graph.pbtxt")
+    text = open(path).read()
+    assert "doubled" in text and "x" in text
+    with pytest.raises(ValueError, match="as_text"):
+        tf.train.write_graph(tf.get_default_graph(), str(tmp_path), "graph.pb", as_text=False)
+
+
+def test_proximal_optimizers_reject_negative_strengths():
+    with pytest.raises(ValueError, match="l1_regularization_strength"):
+        tf.train.ProximalGradientDescentOptimizer(0.1, l1_regularization_strength=-1.0)
+    with pytest.raises(ValueError, match="initial_accumulator_value"):
+        tf.train.ProximalAdagradOptimizer(0.1, initial_accumulator_value=0.0)

@@ -63,6 +63,7 @@ def place(**namespaces):
         for name in module.__all__:
             setattr(image, name, tf1_results(getattr(module, name)))
     _place_metrics(namespaces["metrics"])
+    _place_train(namespaces["train"])
 
 from . import losses as _losses  # noqa: E402
 from . import losses_more as _losses_more  # noqa: E402
@@ -76,3 +77,10 @@ def _place_metrics(metrics):
     for module in (_metrics_more, _metrics_at_k):
         for name in module.__all__:
             setattr(metrics, name, tf1_results(getattr(module, name)))
+
+from . import train_more as _train_more  # noqa: E402
+
+
+def _place_train(train):
+    for name in _train_more.__all__:
+        setattr(train, name, tf1_results(getattr(_train_more, name)))
