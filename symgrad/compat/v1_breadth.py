@@ -64,6 +64,8 @@ def place(**namespaces):
             setattr(image, name, tf1_results(getattr(module, name)))
     _place_metrics(namespaces["metrics"])
     _place_train(namespaces["train"])
+    _place_random(namespaces["random"])
+    _place_distributions(namespaces["distributions"])
 
 from . import losses as _losses  # noqa: E402
 from . import losses_more as _losses_more  # noqa: E402
@@ -84,3 +86,23 @@ from . import train_more as _train_more  # noqa: E402
 def _place_train(train):
     for name in _train_more.__all__:
         setattr(train, name, tf1_results(getattr(_train_more, name)))
+
+from . import random_more as _random_more  # noqa: E402
+from .distributions import multinomial as _multinomial  # noqa: E402
+
+random_gamma = tf1_results(_random_more.gamma)
+random_poisson = tf1_results(_random_more.poisson)
+__all__ += ["random_gamma", "random_poisson"]
+
+
+def _place_random(random):
+    for name in _random_more.__all__:
+        setattr(random, name, tf1_results(getattr(_random_more, name)))
+    random.multinomial = tf1_results(_multinomial)
+
+from . import distributions_more as _distributions_more  # noqa: E402
+
+
+def _place_distributions(distributions):
+    for name in _distributions_more.__all__:
+        setattr(distributions, name, getattr(_distributions_more, name))
