@@ -106,3 +106,8 @@ from . import distributions_more as _distributions_more  # noqa: E402
 def _place_distributions(distributions):
     for name in _distributions_more.__all__:
         setattr(distributions, name, getattr(_distributions_more, name))
+
+from . import special_more as _special_more  # noqa: E402
+
+for _name in _special_more.__all__:
+    setattr(math, _name, tf1_results(getattr(_special_more, _name)))
