@@ -144,3 +144,10 @@ def test_proximal_optimizers_reject_negative_strengths():
         tf.train.ProximalGradientDescentOptimizer(0.1, l1_regularization_strength=-1.0)
     with pytest.raises(ValueError, match="initial_accumulator_value"):
         tf.train.ProximalAdagradOptimizer(0.1, initial_accumulator_value=0.0)
+
+
+def test_rate_targets_must_lie_in_the_unit_interval():
+    with pytest.raises(ValueError, match="specificity must be in"):
+        tf.metrics.sensitivity_at_specificity(tf.constant([True]), tf.constant([0.5]), 1.5)
+    with pytest.raises(ValueError, match="sensitivity must be in"):
+        tf.metrics.specificity_at_sensitivity(tf.constant([True]), tf.constant([0.5]), -0.1)

@@ -8,6 +8,10 @@
   weighted counts with "positive" meaning ``prediction > threshold``, one per
   threshold; ``precision_at_thresholds``/``recall_at_thresholds``: tp / (tp + fp + ε)
   and tp / (tp + fn + ε), ε = 1e-7 (TF's).
+- ``sensitivity_at_specificity``/``specificity_at_sensitivity``: the four counts at
+  ``num_thresholds`` thresholds (``auc``'s), the threshold whose rate is nearest the
+  target (of equals: the first for the former, the last for the latter), the other
+  rate there.
 
 Sits in ``compat``; imports ``tracing`` and ``compat.metrics``/``scopes``/``variables``.
 
@@ -31,7 +35,8 @@ from .variables import Variable
 __all__ = ["mean_tensor", "mean_cosine_distance", "mean_relative_error", "percentage_below",
            "true_positives_at_thresholds", "false_positives_at_thresholds",
            "false_negatives_at_thresholds", "true_negatives_at_thresholds",
-           "precision_at_thresholds", "recall_at_thresholds"]
+           "precision_at_thresholds", "recall_at_thresholds", "sensitivity_at_specificity",
+           "specificity_at_sensitivity"]
 
 _EPSILON = 1e-7
 
@@ -148,3 +153,62 @@ def recall_at_thresholds(labels, predictions, thresholds, weights=None,
     return _ratio_at_thresholds("false_negatives", "recall_at_thresholds", labels,
                                 predictions, thresholds, weights, metrics_collections,
                                 updates_collections, name)
+
+
+def _rates_at(kinds, labels, predictions, num_thresholds, weights):
+    from .metrics import _thresholds
+    cuts = _thresholds(num_thresholds, None)
+    return _threshold_counts(kinds, labels, predictions, cuts, weights)
+
+
+def _pick(counts, rates, target, last):
+    """The threshold index whose rate is nearest ``target`` (of equals, the first; the
+    last with ``last``) as an int32 tensor."""
+    gap = _t.abs(rates - target)
+    if not last:
+        return _t.cast(_t.argmin(gap, 0), np.int32)
+    n = int(gap.shape[0])
+    nearest = _t.cast(_t.equal(gap, _t.reduce_min(gap)), np.float32)
+    return _t.cast(_t.reduce_max(nearest * _t.constant(np.arange(n, dtype=np.float32))),
+                   np.int32)
+
+
+def sensitivity_at_specificity(labels, predictions, specificity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None):
+    """The sensitivity tp / (tp + fn + ε) at the threshold (of ``num_thresholds`` in
+    [0, 1], as ``auc``'s) whose specificity tn / (tn + fp + ε) is nearest
+    ``specificity`` (the first of equals)."""
+    if not 0.0 <= specificity <= 1.0:
+        raise ValueError(f"sensitivity_at_specificity: specificity must be in [0, 1], got "
+                         f"{specificity}")
+    kinds = ["true_positives", "false_negatives", "true_negatives", "false_positives"]
+
+    def value_of(c, name):
+        tp, fn, tn, fp = c
+        i = _pick(c, tn / (tn + fp + _EPSILON), specificity, last=False)
+        return _t.divide(_t.gather(tp, i), _t.gather(tp, i) + _t.gather(fn, i) + _EPSILON,
+                         name=name)
+    with variable_scope(name, default_name="sensitivity_at_specificity"):
+        counters, added = _rates_at(kinds, labels, predictions, num_thresholds, weights)
+        return _streamed(counters, added, value_of, metrics_collections, updates_collections)
+
+
+def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None):
+    """The specificity tn / (tn + fp + ε) at the threshold whose sensitivity
+    tp / (tp + fn + ε) is nearest ``sensitivity`` (the last of equals)."""
+    if not 0.0 <= sensitivity <= 1.0:
+        raise ValueError(f"specificity_at_sensitivity: sensitivity must be in [0, 1], got "
+                         f"{sensitivity}")
+    kinds = ["true_positives", "false_negatives", "true_negatives", "false_positives"]
+
+    def value_of(c, name):
+        tp, fn, tn, fp = c
+        i = _pick(c, tp / (tp + fn + _EPSILON), sensitivity, last=True)
+        return _t.divide(_t.gather(tn, i), _t.gather(tn, i) + _t.gather(fp, i) + _EPSILON,
+                         name=name)
+    with variable_scope(name, default_name="specificity_at_sensitivity"):
+        counters, added = _rates_at(kinds, labels, predictions, num_thresholds, weights)
+        return _streamed(counters, added, value_of, metrics_collections, updates_collections)
