@@ -151,3 +151,11 @@ def test_rate_targets_must_lie_in_the_unit_interval():
         tf.metrics.sensitivity_at_specificity(tf.constant([True]), tf.constant([0.5]), 1.5)
     with pytest.raises(ValueError, match="sensitivity must be in"):
         tf.metrics.specificity_at_sensitivity(tf.constant([True]), tf.constant([0.5]), -0.1)
+
+
+def test_transpose_conv_names_a_value_that_does_not_fit():
+    with pytest.raises(ValueError, match="does not fit"):
+        tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 1, 1]),
+                               [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID")
+    with pytest.raises(ValueError, match="3, 4 or 5"):
+        tf.nn.conv_transpose(tf.ones([1, 2]), tf.ones([1, 1]), [1, 2], 1)

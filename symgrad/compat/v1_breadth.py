@@ -111,3 +111,12 @@ from . import special_more as _special_more  # noqa: E402
 
 for _name in _special_more.__all__:
     setattr(math, _name, tf1_results(getattr(_special_more, _name)))
+
+from . import nn_adjoints as _nn_adjoints  # noqa: E402
+
+for _name in _nn_adjoints.__all__:
+    if not _name.endswith("_v2") or _name.startswith("conv3d"):   # (the 2-D _v2: top level)
+        setattr(nn, _name, tf1_results(getattr(_nn_adjoints, _name)))
+conv2d_backprop_filter_v2 = tf1_results(_nn_adjoints.conv2d_backprop_filter_v2)
+conv2d_backprop_input_v2 = tf1_results(_nn_adjoints.conv2d_backprop_input_v2)
+__all__ += ["conv2d_backprop_filter_v2", "conv2d_backprop_input_v2"]
