@@ -159,3 +159,18 @@ def test_transpose_conv_names_a_value_that_does_not_fit():
                                [1, 2, 2, 2, 1], [1, 1, 1, 1, 1], "VALID")
     with pytest.raises(ValueError, match="3, 4 or 5"):
         tf.nn.conv_transpose(tf.ones([1, 2]), tf.ones([1, 1]), [1, 2], 1)
+
+
+def test_conv2d_backprop_v2_names_equal_the_tf_checked_backprops():
+    # TF 2.21's CPU build has no kernel for the _v2 ops; they are the same adjoints
+    rng = np.random.RandomState(0)
+    x = tf.constant(rng.uniform(-1, 1, (2, 6, 5, 3)).astype(np.float32))
+    f = tf.constant(rng.uniform(-1, 1, (3, 2, 3, 4)).astype(np.float32))
+    dy = tf.constant(rng.uniform(-1, 1, (2, 3, 3, 4)).astype(np.float32))
+    pairs = [(tf.conv2d_backprop_filter_v2(x, f, dy, [1, 2, 2, 1], "SAME"),
+              tf.nn.conv2d_backprop_filter(x, [3, 2, 3, 4], dy, [1, 2, 2, 1], "SAME")),
+             (tf.conv2d_backprop_input_v2(x, f, dy, [1, 2, 2, 1], "SAME"),
+              tf.nn.conv2d_backprop_input([2, 6, 5, 3], f, dy, [1, 2, 2, 1], "SAME"))]
+    with tf.Session() as sess:
+        for a, b in sess.run(pairs):
+            np.testing.assert_allclose(a, b, rtol=1e-6)
