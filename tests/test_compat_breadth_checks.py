@@ -174,3 +174,10 @@ def test_conv2d_backprop_v2_names_equal_the_tf_checked_backprops():
     with tf.Session() as sess:
         for a, b in sess.run(pairs):
             np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_space_to_batch_names_sizes_that_do_not_divide():
+    with pytest.raises(ValueError, match="multiples"):
+        tf.space_to_batch_nd(tf.zeros([1, 5, 4, 1]), [2, 2], [[0, 0], [0, 0]])
+    with pytest.raises(ValueError, match="one positive block"):
+        tf.space_to_batch_nd(tf.zeros([1, 4, 4, 1]), [2, 2], [[0, 0]])

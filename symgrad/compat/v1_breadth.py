@@ -120,3 +120,10 @@ for _name in _nn_adjoints.__all__:
 conv2d_backprop_filter_v2 = tf1_results(_nn_adjoints.conv2d_backprop_filter_v2)
 conv2d_backprop_input_v2 = tf1_results(_nn_adjoints.conv2d_backprop_input_v2)
 __all__ += ["conv2d_backprop_filter_v2", "conv2d_backprop_input_v2"]
+
+from . import space_batch as _space_batch  # noqa: E402
+
+for _name in _space_batch.__all__:
+    globals()[_name] = tf1_results(getattr(_space_batch, _name))
+__all__ += list(_space_batch.__all__)
+nn.space_to_batch = tf1_results(_space_batch.space_to_batch)
