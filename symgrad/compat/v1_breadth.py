@@ -127,3 +127,8 @@ for _name in _space_batch.__all__:
     globals()[_name] = tf1_results(getattr(_space_batch, _name))
 __all__ += list(_space_batch.__all__)
 nn.space_to_batch = tf1_results(_space_batch.space_to_batch)
+
+from . import nn_windows as _nn_windows  # noqa: E402
+
+for _name in _nn_windows.__all__:
+    setattr(nn, _name, tf1_results(getattr(_nn_windows, _name)))
