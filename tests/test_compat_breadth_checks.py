@@ -181,3 +181,58 @@ def test_space_to_batch_names_sizes_that_do_not_divide():
         tf.space_to_batch_nd(tf.zeros([1, 5, 4, 1]), [2, 2], [[0, 0], [0, 0]])
     with pytest.raises(ValueError, match="one positive block"):
         tf.space_to_batch_nd(tf.zeros([1, 4, 4, 1]), [2, 2], [[0, 0]])
+
+
+def test_switches_and_blocks_are_accepted_and_change_nothing():
+    for switch in (tf.disable_control_flow_v2, tf.disable_resource_variables,
+                   tf.disable_tensor_equality, tf.disable_v2_tensorshape,
+                   tf.enable_control_flow_v2, tf.enable_resource_variables,
+                   tf.enable_v2_tensorshape):
+        switch()
+    assert not tf.executing_eagerly_outside_functions()
+    assert not tf.control_flow_v2_enabled() and not tf.resource_variables_enabled()
+    x = tf.constant(1.0)
+    with tf.init_scope(), tf.colocate_with(x), tf.container("c"):
+        y = x + 1.0
+    with tf.op_scope([x], "outer"):
+        z = tf.identity(y, name="z")
+    with tf.variable_op_scope([x], "vs"):
+        v = tf.get_variable("w", [1])
+    assert z.name == "outer/z:0" and v.name == "vs/w:0"
+    assert tf.is_symbolic_tensor(z) and not tf.is_symbolic_tensor(1.0)
+    assert tf.no_regularizer(x) is None
+
+
+def test_assert_same_float_dtype():
+    a, b = tf.constant([1.0]), tf.constant([1.0], tf.float64)
+    assert tf.assert_same_float_dtype([a, a]) == np.float32
+    with pytest.raises(ValueError, match="one dtype"):
+        tf.assert_same_float_dtype([a, b])
+    with pytest.raises(ValueError, match="not a floating"):
+        tf.assert_same_float_dtype([tf.constant([1])])
+
+
+def test_assert_variables_initialized_fails_before_the_initializer():
+    v = tf.Variable([1.0])
+    check = tf.assert_variables_initialized([v])
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(check)
+        sess.run(tf.global_variables_initializer())
+        sess.run(check)
+
+
+def test_uniform_unit_scaling_initializer_bounds_and_spread():
+    init = tf.uniform_unit_scaling_initializer(factor=2.0, seed=1)
+    w = tf.get_variable("w", [300, 50], initializer=init)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run(w)
+    limit = 2.0 * np.sqrt(3.0 / 300)
+    assert np.abs(got).max() <= limit and np.abs(got).max() > 0.98 * limit
+    assert abs(got.std() - limit / np.sqrt(3.0)) < 0.01 * limit
+
+
+def test_scatter_extreme_rejects_too_deep_indices():
+    with pytest.raises(ValueError, match="indices"):
+        tf.tensor_scatter_nd_max(tf.zeros([2]), [[0, 1]], [1.0])

@@ -132,3 +132,9 @@ from . import nn_windows as _nn_windows  # noqa: E402
 
 for _name in _nn_windows.__all__:
     setattr(nn, _name, tf1_results(getattr(_nn_windows, _name)))
+
+from . import graph_api_more as _graph_api_more  # noqa: E402
+
+for _name in _graph_api_more.__all__:
+    globals()[_name] = tf1_results(getattr(_graph_api_more, _name))
+__all__ += list(_graph_api_more.__all__)
