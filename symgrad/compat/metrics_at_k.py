@@ -5,6 +5,9 @@ those indices given).  Per example (labels as a set: repeats count once), true p
 labels, false positives the others, false negatives the labels outside the top k; with
 ``class_id`` only that class counts.  Summed (weighted per example) over the batches
 run: precision tp / (tp + fp), recall tp / (tp + fn), 0 before any; float64, as TF's.
+``average_precision_at_k`` (``sparse_...``): the mean over the examples of the
+precision at each of the top k ranks holding a label, summed and divided by
+min(k, n) for labels [batch, n] (repeated labels count, as TF's dense labels).
 
 Sits in ``compat``; imports ``tracing`` and ``compat.metrics``/``scopes``/``variables``.
 
@@ -26,7 +29,7 @@ from .scopes import variable_scope
 from .variables import Variable
 
 __all__ = ["precision_at_k", "recall_at_k", "sparse_precision_at_k", "precision_at_top_k",
-           "recall_at_top_k"]
+           "recall_at_top_k", "average_precision_at_k", "sparse_average_precision_at_k"]
 
 
 def _counter(name):
@@ -111,3 +114,36 @@ def precision_at_top_k(labels, predictions_idx, k=None, class_id=None, weights=N
     """``precision_at_k`` with the top-k indices given ([batch, k])."""
     return _at_k("precision", "precision_at_top_k", labels, predictions_idx, class_id,
                  weights, metrics_collections, updates_collections, name)
+
+
+def _average_precision(labels, top, k):
+    """Each example's average precision over its top k: the precision at each rank
+    holding a label, summed, over min(k, number of labels)."""
+    labels = _t.cast(_t.as_tensor(labels), np.int64)
+    if labels.ndim == 1:
+        labels = _t.expand_dims(labels, 1)
+    top = _t.cast(_t.as_tensor(top), np.int64)
+    match = _t.equal(_t.expand_dims(labels, 2), _t.expand_dims(top, 1))   # [B, n, k]
+    relevant = _t.cast(_t.reduce_any(match, 1), np.float64)               # [B, k]
+    ranks = _t.constant(np.arange(1, int(top.shape[-1]) + 1, dtype=np.float64))
+    precision_at = _t.cumsum(relevant, axis=-1) / ranks
+    # a dense [B, n] labels tensor has n relevant items per example, repeats included (TF)
+    relevant_items = float(min(int(labels.shape[-1]), int(k)))
+    return _t.reduce_sum(precision_at * relevant, -1) / relevant_items
+
+
+def average_precision_at_k(labels, predictions, k, weights=None, metrics_collections=None,
+                           updates_collections=None, name=None):
+    """The (weighted) mean over the examples run of their average precision at k."""
+    top = _top_indices(predictions, k)
+    ap = _average_precision(labels, top, int(k))
+    w = _t.ones_like(ap) if weights is None else \
+        _t.reshape(_t.cast(weights, np.float64), [-1]) * _t.ones_like(ap)
+    with variable_scope(name, default_name=f"average_precision_at_{int(k)}"):
+        counters = [_counter("total"), _counter("max")]
+        return _streamed(counters, [_t.reduce_sum(ap * w), _t.reduce_sum(w)],
+                         lambda c, n: div_no_nan(c[0], c[1], name=n),
+                         metrics_collections, updates_collections)
+
+
+sparse_average_precision_at_k = average_precision_at_k   # (TF1's earlier name)
