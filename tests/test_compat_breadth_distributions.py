@@ -1,4 +1,4 @@
-"""tf.distributions added for breadth (Uniform, Laplace, Exponential, Gamma, Beta, StudentT): log_prob, prob, cdf, mean, variance, stddev, entropy and their gradients against TensorFlow (sampling: test_compat_breadth_random).
+"""tf.distributions added for breadth (Uniform, Laplace, Exponential, Gamma, Beta, StudentT): log_prob, prob, cdf, mean, variance, stddev, entropy and their gradients against TensorFlow, concentration 1 included (sampling: test_compat_breadth_random).
 
 The numbers in ``TF`` were printed by TensorFlow 2.21 (``tensorflow.compat.v1``, graph
 mode) running the same case functions."""
@@ -36,11 +36,11 @@ def c_exponential(tf):
     return out
 
 def c_gamma(tf):
-    a, b = tf.constant([0.5, 2.0, 7.5]), tf.constant([1.0, 0.3, 2.0])
+    a, b = tf.constant([0.5, 1.0, 7.5]), tf.constant([1.0, 0.3, 2.0])
     return _stats(tf, tf.distributions.Gamma(concentration=a, rate=b), tf.constant([0.3, 4.0, 3.1]), [a, b])
 
 def c_beta(tf):
-    a, b = tf.constant([0.5, 2.0, 7.5]), tf.constant([1.5, 0.8, 2.0])
+    a, b = tf.constant([0.5, 1.0, 7.5]), tf.constant([1.5, 1.0, 2.0])
     return _stats(tf, tf.distributions.Beta(concentration1=a, concentration0=b), tf.constant([0.3, 0.9, 0.75]), [a, b])
 
 def c_student(tf):
@@ -53,13 +53,13 @@ def c_student(tf):
 
 
 NAN, INF = float("nan"), float("inf")
-TF = {'beta': {'ent': [-0.5484177, -0.3079914, -0.7486439],
-          'g': [[4.636718, 0.2555549, -0.1287809], [-0.5688056, -0.1907673, 0.6889691]],
-          'lp': [-0.02793378, 0.7197995, 0.8987408],
-          'mean': [0.25, 0.7142857, 0.7894737],
-          'p': [0.9724528, 2.054021, 2.456508],
-          'std': [0.25, 0.2317449, 0.1258135],
-          'var': [0.0625, 0.05370569, 0.01582905]},
+TF = {'beta': {'ent': [-0.5484177, 0.0, -0.7486439],
+          'g': [[4.636718, 1.736111, -0.1287809], [-0.5688056, -2.217766, 0.6889691]],
+          'lp': [-0.02793378, 0.0, 0.8987408],
+          'mean': [0.25, 0.5, 0.7894737],
+          'p': [0.9724528, 1.0, 2.456508],
+          'std': [0.25, 0.2886751, 0.1258135],
+          'var': [0.0625, 0.08333334, 0.01582905]},
  'exponential': {'cdf': [0.09516259, 0.6321205, 0.9994469],
                  'ent': [1.693147, 1.0, -0.09861231],
                  'g': [[-11.3, -3.0, -3.731482]],
@@ -68,13 +68,13 @@ TF = {'beta': {'ent': [-0.5484177, -0.3079914, -0.7486439],
                  'p': [0.4524187, 0.3678795, 0.001659253],
                  'std': [2.0, 1.0, 0.3333333],
                  'var': [4.0, 1.0, 0.1111111]},
- 'gamma': {'ent': [0.09060955, 2.781188, 1.687293],
-           'g': [[6.106708, 8.883261, 0.5146842], [-1.7, -95.62962, -2.3375]],
-           'lp': [-0.2703785, -2.221651, -1.181646],
-           'mean': [0.5, 6.666667, 3.75],
-           'p': [0.7630906, 0.1084299, 0.3067733],
-           'std': [0.7071068, 4.714045, 1.369306],
-           'var': [0.5, 22.22222, 1.875]},
+ 'gamma': {'ent': [0.09060955, 2.203973, 1.687293],
+           'g': [[6.106708, 8.948753, 0.5146842], [-1.7, -52.48148, -2.3375]],
+           'lp': [-0.2703785, -2.403973, -1.181646],
+           'mean': [0.5, 3.333333, 3.75],
+           'p': [0.7630906, 0.09035826, 0.3067733],
+           'std': [0.7071068, 3.333333, 1.369306],
+           'var': [0.5, 11.11111, 1.875]},
  'laplace': {'cdf': [0.6295909, 0.1009483, 0.6967347],
              'ent': [1.693147, 1.0, 2.386294],
              'g': [[2.5, 4.0, 0.25], [1.95, 6.0, 4.875]],

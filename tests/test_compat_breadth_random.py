@@ -157,3 +157,13 @@ def test_reparameterised_samples_carry_gradients_to_loc_and_scale():
         v, a, b = sess.run([x, gl, gs])
     assert a == 3.0
     np.testing.assert_allclose(b, ((v - 1.0) / 2.0).sum(), rtol=1e-5)
+
+
+def test_dirichlet_samples_lie_on_the_simplex_with_the_documented_mean():
+    d = tf.distributions.Dirichlet([2.0, 3.0, 5.0])
+    x = d.sample(5000, seed=4)
+    with tf.Session() as sess:
+        got = sess.run(x)
+    assert got.shape == (5000, 3) and np.all(got > 0)
+    np.testing.assert_allclose(got.sum(1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(got.mean(0), [0.2, 0.3, 0.5], atol=0.01)

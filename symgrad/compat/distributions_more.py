@@ -1,12 +1,13 @@
 """More of ``tf.distributions``: ``Uniform``, ``Laplace``, ``Exponential``, ``Gamma``,
-``Beta`` and ``StudentT``, from their textbook densities (graph ops, so gradients flow
+``Beta``, ``StudentT`` and ``Dirichlet`` (over the last axis), from their textbook densities (graph ops, so gradients flow
 to the parameters).
 
-Each has ``log_prob``, ``prob``, ``mean``, ``variance``, ``stddev``, ``entropy`` and
+The ``(a - 1) log x`` terms are ``xlogy``'s, as TF's: at a = 1 they and their
+derivative in a are 0 whatever x is.  Each has ``log_prob``, ``prob``, ``mean``, ``variance``, ``stddev``, ``entropy`` and
 ``sample`` (drawn at each ``Session.run``; seeds make it reproducible, TF's streams are
 not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential).  Samples
-are reparameterised for Uniform, Laplace, Exponential and StudentT's loc/scale; Gamma's
-and Beta's go through ``tf.random.gamma`` (gradient to the rate only).  Statistics TF
+are reparameterised for Uniform, Laplace, Exponential and StudentT's loc/scale; Gamma's,
+Beta's and Dirichlet's go through ``tf.random.gamma`` (gradient to the rate only).  Statistics TF
 calls undefined (StudentT's mean for df <= 1, variance for df <= 1) are NaN, TF's
 ``allow_nan_stats=True`` default; the variance is inf for 1 < df <= 2.
 
@@ -27,9 +28,10 @@ import numpy as np
 from .. import tracing as _t
 from ..ops import broadcast_shapes
 from .distributions import _tensor, drawn
+from .math_extra import xlogy
 from .random_more import gamma as _gamma
 
-__all__ = ["Uniform", "Laplace", "Exponential", "Gamma", "Beta", "StudentT"]
+__all__ = ["Uniform", "Laplace", "Exponential", "Gamma", "Beta", "StudentT", "Dirichlet"]
 
 
 def _value(x, like):
@@ -145,7 +147,7 @@ class Gamma(_Distribution):
 
     def log_prob(self, value, name="log_prob"):
         a, b, x = self.concentration, self.rate, _value(value, self.concentration)
-        return (a - 1.0) * _t.log(x) - b * x - _t.lgamma(a) + a * _t.log(b)
+        return xlogy(a - 1.0, x) - b * x - _t.lgamma(a) + a * _t.log(b)
 
     def mean(self, name="mean"):
         return self.concentration / self.rate
@@ -201,7 +203,7 @@ class Beta(_Distribution):
 
     def log_prob(self, value, name="log_prob"):
         c1, c0, x = self.concentration1, self.concentration0, _value(value, self.concentration1)
-        return (c1 - 1.0) * _t.log(x) + (c0 - 1.0) * _t.log1p(-x) - _lbeta(c1, c0)
+        return xlogy(c1 - 1.0, x) + (c0 - 1.0) * _t.log1p(-x) - _lbeta(c1, c0)
 
     def mean(self, name="mean"):
         return self.concentration1 / self._total()
@@ -268,3 +270,41 @@ class StudentT(_Distribution):
         chi2 = 2.0 * _gamma(shape, 0.5 * self.df * ones, dtype=self.dtype,
                             seed=None if seed is None else seed + 1)
         return self.loc + self.scale * z * _t.rsqrt(chi2 / self.df)
+
+
+class Dirichlet(_Distribution):
+    """``tf.distributions.Dirichlet(concentration)``: over the simplex of the last axis,
+    density prod(x^(a-1)) / B(a)."""
+
+    def __init__(self, concentration, validate_args=False, allow_nan_stats=True,
+                 name="Dirichlet"):
+        self.concentration = _tensor(concentration)
+        self.dtype = self.concentration.dtype
+
+    def _total(self):
+        return _t.reduce_sum(self.concentration, -1)
+
+    def _log_beta(self):
+        return _t.reduce_sum(_t.lgamma(self.concentration), -1) - _t.lgamma(self._total())
+
+    def log_prob(self, value, name="log_prob"):
+        x = _value(value, self.concentration)
+        return _t.reduce_sum(xlogy(self.concentration - 1.0, x), -1) - self._log_beta()
+
+    def mean(self, name="mean"):
+        return self.concentration / _t.expand_dims(self._total(), -1)
+
+    def variance(self, name="variance"):
+        total = _t.expand_dims(self._total(), -1)
+        a = self.concentration
+        return a * (total - a) / (_t.square(total) * (total + 1.0))
+
+    def entropy(self, name="entropy"):
+        a, total = self.concentration, self._total()
+        k = float(int(a.shape[-1]))
+        return (self._log_beta() + (total - k) * _t.digamma(total)
+                - _t.reduce_sum((a - 1.0) * _t.digamma(a), -1))
+
+    def sample(self, sample_shape=(), seed=None, name="sample"):
+        g = _gamma(_sample_shape(sample_shape), self.concentration, dtype=self.dtype, seed=seed)
+        return g / _t.reduce_sum(g, -1, keepdims=True)
