@@ -236,3 +236,8 @@ def test_uniform_unit_scaling_initializer_bounds_and_spread():
 def test_scatter_extreme_rejects_too_deep_indices():
     with pytest.raises(ValueError, match="indices"):
         tf.tensor_scatter_nd_max(tf.zeros([2]), [[0, 1]], [1.0])
+
+
+def test_ssim_multiscale_names_too_small_images():
+    with pytest.raises(ValueError, match="halvings"):
+        tf.image.ssim_multiscale(tf.zeros([100, 100, 1]), tf.zeros([100, 100, 1]), 1.0)
