@@ -241,3 +241,20 @@ def test_scatter_extreme_rejects_too_deep_indices():
 def test_ssim_multiscale_names_too_small_images():
     with pytest.raises(ValueError, match="halvings"):
         tf.image.ssim_multiscale(tf.zeros([100, 100, 1]), tf.zeros([100, 100, 1]), 1.0)
+
+
+def test_sparse_ops_name_what_they_need():
+    with pytest.raises(ValueError, match="num_segments"):
+        tf.sparse_segment_sum(tf.ones([2, 2]), [0, 1], tf.constant([0, 1]) * 1)
+    a = tf.SparseTensor([[0, 0]], [1.0], [2, 2])
+    with pytest.raises(ValueError, match="dense forms"):
+        tf.sparse_add(a, a)
+    with pytest.raises(ValueError, match="sizes off axis"):
+        tf.sparse_concat(0, [a, tf.SparseTensor([[0, 0]], [1.0], [2, 3])])
+
+
+def test_sparse_namespace_names():
+    st = tf.SparseTensor([[0, 1], [0, 0]], [2.0, 1.0], [1, 2])
+    with tf.Session() as sess:
+        assert sess.run(tf.sparse.reorder(st)).values.tolist() == [1.0, 2.0]
+        assert sess.run(tf.sparse.reduce_max(st)) == 2.0

@@ -501,4 +501,4 @@ def __getattr__(name):
 from .v1_breadth import *  # noqa: E402,F401,F403  (tf.repeat, tf.math.asinh, tf.image.ssim, ...)
 from .v1_breadth import place as _place_breadth  # noqa: E402
 _place_breadth(image=image, metrics=metrics, train=train, random=random,
-               distributions=distributions)
+               distributions=distributions, sparse=sparse)

@@ -66,6 +66,7 @@ def place(**namespaces):
     _place_train(namespaces["train"])
     _place_random(namespaces["random"])
     _place_distributions(namespaces["distributions"])
+    _place_sparse(namespaces["sparse"])
 
 from . import losses as _losses  # noqa: E402
 from . import losses_more as _losses_more  # noqa: E402
@@ -142,3 +143,16 @@ for _name in _graph_api_more.__all__:
 __all__ += list(_graph_api_more.__all__)
 
 from . import train_hooks as _train_hooks  # noqa: E402
+
+from . import sparse_more as _sparse_more  # noqa: E402
+
+for _name in _sparse_more.__all__:
+    globals()[_name] = tf1_results(getattr(_sparse_more, _name))
+__all__ += list(_sparse_more.__all__)
+
+
+def _place_sparse(sparse):
+    """tf.sparse.reorder, ...: the names without ``sparse_`` (``segment_sum``...)."""
+    for name in _sparse_more.__all__:
+        if name != "sparse_to_dense":
+            setattr(sparse, name[len("sparse_"):], globals()[name])
