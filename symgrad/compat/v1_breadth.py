@@ -87,8 +87,8 @@ from . import train_more as _train_more  # noqa: E402
 def _place_train(train):
     for name in _train_more.__all__:
         setattr(train, name, tf1_results(getattr(_train_more, name)))
-    for name in _train_hooks.__all__:
-        setattr(train, name, getattr(_train_hooks, name))
+    for name in _train_hooks.__all__ + _supervisor.__all__:
+        setattr(train, name, getattr(_train_hooks, name, None) or getattr(_supervisor, name))
 
 from . import random_more as _random_more  # noqa: E402
 from .distributions import multinomial as _multinomial  # noqa: E402
@@ -142,6 +142,7 @@ for _name in _graph_api_more.__all__:
     globals()[_name] = tf1_results(getattr(_graph_api_more, _name))
 __all__ += list(_graph_api_more.__all__)
 
+from . import supervisor as _supervisor  # noqa: E402
 from . import train_hooks as _train_hooks  # noqa: E402
 
 from . import sparse_more as _sparse_more  # noqa: E402
