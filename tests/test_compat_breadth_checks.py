@@ -258,3 +258,11 @@ def test_sparse_namespace_names():
     with tf.Session() as sess:
         assert sess.run(tf.sparse.reorder(st)).values.tolist() == [1.0, 2.0]
         assert sess.run(tf.sparse.reduce_max(st)) == 2.0
+
+
+def test_draw_bounding_boxes_checks_depth_and_colors():
+    with pytest.raises(ValueError, match="depth 1, 3 or 4"):
+        tf.image.draw_bounding_boxes(tf.zeros([1, 3, 3, 2]), [[[0.0, 0.0, 1.0, 1.0]]])
+    with pytest.raises(ValueError, match="at least 3"):
+        tf.image.draw_bounding_boxes(tf.zeros([1, 3, 3, 3]), [[[0.0, 0.0, 1.0, 1.0]]],
+                                     colors=[[0.2, 0.4]])

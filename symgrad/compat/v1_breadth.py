@@ -48,6 +48,7 @@ linalg.global_norm = tf1_results(_global_norm)
 linalg.tensordot = tf1_results(_tensordot)
 linalg.l2_normalize = nn.l2_normalize
 
+from . import image_boxes as _image_boxes  # noqa: E402
 from . import image_more as _image_more  # noqa: E402
 from . import image_quality as _image_quality  # noqa: E402
 
@@ -59,7 +60,7 @@ def place(**namespaces):
     """Add the breadth names to ``v1``'s own namespaces (``image=...``, ``metrics=...``;
     those made in ``v1`` itself, which this module cannot import)."""
     image = namespaces["image"]
-    for module in (_image_more, _image_quality):
+    for module in (_image_more, _image_quality, _image_boxes):
         for name in module.__all__:
             setattr(image, name, tf1_results(getattr(module, name)))
     _place_metrics(namespaces["metrics"])
