@@ -10,7 +10,7 @@ Sits in ``compat``; imports ``tracing`` and ``compat.losses``/``metrics``.
 >>> with tf.Graph().as_default():
 ...     loss = tf.losses.mean_pairwise_squared_error([[0.0, 0.0, 0.0]], [[1.0, 2.0, 3.0]])
 ...     print(round(float(tf.Session().run(loss)), 4))
-2.6667
+2.0
 """
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ Sits in ``compat``; imports ``tracing`` and ``custom``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
-...     print(tf.Session().run(tf.math.ndtri([0.5, 0.975])).round(5))
-[0.      1.95996]
+...     print(tf.Session().run(tf.math.ndtri([0.025, 0.975])).round(5))
+[-1.95996  1.95996]
 """
 from __future__ import annotations
 
