@@ -660,4 +660,4 @@ def test_confusion_matrix_mean_iou_and_mean_per_class_accuracy():
     with pytest.raises(ValueError, match="give num_classes"):
         tf.confusion_matrix(labels, preds)
     with pytest.raises(AttributeError, match="from tf.metrics.mean"):
-        tf.metrics.sensitivity_at_specificity
+        tf.metrics.streaming_auc   # (contrib's name: not a tf.metrics function)

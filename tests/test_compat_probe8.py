@@ -182,8 +182,7 @@ def test_distributed_names_say_to_run_in_one_process():
         with pytest.raises(AttributeError, match=f"tf.train.{name}: distributed TensorFlow .* "
                                                  "plain tf.Session"):
             getattr(tf.train, name)
-    with pytest.raises(AttributeError, match="Supervisor is not supported; use tf.train.Monitored"):
-        tf.train.Supervisor
+    assert callable(tf.train.Supervisor)   # (single-process: the breadth round's)
 
 
 def test_graph_control_dependencies_collections_and_name_scope():

@@ -1,5 +1,5 @@
 """Round-8 probe: TF1 math and linalg names that real programs call, composed in
-``compat.math_extras``, against TensorFlow 2.21's numbers (compat.v1)."""
+``compat.math_extra`` (and ``math_more``), against TensorFlow 2.21's numbers (compat.v1)."""
 import numpy as np
 import pytest
 
@@ -49,11 +49,13 @@ def test_math_extras_values_and_gradients():
     assert sums[2] == pytest.approx(5.35)
 
 
-def test_unravel_index_needs_known_dims():
+def test_unravel_index_takes_dims_known_at_run_time():
     with tf.Graph().as_default():
         dims = tf.placeholder(tf.int32, [2])
-        with pytest.raises(ValueError, match="unravel_index\\(dims\\) must be known"):
-            tf.unravel_index([1], dims)
+        coords = tf.unravel_index([5, 7, 0], dims)
+        with tf.Session() as sess:
+            got = sess.run(coords, {dims: [2, 4]})
+    assert got.tolist() == [[1, 1, 0], [1, 3, 0]]   # TF 2.21 (numpy's unravel_index)
 
 
 def test_weighted_cross_entropy_gradient_at_zero_logits_is_tfs():

@@ -391,7 +391,7 @@ def test_missing_names_in_tf1_namespaces_say_what_to_do():
     for get, words in ((lambda: tf.nn.rnn_cell.NASCell,
                         "tf.nn.rnn_cell has no attribute 'NASCell'"),
                        (lambda: tf.nn.learned_unigram_candidate_sampler, "fixed_unigram"),
-                       (lambda: tf.metrics.sensitivity_at_specificity, "from tf.metrics.mean"),
+                       (lambda: tf.metrics.streaming_auc, "from tf.metrics.mean"),
                        (lambda: tf.layers.conv3d, "tf.layers has no attribute 'conv3d'")):
         with pytest.raises(AttributeError, match=words):
             get()

@@ -1,8 +1,12 @@
-"""More ``tf.math`` functions built from symgrad's ops, with TF's values and gradients
-(``math_extras`` has xlogy, multiply_no_nan, polyval and the inverse hyperbolics).
+"""``tf.math`` functions built from symgrad's ops, with TF's values and gradients
+(``math_more`` has the inverse hyperbolics and the array functions).
 
-- ``xlog1py(x, y)``, ``xdivy(x, y)``: ``x * log1p(y)``, ``x / y``, and 0 where x is 0
-  (whatever y is); their gradients are 0 there too, as TF's.
+- ``xlogy(x, y)``, ``xlog1py(x, y)``, ``xdivy(x, y)``: ``x * log(y)``, ``x * log1p(y)``,
+  ``x / y``, and 0 where x is 0 (whatever y is); their gradients are 0 there too, as
+  TF's (symgrad's ``where`` passes no NaN back from the side not taken).
+- ``multiply_no_nan(x, y)``: ``x * y``, 0 where y is 0 even for an infinite or NaN x,
+  with TF's gradients (x gets ``g * y``, 0 where y is 0; y gets ``x * g``, 0 where g is 0).
+- ``polyval(coeffs, x)`` by Horner's rule; ``scalar_mul``.
 - ``reciprocal_no_nan(x)``: ``1 / x``, 0 where x is 0.
 - ``conj`` (real tensors: themselves), ``invert_permutation``,
   ``truncatediv``/``truncatemod`` (rounding toward zero, C's), ``is_non_decreasing``,
@@ -21,10 +25,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from .custom import with_gradient
 
-__all__ = ["xlog1py", "xdivy", "reciprocal_no_nan", "conj", "invert_permutation", "truncatediv",
-           "truncatemod", "is_non_decreasing", "is_strictly_increasing", "lbeta",
-           "cumulative_logsumexp"]
+__all__ = ["xlogy", "xlog1py", "xdivy", "multiply_no_nan", "polyval", "scalar_mul",
+           "reciprocal_no_nan", "conj", "invert_permutation", "truncatediv", "truncatemod",
+           "is_non_decreasing", "is_strictly_increasing", "lbeta", "cumulative_logsumexp"]
 
 
 def _where_x_zero(x, y, f, name):
@@ -120,3 +125,36 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     sums = _t.cumsum(_t.exp(x - top), axis=axis, exclusive=exclusive, reverse=reverse)
     return _t.add(_t.log(sums), top, name=name)
 
+
+def _float(x):
+    return _t.as_tensor(x) if not isinstance(x, (int, float)) else _t.constant(np.float32(x))
+
+def xlogy(x, y, name=None):
+    """``x * log(y)``, 0 where x is 0 (even where y is 0)."""
+    x, y = _float(x), _float(y)
+    return _t.where(_t.equal(x, 0.0), _t.zeros_like(x * y), x * _t.log(y), name=name)
+
+def multiply_no_nan(x, y, name=None):
+    """``x * y``, 0 where y is 0 (even where x is inf or NaN); TF's gradients: x gets
+    ``g * y`` (0 where y is 0), y gets ``x * g`` (0 where g is 0)."""
+    x, y = _float(x), _float(y)
+    out = _t.where(_t.equal(y, 0.0), _t.zeros_like(x * y), x * y, name=name)
+
+    def grad(g):
+        zero = _t.zeros_like(g)
+        return [_t.where(_t.equal(y, 0.0), zero, g * y),
+                _t.where(_t.equal(g, 0.0), zero, x * g)]
+    return with_gradient([x, y], out, grad)
+
+def polyval(coeffs, x, name=None):
+    """``coeffs[0] * x^(n-1) + ... + coeffs[n-1]`` by Horner's rule (zeros for none)."""
+    x = _float(x)
+    if not len(coeffs):
+        return _t.zeros_like(x, name=name)
+    p = _t.zeros_like(x) + coeffs[0]   # (a Python number takes x's dtype)
+    for c in coeffs[1:]:
+        p = p * x + c
+    return _t.identity(p, name=name)
+
+def scalar_mul(scalar, x, name=None):
+    return _t.mul(scalar, x, name=name)

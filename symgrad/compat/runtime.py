@@ -287,8 +287,8 @@ MISSING = {
                "differentiate or compile; compute the value outside and feed it",
     "metrics": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
                "mean_absolute_error, root_mean_squared_error, precision, recall, auc, "
-               "mean_iou, mean_per_class_accuracy and the true/false positive/negative "
-               "counts; compute others in the graph from tf.metrics.mean (e.g. of "
+               "mean_iou, mean_per_class_accuracy, the true/false positive/negative "
+               "counts and TF1's other tf.metrics functions (dir(tf.metrics)); compute others in the graph from tf.metrics.mean (e.g. of "
                "tf.cast(tf.equal(a, b), tf.float32))",
     "nn.compute_accidental_hits": "its results' length depends on the values; "
                                   "tf.nn.nce_loss and sampled_softmax_loss remove "
@@ -334,9 +334,6 @@ MISSING.update({
     "nn.ctc_loss": "CTC loss is not supported (its alignment sum is a dynamic program over "
                    "label paths); use a per-frame loss such as "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",
-    "nn.conv3d": "3-D convolutions are not supported (symgrad has tf.nn.conv1d, conv2d, "
-                 "conv2d_transpose, depthwise_conv2d and separable_conv2d); fold the depth "
-                 "axis into the batch or the channels and use tf.nn.conv2d",
 })
 _QUEUES = ("TF1's queue-based input pipelines are not supported; feed numpy arrays "
            "through tf.data: ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n)"
@@ -360,7 +357,7 @@ _STRINGS = ("symgrad tensors hold real numbers, so string tensors are not suppor
             "tf.nn.embedding_lookup or tf.one_hot")
 for _name in ("strings", "string_split", "as_string", "string_to_number", "string_join",
               "substr", "regex_replace", "decode_raw", "decode_csv", "decode_base64",
-              "encode_base64", "lookup", "tables_initializer", "io.decode_raw",
+              "encode_base64", "lookup", "io.decode_raw",
               "io.decode_csv", "io.parse_example", "io.parse_single_example", "parse_example",
               "parse_single_example", "FixedLenFeature", "VarLenFeature", "io.FixedLenFeature",
               "io.VarLenFeature"):
@@ -369,11 +366,8 @@ _DISTRIBUTED = ("distributed TensorFlow (clusters, servers, parameter servers, r
                 "is not supported: symgrad runs the graph in one process; drop the cluster "
                 "code, build the model once and run it in a plain tf.Session")
 for _name in ("train.ClusterSpec", "train.Server", "train.replica_device_setter",
-              "train.SyncReplicasOptimizer", "distribute", "train.Supervisor"):
+              "train.SyncReplicasOptimizer", "distribute"):
     MISSING[_name] = _DISTRIBUTED
-MISSING["train.Supervisor"] = ("tf.train.Supervisor is not supported; use tf.train."
-                               "MonitoredTrainingSession or a tf.Session with a "
-                               "tf.train.Saver")
 MISSING["decode_csv"] = MISSING["io.decode_csv"] = (
     "string tensors are not supported: parse the CSV in Python (np.loadtxt, np.genfromtxt "
     "or the csv module) and feed the columns as numbers")

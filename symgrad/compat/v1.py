@@ -495,3 +495,8 @@ def __getattr__(name):
         return _tensor.tf1_results(_v1_more.tf_tuple)
     # what TF1 scripts use and symgrad has not: a message that says what to do
     raise _runtime.missing(name)
+
+from .v1_breadth import *  # noqa: E402,F401,F403  (tf.repeat, tf.math.asinh, tf.image.ssim, ...)
+from .v1_breadth import place as _place_breadth  # noqa: E402
+_place_breadth(image=image, metrics=metrics, train=train, random=random,
+               distributions=distributions, sparse=sparse)

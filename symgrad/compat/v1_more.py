@@ -3,9 +3,10 @@ max/min/prod/sqrt_n (``segments``), ``strided_slice`` (``strided``), ``einsum`` 
 notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, ``roll``,
 ``div_no_nan``, ``gather_nd`` over run-time sizes, ``identity_n`` (``small_ops``), the
 tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
-their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; the inverse
-hyperbolics, ``xlogy``, ``polyval``, ``linalg.matvec``, weighted moments
-and the rest of ``math_extras`` and ``nn_extras``.
+their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; ``xlogy``,
+``polyval`` and the rest of ``math_extra``.  (``v1_breadth`` adds the inverse
+hyperbolics, ``linalg.matvec``, the moments and the other names the breadth round
+found.)
 
 Sits in ``compat`` under ``v1``, which star-imports it.
 """
@@ -13,8 +14,6 @@ from __future__ import annotations
 
 from .. import tracing as _tracing
 from . import math_extra as _math_extra
-from . import math_extras as _extras
-from . import nn_extras as _nn_extras
 from . import slices as _slices
 from . import segments as _segments
 from . import small_ops as _small_ops
@@ -51,30 +50,12 @@ conj, invert_permutation, truncatediv, truncatemod, lbeta = (
     getattr(math, n) for n in ("conj", "invert_permutation", "truncatediv", "truncatemod",
                                "lbeta"))
 
-for _name in ("asinh", "acosh", "atanh", "xlogy", "multiply_no_nan", "polyval",
-              "logical_xor", "scalar_mul", "reduce_euclidean_norm"):
-    setattr(math, _name, tf1_results(getattr(_extras, _name)))
 math.softsign = nn.softsign
-linalg.matvec = tf1_results(_extras.matvec)
 linalg.l2_normalize, linalg.global_norm = nn.l2_normalize, tf1_results(_slices.global_norm)
 linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
-nn.normalize_moments = tf1_results(_extras.normalize_moments)
-nn.weighted_moments = tf1_results(_extras.weighted_moments)
-nn.compute_average_loss = tf1_results(_extras.compute_average_loss)
-asinh, acosh, atanh, scalar_mul = math.asinh, math.acosh, math.atanh, math.scalar_mul
-clip_by_average_norm = tf1_results(_extras.clip_by_average_norm)
-logical_xor, reverse_v2 = math.logical_xor, tf1_results(_tracing.reverse)
-saturate_cast = tf1_results(_nn_extras.saturate_cast)
-broadcast_static_shape = _nn_extras.broadcast_static_shape
-broadcast_dynamic_shape = tf1_results(_nn_extras.broadcast_dynamic_shape)
-for _name in ("relu_layer", "sufficient_statistics", "max_pool1d", "avg_pool1d"):
-    setattr(nn, _name, tf1_results(getattr(_nn_extras, _name)))
-unravel_index = tf1_results(_extras.unravel_index)
-shape_n = tf1_results(_extras.shape_n)
+scalar_mul = math.scalar_mul
 
-__all__ = ["asinh", "acosh", "atanh", "scalar_mul", "clip_by_average_norm", "logical_xor",
-           "reverse_v2", "saturate_cast", "broadcast_static_shape", "broadcast_dynamic_shape",
-           "unravel_index", "shape_n"] + list(_segments.__all__) + list(_updates) + [
+__all__ = ["scalar_mul"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
     "invert_permutation", "truncatediv", "truncatemod", "lbeta"]
