@@ -134,22 +134,57 @@ def run(outputs, feeds, order=None):
     body runs once per iteration over the same nodes).
     """
     values, bindings = {}, bind_dims(feeds)
+    order = order if order is not None else needed(outputs, feeds)
+    known = _known_sizes(order, bindings)
     with np.errstate(all="ignore"):
-        for node in order if order is not None else needed(outputs, feeds):
+        for node in order:
             if node in feeds or not node.inputs and node.opdef.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
                 continue
             args = [values[x] for x in node.inputs]
-            if is_static(node.shape) and all(is_static(x.shape) for x in node.inputs) \
-                    and not any(has_dims(v) for v in node.attrs.values()):
-                out, shape = np.asarray(node.opdef.impl(*args, **node.attrs)), node.shape
+            ready = known.get(node) if known is not None else None
+            if ready is not None:   # checked at these sizes before: the op alone
+                shape, attrs = ready
+                try:
+                    out = np.asarray(node.opdef.impl(*args, **attrs))
+                except (ValueError, IndexError):   # (a value-dependent error: said below)
+                    out, shape = _run_node(node, args, bindings)
             else:
-                out, shape = _run_unknown(node, args, bindings)
+                out, shape = _run_node(node, args, bindings)
+                if known is not None:
+                    known[node] = (shape, _attrs_at(node, bindings))
             if out.shape != shape:
                 raise ShapeError(f"internal: {node.opdef.name} produced shape {out.shape}, "
                                  f"expected {shape} (node {node.name!r})")
             values[node] = out.astype(node.dtype, copy=False)
     return values
+
+
+def _known_sizes(order, bindings):
+    """``{node: (concrete shape, concrete attrs)}`` of the nodes already run (and
+    checked) at these bound sizes, kept on the graph, so a session's second run of a
+    step skips the size bookkeeping (half of a small step's time); None where sizes
+    are read from values (``ops.valued``), which another run may change."""
+    if not order or any(getattr(n.opdef, "binds_sizes", False) for n in order):
+        return None
+    memo = order[0].graph.__dict__.setdefault("_known_sizes", {})
+    key = tuple(sorted(bindings.items(), key=lambda kv: str(kv[0])))
+    if key not in memo and len(memo) >= 16:   # (a few batch sizes per graph)
+        memo.clear()
+    return memo.setdefault(key, {})
+
+
+def _attrs_at(node, bindings):
+    return concrete_attrs(node.attrs, bindings) if any(has_dims(v) for v in node.attrs.values()) \
+        else node.attrs
+
+
+def _run_node(node, args, bindings):
+    """One node, its sizes checked: (value, shape)."""
+    if is_static(node.shape) and all(is_static(x.shape) for x in node.inputs) \
+            and not any(has_dims(v) for v in node.attrs.values()):
+        return np.asarray(node.opdef.impl(*args, **node.attrs)), node.shape
+    return _run_unknown(node, args, bindings)
 
 
 def _run_unknown(node, args, bindings):
