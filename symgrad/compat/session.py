@@ -322,7 +322,7 @@ class Session:
             if wanted:
                 feeds = {**feeds, **elements_for(self, self._runs, wanted, feeds)}
         try:
-            made = resolve(needed(reads, feeds), feeds)
+            made = resolve(self._plan(reads, feeds)[0], feeds)
         except ShapeError as exc:   # calls recorded over unknown ranks that do not fit
             if isinstance(exc, errors.OpError):
                 raise
@@ -330,7 +330,7 @@ class Session:
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}
-        _, _, variables, unfed = self._plan(reads, feeds)
+        order, _, variables, unfed = self._plan(reads, feeds)
         for v in variables:
             if v not in self._initialized:
                 raise errors.FailedPreconditionError(
@@ -344,7 +344,7 @@ class Session:
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
         try:
-            values = run_nodes(reads, feeds)
+            values = run_nodes(reads, feeds, order)   # (the nodes needed, computed once)
         except ShapeError as exc:   # sizes that do not fit once values arrive: TF's error
             if isinstance(exc, errors.OpError):
                 raise
