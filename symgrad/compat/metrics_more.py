@@ -179,19 +179,9 @@ def sensitivity_at_specificity(labels, predictions, specificity, weights=None,
     """The sensitivity tp / (tp + fn + ε) at the threshold (of ``num_thresholds`` in
     [0, 1], as ``auc``'s) whose specificity tn / (tn + fp + ε) is nearest
     ``specificity`` (the first of equals)."""
-    if not 0.0 <= specificity <= 1.0:
-        raise ValueError(f"sensitivity_at_specificity: specificity must be in [0, 1], got "
-                         f"{specificity}")
-    kinds = ["true_positives", "false_negatives", "true_negatives", "false_positives"]
-
-    def value_of(c, name):
-        tp, fn, tn, fp = c
-        i = _pick(c, tn / (tn + fp + _EPSILON), specificity, last=False)
-        return _t.divide(_t.gather(tp, i), _t.gather(tp, i) + _t.gather(fn, i) + _EPSILON,
-                         name=name)
-    with variable_scope(name, default_name="sensitivity_at_specificity"):
-        counters, added = _rates_at(kinds, labels, predictions, num_thresholds, weights)
-        return _streamed(counters, added, value_of, metrics_collections, updates_collections)
+    return _rate_at_rate("sensitivity_at_specificity", "specificity", specificity,
+                         labels, predictions, weights, num_thresholds, metrics_collections,
+                         updates_collections, name)
 
 
 def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
@@ -199,16 +189,29 @@ def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
                                updates_collections=None, name=None):
     """The specificity tn / (tn + fp + ε) at the threshold whose sensitivity
     tp / (tp + fn + ε) is nearest ``sensitivity`` (the last of equals)."""
-    if not 0.0 <= sensitivity <= 1.0:
-        raise ValueError(f"specificity_at_sensitivity: sensitivity must be in [0, 1], got "
-                         f"{sensitivity}")
+    return _rate_at_rate("specificity_at_sensitivity", "sensitivity", sensitivity,
+                         labels, predictions, weights, num_thresholds, metrics_collections,
+                         updates_collections, name)
+
+
+def _rate_at_rate(what, given, target, labels, predictions, weights, num_thresholds,
+                  metrics_collections, updates_collections, name):
+    """One of sensitivity and specificity at the threshold where the other (``given``)
+    is nearest ``target``: the first such threshold for a given specificity, the last
+    for a given sensitivity (TF's choices)."""
+    if not 0.0 <= target <= 1.0:
+        raise ValueError(f"{what}: {given} must be in [0, 1], got {target}")
     kinds = ["true_positives", "false_negatives", "true_negatives", "false_positives"]
 
     def value_of(c, name):
         tp, fn, tn, fp = c
-        i = _pick(c, tp / (tp + fn + _EPSILON), sensitivity, last=True)
-        return _t.divide(_t.gather(tn, i), _t.gather(tn, i) + _t.gather(fp, i) + _EPSILON,
+        if given == "specificity":   # read tp/(tp+fn) where tn/(tn+fp) is nearest
+            hit, miss, known_hit, known_miss, last = tp, fn, tn, fp, False
+        else:
+            hit, miss, known_hit, known_miss, last = tn, fp, tp, fn, True
+        i = _pick(c, known_hit / (known_hit + known_miss + _EPSILON), target, last=last)
+        return _t.divide(_t.gather(hit, i), _t.gather(hit, i) + _t.gather(miss, i) + _EPSILON,
                          name=name)
-    with variable_scope(name, default_name="specificity_at_sensitivity"):
+    with variable_scope(name, default_name=what):
         counters, added = _rates_at(kinds, labels, predictions, num_thresholds, weights)
         return _streamed(counters, added, value_of, metrics_collections, updates_collections)

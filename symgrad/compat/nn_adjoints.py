@@ -142,19 +142,23 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
                                     padding, data_format="NHWC", dilations=(1, 1, 1, 1),
                                     name=None):
     """The gradient of ``depthwise_conv2d`` for its input (of shape ``input_sizes``)."""
-    out = _adjoint(lambda x, k: depthwise_conv2d(x, k, strides, padding,
-                                                 data_format=data_format, dilations=dilations),
-                   True, filter, input_sizes, out_backprop, "depthwise_conv2d_backprop_input")
-    return _t.identity(out, name=name)
+    return _depthwise_adjoint(True, filter, input_sizes, out_backprop, strides, padding,
+                              data_format, dilations, name, "depthwise_conv2d_backprop_input")
 
 
 def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,  # noqa: A002
                                      padding, data_format="NHWC", dilations=(1, 1, 1, 1),
                                      name=None):
     """The gradient of ``depthwise_conv2d`` for its filter (of shape ``filter_sizes``)."""
+    return _depthwise_adjoint(False, input, filter_sizes, out_backprop, strides, padding,
+                              data_format, dilations, name, "depthwise_conv2d_backprop_filter")
+
+
+def _depthwise_adjoint(for_input, known, sizes, out_backprop, strides, padding, data_format,
+                       dilations, name, what):
     out = _adjoint(lambda x, k: depthwise_conv2d(x, k, strides, padding,
                                                  data_format=data_format, dilations=dilations),
-                   False, input, filter_sizes, out_backprop, "depthwise_conv2d_backprop_filter")
+                   for_input, known, sizes, out_backprop, what)
     return _t.identity(out, name=name)
 
 
