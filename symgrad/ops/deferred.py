@@ -123,7 +123,7 @@ def _substitute(value, mapping):
 def defer(fn, args, kwargs, count=None, name=None, dtype=None):
     """Record ``fn(*args, **kwargs)``: one deferred node, or ``count`` of them (one per
     entry of the list ``fn`` returns).  ``dtype``: the result's dtype when the caller
-    knows it (a comparison's bool), else a guess from the inputs'."""
+    knows it (a comparison's bool), else ``result_dtype``'s."""
     inputs = tensors_in((args, kwargs))
     open_ = [t for t in inputs if unknown_rank(t)]
     if _RESOLVING and all(t in _RESOLVING[-1] for t in open_):
@@ -178,14 +178,15 @@ def result_dtype(fn, args, kwargs, inputs):
     the promoted dtype of its tensors (floats first).  A wrong guess would show later:
     ``tf.cond`` refuses a predicate that is not boolean, ``x.dtype`` misleads."""
     from .base import REGISTRY, Op
-    if fn.__name__ == "apply" and args and isinstance(args[0], (Op, str)):   # ops.apply
+    label = getattr(fn, "__name__", "")   # (a partial or a callable object has none)
+    if label == "apply" and args and isinstance(args[0], (Op, str)):   # ops.apply
         op, operands = REGISTRY[args[0]] if isinstance(args[0], str) else args[0], args[1]
     else:
-        op, operands = REGISTRY.get(fn.__name__), args
+        op, operands = REGISTRY.get(label), args
     named = _named_dtype(fn, args, kwargs)
     if named is not None:
         return named
-    if fn.__name__ in _BOOLEAN:
+    if label in _BOOLEAN:
         return np.dtype(bool)
     nodes = [t.dtype for t in tensors_in(operands)]
     if op is not None and op.kind == "elementwise" and nodes:
