@@ -270,3 +270,23 @@ def test_tensor_array_running_mean_with_python_number_loop_vars():
         with tf.Session() as sess:
             got = sess.run(out.stack())
     np.testing.assert_allclose(got, np.cumsum(np.arange(1, 9)) / np.arange(1, 9))
+
+
+def test_draws_in_a_while_loop_body_are_new_at_every_step_and_the_gradient_uses_them():
+    # TF draws anew at each iteration (dropout in a dynamic_rnn cell: a mask per step);
+    # the reverse sweep must read the same numbers the forward sweep drew
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [])
+        _, picks, total = tf.while_loop(
+            lambda i, p, t: i < 3,
+            lambda i, p, t: (i + 1, p + tf.one_hot(i, 3) * tf.random_uniform([]),
+                             t + x * x * tf.random_uniform([])),
+            [0, tf.zeros([3]), tf.constant(0.0)])
+        (grad,) = tf.gradients(total, x)
+        with tf.Session() as sess:
+            first, t1, g1 = sess.run([picks, total, grad], {x: 2.0})
+            second = sess.run(picks, {x: 2.0})
+    assert len(set(np.round(first, 7))) == 3            # three different draws in one run
+    assert not np.allclose(first, second)              # and new ones in the next run
+    np.testing.assert_allclose(g1, 2 * t1 / 2.0, rtol=1e-5)   # d(x² S)/dx = 2xS = 2 t / x

@@ -29,6 +29,7 @@ from ..differentiate import gradients
 from ..errors import NoClosedFormError, SymgradError
 from ..ops import REGISTRY, Op, apply, literal
 from ..ops.base import filled, register, zeros_like
+from ..ops.draws import loop_step
 from .describe import recurrence
 from .function import Function, layout, pack, pack_values, packed_size, unpack, unpack_values
 
@@ -119,7 +120,8 @@ def iterate(interp, cond, body, state, caps, maximum_iterations):
             raise DataDependentLoop(
                 f"its condition {guard} depends on symbols, so the trip count is unknown "
                 "(give maximum_iterations for a piecewise closed form, or evaluate at values)")
-        plain.append(interp.run(body, plain[-1] + caps))
+        with loop_step(len(guards)):   # (a session's draws: new ones at every step)
+            plain.append(interp.run(body, plain[-1] + caps))
         guards.append(guard)
     return plain, guards
 
@@ -289,8 +291,10 @@ def _reverse(interp, states, guards, caps, vjp, seeds, zeros):
     """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over the steps
     (``states``: the plain iterates, which step k reads where its guard holds)."""
     adjoint, total = list(seeds), list(zeros)
-    for state, guard in zip(reversed(states[:-1]), reversed(guards)):
-        out = interp.run(vjp, state + caps + adjoint)
+    for k, state, guard in zip(range(len(guards) - 1, -1, -1), reversed(states[:-1]),
+                               reversed(guards)):
+        with loop_step(k):   # step k's draws, as the forward sweep made them
+            out = interp.run(vjp, state + caps + adjoint)
         adjoint = interp.select(guard, out[:len(adjoint)], adjoint)
         step = interp.select(guard, out[len(adjoint):], zeros)
         total = [interp.add(t, s) for t, s in zip(total, step)]

@@ -33,7 +33,7 @@ from ..graph import Dim, is_static
 from .base import REGISTRY, Example, F, Op, apply, filled, literal, register
 
 
-_RUN = contextvars.ContextVar("symgrad_draw_run", default=0)
+_RUN = contextvars.ContextVar("symgrad_draw_run", default=None)   # None: not a session run
 
 
 @contextlib.contextmanager
@@ -48,11 +48,30 @@ def run_number(n):
         _RUN.reset(token)
 
 
+# the iteration of each loop under way (outermost first), while a body runs in a session
+_STEP = contextvars.ContextVar("symgrad_draw_step", default=())
+
+
+@contextlib.contextmanager
+def loop_step(k):
+    """Inside the block, a session's draws are those of iteration ``k`` of the innermost
+    loop running (TF draws anew at every iteration of a ``while_loop`` body: dropout in
+    a ``dynamic_rnn`` cell gets a new mask per time step).  Outside a session run
+    (``sg.evaluate``, ``sg.compile``) every step keeps the op's one draw, which is
+    what a compiled loop bakes."""
+    token = _STEP.set(_STEP.get() + (int(k),))
+    try:
+        yield
+    finally:
+        _STEP.reset(token)
+
+
 def drawn_numbers(shape, key, dist="uniform"):
     """The numbers ``random_draw`` of ``shape`` holds for ``key`` (in the current run,
-    :func:`run_number`)."""
+    :func:`run_number`, and loop iteration, :func:`loop_step`)."""
     run = _RUN.get()
-    rng = np.random.default_rng(int(key) if run == 0 else [int(key), run])
+    steps = _STEP.get() if run is not None else ()   # (per-step draws: sessions only)
+    rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     size = tuple(int(d) for d in shape)
     if dist == "normal":
         return rng.standard_normal(size=size)
@@ -157,5 +176,6 @@ def band_mask(graph, rows, cols, lower, upper, dtype):
     return F.cast(keep, dtype=np.dtype(dtype).name)
 
 
-__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "iota_of",
+__all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "loop_step",
+           "iota_of",
            "band_mask"]
