@@ -42,8 +42,6 @@ def _where_x_zero(x, y, f, name):
     return _t.where(zero, _t.zeros_like(value), value, name=name)
 
 
-
-
 def xlog1py(x, y, name=None):
     """``x * log1p(y)``, 0 where x is 0 (TF's ``tf.math.xlog1py``)."""
     return _where_x_zero(x, y, lambda a, b: a * _t.log1p(b), name)
@@ -54,18 +52,12 @@ def xdivy(x, y, name=None):
     return _where_x_zero(x, y, lambda a, b: a / b, name)
 
 
-
-
 def reciprocal_no_nan(x, name=None):
     """``1 / x``, 0 where x is 0."""
     (x,) = _t.functions._lift([x])
     zero = _t.equal(x, 0.0)
     value = 1.0 / _t.where(zero, _t.ones_like(x), x)
     return _t.where(zero, _t.zeros_like(value), value, name=name)
-
-
-
-
 
 
 def conj(x, name=None):
@@ -109,8 +101,6 @@ def is_strictly_increasing(x, name=None):
     return _t.reduce_all(_t.greater(_steps(x), 0), name=name)
 
 
-
-
 def lbeta(x, name=None):
     """``log(|Beta(x)|)`` over the last axis: ``sum(lgamma(x)) - lgamma(sum(x))``."""
     (x,) = _t.functions._lift([x])
@@ -127,12 +117,14 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
 
 
 def _float(x):
+    """A tensor for ``x``; a Python number is a float32 constant (TF's default)."""
     return _t.as_tensor(x) if not isinstance(x, (int, float)) else _t.constant(np.float32(x))
+
 
 def xlogy(x, y, name=None):
     """``x * log(y)``, 0 where x is 0 (even where y is 0)."""
-    x, y = _float(x), _float(y)
-    return _t.where(_t.equal(x, 0.0), _t.zeros_like(x * y), x * _t.log(y), name=name)
+    return _where_x_zero(_float(x), _float(y), lambda a, b: a * _t.log(b), name)
+
 
 def multiply_no_nan(x, y, name=None):
     """``x * y``, 0 where y is 0 (even where x is inf or NaN); TF's gradients: x gets
@@ -146,6 +138,7 @@ def multiply_no_nan(x, y, name=None):
                 _t.where(_t.equal(g, 0.0), zero, x * g)]
     return with_gradient([x, y], out, grad)
 
+
 def polyval(coeffs, x, name=None):
     """``coeffs[0] * x^(n-1) + ... + coeffs[n-1]`` by Horner's rule (zeros for none)."""
     x = _float(x)
@@ -156,5 +149,7 @@ def polyval(coeffs, x, name=None):
         p = p * x + c
     return _t.identity(p, name=name)
 
+
 def scalar_mul(scalar, x, name=None):
+    """``scalar * x`` (``tf.scalar_mul``)."""
     return _t.mul(scalar, x, name=name)

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import FeedError
 from ..graph import Node
-from .base import Op, promote
+from .base import REGISTRY, Op, promote
 
 
 def _no_impl(*arrays, **attrs):
@@ -41,7 +41,6 @@ DEFERRED = Op("deferred", kind="special", shape=lambda in_shapes, **attrs: None,
 
 def any_shape_placeholder(graph, dtype, name):
     """A placeholder that takes a value of any shape (TF1's ``placeholder(dtype)``)."""
-    from .base import REGISTRY
     return graph.add_node(REGISTRY["placeholder"], (), {"any_shape": True}, None, dtype,
                           name=name)
 
@@ -120,10 +119,9 @@ def _substitute(value, mapping):
     return value
 
 
-def defer(fn, args, kwargs, count=None, name=None, dtype=None):
+def defer(fn, args, kwargs, count=None, name=None):
     """Record ``fn(*args, **kwargs)``: one deferred node, or ``count`` of them (one per
-    entry of the list ``fn`` returns).  ``dtype``: the result's dtype when the caller
-    knows it (a comparison's bool), else ``result_dtype``'s."""
+    entry of the list ``fn`` returns), of the dtype ``result_dtype`` gives."""
     inputs = tensors_in((args, kwargs))
     open_ = [t for t in inputs if unknown_rank(t)]
     if _RESOLVING and all(t in _RESOLVING[-1] for t in open_):
@@ -133,8 +131,7 @@ def defer(fn, args, kwargs, count=None, name=None, dtype=None):
         return Call(fn, args, kwargs).make(_RESOLVING[-1], {})
     graph, cls = _innermost(inputs), getattr(type(open_[0]), "derived_class", None)
     call = Call(fn, args, kwargs)
-    if dtype is None:
-        dtype = result_dtype(fn, args, kwargs, inputs)
+    dtype = result_dtype(fn, args, kwargs, inputs)
     name = name or getattr(fn, "__name__", "deferred").strip("_") or "deferred"
     if count is None:
         return graph.add_node(DEFERRED, inputs, {"call": call, "index": None}, None, dtype,
@@ -177,10 +174,12 @@ def result_dtype(fn, args, kwargs, inputs):
     functions), a dtype the call names or defaults to, booleans for the tests; else
     the promoted dtype of its tensors (floats first).  A wrong guess would show later:
     ``tf.cond`` refuses a predicate that is not boolean, ``x.dtype`` misleads."""
-    from .base import REGISTRY, Op
     label = getattr(fn, "__name__", "")   # (a partial or a callable object has none)
     if label == "apply" and args and isinstance(args[0], (Op, str)):   # ops.apply
         op, operands = REGISTRY[args[0]] if isinstance(args[0], str) else args[0], args[1]
+        applied = _applied_dtype(op, operands, kwargs)
+        if applied is not None:
+            return applied
     else:
         op, operands = REGISTRY.get(label), args
     named = _named_dtype(fn, args, kwargs)
@@ -215,11 +214,10 @@ def _named_dtype(fn, args, kwargs):
     return None
 
 
-def deferrable(count=None, result=None, dtype=None, name=None):
+def deferrable(count=None, result=None, name=None):
     """Decorate a graph-building function: calls meeting a tensor of unknown rank are
     recorded (``count(args, kwargs)``: how many tensors a list result holds;
     ``result(list)``: the result made of that list, where it is not a list;
-    ``dtype(args, kwargs)``: the result's dtype, or None to infer it, ``result_dtype``;
     ``name(args, kwargs)``: the node's name when the call gives none, else the
     function's)."""
     def wrap(fn):
@@ -227,30 +225,26 @@ def deferrable(count=None, result=None, dtype=None, name=None):
         def wrapper(*args, **kwargs):
             if meets_unknown_rank(args) or kwargs and meets_unknown_rank(kwargs.values()):
                 n = count(*args, **kwargs) if count is not None else None
-                known = dtype(*args, **kwargs) if dtype is not None else None
                 given = kwargs.get("name")   # (tf.square(d, name="loss") is "loss:0")
                 label = given if isinstance(given, str) and given else (
                     name(*args, **kwargs) if name is not None else None)
-                made = defer(fn, args, kwargs, n, name=label, dtype=known)
+                made = defer(fn, args, kwargs, n, name=label)
                 return made if result is None or not isinstance(made, list) else result(made)
             return fn(*args, **kwargs)
         return wrapper
     return wrap
 
 
-def applied_dtype(op, inputs, name=None, **attrs):
-    """The dtype ``ops.apply(op, inputs, **attrs)`` gives, from the op's dtype rule, for
-    recording it (``defer``): a comparison is bool, a cast its target.  None (guess)
+def _applied_dtype(op, inputs, kwargs):
+    """The dtype ``ops.apply(op, inputs, **attrs)`` gives, from the op's dtype rule with
+    its attributes: a comparison is bool, a cast its target.  None (infer otherwise)
     when a Python number among the inputs could change the promotion, unless the rule
     says bool, or when the rule cannot judge these inputs."""
-    from .base import REGISTRY
-    opdef = REGISTRY.get(op) if isinstance(op, str) else op
-    if not isinstance(opdef, Op):
-        return None
+    attrs = {k: v for k, v in kwargs.items() if k != "name"}
     dtypes = [v.dtype for v in inputs if isinstance(v, Node)]
     try:
-        out = np.dtype(opdef.dtype_rule(dtypes, **attrs))
-    except Exception:  # (a rule that needs what only the made call knows)
+        out = np.dtype(op.dtype_rule(dtypes, **attrs))
+    except Exception:  # noqa: BLE001 (a rule that needs what only the made call knows)
         return None
     numbers = len(dtypes) < len(inputs)
     return out if out.kind == "b" or not numbers else None
@@ -311,5 +305,5 @@ def at_scalars(node):
 
 
 __all__ = ["DEFERRED", "any_shape_placeholder", "scalar_by_contract", "unknown_rank", "defer",
-           "deferrable", "applied_dtype", "applied_name", "resolve", "resolved", "tensors_in",
+           "deferrable", "applied_name", "resolve", "resolved", "tensors_in",
            "at_scalars"]

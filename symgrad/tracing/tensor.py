@@ -24,10 +24,9 @@ from ..errors import DtypeError, NotATensorError, ShapeError
 from ..evaluate import evaluate
 from ..ops import apply as _apply
 from ..ops import check_value, normalize_index
-from ..ops.deferred import (applied_dtype, applied_name, defer, deferrable,
-                             meets_unknown_rank)
+from ..ops.deferred import applied_name, defer, deferrable, meets_unknown_rank
 
-_deferring_apply = deferrable(dtype=applied_dtype, name=applied_name)(_apply)
+_deferring_apply = deferrable(name=applied_name)(_apply)
 
 
 def apply(op: Any, inputs: list, name: str | None = None, **attrs: Any) -> Tensor:
