@@ -23,6 +23,7 @@ from ..errors import ArgumentError, DtypeError, ShapeError
 from ..graph import Dim, Node, is_static, same_up_to_unknown
 from ..ops import apply, as_node, common_graph, literal
 from ..ops.base import filled
+from ..ops.deferred import meets_unknown_rank
 from ..tracing import get_default_graph
 from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
@@ -199,11 +200,6 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return structure(outs)
 
 
-def _shapeless(structure):
-    """Whether a tensor of unknown rank is among the (nested) ``structure``."""
-    return any(isinstance(v, Node) and v.shape is None for v in flatten(structure)[0])
-
-
 def _rows(elems, what):
     flat, structure = flatten(elems)
     graph = _graph(flat)
@@ -272,7 +268,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     ...     map_fn(lambda r: sg.reduce_sum(r * r), m).numpy().tolist()
     [5.0, 25.0]
     """
-    if _shapeless(elems):   # TF1's shapeless placeholders: made when values arrive
+    if meets_unknown_rank([elems]):   # TF1's shapeless placeholders: made when values arrive
         flat, structure = flatten(elems)
         graph = _graph(flat)
         nodes = [as_node(e, graph) for e in flat]
