@@ -168,7 +168,7 @@ def _known_sizes(order, bindings):
     if not order or any(getattr(n.opdef, "binds_sizes", False) for n in order):
         return None
     memo = order[0].graph.__dict__.setdefault("_known_sizes", {})
-    key = tuple(sorted(bindings.items(), key=lambda kv: str(kv[0])))
+    key = frozenset(bindings.items())   # (sorting by the symbols' text printed them: slow)
     if key not in memo and len(memo) >= 16:   # (a few batch sizes per graph)
         memo.clear()
     return memo.setdefault(key, {})

@@ -113,10 +113,17 @@ class rint(sympy.Function):
 
 
 def _np_sigmoid(x):
-    x = np.asarray(x, dtype=np.result_type(x, np.float64) if np.asarray(x).dtype.kind != "f"
-                   else np.asarray(x).dtype)
+    # 1 / (1 + e^-x) for x >= 0 and e^x / (1 + e^x) below: neither overflows
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        x = x.astype(np.result_type(x, np.float64))
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    d = 1 + e
+    if x.ndim == 0:
+        return 1 / d if x >= 0 else e / d
+    out = np.divide(1, d)
+    np.divide(e, d, out=out, where=~(x >= 0))   # (nan stays nan: e / d is nan)
+    return out
 
 
 def _np_heaviside(x, h0=0.5):
