@@ -165,13 +165,26 @@ def _known_sizes(order, bindings):
     checked) at these bound sizes, kept on the graph, so a session's second run of a
     step skips the size bookkeeping (half of a small step's time); None where sizes
     are read from values (``ops.valued``), which another run may change."""
-    if not order or any(getattr(n.opdef, "binds_sizes", False) for n in order):
+    if not order or _sizes_from_values(order):
         return None
     memo = order[0].graph.__dict__.setdefault("_known_sizes", {})
     key = frozenset(bindings.items())   # (sorting by the symbols' text printed them: slow)
     if key not in memo and len(memo) >= 16:   # (a few batch sizes per graph)
         memo.clear()
     return memo.setdefault(key, {})
+
+
+def _sizes_from_values(order):
+    """Whether a node of ``order`` reads its size from values; asked once per order
+    list (a loop body runs the same list at every iteration)."""
+    seen = order[0].graph.__dict__.setdefault("_sizing_orders", {})
+    found = seen.get(id(order))
+    if found is None or found[0] is not order:   # (the list is kept: ids stay unique)
+        if len(seen) >= 64:   # (sg.evaluate makes a new list at every call)
+            seen.clear()
+        found = seen[id(order)] = (order, any(getattr(n.opdef, "binds_sizes", False)
+                                              for n in order))
+    return found[1]
 
 
 def _attrs_at(node, bindings):
