@@ -31,7 +31,7 @@ from ..errors import ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
-from ..ops.draws import run_number
+from ..ops.draws import Executions, run_number
 from ..graph import Node
 from ..tracing import get_default_graph
 from . import errors
@@ -155,6 +155,7 @@ class Session:
         OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
+        self._executions = Executions()   # (and those with TF's seeds, TF's next numbers)
 
     def __enter__(self):
         # TF1: ``with tf.Session(graph=g):`` also makes g the default graph, so what the
@@ -224,7 +225,7 @@ class Session:
         fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
-        with run_number(self._runs):
+        with run_number(self._runs, self._executions):
             found = self._execute(ops, tensors, feeds)
         self._runs += 1
         return _tf1_structure(_rebuild(fetches, found))
