@@ -48,6 +48,10 @@ def _check_outputs(what, got, want):
         raise ArgumentError(f"{what} returned {len(got)} tensors but {len(want)} are needed; "
                             "return the same structure")
     for k, (g, w) in enumerate(zip(got, want)):
+        if g.shape is None and w.shape is not None:   # (TF's message; a tf.py_func result)
+            raise ShapeError(f"Input tensor {w.name!r} enters the loop with shape {w.shape}, "
+                             f"but has shape <unknown> after one iteration ({what}, output "
+                             f"{k}); give it a shape in the body with set_shape")
         if g.shape != w.shape and same_up_to_unknown(g.shape, w.shape) and \
                 not is_static(g.shape) and not is_static(w.shape):
             with g.graph.as_default():
