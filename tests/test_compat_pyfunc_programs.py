@@ -194,3 +194,36 @@ def test_a_function_without_inputs():
     with tf.Session() as sess:
         # TF 2.21: [0 1 2] [1 2 3]
         assert sess.run(c).tolist() == [0, 1, 2] and sess.run(c + 1).tolist() == [1, 2, 3]
+
+
+def test_cond_branch_with_a_shaped_py_func():
+    x = tf.placeholder(tf.float32, [2])
+
+    def doubled():
+        y = tf.py_func(lambda a: a * 2, [x], tf.float32)
+        y.set_shape([2])
+        return y
+    c = tf.cond(tf.reduce_sum(x) > 0, doubled, lambda: x * 0)
+    with tf.Session() as sess:
+        # TF 2.21: [2. 4.] [-0. -0.]
+        assert sess.run(c, {x: [1., 2.]}).tolist() == [2.0, 4.0]
+        assert sess.run(c, {x: [-1., -2.]}).tolist() == [0.0, 0.0]
+
+
+def test_map_fn_and_cond_need_the_shape_of_a_py_func_made_inside():
+    # symgrad differs: TF stacks (map_fn) or merges (cond) shapes known at run time
+    rows = tf.constant([[1., 2.], [3., 4.]])
+    with pytest.raises(ValueError, match="map_fn's fn returns a result of unknown shape.*"
+                                         "set_shape"):
+        tf.map_fn(lambda r: tf.py_func(lambda v: np.float32(v.sum()), [r], tf.float32), rows)
+    x = tf.placeholder(tf.float32, [None])
+
+    def sized():
+        y = tf.py_func(lambda a: a * 2, [x], tf.float32)
+        y.set_shape([None])
+        return y
+    with pytest.raises(ValueError, match="size a tf.py_func inside it gives"):
+        tf.cond(tf.reduce_sum(x) > 0, sized, lambda: x * 0)
+    with pytest.raises(ValueError, match="cond's branch returns a result of unknown shape"):
+        tf.cond(tf.reduce_sum(x) > 0, lambda: tf.py_func(lambda a: a, [x], tf.float32),
+                lambda: x)

@@ -28,7 +28,7 @@ from ..tracing import get_default_graph
 from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
-from .shapeless import record, resolving, scalar_predicate
+from .shapeless import check_made_inside, record, resolving, scalar_predicate
 from .vectorize import map_rows
 
 __all__ = ["cond", "while_loop", "map_fn", "scan"]
@@ -107,6 +107,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     f = trace(graph, "cond_false", _typed(false_fn, t.outputs), [])
     if any(o.shape is None for o in f.outputs):
         return _recorded_cond(pred, true_fn, false_fn, name, t)
+    check_made_inside("cond's branch", [t, f])
     _check_outputs("cond's false_fn", f.outputs, t.outputs)
     caps = captured([t, f])
     t, f = bind_captures(t, caps), bind_captures(f, caps)
@@ -122,6 +123,7 @@ def _recorded_cond(pred, true_fn, false_fn, name, traced=None):
     graph = _graph([pred])
     probes = [traced or trace(graph, "cond_probe", true_fn, []),
               trace(graph, "cond_probe", false_fn, [])]
+    check_made_inside("cond's branch", probes, [pred])
     check = scalar_predicate if pred.shape is None else (lambda p: p)
     return record(lambda p: cond(check(p), resolving(true_fn), resolving(false_fn), name),
                   [pred], probes, probes[0], name or "cond")
@@ -284,6 +286,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     nodes, structure, n, graph = _rows(elems, "map_fn")
     probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
                   [(e.shape[1:], e.dtype) for e in nodes])
+    check_made_inside("map_fn's fn", [probe])
     outs = map_rows(probe, nodes, graph, back_prop, name or "map") if vectorize else None
     if outs is None:
         outs = _map_loop(fn, probe, nodes, structure, n, graph, back_prop, name)
