@@ -227,3 +227,26 @@ def test_map_fn_and_cond_need_the_shape_of_a_py_func_made_inside():
     with pytest.raises(ValueError, match="cond's branch returns a result of unknown shape"):
         tf.cond(tf.reduce_sum(x) > 0, lambda: tf.py_func(lambda a: a, [x], tf.float32),
                 lambda: x)
+
+
+def test_registered_gradient_reads_outputs_and_gets_one_grad_per_output():
+    @tf.RegisterGradient("NumpyExpGradTest")
+    def _exp_grad(op, grad):
+        return grad * op.outputs[0]
+
+    @tf.RegisterGradient("TwoOutputsGradTest")
+    def _two_grad(op, g0, g1):
+        return g0 * 2 + g1 * 3 * op.inputs[0] ** 2
+    x = tf.placeholder(tf.float32)
+    graph = tf.get_default_graph()
+    with graph.gradient_override_map({"PyFunc": "NumpyExpGradTest"}):
+        y = tf.py_func(np.exp, [x], tf.float32)
+    g = tf.gradients(tf.reduce_sum(y * 2), x)
+    w = tf.constant([1., 2.])
+    with graph.gradient_override_map({"PyFunc": "TwoOutputsGradTest"}):
+        a, b = tf.py_func(lambda v: (v * 2, v ** 3), [w], [tf.float32, tf.float32])
+    with tf.Session() as sess:
+        got = sess.run([g, tf.gradients(a + b, w), tf.gradients(b, w)], {x: [0., 1.]})
+    # TF 2.21: [2. 5.436564]; [5. 14.]; [3. 12.] (the output not used gets zeros)
+    np.testing.assert_allclose(got[0][0], [2.0, 5.436564], rtol=1e-6)
+    assert got[1][0].tolist() == [5.0, 14.0] and got[2][0].tolist() == [3.0, 12.0]
