@@ -73,14 +73,13 @@ def _build(func, inp, Tout, name, op_type, strict, wrap):
     if not callable(func):
         raise TypeError(f"tf.{_PUBLIC[op_type]}: func must be callable, got {func!r}")
     listed, dtypes = _dtypes(Tout, op_type)
-    inputs = _inputs(inp, op_type)
+    inputs = _inputs(inp)
     graph = _graph_of(inputs)
     if not dtypes:   # an operation run for its effect (a debugging print)
         return _effect_op(func, inputs, name, op_type, strict, wrap, graph)
-    with graph.as_default():
-        outs = [as_tf1(o) for o in python_call(func, inputs, dtypes, strict=strict, wrap=wrap,
-                                               eager=op_type == "EagerPyFunc",
-                                               names=[name] * len(dtypes), graph=graph)]
+    outs = [as_tf1(o) for o in python_call(func, inputs, dtypes, strict=strict, wrap=wrap,
+                                           eager=op_type == "EagerPyFunc",
+                                           names=[name] * len(dtypes), graph=graph)]
     outs[0].attrs["call"].label = outs[0].op_name   # (what its messages call it)
     _override(outs, op_type)
     return outs if listed else outs[0]
@@ -103,7 +102,7 @@ def _dtypes(Tout, op_type):  # noqa: N803
     return listed, out
 
 
-def _inputs(inp, op_type):
+def _inputs(inp):
     """``inp`` as tensors: numbers and arrays become constants (float32 for Python
     floats, as TF converts them)."""
     items = list(inp) if isinstance(inp, (list, tuple)) else [inp]
