@@ -225,3 +225,14 @@ def test_compile_refuses_python_inside_a_loop_body():
         assert sg.evaluate(final, {x: [8.0, 4.0]}).tolist() == [1.0, 0.5]
         with pytest.raises(CompileError, match="runs the Python function '<lambda>'"):
             sg.compile(final, [x])
+
+
+def test_forward_mode_and_jacobians_take_the_call_as_a_constant():
+    with sg.Graph().as_default():
+        x = sg.Variable([1.0, 2.0], name="x")
+        y = tf.py_func(np.square, [x], tf.float64)
+        y.set_shape([2])
+        z = y * x    # d(z)/dx = y alone: nothing flows through the call
+        assert sg.evaluate(sg.jvp([z], [x], [sg.constant([1.0, 1.0])]))[0].tolist() == [1, 4]
+        assert sg.evaluate(sg.jacobian(z, x)).tolist() == [[1, 0], [0, 4]]
+        assert "square[1](x)" in str(sg.jvp([z], [x], [sg.constant([1.0, 1.0])])[0])

@@ -250,3 +250,18 @@ def test_registered_gradient_reads_outputs_and_gets_one_grad_per_output():
     # TF 2.21: [2. 5.436564]; [5. 14.]; [3. 12.] (the output not used gets zeros)
     np.testing.assert_allclose(got[0][0], [2.0, 5.436564], rtol=1e-6)
     assert got[1][0].tolist() == [5.0, 14.0] and got[2][0].tolist() == [3.0, 12.0]
+
+
+def test_dataset_batch_then_map_runs_the_function_per_batch():
+    seen = []
+
+    def doubled(b):
+        seen.append(b.shape)
+        return (b * 2).astype(np.float32)
+    ds = tf.data.Dataset.from_tensor_slices(np.arange(5, dtype=np.float32)).batch(2).map(
+        lambda b: tf.py_func(doubled, [b], tf.float32) + 1)
+    nxt = ds.make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        got = [sess.run(nxt).tolist() for _ in range(3)]
+    # TF 2.21: [[1.0, 3.0], [5.0, 7.0], [9.0]], the function seeing (2,), (2,), (1,)
+    assert got == [[1.0, 3.0], [5.0, 7.0], [9.0]] and seen == [(2,), (2,), (1,)]
