@@ -210,12 +210,41 @@ def test_cond_branch_with_a_shaped_py_func():
         assert sess.run(c, {x: [-1., -2.]}).tolist() == [0.0, 0.0]
 
 
+def test_map_fn_over_a_py_func_without_a_shape():
+    calls = []
+
+    def row_sum(v):
+        calls.append(v.shape)
+        return np.float32(v.sum()) * np.ones(2, np.float32)
+    e = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+    m = tf.map_fn(lambda r: tf.py_func(row_sum, [r], tf.float32), e, dtype=tf.float32)
+    assert m.get_shape().ndims is None and tf.gradients(tf.reduce_sum(m), e) == [None]
+    p = tf.placeholder(tf.float32)
+    m2 = tf.map_fn(lambda r: tf.py_func(lambda v: v * 2, [r], tf.float32) + 1, p,
+                   dtype=tf.float32)
+    w = tf.constant(3.0)
+    m3 = tf.map_fn(lambda r: tuple(tf.py_func(lambda v, k: (v * k, np.int64(v.size)), [r, w],
+                                              [tf.float32, tf.int64])),
+                   e, dtype=(tf.float32, tf.int64))
+    with tf.Session() as sess:
+        # TF 2.21: <unknown> [None]; [[3 3] [7 7] [11 11]] after 3 calls, then 6
+        assert sess.run(m).tolist() == [[3, 3], [7, 7], [11, 11]] and len(calls) == 3
+        assert sess.run(m).tolist() == [[3, 3], [7, 7], [11, 11]] and len(calls) == 6
+        # TF 2.21: [[3. 5.] [7. 9.]] and [ 3.  5. 11.]
+        assert sess.run(m2, {p: [[1., 2.], [3., 4.]]}).tolist() == [[3, 5], [7, 9]]
+        assert sess.run(m2, {p: [1., 2., 5.]}).tolist() == [3, 5, 11]
+        got = sess.run(m3)
+    # TF 2.21: ([[3, 6], [9, 12], [15, 18]], [2, 2, 2])
+    assert got[0].tolist() == [[3, 6], [9, 12], [15, 18]] and got[1].tolist() == [2, 2, 2]
+
+
 def test_map_fn_and_cond_need_the_shape_of_a_py_func_made_inside():
-    # symgrad differs: TF stacks (map_fn) or merges (cond) shapes known at run time
+    # symgrad differs: TF stacks (map_fn) or merges (cond) shapes known at run time; here
+    # a gradient flows around the call (through r), so the map must be a loop
     rows = tf.constant([[1., 2.], [3., 4.]])
     with pytest.raises(ValueError, match="map_fn's fn returns a result of unknown shape.*"
                                          "set_shape"):
-        tf.map_fn(lambda r: tf.py_func(lambda v: np.float32(v.sum()), [r], tf.float32), rows)
+        tf.map_fn(lambda r: tf.py_func(lambda v: v, [r], tf.float32) * r, rows)
     x = tf.placeholder(tf.float32, [None])
 
     def sized():

@@ -28,6 +28,7 @@ from ..tracing import get_default_graph
 from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
+from .python_rows import python_rows
 from .shapeless import check_made_inside, record, resolving, scalar_predicate
 from .vectorize import map_rows
 
@@ -286,6 +287,10 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     nodes, structure, n, graph = _rows(elems, "map_fn")
     probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
                   [(e.shape[1:], e.dtype) for e in nodes])
+    if any(o.shape is None for o in probe.outputs):   # (tf.py_func results, made inside)
+        made = python_rows(probe, nodes, name or "map")
+        if made is not None:
+            return probe.structure(made)
     check_made_inside("map_fn's fn", [probe])
     outs = map_rows(probe, nodes, graph, back_prop, name or "map") if vectorize else None
     if outs is None:

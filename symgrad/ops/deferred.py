@@ -306,6 +306,9 @@ class _Resolution:
             if made is None:
                 raise FeedError(f"{node.name!r} is None at the shapes fed (nothing connects "
                                 "it); it has no value")
+            if made.shape is None and runs_python(made):   # (a map_fn made a Python call)
+                self.call(made)
+                made = self.mapping[made]
             self.mapping[node] = made
 
     def placeholder(self, node):
