@@ -224,7 +224,7 @@ def _refuse_python(order):
         call = found.attrs["call"]
         raise CompileError(
             f"{found.name!r} ({found.opdef.name}) runs the Python function "
-            f"{call._name()!r} (tf.py_func, tf.numpy_function or tf.py_function), which "
+            f"{call.func_name!r} (tf.py_func, tf.numpy_function or tf.py_function), which "
             "compiled code cannot call: evaluate the graph with sg.evaluate or a Session, or "
             "compute that value outside the graph and pass it as an input")
 

@@ -70,7 +70,7 @@ class PythonCall:
         out = [] if out is None and not self.dtypes else out
         if not isinstance(out, (list, tuple)) or len(out) != len(self.dtypes):
             count = len(out) if isinstance(out, (list, tuple)) else 1
-            raise PythonCallError(f"{self.label}: {self._name()} returns {count} values, but "
+            raise PythonCallError(f"{self.label}: {self.func_name} returns {count} values, but "
                                   f"expects to see {len(self.dtypes)} values.")
         return [self.convert(k, v) for k, v in enumerate(out)]
 
@@ -83,7 +83,7 @@ class PythonCall:
             return arr
         if self.strict or arr.dtype.kind not in "biuf":
             raise PythonCallError(
-                f"{self.label}: {k}-th value returned by {self._name()} is "
+                f"{self.label}: {k}-th value returned by {self.func_name} is "
                 f"{_tf_name(arr.dtype)}, but expects {_tf_name(want)}; return "
                 f"np.asarray(value, dtype=np.{want.name}) (or declare Tout={want.name!r} "
                 f"as {arr.dtype.name})")
@@ -100,11 +100,13 @@ class PythonCall:
         last[2].add(index)
         return last[1][index]
 
-    def _name(self):
+    @property
+    def func_name(self):
+        """The function's name for messages and closed forms (``square``, ``<lambda>``)."""
         return getattr(self.func, "__name__", type(self.func).__name__)
 
     def __repr__(self):
-        return f"<python call {self._name()} of {self.label}>"
+        return f"<python call {self.func_name} of {self.label}>"
 
 
 _TF_NAMES = {"float32": "float", "float64": "double", "bool": "bool"}
@@ -123,7 +125,7 @@ def _impl(*arrays, call, index, declared):
     out = call.output(index, arrays)
     if declared is not None and (out.ndim != len(declared) or any(
             d is not None and d != n for d, n in zip(declared, out.shape))):
-        raise PythonCallError(f"{call.label}: output {index} of {call._name()} has shape "
+        raise PythonCallError(f"{call.label}: output {index} of {call.func_name} has shape "
                               f"{out.shape}, but its shape was set to {tuple(declared)} "
                               "(set_shape); return values of that shape or set another one")
     return out
@@ -135,7 +137,7 @@ def _symbolic(node, *arrays):
     call, index = node.attrs["call"], node.attrs["index"]
     args = [a[()] if np.ndim(a) == 0 else sympy.Symbol(getattr(x, "op_name", x.name))
             for x, a in zip(node.inputs, arrays)]
-    head = call._name() + ("" if len(call.dtypes) == 1 else f"_{index}")
+    head = call.func_name + ("" if len(call.dtypes) == 1 else f"_{index}")
     out = np.empty(node.shape, dtype=object)
     for pos in np.ndindex(*node.shape):
         label = head + (f"[{', '.join(map(str, pos))}]" if pos else "")
