@@ -266,7 +266,8 @@ def _reached(ys, stop_gradients):
         if node in seen:
             continue
         seen.add(node)
-        cut = node in stops or node.opdef.blocks or (
+        blocks = node.opdef.blocks   # (True, or a rule of the node: a Python call's)
+        cut = node in stops or (blocks(node) if callable(blocks) else blocks) or (
             node.shape is not None and node.dtype.kind != "f")
         if not cut:
             stack.extend(node.inputs)

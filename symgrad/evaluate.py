@@ -256,7 +256,7 @@ def evaluate(fetches: Any, feed_dict: Mapping[Any, Any] | None = None) -> Any:
     """
     flat, rebuild = flatten(fetches)
     feeds = check_feed(feed_dict)
-    mapping = resolve(needed([n for n in flat if n is not None], feeds), feeds)
+    mapping = resolve(needed([n for n in flat if n is not None], feeds), feeds, run)
     if mapping:  # tensors of unknown rank: made at the shapes fed (ops.deferred)
         flat = [mapping.get(n, n) for n in flat]
         feeds = {mapping.get(k, k): v for k, v in feeds.items()}

@@ -53,9 +53,10 @@ class Dense:
         inputs = _t.as_tensor(inputs)
         if inputs.shape is None:   # TF: "the last dimension ... should be defined"
             raise ValueError(f"tf.layers.dense: inputs {inputs.name!r} have an unknown shape "
-                             "(a placeholder made without one), so the kernel's size is "
-                             "unknown; give it a shape, e.g. tf.placeholder(tf.float32, "
-                             "[None, 784])")
+                             "(a placeholder made without one, or a tf.py_func result), so "
+                             "the kernel's size is unknown; give it a shape, e.g. "
+                             "tf.placeholder(tf.float32, [None, 784]) or "
+                             "t.set_shape([None, 784])")
         if inputs.ndim < 2:
             raise ValueError(f"dense: inputs {inputs.name!r} have shape {inputs.shape}; the "
                              "layer needs a batch axis and a feature axis (rank >= 2)")

@@ -283,8 +283,6 @@ MISSING = {
                  "Session",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
-    "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
-               "differentiate or compile; compute the value outside and feed it",
     "metrics": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
                "mean_absolute_error, root_mean_squared_error, precision, recall, auc, "
                "mean_iou, mean_per_class_accuracy, the true/false positive/negative "
@@ -318,7 +316,6 @@ MISSING.update({
                 "the graph's values and gradients)",
     "enable_eager_execution": f"eager execution is not supported; {_GRAPH_MODE}",
     "enable_v2_behavior": f"TF2 behaviour is not supported; {_GRAPH_MODE}",
-    "numpy_function": MISSING["py_func"].replace("tf.py_func", "tf.numpy_function"),
     "train.import_meta_graph": _REBUILD,
     "train.export_meta_graph": _REBUILD,
     "saved_model": _REBUILD,

@@ -322,8 +322,9 @@ class Session:
             wanted = [p for p in self._plan(reads, feeds)[3] if p in slots]
             if wanted:
                 feeds = {**feeds, **elements_for(self, self._runs, wanted, feeds)}
-        try:
-            made = resolve(self._plan(reads, feeds)[0], feeds)
+        try:   # (a Python call's values join the feeds of this run: a copy)
+            feeds = dict(feeds)
+            made = resolve(self._plan(reads, feeds)[0], feeds, run_nodes)
         except ShapeError as exc:   # calls recorded over unknown ranks that do not fit
             if isinstance(exc, errors.OpError):
                 raise

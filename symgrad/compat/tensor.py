@@ -190,6 +190,9 @@ def narrow_any_shape(node, dims):
     """Give a shapeless TF1 placeholder the shape ``dims`` (``None``: a size known when
     fed, a size symbol of its own), as ``set_shape`` does before the placeholder is used."""
     graph = node.graph
+    if getattr(node.opdef, "runs_python", False):   # a tf.py_func result (ops.python)
+        from ..ops.python import narrow
+        return narrow(node, dims)
     if not node.attrs.get("any_shape") or any(i is node for n in graph.nodes for i in n.inputs):
         raise ValueError(
             f"set_shape({TensorShape(dims)}): {node.name!r} has an unknown shape and is "

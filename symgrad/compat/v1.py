@@ -497,3 +497,4 @@ from .v1_breadth import *  # noqa: E402,F401,F403  (tf.repeat, tf.math.asinh, tf
 from .v1_breadth import place as _place_breadth  # noqa: E402
 _place_breadth(image=image, metrics=metrics, train=train, random=random,
                distributions=distributions, sparse=sparse)
+from .python_ops import numpy_function, py_func, py_function  # noqa: E402,F401

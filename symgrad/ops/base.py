@@ -67,8 +67,10 @@ class Op:
             linear map whose matrix holds one 1 per row: reshape, transpose, copies
             along axes, slices and gathers); Hessians are taken after such maps
             (``symgrad.frontier``).
-        blocks: True when no gradient ever passes through the op (stop_gradient); the
-            structural connectivity of ``gradients`` over unknown ranks reads it.
+        blocks: True when no gradient ever passes through the op (stop_gradient), or
+            ``blocks(node) -> bool`` where that depends on the node (a Python call
+            without a gradient); the structural connectivity of ``gradients`` over
+            unknown ranks reads it.
     """
 
     nargs = -1   # any number of inputs (elementwise ops say how many they take)
