@@ -138,3 +138,70 @@ def test_seeds_follow_tfs_get_seed():
     assert philox.tf_seeds(1, 2) == (1, 2)
     assert philox.tf_seeds(0, 0) == (0, 2**31 - 1)   # (0, 0) would mean "nondeterministic"
     assert philox.tf_seeds(3, None) is None
+
+
+COURSE_PROGRAM = """
+import numpy as np
+import tensorflow as tf
+
+def initialize_parameters():
+    tf.set_random_seed(1)
+    W1 = tf.get_variable("W1", [25, 20], initializer=INIT(seed=1))
+    b1 = tf.get_variable("b1", [25, 1], initializer=tf.zeros_initializer())
+    W2 = tf.get_variable("W2", [12, 25], initializer=INIT(seed=1))
+    b2 = tf.get_variable("b2", [12, 1], initializer=tf.zeros_initializer())
+    W3 = tf.get_variable("W3", [6, 12], initializer=INIT(seed=1))
+    b3 = tf.get_variable("b3", [6, 1], initializer=tf.zeros_initializer())
+    return {"W1": W1, "b1": b1, "W2": W2, "b2": b2, "W3": W3, "b3": b3}
+
+def forward_propagation(X, p):
+    A1 = tf.nn.relu(tf.add(tf.matmul(p["W1"], X), p["b1"]))
+    A2 = tf.nn.relu(tf.add(tf.matmul(p["W2"], A1), p["b2"]))
+    return tf.add(tf.matmul(p["W3"], A2), p["b3"])
+
+def random_mini_batches(X, Y, size, seed):
+    np.random.seed(seed)
+    perm = list(np.random.permutation(X.shape[1]))
+    X, Y = X[:, perm], Y[:, perm]
+    return [(X[:, k:k + size], Y[:, k:k + size]) for k in range(0, X.shape[1], size)]
+
+INIT = tf.contrib.layers.xavier_initializer if XAVIER else tf.glorot_uniform_initializer
+rng = np.random.RandomState(0)
+X_train = rng.rand(20, 100).astype(np.float32)
+Y_train = np.eye(6, dtype=np.float32)[rng.randint(0, 6, 100)].T
+X = tf.placeholder(tf.float32, [20, None], name="X")
+Y = tf.placeholder(tf.float32, [6, None], name="Y")
+params = initialize_parameters()
+Z3 = forward_propagation(X, params)
+cost = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(logits=tf.transpose(Z3),
+                                                               labels=tf.transpose(Y)))
+optimizer = tf.train.AdamOptimizer(learning_rate=0.01).minimize(cost)
+costs = []
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    first_row = sess.run(params["W1"])[0, :4]
+    seed = 3
+    for epoch in range(20):
+        epoch_cost = 0.0
+        seed += 1
+        for mX, mY in random_mini_batches(X_train, Y_train, 32, seed):
+            _, c = sess.run([optimizer, cost], feed_dict={X: mX, Y: mY})
+            epoch_cost += c / 4
+        costs.append(epoch_cost)
+    correct = tf.equal(tf.argmax(Z3), tf.argmax(Y))
+    accuracy = tf.reduce_mean(tf.cast(correct, "float")).eval({X: X_train, Y: Y_train})
+"""
+
+
+@pytest.mark.parametrize("xavier", [False, True])
+def test_a_seeded_course_program_prints_tfs_numbers(xavier):
+    # a deeplearning.ai-style TF1 assignment (seeded Xavier initializers, Adam, numpy
+    # minibatches): TF 2.21 prints these (with glorot_uniform_initializer(seed=1), which
+    # is contrib's xavier_initializer(seed=1); tf.contrib is gone from TF 2)
+    got = run_tf1(COURSE_PROGRAM, XAVIER=xavier)
+    np.testing.assert_array_equal(
+        got["first_row"], np.array([-0.32458466, -0.35149294, -0.31343627, -0.16693696],
+                                   np.float32))
+    assert [f"{c:f}" for c in got["costs"][::5]] == ["1.834781", "1.721287", "1.656784",
+                                                      "1.590282"]
+    assert got["accuracy"] == np.float32(0.45)
