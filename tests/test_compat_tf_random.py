@@ -205,3 +205,20 @@ def test_a_seeded_course_program_prints_tfs_numbers(xavier):
     assert [f"{c:f}" for c in got["costs"][::5]] == ["1.834781", "1.721287", "1.656784",
                                                       "1.590282"]
     assert got["accuracy"] == np.float32(0.45)
+
+
+def test_seeded_integer_draws_give_tfs_numbers():
+    got = run_tf1("""
+    import tensorflow as tf
+    tf.set_random_seed(1)
+    a = tf.random_uniform([6], minval=0, maxval=10, dtype=tf.int32, seed=6)
+    b = tf.random_uniform([5], minval=-3, maxval=1000, dtype=tf.int64, seed=8)
+    c = tf.random_uniform([2, 3], minval=-7, maxval=-2, dtype=tf.int32, seed=9)
+    with tf.Session() as sess:
+        runs = [sess.run([a, b, c]) for _ in range(2)]
+    """)
+    # TF 2.21, the same program
+    tf_runs = [[[1, 8, 5, 6, 5, 6], [912, 15, 57, 876, 52], [[-3, -6, -3], [-7, -6, -7]]],
+               [[5, 9, 4, 7, 8, 3], [424, 342, 771, 135, 57], [[-6, -4, -5], [-6, -4, -7]]]]
+    assert [[v.tolist() for v in run] for run in got["runs"]] == tf_runs
+    assert [v.dtype.name for v in got["runs"][0]] == ["int32", "int64", "int32"]

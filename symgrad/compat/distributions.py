@@ -67,7 +67,11 @@ def tf_drawn(shape, kind, seed, dtype, a, b, name):
     for "normal", computed in ``dtype`` as TF computes them; None for other dtypes or
     without an op seed."""
     seeds = _init.tf_seeds(seed)
-    if seeds is None or np.dtype(dtype) not in (np.float32, np.float64):
+    if seeds is None:
+        return None
+    if np.dtype(dtype) in (np.int32, np.int64) and kind == "uniform":
+        return _tf_integers(shape, seeds, dtype, a, b, name)
+    if np.dtype(dtype) not in (np.float32, np.float64):
         return None
     t = np.dtype(dtype).type
     numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds), tf_dist(kind, dtype))
@@ -95,6 +99,17 @@ def seeded_dropout(x, rate, noise_shape, seed, name):
         rate = constant(dtype.type(rate))
     return as_tf1(_t.where(_t.greater_equal(u, rate), kept, constant(dtype.type(0)),
                            name=name))
+
+
+def _tf_integers(shape, seeds, dtype, low, high, name):
+    """TF's ``RandomUniformInt`` numbers in [low, high) (held exactly: the draw's float64
+    holds integers below 2**53, the range a draw of these is refused beyond)."""
+    if not (isinstance(low, (int, np.integer)) and isinstance(high, (int, np.integer))) \
+            or not low < high or max(abs(int(low)), abs(int(high))) >= 2**53:
+        return None
+    numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds),
+                        tf_dist("uniform", dtype, low, high))
+    return as_tf1(_t.cast(numbers, np.dtype(dtype), name=name))
 
 
 def _uniform(shape, seed):

@@ -112,9 +112,12 @@ def drawn_numbers(shape, key, dist="uniform"):
     return rng.uniform(size=size)
 
 
-def tf_dist(kind, dtype):
+def tf_dist(kind, dtype, low=None, high=None):
     """The ``dist`` of a draw of TF's own stream: ``kind`` "uniform" or "normal" made in
-    ``dtype`` (float32 or float64) as TF's kernel makes them."""
+    ``dtype`` (float32 or float64) as TF's kernel makes them, or "uniform" integers of
+    ``dtype`` (int32, int64) in [low, high)."""
+    if np.dtype(dtype).kind in "iu":
+        kind = f"int:{int(low)}:{int(high)}"
     return f"tf-{kind}-{np.dtype(dtype).name}"
 
 
@@ -128,7 +131,11 @@ def _tf_numbers(size, key, kind, dtype, run):
     executions = _EXECUTIONS.get()
     start = executions.start(key, run, size) if executions is not None and run is not None \
         else 0
-    return getattr(philox, kind)(size, np.dtype(dtype), divmod(int(key), 2**31), start)
+    seeds = divmod(int(key), 2**31)
+    if kind.startswith("int:"):
+        low, high = (int(v) for v in kind.split(":")[1:])
+        return philox.uniform_int(size, np.dtype(dtype), seeds, low, high, start)
+    return getattr(philox, kind)(size, np.dtype(dtype), seeds, start)
 
 
 def new_key(rng):

@@ -131,6 +131,23 @@ def uniform(shape, dtype, seeds, start=0):
     return _unit(words.ravel(), dtype)[:n].reshape(shape)
 
 
+def uniform_int(shape, dtype, seeds, low, high, start=0):
+    """TF's ``RandomUniformInt``: ``low + word % (high - low)``, one 32-bit word per
+    int32, two (low word first) per int64."""
+    n = int(np.prod(shape, dtype=np.int64))
+    wide = np.dtype(dtype) == np.int64
+    words = _words(seeds, start, -(-n // (2 if wide else 4))).ravel()
+    if wide:
+        pairs = words.reshape(-1, 2).astype(np.uint64)
+        bits = pairs[:, 0] | (pairs[:, 1] << np.uint64(32))
+        span = np.uint64((int(high) - int(low)) % 2**64)
+    else:
+        bits, span = words, np.uint32((int(high) - int(low)) % 2**32)
+    with np.errstate(over="ignore"):
+        out = (bits % span).astype(dtype) + np.dtype(dtype).type(low)
+    return out[:n].reshape(shape)
+
+
 def normal(shape, dtype, seeds, start=0):
     """TF's ``RandomStandardNormal``: Box-Muller over consecutive uniform pairs."""
     n = int(np.prod(shape, dtype=np.int64))
@@ -182,5 +199,5 @@ def _truncated_group(seeds, start, per, dtype):
     return np.array(kept[:per], dtype=dtype)
 
 
-__all__ = ["DEFAULT_GRAPH_SEED", "tf_seeds", "reserved", "uniform", "normal",
+__all__ = ["DEFAULT_GRAPH_SEED", "tf_seeds", "reserved", "uniform", "uniform_int", "normal",
            "truncated_normal"]
