@@ -279,8 +279,10 @@ MISSING = {
                "contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
-    "estimator": "Estimators are not supported; write the model with placeholders and a "
-                 "Session",
+    "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
+                 "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec and "
+                 "inputs.numpy_input_fn and pandas_input_fn; for the premade estimators "
+                 "write a model_fn",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "

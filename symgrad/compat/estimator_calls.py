@@ -1,0 +1,109 @@
+"""How an Estimator calls the user's functions, as TF 1.x calls them.
+
+- ``input_fn`` gets ``mode``, ``params`` and ``config`` if its signature names them;
+  it returns a ``tf.data.Dataset`` (read through a one-shot iterator in the graph
+  being built), a ``(features, labels)`` pair, or features alone.
+- ``model_fn`` gets ``features`` and, as its signature names them, ``labels``,
+  ``mode``, ``params`` and ``config``; it must return an ``EstimatorSpec``.
+- ``StopAfterNRunsHook`` ends an evaluation or prediction after ``n`` batches.
+
+Sits in ``compat``; imports ``compat.datasets``, ``iterators``, ``monitored``,
+``estimator_spec`` and ``tf_logging``.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+from . import tf_logging as logging
+from .datasets import Dataset
+from .estimator_spec import EstimatorSpec
+from .iterators import Iterator
+from .monitored import SessionRunHook
+
+MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config"}
+
+
+def arg_names(fn):
+    """The names of ``fn``'s arguments (through ``functools.partial`` and callable
+    objects), less those a partial already binds; TF's ``fn_args``."""
+    bound = set()
+    while isinstance(fn, functools.partial):
+        bound |= set(fn.keywords or ())
+        fn = fn.func
+    target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else getattr(
+        fn, "__call__", fn)
+    names = [n for n, p in inspect.signature(target).parameters.items()
+             if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    return [n for n in names if n not in bound]
+
+
+def verify_model_fn(model_fn, params):
+    """TF's checks of a ``model_fn``'s arguments when an Estimator is made."""
+    if not callable(model_fn):
+        raise TypeError(f"Estimator: model_fn must be a function, got {model_fn!r}")
+    args = set(arg_names(model_fn))
+    if "features" not in args:
+        raise ValueError(f"model_fn ({model_fn}) must include features argument.")
+    if params is not None and "params" not in args:
+        raise ValueError(f"model_fn ({model_fn}) does not include params argument, but "
+                         f"params ({params}) is passed to Estimator.")
+    unexpected = sorted(args - MODEL_FN_ARGS)
+    if unexpected:
+        raise ValueError(f"model_fn ({model_fn}) has following not expected args: "
+                         f"{unexpected}")
+
+
+def call_input_fn(input_fn, mode, params, config):
+    """``(features, labels)`` from ``input_fn`` called in the graph being built."""
+    if not callable(input_fn):
+        raise TypeError(f"input_fn must be a function that returns the inputs, got "
+                        f"{type(input_fn).__name__}; wrap the data: "
+                        "input_fn=lambda: (features, labels)")
+    names = arg_names(input_fn)
+    given = {"mode": mode, "params": params, "config": config}
+    result = input_fn(**{k: v for k, v in given.items() if k in names})
+    if isinstance(result, Dataset):
+        result = Iterator.one_shot(result).get_next()
+    if isinstance(result, (list, tuple)):
+        if len(result) != 2:
+            raise ValueError("input_fn should return (features, labels) as a len 2 tuple.")
+        return result[0], result[1]
+    return result, None
+
+
+def call_model_fn(model_fn, features, labels, mode, params, config):
+    """The ``EstimatorSpec`` of ``model_fn`` in ``mode``."""
+    names = arg_names(model_fn)
+    kwargs = {}
+    if "labels" in names:
+        kwargs["labels"] = labels
+    elif labels is not None:
+        raise ValueError("model_fn does not take labels, but input_fn returns labels.")
+    for key, value in (("mode", mode), ("params", params), ("config", config)):
+        if key in names:
+            kwargs[key] = value
+    logging.info("Calling model_fn.")
+    spec = model_fn(features=features, **kwargs)
+    logging.info("Done calling model_fn.")
+    if not isinstance(spec, EstimatorSpec):
+        raise ValueError("model_fn should return an EstimatorSpec.")
+    return spec
+
+
+class StopAfterNRunsHook(SessionRunHook):
+    """Requests a stop after ``n`` runs (an evaluation's ``steps``)."""
+
+    def __init__(self, n):
+        self._n, self._runs = n, 0
+
+    def after_run(self, run_context, run_values):
+        self._runs += 1
+        if self._n is not None and self._runs >= self._n:
+            run_context.request_stop()
+
+
+def dict_to_str(values):
+    """``"a = 1, b = 2"`` in key order, as TF logs an evaluation's results."""
+    return ", ".join(f"{k} = {v}" for k, v in sorted(values.items())
+                     if not isinstance(v, bytes))

@@ -1,0 +1,17 @@
+"""The ``tf.estimator`` and ``tf.feature_column`` namespaces of ``compat.v1``.
+
+Sits in ``compat``; imports the estimator modules and ``compat.runtime``.
+"""
+from __future__ import annotations
+
+from . import estimator as _estimator
+from . import estimator_inputs as _inputs
+from . import estimator_spec as _spec
+from .runtime import namespace
+
+estimator = namespace(
+    "estimator", Estimator=_estimator.Estimator, EstimatorSpec=_spec.EstimatorSpec,
+    ModeKeys=_spec.ModeKeys, RunConfig=_spec.RunConfig, TrainSpec=_spec.TrainSpec,
+    EvalSpec=_spec.EvalSpec,
+    inputs=namespace("estimator.inputs", _plain=True, numpy_input_fn=_inputs.numpy_input_fn,
+                     pandas_input_fn=_inputs.pandas_input_fn))

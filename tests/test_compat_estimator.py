@@ -1,0 +1,109 @@
+"""tf.estimator.Estimator with a custom model_fn, fed by numpy_input_fn: the TF 1.x
+"Creating custom estimators" program with only the import changed.  The numbers are
+TF 2.15's (tensorflow-cpu 2.15.1, the last TF with tf.estimator), printed by the same
+program run with ``import tensorflow.compat.v1 as tf``; the initializers are constants
+so that both start from the same weights."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+X = np.array([[0.1, 0.2, 0.3], [1.0, -0.5, 0.2], [0.3, 0.8, -0.4], [-0.7, 0.1, 0.9],
+              [0.5, 0.5, 0.5], [-0.2, -0.9, 0.3], [0.9, 0.0, -0.1], [0.0, 0.4, 0.6],
+              [0.2, -0.3, -0.8], [-0.6, 0.7, 0.1]], np.float32)
+Y = np.array([0, 1, 2, 0, 1, 2, 1, 0, 2, 1], np.int32)
+
+
+def model_fn(features, labels, mode, params):
+    x = features["x"]
+    h = tf.layers.dense(x, params["hidden"], activation=tf.nn.relu,
+                        kernel_initializer=tf.constant_initializer(0.1),
+                        bias_initializer=tf.constant_initializer(0.05), name="hidden")
+    logits = tf.layers.dense(h, 3, kernel_initializer=tf.zeros_initializer(),
+                             name="logits")
+    classes = tf.argmax(logits, axis=1)
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={
+            "class_ids": classes, "probabilities": tf.nn.softmax(logits),
+            "logits": logits})
+    loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+    acc = tf.metrics.accuracy(labels=labels, predictions=classes, name="acc_op")
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops={"accuracy": acc})
+    opt = tf.train.GradientDescentOptimizer(learning_rate=0.5)
+    train_op = opt.minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def inputs(x, y=None, batch_size=4, num_epochs=1):
+    return tf.estimator.inputs.numpy_input_fn({"x": x}, y, batch_size=batch_size,
+                                              num_epochs=num_epochs, shuffle=False)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """The estimator after TF's sequence of train calls, and what was seen on the way."""
+    est = tf.estimator.Estimator(model_fn, model_dir=str(tmp_path_factory.mktemp("est")),
+                                 params={"hidden": 4})
+    seen = {}
+    est.train(inputs(X, Y, num_epochs=2))
+    seen["exhausted"] = est.get_variable_value("global_step")
+    seen["kernel"] = est.get_variable_value("logits/kernel")
+    seen["bias"] = est.get_variable_value("hidden/bias")
+    est.train(inputs(X, Y, num_epochs=2), steps=2)
+    seen["steps"] = est.get_variable_value("global_step")
+    est.train(inputs(X, Y, batch_size=3, num_epochs=None), max_steps=10)
+    seen["max_steps"] = est.get_variable_value("global_step")
+    est.train(inputs(X, Y, num_epochs=2), max_steps=10)
+    seen["again"] = est.get_variable_value("global_step")
+    return est, seen
+
+
+def test_steps_count_as_tf_counts_them(trained):
+    # TF 2.15: 10 examples in batches of 4 for 2 epochs are 5 steps (the examples run on
+    # across the epoch); steps=2 adds 2; max_steps stops at 10 and a later call skips
+    _, seen = trained
+    assert (seen["exhausted"], seen["steps"], seen["max_steps"], seen["again"]) == \
+        (5, 7, 10, 10)
+
+
+def test_the_checkpoint_holds_tf_s_variables_and_values(trained):
+    est, seen = trained
+    assert est.get_variable_names() == ["global_step", "hidden/bias", "hidden/kernel",
+                                        "logits/bias", "logits/kernel"]
+    # TF 2.15 after 5 steps of gradient descent
+    np.testing.assert_allclose(seen["kernel"], np.tile([0.002726, 0.045132, -0.047858],
+                                                       (4, 1)), atol=2e-6)
+    np.testing.assert_allclose(seen["bias"], [0.061803] * 4, atol=2e-6)
+    assert est.get_variable_value("global_step").dtype == np.int64
+
+
+def test_evaluate_returns_the_metrics_loss_and_global_step(trained):
+    est, _ = trained
+    result = est.evaluate(inputs(X, Y))
+    assert sorted(result) == ["accuracy", "global_step", "loss"]
+    # TF 2.15: accuracy 0.4, loss 1.0764736 (the mean of the batches' losses)
+    assert result["accuracy"] == pytest.approx(0.4)
+    assert result["loss"] == pytest.approx(1.0764736, abs=1e-6)
+    assert result["global_step"] == 10
+    assert {k: np.asarray(v).dtype.name for k, v in result.items()} == {
+        "accuracy": "float32", "loss": "float32", "global_step": "int64"}
+    first = est.evaluate(inputs(X, Y), steps=1)
+    assert first["accuracy"] == 0.25 and first["loss"] == pytest.approx(1.1023345, abs=2e-6)
+
+
+def test_predict_yields_one_dict_per_example(trained):
+    est, _ = trained
+    preds = list(est.predict(inputs(X[:5])))
+    assert len(preds) == 5
+    assert {k: (v.shape, v.dtype.name) for k, v in preds[0].items()} == {
+        "class_ids": ((), "int64"), "probabilities": ((3,), "float32"),
+        "logits": ((3,), "float32")}
+    # TF 2.15's logits for the first and last examples
+    np.testing.assert_allclose(preds[0]["logits"], [-0.008785, 0.107938, -0.099152],
+                               atol=2e-6)
+    np.testing.assert_allclose(preds[4]["probabilities"], [0.33087, 0.381603, 0.287527],
+                               atol=2e-6)
+    assert [int(p["class_ids"]) for p in preds] == [1] * 5
+    chosen = list(est.predict(inputs(X[:5]), predict_keys=["class_ids"]))
+    assert [sorted(p) for p in chosen[:2]] == [["class_ids"], ["class_ids"]]
