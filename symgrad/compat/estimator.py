@@ -40,11 +40,11 @@ import numpy as np
 from .. import tracing as _t
 from . import metrics as _metrics
 from . import tf_logging as logging
-from .estimator_calls import (StopAfterNRunsHook, call_input_fn, call_model_fn,
-                              dict_to_str, verify_model_fn)
+from .estimator_calls import (SaverHook, StopAfterNRunsHook, call_input_fn,
+                              call_model_fn, dict_to_str, loss_and_step, verify_model_fn)
 from .estimator_spec import ModeKeys, RunConfig
 from .initializers import set_random_seed
-from .monitored import (CheckpointSaverHook, ChiefSessionCreator, FinalOpsHook,
+from .monitored import (ChiefSessionCreator, FinalOpsHook,
                         LoggingTensorHook, MonitoredSession, NanTensorHook, Scaffold,
                         StopAtStepHook)
 from .runtime import Saver, latest_checkpoint, list_variables, load_variable
@@ -68,6 +68,7 @@ class Estimator:
         verify_model_fn(model_fn, params)
         self._model_fn, self._params = model_fn, copy.deepcopy(params or {})
         self._config = config.replace(model_dir=_model_dir(model_dir, config))
+        logging.info("Using config: %s", self._config)
 
     model_dir = property(lambda self: self._config.model_dir)
     config = property(lambda self: copy.deepcopy(self._config))
@@ -126,14 +127,15 @@ class Estimator:
         all_hooks = list(spec.training_hooks) + [NanTensorHook(spec.loss)] + hooks
         if config.log_step_count_steps:
             all_hooks.append(LoggingTensorHook({"loss": spec.loss, "step": step},
-                                               every_n_iter=config.log_step_count_steps))
+                                               every_n_iter=config.log_step_count_steps,
+                                               formatter=loss_and_step))
         if steps is not None or max_steps is not None:
             all_hooks.append(StopAtStepHook(num_steps=steps, last_step=max_steps))
         all_hooks += list(spec.training_chief_hooks)
         if config.save_checkpoints_steps or config.save_checkpoints_secs:
-            all_hooks.append(CheckpointSaverHook(
-                self.model_dir, save_secs=config.save_checkpoints_secs,
-                save_steps=config.save_checkpoints_steps, saver=scaffold.saver))
+            all_hooks.append(SaverHook(self.model_dir, scaffold.saver, step,
+                                       config.save_checkpoints_steps,
+                                       config.save_checkpoints_secs))
         creator = ChiefSessionCreator(scaffold, checkpoint_dir=self.model_dir)
         loss = None
         with MonitoredSession(creator, all_hooks) as sess:

@@ -5,7 +5,9 @@
   being built), a ``(features, labels)`` pair, or features alone.
 - ``model_fn`` gets ``features`` and, as its signature names them, ``labels``,
   ``mode``, ``params`` and ``config``; it must return an ``EstimatorSpec``.
-- ``StopAfterNRunsHook`` ends an evaluation or prediction after ``n`` batches.
+- ``StopAfterNRunsHook`` ends an evaluation after ``n`` batches; ``SaverHook`` saves
+  checkpoints when TF's estimator saves them (at the first step, every
+  ``save_steps`` steps of the global step, or ``save_secs``, and at the end).
 
 Sits in ``compat``; imports ``compat.datasets``, ``iterators``, ``monitored``,
 ``estimator_spec`` and ``tf_logging``.
@@ -14,12 +16,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 
 from . import tf_logging as logging
 from .datasets import Dataset
 from .estimator_spec import EstimatorSpec
 from .iterators import Iterator
-from .monitored import SessionRunHook
+from .monitored import SessionRunArgs, SessionRunHook
 
 MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config"}
 
@@ -103,7 +106,46 @@ class StopAfterNRunsHook(SessionRunHook):
             run_context.request_stop()
 
 
+class SaverHook(SessionRunHook):
+    """Saves ``saver``'s checkpoint ``directory/model.ckpt-<global step>`` when the
+    session starts, once the global step has moved ``save_steps`` on (or ``save_secs``
+    passed) since the last save, and at the end (TF's ``CheckpointSaverHook`` timing)."""
+
+    def __init__(self, directory, saver, step, save_steps=None, save_secs=None):
+        self._prefix, self._saver, self._step = f"{directory}/model.ckpt", saver, step
+        self._steps, self._secs = save_steps, save_secs
+        self._saved_at, self._time = None, None
+
+    def after_create_session(self, session, coord):
+        self._save(session, int(session.run(self._step)))
+
+    def before_run(self, run_context):
+        return SessionRunArgs(self._step)
+
+    def after_run(self, run_context, run_values):
+        step = int(run_context.session.run(self._step))
+        due = (self._steps and step >= self._saved_at + self._steps) or (
+            self._secs and time.time() - self._time >= self._secs)
+        if due:
+            self._save(run_context.session, step)
+
+    def end(self, session):
+        step = int(session.run(self._step))
+        if step != self._saved_at:
+            self._save(session, step)
+
+    def _save(self, session, step):
+        logging.info("Saving checkpoints for %d into %s.", step, self._prefix)
+        self._saver.save(session, self._prefix, global_step=step)
+        self._saved_at, self._time = step, time.time()
+
+
+def loss_and_step(values):
+    """TF's training log line: ``loss = 0.6931472, step = 1``."""
+    return f"loss = {values['loss']!s}, step = {values['step']!s}"
+
+
 def dict_to_str(values):
     """``"a = 1, b = 2"`` in key order, as TF logs an evaluation's results."""
-    return ", ".join(f"{k} = {v}" for k, v in sorted(values.items())
+    return ", ".join(f"{k} = {v!s}" for k, v in sorted(values.items())
                      if not isinstance(v, bytes))

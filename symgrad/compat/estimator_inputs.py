@@ -92,13 +92,14 @@ def _columns(x, y):
 def _check_lengths(data, feature_keys, target_keys):
     if any(np.ndim(v) == 0 for v in data.values()) or \
             len({v.shape[0] for v in data.values()}) != 1:
-        targets = [] if target_keys is None else (
-            [target_keys] if isinstance(target_keys, str) else target_keys)
+        if target_keys is None or isinstance(target_keys, str):
+            of_y = None if target_keys is None else data[target_keys].shape
+        else:
+            of_y = {k: data[k].shape for k in target_keys}
         raise ValueError(
             "Length of tensors in x and y is mismatched. All elements in x and y must "
             f"have the same length.\nShapes in x: "
-            f"{ {k: data[k].shape for k in feature_keys} }\n"
-            f"Shapes in y: { {k: data[k].shape for k in targets} or None}\n")
+            f"{ {k: data[k].shape for k in feature_keys} }\nShapes in y: {of_y}\n")
 
 
 def _batches(data, batch_size, num_epochs, shuffle):
