@@ -265,3 +265,19 @@ def _examples(values):
     for i in range(batch):
         row = {k: v[i] for k, v in leaves.items()}
         yield row[None] if None in row else row
+
+
+def train_and_evaluate(estimator, train_spec, eval_spec):
+    """``tf.estimator.train_and_evaluate`` in one process: train to
+    ``train_spec.max_steps`` (or until its input ends), then evaluate on ``eval_spec``;
+    returns ``(metrics, [])`` (no exporters), as TF's local run does.  TF also evaluates
+    after checkpoints saved ``throttle_secs`` apart during training; symgrad evaluates
+    once, at the end."""
+    if not isinstance(estimator, Estimator):
+        raise TypeError(f"estimator must be a tf.estimator.Estimator, got "
+                        f"{type(estimator).__name__}")
+    estimator.train(train_spec.input_fn, hooks=list(train_spec.hooks),
+                    max_steps=train_spec.max_steps)
+    metrics = estimator.evaluate(eval_spec.input_fn, steps=eval_spec.steps,
+                                 hooks=list(eval_spec.hooks), name=eval_spec.name)
+    return metrics, []

@@ -373,9 +373,11 @@ for _name in ("train.ClusterSpec", "train.Server", "train.replica_device_setter"
 MISSING["decode_csv"] = MISSING["io.decode_csv"] = (
     "string tensors are not supported: parse the CSV in Python (np.loadtxt, np.genfromtxt "
     "or the csv module) and feed the columns as numbers")
-MISSING["feature_column"] = ("feature columns (tf.feature_column) belong to Estimators, which "
-                             "symgrad does not have; build the inputs with placeholders, "
-                             "tf.one_hot and tf.nn.embedding_lookup")
+MISSING["feature_column"] = (
+    "of tf.feature_column, symgrad has numeric_column, bucketized_column, "
+    "categorical_column_with_identity, categorical_column_with_vocabulary_list (integer "
+    "vocabularies), indicator_column, embedding_column, input_layer and linear_model; "
+    "build other inputs in the model_fn with tf.one_hot and tf.nn.embedding_lookup")
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 

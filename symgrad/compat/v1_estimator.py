@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from . import estimator as _estimator
 from . import estimator_inputs as _inputs
+from . import feature_column_api as _columns
 from . import estimator_spec as _spec
 from .runtime import namespace
 
 estimator = namespace(
     "estimator", Estimator=_estimator.Estimator, EstimatorSpec=_spec.EstimatorSpec,
     ModeKeys=_spec.ModeKeys, RunConfig=_spec.RunConfig, TrainSpec=_spec.TrainSpec,
-    EvalSpec=_spec.EvalSpec,
+    EvalSpec=_spec.EvalSpec, train_and_evaluate=_estimator.train_and_evaluate,
     inputs=namespace("estimator.inputs", _plain=True, numpy_input_fn=_inputs.numpy_input_fn,
                      pandas_input_fn=_inputs.pandas_input_fn))
+feature_column = namespace("feature_column", **{n: getattr(_columns, n) for n in (
+    "numeric_column", "bucketized_column", "categorical_column_with_identity",
+    "categorical_column_with_vocabulary_list", "indicator_column", "embedding_column",
+    "input_layer", "linear_model", "categorical_column_with_hash_bucket", "crossed_column",
+    "categorical_column_with_vocabulary_file")})

@@ -1,0 +1,186 @@
+"""``tf.feature_column``: how a model reads a dict of feature tensors (TF 1.x's v1 API).
+
+- ``numeric_column(key, shape, default_value, dtype, normalizer_fn)``: the value as
+  float32 (``normalizer_fn`` applied first), ``shape``'s elements per example;
+- ``bucketized_column(source, boundaries)``: the bucket of each element (``b[i-1] <=
+  x < b[i]`` is bucket ``i``), one-hot when dense;
+- ``categorical_column_with_identity(key, num_buckets, default_value)`` and
+  ``categorical_column_with_vocabulary_list(key, vocabulary_list, ...)`` with integer
+  ids and vocabularies (symgrad tensors hold numbers, so string vocabularies are
+  refused); as in TF, ``-1`` in the input is a missing id, an id outside the
+  vocabulary gets ``default_value`` (-1: dropped), and an identity id outside
+  ``[0, num_buckets)`` without a default is an error when run;
+- ``indicator_column`` (each id's count: multi-hot) and ``embedding_column`` (the
+  ``combiner`` — mean, sum or sqrtn — of the ids' rows of ``embedding_weights``).
+
+A categorical column is read as its counts, a float32 ``[batch, num_buckets]``
+matrix (an example's ids, one-hot and summed, missing ones dropped); indicator,
+embedding and linear weights are products with it.  ``input_layer`` concatenates the
+dense columns *sorted by name* (TF's order) under the variable scope ``input_layer``
+(``input_layer/<name>_embedding/embedding_weights``); ``linear_model`` sums each
+column's product with its weights ``linear_model/<name>/weights`` (zeros) and
+``linear_model/bias_weights``.
+
+Sits in ``compat``; imports the tracing layer and ``compat.scopes``, ``debugging``,
+``variables`` and ``initializers``.
+
+>>> import numpy as np, symgrad.compat.v1 as tf
+>>> col = tf.feature_column.bucketized_column(tf.feature_column.numeric_column("a"), [0.0, 1.0])
+>>> x = tf.feature_column.input_layer({"a": np.array([-1.0, 0.5, 3.0], np.float32)}, [col])
+>>> tf.Session().run(x).tolist()
+[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+"""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from .. import tracing as _t
+from ..tracing import functions as _f
+from ..tracing.arrays import one_hot, shape
+from . import initializers as _init
+from .debugging import assert_less
+from .scopes import get_variable, variable_scope
+from .variables import control_dependencies
+
+
+class NumericColumn(collections.namedtuple(
+        "NumericColumn", ["key", "shape", "default_value", "dtype", "normalizer_fn"])):
+    """A real-valued feature (``numeric_column``)."""
+    name = property(lambda self: self.key)
+    dense_size = property(lambda self: int(np.prod(self.shape)))
+
+    def dense(self, features):
+        x = features[self.key]
+        if self.normalizer_fn is not None:
+            x = self.normalizer_fn(x)
+        return _rows(_f.cast(x, np.float32), self.dense_size)
+
+
+class BucketizedColumn(collections.namedtuple(
+        "BucketizedColumn", ["source_column", "boundaries"])):
+    """A numeric feature cut into buckets (``bucketized_column``): dense (one-hot) and
+    categorical."""
+    name = property(lambda self: f"{self.source_column.name}_bucketized")
+    num_buckets = property(lambda self: (len(self.boundaries) + 1) *
+                           self.source_column.dense_size)
+    dense_size = num_buckets
+
+    def dense(self, features):
+        return self.counts(features)
+
+    def counts(self, features):
+        x = self.source_column.dense(features)
+        # the bucket of x is the number of boundaries at or below it
+        bucket = sum((_f.cast(x >= b, np.int64) for b in self.boundaries),
+                     _f.zeros_like(x, np.int64))
+        hot = one_hot(bucket, len(self.boundaries) + 1, dtype=np.float32)
+        return _rows(hot, self.num_buckets)
+
+
+class IdentityCategoricalColumn(collections.namedtuple(
+        "IdentityCategoricalColumn", ["key", "number_buckets", "default_value"])):
+    """Integer ids in ``[0, num_buckets)`` (``categorical_column_with_identity``)."""
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: self.number_buckets)
+
+    def counts(self, features):
+        ids, valid = _ids(features, self.key)
+        inside = _f.logical_and(ids >= 0, ids < self.number_buckets)
+        if self.default_value is not None:
+            ids = _f.where(inside, ids, _f.fill(shape(ids), np.int64(self.default_value)))
+        else:
+            check = assert_less(_f.cast(_f.logical_and(valid, _f.logical_not(inside)), np.int32), 1, message=(
+                f"categorical_column_with_identity({self.key!r}): an id lies outside "
+                f"[0, {self.number_buckets}) and the column has no default_value"))
+            with control_dependencies([check]):
+                ids = _f.identity(ids)
+        return _summed(ids, valid, self.number_buckets)
+
+
+class VocabularyListCategoricalColumn(collections.namedtuple(
+        "VocabularyListCategoricalColumn",
+        ["key", "vocabulary_list", "dtype", "default_value", "num_oov_buckets"])):
+    """Integer values mapped to their place in ``vocabulary_list``."""
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: len(self.vocabulary_list))
+
+    def counts(self, features):
+        x, valid = _ids(features, self.key)
+        vocab = _t.constant(np.asarray(self.vocabulary_list, np.int64))
+        hits = _f.cast(_f.equal(_f.expand_dims(x, -1), vocab), np.float32)
+        hits = hits * _f.expand_dims(_f.cast(valid, np.float32), -1)
+        counts = _f.reduce_sum(hits, axis=1)
+        if self.default_value is not None and self.default_value >= 0:
+            # valid values outside the vocabulary count for default_value's id
+            missed = _f.cast(valid, np.float32) - _f.reduce_sum(hits, axis=2)
+            counts = counts + _f.reduce_sum(missed, axis=1, keepdims=True) * one_hot(
+                self.default_value, self.num_buckets, dtype=np.float32)
+        return counts
+
+
+class IndicatorColumn(collections.namedtuple("IndicatorColumn", ["categorical_column"])):
+    """A categorical column as counts of its ids (``indicator_column``)."""
+    name = property(lambda self: f"{self.categorical_column.name}_indicator")
+    dense_size = property(lambda self: self.categorical_column.num_buckets)
+
+    def dense(self, features):
+        return self.categorical_column.counts(features)
+
+
+class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from",
+        "tensor_name_in_ckpt", "max_norm", "trainable"])):
+    """The combined rows of ``embedding_weights`` of an example's ids."""
+    name = property(lambda self: f"{self.categorical_column.name}_embedding")
+    dense_size = property(lambda self: self.dimension)
+
+    def dense(self, features):
+        n = self.categorical_column.num_buckets
+        table = get_variable("embedding_weights", [n, self.dimension], dtype=np.float32,
+                             initializer=self.initializer, trainable=self.trainable)
+        counts = self.categorical_column.counts(features)
+        return combined(_t.matmul(counts, table), counts, self.combiner)
+
+
+def combined(total, counts, combiner):
+    """``total`` (the sum over an example's ids) as the ``combiner`` asks: ``sum``,
+    ``mean`` (over the ids) or ``sqrtn`` (over the root of their number); an example
+    without ids gives zeros."""
+    if combiner == "sum":
+        return total
+    n = _f.reduce_sum(counts, axis=1, keepdims=True)
+    scale = n if combiner == "mean" else _f.sqrt(n)
+    return _f.where(n > 0, total / _f.maximum(scale, 1e-30), _f.zeros_like(total))
+
+
+def _rows(x, size):
+    """``x`` as a ``[batch, size]`` matrix (a ``[batch]`` feature is one column)."""
+    return _f.reshape(x, [-1, size])
+
+
+def _ids(features, key):
+    """An integer feature as ``[batch, k]`` int64 ids and where they are present (TF
+    reads ``-1`` as a missing id)."""
+    x = features[key]
+    x = _t.as_tensor(x)
+    if x.dtype.kind not in "iu":
+        raise ValueError(f"feature {key!r}: a categorical column reads integer ids, got "
+                         f"dtype {x.dtype}; symgrad tensors hold numbers, so map strings "
+                         "to integers in Python before feeding")
+    x = _f.cast(x, np.int64)
+    x = _f.reshape(x, [-1, 1]) if x.ndim == 1 else _f.reshape(x, [shape(x)[0], -1])
+    return x, _f.not_equal(x, -1)
+
+
+def _summed(ids, valid, n):
+    """The counts ``[batch, n]`` of the present ids of each row."""
+    hot = one_hot(_f.where(valid, ids, _f.zeros_like(ids)), n, dtype=np.float32)
+    return _f.reduce_sum(hot * _f.expand_dims(_f.cast(valid, np.float32), -1), axis=1)
+
+
+def embedding_initializer(dimension):
+    """TF's default: a truncated normal of standard deviation 1/sqrt(dimension)."""
+    return _init.TABLE["truncated_normal_initializer"](mean=0.0,
+                                                       stddev=1.0 / np.sqrt(dimension))

@@ -1,0 +1,135 @@
+"""tf.feature_column: the columns TF 1.x's estimator tutorials use, read by input_layer
+and linear_model.  The numbers are TF 2.15's (tensorflow-cpu 2.15.1,
+``tf.compat.v1.feature_column``) printed by the same program."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+fc = tf.feature_column
+FEATURES = {"a": np.array([-1.0, 0.5, 2.0, 7.0], np.float32),
+            "b": np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.float64),
+            "c": np.array([0, 2, 1, 2], np.int64),
+            "d": np.array([10, 30, 99, -1], np.int64),
+            "e": np.array([[0, 1], [2, -1], [-1, -1], [1, 1]], np.int64)}
+TABLE = tf.constant_initializer(np.arange(6.0).reshape(3, 2) / 10)
+
+
+def columns():
+    a = fc.numeric_column("a")
+    b = fc.numeric_column("b", shape=(2,), normalizer_fn=lambda x: x / 2.0)
+    ab = fc.bucketized_column(a, boundaries=[0.0, 1.0, 5.0])
+    c = fc.categorical_column_with_identity("c", num_buckets=3)
+    d = fc.categorical_column_with_vocabulary_list("d", [10, 20, 30])
+    e = fc.categorical_column_with_identity("e", num_buckets=3)
+    return a, b, ab, c, d, e
+
+
+def test_names_and_fields_are_tf_s():
+    a, b, ab, c, d, e = columns()
+    assert [col.name for col in (b, fc.indicator_column(c), ab, fc.embedding_column(e, 2))] \
+        == ["b", "c_indicator", "a_bucketized", "e_embedding"]
+    assert (a.key, a.shape, a.default_value, a.dtype) == ("a", (1,), None, np.float32)
+    assert (ab.boundaries, c.num_buckets, d.vocabulary_list) == ((0.0, 1.0, 5.0), 3,
+                                                                 (10, 20, 30))
+
+
+def test_input_layer_concatenates_the_columns_sorted_by_name():
+    a, b, ab, c, d, e = columns()
+    cols = [b, fc.indicator_column(c), a, ab, fc.indicator_column(d), fc.indicator_column(e),
+            fc.embedding_column(e, 2, initializer=TABLE),
+            fc.embedding_column(c, 2, combiner="sum", initializer=TABLE)]
+    with tf.Graph().as_default():
+        out = fc.input_layer(FEATURES, cols)
+        assert out.shape.as_list() == [4, 20] and out.dtype == np.float32
+        assert sorted(v.name for v in tf.trainable_variables()) == [
+            "input_layer/c_embedding/embedding_weights:0",
+            "input_layer/e_embedding/embedding_weights:0"]
+        with tf.Session() as sess:
+            sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+            value = sess.run(out)
+    # TF 2.15: a | a_bucketized | b/2 | c_embedding (sum) | c_indicator | d_indicator
+    # (99 and -1 dropped) | e_embedding (mean) | e_indicator (counts, -1 dropped)
+    np.testing.assert_allclose(value, [
+        [-1, 1, 0, 0, 0, .5, 1, 0, .1, 1, 0, 0, 1, 0, 0, .1, .2, 1, 1, 0],
+        [.5, 0, 1, 0, 0, 1.5, 2, .4, .5, 0, 0, 1, 0, 0, 1, .4, .5, 0, 0, 1],
+        [2, 0, 0, 1, 0, 2.5, 3, .2, .3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [7, 0, 0, 0, 1, 3.5, 4, .4, .5, 0, 0, 1, 0, 0, 0, .2, .3, 0, 2, 0]], atol=1e-6)
+
+
+def test_defaults_for_unknown_values_and_the_sqrtn_combiner():
+    d2 = fc.categorical_column_with_vocabulary_list("d", [10, 20, 30], default_value=0)
+    e = fc.categorical_column_with_identity("e", num_buckets=3)
+    with tf.Graph().as_default():
+        out = fc.input_layer(FEATURES, [fc.indicator_column(d2), fc.embedding_column(
+            e, 2, combiner="sqrtn", initializer=TABLE)])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = sess.run(out)
+    np.testing.assert_allclose(value, [[1, 0, 0, 0.14142, 0.28284], [0, 0, 1, 0.4, 0.5],
+                                       [1, 0, 0, 0, 0], [0, 0, 0, 0.28284, 0.42426]],
+                               atol=1e-5)   # TF 2.15
+
+
+def test_linear_model_weights_and_sum():
+    a, b, ab, c, d, e = columns()
+    with tf.Graph().as_default():
+        out = fc.linear_model(FEATURES, [a, b, c, ab, e], units=2)
+        names = sorted(v.name for v in tf.global_variables())
+        assert names == ["linear_model/a/weights:0", "linear_model/a_bucketized/weights:0",
+                         "linear_model/b/weights:0", "linear_model/bias_weights:0",
+                         "linear_model/c/weights:0", "linear_model/e/weights:0"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for v in tf.global_variables():
+                size = int(np.prod(v.shape.as_list()))
+                sess.run(v.assign(np.arange(size, dtype=np.float32)
+                                  .reshape(v.shape.as_list()) / 10 + 0.1))
+            value = sess.run(out)
+    np.testing.assert_allclose(value, [[0.95, 1.5], [2.2, 3.0], [2.25, 3.3], [4.15, 6.1]],
+                               atol=1e-5)   # TF 2.15
+
+
+def test_embedding_rows_get_the_gradient_of_their_examples():
+    c = fc.categorical_column_with_identity("c", num_buckets=3)
+    with tf.Graph().as_default():
+        ids = tf.placeholder(tf.int64, [None])
+        y = fc.input_layer({"c": ids}, [fc.embedding_column(c, 2, initializer=TABLE)])
+        table = tf.trainable_variables()[0]
+        grad = tf.gradients(tf.reduce_sum(y * y), table)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            g = sess.run(tf.convert_to_tensor(grad), {ids: [0, 2, 2]})
+    # d/dW of sum over examples of |W[id]|^2: 2 W[id] per example that reads the row
+    np.testing.assert_allclose(g, [[0, 0.2], [0, 0], [1.6, 2.0]], atol=1e-6)
+
+
+def test_an_identity_id_out_of_range_fails_when_run():
+    c = fc.categorical_column_with_identity("c", num_buckets=3)
+    with tf.Graph().as_default():
+        out = fc.input_layer({"c": np.array([0, 5])}, [fc.indicator_column(c)])
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                                 match="outside \\[0, 3\\)"):
+            sess.run(out)
+
+
+# TF 2.15 raises ValueError with these messages (combiner "max" is symgrad's own check)
+ERRORS = [
+    (lambda: fc.input_layer(FEATURES, [fc.categorical_column_with_identity("c", 3)]),
+     "must be a _DenseColumn"),
+    (lambda: fc.bucketized_column(fc.numeric_column("a"), [1.0, 0.0]),
+     "boundaries must be a sorted list"),
+    (lambda: fc.numeric_column("x", dtype=tf.string), "dtype must be convertible to float"),
+    (lambda: fc.input_layer(FEATURES, []), "feature_columns must not be empty"),
+    (lambda: fc.embedding_column(fc.categorical_column_with_identity("c", 3), 2,
+                                 combiner="max"), "combiner must be one of"),
+    (lambda: fc.categorical_column_with_identity("c", 0), "num_buckets 0 < 1"),
+    (lambda: fc.categorical_column_with_vocabulary_list("w", ["a", "b"]),
+     "string vocabularies are not supported.*integer"),
+]
+
+
+@pytest.mark.parametrize("call, message", ERRORS)
+def test_bad_columns_raise(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
