@@ -121,9 +121,8 @@ class Estimator:
 
     def _train_loop(self, spec, step, hooks, steps, max_steps):
         config = self._config
-        saver = Saver(max_to_keep=config.keep_checkpoint_max)
         scaffold = spec.scaffold or Scaffold()
-        scaffold.saver = scaffold.saver or saver
+        scaffold.saver = scaffold.saver or self._saver()
         all_hooks = list(spec.training_hooks) + [NanTensorHook(spec.loss)] + hooks
         if config.log_step_count_steps:
             all_hooks.append(LoggingTensorHook({"loss": spec.loss, "step": step},
@@ -142,6 +141,10 @@ class Estimator:
             while not sess.should_stop():
                 _, loss = sess.run([spec.train_op, spec.loss])
         return loss
+
+    def _saver(self):
+        """The saver of a training graph's variables (made after ``model_fn``)."""
+        return Saver(max_to_keep=self._config.keep_checkpoint_max)
 
     def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None, name=None):
         """The metrics' values over the input (``steps`` batches at most), with ``loss``

@@ -280,9 +280,12 @@ MISSING = {
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
     "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
-                 "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec and "
-                 "inputs.numpy_input_fn and pandas_input_fn; for the premade estimators "
-                 "write a model_fn",
+                 "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec, "
+                 "train_and_evaluate, inputs.numpy_input_fn and pandas_input_fn, and the "
+                 "premade LinearRegressor, LinearClassifier, DNNRegressor and "
+                 "DNNClassifier; for other premade estimators (boosted trees, "
+                 "DNNLinearCombined..., baselines) write a model_fn; exporting "
+                 "(export_saved_model) is not supported",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
     "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "

@@ -4,6 +4,7 @@ Sits in ``compat``; imports the estimator modules and ``compat.runtime``.
 """
 from __future__ import annotations
 
+from . import canned as _canned
 from . import estimator as _estimator
 from . import estimator_inputs as _inputs
 from . import feature_column_api as _columns
@@ -14,6 +15,8 @@ estimator = namespace(
     "estimator", Estimator=_estimator.Estimator, EstimatorSpec=_spec.EstimatorSpec,
     ModeKeys=_spec.ModeKeys, RunConfig=_spec.RunConfig, TrainSpec=_spec.TrainSpec,
     EvalSpec=_spec.EvalSpec, train_and_evaluate=_estimator.train_and_evaluate,
+    **{n: getattr(_canned, n) for n in ("LinearRegressor", "LinearClassifier",
+                                        "DNNRegressor", "DNNClassifier")},
     inputs=namespace("estimator.inputs", _plain=True, numpy_input_fn=_inputs.numpy_input_fn,
                      pandas_input_fn=_inputs.pandas_input_fn))
 feature_column = namespace("feature_column", **{n: getattr(_columns, n) for n in (
