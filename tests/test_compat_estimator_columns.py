@@ -133,3 +133,13 @@ ERRORS = [
 def test_bad_columns_raise(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_identity_default_value_takes_ids_out_of_range_but_not_missing_ones():
+    c = fc.categorical_column_with_identity("c", 4, default_value=3)
+    with tf.Graph().as_default():
+        out = fc.input_layer({"c": np.array([[0, 7], [-1, 2], [-2, -1]])},
+                             [fc.indicator_column(c)])
+        value = tf.Session().run(out)
+    # TF 2.15: 7 and -2 count for id 3, -1 is missing
+    assert value.tolist() == [[1, 0, 0, 1], [0, 0, 1, 0], [0, 0, 0, 1]]

@@ -187,6 +187,15 @@ class Estimator:
                         continue
                     yield from _examples(values)
 
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn, *args,
+                           **kwargs):
+        """Not supported: symgrad writes no SavedModels."""
+        raise ValueError("Estimator.export_saved_model: symgrad keeps no serialized graphs "
+                         "(SavedModel); serve with Estimator.predict, or rebuild the model "
+                         "and restore its variables from model_dir with tf.train.Saver")
+
+    export_savedmodel = export_saved_model
+
     def _path_for(self, checkpoint_path, what):
         path = checkpoint_path or self.latest_checkpoint()
         if not path:

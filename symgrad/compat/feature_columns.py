@@ -41,7 +41,7 @@ from ..tracing import functions as _f
 from ..tracing.arrays import one_hot, shape
 from . import initializers as _init
 from .debugging import assert_less
-from .scopes import get_variable, variable_scope
+from .scopes import get_variable
 from .variables import control_dependencies
 
 
@@ -91,7 +91,8 @@ class IdentityCategoricalColumn(collections.namedtuple(
         if self.default_value is not None:
             ids = _f.where(inside, ids, _f.fill(shape(ids), np.int64(self.default_value)))
         else:
-            check = assert_less(_f.cast(_f.logical_and(valid, _f.logical_not(inside)), np.int32), 1, message=(
+            outside = _f.logical_and(valid, _f.logical_not(inside))
+            check = assert_less(_f.cast(outside, np.int32), 1, message=(
                 f"categorical_column_with_identity({self.key!r}): an id lies outside "
                 f"[0, {self.number_buckets}) and the column has no default_value"))
             with control_dependencies([check]):
