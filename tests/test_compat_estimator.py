@@ -107,3 +107,38 @@ def test_predict_yields_one_dict_per_example(trained):
     assert [int(p["class_ids"]) for p in preds] == [1] * 5
     chosen = list(est.predict(inputs(X[:5]), predict_keys=["class_ids"]))
     assert [sorted(p) for p in chosen[:2]] == [["class_ids"], ["class_ids"]]
+
+
+def _line_fn(features, labels, mode):
+    w = tf.get_variable("w", [], initializer=tf.zeros_initializer())
+    loss = tf.reduce_mean((features * w - labels) ** 2)
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, predictions=features * w,
+                                      train_op=step)
+
+
+def _line_input():
+    x = np.array([1.0, 2.0], np.float32)
+    return tf.constant(x), tf.constant(2 * x)
+
+
+def test_keep_checkpoint_max_counts_every_train_call_and_add_metrics(tmp_path):
+    import os
+    config = tf.estimator.RunConfig(keep_checkpoint_max=2, save_checkpoints_steps=2)
+    est = tf.estimator.Estimator(_line_fn, str(tmp_path), config)
+    kept = []
+    for _ in range(2):
+        est.train(_line_input, steps=3)
+        kept.append(sorted(f.split(".")[1] for f in os.listdir(tmp_path)
+                           if f.startswith("model.ckpt")))
+    assert kept == [["ckpt-2", "ckpt-3"], ["ckpt-5", "ckpt-6"]]   # TF 2.15's files
+
+    def metric_fn(labels, predictions):
+        return {"mae": tf.metrics.mean_absolute_error(labels, predictions)}
+    extended = tf.estimator.add_metrics(est, metric_fn)
+    result = extended.evaluate(_line_input, steps=1)
+    # TF 2.15: global_step 6, loss 0.0024, mae 0.0469
+    assert sorted(result) == ["global_step", "loss", "mae"] and result["global_step"] == 6
+    assert (round(float(result["loss"]), 4), round(float(result["mae"]), 4)) == (0.0024, 0.0469)
+    assert extended.model_dir == est.model_dir and "mae" not in est.evaluate(_line_input,
+                                                                             steps=1)

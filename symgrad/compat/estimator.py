@@ -40,14 +40,15 @@ import numpy as np
 from .. import tracing as _t
 from . import metrics as _metrics
 from . import tf_logging as logging
-from .estimator_calls import (SaverHook, StopAfterNRunsHook, call_input_fn,
+from .estimator_calls import (SaverHook, StopAfterNRunsHook, arg_names, call_input_fn,
                               call_model_fn, dict_to_str, loss_and_step, verify_model_fn)
 from .estimator_spec import ModeKeys, RunConfig
 from .initializers import set_random_seed
 from .monitored import (ChiefSessionCreator, FinalOpsHook,
                         LoggingTensorHook, MonitoredSession, NanTensorHook, Scaffold,
                         StopAtStepHook)
-from .runtime import Saver, latest_checkpoint, list_variables, load_variable
+from .runtime import (Saver, get_checkpoint_state, latest_checkpoint, list_variables,
+                      load_variable)
 from .variables import create_global_step
 
 
@@ -73,7 +74,15 @@ class Estimator:
     model_dir = property(lambda self: self._config.model_dir)
     config = property(lambda self: copy.deepcopy(self._config))
     params = property(lambda self: copy.deepcopy(self._params))
-    model_fn = property(lambda self: self._model_fn)
+
+    @property
+    def model_fn(self):
+        """The model function as TF exposes it: ``(features, labels, mode, config)``,
+        whatever arguments the user's ``model_fn`` takes."""
+        def public_model_fn(features, labels, mode, config):
+            return call_model_fn(self._model_fn, features, labels, mode, self.params,
+                                 config)
+        return public_model_fn
 
     def latest_checkpoint(self):
         """The path of the last checkpoint in ``model_dir``, or None."""
@@ -122,7 +131,11 @@ class Estimator:
     def _train_loop(self, spec, step, hooks, steps, max_steps):
         config = self._config
         scaffold = spec.scaffold or Scaffold()
-        scaffold.saver = scaffold.saver or self._saver()
+        if scaffold.saver is None:
+            scaffold.saver = self._saver()
+            state = get_checkpoint_state(self.model_dir)
+            if state is not None:   # (so keep_checkpoint_max counts earlier calls' too)
+                scaffold.saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
         all_hooks = list(spec.training_hooks) + [NanTensorHook(spec.loss)] + hooks
         if config.log_step_count_steps:
             all_hooks.append(LoggingTensorHook({"loss": spec.loss, "step": step},
@@ -293,3 +306,31 @@ def train_and_evaluate(estimator, train_spec, eval_spec):
     metrics = estimator.evaluate(eval_spec.input_fn, steps=eval_spec.steps,
                                  hooks=list(eval_spec.hooks), name=eval_spec.name)
     return metrics, []
+
+
+_METRIC_FN_ARGS = {"features", "labels", "predictions", "config"}
+
+
+def add_metrics(estimator, metric_fn):
+    """``tf.estimator.add_metrics``: a copy of ``estimator`` whose evaluation also
+    reports ``metric_fn``'s metrics (a dict of ``(value, update_op)`` pairs; its
+    arguments, any of ``features``, ``labels``, ``predictions``, ``config``, are
+    passed by name).  TF returns a plain Estimator; symgrad keeps the estimator's
+    class, so a premade one still names its classes in ``predict``."""
+    unknown = set(arg_names(metric_fn)) - _METRIC_FN_ARGS
+    if unknown:
+        raise ValueError(f"metric_fn ({metric_fn}) has following not expected args: "
+                         f"{sorted(unknown)}")
+    model_fn = estimator.model_fn
+
+    def new_model_fn(features, labels, mode, config):
+        spec = model_fn(features, labels, mode, config)
+        if mode != ModeKeys.EVAL:
+            return spec
+        given = {"features": features, "labels": labels, "predictions": spec.predictions,
+                 "config": config}
+        added = metric_fn(**{k: given[k] for k in arg_names(metric_fn)})
+        return spec._replace(eval_metric_ops=dict(spec.eval_metric_ops, **added))
+    extended = copy.copy(estimator)
+    extended._model_fn = new_model_fn
+    return extended

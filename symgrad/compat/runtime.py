@@ -68,6 +68,11 @@ class Saver:
         """The paths of the checkpoints this saver wrote and kept, oldest first (TF's)."""
         return list(self._written)
 
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Take ``checkpoint_paths`` (oldest first, as ``get_checkpoint_state`` lists
+        them) as this saver's own, so that ``max_to_keep`` deletes them in turn (TF's)."""
+        self._written = [str(p) for p in checkpoint_paths if checkpoint_exists(p)]
+
     def restore(self, sess, save_path):
         """Set the variables to the values saved at ``save_path`` (a path ``save`` returned)."""
         path = str(save_path)

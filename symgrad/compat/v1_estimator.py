@@ -9,12 +9,18 @@ from . import estimator as _estimator
 from . import estimator_inputs as _inputs
 from . import feature_column_api as _columns
 from . import estimator_spec as _spec
+from . import monitored as _monitored
 from .runtime import namespace
 
 estimator = namespace(
     "estimator", Estimator=_estimator.Estimator, EstimatorSpec=_spec.EstimatorSpec,
     ModeKeys=_spec.ModeKeys, RunConfig=_spec.RunConfig, TrainSpec=_spec.TrainSpec,
     EvalSpec=_spec.EvalSpec, train_and_evaluate=_estimator.train_and_evaluate,
+    add_metrics=_estimator.add_metrics,
+    **{n: getattr(_monitored, n) for n in (   # (TF's aliases of tf.train's hooks)
+        "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
+        "StopAtStepHook", "LoggingTensorHook", "NanTensorHook", "NanLossDuringTrainingError",
+        "CheckpointSaverHook", "FinalOpsHook", "FeedFnHook", "StepCounterHook")},
     **{n: getattr(_canned, n) for n in ("LinearRegressor", "LinearClassifier",
                                         "DNNRegressor", "DNNClassifier")},
     inputs=namespace("estimator.inputs", _plain=True, numpy_input_fn=_inputs.numpy_input_fn,
