@@ -142,3 +142,17 @@ def test_keep_checkpoint_max_counts_every_train_call_and_add_metrics(tmp_path):
     assert (round(float(result["loss"]), 4), round(float(result["mae"]), 4)) == (0.0024, 0.0469)
     assert extended.model_dir == est.model_dir and "mae" not in est.evaluate(_line_input,
                                                                              steps=1)
+
+
+def test_pandas_input_fn_reads_a_frame_s_columns():
+    pd = pytest.importorskip("pandas")   # (pandas is not a dependency of symgrad)
+    frame = pd.DataFrame({"x": [1.0, 2.0, 3.0], "z": [0.5, 0.5, 0.5]})
+    fn = tf.estimator.inputs.pandas_input_fn(frame, pd.Series([1, 2, 3]), batch_size=2,
+                                             shuffle=False)
+    with tf.Graph().as_default():
+        features, labels = fn()
+        with tf.Session() as sess:
+            first = sess.run([features, labels])
+    assert sorted(first[0]) == ["x", "z"] and first[1].tolist() == [1, 2]
+    with pytest.raises(ValueError, match="shuffle must be provided"):
+        tf.estimator.inputs.pandas_input_fn(frame)

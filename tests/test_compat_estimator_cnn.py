@@ -165,3 +165,49 @@ def test_an_input_fn_that_is_not_a_function_says_what_to_do():
     est = tf.estimator.Estimator(_fn)
     with pytest.raises(TypeError, match="input_fn must be a function"):
         est.train((X, X), steps=1)
+
+
+def mnist_model_fn(features, labels, mode):
+    """The model_fn of TF 1.x's "Build a CNN with tf.layers" tutorial, on 8x8 images."""
+    input_layer = tf.reshape(features["x"], [-1, 8, 8, 1])
+    conv1 = tf.layers.conv2d(inputs=input_layer, filters=4, kernel_size=[3, 3],
+                             padding="same", activation=tf.nn.relu)
+    pool1 = tf.layers.max_pooling2d(inputs=conv1, pool_size=[2, 2], strides=2)
+    flat = tf.reshape(pool1, [-1, 4 * 4 * 4])
+    dense = tf.layers.dense(inputs=flat, units=16, activation=tf.nn.relu)
+    dropout = tf.layers.dropout(inputs=dense, rate=0.4,
+                                training=mode == tf.estimator.ModeKeys.TRAIN)
+    logits = tf.layers.dense(inputs=dropout, units=3)
+    predictions = {"classes": tf.argmax(input=logits, axis=1),
+                   "probabilities": tf.nn.softmax(logits, name="softmax_tensor")}
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode=mode, predictions=predictions)
+    loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+    if mode == tf.estimator.ModeKeys.TRAIN:
+        optimizer = tf.train.GradientDescentOptimizer(learning_rate=0.1)
+        train_op = optimizer.minimize(loss=loss, global_step=tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=train_op)
+    eval_metric_ops = {"accuracy": tf.metrics.accuracy(labels=labels,
+                                                       predictions=predictions["classes"])}
+    return tf.estimator.EstimatorSpec(mode=mode, loss=loss, eval_metric_ops=eval_metric_ops)
+
+
+def test_the_tf_layers_mnist_tutorial_logs_named_tensors_and_evaluates(caplog):
+    rng = np.random.RandomState(0)
+    labels = np.repeat(np.arange(3), 10).astype(np.int32)
+    data = (rng.rand(30, 64) * 0.5 + np.eye(4)[labels].repeat(16, axis=1)).astype(np.float32)
+    classifier = tf.estimator.Estimator(model_fn=mnist_model_fn,
+                                        config=tf.estimator.RunConfig(tf_random_seed=0))
+    hook = tf.train.LoggingTensorHook(tensors={"probabilities": "softmax_tensor"},
+                                      every_n_iter=5)
+    train_input_fn = tf.estimator.inputs.numpy_input_fn(
+        x={"x": data}, y=labels, batch_size=10, num_epochs=None, shuffle=True)
+    with caplog.at_level(logging.INFO, logger="tensorflow"):
+        classifier.train(input_fn=train_input_fn, steps=10, hooks=[hook])
+    logged = [r.getMessage() for r in caplog.records]
+    assert sum(m.startswith("probabilities = [[") for m in logged) == 2   # steps 1 and 6
+    eval_input_fn = tf.estimator.inputs.numpy_input_fn(x={"x": data}, y=labels,
+                                                       num_epochs=1, shuffle=False)
+    result = classifier.evaluate(input_fn=eval_input_fn)
+    # TF 2.15 gives these keys in this order
+    assert list(result) == ["accuracy", "loss", "global_step"] and result["global_step"] == 10
