@@ -58,19 +58,15 @@ def optimizer_instance(optimizer, learning_rate):
 
 
 class CannedEstimator(Estimator):
-    """An Estimator of ``logit_fn(features, mode, units)`` and a head."""
+    """An Estimator of ``logit_fn(features, mode, units)`` and a head; its training
+    op is ``train_op_fn(loss)``."""
 
-    def __init__(self, head, logit_fn, optimizer, learning_rate, model_dir, config,
-                 slot_part, head_scope=None):
+    def __init__(self, head, logit_fn, train_op_fn, model_dir, config, slot_part,
+                 head_scope=None):
         self._head, self._slot_part, self._head_scope = head, slot_part, head_scope
 
         def model_fn(features, labels, mode, config):
             logits = logit_fn(features, mode, head.logits_dimension)
-            chosen = optimizer_instance(optimizer, learning_rate) \
-                if mode == ModeKeys.TRAIN else None
-
-            def train_op_fn(loss):
-                return chosen.minimize(loss, global_step=get_global_step())
             return head.spec(features, mode, logits, labels, train_op_fn)
         super().__init__(model_fn, model_dir=model_dir, config=config)
 
@@ -107,11 +103,20 @@ def _tf_name(name, model, slot_part, head_scope):
         return name
     owner = max((m for m in model if name.startswith(m + "/")), key=len, default=None)
     if owner is not None:
-        return f"{owner}/{slot_part}{name[len(owner):]}"
+        return f"{owner}/{slot_part}{name[len(owner):]}" if slot_part else name
     return f"{head_scope}/{name}" if head_scope else name
 
 
-def _linear_logit_fn(feature_columns, sparse_combiner):
+def minimizer(optimizer, learning_rate):
+    """The training op of a premade estimator: ``optimizer`` (made in the graph being
+    built) minimizes the loss and counts the global step."""
+    def train_op_fn(loss):
+        chosen = optimizer_instance(optimizer, learning_rate)
+        return chosen.minimize(loss, global_step=get_global_step())
+    return train_op_fn
+
+
+def linear_logit_fn(feature_columns, sparse_combiner):
     def logit_fn(features, mode, units):
         with variable_scope("linear"):
             return linear_model(features, feature_columns, units=units,
@@ -119,7 +124,7 @@ def _linear_logit_fn(feature_columns, sparse_combiner):
     return logit_fn
 
 
-def _dnn_logit_fn(hidden_units, feature_columns, activation_fn, dropout, batch_norm):
+def dnn_logit_fn(hidden_units, feature_columns, activation_fn, dropout, batch_norm):
     if batch_norm:
         raise ValueError("DNN estimators: batch_norm=True is not supported; write a "
                          "model_fn with tf.layers.batch_normalization")
@@ -138,7 +143,7 @@ def _dnn_logit_fn(hidden_units, feature_columns, activation_fn, dropout, batch_n
     return logit_fn
 
 
-def _columns(feature_columns):
+def columns_of(feature_columns):
     columns = list(feature_columns or ())
     if not columns:
         raise ValueError("feature_columns must not be empty.")
@@ -155,10 +160,11 @@ class LinearRegressor(CannedEstimator):
     def __init__(self, feature_columns, model_dir=None, label_dimension=1,
                  weight_column=None, optimizer="Ftrl", config=None, partitioner=None,
                  warm_start_from=None, loss_reduction=Reduction.SUM, sparse_combiner="sum"):
-        columns = _columns(feature_columns)
+        columns = columns_of(feature_columns)
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
-        super().__init__(head, _linear_logit_fn(columns, sparse_combiner), optimizer,
-                         _linear_rate(columns), model_dir, config, "part_0", "linear/head")
+        super().__init__(head, linear_logit_fn(columns, sparse_combiner),
+                         minimizer(optimizer, _linear_rate(columns)), model_dir, config,
+                         "part_0", "linear/head")
 
 
 class LinearClassifier(CannedEstimator):
@@ -167,10 +173,11 @@ class LinearClassifier(CannedEstimator):
     def __init__(self, feature_columns, model_dir=None, n_classes=2, weight_column=None,
                  label_vocabulary=None, optimizer="Ftrl", config=None, partitioner=None,
                  warm_start_from=None, loss_reduction=Reduction.SUM, sparse_combiner="sum"):
-        columns = _columns(feature_columns)
+        columns = columns_of(feature_columns)
         head = classifier_head(n_classes, weight_column, label_vocabulary, loss_reduction)
-        super().__init__(head, _linear_logit_fn(columns, sparse_combiner), optimizer,
-                         _linear_rate(columns), model_dir, config, "part_0", "linear/head")
+        super().__init__(head, linear_logit_fn(columns, sparse_combiner),
+                         minimizer(optimizer, _linear_rate(columns)), model_dir, config,
+                         "part_0", "linear/head")
 
 
 class DNNRegressor(CannedEstimator):
@@ -180,11 +187,11 @@ class DNNRegressor(CannedEstimator):
                  weight_column=None, optimizer="Adagrad", activation_fn=relu,
                  dropout=None, input_layer_partitioner=None, config=None,
                  warm_start_from=None, loss_reduction=Reduction.SUM, batch_norm=False):
-        logit_fn = _dnn_logit_fn(hidden_units, _columns(feature_columns), activation_fn,
+        logit_fn = dnn_logit_fn(hidden_units, columns_of(feature_columns), activation_fn,
                                  dropout, batch_norm)
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
-        super().__init__(head, logit_fn, optimizer, 0.05, model_dir, config, "t_0",
-                         "dnn/head")
+        super().__init__(head, logit_fn, minimizer(optimizer, 0.05), model_dir, config,
+                         "t_0", "dnn/head")
 
 
 class DNNClassifier(CannedEstimator):
@@ -195,8 +202,8 @@ class DNNClassifier(CannedEstimator):
                  activation_fn=relu, dropout=None, input_layer_partitioner=None,
                  config=None, warm_start_from=None, loss_reduction=Reduction.SUM,
                  batch_norm=False):
-        logit_fn = _dnn_logit_fn(hidden_units, _columns(feature_columns), activation_fn,
+        logit_fn = dnn_logit_fn(hidden_units, columns_of(feature_columns), activation_fn,
                                  dropout, batch_norm)
         head = classifier_head(n_classes, weight_column, label_vocabulary, loss_reduction)
-        super().__init__(head, logit_fn, optimizer, 0.05, model_dir, config, "t_0",
-                         "dnn/head")
+        super().__init__(head, logit_fn, minimizer(optimizer, 0.05), model_dir, config,
+                         "t_0", "dnn/head")
