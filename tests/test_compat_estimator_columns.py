@@ -143,3 +143,17 @@ def test_identity_default_value_takes_ids_out_of_range_but_not_missing_ones():
         value = tf.Session().run(out)
     # TF 2.15: 7 and -2 count for id 3, -1 is missing
     assert value.tolist() == [[1, 0, 0, 1], [0, 0, 1, 0], [0, 0, 0, 1]]
+
+
+def test_a_feature_of_the_wrong_size_or_without_shape_is_refused_by_name():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="numeric_column\\('a'\\) of shape \\(1,\\).*"
+                                             "shape \\(3, 2\\)"):
+            fc.input_layer({"a": np.ones((3, 2), np.float32)}, [fc.numeric_column("a")])
+        with pytest.raises(ValueError, match="feature 'a' has no known shape"):
+            fc.input_layer({"a": tf.placeholder(tf.float32)}, [fc.numeric_column("a")])
+        ids = tf.placeholder(tf.int64, [None])
+        out = fc.input_layer({"c": ids}, [fc.indicator_column(
+            fc.categorical_column_with_identity("c", 3))])
+        assert out.shape.as_list() == [None, 3]
+        assert tf.Session().run(out, {ids: [1, 2]}).tolist() == [[0, 1, 0], [0, 0, 1]]

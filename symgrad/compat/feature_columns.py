@@ -55,7 +55,16 @@ class NumericColumn(collections.namedtuple(
         x = features[self.key]
         if self.normalizer_fn is not None:
             x = self.normalizer_fn(x)
-        return _rows(_f.cast(x, np.float32), self.dense_size)
+        x = _f.cast(x, np.float32)
+        _known_rank(x, self.key)
+        per_row = x.shape[1:]
+        if all(isinstance(d, int) for d in per_row) and \
+                int(np.prod(per_row)) != self.dense_size:
+            raise ValueError(f"numeric_column({self.key!r}) of shape {self.shape} reads "
+                             f"{self.dense_size} value(s) per example, but the feature has "
+                             f"shape {x.shape}; give numeric_column(shape=...) the shape "
+                             "of one example")
+        return _rows(x, self.dense_size, self.key)
 
 
 class BucketizedColumn(collections.namedtuple(
@@ -76,7 +85,7 @@ class BucketizedColumn(collections.namedtuple(
         bucket = sum((_f.cast(x >= b, np.int64) for b in self.boundaries),
                      _f.zeros_like(x, np.int64))
         hot = one_hot(bucket, len(self.boundaries) + 1, dtype=np.float32)
-        return _rows(hot, self.num_buckets)
+        return _rows(hot, self.num_buckets, self.name)
 
 
 class IdentityCategoricalColumn(collections.namedtuple(
@@ -156,9 +165,20 @@ def combined(total, counts, combiner):
     return _f.where(n > 0, total / _f.maximum(scale, 1e-30), _f.zeros_like(total))
 
 
-def _rows(x, size):
-    """``x`` as a ``[batch, size]`` matrix (a ``[batch]`` feature is one column)."""
-    return _f.reshape(x, [-1, size])
+def _rows(x, size, key):
+    """``x`` as a ``[batch, size]`` matrix (a ``[batch]`` feature is one column); a
+    feature of another size fails when run, as TF's reshape does."""
+    _known_rank(x, key)
+    return _f.reshape(x, [shape(x)[0], size])
+
+
+def _known_rank(x, key):
+    if x.shape is None:
+        raise ValueError(f"feature {key!r} has no known shape (a tf.placeholder "
+                         "without shape); give it one, such as [None] or [None, k]")
+    if x.ndim == 0:
+        raise ValueError(f"feature {key!r}: a feature holds one row per example; got "
+                         "a scalar")
 
 
 def _ids(features, key):
@@ -171,7 +191,8 @@ def _ids(features, key):
                          f"dtype {x.dtype}; symgrad tensors hold numbers, so map strings "
                          "to integers in Python before feeding")
     x = _f.cast(x, np.int64)
-    x = _f.reshape(x, [-1, 1]) if x.ndim == 1 else _f.reshape(x, [shape(x)[0], -1])
+    _known_rank(x, key)
+    x = _f.reshape(x, [shape(x)[0], -1])
     return x, _f.not_equal(x, -1)
 
 
