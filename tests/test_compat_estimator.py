@@ -156,3 +156,28 @@ def test_pandas_input_fn_reads_a_frame_s_columns():
     assert sorted(first[0]) == ["x", "z"] and first[1].tolist() == [1, 2]
     with pytest.raises(ValueError, match="shuffle must be provided"):
         tf.estimator.inputs.pandas_input_fn(frame)
+
+
+def test_training_and_evaluation_write_tf_s_summaries(tmp_path):
+    import glob
+    import os
+    from symgrad.compat.summary import read_events
+
+    def fn(features, labels, mode):
+        spec = _line_fn(features, labels, mode)
+        mse = tf.metrics.mean_squared_error(labels, spec.predictions)
+        return spec._replace(eval_metric_ops={"mse": mse})
+    est = tf.estimator.Estimator(fn, str(tmp_path),
+                                 tf.estimator.RunConfig(save_summary_steps=2))
+    est.train(_line_input, steps=5)
+    est.evaluate(_line_input, steps=1)
+    est.evaluate(_line_input, steps=1, name="other")
+    found = {}
+    for path in glob.glob(str(tmp_path / "**" / "events.out.tfevents*"), recursive=True):
+        found[os.path.relpath(os.path.dirname(path), tmp_path)] = [
+            (step, {k: round(v, 4) for k, v in values.items()})
+            for step, values in read_events(path) if values]
+    # TF 2.15: the loss every 2 steps from the first, the metrics at the checkpoint's step
+    assert found == {".": [(1, {"loss": 10.0}), (3, {"loss": 0.625}), (5, {"loss": 0.0391})],
+                     "eval": [(5, {"loss": 0.0098, "mse": 0.0098})],
+                     "eval_other": [(5, {"loss": 0.0098, "mse": 0.0098})]}

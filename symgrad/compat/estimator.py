@@ -43,6 +43,7 @@ from . import tf_logging as logging
 from .estimator_calls import (SaverHook, StopAfterNRunsHook, arg_names, call_input_fn,
                               call_model_fn, dict_to_str, loss_and_step, verify_model_fn)
 from .estimator_spec import ModeKeys, RunConfig
+from .estimator_summaries import training_hooks, write_evaluation
 from .initializers import set_random_seed
 from .monitored import (ChiefSessionCreator, FinalOpsHook,
                         LoggingTensorHook, MonitoredSession, NanTensorHook, Scaffold,
@@ -143,7 +144,8 @@ class Estimator:
                                                formatter=loss_and_step))
         if steps is not None or max_steps is not None:
             all_hooks.append(StopAtStepHook(num_steps=steps, last_step=max_steps))
-        all_hooks += list(spec.training_chief_hooks)
+        all_hooks += list(spec.training_chief_hooks) + training_hooks(
+            spec.loss, config, self.model_dir, scaffold)
         if config.save_checkpoints_steps or config.save_checkpoints_secs:
             all_hooks.append(SaverHook(self.model_dir, scaffold.saver, step,
                                        config.save_checkpoints_steps,
@@ -179,6 +181,7 @@ class Estimator:
         results = final.final_ops_values
         logging.info("Saving dict for global step %d: %s", results["global_step"],
                      dict_to_str(results))
+        write_evaluation(self.model_dir, name, results)
         return results
 
     def predict(self, input_fn, predict_keys=None, hooks=None, checkpoint_path=None,
