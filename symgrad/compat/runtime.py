@@ -288,9 +288,10 @@ MISSING = {
                  "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec, "
                  "train_and_evaluate, inputs.numpy_input_fn and pandas_input_fn, and the "
                  "premade LinearRegressor, LinearClassifier, DNNRegressor, "
-                 "DNNClassifier and DNNLinearCombinedClassifier/Regressor, add_metrics "
-                 "and tf.train's hooks; for other premade estimators (boosted trees, "
-                 "baselines, heads) write a model_fn; exporting "
+                 "DNNClassifier, DNNLinearCombinedClassifier/Regressor and "
+                 "BaselineClassifier/Regressor, add_metrics and tf.train's hooks; for "
+                 "other premade estimators (boosted trees, heads) write a model_fn; "
+                 "exporting "
                  "(export_saved_model) is not supported",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",

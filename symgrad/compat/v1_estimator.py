@@ -5,6 +5,7 @@ Sits in ``compat``; imports the estimator modules and ``compat.runtime``.
 from __future__ import annotations
 
 from . import canned as _canned
+from . import canned_baseline as _baseline
 from . import canned_combined as _combined
 from . import estimator as _estimator
 from . import estimator_inputs as _inputs
@@ -26,6 +27,8 @@ estimator = namespace(
                                         "DNNRegressor", "DNNClassifier")},
     DNNLinearCombinedClassifier=_combined.DNNLinearCombinedClassifier,
     DNNLinearCombinedRegressor=_combined.DNNLinearCombinedRegressor,
+    BaselineClassifier=_baseline.BaselineClassifier,
+    BaselineRegressor=_baseline.BaselineRegressor,
     inputs=namespace("estimator.inputs", _plain=True, numpy_input_fn=_inputs.numpy_input_fn,
                      pandas_input_fn=_inputs.pandas_input_fn))
 feature_column = namespace("feature_column", **{n: getattr(_columns, n) for n in (
