@@ -242,3 +242,34 @@ def test_the_get_started_guide_s_premade_program_runs():
         found.append((class_id, pred_dict["probabilities"][class_id] ==
                       pred_dict["probabilities"].max()))
     assert found == [(0, True), (1, True), (2, True)]
+
+
+def test_warm_start_from_a_model_dir_or_settings_matches_tf():
+    x = np.linspace(0, 1, 8).astype(np.float32)
+
+    def fn():
+        return tf.estimator.inputs.numpy_input_fn({"x": x}, 3 * x + 1, batch_size=4,
+                                                  num_epochs=None, shuffle=False)
+    columns = [fc.numeric_column("x")]
+
+    def sgd():
+        return tf.train.GradientDescentOptimizer(0.05)
+    first = tf.estimator.LinearRegressor(columns, optimizer=sgd())
+    first.train(fn(), steps=5)
+    warm = tf.estimator.LinearRegressor(columns, optimizer=sgd(),
+                                        warm_start_from=first.model_dir)
+    warm.train(fn(), steps=1)
+    # TF 2.15: the trainable variables start from the first model's (global_step does not)
+    assert warm.get_variable_value("global_step") == 1
+    np.testing.assert_allclose([warm.get_variable_value("linear/linear_model/x/weights")[0, 0],
+                                warm.get_variable_value("linear/linear_model/bias_weights")[0]],
+                               [1.2855304, 1.5825669], rtol=1e-6)
+    settings = tf.estimator.WarmStartSettings(first.model_dir, vars_to_warm_start=".*bias.*")
+    partly = tf.estimator.LinearRegressor(columns, optimizer=sgd(), warm_start_from=settings)
+    values = []
+    for _ in range(2):   # the second call starts from partly's own checkpoint
+        partly.train(fn(), steps=1)
+        values.append([partly.get_variable_value("linear/linear_model/x/weights")[0, 0],
+                       partly.get_variable_value("linear/linear_model/bias_weights")[0]])
+    np.testing.assert_allclose(values, [[0.02331486, 1.6939389], [0.04888253, 1.6715077]],
+                               rtol=1e-6)

@@ -62,13 +62,14 @@ class CannedEstimator(Estimator):
     op is ``train_op_fn(loss)``."""
 
     def __init__(self, head, logit_fn, train_op_fn, model_dir, config, slot_part,
-                 head_scope=None):
+                 head_scope=None, warm_start_from=None):
         self._head, self._slot_part, self._head_scope = head, slot_part, head_scope
 
         def model_fn(features, labels, mode, config):
             logits = logit_fn(features, mode, head.logits_dimension)
             return head.spec(features, mode, logits, labels, train_op_fn)
-        super().__init__(model_fn, model_dir=model_dir, config=config)
+        super().__init__(model_fn, model_dir=model_dir, config=config,
+                         warm_start_from=warm_start_from)
 
     def _saver(self):
         """A saver that names the optimizers' variables as TF's canned estimators do."""
@@ -164,7 +165,7 @@ class LinearRegressor(CannedEstimator):
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
         super().__init__(head, linear_logit_fn(columns, sparse_combiner),
                          minimizer(optimizer, _linear_rate(columns)), model_dir, config,
-                         "part_0", "linear/head")
+                         "part_0", "linear/head", warm_start_from)
 
 
 class LinearClassifier(CannedEstimator):
@@ -177,7 +178,7 @@ class LinearClassifier(CannedEstimator):
         head = classifier_head(n_classes, weight_column, label_vocabulary, loss_reduction)
         super().__init__(head, linear_logit_fn(columns, sparse_combiner),
                          minimizer(optimizer, _linear_rate(columns)), model_dir, config,
-                         "part_0", "linear/head")
+                         "part_0", "linear/head", warm_start_from)
 
 
 class DNNRegressor(CannedEstimator):
@@ -191,7 +192,7 @@ class DNNRegressor(CannedEstimator):
                                  dropout, batch_norm)
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
         super().__init__(head, logit_fn, minimizer(optimizer, 0.05), model_dir, config,
-                         "t_0", "dnn/head")
+                         "t_0", "dnn/head", warm_start_from)
 
 
 class DNNClassifier(CannedEstimator):
@@ -206,4 +207,4 @@ class DNNClassifier(CannedEstimator):
                                  dropout, batch_norm)
         head = classifier_head(n_classes, weight_column, label_vocabulary, loss_reduction)
         super().__init__(head, logit_fn, minimizer(optimizer, 0.05), model_dir, config,
-                         "t_0", "dnn/head")
+                         "t_0", "dnn/head", warm_start_from)

@@ -80,7 +80,7 @@ class DNNLinearCombinedClassifier(CannedEstimator):
         head = classifier_head(n_classes, weight_column, label_vocabulary, loss_reduction)
         super().__init__(head, _combined_logit_fn(linear, dnn),
                          _train_op_fn(linear, dnn, linear_optimizer, dnn_optimizer, n),
-                         model_dir, config, None, "head")
+                         model_dir, config, None, "head", warm_start_from)
 
 
 class DNNLinearCombinedRegressor(CannedEstimator):
@@ -98,4 +98,4 @@ class DNNLinearCombinedRegressor(CannedEstimator):
         head = RegressionHead(label_dimension, weight_column, loss_reduction)
         super().__init__(head, _combined_logit_fn(linear, dnn),
                          _train_op_fn(linear, dnn, linear_optimizer, dnn_optimizer, n),
-                         model_dir, config, None, "head")
+                         model_dir, config, None, "head", warm_start_from)

@@ -41,7 +41,8 @@ from .. import tracing as _t
 from . import metrics as _metrics
 from . import tf_logging as logging
 from .estimator_calls import (SaverHook, StopAfterNRunsHook, arg_names, call_input_fn,
-                              call_model_fn, dict_to_str, loss_and_step, verify_model_fn)
+                              call_model_fn, dict_to_str, loss_and_step, verify_model_fn,
+                              warm_start_fn, warm_start_settings)
 from .estimator_spec import ModeKeys, RunConfig
 from .estimator_summaries import training_hooks, write_evaluation
 from .initializers import set_random_seed
@@ -59,9 +60,7 @@ class Estimator:
 
     def __init__(self, model_fn, model_dir=None, config=None, params=None,
                  warm_start_from=None):
-        if warm_start_from is not None:
-            raise ValueError("Estimator: warm_start_from is not supported; restore the "
-                             "values with tf.train.init_from_checkpoint inside model_fn")
+        self._warm_start = warm_start_settings(warm_start_from)
         if config is None:
             config = RunConfig()
         elif not isinstance(config, RunConfig):
@@ -137,6 +136,8 @@ class Estimator:
             state = get_checkpoint_state(self.model_dir)
             if state is not None:   # (so keep_checkpoint_max counts earlier calls' too)
                 scaffold.saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
+        if self._warm_start is not None and not self.latest_checkpoint():
+            scaffold.init_fn = warm_start_fn(self._warm_start)
         all_hooks = list(spec.training_hooks) + [NanTensorHook(spec.loss)] + hooks
         if config.log_step_count_steps:
             all_hooks.append(LoggingTensorHook({"loss": spec.loss, "step": step},

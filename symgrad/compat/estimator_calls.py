@@ -5,6 +5,8 @@
   being built), a ``(features, labels)`` pair, or features alone.
 - ``model_fn`` gets ``features`` and, as its signature names them, ``labels``,
   ``mode``, ``params`` and ``config``; it must return an ``EstimatorSpec``.
+- ``warm_start_fn`` starts chosen variables from another model's checkpoint
+  (``warm_start_from``) when ``model_dir`` has none yet.
 - ``StopAfterNRunsHook`` ends an evaluation after ``n`` batches; ``SaverHook`` saves
   checkpoints when TF's estimator saves them (at the first step, every
   ``save_steps`` steps of the global step, or ``save_secs``, and at the end).
@@ -16,13 +18,17 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import re
 import time
 
 from . import tf_logging as logging
 from .datasets import Dataset
-from .estimator_spec import EstimatorSpec
+from .estimator_spec import EstimatorSpec, WarmStartSettings
 from .iterators import Iterator
 from .monitored import SessionRunArgs, SessionRunHook
+from .runtime import Saver, latest_checkpoint
+from .variables import trainable_variables
 
 MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config"}
 
@@ -149,3 +155,36 @@ def dict_to_str(values):
     """``"a = 1, b = 2"`` in key order, as TF logs an evaluation's results."""
     return ", ".join(f"{k} = {v!s}" for k, v in sorted(values.items())
                      if not isinstance(v, bytes))
+
+
+def warm_start_settings(warm_start_from):
+    """``warm_start_from`` as ``WarmStartSettings`` (a path warm-starts every trainable
+    variable, as in TF), or None."""
+    if warm_start_from is None or isinstance(warm_start_from, WarmStartSettings):
+        return warm_start_from
+    if isinstance(warm_start_from, (str, bytes)) or hasattr(warm_start_from, "__fspath__"):
+        return WarmStartSettings(os.fsdecode(warm_start_from))
+    raise ValueError(f"warm_start_from must be a string or a WarmStartSettings, instead "
+                     f"got {type(warm_start_from)}")
+
+
+def warm_start_fn(settings):
+    """A scaffold ``init_fn`` that sets the chosen trainable variables of the graph
+    being built from the settings' checkpoint (run only when ``model_dir`` has none)."""
+    path = settings.ckpt_to_initialize_from
+    if os.path.isdir(path):
+        path = latest_checkpoint(path) or path
+    patterns = settings.vars_to_warm_start
+    patterns = [] if patterns is None else [patterns] if isinstance(patterns, str) else \
+        list(patterns)
+    chosen = [v for v in trainable_variables()
+              if any(v is p if not isinstance(p, str) else re.match(p, v.op_name)
+                     for p in patterns)]
+    renamed = settings.var_name_to_prev_var_name
+    saver = Saver(var_list={renamed.get(v.op_name, v.op_name): v for v in chosen})
+    logging.info("Warm-starting from: %s", path)
+
+    def init_fn(scaffold, session):
+        if chosen:
+            saver.restore(session, path)
+    return init_fn

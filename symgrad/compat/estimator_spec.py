@@ -149,3 +149,22 @@ class EvalSpec(collections.namedtuple("EvalSpec", [
             raise ValueError(f"EvalSpec: steps must be positive, given {steps}")
         return super().__new__(cls, input_fn, steps, name, tuple(hooks or ()), exporters,
                                start_delay_secs, throttle_secs)
+
+
+class WarmStartSettings(collections.namedtuple("WarmStartSettings", [
+        "ckpt_to_initialize_from", "vars_to_warm_start", "var_name_to_vocab_info",
+        "var_name_to_prev_var_name"])):
+    """``tf.estimator.WarmStartSettings``: which trainable variables (a regular
+    expression, or a list of them) start from which checkpoint (a path or a model
+    directory), under which names there (``var_name_to_prev_var_name``)."""
+
+    def __new__(cls, ckpt_to_initialize_from, vars_to_warm_start=".*",
+                var_name_to_vocab_info=None, var_name_to_prev_var_name=None):
+        if not ckpt_to_initialize_from:
+            raise ValueError("Need to specify ckpt_to_initialize_from.")
+        if var_name_to_vocab_info:
+            raise ValueError("WarmStartSettings: var_name_to_vocab_info (remapping "
+                             "vocabularies) is not supported; warm-start with the same "
+                             "vocabulary")
+        return super().__new__(cls, str(ckpt_to_initialize_from), vars_to_warm_start,
+                               None, dict(var_name_to_prev_var_name or {}))

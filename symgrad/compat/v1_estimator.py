@@ -17,7 +17,8 @@ from .runtime import namespace
 estimator = namespace(
     "estimator", Estimator=_estimator.Estimator, EstimatorSpec=_spec.EstimatorSpec,
     ModeKeys=_spec.ModeKeys, RunConfig=_spec.RunConfig, TrainSpec=_spec.TrainSpec,
-    EvalSpec=_spec.EvalSpec, train_and_evaluate=_estimator.train_and_evaluate,
+    EvalSpec=_spec.EvalSpec, WarmStartSettings=_spec.WarmStartSettings,
+    train_and_evaluate=_estimator.train_and_evaluate,
     add_metrics=_estimator.add_metrics,
     **{n: getattr(_monitored, n) for n in (   # (TF's aliases of tf.train's hooks)
         "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
