@@ -181,3 +181,36 @@ def test_training_and_evaluation_write_tf_s_summaries(tmp_path):
     assert found == {".": [(1, {"loss": 10.0}), (3, {"loss": 0.625}), (5, {"loss": 0.0391})],
                      "eval": [(5, {"loss": 0.0098, "mse": 0.0098})],
                      "eval_other": [(5, {"loss": 0.0098, "mse": 0.0098})]}
+
+
+class _Listener(tf.estimator.CheckpointSaverListener):
+    def __init__(self, stop_at=None):
+        self.seen, self.stop_at = [], stop_at
+
+    def begin(self):
+        self.seen.append("begin")
+
+    def before_save(self, session, global_step_value):
+        self.seen.append(("before", int(global_step_value)))
+
+    def after_save(self, session, global_step_value):
+        self.seen.append(("after", int(global_step_value)))
+        return self.stop_at is not None and global_step_value >= self.stop_at
+
+    def end(self, session, global_step_value):
+        self.seen.append(("end", int(global_step_value)))
+
+
+def test_saving_listeners_are_called_around_each_checkpoint_as_tf(tmp_path):
+    est = tf.estimator.Estimator(_line_fn, str(tmp_path),
+                                 tf.estimator.RunConfig(save_checkpoints_steps=2))
+    first, second = _Listener(), _Listener(stop_at=4)
+    est.train(_line_input, steps=5, saving_listeners=[first])
+    est.train(_line_input, steps=10, saving_listeners=[second])
+    # TF 2.15's calls; the second listener's True after step 7's save stops training
+    assert first.seen == ["begin", ("before", 0), ("after", 0), ("before", 2), ("after", 2),
+                          ("before", 4), ("after", 4), ("before", 5), ("after", 5),
+                          ("end", 5)]
+    assert second.seen == ["begin", ("before", 5), ("after", 5), ("before", 7), ("after", 7),
+                           ("end", 7)]
+    assert est.get_variable_value("global_step") == 7

@@ -112,7 +112,8 @@ class Estimator:
             return self
         with _t.Graph().as_default():
             spec, step = self._build(input_fn, ModeKeys.TRAIN)
-            loss = self._train_loop(spec, step, list(hooks or ()), steps, max_steps)
+            loss = self._train_loop(spec, step, list(hooks or ()), steps, max_steps,
+                                    list(saving_listeners or ()))
         logging.info("Loss for final step: %s.", loss)
         return self
 
@@ -128,8 +129,28 @@ class Estimator:
                              self.config)
         return spec, step
 
-    def _train_loop(self, spec, step, hooks, steps, max_steps):
-        config = self._config
+    def _train_loop(self, spec, step, hooks, steps, max_steps, listeners):
+        scaffold = self._scaffold(spec)
+        all_hooks = list(spec.training_hooks) + [NanTensorHook(spec.loss)] + hooks
+        if self._config.log_step_count_steps:
+            all_hooks.append(LoggingTensorHook(
+                {"loss": spec.loss, "step": step}, formatter=loss_and_step,
+                every_n_iter=self._config.log_step_count_steps))
+        if steps is not None or max_steps is not None:
+            all_hooks.append(StopAtStepHook(num_steps=steps, last_step=max_steps))
+        all_hooks += list(spec.training_chief_hooks) + training_hooks(
+            spec.loss, self._config, self.model_dir, scaffold)
+        all_hooks += self._saver_hooks(scaffold, step, listeners)
+        creator = ChiefSessionCreator(scaffold, checkpoint_dir=self.model_dir)
+        loss = None
+        with MonitoredSession(creator, all_hooks) as sess:
+            while not sess.should_stop():
+                _, loss = sess.run([spec.train_op, spec.loss])
+        return loss
+
+    def _scaffold(self, spec):
+        """The spec's scaffold (or a new one) with this estimator's saver, which knows
+        the checkpoints earlier calls kept, and the warm start when there are none."""
         scaffold = spec.scaffold or Scaffold()
         if scaffold.saver is None:
             scaffold.saver = self._saver()
@@ -138,25 +159,19 @@ class Estimator:
                 scaffold.saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
         if self._warm_start is not None and not self.latest_checkpoint():
             scaffold.init_fn = warm_start_fn(self._warm_start)
-        all_hooks = list(spec.training_hooks) + [NanTensorHook(spec.loss)] + hooks
-        if config.log_step_count_steps:
-            all_hooks.append(LoggingTensorHook({"loss": spec.loss, "step": step},
-                                               every_n_iter=config.log_step_count_steps,
-                                               formatter=loss_and_step))
-        if steps is not None or max_steps is not None:
-            all_hooks.append(StopAtStepHook(num_steps=steps, last_step=max_steps))
-        all_hooks += list(spec.training_chief_hooks) + training_hooks(
-            spec.loss, config, self.model_dir, scaffold)
+        return scaffold
+
+    def _saver_hooks(self, scaffold, step, listeners):
+        config = self._config
         if config.save_checkpoints_steps or config.save_checkpoints_secs:
-            all_hooks.append(SaverHook(self.model_dir, scaffold.saver, step,
-                                       config.save_checkpoints_steps,
-                                       config.save_checkpoints_secs))
-        creator = ChiefSessionCreator(scaffold, checkpoint_dir=self.model_dir)
-        loss = None
-        with MonitoredSession(creator, all_hooks) as sess:
-            while not sess.should_stop():
-                _, loss = sess.run([spec.train_op, spec.loss])
-        return loss
+            return [SaverHook(self.model_dir, scaffold.saver, step,
+                              config.save_checkpoints_steps, config.save_checkpoints_secs,
+                              listeners)]
+        if listeners:
+            raise ValueError("There should be a CheckpointSaverHook to use "
+                             "saving_listeners. Please set one of the RunConfig."
+                             "save_checkpoints_steps or RunConfig.save_checkpoints_secs.")
+        return []
 
     def _saver(self):
         """The saver of a training graph's variables (made after ``model_fn``)."""

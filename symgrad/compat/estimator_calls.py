@@ -112,15 +112,38 @@ class StopAfterNRunsHook(SessionRunHook):
             run_context.request_stop()
 
 
+class CheckpointSaverListener:
+    """``tf.estimator.CheckpointSaverListener``: called around each checkpoint that
+    training saves; ``after_save`` returning True asks training to stop."""
+
+    def begin(self):
+        pass
+
+    def before_save(self, session, global_step_value):
+        pass
+
+    def after_save(self, session, global_step_value):
+        pass
+
+    def end(self, session, global_step_value):
+        pass
+
+
 class SaverHook(SessionRunHook):
     """Saves ``saver``'s checkpoint ``directory/model.ckpt-<global step>`` when the
     session starts, once the global step has moved ``save_steps`` on (or ``save_secs``
-    passed) since the last save, and at the end (TF's ``CheckpointSaverHook`` timing)."""
+    passed) since the last save, and at the end (TF's ``CheckpointSaverHook`` timing),
+    calling the ``listeners`` around each save."""
 
-    def __init__(self, directory, saver, step, save_steps=None, save_secs=None):
+    def __init__(self, directory, saver, step, save_steps=None, save_secs=None,
+                 listeners=()):
         self._prefix, self._saver, self._step = f"{directory}/model.ckpt", saver, step
-        self._steps, self._secs = save_steps, save_secs
+        self._steps, self._secs, self._listeners = save_steps, save_secs, list(listeners)
         self._saved_at, self._time = None, None
+
+    def begin(self):
+        for listener in self._listeners:
+            listener.begin()
 
     def after_create_session(self, session, coord):
         self._save(session, int(session.run(self._step)))
@@ -129,21 +152,27 @@ class SaverHook(SessionRunHook):
         return SessionRunArgs(self._step)
 
     def after_run(self, run_context, run_values):
-        step = int(run_context.session.run(self._step))
+        step = int(run_values.results)   # (the step variable, read after the run)
         due = (self._steps and step >= self._saved_at + self._steps) or (
             self._secs and time.time() - self._time >= self._secs)
-        if due:
-            self._save(run_context.session, step)
+        if due and self._save(run_context.session, step):
+            run_context.request_stop()
 
     def end(self, session):
         step = int(session.run(self._step))
         if step != self._saved_at:
             self._save(session, step)
+        for listener in self._listeners:
+            listener.end(session, step)
 
     def _save(self, session, step):
+        """Save at ``step``; whether a listener asked to stop."""
+        for listener in self._listeners:
+            listener.before_save(session, step)
         logging.info("Saving checkpoints for %d into %s.", step, self._prefix)
         self._saver.save(session, self._prefix, global_step=step)
         self._saved_at, self._time = step, time.time()
+        return any([bool(listener.after_save(session, step)) for listener in self._listeners])
 
 
 def loss_and_step(values):

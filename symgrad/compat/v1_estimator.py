@@ -8,6 +8,7 @@ from . import canned as _canned
 from . import canned_baseline as _baseline
 from . import canned_combined as _combined
 from . import estimator as _estimator
+from . import estimator_calls as _calls
 from . import estimator_inputs as _inputs
 from . import feature_column_api as _columns
 from . import estimator_spec as _spec
@@ -20,6 +21,7 @@ estimator = namespace(
     EvalSpec=_spec.EvalSpec, WarmStartSettings=_spec.WarmStartSettings,
     train_and_evaluate=_estimator.train_and_evaluate,
     add_metrics=_estimator.add_metrics,
+    CheckpointSaverListener=_calls.CheckpointSaverListener,
     **{n: getattr(_monitored, n) for n in (   # (TF's aliases of tf.train's hooks)
         "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
         "StopAtStepHook", "LoggingTensorHook", "NanTensorHook", "NanLossDuringTrainingError",
