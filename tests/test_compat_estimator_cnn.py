@@ -161,10 +161,12 @@ def test_bad_model_fns_and_inputs_raise_tf_s_errors(call, message):
         call()
 
 
-def test_an_input_fn_that_is_not_a_function_says_what_to_do():
+def test_an_input_fn_that_is_not_a_function_or_a_bad_hook_says_what_to_do():
     est = tf.estimator.Estimator(_fn)
     with pytest.raises(TypeError, match="input_fn must be a function"):
         est.train((X, X), steps=1)
+    with pytest.raises(TypeError, match="All hooks must be SessionRunHook instances"):
+        est.train(lambda: (tf.constant(X), tf.constant(X)), steps=1, hooks=[print])
 
 
 def mnist_model_fn(features, labels, mode):

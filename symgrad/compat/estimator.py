@@ -41,8 +41,8 @@ from .. import tracing as _t
 from . import metrics as _metrics
 from . import tf_logging as logging
 from .estimator_calls import (SaverHook, StopAfterNRunsHook, arg_names, call_input_fn,
-                              call_model_fn, dict_to_str, loss_and_step, verify_model_fn,
-                              warm_start_fn, warm_start_settings)
+                              call_model_fn, checked_hooks, dict_to_str, loss_and_step,
+                              verify_model_fn, warm_start_fn, warm_start_settings)
 from .estimator_spec import ModeKeys, RunConfig
 from .estimator_summaries import training_hooks, write_evaluation
 from .initializers import set_random_seed
@@ -112,7 +112,7 @@ class Estimator:
             return self
         with _t.Graph().as_default():
             spec, step = self._build(input_fn, ModeKeys.TRAIN)
-            loss = self._train_loop(spec, step, list(hooks or ()), steps, max_steps,
+            loss = self._train_loop(spec, step, checked_hooks(hooks), steps, max_steps,
                                     list(saving_listeners or ()))
         logging.info("Loss for final step: %s.", loss)
         return self
@@ -187,7 +187,7 @@ class Estimator:
             spec, step = self._build(input_fn, ModeKeys.EVAL)
             updates, values = _metric_ops(spec)
             final = FinalOpsHook(dict(values, global_step=step))
-            all_hooks = list(spec.evaluation_hooks) + list(hooks or ()) + [
+            all_hooks = list(spec.evaluation_hooks) + checked_hooks(hooks) + [
                 StopAfterNRunsHook(steps), final]
             creator = ChiefSessionCreator(spec.scaffold,
                                           checkpoint_filename_with_path=path)
@@ -210,7 +210,7 @@ class Estimator:
             predictions = _chosen(spec.predictions, predict_keys)
             creator = ChiefSessionCreator(spec.scaffold,
                                           checkpoint_filename_with_path=path)
-            all_hooks = list(spec.prediction_hooks) + list(hooks or ())
+            all_hooks = list(spec.prediction_hooks) + checked_hooks(hooks)
             with MonitoredSession(creator, all_hooks) as sess:
                 while not sess.should_stop():
                     values = sess.run(predictions)

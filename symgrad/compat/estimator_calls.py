@@ -100,6 +100,15 @@ def call_model_fn(model_fn, features, labels, mode, params, config):
     return spec
 
 
+def checked_hooks(hooks):
+    """``hooks`` as a list, each a ``tf.train.SessionRunHook`` (TF's check)."""
+    hooks = list(hooks or ())
+    for hook in hooks:
+        if not isinstance(hook, SessionRunHook):
+            raise TypeError(f"All hooks must be SessionRunHook instances, given: {hook}")
+    return hooks
+
+
 class StopAfterNRunsHook(SessionRunHook):
     """Requests a stop after ``n`` runs (an evaluation's ``steps``)."""
 
