@@ -40,8 +40,13 @@ def test_input_layer_concatenates_the_columns_sorted_by_name():
             fc.embedding_column(e, 2, initializer=TABLE),
             fc.embedding_column(c, 2, combiner="sum", initializer=TABLE)]
     with tf.Graph().as_default():
-        out = fc.input_layer(FEATURES, cols)
+        made = {}
+        out = fc.input_layer(FEATURES, cols, cols_to_vars=made)
         assert out.shape.as_list() == [4, 20] and out.dtype == np.float32
+        assert {c.name: [v.name for v in vs] for c, vs in made.items() if vs} == {
+            "c_embedding": ["input_layer/c_embedding/embedding_weights:0"],
+            "e_embedding": ["input_layer/e_embedding/embedding_weights:0"]}
+        assert made[a] == [] and len(made) == 8
         assert sorted(v.name for v in tf.trainable_variables()) == [
             "input_layer/c_embedding/embedding_weights:0",
             "input_layer/e_embedding/embedding_weights:0"]

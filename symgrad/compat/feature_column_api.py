@@ -23,6 +23,7 @@ from ..tracing import functions as _f
 from . import feature_columns as _fc
 from . import initializers as _init
 from .scopes import get_variable, variable_scope
+from .variables import global_variables
 
 COMBINERS = ("mean", "sqrtn", "sum")
 
@@ -155,7 +156,11 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with variable_scope(None, default_name="input_layer"):
         for column in columns:
             with variable_scope(None, default_name=column.name):
+                before = set(global_variables())
                 parts.append(column.dense(features))
+                if cols_to_vars is not None:   # (the variables the column made)
+                    cols_to_vars[column] = [v for v in global_variables()
+                                            if v not in before]
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = parts[-1]
     return _f.concat(parts, axis=1)
