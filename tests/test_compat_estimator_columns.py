@@ -162,3 +162,44 @@ def test_a_feature_of_the_wrong_size_or_without_shape_is_refused_by_name():
             fc.categorical_column_with_identity("c", 3))])
         assert out.shape.as_list() == [None, 3]
         assert tf.Session().run(out, {ids: [1, 2]}).tolist() == [[0, 1, 0], [0, 0, 1]]
+
+
+WEIGHTED = {"e": np.array([[0, 1], [2, -1], [-1, -1], [1, 1]], np.int64),
+            "w": np.array([[0.5, 2.0], [3.0, 0.0], [0.0, 0.0], [1.0, 0.5]], np.float32),
+            "d": np.array([[10, 99], [30, -1], [-1, -1], [20, 20]], np.int64)}
+
+
+def test_weighted_categorical_columns_as_tf():
+    e = fc.weighted_categorical_column(fc.categorical_column_with_identity("e", 3), "w")
+    d = fc.weighted_categorical_column(
+        fc.categorical_column_with_vocabulary_list("d", [10, 20, 30]), "w")
+    assert (e.name, d.name) == ("e_weighted_by_w", "d_weighted_by_w")
+    with tf.Graph().as_default():
+        outs = [fc.input_layer(WEIGHTED, [fc.indicator_column(e), fc.indicator_column(d)])]
+        outs += [fc.input_layer(WEIGHTED, [fc.embedding_column(e, 2, combiner=c,
+                                                               initializer=TABLE)])
+                 for c in ("sum", "mean", "sqrtn")]
+        linear = fc.linear_model(WEIGHTED, [e, d], units=1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for v in tf.global_variables():
+                if v.name.startswith("linear_model"):
+                    size = int(np.prod(v.shape.as_list()))
+                    sess.run(v.assign(np.arange(size, dtype=np.float32)
+                                      .reshape(v.shape.as_list()) / 10 + 0.1))
+            values = sess.run(outs + [linear])
+    # TF 2.15 (d_weighted_by_w sorts before e_weighted_by_w)
+    expected = [[[0.5, 0, 0, 0.5, 2, 0], [0, 0, 3, 0, 0, 3], [0] * 6, [0, 1.5, 0, 0, 1.5, 0]],
+                [[0.4, 0.65], [1.2, 1.5], [0, 0], [0.3, 0.45]],
+                [[0.16, 0.26], [0.4, 0.5], [0, 0], [0.2, 0.3]],
+                [[0.19403, 0.3153], [0.4, 0.5], [0, 0], [0.26833, 0.40249]],
+                [[0.6], [1.9], [0.1], [0.7]]]
+    for got, want in zip(values, expected):
+        np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_two_columns_of_one_name_are_refused_as_tf():
+    c = fc.categorical_column_with_identity("c", 3)
+    with tf.Graph().as_default(), pytest.raises(ValueError,
+                                                match="Duplicate feature column name"):
+        fc.input_layer(FEATURES, [fc.embedding_column(c, 2), fc.embedding_column(c, 3)])

@@ -100,6 +100,15 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None,
                                                np.dtype(dtype or np.int64), default_value, 0)
 
 
+def weighted_categorical_column(categorical_column, weight_feature_key, dtype=np.float32):
+    """``tf.feature_column.weighted_categorical_column``: ids weighted by a feature."""
+    _categorical(categorical_column, "weighted_categorical_column")
+    if np.dtype(dtype).kind != "f":
+        raise ValueError(f"dtype {dtype} is not convertible to float.")
+    return _fc.WeightedCategoricalColumn(categorical_column, weight_feature_key,
+                                         np.dtype(dtype))
+
+
 def indicator_column(categorical_column):
     """``tf.feature_column.indicator_column``: multi-hot counts of the ids."""
     _categorical(categorical_column, "indicator_column")
@@ -128,7 +137,7 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
 
 
 def _categorical(column, what):
-    if not hasattr(column, "counts"):
+    if not isinstance(column, _fc.Categorical):
         raise ValueError(f"{what}: categorical_column must be a categorical column "
                          f"(categorical_column_with_*, or bucketized_column). Given: {column}")
 
@@ -138,7 +147,14 @@ def _columns(feature_columns):
         else [feature_columns]
     if not columns:
         raise ValueError("feature_columns must not be empty.")
-    return sorted(columns, key=lambda c: c.name)
+    columns = sorted(columns, key=lambda c: c.name)
+    for a, b in zip(columns, columns[1:]):
+        if a.name == b.name:
+            raise ValueError(f"Duplicate feature column name found for columns: {a} and "
+                             f"{b}. This usually means that these columns refer to same "
+                             "base feature. Either one must be discarded or a duplicated "
+                             "but renamed item must be inserted in features dict.")
+    return columns
 
 
 def input_layer(features, feature_columns, weight_collections=None, trainable=True,
@@ -192,10 +208,12 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum",
 
 
 def _weighted(column, features, units, combiner, trainable):
-    if hasattr(column, "counts"):
-        values, size = column.counts(features), column.num_buckets
+    if isinstance(column, _fc.Categorical):
+        values, weight_sum, square_sum = column.weighted(features)
+        size = column.num_buckets
     elif hasattr(column, "dense") and not isinstance(column, _fc.EmbeddingColumn):
         values, size, combiner = column.dense(features), column.dense_size, "sum"
+        weight_sum = square_sum = None
     else:
         raise ValueError(f"linear_model: {column.name} must be a numeric, bucketized, "
                          "categorical or indicator column (an embedding_column goes to "
@@ -203,7 +221,8 @@ def _weighted(column, features, units, combiner, trainable):
     weights = get_variable("weights", [size, units], dtype=np.float32,
                            initializer=_init.TABLE["zeros_initializer"](),
                            trainable=trainable)
-    return _fc.combined(_t.matmul(values, weights), values, combiner), weights
+    return _fc.combined(_t.matmul(values, weights), weight_sum, square_sum,
+                        combiner), weights
 
 
 def _refused(what, instead):

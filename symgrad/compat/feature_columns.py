@@ -10,12 +10,13 @@
   refused); as in TF, ``-1`` in the input is a missing id, an id outside the
   vocabulary gets ``default_value`` (-1: dropped), and an identity id outside
   ``[0, num_buckets)`` without a default is an error when run;
+- ``weighted_categorical_column``: the ids weighted by another feature;
 - ``indicator_column`` (each id's count: multi-hot) and ``embedding_column`` (the
   ``combiner`` — mean, sum or sqrtn — of the ids' rows of ``embedding_weights``).
 
 A categorical column is read as its counts, a float32 ``[batch, num_buckets]``
-matrix (an example's ids, one-hot and summed, missing ones dropped); indicator,
-embedding and linear weights are products with it.  ``input_layer`` concatenates the
+matrix (an example's ids, one-hot, weighted and summed, missing ones dropped);
+indicator, embedding and linear weights are products with it.  ``input_layer`` concatenates the
 dense columns *sorted by name* (TF's order) under the variable scope ``input_layer``
 (``input_layer/<name>_embedding/embedding_weights``); ``linear_model`` sums each
 column's product with its weights ``linear_model/<name>/weights`` (zeros) and
@@ -67,10 +68,26 @@ class NumericColumn(collections.namedtuple(
         return _rows(x, self.dense_size, self.key)
 
 
-class BucketizedColumn(collections.namedtuple(
+class Categorical:
+    """What categorical columns share: an example's ids as one-hot rows (``hots``, a
+    float32 ``[batch, k, num_buckets]``, zero rows where an id is missing), summed."""
+
+    def weighted(self, features):
+        """``(counts, weight_sum, square_sum)``: the ids' counts ``[batch, n]`` and,
+        per example, the sum of their weights and of their squares (``[batch, 1]``);
+        each id weighs 1 here (``WeightedCategoricalColumn`` reads weights)."""
+        counts = _f.reduce_sum(self.hots(features), axis=1)
+        n = _f.reduce_sum(counts, axis=1, keepdims=True)
+        return counts, n, n
+
+    def counts(self, features):
+        return self.weighted(features)[0]
+
+
+class BucketizedColumn(Categorical, collections.namedtuple(
         "BucketizedColumn", ["source_column", "boundaries"])):
     """A numeric feature cut into buckets (``bucketized_column``): dense (one-hot) and
-    categorical."""
+    categorical (element i's bucket b is id ``i * (len(boundaries) + 1) + b``)."""
     name = property(lambda self: f"{self.source_column.name}_bucketized")
     num_buckets = property(lambda self: (len(self.boundaries) + 1) *
                            self.source_column.dense_size)
@@ -79,22 +96,23 @@ class BucketizedColumn(collections.namedtuple(
     def dense(self, features):
         return self.counts(features)
 
-    def counts(self, features):
+    def hots(self, features):
         x = self.source_column.dense(features)
         # the bucket of x is the number of boundaries at or below it
         bucket = sum((_f.cast(x >= b, np.int64) for b in self.boundaries),
                      _f.zeros_like(x, np.int64))
-        hot = one_hot(bucket, len(self.boundaries) + 1, dtype=np.float32)
-        return _rows(hot, self.num_buckets, self.name)
+        width = len(self.boundaries) + 1
+        offsets = _t.constant(np.arange(self.source_column.dense_size, dtype=np.int64) * width)
+        return one_hot(bucket + offsets, self.num_buckets, dtype=np.float32)
 
 
-class IdentityCategoricalColumn(collections.namedtuple(
+class IdentityCategoricalColumn(Categorical, collections.namedtuple(
         "IdentityCategoricalColumn", ["key", "number_buckets", "default_value"])):
     """Integer ids in ``[0, num_buckets)`` (``categorical_column_with_identity``)."""
     name = property(lambda self: self.key)
     num_buckets = property(lambda self: self.number_buckets)
 
-    def counts(self, features):
+    def hots(self, features):
         ids, valid = _ids(features, self.key)
         inside = _f.logical_and(ids >= 0, ids < self.number_buckets)
         if self.default_value is not None:
@@ -106,28 +124,51 @@ class IdentityCategoricalColumn(collections.namedtuple(
                 f"[0, {self.number_buckets}) and the column has no default_value"))
             with control_dependencies([check]):
                 ids = _f.identity(ids)
-        return _summed(ids, valid, self.number_buckets)
+        hot = one_hot(_f.where(valid, ids, _f.zeros_like(ids)), self.number_buckets,
+                      dtype=np.float32)
+        return hot * _f.expand_dims(_f.cast(valid, np.float32), -1)
 
 
-class VocabularyListCategoricalColumn(collections.namedtuple(
+class VocabularyListCategoricalColumn(Categorical, collections.namedtuple(
         "VocabularyListCategoricalColumn",
         ["key", "vocabulary_list", "dtype", "default_value", "num_oov_buckets"])):
     """Integer values mapped to their place in ``vocabulary_list``."""
     name = property(lambda self: self.key)
     num_buckets = property(lambda self: len(self.vocabulary_list))
 
-    def counts(self, features):
+    def hots(self, features):
         x, valid = _ids(features, self.key)
         vocab = _t.constant(np.asarray(self.vocabulary_list, np.int64))
         hits = _f.cast(_f.equal(_f.expand_dims(x, -1), vocab), np.float32)
         hits = hits * _f.expand_dims(_f.cast(valid, np.float32), -1)
-        counts = _f.reduce_sum(hits, axis=1)
         if self.default_value is not None and self.default_value >= 0:
-            # valid values outside the vocabulary count for default_value's id
+            # a present value outside the vocabulary is default_value's id
             missed = _f.cast(valid, np.float32) - _f.reduce_sum(hits, axis=2)
-            counts = counts + _f.reduce_sum(missed, axis=1, keepdims=True) * one_hot(
+            hits = hits + _f.expand_dims(missed, -1) * one_hot(
                 self.default_value, self.num_buckets, dtype=np.float32)
-        return counts
+        return hits
+
+
+class WeightedCategoricalColumn(Categorical, collections.namedtuple(
+        "WeightedCategoricalColumn", ["categorical_column", "weight_feature_key", "dtype"])):
+    """A categorical column whose ids weigh what feature ``weight_feature_key`` says
+    (one weight per id, in the same place; TF reads a weight 0 as missing)."""
+    name = property(lambda self: f"{self.categorical_column.name}_weighted_by_"
+                                 f"{self.weight_feature_key}")
+    num_buckets = property(lambda self: self.categorical_column.num_buckets)
+
+    def hots(self, features):
+        return self.categorical_column.hots(features)
+
+    def weighted(self, features):
+        hots = self.hots(features)
+        w = _f.cast(features[self.weight_feature_key], np.float32)
+        _known_rank(w, self.weight_feature_key)
+        # the weights of the ids present (a missing id's weight counts for nothing)
+        w = _f.reshape(w, [shape(w)[0], -1]) * _f.reduce_sum(hots, axis=-1)
+        counts = _f.reduce_sum(hots * _f.expand_dims(w, -1), axis=1)
+        return (counts, _f.reduce_sum(w, axis=1, keepdims=True),
+                _f.reduce_sum(w * w, axis=1, keepdims=True))
 
 
 class IndicatorColumn(collections.namedtuple("IndicatorColumn", ["categorical_column"])):
@@ -150,19 +191,18 @@ class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", [
         n = self.categorical_column.num_buckets
         table = get_variable("embedding_weights", [n, self.dimension], dtype=np.float32,
                              initializer=self.initializer, trainable=self.trainable)
-        counts = self.categorical_column.counts(features)
-        return combined(_t.matmul(counts, table), counts, self.combiner)
+        counts, weight_sum, square_sum = self.categorical_column.weighted(features)
+        return combined(_t.matmul(counts, table), weight_sum, square_sum, self.combiner)
 
 
-def combined(total, counts, combiner):
-    """``total`` (the sum over an example's ids) as the ``combiner`` asks: ``sum``,
-    ``mean`` (over the ids) or ``sqrtn`` (over the root of their number); an example
-    without ids gives zeros."""
+def combined(total, weight_sum, square_sum, combiner):
+    """``total`` (the weighted sum over an example's ids) as the ``combiner`` asks:
+    ``sum``, ``mean`` (over the sum of the weights) or ``sqrtn`` (over the root of the
+    sum of their squares); an example without ids gives zeros."""
     if combiner == "sum":
         return total
-    n = _f.reduce_sum(counts, axis=1, keepdims=True)
-    scale = n if combiner == "mean" else _f.sqrt(n)
-    return _f.where(n > 0, total / _f.maximum(scale, 1e-30), _f.zeros_like(total))
+    scale = weight_sum if combiner == "mean" else _f.sqrt(square_sum)
+    return _f.where(scale > 0, total / _f.maximum(scale, 1e-30), _f.zeros_like(total))
 
 
 def _rows(x, size, key):
@@ -194,12 +234,6 @@ def _ids(features, key):
     _known_rank(x, key)
     x = _f.reshape(x, [shape(x)[0], -1])
     return x, _f.not_equal(x, -1)
-
-
-def _summed(ids, valid, n):
-    """The counts ``[batch, n]`` of the present ids of each row."""
-    hot = one_hot(_f.where(valid, ids, _f.zeros_like(ids)), n, dtype=np.float32)
-    return _f.reduce_sum(hot * _f.expand_dims(_f.cast(valid, np.float32), -1), axis=1)
 
 
 def embedding_initializer(dimension):
