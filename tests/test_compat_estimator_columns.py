@@ -203,3 +203,25 @@ def test_two_columns_of_one_name_are_refused_as_tf():
     with tf.Graph().as_default(), pytest.raises(ValueError,
                                                 match="Duplicate feature column name"):
         fc.input_layer(FEATURES, [fc.embedding_column(c, 2), fc.embedding_column(c, 3)])
+
+
+def test_shared_embedding_columns_share_one_table_as_tf():
+    features = {"a": np.array([0, 1, 2]), "b": np.array([[2, -1], [1, 0], [-1, -1]])}
+    cols = fc.shared_embedding_columns([fc.categorical_column_with_identity("b", 3),
+                                        fc.categorical_column_with_identity("a", 3)], 2,
+                                       initializer=TABLE)
+    assert [c.name for c in cols] == ["b_shared_embedding", "a_shared_embedding"]
+    with tf.Graph().as_default():
+        outs = [fc.input_layer(features, cols), fc.input_layer(features, cols)]
+        # TF 2.15: one table, made by the first input layer, read by the second
+        assert [v.name for v in tf.global_variables()] == [
+            "input_layer/a_b_shared_embedding/embedding_weights:0"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first, second = sess.run(outs)
+    want = [[0, 0.1, 0.4, 0.5], [0.2, 0.3, 0.1, 0.2], [0.4, 0.5, 0, 0]]
+    np.testing.assert_allclose(first, want, atol=1e-6)
+    np.testing.assert_allclose(second, want, atol=1e-6)
+    with pytest.raises(ValueError, match="same number of buckets"):
+        fc.shared_embedding_columns([fc.categorical_column_with_identity("a", 3),
+                                     fc.categorical_column_with_identity("b", 4)], 2)

@@ -136,6 +136,27 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
                                None, None, None, trainable)
 
 
+def shared_embedding_columns(categorical_columns, dimension, combiner="mean",
+                             initializer=None, shared_embedding_collection_name=None,
+                             ckpt_to_load_from=None, tensor_name_in_ckpt=None,
+                             max_norm=None, trainable=True, use_safe_embedding_lookup=True):
+    """``tf.feature_column.shared_embedding_columns``: embedding columns of one table
+    (the columns must have the same number of buckets)."""
+    columns = list(categorical_columns)
+    for column in columns:
+        _categorical(column, "shared_embedding_columns")
+    if len({c.num_buckets for c in columns}) > 1:
+        raise ValueError(f"To use shared_embedding_column, all categorical_columns must "
+                         f"have the same number of buckets. Given column: {columns[0]} "
+                         f"with buckets: {columns[0].num_buckets}")
+    checked = embedding_column(columns[0], dimension, combiner, initializer,
+                               ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable)
+    name = shared_embedding_collection_name or \
+        "_".join(sorted(c.name for c in columns)) + "_shared_embedding"
+    return [_fc.SharedEmbeddingColumn(c, checked.dimension, combiner, checked.initializer,
+                                      name, None, None, None, trainable) for c in columns]
+
+
 def _categorical(column, what):
     if not isinstance(column, _fc.Categorical):
         raise ValueError(f"{what}: categorical_column must be a categorical column "
@@ -211,7 +232,8 @@ def _weighted(column, features, units, combiner, trainable):
     if isinstance(column, _fc.Categorical):
         values, weight_sum, square_sum = column.weighted(features)
         size = column.num_buckets
-    elif hasattr(column, "dense") and not isinstance(column, _fc.EmbeddingColumn):
+    elif hasattr(column, "dense") and not isinstance(
+            column, (_fc.EmbeddingColumn, _fc.SharedEmbeddingColumn)):
         values, size, combiner = column.dense(features), column.dense_size, "sum"
         weight_sum = square_sum = None
     else:

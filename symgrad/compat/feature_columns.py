@@ -12,7 +12,8 @@
   ``[0, num_buckets)`` without a default is an error when run;
 - ``weighted_categorical_column``: the ids weighted by another feature;
 - ``indicator_column`` (each id's count: multi-hot) and ``embedding_column`` (the
-  ``combiner`` — mean, sum or sqrtn — of the ids' rows of ``embedding_weights``).
+  ``combiner`` — mean, sum or sqrtn — of the ids' rows of ``embedding_weights``;
+  ``shared_embedding_columns`` read one table).
 
 A categorical column is read as its counts, a float32 ``[batch, num_buckets]``
 matrix (an example's ids, one-hot, weighted and summed, missing ones dropped);
@@ -42,8 +43,8 @@ from ..tracing import functions as _f
 from ..tracing.arrays import one_hot, shape
 from . import initializers as _init
 from .debugging import assert_less
-from .scopes import get_variable
-from .variables import control_dependencies
+from .scopes import VariableScope, get_variable, get_variable_scope, variable_scope
+from .variables import add_to_collection, control_dependencies, get_collection
 
 
 class NumericColumn(collections.namedtuple(
@@ -193,6 +194,36 @@ class EmbeddingColumn(collections.namedtuple("EmbeddingColumn", [
                              initializer=self.initializer, trainable=self.trainable)
         counts, weight_sum, square_sum = self.categorical_column.weighted(features)
         return combined(_t.matmul(counts, table), weight_sum, square_sum, self.combiner)
+
+
+class SharedEmbeddingColumn(collections.namedtuple("SharedEmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer",
+        "shared_embedding_collection_name", "ckpt_to_load_from", "tensor_name_in_ckpt",
+        "max_norm", "trainable"])):
+    """An embedding column whose table is shared with others
+    (``shared_embedding_columns``): the first one read makes it, beside its own scope
+    (``input_layer/<collection name>/embedding_weights``), and puts it in the graph
+    collection of that name, where the others (and later input layers) find it."""
+    name = property(lambda self: f"{self.categorical_column.name}_shared_embedding")
+    dense_size = property(lambda self: self.dimension)
+
+    def dense(self, features):
+        counts, weight_sum, square_sum = self.categorical_column.weighted(features)
+        return combined(_t.matmul(counts, self._table()), weight_sum, square_sum,
+                        self.combiner)
+
+    def _table(self):
+        key = self.shared_embedding_collection_name
+        found = get_collection(key)
+        if found:
+            return found[0]
+        parent = get_variable_scope().name.rpartition("/")[0]
+        with variable_scope(VariableScope(f"{parent}/{key}" if parent else key)):
+            table = get_variable(
+                "embedding_weights", [self.categorical_column.num_buckets, self.dimension],
+                dtype=np.float32, initializer=self.initializer, trainable=self.trainable)
+        add_to_collection(key, table)
+        return table
 
 
 def combined(total, weight_sum, square_sum, combiner):

@@ -387,7 +387,7 @@ MISSING["feature_column"] = (
     "of tf.feature_column, symgrad has numeric_column, bucketized_column, "
     "categorical_column_with_identity, categorical_column_with_vocabulary_list (integer "
     "vocabularies), weighted_categorical_column, indicator_column, embedding_column, "
-    "input_layer and linear_model; "
+    "shared_embedding_columns, input_layer and linear_model; "
     "build other inputs in the model_fn with tf.one_hot and tf.nn.embedding_lookup")
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]

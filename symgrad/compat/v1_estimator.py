@@ -37,6 +37,6 @@ estimator = namespace(
 feature_column = namespace("feature_column", **{n: getattr(_columns, n) for n in (
     "numeric_column", "bucketized_column", "categorical_column_with_identity",
     "categorical_column_with_vocabulary_list", "weighted_categorical_column",
-    "indicator_column", "embedding_column",
+    "indicator_column", "embedding_column", "shared_embedding_columns",
     "input_layer", "linear_model", "categorical_column_with_hash_bucket", "crossed_column",
     "categorical_column_with_vocabulary_file")})
