@@ -214,3 +214,27 @@ def test_saving_listeners_are_called_around_each_checkpoint_as_tf(tmp_path):
     assert second.seen == ["begin", ("before", 5), ("after", 5), ("before", 7), ("after", 7),
                            ("end", 7)]
     assert est.get_variable_value("global_step") == 7
+
+
+def test_an_array_x_is_one_feature_and_evaluate_reads_a_given_checkpoint(tmp_path):
+    def fn(features, labels, mode):
+        w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+        pred = tf.matmul(features, w)[:, 0]
+        if mode == tf.estimator.ModeKeys.PREDICT:
+            return tf.estimator.EstimatorSpec(mode, predictions=pred)
+        loss = tf.reduce_mean((pred - tf.cast(labels, tf.float32)) ** 2)
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(
+            loss, tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, predictions=pred, train_op=step)
+    est = tf.estimator.Estimator(fn, str(tmp_path),
+                                 tf.estimator.RunConfig(save_checkpoints_steps=1))
+    est.train(tf.estimator.inputs.numpy_input_fn(X, Y, batch_size=5, shuffle=False))
+    assert est.get_variable_value("global_step") == 2
+    evaluation = tf.estimator.inputs.numpy_input_fn(X, Y, batch_size=10, shuffle=False)
+    at_1 = est.evaluate(evaluation, checkpoint_path=str(tmp_path / "model.ckpt-1"))
+    at_2 = est.evaluate(evaluation)
+    assert (at_1["global_step"], at_2["global_step"]) == (1, 2)
+    assert at_1["loss"] != at_2["loss"]
+    first = next(est.predict(tf.estimator.inputs.numpy_input_fn(X, shuffle=False),
+                             checkpoint_path=str(tmp_path / "model.ckpt-0")))
+    assert first == 0.0 and first.shape == ()
