@@ -483,6 +483,7 @@ def is_tensor(x):
 
 
 debugging = _debugging.NAMESPACE
+from .v1_estimator import estimator, feature_column  # noqa: E402,F401  (tf.estimator, tf.feature_column)
 
 
 def __getattr__(name):
