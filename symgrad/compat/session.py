@@ -32,7 +32,7 @@ from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
 from ..ops.draws import Executions, run_number
-from ..graph import Node
+from ..graph import Dim, Node
 from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
@@ -311,6 +311,7 @@ class Session:
             deps = [op for n in order for op in control.get(n.id, ())]
             variables = [n for n in order if isinstance(n, Variable) and n not in feeds]
             unfed = [n for n in order if n.is_leaf and n.value is None and n not in feeds]
+            unfed += _sized_by(order, state_of(self.graph).next_slots, feeds, unfed)
             plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed)
         return plan
 
@@ -419,6 +420,15 @@ def _like(fetch, items):
     if isinstance(fetch, list):
         return items
     return type(fetch)(*items) if hasattr(fetch, "_fields") else tuple(items)
+
+
+def _sized_by(order, slots, feeds, unfed):
+    """The iterators' next elements whose unknown sizes nodes of ``order`` have without
+    reading their values (``tf.ones_like(batch)``, ``tf.shape(batch)``): TF reads the
+    batch for them, so the run takes it."""
+    sizes = {d.symbol for n in order if n.shape for d in n.shape if isinstance(d, Dim)}
+    return [p for p in slots if p not in feeds and p not in unfed and p.shape and
+            any(isinstance(d, Dim) and d.symbol in sizes for d in p.shape)]
 
 
 def _expand_feeds(feed_dict):
