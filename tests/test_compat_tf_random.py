@@ -222,3 +222,20 @@ def test_seeded_integer_draws_give_tfs_numbers():
                [[5, 9, 4, 7, 8, 3], [424, 342, 771, 135, 57], [[-6, -4, -5], [-6, -4, -7]]]]
     assert [[v.tolist() for v in run] for run in got["runs"]] == tf_runs
     assert [v.dtype.name for v in got["runs"][0]] == ["int32", "int64", "int32"]
+
+
+def test_seeded_draws_in_a_loop_body_are_symgrads_own_and_new_each_iteration():
+    # inside a while_loop body TF's op runs once per iteration; symgrad draws its own
+    # numbers there (README), integers included, anew at every iteration and run
+    got = run_tf1("""
+    import tensorflow as tf
+    def body(i, acc):
+        u = tf.random_uniform([4], 0, 10, dtype=tf.int32, seed=3)
+        return i + 1, acc + tf.one_hot(i, 3, dtype=tf.int32)[:, None] * u   # row i
+    _, out = tf.while_loop(lambda i, a: i < 3, body, [tf.constant(0), tf.zeros([3, 4], tf.int32)])
+    with tf.Session() as sess:
+        first, second = sess.run(out).ravel(), sess.run(out).ravel()
+    """)
+    first, second = got["first"], got["second"]
+    assert first.dtype == np.int32 and first.shape == (12,) and 0 <= first.min() <= first.max() < 10
+    assert len({tuple(first[k:k + 4]) for k in (0, 4, 8)}) == 3 and not np.array_equal(first, second)

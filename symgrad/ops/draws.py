@@ -107,6 +107,9 @@ def drawn_numbers(shape, key, dist="uniform"):
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
+    if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
+        low, high = (int(v) for v in dist.split(":")[1:])
+        return rng.integers(low, high, size=size).astype(np.float64)
     if dist != "uniform":
         raise ValueError(f"random_draw(dist={dist!r}): use 'uniform' or 'normal'")
     return rng.uniform(size=size)
