@@ -239,3 +239,25 @@ def test_seeded_draws_in_a_loop_body_are_symgrads_own_and_new_each_iteration():
     first, second = got["first"], got["second"]
     assert first.dtype == np.int32 and first.shape == (12,) and 0 <= first.min() <= first.max() < 10
     assert len({tuple(first[k:k + 4]) for k in (0, 4, 8)}) == 3 and not np.array_equal(first, second)
+
+
+def test_seeded_conv_filters_print_tfs_numbers():
+    # the deeplearning.ai ConvNet assignment's initialize_parameters (TF 2.21 prints these
+    # with glorot_uniform_initializer(seed=0), contrib's xavier_initializer(seed=0))
+    got = run_tf1("""
+    import tensorflow as tf
+    with tf.Session() as sess_test:
+        tf.set_random_seed(1)
+        W1 = tf.get_variable("W1", [4, 4, 3, 8],
+                             initializer=tf.contrib.layers.xavier_initializer(seed=0))
+        W2 = tf.get_variable("W2", [2, 2, 8, 16],
+                             initializer=tf.contrib.layers.xavier_initializer(seed=0))
+        sess_test.run(tf.global_variables_initializer())
+        w1, w2 = W1.eval()[1, 1, 1], W2.eval()[1, 1, 1]
+    """)
+    # (numpy prints at most 8 decimals, or fewer where those give the float32 back)
+    np.testing.assert_allclose(got["w1"], [0.00131723, 0.1417614, -0.04434952, 0.09197326,
+                                           0.14984085, -0.03514394, -0.06847463, 0.05245192],
+                               rtol=0, atol=1e-8)
+    np.testing.assert_allclose(got["w2"][:4], [-0.08566415, 0.17750949, 0.11974221, 0.16773748],
+                               rtol=0, atol=1e-8)
