@@ -143,16 +143,18 @@ def run(outputs, feeds, order=None):
                 continue
             args = [values[x] for x in node.inputs]
             ready = known.get(node) if known is not None else None
-            if ready is not None:   # checked at these sizes before: the op alone
-                shape, attrs = ready
+            if ready is not None and ready[2] == [a.dtype for a in args]:
+                shape, impl, _ = ready   # checked at these sizes before: the op alone
                 try:
-                    out = np.asarray(node.opdef.impl(*args, **attrs))
+                    out = np.asarray(impl(*args))
                 except (ValueError, IndexError):   # (a value-dependent error: said below)
                     out, shape = _run_node(node, args, bindings)
             else:
                 out, shape = _run_node(node, args, bindings)
                 if known is not None:
-                    known[node] = (shape, _attrs_at(node, bindings))
+                    dtypes = [a.dtype for a in args]
+                    known[node] = (shape, node.opdef.prepared(
+                        dtypes, _attrs_at(node, bindings)), dtypes)
             if out.shape != shape:
                 raise ShapeError(f"internal: {node.opdef.name} produced shape {out.shape}, "
                                  f"expected {shape} (node {node.name!r})")
@@ -161,10 +163,11 @@ def run(outputs, feeds, order=None):
 
 
 def _known_sizes(order, bindings):
-    """``{node: (concrete shape, concrete attrs)}`` of the nodes already run (and
-    checked) at these bound sizes, kept on the graph, so a session's second run of a
-    step skips the size bookkeeping (half of a small step's time); None where sizes
-    are read from values (``ops.valued``), which another run may change."""
+    """``{node: (concrete shape, op function, input dtypes)}`` of the nodes already run
+    (and checked) at these bound sizes, kept on the graph, so a session's second run of
+    a step skips the size bookkeeping (half of a small step's time) and the op's
+    lookups (``Op.prepared``, for inputs of those dtypes); None where sizes are read
+    from values (``ops.valued``), which another run may change."""
     if not order or _sizes_from_values(order):
         return None
     memo = order[0].graph.__dict__.setdefault("_known_sizes", {})

@@ -236,3 +236,28 @@ def test_forward_mode_and_jacobians_take_the_call_as_a_constant():
         assert sg.evaluate(sg.jvp([z], [x], [sg.constant([1.0, 1.0])]))[0].tolist() == [1, 4]
         assert sg.evaluate(sg.jacobian(z, x)).tolist() == [[1, 0], [0, 4]]
         assert "square[1](x)" in str(sg.jvp([z], [x], [sg.constant([1.0, 1.0])])[0])
+
+
+def test_a_registered_gradient_that_calls_numpy_through_py_func():
+    # TF1's "numpy op with its own gradient": the gradient function returns a py_func
+    # result of unknown shape, which takes the input's shape (TF sets it too:
+    # gradients/PyFunc_grad/PyFunc:0 has shape (3,)); TF 2.21 gives [4, 32, 108]
+    import symgrad as sg
+
+    with tf.Graph().as_default() as graph:
+        @tf.RegisterGradient("NumpySquareGrad")
+        def _grad(op, grad):
+            return tf.py_func(lambda a, g: (2 * a * g).astype(np.float32),
+                              [op.inputs[0], grad], tf.float32)
+
+        x = tf.placeholder(tf.float32, [3])
+        with graph.gradient_override_map({"PyFunc": "NumpySquareGrad"}):
+            y = tf.py_func(lambda a: (a * a).astype(np.float32), [x], tf.float32)
+        y.set_shape([3])
+        g = tf.gradients(tf.reduce_sum(y * y), x)[0]
+        jac = sg.jacobian(y, x)   # (its seeds through the py_func one at a time)
+        assert g.get_shape().as_list() == [3]
+        with tf.Session() as sess:
+            assert sess.run(g, {x: [1.0, 2.0, 3.0]}).tolist() == [4.0, 32.0, 108.0]
+            assert sess.run(jac, {x: [1.0, 2.0, 3.0]}).tolist() == [
+                [2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]]

@@ -90,6 +90,13 @@ class Op:
         self.selects = selects
         self.blocks = blocks
 
+    def prepared(self, dtypes, attrs):
+        """``impl`` for inputs of ``dtypes`` with these attributes, as a function of the
+        arrays alone (the reference evaluator keeps it per node and size; ops whose
+        ``impl`` looks things up per call do those lookups once here)."""
+        impl = self.impl
+        return (lambda *arrays: impl(*arrays, **attrs)) if attrs else impl
+
     def __repr__(self):
         return f"<Op {self.name}>"
 
