@@ -261,3 +261,28 @@ def test_seeded_conv_filters_print_tfs_numbers():
                                rtol=0, atol=1e-8)
     np.testing.assert_allclose(got["w2"][:4], [-0.08566415, 0.17750949, 0.11974221, 0.16773748],
                                rtol=0, atol=1e-8)
+
+
+def test_seeded_random_shuffle_gives_tfs_order_run_after_run():
+    got = run_tf1("""
+    import numpy as np
+    import tensorflow as tf
+    a = tf.random_shuffle(tf.range(10), seed=1)
+    b = tf.random_shuffle(tf.reshape(tf.range(12), [4, 3]), seed=2)
+    x = tf.placeholder(tf.float32, [None, 2])
+    c = tf.random_shuffle(x, seed=3)
+    v = tf.constant([1.0, 2.0, 3.0])
+    grad = tf.gradients(tf.reduce_sum(tf.random_shuffle(v, seed=1)), v)
+    with tf.Session() as sess:
+        runs = [sess.run(a).tolist(), sess.run(a).tolist(), sess.run(b).tolist(),
+                sess.run(b).tolist(),
+                sess.run(c, {x: np.arange(10.0).reshape(5, 2)}).tolist(),
+                sess.run(c, {x: np.arange(6.0).reshape(3, 2)}).tolist()]
+    """)
+    # TF 2.21 (RandomShuffle has no gradient there: the path through it is cut)
+    assert got["runs"] == [
+        [7, 9, 3, 6, 5, 1, 8, 4, 0, 2], [5, 1, 8, 3, 0, 9, 4, 7, 2, 6],
+        [[9, 10, 11], [3, 4, 5], [6, 7, 8], [0, 1, 2]], [[3, 4, 5], [6, 7, 8], [9, 10, 11], [0, 1, 2]],
+        [[4.0, 5.0], [8.0, 9.0], [6.0, 7.0], [0.0, 1.0], [2.0, 3.0]],
+        [[4.0, 5.0], [2.0, 3.0], [0.0, 1.0]]]
+    assert list(got["grad"]) == [None]

@@ -441,8 +441,10 @@ def test_random_shuffle_for_k_means_initial_centroids():
         rows = {tuple(r) for r in np.arange(20.0).reshape(10, 2)}
         assert first.shape == (3, 2) and {tuple(r) for r in first} <= rows
         assert sorted(map(tuple, again)) == sorted(rows)     # a permutation of the rows
-        with pytest.raises(ValueError, match="first axis of known size"):
-            tf.random_shuffle(tf.placeholder(tf.float32, [None, 2]))
+        batch = tf.placeholder(tf.float32, [None, 2])   # a fed batch's rows, shuffled
+        with tf.Session() as sess:
+            rows = sess.run(tf.random_shuffle(batch), {batch: np.arange(6.0).reshape(3, 2)})
+        assert sorted(rows[:, 0].tolist()) == [0.0, 2.0, 4.0]
 
 
 def test_random_ops_and_dropout_draw_anew_at_each_run_as_tf1_does():

@@ -112,6 +112,21 @@ def _tf_integers(shape, seeds, dtype, low, high, name):
     return as_tf1(_t.cast(numbers, np.dtype(dtype), name=name))
 
 
+def shuffled(value, seed, name):
+    """``tf.random_shuffle``: the rows of ``value`` in an order drawn at each run: TF's
+    own order where the seeds fix it, else one from a key drawn now (``ops.draws``)."""
+    x = _t.as_tensor(value)
+    if x.shape is None or x.ndim == 0:
+        raise ArgumentError(f"random_shuffle: {x.name!r} needs a known rank of 1 or more "
+                            "(its rows are shuffled)")
+    seeds = _init.tf_seeds(seed)
+    key, dist = (tf_key(seeds), tf_dist("perm", np.int64)) if seeds is not None else (
+        new_key(_init.rng(seed)), "perm")
+    order = draw_like(_f.zeros((x.shape[0],), np.float64), key, dist)
+    # TF registers no gradient for RandomShuffle: none flows back to value
+    return as_tf1(_t.stop_gradient(_t.gather(x, _t.cast(order, np.int64)), name=name))
+
+
 def _uniform(shape, seed):
     """Uniform numbers in (0, 1) of ``shape``, drawn at each run."""
     return _t.maximum(drawn(shape, "uniform", seed), np.finfo(np.float64).tiny)

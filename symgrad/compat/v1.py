@@ -265,14 +265,9 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
 
 
 def random_shuffle(value, seed=None, name=None):
-    """``value`` with its rows in a random order, drawn once when this is called (TF
-    draws at every run); the first size must be known."""
-    x = _t.as_tensor(value)
-    if x.ndim == 0 or not isinstance(x.shape[0], int):
-        raise ValueError(f"random_shuffle: {x.name!r} of shape {x.shape} needs a first axis "
-                         "of known size (the order is drawn when the graph is built)")
-    order = _init.rng(seed).permutation(x.shape[0])
-    return as_tf1(_t.gather(x, order, name=name or "RandomShuffle"))
+    """``value`` with its rows in a random order, drawn anew at each run (TF's own order
+    with an op seed, ``_distributions.shuffled``)."""
+    return _distributions.shuffled(value, seed, name or "RandomShuffle")
 
 
 multinomial = _distributions.multinomial

@@ -62,15 +62,14 @@ class Executions:
     def __init__(self):
         self._next, self._at = {}, {}
 
-    def start(self, key, run, shape):
-        """Where the draw ``key`` of ``shape`` starts in session run ``run`` (the same for
-        every read within one run)."""
-        from .philox import reserved
+    def start(self, key, run, amount):
+        """Where the draw ``key`` starts in session run ``run`` (the same for every read
+        within one run); an execution moves the counter ``amount`` on."""
         seen = self._at.get(key)
         if seen is not None and seen[0] == run:
             return seen[1]
         start = self._next.get(key, 0)
-        self._next[key], self._at[key] = start + reserved(shape), (run, start)
+        self._next[key], self._at[key] = start + amount, (run, start)
         return start
 
 
@@ -107,6 +106,8 @@ def drawn_numbers(shape, key, dist="uniform"):
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
+    if dist == "perm":   # (an order of the first axis: tf.random_shuffle)
+        return rng.permutation(size[0]).astype(np.float64)
     if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
         low, high = (int(v) for v in dist.split(":")[1:])
         return rng.integers(low, high, size=size).astype(np.float64)
@@ -117,8 +118,11 @@ def drawn_numbers(shape, key, dist="uniform"):
 
 def tf_dist(kind, dtype, low=None, high=None):
     """The ``dist`` of a draw of TF's own stream: ``kind`` "uniform" or "normal" made in
-    ``dtype`` (float32 or float64) as TF's kernel makes them, or "uniform" integers of
-    ``dtype`` (int32, int64) in [low, high)."""
+    ``dtype`` (float32 or float64) as TF's kernel makes them, "uniform" integers of
+    ``dtype`` (int32, int64) in [low, high), or "perm": an order of the first axis as
+    ``RandomShuffle`` draws it."""
+    if kind == "perm":
+        return "tf-perm-int64"
     if np.dtype(dtype).kind in "iu":
         kind = f"int:{int(low)}:{int(high)}"
     return f"tf-{kind}-{np.dtype(dtype).name}"
@@ -132,9 +136,12 @@ def tf_key(seeds):
 def _tf_numbers(size, key, kind, dtype, run):
     from . import philox
     executions = _EXECUTIONS.get()
-    start = executions.start(key, run, size) if executions is not None and run is not None \
+    amount = philox.shuffle_reserved(size) if kind == "perm" else philox.reserved(size)
+    start = executions.start(key, run, amount) if executions is not None and run is not None \
         else 0
     seeds = divmod(int(key), 2**31)
+    if kind == "perm":
+        return philox.permutation(size[0], seeds, start).astype(np.float64)
     if kind.startswith("int:"):
         low, high = (int(v) for v in kind.split(":")[1:])
         return philox.uniform_int(size, np.dtype(dtype), seeds, low, high, start)

@@ -148,6 +148,26 @@ def uniform_int(shape, dtype, seeds, low, high, start=0):
     return out[:n].reshape(shape)
 
 
+def shuffle_reserved(shape):
+    """How far one ``RandomShuffle`` of a first axis of ``shape[0]`` moves the counter:
+    one 32-bit word per swap, four to a call."""
+    return (max(int(shape[0]) - 1, 0) + 3) // 4
+
+
+def permutation(n, seeds, start=0):
+    """The order ``RandomShuffle`` gives a first axis of ``n`` (rows ``out[k] =
+    in[order[k]]``): Fisher-Yates from the front, swapping entry i with entry
+    ``i + word_i % (n - i)``."""
+    order = np.arange(n, dtype=np.int64)
+    if n <= 1:
+        return order
+    words = _words(seeds, start, shuffle_reserved((n,))).ravel()
+    for i in range(n - 1):
+        j = i + int(words[i]) % (n - i)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 def normal(shape, dtype, seeds, start=0):
     """TF's ``RandomStandardNormal``: Box-Muller over consecutive uniform pairs."""
     n = int(np.prod(shape, dtype=np.int64))
@@ -199,5 +219,6 @@ def _truncated_group(seeds, start, per, dtype):
     return np.array(kept[:per], dtype=dtype)
 
 
-__all__ = ["DEFAULT_GRAPH_SEED", "tf_seeds", "reserved", "uniform", "uniform_int", "normal",
+__all__ = ["DEFAULT_GRAPH_SEED", "tf_seeds", "reserved", "shuffle_reserved", "permutation",
+           "uniform", "uniform_int", "normal",
            "truncated_normal"]
