@@ -286,3 +286,17 @@ def test_seeded_random_shuffle_gives_tfs_order_run_after_run():
         [[4.0, 5.0], [8.0, 9.0], [6.0, 7.0], [0.0, 1.0], [2.0, 3.0]],
         [[4.0, 5.0], [2.0, 3.0], [0.0, 1.0]]]
     assert list(got["grad"]) == [None]
+
+
+def test_two_ops_of_one_seed_each_have_their_own_stream():
+    got = run_tf1("""
+    import tensorflow as tf
+    a = tf.random_uniform([3], seed=7)
+    b = tf.random_uniform([3], seed=7)
+    with tf.Session() as sess:
+        runs = [sess.run(a), sess.run(b), sess.run(b)]
+    """)
+    first, b_first, b_second = got["runs"]
+    # TF: b's first run repeats a's first numbers; its second run goes on
+    np.testing.assert_array_equal(first, b_first)
+    assert not np.array_equal(b_first, b_second)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 
 import numpy as np
 
@@ -128,9 +129,14 @@ def tf_dist(kind, dtype, low=None, high=None):
     return f"tf-{kind}-{np.dtype(dtype).name}"
 
 
+_TF_OPS = itertools.count(1)
+
+
 def tf_key(seeds):
-    """The ``key`` of a draw of TF's stream with TF's ``(seed, seed2)``."""
-    return int(seeds[0]) * 2**31 + int(seeds[1])
+    """The ``key`` of a new draw of TF's stream with TF's ``(seed, seed2)``: the seeds
+    and a number of its own (two ops of one seed each start their own stream, as TF's
+    kernels do, and a session counts their executions apart)."""
+    return next(_TF_OPS) * 2**62 + int(seeds[0]) * 2**31 + int(seeds[1])
 
 
 def _tf_numbers(size, key, kind, dtype, run):
@@ -139,7 +145,7 @@ def _tf_numbers(size, key, kind, dtype, run):
     amount = philox.shuffle_reserved(size) if kind == "perm" else philox.reserved(size)
     start = executions.start(key, run, amount) if executions is not None and run is not None \
         else 0
-    seeds = divmod(int(key), 2**31)
+    seeds = divmod(int(key) % 2**62, 2**31)
     if kind == "perm":
         return philox.permutation(size[0], seeds, start).astype(np.float64)
     if kind.startswith("int:"):
