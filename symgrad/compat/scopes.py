@@ -23,6 +23,7 @@ import contextlib
 import numpy as np
 
 from .. import tracing as _t
+from ..evaluate import evaluate
 from ..graph import Node
 from . import initializers as _init
 from .state import state_of
@@ -38,7 +39,7 @@ class VariableScope:
 
     def __init__(self, name="", reuse=None, initializer=None, regularizer=None, dtype=None,
                  name_scope="", partitioner=None):
-        self.name, self.reuse = name, reuse
+        self.name, self.reuse = name, False if reuse is None else reuse   # (TF: False)
         self.initializer, self.regularizer, self.dtype = initializer, regularizer, dtype
         self.original_name_scope, self.partitioner = name_scope, partitioner
 
@@ -210,7 +211,9 @@ def _initial_value(full, shape, dtype, initializer, partition_info=None):
         extra = {} if partition_info is None else {"partition_info": partition_info}
         made = initializer(tuple(shape), dtype=dt, **extra)
         return np.asarray(made.value if isinstance(made, Node) else made, dtype=dt)
-    value = initializer.value if isinstance(initializer, Node) else initializer
+    value = initializer
+    if isinstance(initializer, Node):   # a tensor: its value now, computed if not a leaf
+        value = initializer.value if initializer.value is not None else evaluate(initializer)
     arr = np.asarray(value, dtype=tf_dtype(value, dtype))
     if shape is not None and tuple(shape) != arr.shape:
         raise ValueError(f"get_variable {full}: the initial value has shape {arr.shape}, not "

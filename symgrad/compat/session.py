@@ -27,7 +27,7 @@ import weakref
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import FeedError, ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
@@ -224,6 +224,7 @@ class Session:
         fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
+        _check_graph(tensors, self.graph)
         with run_number(self._runs):
             found = self._execute(ops, tensors, feeds)
         self._runs += 1
@@ -327,6 +328,10 @@ class Session:
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        except FeedError as exc:   # a placeholder of any shape not fed: TF's error class
+            if isinstance(exc, errors.OpError):
+                raise
+            raise errors.UnfedPlaceholderError(None, None, str(exc)) from None
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}
@@ -417,6 +422,14 @@ def _like(fetch, items):
     if isinstance(fetch, list):
         return items
     return type(fetch)(*items) if hasattr(fetch, "_fields") else tuple(items)
+
+
+def _check_graph(tensors, graph):
+    """TF's ValueError for a fetched tensor of another graph (a session runs its own)."""
+    for t in tensors:
+        if isinstance(t, Node) and t.graph is not graph:
+            raise ValueError(f"Fetch argument {t.name!r} cannot be interpreted as a Tensor. "
+                             f"(Tensor {t.name!r} is not an element of this graph.)")
 
 
 def _expand_feeds(feed_dict):

@@ -314,6 +314,8 @@ def tf1_results(fn):
     except (TypeError, ValueError):
         names = []
     at = names.index("dtype") if "dtype" in names else None
+    # (a result whose dtype an argument sets, argmax's int64 output_type, keeps it)
+    typed = any(n in names for n in ("output_type", "out_type", "out_idx"))
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
@@ -323,7 +325,7 @@ def tf1_results(fn):
         elif isinstance(kwargs.get("dtype"), str):
             kwargs = dict(kwargs, dtype=tf_dtype_arg(kwargs["dtype"]))
         out = fn(*args, **kwargs)
-        if _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32, as TF makes it
+        if not typed and _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32
             out = _tf_default_dtype(out)
         for hook in RESULT_HOOKS:
             out = hook(out)

@@ -21,6 +21,7 @@ from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
 from .array_updates import tensor_scatter_nd_update
 from .array_updates import __all__ as _updates
 from .einsum import einsum
+from .int_math import div, reduce_mean
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
@@ -54,8 +55,9 @@ math.softsign = nn.softsign
 linalg.l2_normalize, linalg.global_norm = nn.l2_normalize, tf1_results(_slices.global_norm)
 linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
 scalar_mul = math.scalar_mul
+math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
 
-__all__ = ["scalar_mul"] + list(_segments.__all__) + list(_updates) + [
+__all__ = ["scalar_mul", "div", "reduce_mean"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
     "invert_permutation", "truncatediv", "truncatemod", "lbeta"]

@@ -322,8 +322,18 @@ def control_dependencies(control_inputs):
 
 
 def get_global_step(graph=None):
-    found = state_of(graph or _graph()).collection(GraphKeys.GLOBAL_STEP)
-    return found[0] if found else None
+    """The GLOBAL_STEP collection's variable, else (as TF) the integer scalar variable
+    named ``global_step`` (Mechanics 101 makes it with ``tf.Variable(0, name=...)``)."""
+    graph = graph or _graph()
+    found = state_of(graph).collection(GraphKeys.GLOBAL_STEP)
+    if found:
+        return found[0]
+    named = [v for v in state_of(graph).collection(GraphKeys.GLOBAL_VARIABLES)
+             if isinstance(v, Variable) and v.name == "global_step:0"]
+    if named and (named[0].dtype.kind not in "iu" or named[0].shape != ()):
+        raise TypeError(f"Existing \"global_step\" must be an integer scalar variable; "
+                        f"it has dtype {named[0].dtype} and shape {named[0].shape}")
+    return named[0] if named else None
 
 
 def create_global_step(graph=None):

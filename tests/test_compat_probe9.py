@@ -1,0 +1,106 @@
+"""What the ninth differential probe of TF1 programs (TF 1.x's own tutorials and
+programmer's guide, aymericdamien/TensorFlow-Examples in its TF1 style, the migration
+guides' TF1 snippets, gradient questions) found, against real TensorFlow 2.21
+(compat.v1, v2 behaviour disabled).  The numbers are TF 2.21's."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def test_integer_div_and_mean_stay_integers_as_in_tf1():
+    # TF1's tf.div is Python 2's division (floor for integers) and reduce_mean of
+    # integers is an integer mean rounded toward zero; both gave float 3.5 / 1.5 before
+    with tf.Graph().as_default():
+        fetches = [tf.div(7, 2), tf.div(tf.constant([7, -7]), 2), tf.div(7., 2.),
+                   tf.reduce_mean(tf.constant([1, 2])), tf.reduce_mean([-1, -2]),
+                   tf.reduce_mean([-3, -2, 0]),
+                   tf.reduce_mean(tf.constant([[1, 2], [4, 4]]), reduction_indices=0),
+                   tf.reduce_mean(tf.constant([7, 8], tf.uint8)),
+                   tf.math.reduce_mean(tf.constant([1, 2], tf.int64)),
+                   tf.reduce_mean(tf.constant([[1, 2], [4, 5]]), 1, keep_dims=True)]
+        values = tf.Session().run(fetches)
+    # TF 2.21: 3 -4 3.5 1 -1 -1 [2 3] 7 1 [[1] [4]]
+    expected = [(3, "int32"), ([3, -4], "int32"), (3.5, "float32"), (1, "int32"),
+                (-1, "int32"), (-1, "int32"), ([2, 3], "int32"), (7, "uint8"),
+                (1, "int64"), ([[1], [4]], "int32")]
+    for value, (want, dtype) in zip(values, expected):
+        np.testing.assert_array_equal(value, want)
+        assert np.asarray(value).dtype == dtype
+
+
+def test_integer_mean_over_a_batch_of_unknown_size():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.int32, [None, 2])
+        m = tf.reduce_mean(x, 0)
+        assert m.dtype == np.int32
+        value = tf.Session().run(m, {x: [[1, -1], [2, -2], [4, 0]]})
+    np.testing.assert_array_equal(value, [2, -1])   # 7 // 3, -3 / 3 (TF 2.21)
+
+
+def test_argmax_of_a_python_list_is_int64():
+    # a Python list made the result a "Python numbers" result, cast to int32
+    with tf.Graph().as_default():
+        a = tf.argmax([[1, 5], [7, 2]], axis=1)
+        b = tf.argmin([1., 5.], 0, output_type=tf.int32)
+        assert (a.dtype, b.dtype) == (np.int64, np.int32)
+
+
+def test_an_unfed_placeholder_of_any_shape_is_tfs_invalid_argument_error():
+    # the tensors guide: t = p + 1.0; t.eval() without a feed
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32)
+        t = p + 1.0
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Placeholder"):
+                t.eval()
+            assert t.eval(feed_dict={p: 2.0}) == 3.0
+
+
+def test_get_variable_initializer_computed_from_another_variable():
+    # the variables guide: initializer=v.initialized_value() + 1
+    with tf.Graph().as_default():
+        v = tf.get_variable("v", initializer=tf.constant(2.0))
+        w = tf.get_variable("w", initializer=v.initialized_value() + 1)
+        with tf.Session() as sess:
+            sess.run(tf.variables_initializer([v, w]))
+            assert sess.run(w) == 3.0
+        assert tf.get_variable_scope().reuse is False
+
+
+def test_get_global_step_finds_a_variable_named_global_step():
+    # Mechanics 101 makes tf.Variable(0, name='global_step', trainable=False)
+    with tf.Graph().as_default():
+        assert tf.train.get_global_step() is None
+        step = tf.Variable(0, name="global_step", trainable=False)
+        assert tf.train.get_global_step() is step
+        assert tf.train.get_or_create_global_step() is step
+    with tf.Graph().as_default():
+        tf.Variable(0.5, name="global_step")
+        with pytest.raises(TypeError, match="integer scalar"):
+            tf.train.get_global_step()
+
+
+def test_fetching_a_tensor_of_another_graph_is_a_value_error():
+    g1, g2 = tf.Graph(), tf.Graph()
+    with g1.as_default():
+        c = tf.constant(1.0)
+        sess_1 = tf.Session()
+    with g2.as_default():
+        d = tf.constant(2.0)
+    assert sess_1.run(c) == 1.0
+    with pytest.raises(ValueError, match="not an element of this graph"):
+        sess_1.run(d)
+
+
+def test_aggregation_methods_give_the_same_gradient():
+    with tf.Graph().as_default():
+        x = tf.constant([1.0, -2.0, 0.0])
+        y = x * x + tf.sin(x) + x
+        methods = [tf.AggregationMethod.ADD_N, tf.AggregationMethod.EXPERIMENTAL_TREE,
+                   tf.AggregationMethod.EXPERIMENTAL_ACCUMULATE_N,
+                   tf.AggregationMethod.DEFAULT]
+        grads = [tf.gradients(y, x, aggregation_method=m)[0] for m in methods]
+        values = tf.Session().run(grads)
+    for v in values:   # TF 2.21
+        np.testing.assert_allclose(v, [3.5403, -3.41615, 2.0], rtol=1e-5)
