@@ -104,3 +104,29 @@ def test_aggregation_methods_give_the_same_gradient():
         values = tf.Session().run(grads)
     for v in values:   # TF 2.21
         np.testing.assert_allclose(v, [3.5403, -3.41615, 2.0], rtol=1e-5)
+
+
+def test_variable_synchronization_and_aggregation_arguments_are_accepted():
+    with tf.Graph().as_default():
+        v = tf.get_variable("v", [2], initializer=tf.ones_initializer(),
+                            synchronization=tf.VariableSynchronization.ON_READ,
+                            aggregation=tf.VariableAggregation.MEAN, trainable=False)
+        w = tf.Variable(1.0, synchronization=tf.VariableSynchronization.AUTO,
+                        aggregation=tf.VariableAggregation.SUM)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(v).tolist() == [1.0, 1.0] and sess.run(w) == 1.0
+    assert tf.VariableAggregation.ONLY_FIRST_REPLICA == 3   # TF's value
+
+
+def test_tensor_consumers_lists_the_operations_reading_it():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [2], name="a")
+        b = tf.multiply(a, 2.0, name="b")
+        c = tf.add(a, b, name="c")
+        v = tf.Variable([1., 2.], name="v")
+        tf.assign(v, a, name="asg")
+        # TF 2.21: ['b', 'c', 'asg'] ['c'] [] ['Mul', 'AddV2', 'Assign']
+        assert [o.name for o in a.consumers()] == ["b", "c", "asg"]
+        assert [o.name for o in b.consumers()] == ["c"] and c.consumers() == []
+        assert [o.type for o in a.consumers()] == ["Mul", "AddV2", "Assign"]

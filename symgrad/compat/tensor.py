@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..graph import Dim, same_up_to_unknown, size_symbol_name
-from .state import DEFAULT_SESSIONS
+from .state import DEFAULT_SESSIONS, state_of
 
 
 _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
@@ -223,6 +223,13 @@ class TF1Tensor(_t.Tensor):
     def op(self):
         """TF1's operation of this tensor (:class:`TensorOp`); ``opdef`` is symgrad's op."""
         return TensorOp(self)
+
+    def consumers(self):
+        """TF1's ``t.consumers()``: the operations that take this tensor as an input, in
+        the order they were made (the tensors' ops, then the other operations)."""
+        ops = [TensorOp(n) for n in self.graph.nodes if any(x is self for x in n.inputs)]
+        others = state_of(self.graph).operations.values()
+        return ops + [op for op in others if any(x is self for x in op.inputs)]
 
     @property
     def shape(self):

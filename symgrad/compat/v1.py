@@ -157,14 +157,6 @@ class UnconnectedGradients:
     NONE, ZERO = "none", "zero"
 
 
-class AggregationMethod:
-    """``tf.AggregationMethod``: how ``tf.gradients`` adds the gradients that meet at
-    a tensor.  TF's values (0, 1, 2); every method gives the same sums here."""
-    ADD_N = DEFAULT = 0
-    EXPERIMENTAL_TREE = 1
-    EXPERIMENTAL_ACCUMULATE_N = 2
-
-
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     """``tf.constant``: float32 for Python floats, int32 for Python ints."""
     return _tensor.constant(value, dtype=_tf_dtype(value, tf_dtype_arg(dtype)), shape=shape,
