@@ -130,3 +130,23 @@ def test_tensor_consumers_lists_the_operations_reading_it():
         assert [o.name for o in a.consumers()] == ["b", "c", "asg"]
         assert [o.name for o in b.consumers()] == ["c"] and c.consumers() == []
         assert [o.type for o in a.consumers()] == ["Mul", "AddV2", "Assign"]
+
+
+def test_tensor_shape_slices_and_tf1_methods():
+    # TF1 flatten helpers: x.get_shape()[1:].num_elements(); TF 2.21's answers
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3, 4])
+        tail = x.get_shape()[1:]
+        assert tail.as_list() == [3, 4] and tail.num_elements() == 12
+        flat = tf.reshape(x, [-1, x.get_shape()[1:].num_elements()])
+        assert flat.shape.as_list() == [None, 12]
+        assert x.shape.rank == 3 and x.shape[-1] == 4
+    s = tf.TensorShape([None, 3]).concatenate([5])
+    assert s.as_list() == [None, 3, 5] and s.rank == 3
+    assert s.merge_with([2, None, 5]).as_list() == [2, 3, 5]
+    assert tf.TensorShape([None, 3]).is_compatible_with([7, 3])
+    assert not tf.TensorShape([None, 3]).is_compatible_with([7, 4])
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.TensorShape([2, 3]).merge_with([2, 4])
+    assert tf.TensorShape(None).is_compatible_with([1, 2])
+    assert (tf.Dimension(None) + 1).value is None and tf.Dimension(5) + 1 == 6
