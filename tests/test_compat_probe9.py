@@ -150,3 +150,27 @@ def test_tensor_shape_slices_and_tf1_methods():
         tf.TensorShape([2, 3]).merge_with([2, 4])
     assert tf.TensorShape(None).is_compatible_with([1, 2])
     assert (tf.Dimension(None) + 1).value is None and tf.Dimension(5) + 1 == 6
+
+
+def test_moving_average_shadow_starts_at_the_variables_value_when_initialised():
+    # TF makes the shadow from var.initialized_value(): the value the variable has when
+    # the shadow's initializer runs, if the session initialised it (TF 2.21's numbers)
+    with tf.Graph().as_default():
+        b = tf.Variable([0.1])
+        loss = tf.reduce_sum(b * 3.)
+        with tf.Session() as sess:
+            sess.run(b.initializer)
+            sess.run(tf.assign(b, [-1.0]))
+            step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            ema = tf.train.ExponentialMovingAverage(decay=0.9)
+            with tf.control_dependencies([step]):
+                train_ema = ema.apply([b])
+            sess.run(tf.variables_initializer([ema.average(b)]))
+            seen = [sess.run(ema.average(b))]
+            for _ in range(2):
+                sess.run(train_ema)
+                seen.append(sess.run(ema.average(b)))
+        with tf.Session() as fresh:   # initialised together: the initial value
+            fresh.run(tf.global_variables_initializer())
+            assert fresh.run(ema.average(b)).tolist() == [np.float32(0.1)]
+    np.testing.assert_allclose(np.ravel(seen), [-1.0, -1.03, -1.087], rtol=1e-6)

@@ -135,9 +135,19 @@ class Variable(_t.Variable, TF1Tensor):
 def _initialize(variables):
     def effect(values, session):
         for v in variables:
-            v.value = np.array(v.initial)
+            v.value = np.array(_start_value(v, session))
             session.mark_initialized(v)
     return effect
+
+
+def _start_value(v, session):
+    """The value ``v``'s initializer sets: its initial value, or for a variable made
+    from another's ``initialized_value()`` (an average's shadow) that variable's value
+    now if this session initialised it (TF reads it through ``initialized_value``)."""
+    source = getattr(v, "initial_from", None)
+    if source is not None and source in session._initialized:
+        return np.array(source.value, dtype=v.dtype)
+    return v.initial
 
 
 def _update(ref, combine, value, name, kind):
