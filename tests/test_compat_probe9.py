@@ -174,3 +174,33 @@ def test_moving_average_shadow_starts_at_the_variables_value_when_initialised():
             fresh.run(tf.global_variables_initializer())
             assert fresh.run(ema.average(b)).tolist() == [np.float32(0.1)]
     np.testing.assert_allclose(np.ravel(seen), [-1.0, -1.03, -1.087], rtol=1e-6)
+
+
+def test_name_scope_reentered_by_its_string_and_reset_by_none():
+    # the graphs guide: a scope captured with `as scope` is re-entered as it is, and
+    # name_scope(None) makes names at the top level (TF 2.21's names)
+    g = tf.Graph()
+    with g.as_default(), g.name_scope("top"):
+        a = tf.constant(1, name="a")
+        with tf.name_scope(None) as top:
+            b = tf.constant(2, name="b")
+        with tf.name_scope("inner") as scope:
+            c = tf.constant(3, name="c")
+        with tf.name_scope(scope):
+            d = tf.constant(4, name="d")
+    assert [t.name for t in (a, b, c, d)] == ["top/a:0", "b:0", "top/inner/c:0",
+                                              "top/inner/d:0"]
+    assert (top, scope) == ("", "top/inner/")
+
+
+def test_default_session_outside_a_with_block_is_none_and_devices_are_listed():
+    with tf.Graph().as_default():
+        assert tf.get_default_session() is None
+        x = tf.constant([1.0])
+        with tf.Session() as sess:
+            assert tf.get_default_session() is sess
+            (cpu,) = sess.list_devices()
+            assert cpu.name == "/job:localhost/replica:0/task:0/device:CPU:0"
+            assert cpu.device_type == "CPU"
+        assert tf.get_default_session() is None
+        assert x.device == "" and x.value_index == 0

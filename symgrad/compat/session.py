@@ -21,6 +21,7 @@ Sits on top of the pipeline with ``teach``; nothing below imports it.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import sys
 import weakref
@@ -139,6 +140,10 @@ _PARTIAL_RUN = ("Session.partial_run_setup / partial_run: partial runs are not s
                 "first part, then feed its values (feed_dict={intermediate: value}) to the next")
 
 
+_CPU = collections.namedtuple("DeviceAttributes", "name device_type memory_limit_bytes")(
+    "/job:localhost/replica:0/task:0/device:CPU:0", "CPU", 268435456)
+
+
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -187,6 +192,10 @@ class Session:
                 if DEFAULT_SESSIONS[i] is self:
                     del DEFAULT_SESSIONS[i]
                     break
+
+    def list_devices(self):
+        """TF's ``sess.list_devices()``: the one device here, this process's CPU."""
+        return [_CPU]
 
     def partial_run_setup(self, fetches, feeds=None):
         """Refused: symgrad runs each ``run`` call whole."""

@@ -147,6 +147,9 @@ class TF1Tensor(_t.Tensor):
         """TF1's operation of this tensor (:class:`TensorOp`); ``opdef`` is symgrad's op."""
         return TensorOp(self)
 
+    device = ""        # (placement is not modelled: TF's empty string, no device set)
+    value_index = 0    # (each operation here has one output, this tensor)
+
     def consumers(self):
         """TF1's ``t.consumers()``: the operations that take this tensor as an input, in
         the order they were made (the tensors' ops, then the other operations)."""

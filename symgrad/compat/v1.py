@@ -149,7 +149,15 @@ initialize_all_variables = global_variables_initializer
 all_variables = global_variables   # (TF1's deprecated names)
 initialize_variables = variables_initializer
 
-get_default_session = default_session
+
+
+def get_default_session():
+    """``tf.get_default_session()``: the innermost ``with sess:`` session, None outside
+    one (TF; ``t.eval()`` without one is the ValueError)."""
+    try:
+        return default_session()
+    except ValueError:
+        return None
 
 
 class UnconnectedGradients:
@@ -428,7 +436,7 @@ layers.Layer = keras.layers.Layer   # (TF1's tf.layers.Layer: keras's base layer
 def name_scope(name, default_name=None, values=None):
     """``tf.name_scope``: prefix the names of tensors made inside the block."""
     with get_default_graph().name_scope(name or default_name) as scope:
-        yield scope + "/"
+        yield scope + "/" if scope else ""
 
 
 matmul = _t.matmul
