@@ -204,3 +204,30 @@ def test_default_session_outside_a_with_block_is_none_and_devices_are_listed():
             assert cpu.device_type == "CPU"
         assert tf.get_default_session() is None
         assert x.device == "" and x.value_index == 0
+
+
+def test_cond_and_while_loop_carry_dicts_and_cond_unpacks_singletons():
+    # TF 2.21: a branch's (tensor, dict) comes back as such; a one-element list is
+    # unpacked unless strict=True; a dict of loop vars keeps its keys and their order
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.bool, [])
+        x = tf.constant([1., 2.])
+        r = tf.cond(p, lambda: (x * 2, {"b": x + 1, "a": x[0]}),
+                    lambda: (x * 3, {"b": x - 1, "a": x[1]}))
+        single = tf.cond(p, lambda: [x[0]], lambda: [x[1]])
+        strict = tf.cond(p, lambda: [x[0]], lambda: [x[1]], strict=True)
+        d = tf.while_loop(lambda d: d["i"] < 4,
+                          lambda d: [{"i": d["i"] + 1,
+                                      "acc": d["acc"] + tf.cast(d["i"], tf.float32)}],
+                          [{"i": tf.constant(0), "acc": tf.constant(0.)}])
+        g = tf.gradients(r[1]["a"] + tf.reduce_sum(r[1]["b"]), x)[0]
+        with tf.Session() as sess:
+            taken = sess.run(r, {p: False})
+            assert isinstance(strict, list) and sess.run(single * 2, {p: True}) == 2.0
+            (loop,) = sess.run(d)
+            assert list(loop) == ["i", "acc"] and loop["i"] == 4 and loop["acc"] == 6.0
+            np.testing.assert_allclose(sess.run(g, {p: True}), [2., 1.])
+    np.testing.assert_allclose(taken[0], [3., 6.])
+    assert list(taken[1]) == ["b", "a"]
+    np.testing.assert_allclose(taken[1]["b"], [0., 1.])
+    assert taken[1]["a"] == 2.0

@@ -1,7 +1,8 @@
 """TF1's control flow signatures on symgrad's: ``tf.cond``, ``tf.while_loop``, ``tf.map_fn``, ``tf.scan``.
 
 TF1 differences from ``sg.*``: ``tf.cond`` also takes the old ``fn1``/``fn2``
-names and ``strict``; ``tf.while_loop`` unwraps a lone loop var
+names and ``strict`` (without it, branches returning one-element lists give the
+element, as in TF1) and branches may return dicts; ``tf.while_loop`` unwraps a lone loop var
 (``return_same_structure=False``) and turns Python numbers into float32/int32
 tensors, as every TF1 constant does.
 
@@ -95,8 +96,11 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar; a
     # predicate or branches of unknown rank are recorded by control.cond itself)
     pred = pred if unknown_rank(pred) and "call" in pred.attrs else scalar_by_contract(pred)
-    return _control.cond(pred, _pure(true_fn, "cond(true_fn)"),
-                         _pure(false_fn, "cond(false_fn)"), name=name)
+    out = _control.cond(pred, _pure(true_fn, "cond(true_fn)"),
+                        _pure(false_fn, "cond(false_fn)"), name=name)
+    if not strict and isinstance(out, (list, tuple)) and len(out) == 1:
+        return out[0]   # (TF1 unpacks a branch's one-element list unless strict=True)
+    return out
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
