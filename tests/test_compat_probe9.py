@@ -231,3 +231,20 @@ def test_cond_and_while_loop_carry_dicts_and_cond_unpacks_singletons():
     assert list(taken[1]) == ["b", "a"]
     np.testing.assert_allclose(taken[1]["b"], [0., 1.])
     assert taken[1]["a"] == 2.0
+
+
+def test_scan_in_reverse_with_structures_and_its_gradient():
+    # tf.scan(reverse=True) was refused; TF 2.21's values
+    with tf.Graph().as_default():
+        a = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+        sc = tf.scan(lambda acc, e: acc * e + 1., a, reverse=True)
+        sc2 = tf.scan(lambda acc, e: {"p": acc["p"] * e[0], "n": acc["n"] + 1},
+                      (a[:, 0], a[:, 1]), reverse=True,
+                      initializer={"p": tf.constant(2.), "n": tf.constant(0)})
+        w = tf.constant([[1., -1.], [2., 0.5], [0., 3.]])
+        g = tf.gradients(tf.reduce_sum(sc * w), a)[0]
+        values, structured, grad = tf.Session().run([sc, sc2, g])
+    np.testing.assert_allclose(values, [[17., 51.], [16., 25.], [5., 6.]])
+    np.testing.assert_allclose(structured["p"], [30., 30., 10.])
+    np.testing.assert_array_equal(structured["n"], [3, 2, 1])
+    np.testing.assert_allclose(grad, [[16., -25.], [15., -9.], [9., -3.]])

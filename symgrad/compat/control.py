@@ -186,11 +186,23 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
          swap_memory=False, infer_shape=True, reverse=False, name=None):
-    """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked."""
+    """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked; with
+    ``reverse=True`` the rows are taken last to first and ``result[i]`` still belongs
+    to ``elems[i]`` (TF's): a scan of the flipped rows, flipped back."""
     init = None if initializer is None else _tf_structure(initializer)
-    return _control.scan(_pure(fn, "scan(fn)"), _tf_structure(elems), init,
-                         parallel_iterations, back_prop, swap_memory, infer_shape, reverse,
-                         name)
+    elems = _tf_structure(elems)
+    if reverse:
+        elems = _flip_rows(elems)
+    out = _control.scan(_pure(fn, "scan(fn)"), elems, init, parallel_iterations, back_prop,
+                        swap_memory, infer_shape, False, name)
+    return _flip_rows(out) if reverse else out
+
+
+def _flip_rows(structure):
+    """Every tensor of ``structure`` with its rows (axis 0) in reverse order."""
+    from ..tracing import reverse as flip
+    leaves, rebuild = flatten(structure)
+    return rebuild([flip(x, [0]) for x in leaves])
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
