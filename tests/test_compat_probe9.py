@@ -248,3 +248,58 @@ def test_scan_in_reverse_with_structures_and_its_gradient():
     np.testing.assert_allclose(structured["p"], [30., 30., 10.])
     np.testing.assert_array_equal(structured["n"], [3, 2, 1])
     np.testing.assert_allclose(grad, [[16., -25.], [15., -9.], [9., -3.]])
+
+
+def test_custom_getters_of_scopes_and_calls():
+    # variable_scope(custom_getter=) was ignored: the scaled weights of TF's answers
+    # (TF 2.21) came out unscaled
+    calls = []
+
+    def outer(getter, name, *args, **kwargs):
+        calls.append(("outer", name))
+        return getter(name, *args, **kwargs) * 2.
+
+    def inner(getter, name, *args, **kwargs):
+        calls.append(("inner", name))
+        return getter(name, *args, **kwargs) + 1.
+
+    def arg_getter(getter, *args, **kwargs):
+        calls.append(("arg", kwargs["name"], kwargs["reuse"], kwargs["shape"]))
+        return getter(*args, **kwargs) * 10.
+
+    with tf.Graph().as_default():
+        with tf.variable_scope("o", custom_getter=outer):
+            with tf.variable_scope("i", custom_getter=inner):
+                a = tf.get_variable("a", [1], initializer=tf.ones_initializer())
+            b = tf.get_variable("b", [1], initializer=tf.ones_initializer(),
+                                custom_getter=arg_getter)
+            d = tf.layers.dense(tf.constant([[1., 2.]]), 1,
+                                kernel_initializer=tf.ones_initializer())
+        with tf.variable_scope("o", reuse=True):
+            a2 = tf.get_variable("i/a", [1])
+        names = [v.name for v in tf.global_variables()]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = sess.run([a, b, a2, d])
+    assert [float(np.ravel(v)[0]) for v in values] == [3.0, 10.0, 1.0, 6.0]
+    assert calls[:3] == [("inner", "o/i/a"), ("outer", "o/i/a"), ("arg", "o/b", False, [1])]
+    assert names == ["o/i/a:0", "o/b:0", "o/dense/kernel:0", "o/dense/bias:0"]
+
+
+def test_the_ema_custom_getter_reads_the_averages():
+    # the evaluation idiom: variable_scope("", reuse=True, custom_getter=ema_getter)
+    with tf.Graph().as_default():
+        ema = tf.train.ExponentialMovingAverage(0.5)
+        x = tf.get_variable("x", [2], initializer=tf.constant_initializer(3.))
+        update = ema.apply([x])
+
+        def ema_getter(getter, name, *args, **kwargs):
+            var = getter(name, *args, **kwargs)
+            return ema.average(var) or var   # (a TF1 variable is true, as in TF)
+        with tf.variable_scope("", reuse=True, custom_getter=ema_getter):
+            x_avg = tf.get_variable("x", [2])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(tf.assign(x, [5., 7.]))
+            sess.run(update)
+            np.testing.assert_allclose(sess.run(x_avg), [4., 5.])   # TF 2.21

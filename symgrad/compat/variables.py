@@ -85,6 +85,11 @@ class Variable(_t.Variable, TF1Tensor):
             state.add_to_collection(key, node)
         return node
 
+    def __bool__(self):
+        # TF1's variable is a Python object without a truth value of its own, so true
+        # (``ema.average(v) or v``); a tensor's truth value is the TypeError
+        return True
+
     @property
     def trainable(self):
         return self.attrs.get("trainable", True)
