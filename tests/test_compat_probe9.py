@@ -303,3 +303,35 @@ def test_the_ema_custom_getter_reads_the_averages():
             sess.run(tf.assign(x, [5., 7.]))
             sess.run(update)
             np.testing.assert_allclose(sess.run(x_avg), [4., 5.])   # TF 2.21
+
+
+def test_functional_layers_collect_their_activity_regularizer():
+    # tf.layers.dense/conv2d(activity_regularizer=) was ignored; TF 2.21: [3.0, 2.0]
+    with tf.Graph().as_default():
+        tf.layers.dense(tf.ones([2, 3]), 1, kernel_initializer=tf.ones_initializer(),
+                        activity_regularizer=tf.reduce_sum)
+        tf.layers.conv2d(tf.ones([2, 3, 3, 1]), 2, 2,
+                         kernel_initializer=tf.constant_initializer(0.5),
+                         activity_regularizer=lambda a: tf.reduce_mean(a ** 2))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = sess.run(tf.losses.get_regularization_losses())
+    np.testing.assert_allclose(losses, [3.0, 2.0])
+
+
+def test_channels_first_pooling_reads_ksize_and_strides_in_nchw_order():
+    # tf.nn.max_pool(..., data_format="NCHW") took [1, 1, 2, 2] as NHWC's: a silently
+    # wrong window.  TF 2.21's numbers (batch 1, channel 0)
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(2 * 2 * 4 * 5, dtype=np.float32).reshape(2, 2, 4, 5) % 7 - 3)
+        mp = tf.nn.max_pool(x, [1, 1, 2, 2], [1, 1, 2, 1], "VALID", data_format="NCHW")
+        ap = tf.nn.avg_pool(x, [1, 1, 3, 2], [1, 1, 1, 2], "SAME", data_format="NCHW")
+        k = tf.constant(np.linspace(-1, 1, 24).reshape(2, 2, 2, 3).astype(np.float32))
+        cv = tf.nn.conv2d(x, k, [1, 1, 2, 1], "SAME", data_format="NCHW")
+        assert (mp.shape.as_list(), ap.shape.as_list(), cv.shape.as_list()) == (
+            [2, 2, 2, 4], [2, 2, 4, 3], [2, 3, 2, 5])
+        m, a, c = (v[1, 0] for v in tf.Session().run([mp, ap, cv]))
+    np.testing.assert_allclose(m, [[3., 3., 3., 3.], [3., 0., 1., 2.]])
+    np.testing.assert_allclose(a, [[1.5, 0., -2.], [0.5, 0.1667, -0.6667],
+                                   [-0.3333, 0.5, -0.3333], [-0.75, -0.5, 1.]], atol=1e-4)
+    np.testing.assert_allclose(c[0], [-4.3478, -1.6957, 6.1304, 6.6522, 3.2609], atol=1e-4)

@@ -27,6 +27,7 @@ from ..tracing import nn as _nn
 from . import initializers as _init
 from .more_ops import separable_conv2d as _separable
 from . import variables as _variables
+from .layer_activity import with_activity_regularizer
 from .scopes import get_variable, variable_scope
 
 
@@ -99,6 +100,7 @@ class Dense:
     non_trainable_weights = non_trainable_variables
 
 
+@with_activity_regularizer
 def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
           bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
           activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
@@ -160,6 +162,7 @@ def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activati
         return activation(out) if activation is not None else out
 
 
+@with_activity_regularizer
 def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
            data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
@@ -178,6 +181,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
+@with_activity_regularizer
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", activation=None, use_bias=True,
                      kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
@@ -200,6 +204,7 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
+@with_activity_regularizer
 def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
                      activation=None, use_bias=True, depthwise_initializer=None,
@@ -348,6 +353,7 @@ def average_pooling1d(inputs, pool_size, strides, padding="valid",
     return _pool1d(_conv.avg_pool, inputs, pool_size, strides, padding, data_format, name)
 
 
+@with_activity_regularizer
 def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
            data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
