@@ -335,3 +335,18 @@ def test_channels_first_pooling_reads_ksize_and_strides_in_nchw_order():
     np.testing.assert_allclose(a, [[1.5, 0., -2.], [0.5, 0.1667, -0.6667],
                                    [-0.3333, 0.5, -0.3333], [-0.75, -0.5, 1.]], atol=1e-4)
     np.testing.assert_allclose(c[0], [-4.3478, -1.6957, 6.1304, 6.6522, 3.2609], atol=1e-4)
+
+
+def test_einsum_broadcasts_the_ellipsis_axes():
+    # '...ij,...jk->...ik' with batch shapes (2, 1) and (3,) failed; TF 2.21's numbers
+    with tf.Graph().as_default():
+        a = tf.constant(np.linspace(-1, 1, 12).reshape(2, 1, 2, 3).astype(np.float32))
+        b = tf.constant(np.linspace(0, 2, 18).reshape(3, 3, 2).astype(np.float32))
+        e = tf.einsum('...ij,...jk->...ik', a, b)
+        ga, gb = tf.gradients(tf.reduce_sum(e * e), [a, b])
+        assert e.shape.as_list() == [2, 3, 2, 2]
+        value, da, db = tf.Session().run([e, ga, gb])
+    np.testing.assert_allclose(value[1, 2], [[1.4332, 1.5294], [4.1283, 4.4171]], atol=1e-4)
+    np.testing.assert_allclose(da.ravel()[:4], [-31.625, -38.3139, -45.0028, -10.0182],
+                               rtol=1e-5)
+    np.testing.assert_allclose(db.ravel()[:4], [1.9757, 3.0258, 2.1001, 3.1502], atol=1e-4)
