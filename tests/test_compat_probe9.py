@@ -350,3 +350,9 @@ def test_einsum_broadcasts_the_ellipsis_axes():
     np.testing.assert_allclose(da.ravel()[:4], [-31.625, -38.3139, -45.0028, -10.0182],
                                rtol=1e-5)
     np.testing.assert_allclose(db.ravel()[:4], [1.9757, 3.0258, 2.1001, 3.1502], atol=1e-4)
+
+
+def test_transpose_takes_tf1s_conjugate_argument():
+    with tf.Graph().as_default():
+        t = tf.transpose(tf.constant([[1., 2.]]), conjugate=True)
+        assert tf.Session().run(t).tolist() == [[1.0], [2.0]]   # TF 2.21

@@ -31,6 +31,13 @@ from .tensor import tf1_results
 from .v1_ops import linalg, math, nn, round as _round
 
 tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
+
+
+@tf1_results
+def transpose(a, perm=None, name="transpose", conjugate=False):
+    """``tf.transpose`` with TF1's ``conjugate`` (real tensors: nothing to conjugate)."""
+    return _tracing.transpose(a, perm, name=None if name == "transpose" else name)
+
 rint = _round   # (both round half to even, as TF)
 math.l2_normalize = nn.l2_normalize
 nn.xw_plus_b = tf1_results(_small_ops.xw_plus_b)
@@ -57,7 +64,7 @@ linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
 scalar_mul = math.scalar_mul
 math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
 
-__all__ = ["scalar_mul", "div", "reduce_mean"] + list(_segments.__all__) + list(_updates) + [
+__all__ = ["scalar_mul", "div", "reduce_mean", "transpose"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
     "invert_permutation", "truncatediv", "truncatemod", "lbeta"]
