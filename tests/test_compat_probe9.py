@@ -356,3 +356,20 @@ def test_transpose_takes_tf1s_conjugate_argument():
     with tf.Graph().as_default():
         t = tf.transpose(tf.constant([[1., 2.]]), conjugate=True)
         assert tf.Session().run(t).tolist() == [[1.0], [2.0]]   # TF 2.21
+
+
+def test_tf_nest_walks_structures_as_tf():
+    import collections
+    Pair = collections.namedtuple("Pair", "c h")
+    s = ({"b": 2, "a": 1}, [Pair(3, 4)])
+    assert tf.nest.flatten(s) == [1, 2, 3, 4]   # TF 2.21: dicts by sorted key
+    packed = tf.nest.pack_sequence_as(s, [10, 20, 30, 40])
+    assert packed == ({"b": 20, "a": 10}, [Pair(30, 40)]) and list(packed[0]) == ["b", "a"]
+    assert tf.nest.map_structure(lambda x, y: x + y, s, s) == ({"b": 4, "a": 2}, [Pair(6, 8)])
+    assert tf.nest.is_nested([1]) and not tf.nest.is_nested(tf.constant(1.0))
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.nest.assert_same_structure([1, 2], [1])
+    with tf.Graph().as_default():
+        cell = tf.nn.rnn_cell.BasicLSTMCell(2)
+        _, state = tf.nn.dynamic_rnn(cell, tf.ones([1, 2, 1]), dtype=tf.float32)
+        assert [t.shape.as_list() for t in tf.nest.flatten(state)] == [[1, 2], [1, 2]]
