@@ -373,3 +373,13 @@ def test_tf_nest_walks_structures_as_tf():
         cell = tf.nn.rnn_cell.BasicLSTMCell(2)
         _, state = tf.nn.dynamic_rnn(cell, tf.ones([1, 2, 1]), dtype=tf.float32)
         assert [t.shape.as_list() for t in tf.nest.flatten(state)] == [[1, 2], [1, 2]]
+
+
+def test_a_variable_shows_as_tf1_shows_it():
+    # print(tf.trainable_variables()) in the tutorials (TF 2.21's text)
+    with tf.Graph().as_default():
+        v = tf.Variable([1., 2.], name="w")
+        assert repr(tf.trainable_variables()) == \
+            "[<tf.Variable 'w:0' shape=(2,) dtype=float32_ref>]"
+        assert repr(tf.constant(3.0)) == "<tf.Tensor 'Const:0' shape=() dtype=float32>"
+        assert bool(v)

@@ -85,6 +85,11 @@ class Variable(_t.Variable, TF1Tensor):
             state.add_to_collection(key, node)
         return node
 
+    def __repr__(self):
+        # TF1's: a reference variable's dtype ends in _ref (print(tf.trainable_variables()))
+        return (f"<tf.Variable {self.name!r} shape={self.get_shape()} "
+                f"dtype={self.dtype.name}_ref>")
+
     def __bool__(self):
         # TF1's variable is a Python object without a truth value of its own, so true
         # (``ema.average(v) or v``); a tensor's truth value is the TypeError
