@@ -383,3 +383,9 @@ def test_a_variable_shows_as_tf1_shows_it():
             "[<tf.Variable 'w:0' shape=(2,) dtype=float32_ref>]"
         assert repr(tf.constant(3.0)) == "<tf.Tensor 'Const:0' shape=() dtype=float32>"
         assert bool(v)
+
+
+def test_version_namespace_and_tables_initializer_alias():
+    assert tf.version.VERSION == tf.__version__ == tf.VERSION
+    with tf.Graph().as_default():
+        tf.Session().run(tf.initializers.tables_initializer())   # no tables: runs, no-op

@@ -508,3 +508,6 @@ from .v1_breadth import *  # noqa: E402,F401,F403  (tf.repeat, tf.math.asinh, tf
 from .v1_breadth import place as _place_breadth  # noqa: E402
 _place_breadth(image=image, metrics=metrics, train=train, random=random,
                distributions=distributions, sparse=sparse)
+initializers.tables_initializer = tables_initializer  # noqa: E305,F405 (no tables: a no-op)
+version = _runtime.namespace("version", VERSION=VERSION, GIT_VERSION=GIT_VERSION,  # noqa: F405
+                             COMPILER_VERSION=COMPILER_VERSION)  # noqa: F405
