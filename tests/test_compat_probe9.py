@@ -389,3 +389,26 @@ def test_version_namespace_and_tables_initializer_alias():
     assert tf.version.VERSION == tf.__version__ == tf.VERSION
     with tf.Graph().as_default():
         tf.Session().run(tf.initializers.tables_initializer())   # no tables: runs, no-op
+
+
+def test_optimizer_variables_are_sorted_by_name():
+    # tf.variables_initializer(opt.variables()) and sess.run(opt.variables()): TF sorts
+    # them by name (TF 2.21: b's m, b's v, the powers, then w's m and v)
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0, -2.0], name="w")
+        b = tf.Variable(0.5, name="b")
+        opt = tf.train.AdamOptimizer(0.1)
+        step = opt.minimize(tf.reduce_sum(w ** 2) + b ** 2)
+        assert [v.name for v in opt.variables()] == [
+            "b/Adam:0", "b/Adam_1:0", "beta1_power:0", "beta2_power:0", "w/Adam:0",
+            "w/Adam_1:0"]
+        with tf.Session() as sess:
+            sess.run([w.initializer, b.initializer])
+            sess.run(tf.variables_initializer(opt.variables()))
+            for _ in range(2):
+                sess.run(step)
+            values = sess.run(opt.variables())
+    np.testing.assert_allclose(values[:4], [0.17000005, 0.001638979, 0.7289999, 0.9970031],
+                               rtol=1e-5)
+    np.testing.assert_allclose(values[4], [0.36000007, -0.74000013], rtol=1e-5)
+    np.testing.assert_allclose(values[5], [0.007235907, 0.030423608], rtol=1e-5)
