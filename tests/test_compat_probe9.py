@@ -317,6 +317,16 @@ def test_functional_layers_collect_their_activity_regularizer():
             sess.run(tf.global_variables_initializer())
             losses = sess.run(tf.losses.get_regularization_losses())
     np.testing.assert_allclose(losses, [3.0, 2.0])
+    with tf.Graph().as_default():   # the layer objects too (TF 2.21: [3.0, 2.0])
+        tf.layers.Dense(1, kernel_initializer=tf.ones_initializer(),
+                        activity_regularizer=tf.reduce_sum)(tf.ones([2, 3]))
+        tf.layers.Conv2D(2, 2, kernel_initializer=tf.constant_initializer(0.5),
+                         activity_regularizer=lambda a: tf.reduce_mean(a ** 2))(
+            tf.ones([2, 3, 3, 1]))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            losses = sess.run(tf.losses.get_regularization_losses())
+    np.testing.assert_allclose(losses, [3.0, 2.0])
 
 
 def test_channels_first_pooling_reads_ksize_and_strides_in_nchw_order():

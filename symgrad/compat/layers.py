@@ -27,7 +27,7 @@ from ..tracing import nn as _nn
 from . import initializers as _init
 from .more_ops import separable_conv2d as _separable
 from . import variables as _variables
-from .layer_activity import with_activity_regularizer
+from .layer_activity import add_activity_loss, with_activity_regularizer
 from .scopes import get_variable, variable_scope
 
 
@@ -46,6 +46,7 @@ class Dense:
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.trainable, self.name = trainable, name
         self.constraints = (kernel_constraint, bias_constraint)   # (tf.train applies them)
+        self.activity_regularizer = kwargs.get("activity_regularizer")
         self.kernel = self.bias = None
         self._scope = None
 
@@ -78,7 +79,10 @@ class Dense:
                                          trainable=self.trainable,
                                          constraint=self.constraints[1])
                 out = out + self.bias
-            return self.activation(out) if self.activation is not None else out
+            out = self.activation(out) if self.activation is not None else out
+        if self.activity_regularizer is not None:
+            add_activity_loss(out, self.activity_regularizer)
+        return out
 
     @property
     def variables(self):
