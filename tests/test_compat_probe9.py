@@ -422,3 +422,19 @@ def test_optimizer_variables_are_sorted_by_name():
                                rtol=1e-5)
     np.testing.assert_allclose(values[4], [0.36000007, -0.74000013], rtol=1e-5)
     np.testing.assert_allclose(values[5], [0.007235907, 0.030423608], rtol=1e-5)
+
+
+def test_merge_all_keeps_the_summaries_of_a_scope():
+    # tf.summary.merge_all(scope=) merged every summary; TF 2.21 keeps disc's alone
+    with tf.Graph().as_default():
+        with tf.name_scope("gen"):
+            tf.summary.scalar("loss", tf.constant(1.))
+        with tf.variable_scope("disc"):
+            tf.summary.scalar("loss", tf.constant(2.))
+        tf.summary.histogram("h", tf.constant([1., 2.]))
+        merged = tf.summary.merge_all(scope="disc")
+        summary = tf.Summary.FromString(tf.Session().run(merged))
+        assert [v.tag for v in summary.value] == ["disc/loss"]
+        assert tf.summary.merge_all(scope="nothing") is None
+        assert [op.name for op in tf.get_collection(tf.GraphKeys.SUMMARIES, scope="gen")] \
+            == ["gen/loss"]
