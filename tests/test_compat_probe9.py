@@ -438,3 +438,15 @@ def test_merge_all_keeps_the_summaries_of_a_scope():
         assert tf.summary.merge_all(scope="nothing") is None
         assert [op.name for op in tf.get_collection(tf.GraphKeys.SUMMARIES, scope="gen")] \
             == ["gen/loss"]
+
+
+def test_convert_to_tensor_takes_the_preferred_dtype_when_it_can():
+    # TF 2.21: the hint is tried first; a Python float does not become an integer
+    cases = [(1, tf.float32, "float32"), (1.5, tf.int32, "float32"),
+             ([1, 2], tf.float64, "float64"), (np.array([1, 2]), tf.float32, "float32"),
+             (True, tf.float32, "float32"), (3, tf.int64, "int64")]
+    with tf.Graph().as_default():
+        for value, hint, want in cases:
+            assert tf.convert_to_tensor(value, preferred_dtype=hint).dtype == want
+            assert tf.convert_to_tensor(value, dtype_hint=hint).dtype == want
+        assert tf.convert_to_tensor(1.5).dtype == "float32"
