@@ -450,3 +450,15 @@ def test_convert_to_tensor_takes_the_preferred_dtype_when_it_can():
             assert tf.convert_to_tensor(value, preferred_dtype=hint).dtype == want
             assert tf.convert_to_tensor(value, dtype_hint=hint).dtype == want
         assert tf.convert_to_tensor(1.5).dtype == "float32"
+
+
+def test_summary_family_prefixes_the_tag_as_tf():
+    with tf.Graph().as_default():
+        a = tf.summary.scalar("loss", tf.constant(1.), family="train")
+        with tf.name_scope("outer"):
+            b = tf.summary.histogram("w", tf.constant([1., 2.]), family="weights")
+        c = tf.summary.scalar("loss", tf.constant(1.), family="train")
+        summary = tf.Summary.FromString(tf.Session().run(tf.summary.merge([a, b, c])))
+    # TF 2.21's tags
+    assert [v.tag for v in summary.value] == ["train/train/loss", "weights/outer/weights/w",
+                                              "train/train/loss_1"]

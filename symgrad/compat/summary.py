@@ -132,12 +132,19 @@ def _histogram_value(tag, values):
 _INVALID_TAG = re.compile(r"[^-/\w.]")
 
 
-def _summary_op(name, tensor, collections, encode):
+def _summary_op(name, tensor, collections, encode, family=None):
     graph = get_default_graph()
     tensor = convert_to_tensor(tensor)   # (an IndexedSlices: its dense tensor, as TF)
     # TF's tag: the name with characters other than letters, digits, _ - / . made _,
-    # as a name scope unique in the graph ("w_1" beside a variable w, "loss__raw_")
-    tag = graph.unique_name(_INVALID_TAG.sub("_", name).lstrip("/") or "summary")
+    # as a name scope unique in the graph ("w_1" beside a variable w, "loss__raw_");
+    # a family is the scope's first part and, again, the tag's ("train/train/loss")
+    base = _INVALID_TAG.sub("_", name).lstrip("/") or "summary"
+    if family is not None:
+        family = _INVALID_TAG.sub("_", family).lstrip("/")
+        base = f"{family}/{base}"
+    tag = graph.unique_name(base)
+    if family is not None:
+        tag = f"{family}/{tag}"
     # (the operation is named as TF names it: its tag, so merge_all(scope=) finds it)
     op = Operation(tag, inputs=[tensor], graph=graph,
                    result=lambda values: encode(tag, values[0]))
@@ -153,13 +160,13 @@ def scalar(name, tensor, collections=None, family=None):
             raise ArgumentError(f"tf.summary.scalar({name!r}): the tensor must hold one "
                                 f"value, got shape {np.shape(value)}")
         return _scalar_value(tag, np.asarray(value).reshape(()))
-    return _summary_op(name, tensor, collections, encode)
+    return _summary_op(name, tensor, collections, encode, family)
 
 
 def histogram(name, values, collections=None, family=None):
     """``tf.summary.histogram``: running it gives a Summary holding the values'
     histogram."""
-    return _summary_op(name, values, collections, _histogram_value)
+    return _summary_op(name, values, collections, _histogram_value, family)
 
 
 def merge(inputs, collections=None, name=None):
