@@ -22,7 +22,7 @@ from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
 from .array_updates import tensor_scatter_nd_update
 from .array_updates import __all__ as _updates
 from .einsum import einsum
-from .int_math import div, reduce_mean
+from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
