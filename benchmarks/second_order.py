@@ -24,7 +24,8 @@ tool's public call (symgrad's ``fn(v)``, a ``jax.jit`` function with
 ``block_until_ready``, a CasADi ``Function`` on a numpy array).  XLA runs on
 one thread (``XLA_FLAGS``), as every other tool does.
 ``H``: value + gradient + Hessian; ``HVP``: a Hessian-vector product;
-``grad``: value + gradient.
+``grad``: value + gradient; ``H alone``: the Hessian by itself (what ``to_scipy``'s
+``hess`` calls; symgrad's tools only), ``H alone/grad`` its ratio to ``grad``.
 
 Tools: ``symgrad`` (dense ``hessians``; compiled from compressed seeds when its
 pattern colours with at most n/2 colours, e.g. Rosenbrock, or the Hessian after
@@ -83,7 +84,7 @@ def child_latency(name, tools, rounds):
         got = built.dense_h(v)
         out[tool] = {"check": float(np.max(np.abs(got - reference)) /
                                     max(1.0, np.max(np.abs(reference))))}
-        for kind, fn in (("H", built.fgh), ("grad", built.grad)):
+        for kind, fn in (("H", built.fgh), ("grad", built.grad), ("Halone", built.h)):
             if fn is not None:
                 calls[tool, kind] = fn
         if built.hvp is not None:
@@ -185,19 +186,22 @@ def fmt(v, digits=3):
 
 def table(results):
     lines = ["| workload | tool | build [f,g] s | build [f,g,H] s | ratio | cached s | colours | "
-             "H µs | HVP µs | grad µs | HVP/grad | check |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "H µs | HVP µs | grad µs | HVP/grad | H alone µs | H alone/grad | check |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (name, tool), r in results.items():
         if "error" in r:
-            lines.append(f"| {name} | {tool} | {r['error']} ||||||||||")
+            lines.append(f"| {name} | {tool} | {r['error']} ||||||||||||")
             continue
         ratio = r["build"] / r["fg_build"] if r.get("fg_build") else None
         hg = r["HVP_us"] / r["grad_us"] if r.get("HVP_us") and r.get("grad_us") else None
+        alone = r["Halone_us"] / r["grad_us"] if r.get("Halone_us") and r.get("grad_us") \
+            else None
         check = f"{r['check']:.0e}" if "check" in r else r.get("latency_error", "—")
         lines.append(f"| {name} | {tool} | {fmt(r.get('fg_build'))} | {fmt(r['build'])} | "
                      f"{fmt(ratio, 2)} | {fmt(r.get('cached'))} | {r.get('colors', '—')} | "
                      f"{fmt(r.get('H_us'), 1)} | {fmt(r.get('HVP_us'), 1)} | "
-                     f"{fmt(r.get('grad_us'), 1)} | {fmt(hg, 2)} | {check} |")
+                     f"{fmt(r.get('grad_us'), 1)} | {fmt(hg, 2)} | "
+                     f"{fmt(r.get('Halone_us'), 1)} | {fmt(alone, 2)} | {check} |")
     return "\n".join(lines)
 
 

@@ -3,7 +3,8 @@
 ``build(tool, name, part)`` returns a :class:`Built`: CPU ``seconds`` from the first
 line of the program to the first call's result (derive + compile + first call),
 and the callables the latency phase times: ``fgh(v)`` (value, gradient, Hessian),
-``grad(v)`` (value and gradient), ``hvp(v, p)``, and ``dense_h(v)`` (the Hessian as
+``grad(v)`` (value and gradient), ``hvp(v, p)``, ``h(v)`` (the Hessian alone, as
+``to_scipy``'s ``hess`` computes it; symgrad only), and ``dense_h(v)`` (the Hessian as
 a numpy array, for the check against symgrad's reference evaluator).  ``part`` is
 ``"fg"`` (only value + gradient) or ``"fgh"``.  Every tool's runtime is warmed up
 by ``warm_up(tool)`` before the clock starts (imports, Numba/XLA start-up).
@@ -112,8 +113,10 @@ def casadi_loss(ca, name, x):
 
 
 class Built:
-    def __init__(self, seconds, fgh=None, grad=None, hvp=None, dense_h=None, **extra):
+    def __init__(self, seconds, fgh=None, grad=None, hvp=None, dense_h=None, h=None,
+                 **extra):
         self.seconds, self.fgh, self.grad, self.hvp, self.dense_h = seconds, fgh, grad, hvp, dense_h
+        self.h = h
         self.extra = extra
 
 
@@ -153,9 +156,10 @@ def build_symgrad(name, part, sparse=False, extras=True):
         fg = sg.compile([f, g], [x], wait=True)
         p = sg.placeholder(shape=(n,), name="p")
         hv = sg.compile(sg.hvp(f, x, p), [x, p], wait=True)
+        h = sg.compile(outs[2], [x], wait=True)
         dense = (lambda u: fn(u)[2].toarray()) if sparse else (lambda u: fn(u)[2])
         return Built(seconds, fgh=fn, grad=fg, hvp=None if sparse else hv, dense_h=dense,
-                     **extra)
+                     h=h, **extra)
 
 
 def build_jax(name, part):

@@ -107,6 +107,8 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
     order = ancestors(nodes + leaves)   # one walk of the graph serves every check below
     shapes = {n.shape for n in order}   # a graph has few distinct shapes
     kinds = {n.opdef.kind for n in order}
+    if "special" in kinds or "control" in kinds:
+        _refuse_python(order)
     if "special" in kinds:
         from .ops.valued import value_sized
         found = value_sized(order)
@@ -211,6 +213,20 @@ def flatten_outputs(structure):
         return flat, ("tuple" if isinstance(structure, tuple) else "list", tuple(subtrees))
     raise NotATensorError(f"outputs contains {type(structure).__name__} {structure!r}, which "
                           "is not a tensor of the graph; pass tensors (or lists of them)")
+
+
+def _refuse_python(order):
+    """CompileError when a Python function runs in the graph (tf.py_func): compiled
+    code cannot call it."""
+    from .ops.python import python_call_in
+    found = python_call_in(order)
+    if found is not None:
+        call = found.attrs["call"]
+        raise CompileError(
+            f"{found.name!r} ({found.opdef.name}) runs the Python function "
+            f"{call.func_name!r} (tf.py_func, tf.numpy_function or tf.py_function), which "
+            "compiled code cannot call: evaluate the graph with sg.evaluate or a Session, or "
+            "compute that value outside the graph and pass it as an input")
 
 
 def _check_inputs(inputs):

@@ -29,6 +29,7 @@ from .graph import Dim, Node, ancestors, same_up_to_unknown
 from .ops import REGISTRY, F, as_node, common_graph
 from .ops.base import broadcast_shapes, derived_node, filled, merge_terms
 from .ops.deferred import defer, meets_unknown_rank
+from .ops.python import narrow, runs_python
 from .values import is_sparse_result
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
@@ -195,7 +196,16 @@ def _run(sweep, ys, seeds, stops):
 
 def _fitted(gx, x, node):
     """The cotangent ``gx`` of input ``x`` of ``node`` in x's shape (sizes unknown until
-    values arrive may agree); a rule that gave another shape is an internal error."""
+    values arrive may agree); a rule that gave another shape is an internal error.  A
+    gradient function's result of unknown rank (``tf.py_func`` in a registered
+    gradient, TF's "numpy op with its own gradient") takes x's shape, checked when the
+    function runs."""
+    if gx.shape is None and x.shape is not None:
+        if not runs_python(gx):
+            raise ShapeError(f"the gradient of {node.opdef.name} ({node.name!r}) for input "
+                             f"{x.name!r} has an unknown shape; give it x's shape "
+                             f"{x.shape} (t.set_shape) in the gradient function")
+        narrow(gx, [d if isinstance(d, int) else None for d in x.shape])
     if same_up_to_unknown(gx.shape, x.shape):
         gx = F.reshape(gx, shape=x.shape)  # unknown sizes that agree at run time
     if gx.shape != x.shape:
@@ -266,7 +276,8 @@ def _reached(ys, stop_gradients):
         if node in seen:
             continue
         seen.add(node)
-        cut = node in stops or node.opdef.blocks or (
+        blocks = node.opdef.blocks   # (True, or a rule of the node: a Python call's)
+        cut = node in stops or (blocks(node) if callable(blocks) else blocks) or (
             node.shape is not None and node.dtype.kind != "f")
         if not cut:
             stack.extend(node.inputs)

@@ -17,6 +17,11 @@ class ShapeError(SymgradError, ValueError):
     """Shapes that do not fit together (broadcasting, reshape, matmul, grad_ys)."""
 
 
+class PythonCallError(ShapeError):
+    """A Python function run in the graph (``tf.py_func``) returned values that do not
+    fit what it declared: their count, dtypes or the shape set on an output."""
+
+
 class GraphError(SymgradError, ValueError):
     """Tensors from different graphs, or a structurally invalid graph."""
 

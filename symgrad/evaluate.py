@@ -143,16 +143,18 @@ def run(outputs, feeds, order=None):
                 continue
             args = [values[x] for x in node.inputs]
             ready = known.get(node) if known is not None else None
-            if ready is not None:   # checked at these sizes before: the op alone
-                shape, attrs = ready
+            if ready is not None and ready[2] == [a.dtype for a in args]:
+                shape, impl, _ = ready   # checked at these sizes before: the op alone
                 try:
-                    out = np.asarray(node.opdef.impl(*args, **attrs))
+                    out = np.asarray(impl(*args))
                 except (ValueError, IndexError):   # (a value-dependent error: said below)
                     out, shape = _run_node(node, args, bindings)
             else:
                 out, shape = _run_node(node, args, bindings)
                 if known is not None:
-                    known[node] = (shape, _attrs_at(node, bindings))
+                    dtypes = [a.dtype for a in args]
+                    known[node] = (shape, node.opdef.prepared(
+                        dtypes, _attrs_at(node, bindings)), dtypes)
             if out.shape != shape:
                 raise ShapeError(f"internal: {node.opdef.name} produced shape {out.shape}, "
                                  f"expected {shape} (node {node.name!r})")
@@ -161,17 +163,31 @@ def run(outputs, feeds, order=None):
 
 
 def _known_sizes(order, bindings):
-    """``{node: (concrete shape, concrete attrs)}`` of the nodes already run (and
-    checked) at these bound sizes, kept on the graph, so a session's second run of a
-    step skips the size bookkeeping (half of a small step's time); None where sizes
-    are read from values (``ops.valued``), which another run may change."""
-    if not order or any(getattr(n.opdef, "binds_sizes", False) for n in order):
+    """``{node: (concrete shape, op function, input dtypes)}`` of the nodes already run
+    (and checked) at these bound sizes, kept on the graph, so a session's second run of
+    a step skips the size bookkeeping (half of a small step's time) and the op's
+    lookups (``Op.prepared``, for inputs of those dtypes); None where sizes are read
+    from values (``ops.valued``), which another run may change."""
+    if not order or _sizes_from_values(order):
         return None
     memo = order[0].graph.__dict__.setdefault("_known_sizes", {})
-    key = tuple(sorted(bindings.items(), key=lambda kv: str(kv[0])))
+    key = frozenset(bindings.items())   # (sorting by the symbols' text printed them: slow)
     if key not in memo and len(memo) >= 16:   # (a few batch sizes per graph)
         memo.clear()
     return memo.setdefault(key, {})
+
+
+def _sizes_from_values(order):
+    """Whether a node of ``order`` reads its size from values; asked once per order
+    list (a loop body runs the same list at every iteration)."""
+    seen = order[0].graph.__dict__.setdefault("_sizing_orders", {})
+    found = seen.get(id(order))
+    if found is None or found[0] is not order:   # (the list is kept: ids stay unique)
+        if len(seen) >= 64:   # (sg.evaluate makes a new list at every call)
+            seen.clear()
+        found = seen[id(order)] = (order, any(getattr(n.opdef, "binds_sizes", False)
+                                              for n in order))
+    return found[1]
 
 
 def _attrs_at(node, bindings):
@@ -243,7 +259,7 @@ def evaluate(fetches: Any, feed_dict: Mapping[Any, Any] | None = None) -> Any:
     """
     flat, rebuild = flatten(fetches)
     feeds = check_feed(feed_dict)
-    mapping = resolve(needed([n for n in flat if n is not None], feeds), feeds)
+    mapping = resolve(needed([n for n in flat if n is not None], feeds), feeds, run)
     if mapping:  # tensors of unknown rank: made at the shapes fed (ops.deferred)
         flat = [mapping.get(n, n) for n in flat]
         feeds = {mapping.get(k, k): v for k, v in feeds.items()}

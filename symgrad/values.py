@@ -37,7 +37,8 @@ def bind_dims(values):
     for node, value in values.items():
         if node.shape is None or is_static(node.shape):
             continue
-        for d, n in zip(node.shape, np.shape(value)):
+        for d, n in zip(node.shape, value.shape if isinstance(value, np.ndarray)
+                        else np.shape(value)):
             key = d.symbol if isinstance(d, Dim) else None
             if key is not None:
                 if bindings.setdefault(key, n) != n:

@@ -326,7 +326,7 @@ def test_setdiff1d_out_idx_dtypes_and_no_gradient():
 
 @pytest.mark.parametrize("path, words", [
     ("GradientTape", "graph mode only.*tf.gradients"), ("function", "sg.compile"),
-    ("enable_eager_execution", "graph mode only"), ("numpy_function", "tf.numpy_function"),
+    ("enable_eager_execution", "graph mode only"),
     ("train.import_meta_graph", "rebuild the graph in Python.*tf.train.Saver"),
     ("train.export_meta_graph", "rebuild the graph"), ("saved_model", "rebuild the graph"),
     ("graph_util", "tf.train.Saver"), ("svd", "cholesky.*no SVD"),

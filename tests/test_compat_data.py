@@ -326,3 +326,20 @@ def test_size_of_a_tensor_with_sizes_known_at_run_time():
     with tf.Session() as sess:
         assert sess.run(tf.size(x), {x: np.ones((3, 2))}) == 6
     assert [int(n) for _, n in elements(lengths)] == [1, 3]
+
+
+def test_a_fetch_sized_by_the_next_batch_takes_the_batch():
+    # tf.ones_like(batch) and tf.shape(batch) read only the batch's size, but TF reads the
+    # batch for them (and moves the iterator on), as TF 2.21 prints for this program
+    with tf.Graph().as_default():
+        data = np.arange(10, dtype=np.float32).reshape(5, 2)
+        batch = tf.data.make_one_shot_iterator(
+            tf.data.Dataset.from_tensor_slices(data).batch(2)).get_next()
+        with tf.Session() as sess:
+            ones = sess.run(tf.ones_like(batch))
+            zeros = sess.run(tf.zeros_like(batch, dtype=tf.int32))
+            size, last = sess.run([tf.shape(batch), batch])
+            with pytest.raises(tf.errors.OutOfRangeError):
+                sess.run(tf.ones_like(batch))
+    assert ones.tolist() == [[1.0, 1.0], [1.0, 1.0]] and zeros.tolist() == [[0, 0], [0, 0]]
+    assert size.tolist() == [1, 2] and last.tolist() == [[8.0, 9.0]]

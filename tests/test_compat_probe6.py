@@ -44,8 +44,10 @@ def test_a_tensor_of_any_shape_prints_instead_of_crashing():
     with tf.Graph().as_default():
         q = tf.placeholder(tf.float32)
         r = q * 2.0 + 1.0
-        # (each entry's form: the placeholders taken as scalars, compat.shapes' test)
-        assert (str(q), str(r)) == ("Placeholder", "2*Placeholder + 1")
+        # (each entry's form: the placeholders taken as scalars, compat.shapes' test; the
+        # placeholder itself as TF prints it)
+        assert (str(q), str(r)) == ('Tensor("Placeholder:0", dtype=float32)',
+                                    "2*Placeholder + 1")
         with tf.Session() as sess:
             assert sess.run(r, {q: [1.0, 2.0]}).tolist() == [3.0, 5.0]
 

@@ -472,8 +472,11 @@ def test_string_ops_and_feature_columns_are_refused_with_what_to_do():
         with pytest.raises(AttributeError, match=f"tf.{name}: symgrad tensors hold real "
                                                  "numbers.*integer ids"):
             getattr(tf, name)
-    with pytest.raises(AttributeError, match="tf.feature_column: .*Estimators"):
-        tf.feature_column.numeric_column
+    with pytest.raises(AttributeError, match="tf.feature_column.sequence_numeric_column: "
+                                             "of tf.feature_column, symgrad has"):
+        tf.feature_column.sequence_numeric_column
+    with pytest.raises(ValueError, match="crossed_column is not supported.*hashes"):
+        tf.feature_column.crossed_column(["a", "b"], 10)
 
 
 def test_static_bidirectional_rnn_with_lengths_as_tf():

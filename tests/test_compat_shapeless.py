@@ -173,3 +173,14 @@ def test_vectorized_map_without_fallback_refuses_a_row_dependent_cond():
             got_ok, got_looped = sess.run([ok, looped])
     np.testing.assert_allclose(got_ok, [[3.0, -6.0], [9.0, 1.5]])
     np.testing.assert_allclose(got_looped, [[-1.0, 2.0], [3.0, 0.5]])
+
+
+def test_a_size_of_a_shapeless_placeholder_in_a_shape_list():
+    # tf.reshape(p, [tf.shape(p)[0], 2]): the list holds a tensor of unknown rank, so the
+    # call is recorded until p is fed (TF 2.21 prints [[1. 1.] [1. 1.]])
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32)
+        r = tf.reshape(p, [tf.shape(p)[0], 2])
+        with tf.Session() as sess:
+            assert sess.run(r, {p: np.ones((2, 2))}).tolist() == [[1.0, 1.0], [1.0, 1.0]]
+            assert sess.run(r, {p: np.ones((3, 1, 2))}).shape == (3, 2)

@@ -163,9 +163,10 @@ def test_tensors_of_unknown_rank_print_each_entrys_form():
         adder_node = a + b
         assert str(adder_node) == "Placeholder + Placeholder_1"
         assert str(adder_node * 3.0) == "3*Placeholder + 3*Placeholder_1"
-        assert str(a) == "Placeholder"
+        assert str(a) == 'Tensor("Placeholder:0", dtype=float32)'   # (TF's: no shape)
         assert str(sg.closed_form(a * b + 1.0)) == "Placeholder*Placeholder_1 + 1"
-        assert "give the placeholders a shape" in str(tf.matmul(a, b))
+        # no closed form over unknown ranks: TF's text (sg.closed_form says why)
+        assert str(tf.matmul(a, b)) == 'Tensor("matmul:0", dtype=float32)'
         with pytest.raises(NoClosedFormError, match="unknown rank"):
             sg.closed_form(tf.matmul(a, b))
         with pytest.raises(ArgumentError, match="unknown rank"):

@@ -537,6 +537,11 @@ def test_print_of_a_tensor_without_a_closed_form_is_tfs():
         pred = tf.nn.softmax(tf.matmul(x, W) + b)
         assert str(pred) == 'Tensor("softmax:0", shape=(?, 10), dtype=float32)'
         assert str(tf.constant(2.0) * 3) == "3*Const"     # a closed form where there is one
+        # a leaf's closed form is only its name: what TF prints, as TF prints it
+        assert (str(x), str(W), repr(W)) == (
+            'Tensor("Placeholder:0", shape=(?, 784), dtype=float32)',
+            "<tf.Variable 'Variable:0' shape=(784, 10) dtype=float32_ref>",
+            "<tf.Variable 'Variable:0' shape=(784, 10) dtype=float32_ref>")
 
 
 def test_shapes_that_do_not_fit_at_run_time_raise_tfs_invalid_argument_error():

@@ -331,3 +331,19 @@ def test_an_assigns_result_is_the_new_value_as_a_tensor():
     """)
     assert out["got"] == [2, 4, 6, 16.0] and out["final"] == 3
     assert out["meta"] == ("int32", [], 4)
+
+
+def test_an_operation_without_a_value_has_no_dtype_or_shape():
+    # TF's Operation has no dtype or shape attribute: hasattr/getattr probes give False and
+    # the default (code that prints "name, shape, dtype" of a mixed list of fetches)
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0)
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(tf.square(w))
+        init = tf.global_variables_initializer()
+        for op in (step, init, tf.no_op()):
+            assert not hasattr(op, "dtype") and getattr(op, "shape", None) is None
+        with pytest.raises(AttributeError, match="fetch it with sess.run"):
+            step.get_shape()
+        with pytest.raises(TypeError):
+            tf.reduce_sum(step)

@@ -23,7 +23,8 @@ from .programs import programs
 CASES = [(name, i) for name, op in sorted(REGISTRY.items())
          for i in range(len(op.examples))]
 NO_EXAMPLES_OK = {"const", "variable", "placeholder", "elementwise",
-                  "argument", "cond", "while_loop", "while_vjp"}  # sub-graph ops: tests/test_control*.py
+                  "argument", "cond", "while_loop", "while_vjp",  # sub-graph ops: tests/test_control*.py
+                  "py_func", "eager_py_func"}  # a user's Python function: tests/test_compat_pyfunc*.py
 # TF registers None for these (dim_size: a size, as tf.size; random_draw, positions: numbers made
 # from the input's shape alone, as TF's random ops)
 NO_GRADIENT = {"stop_gradient", "floor", "ceil", "round", "floordiv", "dim_size",

@@ -68,6 +68,9 @@ UNBATCHED = {
     "nonzero": "integer positions of a condition: no seed flows through it, and a condition "
                "per seed would give each seed its own count",
     "arange_of": "integers up to a computed count: no seed flows through it",
+    "py_func": "a Python function (tf.py_func): how it treats a leading seed axis is "
+               "unknown, so it is called for each seed in turn (the unrolled rule)",
+    "eager_py_func": "a Python function (tf.py_function): called for each seed in turn",
 }
 
 

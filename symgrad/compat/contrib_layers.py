@@ -63,9 +63,15 @@ class ContribVarianceScaling(_init.Initializer):
         generator = _init.rng(self.seed)
         if self.uniform:
             limit = math.sqrt(3.0 * self.factor / n)
-            return generator.uniform(-limit, limit, size=shape).astype(dtype)
+            tf = _init.tf_numbers("uniform", shape, dtype, self.seed, -limit, limit)
+            return tf if tf is not None else \
+                generator.uniform(-limit, limit, size=shape).astype(dtype)
+        deviation = math.sqrt(1.3 * self.factor / n)
+        tf = _init.tf_numbers("truncated_normal", shape, dtype, self.seed, 0.0, deviation)
+        if tf is not None:
+            return tf
         z = _init.truncated_standard_normal(generator, shape)
-        return (math.sqrt(1.3 * self.factor / n) * z).astype(dtype)
+        return (deviation * z).astype(dtype)
 
 
 def variance_scaling_initializer(factor=2.0, mode="FAN_IN", uniform=False, seed=None,

@@ -23,6 +23,7 @@ from typing import Any, Iterator
 from .. import tracing as _t
 from ..graph import Node, ancestors
 from ..ops import REGISTRY, apply
+from ..ops.deferred import deferrable
 from . import tensor as _tensor
 from .state import state_of
 from .tensor import TensorOp, as_tf1, tf_type, type_of as _type_of
@@ -45,7 +46,13 @@ def _builtin(name, node):
 
 def with_gradient(xs, y, grad):
     """y's value with gradient ``grad(dy) -> [dx, ...]`` for the tensors ``xs``."""
-    return as_tf1(apply("custom_gradient", list(xs) + [y], grad=grad))
+    return as_tf1(_custom_gradient(list(xs) + [y], grad))
+
+
+@deferrable()
+def _custom_gradient(inputs, grad):
+    # (recorded while y has an unknown rank: a tf.py_func's result, ops.python)
+    return apply("custom_gradient", inputs, grad=grad)
 
 
 def custom_gradient(f):

@@ -461,7 +461,8 @@ class Traced:
         self.captured = [n for n in needed(_nodes(inner), fed) if n.is_leaf and n.value is None
                          and n not in fed]
         self._deferred = any(s.shape is None for s in flatten(spec)
-                             if not isinstance(s, WindowSpec))
+                             if not isinstance(s, WindowSpec)) or any(
+            n.shape is None for n in needed(_nodes(inner), fed))   # (a tf.py_func's result)
 
     def values_for(self, run, element, outputs):
         """{node or window: value} of ``outputs`` for ``element``."""
@@ -476,7 +477,7 @@ class Traced:
                  for o in outputs if not isinstance(o, Node)}
         with run_number(run.seed + next(run.draws)):
             if self._deferred:
-                made = resolve(needed(nodes, feeds), feeds)
+                made = resolve(needed(nodes, feeds), feeds, run_nodes)
                 mapped = [made.get(o, o) for o in nodes]
                 values = run_nodes(mapped, {made.get(k, k): v for k, v in feeds.items()})
                 return {**found, **{o: values[m] for o, m in zip(nodes, mapped)}}

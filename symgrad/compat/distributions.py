@@ -29,7 +29,7 @@ from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import Node
 from ..ops import broadcast_shapes
-from ..ops.draws import draw_like, new_key
+from ..ops.draws import draw_like, new_key, tf_dist, tf_key
 from ..tracing import functions as _f
 from ..tracing import nn as _nn
 from . import initializers as _init
@@ -47,6 +47,69 @@ def drawn(shape, dist, seed):
     at run time allowed), drawn at each ``Session.run`` from a key TF's seeds fix
     (``ops.draws``): every random op of compat.v1 starts here."""
     return draw_like(_f.zeros(shape, np.float64), new_key(_init.rng(seed)), dist)
+
+
+def scaled_draw(shape, kind, seed, dtype, a, b, name=None):
+    """``a + u * (b - a)`` (``kind`` "uniform") or ``a + z * b`` ("normal") of ``shape``
+    (sizes read at run time allowed, such as ``tf.shape(mu)``), made when the sizes are
+    known, anew at each ``Session.run`` as in TF1: TF's own numbers where ``seed`` fixes
+    them (:func:`tf_drawn`), else standard numbers from a key drawn now (``ops.draws``)."""
+    tf = tf_drawn(shape, kind, seed, dtype, a, b, name)
+    if tf is not None:
+        return tf
+    scale, shift = (b - a, a) if kind == "uniform" else (b, a)
+    return as_tf1(_f.cast(drawn(shape, kind, seed) * scale + shift, dtype, name=name))
+
+
+def tf_drawn(shape, kind, seed, dtype, a, b, name):
+    """TF's own numbers where the seeds fix them (``ops.philox``), drawn at each run as
+    TF's kernel draws them: ``a + u * (b - a)`` for ``kind`` "uniform", ``a + z * b``
+    for "normal", computed in ``dtype`` as TF computes them; None for other dtypes or
+    without an op seed."""
+    seeds = _init.tf_seeds(seed)
+    if seeds is None:
+        return None
+    if np.dtype(dtype) in (np.int32, np.int64) and kind == "uniform":
+        return _tf_integers(shape, seeds, dtype, a, b, name)
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        return None
+    t = np.dtype(dtype).type
+    numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds), tf_dist(kind, dtype))
+    z = _t.cast(numbers, np.dtype(dtype))
+    scale = t(b) - t(a) if kind == "uniform" else t(b)
+    return as_tf1(_t.add(_t.multiply(z, constant(scale)), constant(t(a)), name=name))
+
+
+def seeded_dropout(x, rate, noise_shape, seed, name):
+    """TF's dropout with TF's own mask where ``seed`` fixes its numbers: ``x / (1 -
+    rate)`` where a uniform number of the run is at least ``rate`` (a number or a
+    scalar tensor), else 0, in x's dtype as TF computes it; None elsewhere (a dtype or
+    rank TF's stream does not cover here)."""
+    x = _t.as_tensor(x)
+    dtype = x.dtype
+    if x.shape is None or dtype not in (np.float32, np.float64) or _init.tf_seeds(seed) is None:
+        return None
+    shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
+    u = tf_drawn(shape, "uniform", seed, dtype, 0.0, 1.0, None)
+    if isinstance(rate, Node):
+        rate = _t.cast(rate, dtype)
+        kept = _t.divide(x, _t.subtract(constant(dtype.type(1)), rate))
+    else:
+        kept = _t.multiply(x, constant(dtype.type(1 / (1 - rate))))
+        rate = constant(dtype.type(rate))
+    return as_tf1(_t.where(_t.greater_equal(u, rate), kept, constant(dtype.type(0)),
+                           name=name))
+
+
+def _tf_integers(shape, seeds, dtype, low, high, name):
+    """TF's ``RandomUniformInt`` numbers in [low, high) (held exactly: the draw's float64
+    holds integers below 2**53, the range a draw of these is refused beyond)."""
+    if not (isinstance(low, (int, np.integer)) and isinstance(high, (int, np.integer))) \
+            or not low < high or max(abs(int(low)), abs(int(high))) >= 2**53:
+        return None
+    numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds),
+                        tf_dist("uniform", dtype, low, high))
+    return as_tf1(_t.cast(numbers, np.dtype(dtype), name=name))
 
 
 def _uniform(shape, seed):

@@ -2,9 +2,11 @@
 
 An initializer is called with a shape (and dtype) and gives a value; ``get_variable``
 and ``layers.dense`` use them.  Random ones draw from numpy's generator when the
-variable is made (``seed=`` or ``tf.set_random_seed`` make that reproducible); the
-*distribution* is TF's (limits, truncation, fan rules of ``init_ops.py``), the
-numbers are not TF's random stream.
+variable is made.  With ``seed=`` they are TF's own numbers (``ops.philox``: the
+seeds fix TF's stream); without one, TF's numbers depend on how many ops the graph
+holds, so symgrad draws from numpy's generator (``tf.set_random_seed`` makes that
+reproducible) numbers of TF's distribution (limits, truncation, fan rules of
+``init_ops.py``).
 
 >>> import numpy as np
 >>> init = glorot_uniform_initializer(seed=1)
@@ -16,17 +18,52 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops import philox
+
 _RNG = [np.random.default_rng()]
 
 
 def set_random_seed(seed):
-    """``tf.set_random_seed``: later random values are reproducible."""
+    """``tf.set_random_seed``: later random values are reproducible; the default graph
+    keeps the seed, half of the seeds TF gives its random ops."""
     _RNG[0] = np.random.default_rng(seed)
+    _root_graph().__dict__["tf_random_seed"] = None if seed is None else int(seed)
+
+
+def _root_graph():
+    """The default graph, or the one a cond branch or loop body being built is in."""
+    from ..tracing import get_default_graph
+    graph = get_default_graph()
+    while getattr(graph, "outer", None) is not None:
+        graph = graph.outer
+    return graph
 
 
 def rng(seed=None):
     """A generator for ``seed`` (a fresh one per call), else the graph-level stream."""
     return np.random.default_rng(seed) if seed is not None else _RNG[0]
+
+
+def tf_seeds(seed):
+    """The ``(seed, seed2)`` TF gives an op made now with ``seed=seed``; None where TF's
+    numbers are not fixed by the seeds alone (no op seed: TF takes the graph's op
+    count)."""
+    return philox.tf_seeds(getattr(_root_graph(), "tf_random_seed", None), seed)
+
+
+def tf_numbers(kind, shape, dtype, seed, low_or_mean, high_or_stddev):
+    """TF's own numbers for an op with ``seed=seed`` (its first run), as TF computes them
+    in ``dtype``: ``kind`` "uniform" gives ``low + u * (high - low)``, "normal" and
+    "truncated_normal" ``mean + z * stddev``; None where the seeds do not fix them (then
+    symgrad draws numbers of the same distribution from its own generator)."""
+    seeds = tf_seeds(seed)
+    if seeds is None or np.dtype(dtype) not in (np.float32, np.float64):
+        return None
+    t = np.dtype(dtype).type
+    z = getattr(philox, kind)(tuple(int(d) for d in shape), np.dtype(dtype), seeds)
+    if kind == "uniform":
+        return z * (t(high_or_stddev) - t(low_or_mean)) + t(low_or_mean)
+    return z * t(high_or_stddev) + t(low_or_mean)
 
 
 def truncated_standard_normal(generator, shape):
@@ -85,7 +122,9 @@ class RandomUniform(Initializer):
 
     def array(self, shape, dtype):
         top = 1.0 if self.maxval is None else self.maxval
-        return rng(self.seed).uniform(self.minval, top, size=shape).astype(dtype)
+        tf = tf_numbers("uniform", shape, dtype, self.seed, self.minval, top)
+        return tf if tf is not None else \
+            rng(self.seed).uniform(self.minval, top, size=shape).astype(dtype)
 
 
 class RandomNormal(Initializer):
@@ -93,13 +132,18 @@ class RandomNormal(Initializer):
         self.mean, self.stddev, self.seed, self.dtype = mean, stddev, seed, dtype
 
     def array(self, shape, dtype):
-        return rng(self.seed).normal(self.mean, self.stddev, size=shape).astype(dtype)
+        tf = tf_numbers("normal", shape, dtype, self.seed, self.mean, self.stddev)
+        return tf if tf is not None else \
+            rng(self.seed).normal(self.mean, self.stddev, size=shape).astype(dtype)
 
 
 class TruncatedNormal(RandomNormal):
     """Normal samples redrawn beyond two standard deviations."""
 
     def array(self, shape, dtype):
+        tf = tf_numbers("truncated_normal", shape, dtype, self.seed, self.mean, self.stddev)
+        if tf is not None:
+            return tf
         z = truncated_standard_normal(rng(self.seed), shape)
         return (self.mean + self.stddev * z).astype(dtype)
 
@@ -130,6 +174,9 @@ class VarianceScaling(Initializer):
         fan_in, fan_out = compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}
         scale = self.scale / max(1.0, fan[self.mode])
+        tf = self._tf_numbers(shape, dtype, scale)
+        if tf is not None:
+            return tf
         generator = rng(self.seed)
         if self.distribution in ("normal", "truncated_normal"):
             z = truncated_standard_normal(generator, shape)
@@ -141,6 +188,18 @@ class VarianceScaling(Initializer):
             return generator.uniform(-limit, limit, size=shape).astype(dtype)
         raise ValueError(f"variance_scaling_initializer: distribution={self.distribution!r}; "
                          "use 'truncated_normal', 'untruncated_normal' or 'uniform'")
+
+    def _tf_numbers(self, shape, dtype, scale):
+        # TF's init_ops: the same three draws, with the same (Python float) parameters
+        if self.distribution in ("normal", "truncated_normal"):
+            return tf_numbers("truncated_normal", shape, dtype, self.seed, 0.0,
+                              np.sqrt(scale) / 0.87962566103423978)
+        if self.distribution == "untruncated_normal":
+            return tf_numbers("normal", shape, dtype, self.seed, 0.0, np.sqrt(scale))
+        if self.distribution == "uniform":
+            limit = np.sqrt(3.0 * scale)
+            return tf_numbers("uniform", shape, dtype, self.seed, -limit, limit)
+        return None
 
 
 class Orthogonal(Initializer):

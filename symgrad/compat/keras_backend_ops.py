@@ -28,7 +28,7 @@ from . import initializers as _init
 from . import keras_backend as K
 from . import variables as _variables
 from .state import state_of
-from .tensor import as_tf1, constant, tf_dtype_arg
+from .tensor import constant, tf_dtype_arg
 
 
 def switch(condition, then_expression, else_expression):
@@ -101,25 +101,27 @@ def dropout(x, level, noise_shape=None, seed=None):
                        per_run=True)   # (a new mask at each run, as TF's)
 
 
-def _drawn(shape, dist, seed, dtype, scale, shift):
-    """``scale * numbers + shift``, drawn at each run (as tf.random_normal's)."""
-    z = _distributions.drawn(_f._dims(shape, "shape"), dist, seed)
-    return as_tf1(_f.cast(z * scale + shift, tf_dtype_arg(dtype or K.floatx())))
+def _drawn(shape, dist, seed, dtype, a, b):
+    """Drawn at each run, as tf.random_normal's (TF's numbers where ``seed`` is given)."""
+    return _distributions.scaled_draw(_f._dims(shape, "shape"), dist, seed,
+                                      tf_dtype_arg(dtype or K.floatx()), a, b)
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    return _drawn(shape, "normal", seed, dtype, stddev, mean)
+    return _drawn(shape, "normal", seed, dtype, mean, stddev)
 
 
 def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    return _drawn(shape, "uniform", seed, dtype, maxval - minval, minval)
+    return _drawn(shape, "uniform", seed, dtype, minval, maxval)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal numbers redrawn beyond two standard deviations, drawn once (a fixed shape,
     as tf.truncated_normal's)."""
-    z = _init.truncated_standard_normal(_init.rng(seed), tuple(int(d) for d in shape))
-    return constant(mean + stddev * z, dtype=tf_dtype_arg(dtype or K.floatx()))
+    dtype = tf_dtype_arg(dtype or K.floatx())
+    value = _init.TruncatedNormal(mean, stddev, seed).array(
+        tuple(int(d) for d in shape), np.dtype(dtype))
+    return constant(value, dtype=dtype)
 
 
 def bias_add(x, bias, data_format=None):

@@ -24,6 +24,7 @@ from .. import tracing as _t
 from ..tracing import conv as _conv
 from ..ops.deferred import scalar_by_contract
 from ..tracing import nn as _nn
+from . import distributions as _distributions
 from . import initializers as _init
 from .more_ops import separable_conv2d as _separable
 from . import variables as _variables
@@ -54,9 +55,10 @@ class Dense:
         inputs = _t.as_tensor(inputs)
         if inputs.shape is None:   # TF: "the last dimension ... should be defined"
             raise ValueError(f"tf.layers.dense: inputs {inputs.name!r} have an unknown shape "
-                             "(a placeholder made without one), so the kernel's size is "
-                             "unknown; give it a shape, e.g. tf.placeholder(tf.float32, "
-                             "[None, 784])")
+                             "(a placeholder made without one, or a tf.py_func result), so "
+                             "the kernel's size is unknown; give it a shape, e.g. "
+                             "tf.placeholder(tf.float32, [None, 784]) or "
+                             "t.set_shape([None, 784])")
         if inputs.ndim < 2:
             raise ValueError(f"dense: inputs {inputs.name!r} have shape {inputs.shape}; the "
                              "layer needs a batch axis and a feature axis (rank >= 2)")
@@ -395,8 +397,10 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
     inputs = _t.as_tensor(inputs)
     if training is False:
         return _t.identity(inputs, name=name)
-    dropped = _nn.dropout(inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed),
-                          per_run=True)
+    seeded = None if isinstance(rate, (int, float)) and rate == 0 else \
+        _distributions.seeded_dropout(inputs, rate, noise_shape, seed, None)
+    dropped = seeded if seeded is not None else _nn.dropout(
+        inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed), per_run=True)
     if training is True:
         return _t.identity(dropped, name=name)
     return _t.where(scalar_by_contract(training), dropped, inputs, name=name)

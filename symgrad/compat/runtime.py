@@ -68,6 +68,11 @@ class Saver:
         """The paths of the checkpoints this saver wrote and kept, oldest first (TF's)."""
         return list(self._written)
 
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Take ``checkpoint_paths`` (oldest first, as ``get_checkpoint_state`` lists
+        them) as this saver's own, so that ``max_to_keep`` deletes them in turn (TF's)."""
+        self._written = [str(p) for p in checkpoint_paths if checkpoint_exists(p)]
+
     def restore(self, sess, save_path):
         """Set the variables to the values saved at ``save_path`` (a path ``save`` returned)."""
         path = str(save_path)
@@ -279,12 +284,17 @@ MISSING = {
                "contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
-    "estimator": "Estimators are not supported; write the model with placeholders and a "
-                 "Session",
+    "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
+                 "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec, "
+                 "train_and_evaluate, inputs.numpy_input_fn and pandas_input_fn, and the "
+                 "premade LinearRegressor, LinearClassifier, DNNRegressor, "
+                 "DNNClassifier, DNNLinearCombinedClassifier/Regressor and "
+                 "BaselineClassifier/Regressor, add_metrics and tf.train's hooks; for "
+                 "other premade estimators (boosted trees, heads) write a model_fn; "
+                 "exporting "
+                 "(export_saved_model) is not supported",
     "data.TextLineDataset": "reading files is not supported; load the data with numpy "
                             "(np.loadtxt, np.load) and use Dataset.from_tensor_slices",
-    "py_func": "tf.py_func runs Python inside the graph, which symgrad cannot "
-               "differentiate or compile; compute the value outside and feed it",
     "metrics": "of tf.metrics, symgrad has accuracy, mean, mean_squared_error, "
                "mean_absolute_error, root_mean_squared_error, precision, recall, auc, "
                "mean_iou, mean_per_class_accuracy, the true/false positive/negative "
@@ -318,7 +328,6 @@ MISSING.update({
                 "the graph's values and gradients)",
     "enable_eager_execution": f"eager execution is not supported; {_GRAPH_MODE}",
     "enable_v2_behavior": f"TF2 behaviour is not supported; {_GRAPH_MODE}",
-    "numpy_function": MISSING["py_func"].replace("tf.py_func", "tf.numpy_function"),
     "train.import_meta_graph": _REBUILD,
     "train.export_meta_graph": _REBUILD,
     "saved_model": _REBUILD,
@@ -371,9 +380,12 @@ for _name in ("train.ClusterSpec", "train.Server", "train.replica_device_setter"
 MISSING["decode_csv"] = MISSING["io.decode_csv"] = (
     "string tensors are not supported: parse the CSV in Python (np.loadtxt, np.genfromtxt "
     "or the csv module) and feed the columns as numbers")
-MISSING["feature_column"] = ("feature columns (tf.feature_column) belong to Estimators, which "
-                             "symgrad does not have; build the inputs with placeholders, "
-                             "tf.one_hot and tf.nn.embedding_lookup")
+MISSING["feature_column"] = (
+    "of tf.feature_column, symgrad has numeric_column, bucketized_column, "
+    "categorical_column_with_identity, categorical_column_with_vocabulary_list (integer "
+    "vocabularies), weighted_categorical_column, indicator_column, embedding_column, "
+    "shared_embedding_columns, input_layer and linear_model; "
+    "build other inputs in the model_fn with tf.one_hot and tf.nn.embedding_lookup")
 for _name in ("TFRecordDataset", "FixedLengthRecordDataset", "TFRecordWriter"):
     MISSING["data." + _name] = MISSING["data.TextLineDataset"]
 

@@ -32,8 +32,8 @@ from ..errors import FeedError, ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
-from ..ops.draws import run_number
-from ..graph import Node
+from ..ops.draws import Executions, run_number
+from ..graph import Dim, Node
 from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
@@ -160,6 +160,7 @@ class Session:
         OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
+        self._executions = Executions()   # (and those with TF's seeds, TF's next numbers)
 
     def __enter__(self):
         # TF1: ``with tf.Session(graph=g):`` also makes g the default graph, so what the
@@ -234,7 +235,7 @@ class Session:
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
         _check_graph(tensors, self.graph)
-        with run_number(self._runs):
+        with run_number(self._runs, self._executions):
             found = self._execute(ops, tensors, feeds)
         self._runs += 1
         return _tf1_structure(_rebuild(fetches, found))
@@ -320,6 +321,7 @@ class Session:
             deps = [op for n in order for op in control.get(n.id, ())]
             variables = [n for n in order if isinstance(n, Variable) and n not in feeds]
             unfed = [n for n in order if n.is_leaf and n.value is None and n not in feeds]
+            unfed += _sized_by(order, state_of(self.graph).next_slots, feeds, unfed)
             plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed)
         return plan
 
@@ -331,8 +333,9 @@ class Session:
             wanted = [p for p in self._plan(reads, feeds)[3] if p in slots]
             if wanted:
                 feeds = {**feeds, **elements_for(self, self._runs, wanted, feeds)}
-        try:
-            made = resolve(self._plan(reads, feeds)[0], feeds)
+        try:   # (a Python call's values join the feeds of this run: a copy)
+            feeds = dict(feeds)
+            made = resolve(self._plan(reads, feeds)[0], feeds, run_nodes)
         except ShapeError as exc:   # calls recorded over unknown ranks that do not fit
             if isinstance(exc, errors.OpError):
                 raise
@@ -439,6 +442,15 @@ def _check_graph(tensors, graph):
         if isinstance(t, Node) and t.graph is not graph:
             raise ValueError(f"Fetch argument {t.name!r} cannot be interpreted as a Tensor. "
                              f"(Tensor {t.name!r} is not an element of this graph.)")
+
+
+def _sized_by(order, slots, feeds, unfed):
+    """The iterators' next elements whose unknown sizes nodes of ``order`` have without
+    reading their values (``tf.ones_like(batch)``, ``tf.shape(batch)``): TF reads the
+    batch for them, so the run takes it."""
+    sizes = {d.symbol for n in order if n.shape for d in n.shape if isinstance(d, Dim)}
+    return [p for p in slots if p not in feeds and p not in unfed and p.shape and
+            any(isinstance(d, Dim) and d.symbol in sizes for d in p.shape)]
 
 
 def _expand_feeds(feed_dict):

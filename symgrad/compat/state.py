@@ -85,14 +85,23 @@ class Operation:
 
     @property
     def dtype(self):
-        return self.as_graph_tensor().dtype
+        return self._valued("dtype").dtype
 
     @property
     def shape(self):
-        return self.as_graph_tensor().shape
+        return self._valued("shape").shape
 
     def get_shape(self):
-        return self.as_graph_tensor().get_shape()
+        return self._valued("get_shape").get_shape()
+
+    def _valued(self, attribute):
+        """The value's tensor; an AttributeError for an operation without a value, as
+        TF's Operation has no ``attribute`` (so ``hasattr(op, "dtype")`` is False)."""
+        if self.value is None:
+            raise AttributeError(f"{self.name!r} is an operation without a value, so it has "
+                                 f"no {attribute}; fetch it with sess.run, or use the "
+                                 "tensors it reads")
+        return self.as_graph_tensor()
 
     def __repr__(self):
         return f"<tf.Operation {self.name!r}>"

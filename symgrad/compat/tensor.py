@@ -113,6 +113,9 @@ def narrow_any_shape(node, dims):
     """Give a shapeless TF1 placeholder the shape ``dims`` (``None``: a size known when
     fed, a size symbol of its own), as ``set_shape`` does before the placeholder is used."""
     graph = node.graph
+    if getattr(node.opdef, "runs_python", False):   # a tf.py_func result (ops.python)
+        from ..ops.python import narrow
+        return narrow(node, dims)
     if not node.attrs.get("any_shape") or any(i is node for n in graph.nodes for i in n.inputs):
         raise ValueError(
             f"set_shape({TensorShape(dims)}): {node.name!r} has an unknown shape and is "
@@ -215,13 +218,20 @@ class TF1Tensor(_t.Tensor):
         return f"<tf.Tensor {self.name!r} shape={self.shape} dtype={self.dtype.name}>"
 
     def __str__(self):
-        # the closed form where there is one to show; else what TF prints (a [None, d]
-        # batch: print(pred) in a tutorial shows the tensor, not why there is no formula;
-        # sg.closed_form(t) gives that)
+        # a computed tensor: its closed form where there is one to show; else what TF
+        # prints (a [None, d] batch: print(pred) in a tutorial shows the tensor, not why
+        # there is no formula; sg.closed_form(t) gives that).  A placeholder, variable or
+        # constant: what TF prints (its closed form is only its own name)
+        if self.is_leaf:
+            return self.tf_text()
         text = super().__str__()
-        if text.startswith("<closed form of ") and self.shape is not None:
-            return f'Tensor("{self.name}", shape={self.get_shape()}, dtype={self.dtype.name})'
-        return text
+        return self.tf_text() if text.startswith("<closed form of ") else text
+
+    def tf_text(self):
+        """TF1's ``str`` of this tensor: ``Tensor("x:0", shape=(?, 3), dtype=float32)``
+        (no shape when its rank is unknown)."""
+        shape = "" if self.shape is None else f", shape={self.get_shape()}"
+        return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name})'
 
 
 TF1Tensor.derived_class = TF1Tensor

@@ -24,7 +24,8 @@ Choices (documented differences from TF):
   ``None`` dimensions (``[None, 3]``) are sizes known when values are fed.
 - ``tf.random_normal`` and ``random_uniform`` (and ``tf.nn.dropout``'s masks) draw
   anew at every ``Session.run``, as TF does; each session starts the sequence over,
-  and ``seed=`` and ``tf.set_random_seed`` make it reproducible.  Outside sessions
+  and ``seed=`` and ``tf.set_random_seed`` make it reproducible.  With an op ``seed=``
+  (here and in initializers) the numbers are TF's own (``ops.philox``).  Outside sessions
   (``sg.evaluate``, ``sg.compile``, closed forms) they hold the numbers of a
   session's first run.  ``truncated_normal`` (an initializer's) is sampled once,
   when created.
@@ -242,25 +243,21 @@ def zeros(shape, dtype=np.float32, name=None):
     return as_tf1(_f.zeros(shape, dtype, name))
 
 
-def _drawn(shape, dist, seed, dtype, name, scale, shift):
-    """``scale * numbers + shift`` of ``shape`` (ints, or sizes read at run time such as
-    ``tf.shape(mu)``): standard numbers from a key drawn now (``ops.draws``), made
-    when the sizes are known, anew at each ``Session.run`` as in TF1."""
-    z = _distributions.drawn(_f._dims(shape, f"{name}(shape)"), dist, seed)
-    return as_tf1(_f.cast(z * scale + shift, tf_dtype_arg(dtype), name=name))
+def _drawn(shape, dist, seed, dtype, name, a, b):
+    return _distributions.scaled_draw(_f._dims(shape, f"{name}(shape)"), dist, seed,
+                                      tf_dtype_arg(dtype), a, b, name)
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
     """Normal samples, drawn anew at each ``Session.run`` (the module docstring); a
     shape known only at run time (``tf.random_normal(tf.shape(mu))``) is read then."""
-    return _drawn(shape, "normal", seed, dtype, name or "random_normal", stddev, mean)
+    return _drawn(shape, "normal", seed, dtype, name or "random_normal", mean, stddev)
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, name=None):
     """Uniform samples in [minval, maxval) (maxval 1 by default), drawn at each run."""
     high = 1.0 if maxval is None else maxval
-    return _drawn(shape, "uniform", seed, dtype, name or "random_uniform", high - minval,
-                  minval)
+    return _drawn(shape, "uniform", seed, dtype, name or "random_uniform", minval, high)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
@@ -271,8 +268,8 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
                          f"({shape!r}), but its numbers are drawn once, when the graph is "
                          "built; give a fixed shape, or use tf.random_normal (drawn at each "
                          "run)")
-    z = _init.truncated_standard_normal(_init.rng(seed), tuple(shape))
-    return _tensor.constant(mean + stddev * z, dtype=dtype, name=name or "truncated_normal")
+    value = _init.TruncatedNormal(mean, stddev, seed).array(tuple(shape), np.dtype(dtype))
+    return _tensor.constant(value, dtype=dtype, name=name or "truncated_normal")
 
 
 def random_shuffle(value, seed=None, name=None):
@@ -494,6 +491,7 @@ def is_tensor(x):
 
 
 debugging = _debugging.NAMESPACE
+from .v1_estimator import estimator, feature_column  # noqa: E402,F401  (tf.estimator, tf.feature_column)
 
 
 def __getattr__(name):
@@ -511,3 +509,4 @@ _place_breadth(image=image, metrics=metrics, train=train, random=random,
 initializers.tables_initializer = tables_initializer  # noqa: E305,F405 (no tables: a no-op)
 version = _runtime.namespace("version", VERSION=VERSION, GIT_VERSION=GIT_VERSION,  # noqa: F405
                              COMPILER_VERSION=COMPILER_VERSION)  # noqa: F405
+from .python_ops import numpy_function, py_func, py_function  # noqa: E402,F401

@@ -63,6 +63,13 @@ def tf_dtype(value, dtype):
 class Variable(_t.Variable, TF1Tensor):
     """``tf.Variable``: float32 for Python floats; needs an initializer run in a session."""
 
+    def tf_text(self):
+        """TF1's ``str`` and ``repr`` of a variable (its dtype a reference one)."""
+        return (f"<tf.Variable '{self.name}' shape={self.get_shape()} "
+                f"dtype={self.dtype.name}_ref>")
+
+    __repr__ = tf_text
+
     def __new__(cls, initial_value=None, trainable=True, collections=None, validate_shape=True,
                 caching_device=None, name=None, variable_def=None, dtype=None,
                 expected_shape=None, import_scope=None, constraint=None, use_resource=None,

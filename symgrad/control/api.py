@@ -28,7 +28,8 @@ from ..tracing import get_default_graph
 from ..tracing.arrays import iota_of
 from .function import bind_captures, captured, flatten, layout, trace, unpack
 from .ops import while_node
-from .shapeless import record, resolving, scalar_predicate
+from .python_rows import python_rows
+from .shapeless import check_made_inside, record, resolving, scalar_predicate
 from .vectorize import map_rows
 
 __all__ = ["cond", "while_loop", "map_fn", "scan"]
@@ -48,6 +49,10 @@ def _check_outputs(what, got, want):
         raise ArgumentError(f"{what} returned {len(got)} tensors but {len(want)} are needed; "
                             "return the same structure")
     for k, (g, w) in enumerate(zip(got, want)):
+        if g.shape is None and w.shape is not None:   # (TF's message; a tf.py_func result)
+            raise ShapeError(f"Input tensor {w.name!r} enters the loop with shape {w.shape}, "
+                             f"but has shape <unknown> after one iteration ({what}, output "
+                             f"{k}); give it a shape in the body with set_shape")
         if g.shape != w.shape and same_up_to_unknown(g.shape, w.shape) and \
                 not is_static(g.shape) and not is_static(w.shape):
             with g.graph.as_default():
@@ -103,6 +108,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     f = trace(graph, "cond_false", _typed(false_fn, t.outputs), [])
     if any(o.shape is None for o in f.outputs):
         return _recorded_cond(pred, true_fn, false_fn, name, t)
+    check_made_inside("cond's branch", [t, f])
     _check_outputs("cond's false_fn", f.outputs, t.outputs)
     caps = captured([t, f])
     t, f = bind_captures(t, caps), bind_captures(f, caps)
@@ -118,6 +124,7 @@ def _recorded_cond(pred, true_fn, false_fn, name, traced=None):
     graph = _graph([pred])
     probes = [traced or trace(graph, "cond_probe", true_fn, []),
               trace(graph, "cond_probe", false_fn, [])]
+    check_made_inside("cond's branch", probes, [pred])
     check = scalar_predicate if pred.shape is None else (lambda p: p)
     return record(lambda p: cond(check(p), resolving(true_fn), resolving(false_fn), name),
                   [pred], probes, probes[0], name or "cond")
@@ -280,6 +287,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     nodes, structure, n, graph = _rows(elems, "map_fn")
     probe = trace(graph, "map_fn_probe", lambda *rows: fn(structure(list(rows))),
                   [(e.shape[1:], e.dtype) for e in nodes])
+    if any(o.shape is None for o in probe.outputs):   # (tf.py_func results, made inside)
+        made = python_rows(probe, nodes, name or "map")
+        if made is not None:
+            return probe.structure(made)
+    check_made_inside("map_fn's fn", [probe])
     outs = map_rows(probe, nodes, graph, back_prop, name or "map") if vectorize else None
     if outs is None:
         outs = _map_loop(fn, probe, nodes, structure, n, graph, back_prop, name)

@@ -21,8 +21,28 @@ Imports ``ops.deferred`` and ``control.function``.
 from __future__ import annotations
 
 from ..errors import ShapeError
+from ..graph import Dim
 from ..ops.deferred import defer, resolved
 from .function import captured, flatten
+
+
+def check_made_inside(what, functions, outer=()):
+    """ShapeError when ``functions`` (traced branches or a body) return a result of
+    unknown rank that no tensor of unknown rank around them explains (``outer``, what
+    they capture): a ``tf.py_func`` result made inside, whose shape is known only as
+    it runs; symgrad needs it to build the op (TF stacks or merges it at run time)."""
+    if any(t.shape is None for t in list(outer) + captured(functions)):
+        return
+    for fn in functions:
+        if any(o.shape is None for o in fn.outputs):
+            raise ShapeError(f"{what} returns a result of unknown shape made inside it (a "
+                             "tf.py_func result); give it its shape there with set_shape")
+        inner = {d.symbol for n in fn.graph.nodes if getattr(n.opdef, "runs_python", False)
+                  for d in n.shape or () if isinstance(d, Dim)}
+        if any(isinstance(d, Dim) and d.symbol in inner for o in fn.outputs for d in o.shape):
+            raise ShapeError(f"{what} returns a result whose size a tf.py_func inside it "
+                             "gives (set_shape with None there): give its full shape, or call "
+                             "the function outside and pass its result in")
 
 
 def resolving(fn):

@@ -7,7 +7,7 @@ nothing outside ``ops/`` branches on an op's name.
 True
 """
 from . import (activations, custom, draws, elementwise, leaves, linalg,  # noqa: F401
-               linalg_ops, reduce, shape, valued)  # (registration)
+               linalg_ops, python, reduce, shape, valued)  # (registration)
 from . import batching, links, sizes  # noqa: F401,E402  (batching, dependence and size rules)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
                    check_value, common_graph, literal, normalize_axis, unbroadcast)

@@ -67,8 +67,10 @@ class Op:
             linear map whose matrix holds one 1 per row: reshape, transpose, copies
             along axes, slices and gathers); Hessians are taken after such maps
             (``symgrad.frontier``).
-        blocks: True when no gradient ever passes through the op (stop_gradient); the
-            structural connectivity of ``gradients`` over unknown ranks reads it.
+        blocks: True when no gradient ever passes through the op (stop_gradient), or
+            ``blocks(node) -> bool`` where that depends on the node (a Python call
+            without a gradient); the structural connectivity of ``gradients`` over
+            unknown ranks reads it.
     """
 
     nargs = -1   # any number of inputs (elementwise ops say how many they take)
@@ -87,6 +89,13 @@ class Op:
         self.merge = merge
         self.selects = selects
         self.blocks = blocks
+
+    def prepared(self, dtypes, attrs):
+        """``impl`` for inputs of ``dtypes`` with these attributes, as a function of the
+        arrays alone (the reference evaluator keeps it per node and size; ops whose
+        ``impl`` looks things up per call do those lookups once here)."""
+        impl = self.impl
+        return (lambda *arrays: impl(*arrays, **attrs)) if attrs else impl
 
     def __repr__(self):
         return f"<Op {self.name}>"

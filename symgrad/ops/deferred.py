@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import FeedError
 from ..graph import Node
 from .base import REGISTRY, Op, promote
+from .python import call_outputs, runs_python
 
 
 def _no_impl(*arrays, **attrs):
@@ -255,43 +256,108 @@ def applied_name(op, inputs, name=None, **attrs):
     return op if isinstance(op, str) else getattr(op, "name", None)
 
 
-def resolve(nodes, feeds):
+def resolve(nodes, feeds, run=None):
     """``{node: real node}`` for the placeholders of unknown rank and the deferred
     calls among ``nodes`` (topological order), at the shapes of the values in
-    ``feeds``; cached on the graph per combination of fed shapes."""
+    ``feeds``; cached on the graph per combination of fed shapes.
+
+    A Python call's output of unknown rank (``ops.python``) has its shape when the
+    function runs: ``run(nodes, feeds) -> {node: value}`` evaluates its inputs, the
+    function is called here (once: the run reads its values, which are added to
+    ``feeds`` keyed by the nodes made for them) and what follows is made at the
+    shapes it returned (cached per combination of those too).  Without ``run``
+    (closed forms) the call is taken as a scalar, like a placeholder in
+    :func:`at_scalars`."""
     open_ = [n for n in nodes if n.shape is None]
     if not open_:
         return {}
     graph = open_[0].graph
     key = tuple(sorted((p.id, np.shape(v)) for p, v in feeds.items() if p.shape is None))
-    mapping, memo = graph.__dict__.setdefault("_resolved", {}).setdefault(key, ({}, {}))
-    _RESOLVING.append(mapping)
+    made = _Resolution(graph, key, feeds, run)
+    _RESOLVING.append(made.mapping)
     try:
-        _resolve_each(open_, feeds, graph, mapping, memo)
+        for node in open_:
+            made.make(node)
     finally:
         _RESOLVING.pop()
-    return mapping
+    return made.mapping
 
 
-def _resolve_each(open_, feeds, graph, mapping, memo):
-    for node in open_:
-        if node in mapping:
-            continue
-        if "call" not in node.attrs:
-            if node not in feeds:
-                raise FeedError(f"placeholder {node.name!r} (any shape) was not fed; pass "
-                                f"feed_dict={{{node.name}: value}}")
-            # (named as the placeholder: printed forms show its name)
-            mapping[node] = graph.add_node(node.opdef, (), {}, np.shape(feeds[node]), node.dtype,
-                                           name=node.op_name)
-            continue
-        made = node.attrs["call"].make(mapping, memo)
-        index = node.attrs["index"]
-        made = made if index is None else made[index]
-        if made is None:
-            raise FeedError(f"{node.name!r} is None at the shapes fed (nothing connects "
-                            "it); it has no value")
-        mapping[node] = made
+class _Resolution:
+    """One resolve(): the cache entry in use (``mapping``, ``memo``), which changes
+    when a Python call returns shapes (each combination has its own entry)."""
+
+    def __init__(self, graph, key, feeds, run):
+        self.cache = graph.__dict__.setdefault("_resolved", {})
+        self.key, self.feeds, self.run, self.called = key, feeds, run, set()
+        self.mapping, self.memo = self.cache.setdefault(key, ({}, {}))
+
+    def make(self, node):
+        if runs_python(node):
+            self.call(node)
+        elif node in self.mapping:
+            return
+        elif "call" not in node.attrs:
+            self.placeholder(node)
+        else:
+            made = node.attrs["call"].make(self.mapping, self.memo)
+            index = node.attrs["index"]
+            made = made if index is None else made[index]
+            if made is None:
+                raise FeedError(f"{node.name!r} is None at the shapes fed (nothing connects "
+                                "it); it has no value")
+            if made.shape is None and runs_python(made):   # (a map_fn made a Python call)
+                self.call(made)
+                made = self.mapping[made]
+            self.mapping[node] = made
+
+    def placeholder(self, node):
+        if node not in self.feeds:
+            raise FeedError(f"placeholder {node.name!r} (any shape) was not fed; pass "
+                            f"feed_dict={{{node.name}: value}}")
+        # (named as the placeholder: printed forms show its name)
+        self.mapping[node] = node.graph.add_node(node.opdef, (), {}, np.shape(self.feeds[node]),
+                                                 node.dtype, name=node.op_name)
+
+    def call(self, node):
+        """Run the Python call of ``node`` (every output of it, once), go on in the cache
+        entry of the shapes it returned, and feed its values to the nodes made."""
+        call = node.attrs["call"]
+        if call in self.called:
+            return
+        self.called.add(call)
+        inputs = [self.mapping.get(x, x) for x in node.inputs]
+        if self.run is None:   # closed forms (at_scalars): an opaque call per entry
+            self.switch(tuple((n.id, ()) for n in call.nodes if n.shape is None))
+            for out in call.nodes:
+                if out.shape is None and out not in self.mapping:
+                    self.mapping[out] = _python_at(out, inputs, ())
+            return
+        values = self.run(inputs, {self.mapping.get(k, k): v for k, v in self.feeds.items()})
+        outs = call_outputs(node, [values[x] for x in inputs])
+        self.switch(tuple((n.id, v.shape) for n, v in zip(call.nodes, outs) if n.shape is None))
+        for out, value in zip(call.nodes, outs):
+            if out.shape is not None:   # (set_shape'd): its value for this run
+                self.feeds[out] = value
+                continue
+            if out not in self.mapping:
+                self.mapping[out] = _python_at(out, inputs, value.shape)
+            self.feeds[self.mapping[out]] = value
+
+    def switch(self, shapes):
+        """Go on in the cache entry of the shapes met so far and ``shapes``."""
+        self.key = self.key + shapes
+        if self.key not in self.cache:   # what was made before the call stays valid
+            self.cache[self.key] = (dict(self.mapping), dict(self.memo))
+        self.mapping, self.memo = self.cache[self.key]
+        _RESOLVING[-1] = self.mapping
+
+
+def _python_at(out, inputs, shape):
+    """A Python call's output ``out`` made again at ``shape`` on ``inputs``."""
+    attrs = dict(out.attrs, declared=tuple(shape))
+    return out.graph.add_node(out.opdef, inputs, attrs, tuple(shape), out.dtype,
+                              name=getattr(out, "op_name", out.name), cls=type(out))
 
 
 def at_scalars(node):

@@ -34,18 +34,44 @@ from .base import REGISTRY, Example, F, Op, apply, filled, literal, register
 
 
 _RUN = contextvars.ContextVar("symgrad_draw_run", default=None)   # None: not a session run
+_EXECUTIONS = contextvars.ContextVar("symgrad_draw_executions", default=None)
 
 
 @contextlib.contextmanager
-def run_number(n):
+def run_number(n, executions=None):
     """Inside the block, ``random_draw`` makes the numbers of run ``n`` (TF1's
     ``Session.run`` counts its runs, so each draws anew; run 0, the default, is what
-    ``sg.evaluate``, ``sg.compile`` and closed forms use)."""
+    ``sg.evaluate``, ``sg.compile`` and closed forms use).  ``executions``: the
+    session's :class:`Executions`, which counts the runs each draw with TF's seeds
+    took part in."""
     token = _RUN.set(int(n))
+    counted = _EXECUTIONS.set(executions)
     try:
         yield
     finally:
         _RUN.reset(token)
+        _EXECUTIONS.reset(counted)
+
+
+class Executions:
+    """A session's record of where each random op with TF's seeds is in its stream: TF's
+    op reserves a new stretch of its counter at each execution (``philox.reserved``),
+    so the k-th run that computes it (not the session's k-th run) reads on from where
+    the (k-1)-th stopped."""
+
+    def __init__(self):
+        self._next, self._at = {}, {}
+
+    def start(self, key, run, shape):
+        """Where the draw ``key`` of ``shape`` starts in session run ``run`` (the same for
+        every read within one run)."""
+        from .philox import reserved
+        seen = self._at.get(key)
+        if seen is not None and seen[0] == run:
+            return seen[1]
+        start = self._next.get(key, 0)
+        self._next[key], self._at[key] = start + reserved(shape), (run, start)
+        return start
 
 
 # the iteration of each loop under way (outermost first), while a body runs in a session
@@ -68,16 +94,51 @@ def loop_step(k):
 
 def drawn_numbers(shape, key, dist="uniform"):
     """The numbers ``random_draw`` of ``shape`` holds for ``key`` (in the current run,
-    :func:`run_number`, and loop iteration, :func:`loop_step`)."""
+    :func:`run_number`, and loop iteration, :func:`loop_step`).  A ``dist`` of TF's
+    stream (:func:`tf_dist`) gives TF's numbers for the seeds in ``key``."""
     run = _RUN.get()
     steps = _STEP.get() if run is not None else ()   # (per-step draws: sessions only)
-    rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     size = tuple(int(d) for d in shape)
+    if dist.startswith("tf-"):
+        kind, dtype = dist[3:].rsplit("-", 1)
+        if not steps:   # (inside a loop body: symgrad's own numbers, below)
+            return _tf_numbers(size, key, kind, dtype, run)
+        dist = kind
+    rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
+    if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
+        low, high = (int(v) for v in dist.split(":")[1:])
+        return rng.integers(low, high, size=size).astype(np.float64)
     if dist != "uniform":
         raise ValueError(f"random_draw(dist={dist!r}): use 'uniform' or 'normal'")
     return rng.uniform(size=size)
+
+
+def tf_dist(kind, dtype, low=None, high=None):
+    """The ``dist`` of a draw of TF's own stream: ``kind`` "uniform" or "normal" made in
+    ``dtype`` (float32 or float64) as TF's kernel makes them, or "uniform" integers of
+    ``dtype`` (int32, int64) in [low, high)."""
+    if np.dtype(dtype).kind in "iu":
+        kind = f"int:{int(low)}:{int(high)}"
+    return f"tf-{kind}-{np.dtype(dtype).name}"
+
+
+def tf_key(seeds):
+    """The ``key`` of a draw of TF's stream with TF's ``(seed, seed2)``."""
+    return int(seeds[0]) * 2**31 + int(seeds[1])
+
+
+def _tf_numbers(size, key, kind, dtype, run):
+    from . import philox
+    executions = _EXECUTIONS.get()
+    start = executions.start(key, run, size) if executions is not None and run is not None \
+        else 0
+    seeds = divmod(int(key), 2**31)
+    if kind.startswith("int:"):
+        low, high = (int(v) for v in kind.split(":")[1:])
+        return philox.uniform_int(size, np.dtype(dtype), seeds, low, high, start)
+    return getattr(philox, kind)(size, np.dtype(dtype), seeds, start)
 
 
 def new_key(rng):
@@ -177,5 +238,6 @@ def band_mask(graph, rows, cols, lower, upper, dtype):
 
 
 __all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "loop_step",
+           "Executions", "tf_dist", "tf_key",
            "iota_of",
            "band_mask"]

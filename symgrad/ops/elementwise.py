@@ -109,6 +109,18 @@ class ElementwiseOp(Op):
             self._exprs[key] = out
         return out, syms
 
+    def prepared(self, dtypes, attrs):
+        """The numpy function of the arrays alone: the rule's expression lambdified once
+        (``_numeric`` builds its symbols and looks it up at every call)."""
+        if self.numpy is _generic_numeric:   # (its expression is an attribute)
+            fn = numeric(attrs["expr"], arg_symbols(dtypes))
+            strong = attrs.get("strong")
+            return fn if strong is None else _zero_where_strong(fn, strong)
+        if self.numpy is not None:
+            return super().prepared(dtypes, attrs)
+        expr, syms = self.expr(dtypes, **attrs)
+        return numeric(expr, syms)
+
     def partials(self, dtypes, **attrs):
         """d(rule)/d(arg_i) for each input (None where no gradient flows), memoised.
 
@@ -348,6 +360,13 @@ def _generic_numeric(*arrays, expr, strong=None, label=None):
     if strong is not None:
         out = np.where(arrays[strong] == 0, 0, out)
     return out
+
+
+def _zero_where_strong(fn, strong):
+    """``fn``, 0 where its argument ``strong`` is 0 (``_generic_numeric``'s rule)."""
+    def call(*arrays):
+        return np.where(arrays[strong] == 0, 0, fn(*arrays))
+    return call
 
 
 def _generic_dtype(dtypes, expr, **attrs):

@@ -18,6 +18,8 @@ import math
 import numpy as np
 import sympy
 from sympy.codegen.cfunctions import expm1, log1p
+from sympy.logic.boolalg import ITE, simplify_logic
+from sympy.printing.numpy import NumPyPrinter
 
 from . import gamma
 
@@ -113,10 +115,17 @@ class rint(sympy.Function):
 
 
 def _np_sigmoid(x):
-    x = np.asarray(x, dtype=np.result_type(x, np.float64) if np.asarray(x).dtype.kind != "f"
-                   else np.asarray(x).dtype)
+    # 1 / (1 + e^-x) for x >= 0 and e^x / (1 + e^x) below: neither overflows
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        x = x.astype(np.result_type(x, np.float64))
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    d = 1 + e
+    if x.ndim == 0:
+        return 1 / d if x >= 0 else e / d
+    out = np.divide(1, d)
+    np.divide(e, d, out=out, where=~(x >= 0))   # (nan stays nan: e / d is nan)
+    return out
 
 
 def _np_heaviside(x, h0=0.5):
@@ -154,10 +163,33 @@ NUMPY_FUNCS = {
 }
 
 
+class _NumpyText(NumPyPrinter):
+    """lambdify's numpy text, a Piecewise as nested ``where``s: the first piece whose
+    condition holds, as ``select`` gives it, in a tenth of the time (``select`` of one
+    condition over a (32, 16) array took ~30 us, most of an LSTM cell's backward step)."""
+
+    def _print_Piecewise(self, expr):
+        where = self._module_format(self._module + ".where")
+        *pieces, (value, cond) = expr.args
+        text = self._print(value)
+        if cond is not sympy.true:   # no piece holds: nan, as select's default
+            text = f"{where}({self._condition(cond)}, {text}, {self._print(sympy.nan)})"
+        for value, cond in reversed(pieces):
+            text = f"{where}({self._condition(cond)}, {self._print(value)}, {text})"
+        return text
+
+    def _condition(self, cond):
+        # (NumPyPrinter's rule: an if-then-else inside a condition is simplified first)
+        return self._print(simplify_logic(cond) if cond.has(ITE) else cond)
+
+
 @functools.lru_cache(maxsize=4096)
 def numeric(expr, symbols):
     """A numpy function of ``symbols`` computing ``expr`` (cached per expression)."""
-    return sympy.lambdify(symbols, expr, modules=[NUMPY_FUNCS, "numpy"])
+    printer = _NumpyText({"fully_qualified_modules": False, "inline": True,
+                          "allow_unknown_functions": True,
+                          "user_functions": {name: name for name in NUMPY_FUNCS}})
+    return sympy.lambdify(symbols, expr, modules=[NUMPY_FUNCS, "numpy"], printer=printer)
 
 
 __all__ = ["sigmoid", "softplus", "relu", "trunc", "rint", "expm1", "log1p", "NUMPY_FUNCS", "numeric"]

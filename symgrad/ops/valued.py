@@ -152,9 +152,14 @@ def size_binders(graph):
     while graph is not None:
         done, known = graph.__dict__.get("_size_binders", (0, {}))
         for node in graph.nodes[done:]:
-            if getattr(node.opdef, "binds_sizes", False) and node.shape and \
-                    isinstance(node.shape[0], Dim):
-                known.setdefault(node.shape[0].symbol, node)   # the first one made
+            if getattr(node.opdef, "binds_sizes", False) and node.shape:
+                # a Python call's every size is its own (set_shape's Nones); the others
+                # make only their leading one
+                new = node.shape if getattr(node.opdef, "runs_python", False) else \
+                    node.shape[:1]
+                for d in new:
+                    if isinstance(d, Dim):
+                        known.setdefault(d.symbol, node)   # the first one made
         graph._size_binders = (len(graph.nodes), known)
         found = {**known, **found}
         graph = graph.outer

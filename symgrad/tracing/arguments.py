@@ -48,10 +48,11 @@ def _ints(value):
 def _sizes(value):
     """Like ``_ints``, also allowing unknown sizes (``Dim``) taken from a tensor's
     shape, as ops built on a ``(None, d)`` tensor pass ``x.shape`` on, and 0-d tensors
-    (``tf.shape(x)[0]``: ``ops.sizes`` reads them)."""
+    (``tf.shape(x)[0]``: ``ops.sizes`` reads them), or tensors of a rank not known yet
+    (a size of a shapeless placeholder: the call is recorded, ``ops.deferred``)."""
     if isinstance(value, (list, tuple)):
-        return all(_is_int(v) or isinstance(v, Dim) or isinstance(v, Node) and v.shape == ()
-                   for v in value)
+        return all(_is_int(v) or isinstance(v, Dim) or
+                   isinstance(v, Node) and (v.shape == () or v.shape is None) for v in value)
     return _ints(value)
 
 
