@@ -249,3 +249,21 @@ def test_scan_in_reverse_with_structures_and_its_gradient():
     np.testing.assert_allclose(structured["p"], [30., 30., 10.])
     np.testing.assert_array_equal(structured["n"], [3, 2, 1])
     np.testing.assert_allclose(grad, [[16., -25.], [15., -9.], [9., -3.]])
+
+
+def test_gather_nd_of_whole_rows_gives_indexed_slices_that_momentum_applies_sparsely():
+    # TF's gradient of gather_nd with indices [n, 1] is IndexedSlices, so Momentum moves
+    # only the rows a step touched; a dense gradient kept the other rows moving
+    with tf.Graph().as_default():
+        emb = tf.Variable(np.arange(8, dtype=np.float32).reshape(4, 2))
+        idx = tf.placeholder(tf.int32, [None, 1])
+        loss = tf.reduce_sum(tf.square(tf.gather_nd(emb, idx)))
+        assert isinstance(tf.gradients(loss, emb)[0], tf.IndexedSlices)
+        step = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for ids in ([[0], [2]], [[1]], [[1]]):
+                sess.run(step, {idx: ids})
+            value = sess.run(emb)
+    np.testing.assert_allclose(value, [[0., 0.8], [0.92, 1.38], [3.2, 4.], [6., 7.]],
+                               rtol=1e-6)   # TF 2.21
