@@ -187,7 +187,13 @@ class Graph:
 
     @contextlib.contextmanager
     def name_scope(self, scope):
-        """Prefix names of nodes made inside the block with ``scope/`` (made unique)."""
+        """Prefix names of nodes made inside the block with ``scope/`` (made unique).
+        As in TF, a scope ending in ``/`` (one a ``with`` gave before) is re-entered as
+        it is, and ``None`` or ``""`` is the top level."""
+        if not scope or scope.endswith("/"):
+            with self.absolute_scope(scope or "") as path:
+                yield path.rstrip("/")
+            return
         unique = self.unique_name(scope).split("/")[-1]
         self._set_scope(self._scope + [unique])
         try:

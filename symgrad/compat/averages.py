@@ -2,7 +2,8 @@
 
 ``apply(var_list)`` makes one shadow variable per variable or tensor (named
 ``<op name>/ExponentialMovingAverage`` as TF names it; a variable's shadow starts at
-its initial value, a tensor's at zeros) and returns an operation that, when a
+its ``initialized_value()`` when the shadow's initializer runs: its value then if the
+session has initialised it, else its initial value; a tensor's at zeros) and returns an operation that, when a
 session runs it, sets every ``shadow -= (1 - decay) * (shadow - value)``, the values
 read in one snapshot.  With ``num_updates`` the decay is
 ``min(decay, (1 + num_updates) / (10 + num_updates))``, as in TF.  ``average(v)``
@@ -74,6 +75,7 @@ class ExponentialMovingAverage:
                               collections=[GraphKeys.GLOBAL_VARIABLES])
         if isinstance(v, Variable):   # (TF's collection lists the averaged variables)
             add_to_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, v)
+            shadow.initial_from = v   # (TF starts it at v.initialized_value())
         self._shadows[id(v)] = (v, shadow)
         return shadow
 

@@ -1,7 +1,8 @@
 """TF1's control flow signatures on symgrad's: ``tf.cond``, ``tf.while_loop``, ``tf.map_fn``, ``tf.scan``.
 
 TF1 differences from ``sg.*``: ``tf.cond`` also takes the old ``fn1``/``fn2``
-names and ``strict``; ``tf.while_loop`` unwraps a lone loop var
+names and ``strict`` (without it, branches returning one-element lists give the
+element, as in TF1) and branches may return dicts; ``tf.while_loop`` unwraps a lone loop var
 (``return_same_structure=False``) and turns Python numbers into float32/int32
 tensors, as every TF1 constant does.
 
@@ -95,8 +96,11 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar; a
     # predicate or branches of unknown rank are recorded by control.cond itself)
     pred = pred if unknown_rank(pred) and "call" in pred.attrs else scalar_by_contract(pred)
-    return _control.cond(pred, _pure(true_fn, "cond(true_fn)"),
-                         _pure(false_fn, "cond(false_fn)"), name=name)
+    out = _control.cond(pred, _pure(true_fn, "cond(true_fn)"),
+                        _pure(false_fn, "cond(false_fn)"), name=name)
+    if not strict and isinstance(out, (list, tuple)) and len(out) == 1:
+        return out[0]   # (TF1 unpacks a branch's one-element list unless strict=True)
+    return out
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
@@ -182,11 +186,23 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
          swap_memory=False, infer_shape=True, reverse=False, name=None):
-    """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked."""
+    """``tf.scan``: the accumulators of ``acc = fn(acc, row)``, stacked; with
+    ``reverse=True`` the rows are taken last to first and ``result[i]`` still belongs
+    to ``elems[i]`` (TF's): a scan of the flipped rows, flipped back."""
     init = None if initializer is None else _tf_structure(initializer)
-    return _control.scan(_pure(fn, "scan(fn)"), _tf_structure(elems), init,
-                         parallel_iterations, back_prop, swap_memory, infer_shape, reverse,
-                         name)
+    elems = _tf_structure(elems)
+    if reverse:
+        elems = _flip_rows(elems)
+    out = _control.scan(_pure(fn, "scan(fn)"), elems, init, parallel_iterations, back_prop,
+                        swap_memory, infer_shape, False, name)
+    return _flip_rows(out) if reverse else out
+
+
+def _flip_rows(structure):
+    """Every tensor of ``structure`` with its rows (axis 0) in reverse order."""
+    from ..tracing import reverse as flip
+    leaves, rebuild = flatten(structure)
+    return rebuild([flip(x, [0]) for x in leaves])
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

@@ -65,7 +65,23 @@ def _expand_ellipsis(parts, out, xs, equation):
     n = max(counts)
     letters = "".join(free[:n])
     parts = [p.replace("...", letters[n - k:]) for p, k in zip(parts, counts)]
+    _broadcast_batch(parts, xs, letters)
     return parts, (letters if out is None else out.replace("...", letters))
+
+
+def _broadcast_batch(parts, xs, letters):
+    """The ``...`` axes broadcast as numpy's: an operand's axis of size 1 is stretched
+    to the others' size (``xs`` changed in place)."""
+    sizes = {}
+    for part, x in zip(parts, xs):
+        for c, d in zip(part, x.shape):
+            if c in letters and d != 1:
+                sizes.setdefault(c, d)
+    for i, (part, x) in enumerate(zip(parts, xs)):
+        target = [sizes.get(c, d) if c in letters and d == 1 else d
+                  for c, d in zip(part, x.shape)]
+        if tuple(target) != tuple(x.shape):
+            xs[i] = _t.broadcast_to(x, target)
 
 
 def _diagonals(x, part):

@@ -79,7 +79,7 @@ class KerasOptimizer(Optimizer):
         self.iterations.value = np.int64(self.iterations.value + 1)
 
     def variables(self):
-        return ([self.iterations] if self.iterations is not None else []) + super().variables()
+        return ([self.iterations] if self.iterations is not None else []) + super()._own_variables()
 
     def _rate_variable(self, graph):
         """The learning rate as a variable, as graph-mode Keras keeps it (so that

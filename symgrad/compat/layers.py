@@ -28,6 +28,7 @@ from . import distributions as _distributions
 from . import initializers as _init
 from .more_ops import separable_conv2d as _separable
 from . import variables as _variables
+from .layer_activity import add_activity_loss, with_activity_regularizer
 from .scopes import get_variable, variable_scope
 
 
@@ -46,6 +47,7 @@ class Dense:
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.trainable, self.name = trainable, name
         self.constraints = (kernel_constraint, bias_constraint)   # (tf.train applies them)
+        self.activity_regularizer = kwargs.get("activity_regularizer")
         self.kernel = self.bias = None
         self._scope = None
 
@@ -79,7 +81,10 @@ class Dense:
                                          trainable=self.trainable,
                                          constraint=self.constraints[1])
                 out = out + self.bias
-            return self.activation(out) if self.activation is not None else out
+            out = self.activation(out) if self.activation is not None else out
+        if self.activity_regularizer is not None:
+            add_activity_loss(out, self.activity_regularizer)
+        return out
 
     @property
     def variables(self):
@@ -101,6 +106,7 @@ class Dense:
     non_trainable_weights = non_trainable_variables
 
 
+@with_activity_regularizer
 def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
           bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
           activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
@@ -162,6 +168,7 @@ def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activati
         return activation(out) if activation is not None else out
 
 
+@with_activity_regularizer
 def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
            data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
@@ -180,6 +187,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
+@with_activity_regularizer
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", activation=None, use_bias=True,
                      kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
@@ -202,6 +210,7 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
         kernel_regularizer, bias_regularizer, trainable, (kernel_constraint, bias_constraint))
 
 
+@with_activity_regularizer
 def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
                      activation=None, use_bias=True, depthwise_initializer=None,
@@ -350,6 +359,7 @@ def average_pooling1d(inputs, pool_size, strides, padding="valid",
     return _pool1d(_conv.avg_pool, inputs, pool_size, strides, padding, data_format, name)
 
 
+@with_activity_regularizer
 def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
            data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,

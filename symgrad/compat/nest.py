@@ -75,3 +75,36 @@ def same_structure(a, b):
         return (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list))
                 and len(a) == len(b) and all(map(same_structure, a, b)))
     return True
+
+
+# -- tf.nest: TF's names over the walkers above ---------------------------------------
+
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    """``tf.nest.pack_sequence_as``: ``structure`` holding ``flat_sequence``'s items."""
+    return pack(structure, list(flat_sequence))
+
+
+def map_structures(func, *structures, **kwargs):
+    """``tf.nest.map_structure``: ``func`` of the leaves at each place of ``structures``
+    (which must nest alike), in the first one's structure."""
+    unknown = set(kwargs) - {"check_types", "expand_composites"}
+    if unknown:
+        raise ValueError(f"tf.nest.map_structure: unexpected arguments {sorted(unknown)}")
+    if not structures:
+        raise ValueError("tf.nest.map_structure: give at least one structure")
+    for other in structures[1:]:
+        assert_same_structure(structures[0], other)
+    columns = zip(*(flatten(s) for s in structures))
+    return pack(structures[0], [func(*leaves) for leaves in columns])
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    """``tf.nest.assert_same_structure``: ValueError unless both nest alike."""
+    if not same_structure(nest1, nest2):
+        raise ValueError("The two structures don't have the same nested structure.\n\n"
+                         f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}")
+
+
+def is_nested(seq):
+    """``tf.nest.is_nested``: True for a list, tuple (namedtuple) or dict."""
+    return isinstance(seq, (list, tuple, dict))

@@ -19,10 +19,12 @@ True foo/v:0
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import numpy as np
 
 from .. import tracing as _t
+from ..evaluate import evaluate
 from ..graph import Node
 from . import initializers as _init
 from .state import state_of
@@ -37,10 +39,14 @@ class VariableScope:
     """A variable scope: its full name, reuse flag, default initializer and dtype."""
 
     def __init__(self, name="", reuse=None, initializer=None, regularizer=None, dtype=None,
-                 name_scope="", partitioner=None):
-        self.name, self.reuse = name, reuse
+                 name_scope="", partitioner=None, custom_getter=None):
+        self.name, self.reuse = name, False if reuse is None else reuse   # (TF: False)
         self.initializer, self.regularizer, self.dtype = initializer, regularizer, dtype
         self.original_name_scope, self.partitioner = name_scope, partitioner
+        self.custom_getter = custom_getter
+
+    def set_custom_getter(self, custom_getter):
+        self.custom_getter = custom_getter
 
     def reuse_variables(self):
         """Later ``get_variable`` calls in this scope reuse (``scope.reuse_variables()``)."""
@@ -74,13 +80,16 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     elif name_or_scope is None and default_name is None:
         raise TypeError("variable_scope: pass name_or_scope or default_name")
     else:
-        short = name_or_scope or _unique_scope(graph, parent, default_name)
-        full, base = (f"{parent.name}/{short}" if parent.name else short), None
+        short = name_or_scope if name_or_scope is not None else \
+            _unique_scope(graph, parent, default_name)
+        full, base = (f"{parent.name}/{short}" if parent.name and short else
+                      short or parent.name), None   # ("": the enclosing scope's name)
     inherit = base if base is not None else parent
     scope = VariableScope(full, reuse or inherit.reuse,
                           initializer or inherit.initializer,
                           regularizer or inherit.regularizer, dtype or inherit.dtype,
-                          partitioner=partitioner or inherit.partitioner)
+                          partitioner=partitioner or inherit.partitioner,
+                          custom_getter=_wrapped_getter(custom_getter, inherit.custom_getter))
     state = state_of(graph)
     stack, counts = state.var_scopes, state.scope_counts
     saved = dict(counts) if base is not None else None
@@ -104,6 +113,17 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                 counts[key] = 0
 
 
+def _wrapped_getter(custom_getter, outer_getter):
+    """A scope's custom getter: ``custom_getter`` calling the enclosing scope's around
+    the true getter, as TF nests them."""
+    if custom_getter is None or outer_getter is None:
+        return custom_getter if custom_getter is not None else outer_getter
+
+    def wrapped(getter, *args, **kwargs):
+        return custom_getter(functools.partial(outer_getter, getter), *args, **kwargs)
+    return wrapped
+
+
 def _unique_scope(graph, parent, default_name):
     """``default_name``, else ``default_name_1``, ``_2`` ...: the first not opened yet
     inside the parent scope (since the parent was last entered)."""
@@ -121,14 +141,35 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                  trainable=None, collections=None, caching_device=None, partitioner=None,
                  validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
                  synchronization=None, aggregation=None):
-    """The variable ``scope/name``: made, or with reuse the existing one."""
+    """The variable ``scope/name``: made, or with reuse the existing one; through the
+    scope's (or this call's) ``custom_getter`` if there is one, which TF calls with the
+    true getter, the full name and the other arguments as keywords."""
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
+    kwargs = dict(shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
+                  reuse=scope.reuse, trainable=trainable, collections=collections,
+                  caching_device=caching_device, partitioner=partitioner,
+                  validate_shape=validate_shape, use_resource=use_resource,
+                  constraint=constraint, synchronization=synchronization,
+                  aggregation=aggregation)
+    getter = custom_getter if custom_getter is not None else scope.custom_getter
+    if getter is None:
+        return _true_getter(full, **kwargs)
+    return getter(getter=_true_getter, name=full, **kwargs)
+
+
+def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                 reuse=None, trainable=None, collections=None, partitioner=None,
+                 constraint=None, **ignored):
+    """``get_variable`` of the full name ``name`` (what custom getters call)."""
+    scope = get_variable_scope()
+    full, (path, _, name) = name, name.rpartition("/")
+    reuse = scope.reuse if reuse is None else reuse
     store = state_of(_t.get_default_graph()).variables
     found_in = _store_holding(full)
     if found_in is not None:
         store = found_in
-        if not scope.reuse:
+        if not reuse:
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                              "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         found = store[full]
@@ -136,7 +177,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
             raise ValueError(f"Trying to share variable {full}, but specified shape "
                              f"{tuple(shape)} and found shape {found.shape}.")
         return found
-    if scope.reuse is True:
+    if reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
     dtype = tf_dtype_arg(dtype) or scope.dtype
@@ -145,7 +186,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     graph = _t.get_default_graph()
 
     def make(value, short):
-        with graph.absolute_scope(scope.name):
+        with graph.absolute_scope(path):
             return Variable(value, trainable=True if trainable is None else trainable,
                             collections=keys, name=short, constraint=constraint)
     partitioner = partitioner or scope.partitioner
@@ -210,7 +251,9 @@ def _initial_value(full, shape, dtype, initializer, partition_info=None):
         extra = {} if partition_info is None else {"partition_info": partition_info}
         made = initializer(tuple(shape), dtype=dt, **extra)
         return np.asarray(made.value if isinstance(made, Node) else made, dtype=dt)
-    value = initializer.value if isinstance(initializer, Node) else initializer
+    value = initializer
+    if isinstance(initializer, Node):   # a tensor: its value now, computed if not a leaf
+        value = initializer.value if initializer.value is not None else evaluate(initializer)
     arr = np.asarray(value, dtype=tf_dtype(value, dtype))
     if shape is not None and tuple(shape) != arr.shape:
         raise ValueError(f"get_variable {full}: the initial value has shape {arr.shape}, not "

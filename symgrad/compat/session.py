@@ -21,13 +21,14 @@ Sits on top of the pipeline with ``teach``; nothing below imports it.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import sys
 import weakref
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import FeedError, ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
@@ -139,6 +140,10 @@ _PARTIAL_RUN = ("Session.partial_run_setup / partial_run: partial runs are not s
                 "first part, then feed its values (feed_dict={intermediate: value}) to the next")
 
 
+_CPU = collections.namedtuple("DeviceAttributes", "name device_type memory_limit_bytes")(
+    "/job:localhost/replica:0/task:0/device:CPU:0", "CPU", 268435456)
+
+
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
@@ -189,6 +194,10 @@ class Session:
                     del DEFAULT_SESSIONS[i]
                     break
 
+    def list_devices(self):
+        """TF's ``sess.list_devices()``: the one device here, this process's CPU."""
+        return [_CPU]
+
     def partial_run_setup(self, fetches, feeds=None):
         """Refused: symgrad runs each ``run`` call whole."""
         raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
@@ -225,6 +234,7 @@ class Session:
         fetches = _resolve(fetches, self.graph)
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
+        _check_graph(tensors, self.graph)
         with run_number(self._runs, self._executions):
             found = self._execute(ops, tensors, feeds)
         self._runs += 1
@@ -330,6 +340,10 @@ class Session:
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        except FeedError as exc:   # a placeholder of any shape not fed: TF's error class
+            if isinstance(exc, errors.OpError):
+                raise
+            raise errors.UnfedPlaceholderError(None, None, str(exc)) from None
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}
@@ -420,6 +434,14 @@ def _like(fetch, items):
     if isinstance(fetch, list):
         return items
     return type(fetch)(*items) if hasattr(fetch, "_fields") else tuple(items)
+
+
+def _check_graph(tensors, graph):
+    """TF's ValueError for a fetched tensor of another graph (a session runs its own)."""
+    for t in tensors:
+        if isinstance(t, Node) and t.graph is not graph:
+            raise ValueError(f"Fetch argument {t.name!r} cannot be interpreted as a Tensor. "
+                             f"(Tensor {t.name!r} is not an element of this graph.)")
 
 
 def _sized_by(order, slots, feeds, unfed):

@@ -2,7 +2,10 @@
 ``tf.__version__`` (``tf.VERSION``), ``tf.RunOptions``/``tf.RunMetadata`` (profiling
 arguments of ``sess.run``), ``tf.GraphOptions``/``tf.OptimizerOptions`` (XLA's JIT
 switch in a ``ConfigProto``), and ``tf.config.experimental``'s device queries (the TF
-1.14-1.15 GPU memory-growth recipe: no GPU here, so the loop over GPUs does nothing).
+1.14-1.15 GPU memory-growth recipe: no GPU here, so the loop over GPUs does nothing);
+``tf.AggregationMethod`` (how ``tf.gradients`` adds gradients: every method gives the
+same sums here), ``tf.VariableSynchronization`` and ``tf.VariableAggregation``
+(distributed-training arguments of ``tf.get_variable``/``tf.Variable``).
 
 ``tf.__version__`` is the TF1 API level ``compat.v1`` follows ("1.15.0"), so scripts
 that branch on the version take their TF1 path; ``symgrad.__version__`` is symgrad's.
@@ -19,7 +22,8 @@ import collections
 import types
 
 __all__ = ["VERSION", "GIT_VERSION", "COMPILER_VERSION", "RunOptions", "RunMetadata",
-           "GraphOptions", "OptimizerOptions", "config"]
+           "GraphOptions", "OptimizerOptions", "config", "AggregationMethod",
+           "VariableSynchronization", "VariableAggregation"]
 
 VERSION = "1.15.0"
 GIT_VERSION = "symgrad"
@@ -80,3 +84,20 @@ config = types.SimpleNamespace(
         list_logical_devices=list_physical_devices,
         set_memory_growth=_ignored, set_visible_devices=_ignored,
         set_virtual_device_configuration=_ignored))
+
+
+class AggregationMethod:
+    """``tf.AggregationMethod``: TF's values for ``tf.gradients(aggregation_method=)``."""
+    ADD_N = DEFAULT = 0
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+class VariableSynchronization:
+    """``tf.VariableSynchronization``: when replicas sync a variable (one process here)."""
+    AUTO, NONE, ON_WRITE, ON_READ = 0, 1, 2, 3
+
+
+class VariableAggregation:
+    """``tf.VariableAggregation``: how replicas' updates combine (one process here)."""
+    NONE, SUM, MEAN, ONLY_FIRST_REPLICA, ONLY_FIRST_TOWER = 0, 1, 2, 3, 3

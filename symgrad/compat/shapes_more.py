@@ -54,6 +54,13 @@ class UnknownDimension:
     def __repr__(self):
         return "Dimension(None)"
 
+    def _unknown(self, other):
+        """Arithmetic with an unknown size is unknown (TF1's Dimension)."""
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unknown
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _unknown
+
 
 def Dimension(value):  # noqa: N802  (TF's class name)
     """``tf.Dimension(value)``: an int with ``.value``, or the unknown size for None."""

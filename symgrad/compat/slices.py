@@ -32,7 +32,7 @@ from ..ops.sizes import sizes_of
 from ..tracing.arrays import static_value
 from ..tracing import math_ops as _math_ops
 from ..tracing import selection as _selection
-from .tensor import TensorShape, as_tf1, constant
+from .tensor import TensorShape, as_tf1, constant, tf_dtype_arg
 from .variables import tf_dtype
 
 
@@ -121,8 +121,20 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         return dense if dtype is None or dense.dtype == np.dtype(dtype) else \
             _t.cast(dense, dtype, name=name)
     if not _holds_tensor(value):   # a constant named ``name`` ("w:0"), TF's dtypes
+        dtype = dtype if dtype is not None else _hinted(value, preferred_dtype, dtype_hint)
         return constant(value, dtype=tf_dtype(value, dtype), name=name or "Const")
     return _t.convert_to_tensor(value, dtype, name)
+
+
+def _hinted(value, preferred_dtype, dtype_hint):
+    """The preferred dtype if ``value`` converts to it (TF tries it first and falls back
+    to the value's own dtype: a Python float does not become an integer), else None."""
+    hint = preferred_dtype if preferred_dtype is not None else dtype_hint
+    if hint is None:
+        return None
+    target = np.dtype(tf_dtype_arg(hint))
+    python_floats = not isinstance(value, np.ndarray) and np.asarray(value).dtype.kind == "f"
+    return None if python_floats and target.kind in "iub" else target
 
 
 def _holds_tensor(value):

@@ -41,6 +41,7 @@ from ..dims import is_static
 from ..graph import Node
 from ..tracing import arrays as _arrays
 from ..tracing.arrays import static_value
+from . import rows as _rows
 from .metrics import div_no_nan  # noqa: F401  (tf.div_no_nan: one with the metrics')
 from .v1_ops import nn
 
@@ -156,6 +157,10 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     """``tf.gather_nd`` (``tracing.arrays``'), with run-time strides where the addressed
     axes' sizes are unknown when the graph is built (module docstring)."""
     p = _t.as_tensor(params)
+    if _row_indices(indices) and not batch_dims and p.shape is not None:
+        # TF's gradient of indices [n, 1] is IndexedSlices of those rows (as tf.gather's),
+        # which the optimizers apply sparsely (momentum leaves the other rows alone)
+        return _rows.gather(p, _t.as_tensor(indices)[:, 0], name=name)
     if not isinstance(indices, Node) or batch_dims or p.shape is None:
         return _arrays.gather_nd(p, indices, batch_dims=batch_dims, name=name)
     m = indices.shape[-1]
@@ -173,6 +178,12 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         stride = sizes[k] if stride is None else stride * sizes[k]
     rows = _t.reshape(p, [-1] + [int(d) for d in rest])
     return _t.gather(rows, flat, name=name)
+
+
+def _row_indices(indices):
+    """True for indices of shape [n, 1] (n known or not): whole rows of params."""
+    shape = indices.shape if isinstance(indices, Node) else np.shape(indices)
+    return shape is not None and len(shape) == 2 and shape[-1] == 1
 
 
 def tf_tuple(tensors, name=None, control_inputs=None):

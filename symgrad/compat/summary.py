@@ -132,13 +132,21 @@ def _histogram_value(tag, values):
 _INVALID_TAG = re.compile(r"[^-/\w.]")
 
 
-def _summary_op(kind, name, tensor, collections, encode):
+def _summary_op(name, tensor, collections, encode, family=None):
     graph = get_default_graph()
     tensor = convert_to_tensor(tensor)   # (an IndexedSlices: its dense tensor, as TF)
     # TF's tag: the name with characters other than letters, digits, _ - / . made _,
-    # as a name scope unique in the graph ("w_1" beside a variable w, "loss__raw_")
-    tag = graph.unique_name(_INVALID_TAG.sub("_", name).lstrip("/") or "summary")
-    op = Operation(f"{kind}_{name}", inputs=[tensor], graph=graph,
+    # as a name scope unique in the graph ("w_1" beside a variable w, "loss__raw_");
+    # a family is the scope's first part and, again, the tag's ("train/train/loss")
+    base = _INVALID_TAG.sub("_", name).lstrip("/") or "summary"
+    if family is not None:
+        family = _INVALID_TAG.sub("_", family).lstrip("/")
+        base = f"{family}/{base}"
+    tag = graph.unique_name(base)
+    if family is not None:
+        tag = f"{family}/{tag}"
+    # (the operation is named as TF names it: its tag, so merge_all(scope=) finds it)
+    op = Operation(tag, inputs=[tensor], graph=graph,
                    result=lambda values: encode(tag, values[0]))
     for key in [GraphKeys.SUMMARIES] if collections is None else collections:
         state_of(graph).add_to_collection(key, op)
@@ -152,13 +160,13 @@ def scalar(name, tensor, collections=None, family=None):
             raise ArgumentError(f"tf.summary.scalar({name!r}): the tensor must hold one "
                                 f"value, got shape {np.shape(value)}")
         return _scalar_value(tag, np.asarray(value).reshape(()))
-    return _summary_op("scalar", name, tensor, collections, encode)
+    return _summary_op(name, tensor, collections, encode, family)
 
 
 def histogram(name, values, collections=None, family=None):
     """``tf.summary.histogram``: running it gives a Summary holding the values'
     histogram."""
-    return _summary_op("histogram", name, values, collections, _histogram_value)
+    return _summary_op(name, values, collections, _histogram_value, family)
 
 
 def merge(inputs, collections=None, name=None):
@@ -176,8 +184,11 @@ def merge(inputs, collections=None, name=None):
 
 
 def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
-    """Every summary of collection ``key`` merged; None when there is none (TF)."""
+    """Every summary of collection ``key`` (whose name matches ``scope``, as
+    ``tf.get_collection`` filters) merged; None when there is none (TF)."""
     found = state_of(get_default_graph()).collection(key)
+    if scope is not None:
+        found = [op for op in found if re.match(scope, getattr(op, "name", "") or "")]
     return merge(found, name=name) if found else None
 
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from .. import tracing as _t
 from ..graph import Dim, same_up_to_unknown, size_symbol_name
-from .state import DEFAULT_SESSIONS
+from .state import DEFAULT_SESSIONS, state_of
+from .tensor_shape import Dimension, TensorShape, UnknownShape  # noqa: F401
 
 
 _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
@@ -50,84 +51,6 @@ dtypes = types.SimpleNamespace(   # tf.dtypes.float32, tf.dtypes.as_dtype
     float64=np.float64, double=np.float64, int8=np.int8, int16=np.int16, int32=np.int32,
     int64=np.int64, uint8=np.uint8, uint16=np.uint16, uint32=np.uint32, uint64=np.uint64,
     bool=np.bool_)
-
-
-class Dimension(int):
-    """A known size in a :class:`TensorShape`: an int with TF1's ``.value``
-    (``x.get_shape()[1].value``; an unknown size is a Dim, whose ``.value`` is None)."""
-
-    @property
-    def value(self):
-        return int(self)
-
-
-class TensorShape(tuple):
-    """A shape tuple with TF1's methods (``as_list``, ``ndims``, ``num_elements``)."""
-
-    def __new__(cls, dims=()):
-        if dims is None:   # unknown rank (a placeholder made without a shape)
-            return UnknownShape()
-        return super().__new__(cls, (Dimension(d) if isinstance(d, (int, np.integer)) and
-                                     not isinstance(d, (bool, np.bool_)) else d for d in dims))
-
-    def as_list(self):
-        return [int(d) if isinstance(d, int) else None for d in self]
-
-    @property
-    def ndims(self):
-        return len(self)
-
-    @property
-    def dims(self):
-        return list(self)
-
-    def num_elements(self):
-        if not self.is_fully_defined():
-            return None
-        total = 1
-        for d in self:
-            total *= d
-        return total
-
-    def is_fully_defined(self):
-        return all(isinstance(d, int) for d in self)
-
-    def __repr__(self):
-        # as the tuple it is, so messages read the same everywhere
-        return tuple.__repr__(tuple(None if d is None else d for d in self))
-
-    def __str__(self):
-        # TF1 prints a size not yet known as "?": print(x.shape) shows (?, 3)
-        sizes = ["?" if d is None or not isinstance(d, int) else str(int(d)) for d in self]
-        return "(" + ", ".join(sizes) + ("," if len(sizes) == 1 else "") + ")"
-
-
-class UnknownShape:
-    """TF1's ``TensorShape(None)``: the shape of a tensor of unknown rank (``x.get_shape()``
-    of ``tf.placeholder(tf.float32)``); prints ``<unknown>``, ``ndims`` and ``dims`` None."""
-
-    ndims = dims = rank = None
-
-    def as_list(self):
-        raise ValueError("as_list() is not defined on an unknown TensorShape.")
-
-    def is_fully_defined(self):
-        return False
-
-    def num_elements(self):
-        return None
-
-    def __eq__(self, other):
-        return isinstance(other, UnknownShape) or other is None
-
-    def __hash__(self):
-        return hash(None)
-
-    def __str__(self):
-        return "<unknown>"
-
-    def __repr__(self):
-        return "TensorShape(None)"
 
 
 # TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
@@ -227,6 +150,16 @@ class TF1Tensor(_t.Tensor):
         """TF1's operation of this tensor (:class:`TensorOp`); ``opdef`` is symgrad's op."""
         return TensorOp(self)
 
+    device = ""        # (placement is not modelled: TF's empty string, no device set)
+    value_index = 0    # (each operation here has one output, this tensor)
+
+    def consumers(self):
+        """TF1's ``t.consumers()``: the operations that take this tensor as an input, in
+        the order they were made (the tensors' ops, then the other operations)."""
+        ops = [TensorOp(n) for n in self.graph.nodes if any(x is self for x in n.inputs)]
+        others = state_of(self.graph).operations.values()
+        return ops + [op for op in others if any(x is self for x in op.inputs)]
+
     @property
     def shape(self):
         return self._shape
@@ -324,6 +257,8 @@ def tf1_results(fn):
     except (TypeError, ValueError):
         names = []
     at = names.index("dtype") if "dtype" in names else None
+    # (a result whose dtype an argument sets, argmax's int64 output_type, keeps it)
+    typed = any(n in names for n in ("output_type", "out_type", "out_idx"))
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
@@ -333,7 +268,7 @@ def tf1_results(fn):
         elif isinstance(kwargs.get("dtype"), str):
             kwargs = dict(kwargs, dtype=tf_dtype_arg(kwargs["dtype"]))
         out = fn(*args, **kwargs)
-        if _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32, as TF makes it
+        if not typed and _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32
             out = _tf_default_dtype(out)
         for hook in RESULT_HOOKS:
             out = hook(out)

@@ -152,6 +152,10 @@ class Optimizer:
         return sorted(self._slots)
 
     def variables(self):
+        """The slots (and Adam's powers), sorted by name as TF returns them."""
+        return sorted(self._own_variables(), key=lambda v: v.name)
+
+    def _own_variables(self):
         return [s for table in self._slots.values() for s in table.values()]
 
     def update(self, var, g, slots, hyper):
@@ -332,8 +336,8 @@ class AdamOptimizer(Optimizer):
         for power, beta in zip(self._powers, (h["beta1"], h["beta2"])):
             _slot_set(power, power.value * beta)
 
-    def variables(self):
-        return super().variables() + list(self._powers or [])
+    def _own_variables(self):
+        return super()._own_variables() + list(self._powers or [])
 
 
 class RMSPropOptimizer(Optimizer):

@@ -150,7 +150,15 @@ initialize_all_variables = global_variables_initializer
 all_variables = global_variables   # (TF1's deprecated names)
 initialize_variables = variables_initializer
 
-get_default_session = default_session
+
+
+def get_default_session():
+    """``tf.get_default_session()``: the innermost ``with sess:`` session, None outside
+    one (TF; ``t.eval()`` without one is the ValueError)."""
+    try:
+        return default_session()
+    except ValueError:
+        return None
 
 
 class UnconnectedGradients:
@@ -420,7 +428,7 @@ layers.Layer = keras.layers.Layer   # (TF1's tf.layers.Layer: keras's base layer
 def name_scope(name, default_name=None, values=None):
     """``tf.name_scope``: prefix the names of tensors made inside the block."""
     with get_default_graph().name_scope(name or default_name) as scope:
-        yield scope + "/"
+        yield scope + "/" if scope else ""
 
 
 matmul = _t.matmul
@@ -493,4 +501,7 @@ from .v1_breadth import *  # noqa: E402,F401,F403  (tf.repeat, tf.math.asinh, tf
 from .v1_breadth import place as _place_breadth  # noqa: E402
 _place_breadth(image=image, metrics=metrics, train=train, random=random,
                distributions=distributions, sparse=sparse)
+initializers.tables_initializer = tables_initializer  # noqa: E305,F405 (no tables: a no-op)
+version = _runtime.namespace("version", VERSION=VERSION, GIT_VERSION=GIT_VERSION,  # noqa: F405
+                             COMPILER_VERSION=COMPILER_VERSION)  # noqa: F405
 from .python_ops import numpy_function, py_func, py_function  # noqa: E402,F401

@@ -4,7 +4,7 @@ notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, `
 ``div_no_nan``, ``gather_nd`` over run-time sizes, ``identity_n`` (``small_ops``), the
 tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
 their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; ``xlogy``,
-``polyval`` and the rest of ``math_extra``.  (``v1_breadth`` adds the inverse
+``polyval`` and the rest of ``math_extra``; ``tf.nest`` (``compat.nest``).  (``v1_breadth`` adds the inverse
 hyperbolics, ``linalg.matvec``, the moments and the other names the breadth round
 found.)
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .. import tracing as _tracing
 from . import math_extra as _math_extra
+from . import nest as _nest
 from . import slices as _slices
 from . import segments as _segments
 from . import small_ops as _small_ops
@@ -21,6 +22,7 @@ from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
 from .array_updates import tensor_scatter_nd_update
 from .array_updates import __all__ as _updates
 from .einsum import einsum
+from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
@@ -30,6 +32,13 @@ from .tensor import tf1_results
 from .v1_ops import linalg, math, nn, round as _round
 
 tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
+
+
+@tf1_results
+def transpose(a, perm=None, name="transpose", conjugate=False):
+    """``tf.transpose`` with TF1's ``conjugate`` (real tensors: nothing to conjugate)."""
+    return _tracing.transpose(a, perm, name=None if name == "transpose" else name)
+
 rint = _round   # (both round half to even, as TF)
 math.l2_normalize = nn.l2_normalize
 nn.xw_plus_b = tf1_results(_small_ops.xw_plus_b)
@@ -39,6 +48,10 @@ nn.fused_batch_norm = tf1_results(_small_ops.fused_batch_norm)
 math.divide_no_nan = tf1_results(div_no_nan)
 math.roll = tf1_results(roll)
 manip = namespace("manip", roll=roll)
+nest = namespace("nest", flatten=_nest.flatten, pack_sequence_as=_nest.pack_sequence_as,
+                 map_structure=_nest.map_structures, flatten_up_to=_nest.flatten_up_to,
+                 assert_same_structure=_nest.assert_same_structure,
+                 is_nested=_nest.is_nested, is_sequence=_nest.is_nested)
 linalg.einsum = tf1_results(einsum)
 linalg.lstsq = tf1_results(matrix_solve_ls)
 for _name in _segments.__all__:   # tf.math.segment_prod, ...
@@ -54,8 +67,9 @@ math.softsign = nn.softsign
 linalg.l2_normalize, linalg.global_norm = nn.l2_normalize, tf1_results(_slices.global_norm)
 linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
 scalar_mul = math.scalar_mul
+math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
 
-__all__ = ["scalar_mul"] + list(_segments.__all__) + list(_updates) + [
+__all__ = ["scalar_mul", "div", "reduce_mean", "transpose", "nest"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
     "invert_permutation", "truncatediv", "truncatemod", "lbeta"]

@@ -92,6 +92,16 @@ class Variable(_t.Variable, TF1Tensor):
             state.add_to_collection(key, node)
         return node
 
+    def __repr__(self):
+        # TF1's: a reference variable's dtype ends in _ref (print(tf.trainable_variables()))
+        return (f"<tf.Variable {self.name!r} shape={self.get_shape()} "
+                f"dtype={self.dtype.name}_ref>")
+
+    def __bool__(self):
+        # TF1's variable is a Python object without a truth value of its own, so true
+        # (``ema.average(v) or v``); a tensor's truth value is the TypeError
+        return True
+
     @property
     def trainable(self):
         return self.attrs.get("trainable", True)
@@ -142,9 +152,19 @@ class Variable(_t.Variable, TF1Tensor):
 def _initialize(variables):
     def effect(values, session):
         for v in variables:
-            v.value = np.array(v.initial)
+            v.value = np.array(_start_value(v, session))
             session.mark_initialized(v)
     return effect
+
+
+def _start_value(v, session):
+    """The value ``v``'s initializer sets: its initial value, or for a variable made
+    from another's ``initialized_value()`` (an average's shadow) that variable's value
+    now if this session initialised it (TF reads it through ``initialized_value``)."""
+    source = getattr(v, "initial_from", None)
+    if source is not None and source in session._initialized:
+        return np.array(source.value, dtype=v.dtype)
+    return v.initial
 
 
 def _update(ref, combine, value, name, kind):
@@ -329,8 +349,18 @@ def control_dependencies(control_inputs):
 
 
 def get_global_step(graph=None):
-    found = state_of(graph or _graph()).collection(GraphKeys.GLOBAL_STEP)
-    return found[0] if found else None
+    """The GLOBAL_STEP collection's variable, else (as TF) the integer scalar variable
+    named ``global_step`` (Mechanics 101 makes it with ``tf.Variable(0, name=...)``)."""
+    graph = graph or _graph()
+    found = state_of(graph).collection(GraphKeys.GLOBAL_STEP)
+    if found:
+        return found[0]
+    named = [v for v in state_of(graph).collection(GraphKeys.GLOBAL_VARIABLES)
+             if isinstance(v, Variable) and v.name == "global_step:0"]
+    if named and (named[0].dtype.kind not in "iu" or named[0].shape != ()):
+        raise TypeError(f"Existing \"global_step\" must be an integer scalar variable; "
+                        f"it has dtype {named[0].dtype} and shape {named[0].shape}")
+    return named[0] if named else None
 
 
 def create_global_step(graph=None):

@@ -138,7 +138,17 @@ class Function:
 
 
 def flatten(structure):
-    """Leaves of a nested list/tuple (anything else is a leaf) and a rebuilder."""
+    """Leaves of a nested list/tuple/dict (anything else is a leaf) and a rebuilder; a
+    dict's values are taken in the order of its sorted keys, as TF's ``nest`` does, and
+    rebuilt in the dict's own order."""
+    if isinstance(structure, dict):
+        keys = sorted(structure)
+        flat, rebuild_values = flatten([structure[k] for k in keys])
+
+        def rebuild_dict(values):   # (in the dict's own key order, as TF rebuilds it)
+            found = dict(zip(keys, rebuild_values(values)))
+            return type(structure)((k, found[k]) for k in structure)
+        return flat, rebuild_dict
     if isinstance(structure, (list, tuple)):
         parts = [flatten(s) for s in structure]
         flat = [leaf for items, _ in parts for leaf in items]

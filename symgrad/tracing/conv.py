@@ -40,15 +40,16 @@ __all__ = ["conv1d", "conv2d", "conv2d_transpose", "max_pool", "avg_pool", "max_
            "avg_pool2d"]
 
 
-def _spatial(value, what, n=2):
-    """An int or a list (n spatial entries, or n + 2 with batch and channel) as a tuple."""
+def _spatial(value, what, n=2, channels_first=False):
+    """An int or a list (n spatial entries, or n + 2 with batch and channel: in NCHW
+    order, the channel second, when ``channels_first``) as a tuple."""
     v = [int(d) for d in np.atleast_1d(static_value(value, what))]
     if len(v) == 1:
         return tuple(v) * n
     if len(v) == n:
         return tuple(v)
     if len(v) == n + 2:
-        return tuple(v[1:-1])
+        return tuple(v[2:] if channels_first else v[1:-1])
     raise ShapeError(f"{what}: {v} needs 1, {n} or {n + 2} entries")
 
 
@@ -123,8 +124,8 @@ def conv2d(input=None, filters=None, strides=None, padding=None, use_cudnn_on_gp
     if f.shape[2] != x.shape[3]:
         raise ShapeError(f"conv2d: filters {f.shape} expect {f.shape[2]} input channels, the "
                          f"input has {x.shape[3]}")
-    patches, _ = _windows(x, f.shape[:2], _spatial(strides, "conv2d(strides)"),
-                          _spatial(dilations, "conv2d(dilations)"), padding, 0)
+    patches, _ = _windows(x, f.shape[:2], _spatial(strides, "conv2d(strides)", 2, channels_first),
+                          _spatial(dilations, "conv2d(dilations)", 2, channels_first), padding, 0)
     taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
     y = apply("einsum", [patches, taps], subscripts="nhwck,kco->nhwo")
     return _back(y, channels_first, name)
@@ -152,8 +153,8 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
     if channels_first:
         shape = (shape[0], shape[2], shape[3], shape[1])
     index, (top, bottom, left, right) = _window_index(
-        shape, f.shape[:2], _spatial(strides, "conv2d_transpose(strides)"),
-        _spatial(dilations, "conv2d_transpose(dilations)"), padding)
+        shape, f.shape[:2], _spatial(strides, "conv2d_transpose(strides)", 2, channels_first),
+        _spatial(dilations, "conv2d_transpose(dilations)", 2, channels_first), padding)
     expected = (shape[0],) + np.broadcast_shapes(*[i.shape for i in index[1:]])[:2] + (
         f.shape[3],)
     if y.shape != expected:
@@ -177,7 +178,8 @@ def conv1d(value=None, filters=None, stride=None, padding=None, use_cudnn_on_gpu
         x = transpose(x, (0, 2, 1))
     x4 = reshape(x, (x.shape[0], 1) + x.shape[1:])
     f4 = reshape(f, (1,) + f.shape)
-    (s,), (d,) = _spatial(stride, "conv1d(stride)", 1), _spatial(dilations, "conv1d", 1)
+    (s,), (d,) = (_spatial(stride, "conv1d(stride)", 1, channels_first),
+                  _spatial(dilations, "conv1d", 1, channels_first))
     y = conv2d(x4, f4, (1, s), padding, dilations=(1, d))
     y = reshape(y, (y.shape[0],) + y.shape[2:])
     return transpose(y, (0, 2, 1), name=name) if channels_first else named(y, name)
@@ -188,8 +190,9 @@ def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     """Maximum over each window of [N, H, W, C]; the gradient goes to the first maximum."""
     (x,) = _lift([input if value is None else value])
     x, channels_first = _nhwc(x, data_format)
-    patches, _ = _windows(x, _spatial(ksize, "max_pool(ksize)"),
-                          _spatial(strides, "max_pool(strides)"), (1, 1), padding, -np.inf)
+    patches, _ = _windows(x, _spatial(ksize, "max_pool(ksize)", 2, channels_first),
+                          _spatial(strides, "max_pool(strides)", 2, channels_first), (1, 1),
+                          padding, -np.inf)
     k = patches.shape[-1]
     iota = literal(x.graph, np.arange(k, dtype=np.float64))
     hit = equal(patches, reduce_max(patches, -1, keepdims=True))
@@ -203,7 +206,8 @@ def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     """Mean over each window of [N, H, W, C] (SAME: over the real elements only)."""
     (x,) = _lift([input if value is None else value])
     x, channels_first = _nhwc(x, data_format)
-    ksize, strides = _spatial(ksize, "avg_pool(ksize)"), _spatial(strides, "avg_pool(strides)")
+    ksize, strides = (_spatial(ksize, "avg_pool(ksize)", 2, channels_first),
+                      _spatial(strides, "avg_pool(strides)", 2, channels_first))
     patches, (top, bottom, left, right) = _windows(x, ksize, strides, (1, 1), padding, 0)
     real = np.pad(np.ones(x.shape[1:3]), [(top, bottom), (left, right)])
     oh, ow = patches.shape[1:3]
