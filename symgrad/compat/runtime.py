@@ -279,11 +279,32 @@ MISSING = {
                      "histograms)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
-    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells, "
-               "contrib.layers' regularizers, initializers, fully_connected and flatten, "
-               "contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
+    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
+               "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
+               "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
+    "contrib.slim": "of TF-Slim, symgrad has the layers (conv2d, conv1d, fully_connected, "
+                    "max_pool2d, avg_pool2d, flatten, dropout, batch_norm, conv2d_transpose, "
+                    "separable_conv2d, one_hot_encoding, softmax, repeat, stack), arg_scope, "
+                    "the variable functions (model_variable, get_variables...), the "
+                    "regularizers and initializers, slim.losses, slim.learning "
+                    "(create_train_op, train) and slim.utils; not the model zoo "
+                    "(slim.nets: build the network from these layers), slim.evaluation, "
+                    "slim.metrics (use tf.metrics), slim.data and slim.queues (use tf.data), "
+                    "layer_norm or the other layers (write them with tf.nn ops)",
+    "contrib.layers": "of tf.contrib.layers, symgrad has conv2d, conv1d, fully_connected, "
+                      "max_pool2d, avg_pool2d, flatten, dropout, batch_norm, "
+                      "conv2d_transpose, separable_conv2d, one_hot_encoding, softmax, "
+                      "repeat, stack, the regularizers (l1, l2, l1_l2, sum, "
+                      "apply_regularization) and initializers (xavier, variance_scaling); "
+                      "write other layers (layer_norm, embed_sequence, optimize_loss...) "
+                      "with tf.nn ops and tf.train optimizers",
+    "contrib.losses": "of tf.contrib.losses (slim.losses), symgrad has the weighted losses "
+                      "(softmax_cross_entropy, sparse_softmax_cross_entropy, "
+                      "sigmoid_cross_entropy, mean_squared_error, absolute_difference, "
+                      "log_loss, cosine_distance), hinge_loss and the collection helpers; "
+                      "use tf.losses for the others",
     "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
                  "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec, "
                  "train_and_evaluate, inputs.numpy_input_fn and pandas_input_fn, and the "
