@@ -305,6 +305,8 @@ MISSING = {
                       "sigmoid_cross_entropy, mean_squared_error, absolute_difference, "
                       "log_loss, cosine_distance), hinge_loss and the collection helpers; "
                       "use tf.losses for the others",
+    "contrib.slim.learning": "of slim.learning, symgrad has create_train_op, train, "
+                             "train_step, clip_gradient_norms and multiply_gradients",
     "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
                  "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec, "
                  "train_and_evaluate, inputs.numpy_input_fn and pandas_input_fn, and the "
@@ -333,6 +335,7 @@ MISSING["test.TestCase"] = (
     "tf.test.TestCase is not supported; write the test with unittest.TestCase or pytest, "
     "open the session yourself (`with tf.Session() as sess:`) and compare with "
     "np.testing.assert_allclose (tf.test.compute_gradient_error checks gradients)")
+MISSING["contrib.slim.losses"] = MISSING["contrib.losses"]
 MISSING["test.main"] = "tf.test.main is not supported; run the tests with unittest or pytest"
 _GRAPH_MODE = ("symgrad.compat.v1 is TF1 graph mode only: build the graph, take derivatives "
                "with tf.gradients(ys, xs) and run them in a tf.Session")

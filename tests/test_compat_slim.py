@@ -1,0 +1,151 @@
+"""tf.contrib.slim: TF-Slim programs against the numbers TF 2.21 printed for them.
+
+The oracle is the ``tf-slim`` package (``import tf_slim as slim``, TF-Slim for TF 2.x
+graph mode) running the same program text in TF 2.21 with ``tf.disable_v2_behavior()``.
+TF 2.21's legacy Keras lacks the layer class slim.batch_norm uses on rank-4 inputs with
+the default ``updates_collections``, so the oracle programs pass
+``updates_collections=[tf.GraphKeys.UPDATE_OPS]`` (the same collection; TF then takes its
+fused kernel, as it does by default).  Every literal below comes from TF 2.21.
+"""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+from .tf1_programs import run_tf1
+
+NAMES = """
+import tensorflow as tf
+slim = tf.contrib.slim
+x = tf.placeholder(tf.float32, [None, 8, 8, 3], name="x")
+reg = slim.l2_regularizer(0.1)
+with slim.arg_scope([slim.conv2d, slim.fully_connected], weights_regularizer=reg):
+    with slim.arg_scope([slim.conv2d], padding="VALID"):
+        net = slim.conv2d(x, 4, [3, 3])
+        net = slim.conv2d(net, 4, [3, 3], padding="SAME")
+        net = slim.conv2d(net, 4, 3, scope="conv3")
+        net2 = slim.conv2d(net, 4, 3, scope="conv3", reuse=True)
+    net = slim.max_pool2d(net, [2, 2])
+    net = slim.conv2d(net, 5, 1, normalizer_fn=slim.batch_norm,
+                      normalizer_params={"is_training": True, "scale": True,
+                                         "updates_collections": [tf.GraphKeys.UPDATE_OPS]})
+    net = slim.flatten(net)
+    net = slim.dropout(net, 0.5, is_training=False)
+    net = slim.fully_connected(net, 6, outputs_collections="ends")
+    net = slim.repeat(net, 2, slim.fully_connected, 3, scope="rep")
+    net = slim.stack(net, slim.fully_connected, [4, 2], scope="st")
+    net = slim.fully_connected(net, 2, activation_fn=None)
+collections = {k: [v.name for v in tf.get_collection(k)] for k in (
+    "variables", "trainable_variables", "model_variables", "regularization_losses")}
+ends = slim.utils.convert_collection_to_dict("ends")
+conv3 = [v.name for v in slim.get_variables("conv3")]
+weights = [v.name for v in slim.get_variables_by_name("weights")]
+restore = [v.name for v in slim.get_variables_to_restore(exclude=["rep", "Conv_2"])]
+"""
+
+# TF 2.21 (tf_slim): tf.global_variables() of NAMES
+TF_VARIABLES = [
+    'Conv/weights:0', 'Conv/biases:0', 'Conv_1/weights:0', 'Conv_1/biases:0',
+    'conv3/weights:0', 'conv3/biases:0', 'Conv_2/weights:0', 'Conv_2/BatchNorm/beta:0',
+    'Conv_2/BatchNorm/gamma:0', 'Conv_2/BatchNorm/moving_mean:0',
+    'Conv_2/BatchNorm/moving_variance:0', 'fully_connected/weights:0',
+    'fully_connected/biases:0', 'rep/rep_1/weights:0', 'rep/rep_1/biases:0',
+    'rep/rep_2/weights:0', 'rep/rep_2/biases:0', 'st/st_1/weights:0', 'st/st_1/biases:0',
+    'st/st_2/weights:0', 'st/st_2/biases:0', 'fully_connected_1/weights:0',
+    'fully_connected_1/biases:0']
+TF_REGULARIZATION = [
+    'Conv/kernel/Regularizer/l2_regularizer:0', 'Conv_1/kernel/Regularizer/l2_regularizer:0',
+    'conv3/kernel/Regularizer/l2_regularizer:0', 'Conv_2/kernel/Regularizer/l2_regularizer:0',
+    'fully_connected/kernel/Regularizer/l2_regularizer:0',
+    'rep/rep_1/kernel/Regularizer/l2_regularizer:0',
+    'rep/rep_2/kernel/Regularizer/l2_regularizer:0',
+    'st/st_1/kernel/Regularizer/l2_regularizer:0', 'st/st_2/kernel/Regularizer/l2_regularizer:0',
+    'fully_connected_1/kernel/Regularizer/l2_regularizer:0']
+
+
+def test_variable_names_collections_and_lookups_are_tfs():
+    ns = run_tf1(NAMES)
+    c = ns["collections"]
+    assert c["variables"] == TF_VARIABLES
+    assert c["model_variables"] == TF_VARIABLES
+    assert c["trainable_variables"] == [n for n in TF_VARIABLES if "moving" not in n]
+    assert c["regularization_losses"] == TF_REGULARIZATION   # (not again for the reuse)
+    assert ns["net2"].name.startswith("conv3_1/")
+    assert ns["net"].name == "fully_connected_1/BiasAdd:0"
+    assert ns["net"].shape.as_list() == [None, 2]
+    assert list(ns["ends"]) == ["fully_connected"]
+    assert ns["ends"]["fully_connected"].shape.as_list() == [None, 6]
+    assert ns["conv3"] == ['conv3/weights:0', 'conv3/biases:0']
+    assert ns["weights"] == [n for n in TF_VARIABLES if n.endswith("/weights:0")]
+    assert ns["restore"] == [n for n in TF_VARIABLES if not n.startswith(("rep/", "Conv_2/"))]
+
+
+TRAIN = """
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+rs = np.random.RandomState(0)
+X = rs.randn(4, 6, 6, 2).astype(np.float32)
+Y = rs.randint(0, 3, size=4)
+x = tf.placeholder(tf.float32, [None, 6, 6, 2])
+y = tf.placeholder(tf.int64, [None])
+training = tf.placeholder_with_default(True, [])
+BN = dict(is_training=training, scale=True, decay=0.9,
+          updates_collections=[tf.GraphKeys.UPDATE_OPS])
+with slim.arg_scope([slim.conv2d, slim.fully_connected],
+                    weights_initializer=slim.xavier_initializer(seed=1),
+                    weights_regularizer=slim.l2_regularizer(0.01)):
+    with slim.arg_scope([slim.batch_norm], **BN):
+        net = slim.conv2d(x, 3, [3, 3], scope="c1")
+        net = slim.conv2d(net, 4, [3, 3], stride=2, normalizer_fn=slim.batch_norm, scope="c2")
+        net = slim.avg_pool2d(net, [2, 2], stride=1, padding="SAME")
+        net = slim.max_pool2d(net, [2, 2])
+        net = slim.flatten(net)
+        net = slim.fully_connected(net, 5, normalizer_fn=slim.batch_norm, scope="fc1")
+        net = slim.dropout(net, 0.5, is_training=False)
+        logits = slim.fully_connected(net, 3, activation_fn=None, scope="logits")
+slim.losses.sparse_softmax_cross_entropy(logits, y)
+total = slim.losses.get_total_loss()
+train_op = slim.learning.create_train_op(total, tf.train.MomentumOptimizer(0.1, 0.9),
+                                         clip_gradient_norm=2.0)
+grads = tf.gradients(total, tf.trainable_variables())
+feed = {x: X, y: Y}
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    w1 = sess.run("c1/weights:0").ravel()[:6]
+    lv, tv = sess.run(logits, feed), sess.run(total, feed)
+    gv = [g.ravel()[:4] for g in sess.run(grads, feed)]
+    steps = [sess.run(train_op, feed) for _ in range(3)]
+    after = sess.run(total, {x: X, y: Y, training: False})
+    mm, mv = sess.run(["c2/BatchNorm/moving_mean:0", "fc1/BatchNorm/moving_variance:0"])
+    gs = sess.run(tf.train.get_global_step())
+"""
+
+
+def test_a_slim_cnn_trains_as_tf_trains_it():
+    ns = run_tf1(TRAIN)
+    # TF 2.21 (tf_slim): seeded xavier weights, logits, loss, gradients, three
+    # create_train_op steps (each gives the loss before its update), the moving moments
+    np.testing.assert_allclose(ns["w1"], [-0.19058, 0.307016, -0.328259, -0.003108,
+                                          0.245031, -0.345817], atol=1e-6)
+    np.testing.assert_allclose(ns["lv"], [[-1.019074, 1.25019, -1.230912],
+                                          [0.188686, 0.445286, -0.194475],
+                                          [-1.033625, -0.352498, -1.305255],
+                                          [-0.341075, 0.773101, -0.361109]], atol=2e-6)
+    assert ns["tv"] == pytest.approx(1.6322954, rel=1e-6)
+    tf_grads = [[0.31025, 0.422679, 0.202103, 0.151715], [-0.072169, -0.232485, 0.123187],
+                [-0.048661, 0.18605, -0.060016, 0.228904],
+                [-0.042879, -0.088672, -0.022237, 0.113566],
+                [-0.189562, 0.102547, 0.075031, 0.030177],
+                [0.264256, -0.075726, 0.018429, -0.00848],
+                [0.301808, 0.145973, -0.008027, 0.106957],
+                [0.380392, 0.130201, 0.008086, 0.10294],
+                [-0.225709, 0.307687, -0.087002, -0.368086], [-0.277565, 0.352934, -0.07537]]
+    for got, want in zip(ns["gv"], tf_grads):
+        np.testing.assert_allclose(got, want, atol=3e-6)
+    np.testing.assert_allclose(ns["steps"], [1.6322954, 1.3160365, 0.9507781], rtol=1e-6)
+    assert ns["after"] == pytest.approx(1.0865282, rel=1e-6)
+    np.testing.assert_allclose(ns["mm"], [0.021765, -0.010729, -0.12985, 0.044382], atol=2e-6)
+    np.testing.assert_allclose(ns["mv"], [0.801537, 0.769611, 0.817401, 0.734572, 0.942227],
+                               atol=2e-6)
+    assert ns["gs"] == 3

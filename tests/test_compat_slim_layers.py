@@ -1,0 +1,288 @@
+"""tf.contrib.slim's other layers, batch_norm's modes, slim.losses, slim.learning.train and
+arg_scope, against TF 2.21 running the tf-slim package (see test_compat_slim.py)."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+from .tf1_programs import run_tf1
+
+LAYERS = """
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+rs = np.random.RandomState(1)
+X = rs.randn(2, 4, 4, 2).astype(np.float32)
+S = rs.randn(2, 5, 3).astype(np.float32)
+x = tf.constant(X)
+init = slim.xavier_initializer(seed=3)
+with slim.arg_scope([slim.conv2d_transpose, slim.separable_conv2d, slim.conv1d],
+                    weights_initializer=init, biases_initializer=tf.constant_initializer(0.1)):
+    t1 = slim.conv2d_transpose(x, 3, 3, stride=2)
+    t2 = slim.conv2d_transpose(x, 2, [3, 2], stride=2, padding="VALID", activation_fn=None)
+    s1 = slim.separable_conv2d(x, 3, [3, 3], depth_multiplier=2)
+    s2 = slim.separable_conv2d(x, None, [2, 2], depth_multiplier=2, stride=2,
+                               activation_fn=tf.nn.tanh)
+    c1 = slim.conv1d(tf.constant(S), 4, 3, rate=2)
+oh = slim.one_hot_encoding(tf.constant([0, 2, 1]), 3)
+ap = slim.avg_pool2d(x, 3, stride=1, padding="SAME")
+y = (tf.reduce_sum(t1 * t1) + tf.reduce_sum(tf.sin(t2)) + tf.reduce_sum(s1 ** 2) +
+     tf.reduce_sum(s2) + tf.reduce_sum(c1 ** 2))
+g = tf.gradients(y, tf.trainable_variables())
+names = [(v.name, v.get_shape().as_list()) for v in tf.global_variables()]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    outs = sess.run([t1, t2, s1, s2, c1])
+    ohv, apv, yv = sess.run([oh, ap, y])
+    gv = [a.ravel()[:3] for a in sess.run(g)]
+"""
+
+
+def test_transpose_separable_conv1d_one_hot_and_pooling_layers():
+    ns = run_tf1(LAYERS)
+    # TF 2.21 (tf_slim): variables, output shapes, first values and sums, gradients
+    assert ns["names"] == [
+        ('Conv2d_transpose/weights:0', [3, 3, 3, 2]), ('Conv2d_transpose/biases:0', [3]),
+        ('Conv2d_transpose_1/weights:0', [3, 2, 2, 2]), ('Conv2d_transpose_1/biases:0', [2]),
+        ('SeparableConv2d/depthwise_weights:0', [3, 3, 2, 2]),
+        ('SeparableConv2d/pointwise_weights:0', [1, 1, 4, 3]),
+        ('SeparableConv2d/biases:0', [3]),
+        ('SeparableConv2d_1/depthwise_weights:0', [2, 2, 2, 2]),
+        ('SeparableConv2d_1/biases:0', [4]), ('Conv/weights:0', [3, 3, 4]),
+        ('Conv/biases:0', [4])]
+    outs = ns["outs"]
+    assert [list(o.shape) for o in outs] == [[2, 8, 8, 3], [2, 9, 8, 2], [2, 4, 4, 3],
+                                             [2, 2, 2, 4], [2, 5, 4]]
+    firsts = [[0.028405, 0.85043, 0.167725, 0.0, 0.006889],
+              [0.001964, 1.127568, 0.192737, -0.082885, 0.309908], [0.0] * 5,
+              [-0.774767, 0.534755, 0.696064, 0.964895, -0.578717],
+              [0.579123, 0.0, 0.0, 0.0, 0.0]]
+    sums = [70.72257, 27.23262, 26.59515, 0.84852, 10.98633]
+    for o, first, total in zip(outs, firsts, sums):
+        np.testing.assert_allclose(o.ravel()[:5], first, atol=2e-6)
+        assert o.sum() == pytest.approx(total, abs=1e-4)
+    assert ns["ohv"].tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+    assert ns["ohv"].dtype == np.float32
+    np.testing.assert_allclose(ns["apv"].ravel()[:6], [0.71933, -0.998559, 0.570052,
+                                                       -1.113305, 0.725918, -1.279967],
+                               atol=2e-6)
+    assert ns["yv"] == pytest.approx(87.5353, abs=1e-3)
+    tf_grads = [[4.097964, -3.209092, 21.0371], [50.254311, 52.143929, 39.046898],
+                [4.005697, -3.022157, -0.225127], [133.399231, 128.983307],
+                [-2.536613, -1.429686, 15.099505], [1.164024, -1.223143, 7.203358],
+                [17.651978, 19.896053, 15.642268], [-2.226347, -1.75522, -2.117787],
+                [6.310816, 7.345385, 6.026401], [0.337442, -0.787206, 4.616388],
+                [4.657711, 5.883753, 6.771494]]
+    for got, want in zip(ns["gv"], tf_grads):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+BATCH_NORM = """
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+rs = np.random.RandomState(4)
+A = rs.randn(5, 3).astype(np.float32) * 2 + 1
+B = rs.randn(2, 3, 3, 2).astype(np.float32)
+a = tf.placeholder(tf.float32, [None, 3]); b = tf.constant(B)
+flag = tf.placeholder(tf.bool, [])
+o1 = slim.batch_norm(a, decay=0.5, scope="bn1")
+o2 = slim.batch_norm(b, decay=0.5, scale=True, updates_collections=None, scope="bn2",
+                     param_initializers={"gamma": tf.constant_initializer(2.0)})
+o3 = slim.batch_norm(a, decay=0.5, fused=False, center=False, scale=True, is_training=flag,
+                     updates_collections=[tf.GraphKeys.UPDATE_OPS], scope="bn3",
+                     activation_fn=tf.nn.relu)
+o4 = slim.batch_norm(a, is_training=False, scope="bn4",
+                     param_regularizers={"beta": slim.l2_regularizer(1.0)})
+d = slim.dropout(b, 0.7, seed=5)
+upd = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+names = [v.name for v in tf.global_variables()]
+n_reg = len(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))
+g = tf.gradients(tf.reduce_sum(o1 ** 3) + tf.reduce_sum(o3 ** 2), a)[0]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    v1 = sess.run(o1, {a: A})[:2]
+    v2 = sess.run(o2).ravel()[:6]
+    v3 = sess.run(o3, {a: A, flag: True})[:2], sess.run(o3, {a: A, flag: False})[:2]
+    v4 = sess.run(o4, {a: A})[:2]
+    gv = sess.run(g, {a: A, flag: True})[:2]
+    sess.run(upd, {a: A, flag: True}); sess.run(upd, {a: A, flag: False})
+    moving = {s: sess.run([s + "/moving_mean:0", s + "/moving_variance:0"])
+              for s in ("bn1", "bn2", "bn3")}
+    dv = sess.run(d)
+"""
+
+
+def test_batch_norm_modes_and_moving_averages():
+    ns = run_tf1(BATCH_NORM)
+    # TF 2.21 (tf_slim): rank 2 (fused: n/(n-1) moving variance), rank 4 updated in place
+    # (updates_collections=None, three runs of o2), fused=False (biased), a training
+    # tensor, inference, and a seeded dropout
+    assert ns["names"] == [
+        'bn1/beta:0', 'bn1/moving_mean:0', 'bn1/moving_variance:0', 'bn2/beta:0',
+        'bn2/gamma:0', 'bn2/moving_mean:0', 'bn2/moving_variance:0', 'bn3/gamma:0',
+        'bn3/moving_mean:0', 'bn3/moving_variance:0', 'bn4/beta:0', 'bn4/moving_mean:0',
+        'bn4/moving_variance:0']
+    assert len(ns["upd"]) == 4 and ns["n_reg"] == 1
+
+    def close(got, want):
+        np.testing.assert_allclose(np.ravel(got), want, atol=2e-5)
+    close(ns["v1"], [0.25782, 0.4499, -0.41877, 1.20113, -1.92818, -1.24795])
+    close(ns["v2"], [0.39375, -1.36111, 2.7929, 1.04648, -0.21781, -2.04182])
+    close(ns["v3"][0], [0.25782, 0.4499, 0.0, 1.20113, 0.0, 0.0])
+    close(ns["v3"][1], [1.10057, 1.9989, 0.0, 2.386, 0.16332, 0.0])
+    close(ns["v4"], [1.10057, 1.9989, -0.99132, 2.386, 0.16332, -2.16807])
+    close(ns["gv"], [-2.32757, -1.02275, -1.80678, 2.12881, 1.41153, 2.27329])
+    m = ns["moving"]
+    close(m["bn1"], [0.56221, 1.23934, -0.29791, 1.99164, 0.80818, 2.13911])
+    close(m["bn2"], [0.07736, 0.07257, 1.02572, 1.14593])
+    close(m["bn3"], [0.37481, 0.82623, -0.19861, 1.42887, 0.79769, 1.50752])
+    close(ns["dv"].ravel()[:8], [0.50142, -0.86698, 0.0, 1.03335, 0.06591, -1.40427,
+                                 0.07776, 0.22842])
+    assert int((ns["dv"] == 0).sum()) == 10
+
+
+LOSSES = """
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+rs = np.random.RandomState(2)
+L = tf.constant(rs.randn(4, 3).astype(np.float32))
+Y = tf.constant(np.eye(3, dtype=np.float32)[[0, 2, 1, 1]])
+P = tf.constant(rs.rand(4, 3).astype(np.float32))
+T = tf.constant((rs.rand(4, 3) > 0.5).astype(np.float32))
+w4 = tf.constant([1.0, 0.0, 2.0, 0.5])
+out = [
+    slim.losses.softmax_cross_entropy(L, Y),
+    slim.losses.softmax_cross_entropy(L, Y, weights=w4, label_smoothing=0.1),
+    slim.losses.sparse_softmax_cross_entropy(L, tf.constant([[0], [2], [1], [1]])),
+    slim.losses.sparse_softmax_cross_entropy(L, tf.constant([0, 2, 1, 1]), weights=2.0),
+    slim.losses.sigmoid_cross_entropy(L, T, weights=tf.constant([[1.0], [2.0], [0.0], [1.0]]),
+                                      label_smoothing=0.2),
+    slim.losses.mean_squared_error(P, T, weights=0.0),
+    slim.losses.mean_squared_error(P, T, weights=tf.constant(rs.rand(4, 3).astype(np.float32))),
+    slim.losses.absolute_difference(P, T, weights=w4),
+    slim.losses.log_loss(P, T),
+    slim.losses.cosine_distance(tf.nn.l2_normalize(P, 1), tf.nn.l2_normalize(T + 0.1, 1),
+                                axis=1),
+]
+h = slim.losses.hinge_loss(L, T)
+tot = slim.losses.get_total_loss()
+n_losses = len(slim.losses.get_losses())
+g = tf.gradients(tot, L)[0]
+with tf.Session() as sess:
+    values, hv, tv, gv = sess.run([out, h, tot, g])
+"""
+
+
+def test_contrib_losses_take_logits_first_and_weigh_as_contrib():
+    ns = run_tf1(LOSSES)
+    # TF 2.21 (tf_slim.losses)
+    np.testing.assert_allclose(ns["values"], [1.890448, 1.995581, 1.890448, 3.780896,
+                                              1.060738, 0.0, 0.195438, 0.446023, 0.734721,
+                                              0.121182], atol=2e-6)
+    np.testing.assert_allclose(ns["hv"].ravel(), [
+        0.583242, 1.056267, 0.0, 2.640271, 0.0, 0.158253, 1.502881, 0.0, 2.057952, 0.090992,
+        0.448546, 3.292208], atol=2e-6)
+    assert ns["tv"] == pytest.approx(12.11548, abs=2e-5) and ns["n_losses"] == 10
+    np.testing.assert_allclose(ns["gv"].ravel(), [
+        -0.767848, 0.674569, 0.080931, 1.06009, 0.038396, -0.880398, 1.18197, -1.412582,
+        0.230611, 0.054303, -1.0168, 1.043598], atol=3e-6)
+
+
+TRAIN_LOOP = """
+import os
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+rs = np.random.RandomState(5)
+X = rs.randn(8, 3).astype(np.float32)
+Y = (X @ np.array([1.0, -2.0, 0.5], np.float32) + 0.3).reshape(-1, 1)
+def build():
+    pred = slim.fully_connected(tf.constant(X), 1, activation_fn=None,
+                                weights_initializer=tf.zeros_initializer(), scope="lin")
+    slim.losses.mean_squared_error(pred, tf.constant(Y))
+    total = slim.losses.get_total_loss()
+    return slim.learning.create_train_op(total, tf.train.GradientDescentOptimizer(0.1))
+with tf.Graph().as_default():
+    final = slim.learning.train(build(), logdir, number_of_steps=5, log_every_n_steps=0)
+with tf.Graph().as_default():   # a second run continues from the checkpoint
+    final2 = slim.learning.train(build(), logdir, number_of_steps=8, log_every_n_steps=0)
+with tf.Graph().as_default():
+    build()
+    w = slim.get_unique_variable("lin/weights")
+    restore = slim.assign_from_checkpoint_fn(tf.train.latest_checkpoint(logdir),
+                                             slim.get_model_variables())
+    with tf.Session() as sess:
+        restore(sess)
+        wv = sess.run(w).ravel()
+"""
+
+
+def test_learning_train_runs_steps_saves_and_resumes(tmp_path):
+    ns = run_tf1(TRAIN_LOOP, logdir=str(tmp_path))
+    # TF 2.21 (tf_slim.learning.train): the last step's loss (before its update) after 5
+    # steps, then after steps 6..8 resumed from the checkpoint, and the saved weights
+    assert ns["final"] == pytest.approx(1.04309, abs=1e-5)
+    assert ns["final2"] == pytest.approx(0.47464, abs=1e-5)
+    np.testing.assert_allclose(ns["wv"], [0.55813, -1.33252, 0.57587], atol=1e-5)
+
+
+def test_arg_scope_nests_overrides_and_reenters():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.ones([1, 4, 4, 2])
+        with slim.arg_scope([slim.conv2d, slim.max_pool2d], padding="VALID") as outer:
+            with slim.arg_scope([slim.conv2d], padding="SAME", activation_fn=None):
+                same = slim.conv2d(x, 3, 3)
+                valid = slim.conv2d(x, 3, 3, padding="VALID")
+                pooled = slim.max_pool2d(x, 3, stride=1)        # the outer scope's VALID
+            inner_gone = slim.conv2d(x, 3, 3)
+        with slim.arg_scope(outer):
+            again = slim.conv2d(x, 3, 3)
+        plain = slim.conv2d(x, 3, 3)
+        assert [t.shape.as_list() for t in (same, valid, pooled, inner_gone, again, plain)] == \
+            [[1, 4, 4, 3], [1, 2, 2, 3], [1, 2, 2, 2], [1, 2, 2, 3], [1, 2, 2, 3], [1, 4, 4, 3]]
+        assert "Relu" not in same.name and same.name.endswith("BiasAdd:0")
+
+        @slim.add_arg_scope
+        def scaled(t, factor=1.0):
+            return t * factor
+        with slim.arg_scope([scaled], factor=3.0):
+            assert tf.Session().run(scaled(tf.constant(2.0))) == 6.0
+        assert slim.has_arg_scope(scaled) and not slim.has_arg_scope(tf.nn.relu)
+        assert "factor" in slim.arg_scoped_arguments(scaled)
+        with pytest.raises(ValueError, match="add_arg_scope"):
+            with slim.arg_scope([tf.nn.relu], alpha=1):
+                pass
+        with pytest.raises(TypeError, match="list or tuple"):
+            with slim.arg_scope(slim.conv2d, padding="SAME"):
+                pass
+
+
+def test_reuse_shares_variables_and_bad_calls_say_what_to_do():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.ones([2, 3])
+        a = slim.fully_connected(x, 4, scope="fc")
+        b = slim.fully_connected(x, 4, scope="fc", reuse=True)
+        assert [v.name for v in tf.global_variables()] == ["fc/weights:0", "fc/biases:0"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(*sess.run([a, b]))
+        with pytest.raises(ValueError, match="already exists"):
+            slim.fully_connected(x, 4, scope="fc")
+        with pytest.raises(ValueError, match="num_outputs must be an int"):
+            slim.fully_connected(x, 4.0)
+        with pytest.raises(ValueError, match="rank 4"):
+            slim.conv2d(x, 4, 3)
+        with pytest.raises(ValueError, match="channels-last"):
+            slim.conv2d(tf.ones([1, 2, 4, 4]), 4, 3, data_format="NCHW")
+        with pytest.raises(ValueError, match="renorm is not supported"):
+            slim.batch_norm(x, renorm=True)
+    with pytest.raises(AttributeError, match="layer_norm"):
+        getattr(slim, "layer_norm")
+    with pytest.raises(AttributeError, match="model zoo"):
+        getattr(slim, "nets")
+    with pytest.raises(AttributeError, match="tf.losses"):
+        getattr(tf.contrib.losses, "mean_pairwise_squared_error")
