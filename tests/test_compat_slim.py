@@ -149,3 +149,101 @@ def test_a_slim_cnn_trains_as_tf_trains_it():
     np.testing.assert_allclose(ns["mv"], [0.801537, 0.769611, 0.817401, 0.734572, 0.942227],
                                atol=2e-6)
     assert ns["gs"] == 3
+
+
+ZOO = """
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+BN = dict(updates_collections=[tf.GraphKeys.UPDATE_OPS])
+
+def vgg_arg_scope(weight_decay=0.0005):
+    with slim.arg_scope([slim.conv2d, slim.fully_connected], activation_fn=tf.nn.relu,
+                        weights_regularizer=slim.l2_regularizer(weight_decay),
+                        weights_initializer=tf.truncated_normal_initializer(0.0, 0.5, seed=7),
+                        biases_initializer=tf.zeros_initializer()):
+        with slim.arg_scope([slim.conv2d], padding='SAME') as arg_sc:
+            return arg_sc
+
+def tiny_vgg(inputs, num_classes=5, is_training=True, scope='vgg_a'):
+    with tf.variable_scope(scope, 'vgg_a', [inputs]) as sc:
+        end_points_collection = sc.original_name_scope + '_end_points'
+        with slim.arg_scope([slim.conv2d, slim.max_pool2d],
+                            outputs_collections=end_points_collection):
+            net = slim.repeat(inputs, 2, slim.conv2d, 4, [3, 3], scope='conv1')
+            net = slim.max_pool2d(net, [2, 2], scope='pool1')
+            net = slim.conv2d(net, 6, [4, 4], padding='VALID', scope='fc6')
+            net = slim.dropout(net, 0.5, is_training=is_training, scope='dropout6', seed=3)
+            end_points = slim.utils.convert_collection_to_dict(end_points_collection)
+            net = tf.reduce_mean(net, [1, 2], keep_dims=True, name='global_pool')
+            net = slim.conv2d(net, num_classes, [1, 1], activation_fn=None, normalizer_fn=None,
+                              scope='fc8')
+            net = tf.squeeze(net, [1, 2], name='fc8/squeezed')
+            end_points[sc.name + '/fc8'] = net
+            return net, end_points
+
+@slim.add_arg_scope
+def bottleneck(inputs, depth, depth_bottleneck, stride, rate=1, outputs_collections=None,
+               scope=None):
+    with tf.variable_scope(scope, 'bottleneck_v1', [inputs]) as sc:
+        depth_in = slim.utils.last_dimension(inputs.get_shape(), min_rank=4)
+        if depth == depth_in:
+            shortcut = (slim.max_pool2d(inputs, [1, 1], stride=stride, scope='shortcut')
+                        if stride > 1 else inputs)
+        else:
+            shortcut = slim.conv2d(inputs, depth, [1, 1], stride=stride, activation_fn=None,
+                                   scope='shortcut')
+        residual = slim.conv2d(inputs, depth_bottleneck, [1, 1], stride=1, scope='conv1')
+        residual = slim.conv2d(residual, depth_bottleneck, 3, stride=stride, rate=rate,
+                               scope='conv2')
+        residual = slim.conv2d(residual, depth, [1, 1], stride=1, activation_fn=None,
+                               scope='conv3')
+        output = tf.nn.relu(shortcut + residual)
+        return slim.utils.collect_named_outputs(outputs_collections, sc.name, output)
+
+x = tf.constant(np.random.RandomState(9).rand(2, 8, 8, 3).astype(np.float32))
+with slim.arg_scope(vgg_arg_scope()):
+    logits, ends = tiny_vgg(x, is_training=False)
+with slim.arg_scope([slim.conv2d], weights_initializer=tf.glorot_normal_initializer(seed=4),
+                    normalizer_fn=slim.batch_norm, normalizer_params=dict(BN, is_training=True)):
+    with tf.variable_scope('resnet', values=[x]) as rsc:
+        coll = rsc.original_name_scope + '_end_points'
+        with slim.arg_scope([bottleneck], outputs_collections=coll):
+            h = bottleneck(x, 8, 2, 2, scope='unit_1')
+            h = bottleneck(h, 8, 2, 1, scope='unit_2')
+        rends = slim.utils.convert_collection_to_dict(coll)
+        h = slim.softmax(tf.reduce_mean(h, [1, 2]), scope='predictions')
+unit_1 = [v.name for v in slim.get_model_variables('resnet/unit_1')]
+g = tf.gradients(tf.reduce_sum(logits ** 2) + tf.reduce_sum(h * tf.range(8.0)) +
+                 tf.add_n(tf.losses.get_regularization_losses()), tf.trainable_variables())
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    lv, fc6, hv = sess.run([logits, ends['vgg_a/fc6'], h])
+    gsum = [np.abs(a).sum() for a in sess.run(g)]
+"""
+
+
+def test_model_zoo_style_vgg_and_resnet_blocks():
+    ns = run_tf1(ZOO)
+    # TF 2.21 (tf_slim): end points, names, outputs and gradient sizes of a VGG-style
+    # net (vgg.py's arg scope and end points) and two resnet_v1 bottleneck units
+    assert sorted(ns["ends"]) == ['vgg_a/conv1/conv1_1', 'vgg_a/conv1/conv1_2', 'vgg_a/fc6',
+                                  'vgg_a/fc8', 'vgg_a/pool1']
+    assert ns["logits"].name == "vgg_a/fc8/squeezed:0"
+    assert list(ns["rends"]) == ['resnet/unit_1', 'resnet/unit_2']
+    assert ns["h"].name == "resnet/predictions/Reshape_1:0"
+    assert ns["unit_1"] == [f"resnet/unit_1/{layer}/{v}:0" for layer in
+                            ("shortcut", "conv1", "conv2", "conv3") for v in
+                            ("weights", "BatchNorm/beta", "BatchNorm/moving_mean",
+                             "BatchNorm/moving_variance")]
+    np.testing.assert_allclose(ns["lv"], [[-1.17695, -2.30339, 0.78049, -0.92304, 0.05131],
+                                          [-1.16817, -1.63622, 0.50697, -0.43074, 0.38608]],
+                               atol=2e-5)
+    assert ns["fc6"].sum() == pytest.approx(6.3624, abs=1e-3)
+    np.testing.assert_allclose(ns["hv"], [
+        [0.1417, 0.09729, 0.14231, 0.15227, 0.1, 0.09956, 0.16052, 0.10635],
+        [0.10133, 0.1625, 0.10613, 0.105, 0.17054, 0.09957, 0.09995, 0.15498]], atol=2e-5)
+    np.testing.assert_allclose(ns["gsum"], [
+        540.777, 38.3882, 590.5458, 48.1223, 992.8254, 18.3071, 60.9326, 18.7267, 1.5263,
+        1.5805, 3.8673, 0.4212, 3.597, 0.1384, 2.4121, 1.5805, 0.5131, 0.0482, 2.4565,
+        0.2018, 3.4065, 2.3453], rtol=2e-5, atol=2e-4)

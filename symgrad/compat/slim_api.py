@@ -19,14 +19,12 @@ fc/BiasAdd:0 ['fc/weights:0']
 """
 from __future__ import annotations
 
-import collections
 import functools
 
 from .. import tracing as _t
 from . import arg_scopes, contrib_layers, runtime, slim_layers, slim_learning, slim_losses
-from . import slim_norm, slim_variables
-from .variables import get_collection, get_collection_ref, get_global_step, \
-    create_global_step, get_or_create_global_step
+from . import slim_norm, slim_utils, slim_variables
+from .variables import create_global_step, get_global_step, get_or_create_global_step
 
 LAYERS = dict(
     {name: getattr(slim_layers, name) for name in (
@@ -58,22 +56,9 @@ VARIABLES = dict(
     get_or_create_global_step=get_or_create_global_step)
 
 
-def convert_collection_to_dict(collection, clear_collection=False):
-    """{alias: tensor} of a collection filled by ``outputs_collections`` (the end points
-    of a slim model), in order."""
-    found = collections.OrderedDict()
-    for tensor in get_collection(collection):
-        for alias in getattr(tensor, "aliases", []):
-            found[alias] = tensor
-    if clear_collection:
-        del get_collection_ref(collection)[:]
-    return found
-
-
 def _namespaces():
     utils = runtime.namespace("contrib.slim.utils", _plain=True,
-                              convert_collection_to_dict=convert_collection_to_dict,
-                              collect_named_outputs=slim_layers.collect_named_outputs)
+                              **{name: getattr(slim_utils, name) for name in slim_utils.__all__})
     losses = runtime.namespace("contrib.slim.losses", **{name: getattr(slim_losses, name)
                                                          for name in (
         "absolute_difference", "add_loss", "compute_weighted_loss", "cosine_distance",

@@ -337,9 +337,15 @@ def one_hot_encoding(labels, num_classes, on_value=1.0, off_value=0.0,
 
 @add_arg_scope
 def softmax(logits, scope=None):
-    """The softmax over the last axis (name scope softmax)."""
+    """The softmax over the last axis (name scope softmax; as TF, of the logits reshaped
+    to [-1, classes], reshaped back: ``<scope>/Reshape_1``)."""
+    x = _t.as_tensor(logits)
     with _t.get_default_graph().name_scope(scope or "softmax"):
-        return _t.softmax(logits, axis=-1)
+        rest = tuple(x.shape[1:]) if x.shape is not None else (None,)
+        if not all(isinstance(d, int) for d in rest):
+            return _t.softmax(x, axis=-1)
+        flat = _t.softmax(_t.reshape(x, (-1, rest[-1]), name="Reshape"), axis=-1)
+        return _t.reshape(flat, (-1,) + rest, name="Reshape")
 
 
 def _layer_name(layer, fallback):
