@@ -281,8 +281,58 @@ def test_reuse_shares_variables_and_bad_calls_say_what_to_do():
         with pytest.raises(ValueError, match="renorm is not supported"):
             slim.batch_norm(x, renorm=True)
     with pytest.raises(AttributeError, match="layer_norm"):
-        getattr(slim, "layer_norm")
+        getattr(slim, "conv2d_in_plane")
     with pytest.raises(AttributeError, match="model zoo"):
         getattr(slim, "nets")
     with pytest.raises(AttributeError, match="tf.losses"):
         getattr(tf.contrib.losses, "mean_pairwise_squared_error")
+
+
+OPTIMIZE = """
+import numpy as np
+import tensorflow as tf
+layers, framework = tf.contrib.layers, tf.contrib.framework
+rs = np.random.RandomState(6)
+X = rs.randn(6, 2, 4).astype(np.float32)
+T = rs.randn(6, 2, 3).astype(np.float32)
+x = tf.constant(X)
+gs = framework.get_or_create_global_step()
+h = layers.layer_norm(x, activation_fn=tf.nn.tanh)
+h2 = layers.layer_norm(x, begin_norm_axis=-1, center=False, scope="ln2")
+y = layers.fully_connected(h + h2, 3, activation_fn=None,
+                           weights_initializer=tf.glorot_uniform_initializer(seed=2))
+loss = tf.reduce_mean(tf.square(y - T))
+ops = {}
+decay = lambda lr, s: tf.train.exponential_decay(lr, s, 1, 0.5)
+for name, kw in [("SGD", dict(clip_gradients=0.5)), ("Adam", dict(learning_rate_decay_fn=decay)),
+                 ("Momentum", dict(gradient_multipliers={"fully_connected/weights:0": 2.0})),
+                 ("RMSProp", {}), ("Adagrad", {}), ("Ftrl", {})]:
+    ops[name] = layers.optimize_loss(loss, gs, 0.05, name, name="opt_" + name, **kw)
+rates = [v.name for v in tf.global_variables() if "learning_rate" in v.name]
+n_summaries = len(tf.get_collection(tf.GraphKeys.SUMMARIES))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    hv, h2v = sess.run(h)[0], sess.run(h2)[1]
+    losses = {name: [sess.run(op) for _ in range(3)] for name, op in ops.items()}
+    step, w0 = sess.run(gs), sess.run("fully_connected/weights:0")[0]
+"""
+
+
+def test_layer_norm_and_optimize_loss_with_each_optimizer_name():
+    ns = run_tf1(OPTIMIZE)
+    # TF 2.21 (tf_slim.layers.layer_norm and optimize_loss): three steps of each optimizer
+    # in turn on one model (each step's loss is the one before it)
+    assert ns["rates"] == [f"opt_{n}/learning_rate:0" for n in
+                           ("SGD", "Adam", "Momentum", "RMSProp", "Adagrad", "Ftrl")]
+    assert ns["n_summaries"] == 14
+    np.testing.assert_allclose(ns["hv"], [[-0.02817, 0.68682, 0.39234, -0.47706],
+                                          [-0.95141, 0.75989, 0.82577, -0.77523]], atol=2e-5)
+    np.testing.assert_allclose(ns["h2v"], [[0.46261, -1.34802, 1.33064, -0.44523],
+                                           [-1.07056, 1.64044, -0.30046, -0.26941]], atol=2e-5)
+    tf_losses = {"SGD": [2.35385, 2.28429, 2.21685], "Adam": [2.15149, 2.09053, 2.06082],
+                 "Momentum": [2.04617, 1.58018, 1.0977], "RMSProp": [0.89294, 0.86789, 0.84894],
+                 "Adagrad": [0.83438, 0.81015, 0.79774], "Ftrl": [0.78977, 0.99203, 0.98808]}
+    for name, want in tf_losses.items():
+        np.testing.assert_allclose(ns["losses"][name], want, atol=2e-5, err_msg=name)
+    assert ns["step"] == 18
+    np.testing.assert_allclose(ns["w0"], [0.00778, 0.00244, 0.01245], atol=2e-5)

@@ -292,19 +292,24 @@ MISSING = {
                     "(create_train_op, train) and slim.utils; not the model zoo "
                     "(slim.nets: build the network from these layers), slim.evaluation, "
                     "slim.metrics (use tf.metrics), slim.data and slim.queues (use tf.data), "
-                    "layer_norm or the other layers (write them with tf.nn ops)",
+                    "or the layers not named here (write them with tf.nn ops; layer_norm "
+                    "and optimize_loss are there)",
     "contrib.layers": "of tf.contrib.layers, symgrad has conv2d, conv1d, fully_connected, "
                       "max_pool2d, avg_pool2d, flatten, dropout, batch_norm, "
                       "conv2d_transpose, separable_conv2d, one_hot_encoding, softmax, "
                       "repeat, stack, the regularizers (l1, l2, l1_l2, sum, "
-                      "apply_regularization) and initializers (xavier, variance_scaling); "
-                      "write other layers (layer_norm, embed_sequence, optimize_loss...) "
-                      "with tf.nn ops and tf.train optimizers",
+                      "apply_regularization), initializers (xavier, variance_scaling), "
+                      "layer_norm and optimize_loss; write other layers (embed_sequence, "
+                      "conv2d_in_plane...) with tf.nn ops",
     "contrib.losses": "of tf.contrib.losses (slim.losses), symgrad has the weighted losses "
                       "(softmax_cross_entropy, sparse_softmax_cross_entropy, "
                       "sigmoid_cross_entropy, mean_squared_error, absolute_difference, "
                       "log_loss, cosine_distance), hinge_loss and the collection helpers; "
                       "use tf.losses for the others",
+    "contrib.framework": "of tf.contrib.framework, symgrad has arg_scope, add_arg_scope, "
+                         "the variable functions (get_variables, get_variables_to_restore, "
+                         "model_variable, assign_from_checkpoint_fn...) and the global step "
+                         "functions; use tf.nest, tf.train and tf.Variable for the rest",
     "contrib.slim.learning": "of slim.learning, symgrad has create_train_op, train, "
                              "train_step, clip_gradient_norms and multiply_gradients",
     "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "

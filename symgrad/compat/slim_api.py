@@ -6,6 +6,8 @@ needs a ``tensorflow`` package; with symgrad write ``slim = tf.contrib.slim`` in
 initializers (``compat.contrib_layers``), ``arg_scope`` (``compat.arg_scopes``), the
 variable functions (``compat.slim_variables``), ``slim.losses``, ``slim.learning`` and
 ``slim.utils``; anything else is an AttributeError saying what symgrad has.
+``tf.contrib.framework`` holds the same arg_scope and variable functions
+(``tf.contrib.framework.get_or_create_global_step``, ``get_variables_to_restore``...).
 
 Imports the slim modules and ``runtime`` (namespaces).
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 import functools
 
 from .. import tracing as _t
-from . import arg_scopes, contrib_layers, runtime, slim_layers, slim_learning, slim_losses
+from . import arg_scopes, contrib_layers, contrib_optimize, runtime, slim_layers, slim_learning, slim_losses
 from . import slim_norm, slim_utils, slim_variables
 from .variables import create_global_step, get_global_step, get_or_create_global_step
 
@@ -32,14 +34,16 @@ LAYERS = dict(
         "convolution2d_transpose", "separable_conv2d", "separable_convolution2d", "dropout",
         "flatten", "fully_connected", "max_pool2d", "one_hot_encoding", "repeat", "softmax",
         "stack")},
-    batch_norm=slim_norm.batch_norm,
+    batch_norm=slim_norm.batch_norm, layer_norm=slim_norm.layer_norm,
     linear=functools.partial(slim_layers.fully_connected, activation_fn=None),
     relu=functools.partial(slim_layers.fully_connected, activation_fn=_t.nn.relu),
     relu6=functools.partial(slim_layers.fully_connected, activation_fn=_t.nn.relu6),
     **{name: getattr(contrib_layers, name) for name in (
         "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
         "apply_regularization", "xavier_initializer", "variance_scaling_initializer")},
-    xavier_initializer_conv2d=contrib_layers.xavier_initializer)
+    xavier_initializer_conv2d=contrib_layers.xavier_initializer,
+    optimize_loss=contrib_optimize.optimize_loss,
+    OPTIMIZER_CLS_NAMES=contrib_optimize.OPTIMIZER_CLS_NAMES)
 
 ARG_SCOPES = {name: getattr(arg_scopes, name) for name in (
     "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope",
@@ -72,7 +76,8 @@ def _namespaces():
     layers = runtime.namespace("contrib.layers", utils=utils, **LAYERS)
     slim = runtime.namespace("contrib.slim", losses=losses, learning=learning, utils=utils,
                              layers=layers, **LAYERS, **ARG_SCOPES, **VARIABLES)
-    return layers, slim, losses
+    framework = runtime.namespace("contrib.framework", **ARG_SCOPES, **VARIABLES)
+    return layers, slim, losses, framework
 
 
-CONTRIB_LAYERS, SLIM, LOSSES = _namespaces()
+CONTRIB_LAYERS, SLIM, LOSSES, FRAMEWORK = _namespaces()

@@ -73,7 +73,7 @@ def _after(ops, tensor, name=None):
         return _t.identity(tensor, name=name)
 
 
-def _loss_before(step, total_loss):
+def loss_before(step, total_loss):
     """A tensor that runs ``step`` and has the value ``total_loss`` had just before it.
 
     TF's train op is ``identity(total_loss)`` waiting for the step, and TF computes the
@@ -125,7 +125,7 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
     with _t.get_default_graph().name_scope("train_op"):
         if check_numerics:
             total_loss = _check_numerics(total_loss, "LossTensor is inf or nan")
-        train_op = _loss_before(step, total_loss)
+        train_op = loss_before(step, total_loss)
     if not any(t is train_op for t in _v.get_collection(GraphKeys.TRAIN_OP)):
         _v.add_to_collection(GraphKeys.TRAIN_OP, train_op)
     return train_op

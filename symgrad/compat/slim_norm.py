@@ -12,6 +12,10 @@ with the train op, e.g. ``slim.learning.create_train_op`` does); with
 tensor picks at run time.  On rank 2 and 4 inputs (TF's fused kernel, the default
 ``fused=None``) the moving variance takes the batch variance times n / (n - 1).
 
+``layer_norm`` (scope ``LayerNorm``: ``beta``, ``gamma`` over the axes from
+``begin_params_axis``) normalizes each example over the axes from ``begin_norm_axis``
+(variance epsilon 1e-12, as TF).
+
 Imports the compat scopes, layers and variables.
 
 >>> import symgrad.compat.v1 as tf
@@ -86,6 +90,37 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
                     else updates_collections or []):
             for update in updates:
                 add_to_collection(key, update)
+        if activation_fn is not None:
+            out = activation_fn(out)
+    return collect_named_outputs(outputs_collections, sc.name, out)
+
+
+@add_arg_scope
+def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
+               variables_collections=None, outputs_collections=None, trainable=True,
+               begin_norm_axis=1, begin_params_axis=-1, scope=None):
+    """``(x - mean) / sqrt(var + 1e-12) * gamma + beta``, the moments over the axes from
+    ``begin_norm_axis`` of each example."""
+    x = _t.as_tensor(inputs)
+    if x.shape is None:
+        raise ValueError(f"slim.layer_norm: inputs {x.name!r} have an undefined rank")
+    rank = x.ndim
+    begin_norm_axis = begin_norm_axis + rank if begin_norm_axis < 0 else begin_norm_axis
+    if begin_params_axis >= rank or begin_norm_axis >= rank:
+        raise ValueError(f"begin_params_axis ({begin_params_axis}) and begin_norm_axis "
+                         f"({begin_norm_axis}) must be < rank(inputs) ({rank})")
+    params_shape = tuple(x.shape[begin_params_axis:])
+    if not all(isinstance(d, int) for d in params_shape):
+        raise ValueError(f"slim.layer_norm: inputs {x.name!r}: shape[{begin_params_axis}:] "
+                         f"is not fully defined: {x.shape}")
+    with variable_scope(scope, default_name="LayerNorm", reuse=reuse) as sc:
+        def make(name, init):
+            return layer_variable(name, params_shape, x.dtype, init, None, trainable,
+                                  variable_collections(variables_collections, name))
+        beta = make("beta", _init.Zeros()) if center else None
+        gamma = make("gamma", _init.Ones()) if scale else None
+        mean, var = _t.nn.moments(x, list(range(begin_norm_axis, rank)), keepdims=True)
+        out = _t.nn.batch_normalization(x, mean, var, beta, gamma, 1e-12)
         if activation_fn is not None:
             out = activation_fn(out)
     return collect_named_outputs(outputs_collections, sc.name, out)
