@@ -336,3 +336,29 @@ def test_layer_norm_and_optimize_loss_with_each_optimizer_name():
         np.testing.assert_allclose(ns["losses"][name], want, atol=2e-5, err_msg=name)
     assert ns["step"] == 18
     np.testing.assert_allclose(ns["w0"], [0.00778, 0.00244, 0.01245], atol=2e-5)
+
+
+def test_bias_add_and_embed_sequence():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5)
+        y = slim.bias_add(x, activation_fn=tf.nn.relu, regularizer=slim.l1_regularizer(0.5),
+                          initializer=tf.constant_initializer([1.0, -1.0, 0.5]))
+        y2 = slim.bias_add(y, scope="b2")
+        table = np.arange(12, dtype=np.float32).reshape(4, 3)
+        ids = tf.constant([[3, 0], [1, 1]])
+        e = tf.contrib.layers.embed_sequence(ids, 4, 3, initializer=tf.constant_initializer(table))
+        e2 = tf.contrib.layers.embed_sequence(ids[:, :1], scope="EmbedSequence", reuse=True)
+        # TF 2.21 (tf_slim.bias_add): names, the regularizer's name, values
+        assert [v.name for v in slim.get_model_variables()] == [
+            'BiasAdd/biases:0', 'b2/biases:0', 'EmbedSequence/embeddings:0']
+        reg = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
+        assert [t.name for t in reg] == ['BiasAdd/biases/Regularizer/l1_regularizer:0']
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(y2).tolist() == [[0.0, 0.0, 0.0], [1.5, 0.5, 3.0]]
+            assert sess.run(reg[0]) == pytest.approx(1.25)
+            np.testing.assert_array_equal(sess.run(e), table[[[3, 0], [1, 1]]])
+            np.testing.assert_array_equal(sess.run(e2), table[[[3], [1]]])
+        with pytest.raises(ValueError, match="vocab_size and embed_dim"):
+            tf.contrib.layers.embed_sequence(ids, 4)

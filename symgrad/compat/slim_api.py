@@ -25,15 +25,16 @@ import functools
 
 from .. import tracing as _t
 from . import arg_scopes, contrib_layers, contrib_optimize, runtime, slim_layers, slim_learning, slim_losses
-from . import slim_norm, slim_utils, slim_variables
+from . import slim_more, slim_norm, slim_utils, slim_variables
 from .variables import create_global_step, get_global_step, get_or_create_global_step
 
 LAYERS = dict(
     {name: getattr(slim_layers, name) for name in (
         "avg_pool2d", "conv1d", "conv2d", "convolution", "convolution1d", "convolution2d", "conv2d_transpose",
         "convolution2d_transpose", "separable_conv2d", "separable_convolution2d", "dropout",
-        "flatten", "fully_connected", "max_pool2d", "one_hot_encoding", "repeat", "softmax",
-        "stack")},
+        "flatten", "fully_connected", "max_pool2d")},
+    **{name: getattr(slim_more, name) for name in (
+        "bias_add", "embed_sequence", "one_hot_encoding", "repeat", "softmax", "stack")},
     batch_norm=slim_norm.batch_norm, layer_norm=slim_norm.layer_norm,
     linear=functools.partial(slim_layers.fully_connected, activation_fn=None),
     relu=functools.partial(slim_layers.fully_connected, activation_fn=_t.nn.relu),

@@ -13,13 +13,12 @@
   (not again when the variables are reused).  A second call makes ``Conv_1``; ``scope=``
   names the scope, and ``reuse=True`` with it shares the variables.
 - ``max_pool2d``, ``avg_pool2d`` (kernel, stride 2, "VALID"), ``flatten``, ``dropout``
-  (``keep_prob``, ``is_training`` True by default), ``one_hot_encoding``, ``softmax``;
-- ``repeat(x, n, layer, ...)`` (scopes ``scope/scope_1`` ...) and ``stack(x, layer,
-  [args...])``;
+  (``keep_prob``, ``is_training`` True by default);
 - ``outputs_collections``: the output joins them with its scope name as an alias
   (``slim.utils.convert_collection_to_dict`` reads them back).
 
-Every function takes its keyword defaults from ``slim.arg_scope`` (``compat.arg_scopes``).
+Every function takes its keyword defaults from ``slim.arg_scope`` (``compat.arg_scopes``);
+``repeat``, ``stack`` and the smaller layers are in ``compat.slim_more``.
 Imports the tracing functions and the compat scopes, layers and initializers.
 
 >>> import symgrad.compat.v1 as tf
@@ -322,62 +321,6 @@ def dropout(inputs, keep_prob=0.5, noise_shape=None, is_training=True,
         out = _layers.dropout(inputs, rate=1.0 - keep_prob, noise_shape=noise_shape,
                               seed=seed, training=is_training)
     return collect_named_outputs(outputs_collections, sc.name, out)
-
-
-@add_arg_scope
-def one_hot_encoding(labels, num_classes, on_value=1.0, off_value=0.0,
-                     outputs_collections=None, scope=None):
-    """``tf.one_hot(labels, num_classes)`` (float32 for Python values)."""
-    dtype = np.float32 if isinstance(on_value, float) and isinstance(off_value, float) else None
-    with _t.get_default_graph().name_scope(scope or "OneHotEncoding") as sc:
-        out = _t.one_hot(labels, int(num_classes), on_value=on_value, off_value=off_value,
-                         dtype=dtype)
-    return collect_named_outputs(outputs_collections, sc, out)
-
-
-@add_arg_scope
-def softmax(logits, scope=None):
-    """The softmax over the last axis (name scope softmax; as TF, of the logits reshaped
-    to [-1, classes], reshaped back: ``<scope>/Reshape_1``)."""
-    x = _t.as_tensor(logits)
-    with _t.get_default_graph().name_scope(scope or "softmax"):
-        rest = tuple(x.shape[1:]) if x.shape is not None else (None,)
-        if not all(isinstance(d, int) for d in rest):
-            return _t.softmax(x, axis=-1)
-        flat = _t.softmax(_t.reshape(x, (-1, rest[-1]), name="Reshape"), axis=-1)
-        return _t.reshape(flat, (-1,) + rest, name="Reshape")
-
-
-def _layer_name(layer, fallback):
-    name = getattr(layer, "__name__", None) or getattr(getattr(layer, "func", None),
-                                                       "__name__", None)
-    return name or fallback
-
-
-def repeat(inputs, repetitions, layer, *args, **kwargs):
-    """``layer`` applied ``repetitions`` times, the k-th in scope ``<scope>/<scope>_k``
-    (``scope`` defaults to the layer's name)."""
-    scope = kwargs.pop("scope", None)
-    with variable_scope(scope, default_name="Repeat"):
-        name = scope or _layer_name(layer, "repeat")
-        out = inputs
-        for i in range(int(repetitions)):
-            out = layer(out, *args, **dict(kwargs, scope=f"{name}_{i + 1}"))
-        return out
-
-
-def stack(inputs, layer, stack_args, **kwargs):
-    """``layer(out, *stack_args[k])`` for each k, in scopes ``<scope>/<scope>_k``."""
-    scope = kwargs.pop("scope", None)
-    if not isinstance(stack_args, (list, tuple)):
-        raise ValueError("stack: stack_args need to be a list or tuple (one entry per layer)")
-    with variable_scope(scope, default_name="Stack"):
-        name = scope or _layer_name(layer, "stack")
-        out = inputs
-        for i, args in enumerate(stack_args):
-            args = args if isinstance(args, (list, tuple)) else [args]
-            out = layer(out, *args, **dict(kwargs, scope=f"{name}_{i + 1}"))
-        return out
 
 
 conv2d, conv1d = convolution2d, convolution1d
