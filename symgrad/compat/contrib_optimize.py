@@ -139,17 +139,24 @@ def optimize_loss(loss, global_step, learning_rate, optimizer, gradient_noise_sc
                 _summary.scalar("learning_rate", lr)
         opt = _optimizer(optimizer, lr)
         variables = _v.trainable_variables() if variables is None else list(variables)
-        grads = opt.compute_gradients(loss, variables)
-        if gradient_multipliers is not None:
-            grads = _multiply(grads, gradient_multipliers)
-        if "global_gradient_norm" in summaries or "gradient_norm" in summaries:
-            _norm_summary("global_norm/gradient_norm", grads)
-        if clip_gradients is not None:
-            grads = _clip(grads, clip_gradients)
-            if "global_gradient_norm" in summaries or "gradient_norm" in summaries:
-                _norm_summary("global_norm/clipped_gradient_norm", grads)
+        grads = _gradients(opt.compute_gradients(loss, variables), gradient_multipliers,
+                           clip_gradients, summaries)
         if "loss" in summaries:
             _summary.scalar("loss", loss)
         step = opt.apply_gradients(grads, name="train",
                                    global_step=global_step if increment_global_step else None)
         return loss_before(step, loss)
+
+
+def _gradients(grads, gradient_multipliers, clip_gradients, summaries):
+    """The gradients multiplied, then clipped, with their norms' summaries."""
+    norms = "global_gradient_norm" in summaries or "gradient_norm" in summaries
+    if gradient_multipliers is not None:
+        grads = _multiply(grads, gradient_multipliers)
+    if norms:
+        _norm_summary("global_norm/gradient_norm", grads)
+    if clip_gradients is not None:
+        grads = _clip(grads, clip_gradients)
+        if norms:
+            _norm_summary("global_norm/clipped_gradient_norm", grads)
+    return grads

@@ -96,6 +96,17 @@ def loss_before(step, total_loss):
     return out
 
 
+def _after_updates(total_loss, update_ops):
+    """The loss computed after the update ops (default: ``tf.GraphKeys.UPDATE_OPS``)."""
+    update_ops = _v.get_collection(GraphKeys.UPDATE_OPS) if update_ops is None \
+        else list(update_ops)
+    if not update_ops:
+        return total_loss
+    with _v.control_dependencies(update_ops):
+        barrier = _v.no_op(name="update_barrier")
+    return _after([barrier], total_loss)
+
+
 def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_ops=None,
                     variables_to_train=None, clip_gradient_norm=0, summarize_gradients=False,
                     gate_gradients=1, aggregation_method=None,
@@ -104,12 +115,7 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
     """The loss tensor whose run makes one training step (module docstring)."""
     if global_step is _USE_GLOBAL_STEP:
         global_step = _v.get_or_create_global_step()
-    update_ops = _v.get_collection(GraphKeys.UPDATE_OPS) if update_ops is None \
-        else list(update_ops)
-    if update_ops:
-        with _v.control_dependencies(update_ops):
-            barrier = _v.no_op(name="update_barrier")
-        total_loss = _after([barrier], total_loss)
+    total_loss = _after_updates(total_loss, update_ops)
     variables = _v.trainable_variables() if variables_to_train is None \
         else list(variables_to_train)
     if not variables:
