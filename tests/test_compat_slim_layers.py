@@ -362,3 +362,31 @@ def test_bias_add_and_embed_sequence():
             np.testing.assert_array_equal(sess.run(e2), table[[[3], [1]]])
         with pytest.raises(ValueError, match="vocab_size and embed_dim"):
             tf.contrib.layers.embed_sequence(ids, 4)
+
+
+def test_fine_tuning_restores_all_but_the_new_layer(tmp_path):
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.ones([1, 2])
+        slim.fully_connected(slim.fully_connected(x, 3, scope="body"), 2, scope="logits")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            body = sess.run("body/weights:0")
+            path = tf.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
+    with tf.Graph().as_default():   # the same body, a new head of another size
+        x = tf.ones([1, 2])
+        slim.fully_connected(slim.fully_connected(x, 3, scope="body"), 5, scope="head")
+        everything = slim.get_variables_to_restore()
+        with pytest.raises(ValueError, match="head"):
+            with tf.Session() as sess:
+                slim.assign_from_checkpoint_fn(path, everything)(sess)
+        init_fn = slim.assign_from_checkpoint_fn(path, everything, ignore_missing_vars=True)
+        set_bias = slim.assign_from_values_fn({"head/biases": np.arange(5.0)})
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            init_fn(sess)
+            set_bias(sess)
+            np.testing.assert_array_equal(sess.run("body/weights:0"), body)
+            assert sess.run("head/biases:0").tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+        with pytest.raises(ValueError, match="wasn't found"):
+            slim.assign_from_values_fn({"nothing/here": 1.0})

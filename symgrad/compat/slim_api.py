@@ -56,7 +56,7 @@ VARIABLES = dict(
         "global_variable", "get_variables", "get_model_variables", "get_local_variables",
         "get_trainable_variables", "get_variables_by_suffix", "get_variables_by_name",
         "get_variables_to_restore", "get_unique_variable", "get_variable_full_name",
-        "assign_from_checkpoint_fn")},
+        "assign_from_checkpoint_fn", "assign_from_values_fn")},
     get_global_step=get_global_step, create_global_step=create_global_step,
     get_or_create_global_step=get_or_create_global_step)
 

@@ -11,8 +11,9 @@
   ``get_variables_by_name("weights")`` finds ``*/weights:0``;
   ``get_variables_to_restore(include, exclude)`` lists by scopes;
   ``get_unique_variable("a/b")`` the one variable named so.
-- ``assign_from_checkpoint_fn(path, var_list)``: a function of a session restoring
-  ``var_list`` from a ``tf.train.Saver`` checkpoint.
+- ``assign_from_checkpoint_fn(path, var_list, ignore_missing_vars)``: a function of a
+  session restoring ``var_list`` from a ``tf.train.Saver`` checkpoint (the fine-tuning
+  ``init_fn``); ``assign_from_values_fn({name: value})`` sets variables by name.
 
 Imports the compat scopes, variables and the Saver.
 
@@ -29,7 +30,8 @@ import numpy as np
 
 from . import variables as _v
 from .arg_scopes import add_arg_scope
-from .runtime import Saver
+from . import tf_logging
+from .runtime import CheckpointReader, Saver
 from .scopes import VariableScope, get_variable
 from .variables import GraphKeys
 
@@ -138,11 +140,40 @@ def get_variable_full_name(var):
 def assign_from_checkpoint_fn(model_path, var_list, ignore_missing_vars=False,
                               reshape_variables=False):
     """A function of a session that restores ``var_list`` (a list, or a dict of checkpoint
-    names to variables) from the ``tf.train.Saver`` checkpoint ``model_path``."""
+    names to variables) from the ``tf.train.Saver`` checkpoint ``model_path``; with
+    ``ignore_missing_vars`` the variables the checkpoint lacks are left alone (a warning
+    names them), as when fine-tuning a network with a new last layer."""
     if not var_list:
         raise ValueError("assign_from_checkpoint_fn: var_list cannot be empty")
-    saver = Saver(var_list)
+    named = dict(var_list) if isinstance(var_list, dict) else \
+        {get_variable_full_name(v): v for v in var_list}
+    if ignore_missing_vars:
+        saved = CheckpointReader(model_path)
+        for name in [n for n in named if not saved.has_tensor(n)]:
+            tf_logging.warning("Variable %s missing in checkpoint %s", name, model_path)
+            del named[name]
+    if not named:
+        tf_logging.warning("No Variables to restore")
+        return None
+    saver = Saver(named)
 
     def callback(session):
         saver.restore(session, model_path)
+    return callback
+
+
+def assign_from_values_fn(var_names_to_values):
+    """A function of a session that sets the variables named in the dict (``"a/w"``) to
+    the given values."""
+    found = {}
+    for name, value in var_names_to_values.items():
+        candidates = [v for v in _v.get_collection(GLOBAL, name)
+                      if get_variable_full_name(v) == name]
+        if not candidates:
+            raise ValueError(f"Variable {name} wasn't found")
+        found[name] = (candidates[0], np.asarray(value))
+
+    def callback(session):
+        for var, value in found.values():
+            var.load(value.reshape(var.shape), session)
     return callback
