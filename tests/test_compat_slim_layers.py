@@ -390,3 +390,32 @@ def test_fine_tuning_restores_all_but_the_new_layer(tmp_path):
             assert sess.run("head/biases:0").tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
         with pytest.raises(ValueError, match="wasn't found"):
             slim.assign_from_values_fn({"nothing/here": 1.0})
+
+
+def test_trainable_variables_collections_and_regularizers_once():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.ones([2, 4, 4, 3])
+        reg = slim.l2_regularizer(0.5)
+        slim.conv2d(x, 2, 1, trainable=False, scope="frozen",
+                    variables_collections={"weights": ["w_only"]})
+        slim.conv2d(x, 2, 1, scope="tuned", variables_collections=["mine"],
+                    weights_regularizer=reg, biases_regularizer=reg)
+        for _ in range(2):   # a tower built twice shares, and regularizes once
+            with tf.variable_scope("tower", reuse=tf.AUTO_REUSE):
+                slim.fully_connected(tf.ones([2, 3]), 2, weights_regularizer=reg)
+        names = lambda key: [v.name for v in tf.get_collection(key)]
+        assert names(tf.GraphKeys.TRAINABLE_VARIABLES) == [
+            "tuned/weights:0", "tuned/biases:0", "tower/fully_connected/weights:0",
+            "tower/fully_connected/biases:0"]
+        assert names(tf.GraphKeys.MODEL_VARIABLES)[:2] == ["frozen/weights:0",
+                                                           "frozen/biases:0"]
+        assert names("w_only") == ["frozen/weights:0"]
+        assert names("mine") == ["tuned/weights:0", "tuned/biases:0"]
+        assert names(tf.GraphKeys.REGULARIZATION_LOSSES) == [
+            "tuned/kernel/Regularizer/l2_regularizer:0",
+            "tuned/bias/Regularizer/l2_regularizer:0",
+            "tower/fully_connected/kernel/Regularizer/l2_regularizer:0"]
+        # TF 2.21 (tf_slim) for all of the above, and for a reuse without a scope:
+        with pytest.raises(ValueError, match="reuse=True cannot be used without a name"):
+            slim.fully_connected(tf.ones([2, 3]), 2, reuse=True)

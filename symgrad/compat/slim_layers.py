@@ -90,6 +90,14 @@ def collect_named_outputs(collections, alias, outputs):
     return outputs
 
 
+def layer_scope(scope, default_name, reuse):
+    """The layer's variable scope; ``reuse=True`` needs ``scope`` (TF's ValueError)."""
+    if reuse is True and scope is None:
+        raise ValueError(f"reuse=True cannot be used without a name_or_scope: give the "
+                         f"{default_name} layer the scope= of the one to share")
+    return variable_scope(scope, default_name=default_name, reuse=reuse)
+
+
 def _check_format(data_format, what):
     if data_format not in _CHANNELS_LAST:
         raise ValueError(f"slim.{what}: data_format={data_format!r}; symgrad supports the "
@@ -110,7 +118,7 @@ def _weighted_layer(default_name, inputs, kernels, num_outputs, apply, opts):
     """The shared body of the weighted layers: ``kernels`` ((name, shape, loss name,
     initializer) in TF's order) made in the layer's scope, ``apply(*kernels)``, then biases
     unless a normalizer follows, the normalizer, the activation."""
-    with variable_scope(opts["scope"], default_name=default_name, reuse=opts["reuse"]) as sc:
+    with layer_scope(opts["scope"], default_name, opts["reuse"]) as sc:
         weights = [layer_variable(name, shape, inputs.dtype, init, opts["weights_regularizer"],
                                   opts["trainable"],
                                   variable_collections(opts["variables_collections"],

@@ -24,7 +24,8 @@ from . import initializers as _init
 from . import slim_layers
 from .arg_scopes import add_arg_scope
 from .scopes import variable_scope
-from .slim_layers import collect_named_outputs, layer_variable, variable_collections
+from .slim_layers import collect_named_outputs, layer_scope, layer_variable, \
+    variable_collections
 
 
 @add_arg_scope
@@ -95,7 +96,7 @@ def bias_add(inputs, activation_fn=None, initializer=_init.Zeros(), regularizer=
     if x.shape is None or not isinstance(x.shape[-1], int):
         raise ValueError(f"slim.bias_add: the last dimension of {x.name!r} must be known "
                          f"(shape {x.shape})")
-    with variable_scope(scope, default_name="BiasAdd", reuse=reuse) as sc:
+    with layer_scope(scope, "BiasAdd", reuse) as sc:
         biases = layer_variable("biases", (x.shape[-1],), x.dtype, initializer, regularizer,
                                 trainable, variable_collections(variables_collections,
                                                                 "biases"))

@@ -30,8 +30,8 @@ from .. import tracing as _t
 from . import initializers as _init
 from . import layers as _layers
 from .arg_scopes import add_arg_scope
-from .scopes import variable_scope
-from .slim_layers import collect_named_outputs, layer_variable, variable_collections
+from .slim_layers import collect_named_outputs, layer_scope, layer_variable, \
+    variable_collections
 from .variables import GraphKeys, add_to_collection, control_dependencies
 
 _UNSUPPORTED = ("batch_weights", "zero_debias_moving_mean", "renorm", "adjustment")
@@ -78,7 +78,7 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
     if x.shape is None or x.ndim < 2 or not isinstance(x.shape[-1], int):
         raise ValueError(f"slim.batch_norm: inputs {x.name!r} have shape {x.shape}; they need "
                          "rank >= 2 and a known last (channels) dimension")
-    with variable_scope(scope, default_name="BatchNorm", reuse=reuse) as sc:
+    with layer_scope(scope, "BatchNorm", reuse) as sc:
         params = _params(x, options)
         out, updates = _layers.normalize(
             x, x.ndim - 1, params, epsilon, decay, is_training,
@@ -113,7 +113,7 @@ def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
     if not all(isinstance(d, int) for d in params_shape):
         raise ValueError(f"slim.layer_norm: inputs {x.name!r}: shape[{begin_params_axis}:] "
                          f"is not fully defined: {x.shape}")
-    with variable_scope(scope, default_name="LayerNorm", reuse=reuse) as sc:
+    with layer_scope(scope, "LayerNorm", reuse) as sc:
         def make(name, init):
             return layer_variable(name, params_shape, x.dtype, init, None, trainable,
                                   variable_collections(variables_collections, name))
