@@ -419,3 +419,61 @@ def test_trainable_variables_collections_and_regularizers_once():
         # TF 2.21 (tf_slim) for all of the above, and for a reuse without a scope:
         with pytest.raises(ValueError, match="reuse=True cannot be used without a name"):
             slim.fully_connected(tf.ones([2, 3]), 2, reuse=True)
+
+
+EVALUATE = """
+import os
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+rs = np.random.RandomState(12)
+X = rs.randn(10, 3).astype(np.float32); Y = (X[:, 0] > 0).astype(np.int64)
+def model():
+    ds = tf.data.Dataset.from_tensor_slices((X, Y)).batch(5)
+    xb, yb = tf.data.make_one_shot_iterator(ds).get_next()
+    logits = slim.fully_connected(xb, 2, activation_fn=None, scope="m",
+                                  weights_initializer=tf.glorot_uniform_initializer(seed=3))
+    return logits, yb
+with tf.Graph().as_default():
+    logits, yb = model()
+    slim.losses.sparse_softmax_cross_entropy(logits, yb)
+    gs = tf.train.get_or_create_global_step()
+    op = slim.learning.create_train_op(slim.losses.get_total_loss(),
+                                       tf.train.GradientDescentOptimizer(0.5))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(2):
+            sess.run(op)
+        path = tf.train.Saver().save(sess, os.path.join(logdir, "model.ckpt"), global_step=gs)
+with tf.Graph().as_default():
+    logits, yb = model()
+    tf.train.get_or_create_global_step()
+    pred = tf.argmax(logits, 1)
+    names_to_values, names_to_updates = slim.metrics.aggregate_metric_map({
+        "acc": slim.metrics.streaming_accuracy(pred, yb),
+        "mse": slim.metrics.streaming_mean_squared_error(tf.nn.softmax(logits)[:, 1],
+                                                         tf.cast(yb, tf.float32)),
+        "rec": slim.metrics.streaming_recall(pred, yb)})
+    for name, value in names_to_values.items():
+        tf.summary.scalar(name, value)
+    values = slim.evaluation.evaluate_once("", path, logdir, num_evals=2,
+                                           eval_op=list(names_to_updates.values()),
+                                           final_op=names_to_values)
+    looped = slim.evaluation.evaluation_loop("", logdir, logdir, num_evals=1,
+                                             eval_op=list(names_to_updates.values()),
+                                             final_op=names_to_values["acc"],
+                                             max_number_of_evaluations=1)
+"""
+
+
+def test_streaming_metrics_and_evaluate_once_on_a_checkpoint(tmp_path):
+    ns = run_tf1(EVALUATE, logdir=str(tmp_path))
+    # TF 2.21 (tf_slim.evaluation.evaluate_once with tf_slim.metrics): after 2 SGD steps,
+    # the metrics over both batches of the checkpointed model; evaluation_loop's one
+    # evaluation of one batch
+    values = ns["values"]
+    assert sorted(values) == ["acc", "mse", "rec"]
+    assert values["acc"] == pytest.approx(0.6) and values["rec"] == pytest.approx(0.6)
+    assert values["mse"] == pytest.approx(0.17457, abs=1e-5)
+    assert ns["looped"] == pytest.approx(0.8)   # (the first batch alone, a new session)
+    assert any(p.name.startswith("events.out.tfevents") for p in tmp_path.iterdir())

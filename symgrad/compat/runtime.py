@@ -289,9 +289,10 @@ MISSING = {
                     "separable_conv2d, one_hot_encoding, softmax, repeat, stack), arg_scope, "
                     "the variable functions (model_variable, get_variables...), the "
                     "regularizers and initializers, slim.losses, slim.learning "
-                    "(create_train_op, train) and slim.utils; not the model zoo "
-                    "(slim.nets: build the network from these layers), slim.evaluation, "
-                    "slim.metrics (use tf.metrics), slim.data and slim.queues (use tf.data), "
+                    "(create_train_op, train), slim.metrics' streaming metrics, "
+                    "slim.evaluation (evaluate_once, evaluation_loop) and slim.utils; not "
+                    "the model zoo (slim.nets: build the network from these layers), "
+                    "slim.data and slim.queues (use tf.data), "
                     "or the layers not named here (write them with tf.nn ops; layer_norm "
                     "and optimize_loss are there)",
     "contrib.layers": "of tf.contrib.layers, symgrad has conv2d, conv1d, fully_connected, "
@@ -310,6 +311,11 @@ MISSING = {
                          "the variable functions (get_variables, get_variables_to_restore, "
                          "model_variable, assign_from_checkpoint_fn...) and the global step "
                          "functions; use tf.nest, tf.train and tf.Variable for the rest",
+    "contrib.metrics": "of tf.contrib.metrics, symgrad has the streaming_* metrics that "
+                       "wrap tf.metrics (accuracy, mean, mean_squared_error, "
+                       "mean_absolute_error, root_mean_squared_error, precision, recall, "
+                       "auc, mean_iou, sparse_recall_at_k) and aggregate_metric(s/_map); "
+                       "use tf.metrics for the others",
     "contrib.slim.learning": "of slim.learning, symgrad has create_train_op, train, "
                              "train_step, clip_gradient_norms and multiply_gradients",
     "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
@@ -341,6 +347,7 @@ MISSING["test.TestCase"] = (
     "open the session yourself (`with tf.Session() as sess:`) and compare with "
     "np.testing.assert_allclose (tf.test.compute_gradient_error checks gradients)")
 MISSING["contrib.slim.losses"] = MISSING["contrib.losses"]
+MISSING["contrib.slim.metrics"] = MISSING["contrib.metrics"]
 MISSING["test.main"] = "tf.test.main is not supported; run the tests with unittest or pytest"
 _GRAPH_MODE = ("symgrad.compat.v1 is TF1 graph mode only: build the graph, take derivatives "
                "with tf.gradients(ys, xs) and run them in a tf.Session")

@@ -5,7 +5,8 @@ needs a ``tensorflow`` package; with symgrad write ``slim = tf.contrib.slim`` in
 ``slim`` holds the layers (``compat.slim_layers``, ``slim_norm``), the regularizers and
 initializers (``compat.contrib_layers``), ``arg_scope`` (``compat.arg_scopes``), the
 variable functions (``compat.slim_variables``), ``slim.losses``, ``slim.learning`` and
-``slim.utils``; anything else is an AttributeError saying what symgrad has.
+``slim.utils``, ``slim.metrics`` and ``slim.evaluation`` (``compat.slim_eval``);
+anything else is an AttributeError saying what symgrad has.
 ``tf.contrib.framework`` holds the same arg_scope and variable functions
 (``tf.contrib.framework.get_or_create_global_step``, ``get_variables_to_restore``...).
 
@@ -25,7 +26,7 @@ import functools
 
 from .. import tracing as _t
 from . import arg_scopes, contrib_layers, contrib_optimize, runtime, slim_layers, slim_learning, slim_losses
-from . import slim_more, slim_norm, slim_utils, slim_variables
+from . import slim_eval, slim_more, slim_norm, slim_utils, slim_variables
 from .variables import create_global_step, get_global_step, get_or_create_global_step
 
 LAYERS = dict(
@@ -74,11 +75,18 @@ def _namespaces():
                                                              for name in (
         "create_train_op", "train", "train_step", "clip_gradient_norms",
         "multiply_gradients")})
+    metrics = runtime.namespace("contrib.metrics", **{name: getattr(slim_eval, name)
+                                                      for name in slim_eval.METRICS})
+    evaluation = runtime.namespace("contrib.slim.evaluation",
+                                   evaluate_once=slim_eval.evaluate_once,
+                                   evaluation_loop=slim_eval.evaluation_loop)
     layers = runtime.namespace("contrib.layers", utils=utils, **LAYERS)
     slim = runtime.namespace("contrib.slim", losses=losses, learning=learning, utils=utils,
-                             layers=layers, **LAYERS, **ARG_SCOPES, **VARIABLES)
+                             layers=layers, metrics=metrics, evaluation=evaluation,
+                             **LAYERS, **ARG_SCOPES, **VARIABLES)
     framework = runtime.namespace("contrib.framework", **ARG_SCOPES, **VARIABLES)
-    return layers, slim, losses, framework
+    return dict(layers=layers, slim=slim, losses=losses, framework=framework,
+                metrics=metrics)
 
 
-CONTRIB_LAYERS, SLIM, LOSSES, FRAMEWORK = _namespaces()
+CONTRIB = _namespaces()   # tf.contrib's layers, slim, losses, framework and metrics

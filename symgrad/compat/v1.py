@@ -296,8 +296,7 @@ contrib = _runtime.namespace(
     rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
                            static_bidirectional_rnn=_rnn.static_bidirectional_rnn,
                            **_v1_ops.CELLS),
-    layers=_slim_api.CONTRIB_LAYERS, slim=_slim_api.SLIM, losses=_slim_api.LOSSES,
-    framework=_slim_api.FRAMEWORK,
+    **_slim_api.CONTRIB,
     seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss),
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
