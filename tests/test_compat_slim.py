@@ -10,8 +10,6 @@ fused kernel, as it does by default).  Every literal below comes from TF 2.21.
 import numpy as np
 import pytest
 
-import symgrad.compat.v1 as tf
-
 from .tf1_programs import run_tf1
 
 NAMES = """

@@ -11,7 +11,7 @@ Imports the tracing functions, the compat scopes and slim_layers.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
-...     y = repeat(tf.ones([1, 2]), 2, slim_layers.fully_connected, 3, scope="fc")
+...     y = repeat(tf.ones([1, 2]), 2, tf.contrib.slim.fully_connected, 3, scope="fc")
 ...     print([v.name for v in tf.trainable_variables()][::2])
 ['fc/fc_1/weights:0', 'fc/fc_2/weights:0']
 """
@@ -21,7 +21,6 @@ import numpy as np
 
 from .. import tracing as _t
 from . import initializers as _init
-from . import slim_layers
 from .arg_scopes import add_arg_scope
 from .scopes import variable_scope
 from .slim_layers import collect_named_outputs, layer_scope, layer_variable, \
