@@ -477,3 +477,27 @@ def test_streaming_metrics_and_evaluate_once_on_a_checkpoint(tmp_path):
     assert values["mse"] == pytest.approx(0.17457, abs=1e-5)
     assert ns["looped"] == pytest.approx(0.8)   # (the first batch alone, a new session)
     assert any(p.name.startswith("events.out.tfevents") for p in tmp_path.iterdir())
+
+
+def test_apply_regularization_with_summed_regularizers():
+    layers = tf.contrib.layers
+    with tf.Graph().as_default():
+        w1 = tf.Variable([[1.0, -2.0], [3.0, 0.5]], name="w1")
+        w2 = tf.Variable([0.5, -1.5], name="w2")
+        tf.add_to_collection(tf.GraphKeys.WEIGHTS, w1)
+        tf.add_to_collection(tf.GraphKeys.WEIGHTS, w2)
+        r1 = layers.apply_regularization(layers.l1_l2_regularizer(0.1, 0.2))
+        r2 = layers.apply_regularization(layers.sum_regularizer(
+            [layers.l2_regularizer(1.0), layers.l1_regularizer(0.5)]), [w2])
+        assert tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES) == [r1, r2]
+        g = tf.gradients(r1 + r2, [w1, w2])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            # TF 2.21 (tf_slim): the penalties and their gradients
+            np.testing.assert_allclose(sess.run([r1, r2]), [2.525, 2.25], rtol=1e-6)
+            gv = sess.run(g)
+        np.testing.assert_allclose(gv[0], [[0.3, -0.5], [0.7, 0.2]], rtol=1e-6)
+        np.testing.assert_allclose(gv[1], [1.2, -2.4], rtol=1e-6)
+        with pytest.raises(ValueError, match="no weights to regularize"):
+            with tf.Graph().as_default():
+                layers.apply_regularization(layers.l2_regularizer(1.0))
