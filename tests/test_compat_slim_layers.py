@@ -501,3 +501,20 @@ def test_apply_regularization_with_summed_regularizers():
         with pytest.raises(ValueError, match="no weights to regularize"):
             with tf.Graph().as_default():
                 layers.apply_regularization(layers.l2_regularizer(1.0))
+
+
+def test_loss_names_and_get_losses_by_scope():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        L = tf.constant(np.ones((2, 3), np.float32))
+        with tf.name_scope("tower_0"):
+            a = slim.losses.softmax_cross_entropy(L, L)
+        b = slim.losses.mean_squared_error(L, L, scope="mse")
+        c = slim.losses.compute_weighted_loss(L)
+        d = slim.losses.sparse_softmax_cross_entropy(L, tf.constant([0, 1]))
+        # TF 2.21 (tf_slim.losses)
+        assert [t.name for t in (a, b, c, d)] == [
+            'tower_0/softmax_cross_entropy_loss/value:0', 'mse/value:0', 'weighted_loss/value:0',
+            'sparse_softmax_cross_entropy_loss/value:0']
+        assert slim.losses.get_losses("tower_0") == [a]
+        assert slim.losses.get_total_loss().name == "total_loss:0"

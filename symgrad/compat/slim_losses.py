@@ -68,26 +68,31 @@ def _num_present(losses, weights):
 def compute_weighted_loss(losses, weights=1.0, scope=None):
     """The weighted mean of ``losses`` (module docstring), added to the losses."""
     with _t.get_default_graph().name_scope(scope or "weighted_loss"):
-        losses = _t.as_tensor(losses)
-        dtype = losses.dtype
-        losses = _t.cast(losses, np.float32)
-        weights = _t.cast(_t.as_tensor(np.asarray(weights, np.float32)
-                                       if not isinstance(weights, _t.Tensor) else weights),
-                          np.float32)
-        if weights.ndim > 1 and weights.shape[-1] == 1:
-            weights = _t.squeeze(weights, [-1])
-        if weights.ndim > losses.ndim:
-            raise ValueError(f"compute_weighted_loss: weights of shape {weights.shape} have "
-                             f"more axes than the losses {losses.shape}")
-        per_row = _t.reduce_sum(losses, list(range(weights.ndim, losses.ndim)))
-        total = _t.reduce_sum(per_row * weights)
-        count = _num_present(losses, weights)
-        present = _t.greater(count, 0.0)
-        mean = _t.where(present, total / _t.where(present, count, _t.ones_like(count)),
-                        _t.zeros_like(total), name="value")
-        mean = _t.cast(mean, dtype) if dtype != np.float32 else mean
-        add_loss(mean)
-        return mean
+        return _weighted_mean(losses, weights)
+
+
+def _weighted_mean(losses, weights):
+    """``compute_weighted_loss`` inside the current name scope (``<scope>/value``, the
+    name TF gives each loss function's result)."""
+    losses = _t.as_tensor(losses)
+    dtype = losses.dtype
+    losses = _t.cast(losses, np.float32)
+    weights = _t.cast(weights if isinstance(weights, _t.Tensor) else
+                      _t.as_tensor(np.asarray(weights, np.float32)), np.float32)
+    if weights.ndim > 1 and weights.shape[-1] == 1:
+        weights = _t.squeeze(weights, [-1])
+    if weights.ndim > losses.ndim:
+        raise ValueError(f"compute_weighted_loss: weights of shape {weights.shape} have "
+                         f"more axes than the losses {losses.shape}")
+    per_row = _t.reduce_sum(losses, list(range(weights.ndim, losses.ndim)))
+    total = _t.reduce_sum(per_row * weights)
+    count = _num_present(losses, weights)
+    present = _t.greater(count, 0.0)
+    mean = _t.where(present, total / _t.where(present, count, _t.ones_like(count)),
+                    _t.zeros_like(total), name="value")
+    mean = _t.cast(mean, dtype) if dtype != np.float32 else mean
+    add_loss(mean)
+    return mean
 
 
 def _pair(a, b, what):
@@ -104,14 +109,14 @@ def absolute_difference(predictions, labels=None, weights=1.0, scope=None):
     p, y = _pair(predictions, labels, "absolute_difference")
     with _t.get_default_graph().name_scope(scope or "absolute_difference"):
         losses = _t.abs(_t.cast(p, np.float32) - _t.cast(y, np.float32))
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def mean_squared_error(predictions, labels=None, weights=1.0, scope=None):
     p, y = _pair(predictions, labels, "mean_squared_error")
     with _t.get_default_graph().name_scope(scope or "mean_squared_error"):
         losses = _t.squared_difference(_t.cast(p, np.float32), _t.cast(y, np.float32))
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def log_loss(predictions, labels=None, weights=1.0, epsilon=1e-7, scope=None):
@@ -119,7 +124,7 @@ def log_loss(predictions, labels=None, weights=1.0, epsilon=1e-7, scope=None):
     with _t.get_default_graph().name_scope(scope or "log_loss"):
         p, y = _t.cast(p, np.float32), _t.cast(y, np.float32)
         losses = -y * _t.log(p + epsilon) - (1.0 - y) * _t.log(1.0 - p + epsilon)
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def softmax_cross_entropy(logits, onehot_labels, weights=1.0, label_smoothing=0, scope=None):
@@ -131,7 +136,7 @@ def softmax_cross_entropy(logits, onehot_labels, weights=1.0, label_smoothing=0,
             k = _t.cast(_t.shape(y)[1], x.dtype)
             y = y * (1.0 - label_smoothing) + label_smoothing / k
         losses = _t.nn.softmax_cross_entropy_with_logits(labels=y, logits=x, name="xentropy")
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def sparse_softmax_cross_entropy(logits, labels, weights=1.0, scope=None):
@@ -141,7 +146,7 @@ def sparse_softmax_cross_entropy(logits, labels, weights=1.0, scope=None):
         y = _t.reshape(y, (-1,))
         losses = _t.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x,
                                                                 name="xentropy")
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def sigmoid_cross_entropy(logits, multi_class_labels, weights=1.0, label_smoothing=0,
@@ -152,7 +157,7 @@ def sigmoid_cross_entropy(logits, multi_class_labels, weights=1.0, label_smoothi
         if label_smoothing > 0:
             y = y * (1.0 - label_smoothing) + 0.5 * label_smoothing
         losses = _t.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=x, name="xentropy")
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def cosine_distance(predictions, labels=None, axis=None, weights=1.0, scope=None, dim=None):
@@ -163,7 +168,7 @@ def cosine_distance(predictions, labels=None, axis=None, weights=1.0, scope=None
     p, y = _pair(predictions, labels, "cosine_distance")
     with _t.get_default_graph().name_scope(scope or "cosine_distance_loss"):
         losses = 1.0 - _t.reduce_sum(_t.cast(p, np.float32) * _t.cast(y, np.float32), [axis])
-        return compute_weighted_loss(losses, weights)
+        return _weighted_mean(losses, weights)
 
 
 def hinge_loss(logits, labels=None, scope=None):
