@@ -245,3 +245,59 @@ def test_model_zoo_style_vgg_and_resnet_blocks():
         540.777, 38.3882, 590.5458, 48.1223, 992.8254, 18.3071, 60.9326, 18.7267, 1.5263,
         1.5805, 3.8673, 0.4212, 3.597, 0.1384, 2.4121, 1.5805, 0.5131, 0.0482, 2.4565,
         0.2018, 3.4065, 2.3453], rtol=2e-5, atol=2e-4)
+
+
+WALKTHROUGH = """
+import numpy as np
+import tensorflow as tf
+slim = tf.contrib.slim
+def produce_batch(batch_size, noise=0.3):
+    xs = np.random.RandomState(0).random_sample([batch_size, 1]) * 10
+    ys = np.sin(xs) + 5 + np.random.RandomState(1).normal(size=[batch_size, 1], scale=noise)
+    return [xs.astype(np.float32), ys.astype(np.float32)]
+x_train, y_train = produce_batch(200)
+x_test, y_test = produce_batch(200)
+def regression_model(inputs, is_training=True, scope="deep_regression"):
+    with tf.variable_scope(scope, 'deep_regression', [inputs]):
+        end_points = {}
+        with slim.arg_scope([slim.fully_connected], activation_fn=tf.nn.relu,
+                            weights_regularizer=slim.l2_regularizer(0.01),
+                            weights_initializer=slim.xavier_initializer(seed=1)):
+            net = slim.fully_connected(inputs, 32, scope='fc1')
+            end_points['fc1'] = net
+            net = slim.dropout(net, 0.8, is_training=is_training, seed=2)
+            net = slim.fully_connected(net, 16, scope='fc2')
+            end_points['fc2'] = net
+            predictions = slim.fully_connected(net, 1, activation_fn=None, scope='prediction')
+            end_points['out'] = predictions
+            return predictions, end_points
+with tf.Graph().as_default():
+    inputs, targets = tf.constant(x_train), tf.constant(y_train)
+    predictions, nodes = regression_model(inputs, is_training=True)
+    loss = tf.losses.mean_squared_error(labels=targets, predictions=predictions)
+    total_loss = slim.losses.get_total_loss()
+    optimizer = tf.train.AdamOptimizer(learning_rate=0.005)
+    train_op = slim.learning.create_train_op(total_loss, optimizer)
+    final_loss = slim.learning.train(train_op, logdir=ckpt_dir, number_of_steps=100, save_summaries_secs=5, log_every_n_steps=50)
+with tf.Graph().as_default():
+    inputs, targets = tf.constant(x_test), tf.constant(y_test)
+    predictions, nodes = regression_model(inputs, is_training=False)
+    values, updates = slim.metrics.aggregate_metric_map({
+        'Mean Squared Error': slim.metrics.streaming_mean_squared_error(predictions, targets),
+        'Mean Absolute Error': slim.metrics.streaming_mean_absolute_error(predictions, targets)})
+    checkpoint_path = tf.train.latest_checkpoint(ckpt_dir)
+    metric_values = slim.evaluation.evaluate_once(master='', checkpoint_path=checkpoint_path, logdir=ckpt_dir,
+                                                  eval_op=list(updates.values()), final_op=list(values.values()))
+    metrics = dict(zip(values, metric_values))
+"""
+
+
+def test_the_slim_walkthrough_regression_trains_and_evaluates(tmp_path):
+    # TF-Slim's walkthrough (slim_walkthrough.ipynb's regression model, seeded, 100
+    # steps): slim.learning.train's last loss, then slim.evaluation.evaluate_once's
+    # metrics on the checkpoint; TF 2.21 (tf_slim) printed the same numbers
+    ns = run_tf1(WALKTHROUGH, ckpt_dir=str(tmp_path))
+    assert ns["final_loss"] == pytest.approx(1.0843, abs=1e-4)
+    assert ns["metrics"]["Mean Squared Error"] == pytest.approx(0.4919, abs=1e-4)
+    assert ns["metrics"]["Mean Absolute Error"] == pytest.approx(0.5944, abs=1e-4)
+    assert sorted(ns["nodes"]) == ["fc1", "fc2", "out"]
