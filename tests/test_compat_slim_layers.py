@@ -518,3 +518,21 @@ def test_loss_names_and_get_losses_by_scope():
             'sparse_softmax_cross_entropy_loss/value:0']
         assert slim.losses.get_losses("tower_0") == [a]
         assert slim.losses.get_total_loss().name == "total_loss:0"
+
+
+def test_create_train_op_summarizes_gradients():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        w = tf.Variable([3.0, 4.0], name="w")
+        tf.Variable(1.0, name="unused")
+        op = slim.learning.create_train_op(tf.reduce_sum(w * w),
+                                           tf.train.GradientDescentOptimizer(0.1),
+                                           summarize_gradients=True)
+        summaries = tf.get_collection(tf.GraphKeys.SUMMARIES)
+        assert len(summaries) == 2   # w's histogram and norm; "unused" has no gradient
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(op) == pytest.approx(25.0)
+            merged = sess.run(tf.summary.merge_all())
+            assert merged is not None
+            np.testing.assert_allclose(sess.run(w), [2.4, 3.2], rtol=1e-6)

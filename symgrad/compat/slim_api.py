@@ -74,7 +74,7 @@ def _namespaces():
     learning = runtime.namespace("contrib.slim.learning", **{name: getattr(slim_learning, name)
                                                              for name in (
         "create_train_op", "train", "train_step", "clip_gradient_norms",
-        "multiply_gradients")})
+        "multiply_gradients", "add_gradients_summaries")})
     metrics = runtime.namespace("contrib.metrics", **{name: getattr(slim_eval, name)
                                                       for name in slim_eval.METRICS})
     evaluation = runtime.namespace("contrib.slim.evaluation",

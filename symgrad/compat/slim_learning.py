@@ -5,7 +5,8 @@ whose running makes one optimizer step: the update ops (``tf.GraphKeys.UPDATE_OP
 e.g. ``slim.batch_norm``'s moving averages) run first, then the gradients of the loss
 with respect to ``variables_to_train`` (the trainable variables), optionally scaled by
 ``gradient_multipliers`` ({variable or its name: factor}) and clipped to norm
-``clip_gradient_norm``, are applied and the global step (made if missing) counts one.
+``clip_gradient_norm``, are applied and the global step (made if missing) counts one;
+``summarize_gradients`` adds each gradient's histogram and norm to the summaries.
 With ``check_numerics`` a NaN or Inf loss is an InvalidArgumentError.
 
 ``train(train_op, logdir, number_of_steps=n)`` runs ``train_step`` until the global step
@@ -31,6 +32,7 @@ import numpy as np
 
 from .. import tracing as _t
 from . import errors, tf_logging
+from . import summary as _summary
 from . import variables as _v
 from .debugging import check_numerics as _check_numerics
 from .python_ops import py_func
@@ -65,6 +67,21 @@ def multiply_gradients(grads_and_vars, gradient_multipliers):
             g = g * _t.cast(gradient_multipliers[keys[0]], g.dtype)
         out.append((g, v))
     return out
+
+
+def add_gradients_summaries(grads_and_vars):
+    """A histogram ``<var>/gradient`` and a scalar ``<var>/gradient_norm`` summary of each
+    gradient; the summaries made."""
+    made = []
+    for g, v in grads_and_vars:
+        if g is None:
+            tf_logging.info("Var %s has no gradient", v.name.split(":")[0])
+            continue
+        g = g.values if hasattr(g, "indices") else g
+        name = v.name.split(":")[0]
+        made.append(_summary.histogram(name + "/gradient", g))
+        made.append(_summary.scalar(name + "/gradient_norm", _t.global_norm([g])))
+    return made
 
 
 def _after(ops, tensor, name=None):
@@ -127,6 +144,9 @@ def create_train_op(total_loss, optimizer, global_step=_USE_GLOBAL_STEP, update_
         grads = multiply_gradients(grads, gradient_multipliers)
     if clip_gradient_norm > 0:
         grads = clip_gradient_norms(grads, clip_gradient_norm)
+    if summarize_gradients:
+        with _t.get_default_graph().name_scope("summarize_grads"):
+            add_gradients_summaries(grads)
     step = optimizer.apply_gradients(grads, global_step=global_step)
     with _t.get_default_graph().name_scope("train_op"):
         if check_numerics:
