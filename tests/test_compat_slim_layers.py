@@ -536,3 +536,17 @@ def test_create_train_op_summarizes_gradients():
             merged = sess.run(tf.summary.merge_all())
             assert merged is not None
             np.testing.assert_allclose(sess.run(w), [2.4, 3.2], rtol=1e-6)
+
+
+def test_arguments_symgrad_cannot_honour_are_refused_by_name(tmp_path):
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="custom_getter is not supported"):
+            slim.model_variable("w", [2], custom_getter=lambda getter, *a, **k: None)
+        with pytest.raises(ValueError, match="sync_optimizer"):
+            slim.learning.train(tf.constant(1.0), None, sync_optimizer=object())
+        with pytest.raises(ValueError, match="hooks are not supported"):
+            slim.evaluation.evaluate_once("", str(tmp_path), None, hooks=[object()])
+        with pytest.raises(ValueError, match="gradient_noise_scale"):
+            tf.contrib.layers.optimize_loss(tf.constant(1.0), None, 0.1, "SGD",
+                                            gradient_noise_scale=1.0)

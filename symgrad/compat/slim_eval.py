@@ -97,6 +97,9 @@ def evaluate_once(master, checkpoint_path, logdir, num_evals=1, initial_op=None,
                   hooks=None):
     """Evaluate the checkpoint ``checkpoint_path`` (module docstring): ``final_op``'s
     value."""
+    if hooks:
+        raise ValueError("slim.evaluation: hooks are not supported by symgrad; run what "
+                         "they would do after evaluate_once returns")
     saver = Saver(variables_to_restore)
     with Session(config=session_config) as sess:
         sess.run(_v.global_variables_initializer())
@@ -132,7 +135,7 @@ def evaluation_loop(master, checkpoint_dir, logdir, num_evals=1, initial_op=None
         value = evaluate_once(master, path, logdir, num_evals, initial_op,
                               initial_op_feed_dict, eval_op, eval_op_feed_dict, final_op,
                               final_op_feed_dict, summary_op, summary_op_feed_dict,
-                              variables_to_restore, session_config)
+                              variables_to_restore, session_config, hooks)
         done.add(path)
         waited_since = time.time()
     return value

@@ -192,6 +192,9 @@ def train(train_op, logdir, train_step_fn=train_step, train_step_kwargs=_USE_DEF
     """Run ``train_step_fn`` until it says stop (module docstring); the last loss."""
     if train_op is None:
         raise ValueError("train: train_op cannot be None")
+    if sync_optimizer is not None:
+        raise ValueError("slim.learning.train: sync_optimizer (synchronous replicas) is not "
+                         "supported; symgrad trains in one process, so leave it out")
     global_step = global_step if global_step is not None else _v.get_global_step()
     if global_step is None:
         raise ValueError("train: there is no global step (create_train_op makes one)")

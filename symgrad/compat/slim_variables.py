@@ -43,6 +43,9 @@ def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, t
              collections=None, caching_device=None, device=None, partitioner=None,
              custom_getter=None, use_resource=None, synchronization=None, aggregation=None):
     """``tf.get_variable`` made in ``collections`` (default: the global variables)."""
+    if custom_getter is not None:
+        raise ValueError(f"slim.variable({name!r}): custom_getter is not supported by "
+                         "symgrad; call the getter yourself, or use tf.get_variable")
     keys = list(dict.fromkeys(collections if collections is not None else [GLOBAL]))
     return get_variable(name, shape, dtype=dtype, initializer=initializer,
                         regularizer=regularizer, trainable=trainable, collections=keys,
@@ -57,7 +60,7 @@ def model_variable(name, shape=None, dtype=np.float32, initializer=None, regular
     """``variable`` also put in ``tf.GraphKeys.MODEL_VARIABLES``."""
     keys = list(collections or []) + [GLOBAL, GraphKeys.MODEL_VARIABLES]
     return variable(name, shape, dtype, initializer, regularizer, trainable, keys,
-                    partitioner=partitioner)
+                    partitioner=partitioner, custom_getter=custom_getter)
 
 
 def add_model_variable(var):
