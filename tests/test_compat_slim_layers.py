@@ -550,3 +550,29 @@ def test_arguments_symgrad_cannot_honour_are_refused_by_name(tmp_path):
         with pytest.raises(ValueError, match="gradient_noise_scale"):
             tf.contrib.layers.optimize_loss(tf.constant(1.0), None, 0.1, "SGD",
                                             gradient_noise_scale=1.0)
+
+
+def test_volume_layers_conv3d_and_3d_pools():
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.constant(np.random.RandomState(2).randn(2, 5, 4, 4, 2).astype(np.float32))
+        h = slim.conv3d(x, 3, [2, 3, 3], stride=[1, 2, 1],
+                        weights_initializer=slim.xavier_initializer(seed=4))
+        h2 = slim.conv3d(x, 2, 2, rate=2, padding="VALID", activation_fn=None,
+                         weights_initializer=slim.xavier_initializer(seed=5))
+        p = slim.max_pool3d(h, [2, 2, 2], stride=1, padding="SAME")
+        a = slim.avg_pool3d(h, 2)
+        g = tf.gradients(tf.reduce_sum(p * p) + tf.reduce_sum(a) + tf.reduce_sum(h2 ** 2),
+                         tf.trainable_variables())
+        # TF 2.21 (tf_slim): names, shapes, sums of absolute values of outputs and gradients
+        assert [v.name for v in tf.trainable_variables()] == [
+            'Conv/weights:0', 'Conv/biases:0', 'Conv_1/weights:0', 'Conv_1/biases:0']
+        assert [t.shape.as_list() for t in (h, h2, p, a)] == [
+            [2, 5, 2, 4, 3], [2, 3, 2, 2, 2], [2, 5, 2, 4, 3], [2, 2, 1, 2, 3]]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            outs, grads = sess.run([h, h2, p, a]), sess.run(g)
+        np.testing.assert_allclose([np.abs(v).sum() for v in outs],
+                                   [67.2613, 36.1253, 187.8379, 6.9734], rtol=1e-5)
+        np.testing.assert_allclose([np.abs(v).sum() for v in grads],
+                                   [3216.2456, 386.1758, 345.4075, 10.1061], rtol=1e-5)

@@ -284,8 +284,8 @@ MISSING = {
                "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
-    "contrib.slim": "of TF-Slim, symgrad has the layers (conv2d, conv1d, fully_connected, "
-                    "max_pool2d, avg_pool2d, flatten, dropout, batch_norm, conv2d_transpose, "
+    "contrib.slim": "of TF-Slim, symgrad has the layers (conv1d/2d/3d, fully_connected, "
+                    "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, conv2d_transpose, "
                     "separable_conv2d, one_hot_encoding, softmax, repeat, stack), arg_scope, "
                     "the variable functions (model_variable, get_variables...), the "
                     "regularizers and initializers, slim.losses, slim.learning "
@@ -295,8 +295,8 @@ MISSING = {
                     "slim.data and slim.queues (use tf.data), "
                     "or the layers not named here (write them with tf.nn ops; layer_norm "
                     "and optimize_loss are there)",
-    "contrib.layers": "of tf.contrib.layers, symgrad has conv2d, conv1d, fully_connected, "
-                      "max_pool2d, avg_pool2d, flatten, dropout, batch_norm, "
+    "contrib.layers": "of tf.contrib.layers, symgrad has conv1d/2d/3d, fully_connected, "
+                      "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, "
                       "conv2d_transpose, separable_conv2d, one_hot_encoding, softmax, "
                       "repeat, stack, the regularizers (l1, l2, l1_l2, sum, "
                       "apply_regularization), initializers (xavier, variance_scaling), "

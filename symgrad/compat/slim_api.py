@@ -31,7 +31,8 @@ from .variables import create_global_step, get_global_step, get_or_create_global
 
 LAYERS = dict(
     {name: getattr(slim_layers, name) for name in (
-        "avg_pool2d", "conv1d", "conv2d", "convolution", "convolution1d", "convolution2d", "conv2d_transpose",
+        "avg_pool2d", "avg_pool3d", "conv1d", "conv2d", "conv3d", "convolution",
+        "convolution1d", "convolution2d", "convolution3d", "max_pool3d", "conv2d_transpose",
         "convolution2d_transpose", "separable_conv2d", "separable_convolution2d", "dropout",
         "flatten", "fully_connected", "max_pool2d")},
     **{name: getattr(slim_more, name) for name in (

@@ -1,7 +1,7 @@
 """``tf.contrib.layers`` / TF-Slim layer functions with their variables named as TF names them.
 
 - ``conv2d`` (scope ``Conv``: ``Conv/weights`` [kh, kw, in, out], ``Conv/biases``;
-  ``conv1d`` takes [N, W, C], ``convolution`` either), ``fully_connected`` (``fully_connected/weights``,
+  ``conv1d`` takes [N, W, C], ``conv3d`` [N, D, H, W, C], ``convolution`` any of them), ``fully_connected`` (``fully_connected/weights``,
   ``.../biases``), ``conv2d_transpose`` (``Conv2d_transpose``) and ``separable_conv2d``
   (``SeparableConv2d/depthwise_weights``, ``pointwise_weights``, ``biases``): ReLU by
   default, weights from ``xavier_initializer()``, biases zeros; with ``normalizer_fn``
@@ -12,7 +12,8 @@
   ``<scope>/kernel/Regularizer/...`` as TF names it, to ``REGULARIZATION_LOSSES`` once
   (not again when the variables are reused).  A second call makes ``Conv_1``; ``scope=``
   names the scope, and ``reuse=True`` with it shares the variables.
-- ``max_pool2d``, ``avg_pool2d`` (kernel, stride 2, "VALID"), ``flatten``, ``dropout``
+- ``max_pool2d``, ``avg_pool2d`` (kernel, stride 2, "VALID"; ``max_pool3d``,
+  ``avg_pool3d`` on volumes), ``flatten``, ``dropout``
   (``keep_prob``, ``is_training`` True by default);
 - ``outputs_collections``: the output joins them with its scope name as an alias
   (``slim.utils.convert_collection_to_dict`` reads them back).
@@ -37,6 +38,7 @@ from ..tracing import conv as _conv
 from . import initializers as _init
 from . import layers as _layers
 from . import more_ops as _more_ops
+from . import nn_volumes as _volumes
 from .arg_scopes import add_arg_scope
 from .contrib_layers import xavier_initializer
 from .scopes import get_variable, get_variable_scope, variable_scope
@@ -155,18 +157,20 @@ def convolution(inputs, num_outputs, kernel_size, stride=1, padding="SAME", data
     biases))`` (module docstring); rank-3 inputs [N, W, C] get a 1-D convolution."""
     _check_format(data_format, "convolution")
     opts = dict(locals())
-    x = _tensor(inputs, "convolution", (conv_dims + 2,) if conv_dims else (3, 4))
+    x = _tensor(inputs, "convolution", (conv_dims + 2,) if conv_dims else (3, 4, 5))
     n = x.ndim - 2
-    kernel = _layers.int_tuple(kernel_size, "conv2d(kernel_size)", n)
-    strides = _layers.int_tuple(stride, "conv2d(stride)", n)
-    dilations = _layers.int_tuple(rate, "conv2d(rate)", n)
+    kernel = _layers.int_tuple(kernel_size, "convolution(kernel_size)", n)
+    strides = _layers.int_tuple(stride, "convolution(stride)", n)
+    dilations = _layers.int_tuple(rate, "convolution(rate)", n)
     pad = _layers.padding_name(padding)
-    if n == 1:
-        def apply(w):
+
+    def apply(w):
+        if n == 1:
             return _conv.conv1d(x, w, strides[0], pad, dilations=dilations[0])
-    else:
-        def apply(w):
+        if n == 2:
             return _conv.conv2d(x, w, strides, pad, dilations=dilations)
+        return _volumes.conv3d(x, w, (1,) + strides + (1,), pad,
+                               dilations=(1,) + dilations + (1,))
     return _weighted_layer("Conv", x, [("weights", kernel + (x.shape[-1], int(num_outputs)),
                                         "kernel", weights_initializer)],
                            num_outputs, apply, opts)
@@ -200,6 +204,18 @@ def convolution1d(inputs, num_outputs, kernel_size, stride=1, padding="SAME", da
     """``slim.conv1d``: ``convolution`` of [N, W, C] inputs."""
     given = dict(locals())
     return convolution(**{k: given[k] for k in _CONV_ARGS}, conv_dims=1)
+
+
+@add_arg_scope
+def convolution3d(inputs, num_outputs, kernel_size, stride=1, padding="SAME", data_format=None,
+                  rate=1, activation_fn=_t.nn.relu, normalizer_fn=None,
+                  normalizer_params=None, weights_initializer=_XAVIER,
+                  weights_regularizer=None, biases_initializer=_ZEROS,
+                  biases_regularizer=None, reuse=None, variables_collections=None,
+                  outputs_collections=None, trainable=True, scope=None):
+    """``slim.conv3d``: ``convolution`` of [N, D, H, W, C] inputs."""
+    given = dict(locals())
+    return convolution(**{k: given[k] for k in _CONV_ARGS}, conv_dims=3)
 
 
 @add_arg_scope
@@ -286,13 +302,15 @@ def separable_convolution2d(inputs, num_outputs, kernel_size, depth_multiplier=1
 
 
 def _pool(pool, default_name, inputs, kernel_size, stride, padding, data_format,
-          outputs_collections, scope):
+          outputs_collections, scope, n=2):
     _check_format(data_format, default_name)
-    x = _tensor(inputs, default_name, (4,))
+    x = _tensor(inputs, default_name, (n + 2,))
+    window = _layers.int_tuple(kernel_size, f"{default_name}(kernel_size)", n)
+    strides = _layers.int_tuple(stride, f"{default_name}(stride)", n)
+    if n == 3:   # (tf.nn's 3-D pools take the batch and channel entries too)
+        window, strides = (1,) + window + (1,), (1,) + strides + (1,)
     with _t.get_default_graph().name_scope(scope or default_name) as sc:
-        out = pool(x, _layers.int_tuple(kernel_size, f"{default_name}(kernel_size)"),
-                   _layers.int_tuple(stride, f"{default_name}(stride)"),
-                   _layers.padding_name(padding))
+        out = pool(x, window, strides, _layers.padding_name(padding))
     return collect_named_outputs(outputs_collections, sc, out)
 
 
@@ -310,6 +328,22 @@ def avg_pool2d(inputs, kernel_size, stride=2, padding="VALID", data_format="NHWC
     """The mean over each ``kernel_size`` window of [N, H, W, C] (name scope AvgPool2D)."""
     return _pool(_conv.avg_pool, "AvgPool2D", inputs, kernel_size, stride, padding,
                  data_format, outputs_collections, scope)
+
+
+@add_arg_scope
+def max_pool3d(inputs, kernel_size, stride=2, padding="VALID", data_format="NDHWC",
+               outputs_collections=None, scope=None):
+    """The maximum over each window of [N, D, H, W, C] (name scope MaxPool3D)."""
+    return _pool(_volumes.max_pool3d, "MaxPool3D", inputs, kernel_size, stride, padding,
+                 data_format, outputs_collections, scope, n=3)
+
+
+@add_arg_scope
+def avg_pool3d(inputs, kernel_size, stride=2, padding="VALID", data_format="NDHWC",
+               outputs_collections=None, scope=None):
+    """The mean over each window of [N, D, H, W, C] (name scope AvgPool3D)."""
+    return _pool(_volumes.avg_pool3d, "AvgPool3D", inputs, kernel_size, stride, padding,
+                 data_format, outputs_collections, scope, n=3)
 
 
 @add_arg_scope
@@ -331,6 +365,6 @@ def dropout(inputs, keep_prob=0.5, noise_shape=None, is_training=True,
     return collect_named_outputs(outputs_collections, sc.name, out)
 
 
-conv2d, conv1d = convolution2d, convolution1d
+conv3d, conv2d, conv1d = convolution3d, convolution2d, convolution1d
 conv2d_transpose = convolution2d_transpose
 separable_conv2d = separable_convolution2d
