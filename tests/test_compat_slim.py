@@ -278,7 +278,8 @@ with tf.Graph().as_default():
     total_loss = slim.losses.get_total_loss()
     optimizer = tf.train.AdamOptimizer(learning_rate=0.005)
     train_op = slim.learning.create_train_op(total_loss, optimizer)
-    final_loss = slim.learning.train(train_op, logdir=ckpt_dir, number_of_steps=100, save_summaries_secs=5, log_every_n_steps=50)
+    final_loss = slim.learning.train(train_op, logdir=ckpt_dir, number_of_steps=100,
+                                     save_summaries_secs=5, log_every_n_steps=50)
 with tf.Graph().as_default():
     inputs, targets = tf.constant(x_test), tf.constant(y_test)
     predictions, nodes = regression_model(inputs, is_training=False)
@@ -286,8 +287,9 @@ with tf.Graph().as_default():
         'Mean Squared Error': slim.metrics.streaming_mean_squared_error(predictions, targets),
         'Mean Absolute Error': slim.metrics.streaming_mean_absolute_error(predictions, targets)})
     checkpoint_path = tf.train.latest_checkpoint(ckpt_dir)
-    metric_values = slim.evaluation.evaluate_once(master='', checkpoint_path=checkpoint_path, logdir=ckpt_dir,
-                                                  eval_op=list(updates.values()), final_op=list(values.values()))
+    metric_values = slim.evaluation.evaluate_once(
+        master='', checkpoint_path=checkpoint_path, logdir=ckpt_dir,
+        eval_op=list(updates.values()), final_op=list(values.values()))
     metrics = dict(zip(values, metric_values))
 """
 

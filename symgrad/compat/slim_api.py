@@ -25,7 +25,8 @@ from __future__ import annotations
 import functools
 
 from .. import tracing as _t
-from . import arg_scopes, contrib_layers, contrib_optimize, runtime, slim_layers, slim_learning, slim_losses
+from . import arg_scopes, contrib_layers, contrib_optimize, runtime
+from . import slim_layers, slim_learning, slim_losses
 from . import slim_eval, slim_more, slim_norm, slim_utils, slim_variables
 from .variables import create_global_step, get_global_step, get_or_create_global_step
 
