@@ -3,8 +3,8 @@
 - ``conv2d`` (scope ``Conv``: ``Conv/weights`` [kh, kw, in, out], ``Conv/biases``;
   ``conv1d`` takes [N, W, C], ``conv3d`` [N, D, H, W, C], ``convolution`` any of them),
   ``fully_connected`` (``fully_connected/weights``, ``.../biases``), ``conv2d_transpose``
-  (``Conv2d_transpose``) and ``separable_conv2d`` (``SeparableConv2d/depthwise_weights``, ``pointwise_weights``, ``biases``): ReLU by
-  default, weights from ``xavier_initializer()``, biases zeros; with ``normalizer_fn``
+  (``Conv2d_transpose``) and ``separable_conv2d`` (``SeparableConv2d/depthwise_weights``,
+  ``pointwise_weights``, ``biases``): ReLU by default, weights from ``xavier_initializer()``, biases zeros; with ``normalizer_fn``
   (e.g. ``slim.batch_norm``) there are no biases and ``normalizer_fn(out,
   **normalizer_params)`` comes before the activation.  Each variable is a model variable
   (``tf.GraphKeys.MODEL_VARIABLES``) and joins ``variables_collections`` (a list, or a
