@@ -2,15 +2,16 @@
 
 - ``conv2d`` (scope ``Conv``: ``Conv/weights`` [kh, kw, in, out], ``Conv/biases``;
   ``conv1d`` takes [N, W, C], ``conv3d`` [N, D, H, W, C], ``convolution`` any of them),
-  ``fully_connected`` (``fully_connected/weights``, ``.../biases``), ``conv2d_transpose``
-  (``Conv2d_transpose``) and ``separable_conv2d`` (``SeparableConv2d/depthwise_weights``,
-  ``pointwise_weights``, ``biases``): ReLU by default, weights from ``xavier_initializer()``, biases zeros; with ``normalizer_fn``
+  ``fully_connected`` (``fully_connected/weights``, ``.../biases``),
+  ``conv2d_transpose`` (``Conv2d_transpose``) and ``separable_conv2d``
+  (``SeparableConv2d/depthwise_weights``, ``pointwise_weights``, ``biases``): ReLU by
+  default, weights from ``xavier_initializer()``, biases zeros; with ``normalizer_fn``
   (e.g. ``slim.batch_norm``) there are no biases and ``normalizer_fn(out,
-  **normalizer_params)`` comes before the activation.  Each variable is a model variable
+  **normalizer_params)`` comes before the activation. Each variable is a model variable
   (``tf.GraphKeys.MODEL_VARIABLES``) and joins ``variables_collections`` (a list, or a
   dict by "weights"/"biases"); ``weights_regularizer`` adds its loss, named
   ``<scope>/kernel/Regularizer/...`` as TF names it, to ``REGULARIZATION_LOSSES`` once
-  (not again when the variables are reused).  A second call makes ``Conv_1``; ``scope=``
+  (not again when the variables are reused). A second call makes ``Conv_1``; ``scope=``
   names the scope, and ``reuse=True`` with it shares the variables.
 - ``max_pool2d``, ``avg_pool2d`` (kernel, stride 2, "VALID"; ``max_pool3d``,
   ``avg_pool3d`` on volumes), ``flatten``, ``dropout``
