@@ -576,3 +576,20 @@ def test_volume_layers_conv3d_and_3d_pools():
                                    [67.2613, 36.1253, 187.8379, 6.9734], rtol=1e-5)
         np.testing.assert_allclose([np.abs(v).sum() for v in grads],
                                    [3216.2456, 386.1758, 345.4075, 10.1061], rtol=1e-5)
+
+
+def test_model_analyzer_prints_the_variables_as_tf_slim(capsys):
+    slim = tf.contrib.slim
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 8, 8, 1])
+        slim.fully_connected(slim.flatten(slim.conv2d(x, 8, [3, 3])), 10)
+        sizes = slim.model_analyzer.analyze_vars(tf.model_variables(), print_info=True)
+    assert sizes == (5210, 20840)
+    # TF 2.21 (tf_slim.model_analyzer) prints
+    assert capsys.readouterr().out.splitlines() == [
+        "---------", "Variables: name (type shape) [size]", "---------",
+        "Conv/weights:0 (float32_ref 3x3x1x8) [72, bytes: 288]",
+        "Conv/biases:0 (float32_ref 8) [8, bytes: 32]",
+        "fully_connected/weights:0 (float32_ref 512x10) [5120, bytes: 20480]",
+        "fully_connected/biases:0 (float32_ref 10) [10, bytes: 40]",
+        "Total size of variables: 5210", "Total bytes of variables: 20840"]

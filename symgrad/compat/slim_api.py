@@ -83,7 +83,11 @@ def _namespaces():
                                    evaluate_once=slim_eval.evaluate_once,
                                    evaluation_loop=slim_eval.evaluation_loop)
     layers = runtime.namespace("contrib.layers", utils=utils, **LAYERS)
+    analyzer = runtime.namespace("contrib.slim.model_analyzer", _plain=True,
+                                 **{name: getattr(slim_utils, name)
+                                    for name in slim_utils.ANALYZER})
     slim = runtime.namespace("contrib.slim", losses=losses, learning=learning, utils=utils,
+                             model_analyzer=analyzer,
                              layers=layers, metrics=metrics, evaluation=evaluation,
                              **LAYERS, **ARG_SCOPES, **VARIABLES)
     framework = runtime.namespace("contrib.framework", **ARG_SCOPES, **VARIABLES)

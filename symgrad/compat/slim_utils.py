@@ -5,7 +5,9 @@
   gives ``{alias: tensor}`` back (a model's end points), ``get_tensor_aliases`` and
   ``gather_tensors_aliases`` the aliases;
 - ``last_dimension(shape, min_rank=1)``, ``channel_dimension(shape, data_format)``: a
-  known size of a static shape, else TF's ValueError; ``two_element_tuple(v)``.
+  known size of a static shape, else TF's ValueError; ``two_element_tuple(v)``;
+- ``analyze_vars(variables, print_info)`` (``slim.model_analyzer``): the variables'
+  total size and bytes, printed as TF-Slim prints them.
 
 Imports the compat variables and slim_layers (where the layers collect their outputs).
 
@@ -20,11 +22,12 @@ from __future__ import annotations
 import collections as _collections
 
 from .slim_layers import collect_named_outputs
-from .variables import get_collection, get_collection_ref
+from .variables import Variable, get_collection, get_collection_ref
 
 __all__ = ["collect_named_outputs", "append_tensor_alias", "get_tensor_aliases",
            "gather_tensors_aliases", "convert_collection_to_dict", "get_variable_collections",
            "last_dimension", "channel_dimension", "two_element_tuple"]
+ANALYZER = ["tensor_description", "analyze_vars"]
 
 
 def append_tensor_alias(tensor, alias):
@@ -99,3 +102,30 @@ def two_element_tuple(int_or_tuple):
     if len(dims) == 2:
         return dims[0], dims[1]
     raise ValueError("Must be an int, a list with 2 elements or a TensorShape of length 2")
+
+
+def tensor_description(var):
+    """``(float32_ref 3x3x1x8)``: the dtype (a variable's is a reference type in TF1) and
+    the shape."""
+    dims = var.get_shape().as_list()
+    dtype = var.dtype.name + ("_ref" if isinstance(var, Variable) else "")
+    return f"({dtype} {'x'.join(str(d) for d in dims)})"
+
+
+def analyze_vars(variables, print_info=False):
+    """(total size, total bytes) of ``variables``; with ``print_info`` a line each."""
+    if print_info:
+        print("---------")
+        print("Variables: name (type shape) [size]")
+        print("---------")
+    total_size = total_bytes = 0
+    for var in variables:
+        size = int(var.get_shape().num_elements() or 0)
+        nbytes = size * var.dtype.itemsize
+        total_size, total_bytes = total_size + size, total_bytes + nbytes
+        if print_info:
+            print(var.name, tensor_description(var), "[%d, bytes: %d]" % (size, nbytes))
+    if print_info:
+        print("Total size of variables: %d" % total_size)
+        print("Total bytes of variables: %d" % total_bytes)
+    return total_size, total_bytes
