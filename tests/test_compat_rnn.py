@@ -116,8 +116,8 @@ def test_static_and_bidirectional_rnn_and_what_is_refused():
         assert f.shape == (2, 3, 2)
         with pytest.raises(ValueError, match="not supported"):
             tf.nn.rnn_cell.LSTMCell(3, num_unit_shards=2)
-        with pytest.raises(AttributeError, match="only tf.contrib.rnn.s cells"):
-            tf.contrib.slim
+        with pytest.raises(AttributeError, match="tf.contrib.rnn.s cells"):
+            tf.contrib.tpu
 
 
 def test_dropout_wrapper_drops_outputs_not_the_recurrence():

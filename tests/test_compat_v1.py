@@ -341,7 +341,8 @@ def test_the_runtime_lines_around_a_tf1_model(tmp_path):
             saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path / "run")))
             # (no initializer: restore initialises)
             assert sess.run(w).tolist() == [3.0, 4.0] and sess.run(step) == 12
-    for owner, name, words in ((tf.contrib, "slim", "core op"),
+    for owner, name, words in ((tf.contrib, "tpu", "core op"),
+                               (tf.contrib.slim, "nets", "model zoo"),
                                (tf, "no_such_op", "has no attribute 'no_such_op'")):
         with pytest.raises(AttributeError, match=words):
             getattr(owner, name)

@@ -6,8 +6,10 @@
   mode="FAN_IN", uniform=False)`` with contrib's formulas (uniform in
   ±sqrt(3 factor / n); else a normal truncated at two deviations of deviation
   sqrt(1.3 factor / n));
-- ``fully_connected`` (``weights`` and ``biases`` variables, ReLU by default) and
-  ``flatten``.
+- ``l1_l2_regularizer``, ``sum_regularizer`` and ``apply_regularization(regularizer,
+  weights_list)`` (their sum, added to ``tf.GraphKeys.REGULARIZATION_LOSSES``).
+
+The layer functions (``fully_connected``, ``conv2d``, ...) are in ``compat.slim_layers``.
 
 Imports the tracing functions and the compat initializers, scopes and layers.
 
@@ -26,8 +28,8 @@ import numpy as np
 from .. import tracing as _t
 from ..errors import ArgumentError
 from . import initializers as _init
-from . import layers as _layers
-from .scopes import get_variable, variable_scope
+from .variables import GraphKeys, add_to_collection, get_collection
+from .tensor import added as _added
 
 
 def l2_regularizer(scale, scope=None):
@@ -35,7 +37,8 @@ def l2_regularizer(scale, scope=None):
     if float(scale) < 0:
         raise ArgumentError(f"l2_regularizer: scale {scale} must be >= 0")
     return (lambda w: None) if float(scale) == 0 else \
-        (lambda w: _t.multiply(_t.nn.l2_loss(w), np.asarray(scale, w.dtype)))
+        (lambda w: _t.multiply(np.asarray(scale, w.dtype), _t.nn.l2_loss(w),
+                               name=scope or "l2_regularizer"))
 
 
 def l1_regularizer(scale, scope=None):
@@ -43,7 +46,8 @@ def l1_regularizer(scale, scope=None):
     if float(scale) < 0:
         raise ArgumentError(f"l1_regularizer: scale {scale} must be >= 0")
     return (lambda w: None) if float(scale) == 0 else \
-        (lambda w: _t.multiply(_t.reduce_sum(_t.abs(w)), np.asarray(scale, w.dtype)))
+        (lambda w: _t.multiply(np.asarray(scale, w.dtype), _t.reduce_sum(_t.abs(w)),
+                               name=scope or "l1_regularizer"))
 
 
 class ContribVarianceScaling(_init.Initializer):
@@ -85,26 +89,36 @@ def xavier_initializer(uniform=True, seed=None, dtype=np.float32):
     return ContribVarianceScaling(1.0, "FAN_AVG", uniform, seed, dtype)
 
 
-def fully_connected(inputs, num_outputs, activation_fn=_t.nn.relu, normalizer_fn=None,
-                    normalizer_params=None, weights_initializer=None,
-                    weights_regularizer=None, biases_initializer=_init.Zeros(),
-                    biases_regularizer=None, reuse=None, variables_collections=None,
-                    outputs_collections=None, trainable=True, scope=None):
-    """``activation_fn(inputs @ weights + biases)`` over the last axis."""
-    if normalizer_fn is not None:
-        raise ArgumentError("fully_connected(normalizer_fn=...) is not supported; apply "
-                            "tf.layers.batch_normalization to the result")
-    x = _t.as_tensor(inputs)
-    with variable_scope(scope, default_name="fully_connected", reuse=reuse):
-        weights = get_variable("weights", (x.shape[-1], int(num_outputs)), dtype=x.dtype,
-                               initializer=weights_initializer or xavier_initializer(),
-                               regularizer=weights_regularizer, trainable=trainable)
-        out = _t.tensordot(x, weights, [[x.ndim - 1], [0]])
-        if biases_initializer is not None:
-            out = out + get_variable("biases", (int(num_outputs),), dtype=x.dtype,
-                                     initializer=biases_initializer,
-                                     regularizer=biases_regularizer, trainable=trainable)
-        return activation_fn(out) if activation_fn is not None else out
+def sum_regularizer(regularizer_list, scope=None):
+    """``w -> sum of the regularizers' losses`` (those that give one)."""
+    def regularize(w):
+        losses = [loss for loss in (r(w) for r in regularizer_list) if loss is not None]
+        return _add_n(losses, name=scope or "sum_regularizer") if losses else None
+    return regularize
 
 
-flatten = _layers.flatten
+def l1_l2_regularizer(scale_l1=1.0, scale_l2=1.0, scope=None):
+    """``w -> scale_l1 * sum(|w|) + scale_l2 * sum(w**2) / 2``."""
+    return sum_regularizer([l1_regularizer(scale_l1), l2_regularizer(scale_l2)],
+                           scope=scope or "l1_l2_regularizer")
+
+
+def apply_regularization(regularizer, weights_list=None):
+    """The sum of ``regularizer(w)`` over ``weights_list`` (the ``tf.GraphKeys.WEIGHTS``
+    collection by default), added to the regularization losses."""
+    weights_list = get_collection(GraphKeys.WEIGHTS) if weights_list is None \
+        else list(weights_list)
+    if not weights_list:
+        raise ValueError("apply_regularization: no weights to regularize (pass weights_list, "
+                         "or add the weights to tf.GraphKeys.WEIGHTS)")
+    with _t.get_default_graph().name_scope("get_regularization_penalty") as scope:
+        penalties = [regularizer(w) for w in weights_list]
+        penalties = [p if p is not None else _t.constant(np.float32(0.0)) for p in penalties]
+        summed = _add_n(penalties, name=scope.split("/")[-1])
+    add_to_collection(GraphKeys.REGULARIZATION_LOSSES, summed)
+    return summed
+
+
+def _add_n(tensors, name):
+    """``tf.add_n``: the sum, named ``name``."""
+    return _t.identity(_added(list(tensors), "add_n"), name=name)

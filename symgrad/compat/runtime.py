@@ -279,11 +279,46 @@ MISSING = {
                      "histograms)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
-    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.rnn's cells, "
-               "contrib.layers' regularizers, initializers, fully_connected and flatten, "
-               "contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
+    "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
+               "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
+               "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
+    "contrib.slim": "of TF-Slim, symgrad has the layers (conv1d/2d/3d, fully_connected, "
+                    "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, conv2d_transpose, "
+                    "separable_conv2d, one_hot_encoding, softmax, repeat, stack), arg_scope, "
+                    "the variable functions (model_variable, get_variables...), the "
+                    "regularizers and initializers, slim.losses, slim.learning "
+                    "(create_train_op, train), slim.metrics' streaming metrics, "
+                    "slim.evaluation (evaluate_once, evaluation_loop), slim.utils and "
+                    "slim.model_analyzer.analyze_vars; not "
+                    "the model zoo (slim.nets: build the network from these layers), "
+                    "slim.data and slim.queues (use tf.data), "
+                    "or the layers not named here (write them with tf.nn ops; layer_norm "
+                    "and optimize_loss are there)",
+    "contrib.layers": "of tf.contrib.layers, symgrad has conv1d/2d/3d, fully_connected, "
+                      "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, "
+                      "conv2d_transpose, separable_conv2d, one_hot_encoding, softmax, "
+                      "repeat, stack, the regularizers (l1, l2, l1_l2, sum, "
+                      "apply_regularization), initializers (xavier, variance_scaling), "
+                      "layer_norm and optimize_loss; write other layers (embed_sequence, "
+                      "conv2d_in_plane...) with tf.nn ops",
+    "contrib.losses": "of tf.contrib.losses (slim.losses), symgrad has the weighted losses "
+                      "(softmax_cross_entropy, sparse_softmax_cross_entropy, "
+                      "sigmoid_cross_entropy, mean_squared_error, absolute_difference, "
+                      "log_loss, cosine_distance), hinge_loss and the collection helpers; "
+                      "use tf.losses for the others",
+    "contrib.framework": "of tf.contrib.framework, symgrad has arg_scope, add_arg_scope, "
+                         "the variable functions (get_variables, get_variables_to_restore, "
+                         "model_variable, assign_from_checkpoint_fn...) and the global step "
+                         "functions; use tf.nest, tf.train and tf.Variable for the rest",
+    "contrib.metrics": "of tf.contrib.metrics, symgrad has the streaming_* metrics that "
+                       "wrap tf.metrics (accuracy, mean, mean_squared_error, "
+                       "mean_absolute_error, root_mean_squared_error, precision, recall, "
+                       "auc, mean_iou, sparse_recall_at_k) and aggregate_metric(s/_map); "
+                       "use tf.metrics for the others",
+    "contrib.slim.learning": "of slim.learning, symgrad has create_train_op, train, "
+                             "train_step, clip_gradient_norms and multiply_gradients",
     "estimator": "of tf.estimator, symgrad has Estimator (train, evaluate, predict), "
                  "EstimatorSpec, ModeKeys, RunConfig, TrainSpec, EvalSpec, "
                  "train_and_evaluate, inputs.numpy_input_fn and pandas_input_fn, and the "
@@ -312,6 +347,8 @@ MISSING["test.TestCase"] = (
     "tf.test.TestCase is not supported; write the test with unittest.TestCase or pytest, "
     "open the session yourself (`with tf.Session() as sess:`) and compare with "
     "np.testing.assert_allclose (tf.test.compute_gradient_error checks gradients)")
+MISSING["contrib.slim.losses"] = MISSING["contrib.losses"]
+MISSING["contrib.slim.metrics"] = MISSING["contrib.metrics"]
 MISSING["test.main"] = "tf.test.main is not supported; run the tests with unittest or pytest"
 _GRAPH_MODE = ("symgrad.compat.v1 is TF1 graph mode only: build the graph, take derivatives "
                "with tf.gradients(ys, xs) and run them in a tf.Session")

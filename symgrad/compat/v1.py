@@ -79,7 +79,7 @@ from . import metrics as _metrics
 from . import runtime as _runtime
 from . import schedules as _schedules
 from . import averages as _averages
-from . import contrib_layers as _contrib_layers
+from . import slim_api as _slim_api
 from . import contrib_opt as _contrib_opt
 from . import seq2seq as _seq2seq
 from . import custom as _custom
@@ -299,9 +299,7 @@ contrib = _runtime.namespace(
     rnn=_runtime.namespace("contrib.rnn", static_rnn=_rnn.static_rnn,
                            static_bidirectional_rnn=_rnn.static_bidirectional_rnn,
                            **_v1_ops.CELLS),
-    layers=_runtime.namespace("contrib.layers", **{n: getattr(_contrib_layers, n) for n in (
-        "l1_regularizer", "l2_regularizer", "xavier_initializer",
-        "variance_scaling_initializer", "fully_connected", "flatten")}),
+    **_slim_api.CONTRIB,
     seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss),
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
