@@ -1,0 +1,218 @@
+"""TF's checkpoint format (V2, the "tensor bundle"): ``prefix.index`` and
+``prefix.data-00000-of-00001``.
+
+The index is a table (``compat.sstable``) whose key ``""`` holds a
+``BundleHeaderProto`` (number of data shards, byte order, format version) and whose
+key for each tensor name holds a ``BundleEntryProto``: dtype, shape, shard, offset and
+size of the tensor's bytes in the data file, and their masked CRC-32C.  The data file
+is the tensors' little-endian bytes one after another, in key order.  The few protocol
+buffer messages are encoded here by hand (varint and length-delimited fields).
+
+Numbers and booleans of every width TF has in numpy are read and written; strings,
+resources and partitioned (sliced) tensors are refused with an error saying so.
+
+Sits in ``compat``; imports numpy, ``compat.sstable`` and ``compat.crc32c``.
+
+>>> import tempfile, os, numpy as np
+>>> prefix = os.path.join(tempfile.mkdtemp(), "model.ckpt")
+>>> write_bundle(prefix, {"w": np.array([1.5, 2.0], np.float32)})
+>>> Bundle(prefix).tensor("w")
+array([1.5, 2. ], dtype=float32)
+"""
+from __future__ import annotations
+
+import os
+import struct
+
+import numpy as np
+
+from .crc32c import masked_crc32c
+from .sstable import decode_varint, encode_varint, read_table, write_table
+
+__all__ = ["write_bundle", "Bundle", "bundle_exists", "data_path", "index_path"]
+
+# TF's DataType enum numbers (types.proto) for the dtypes numpy also has
+_DTYPES = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16,
+           6: np.int8, 8: np.complex64, 9: np.int64, 10: np.bool_, 17: np.uint16,
+           18: np.complex128, 19: np.float16, 22: np.uint32, 23: np.uint64}
+_ENUMS = {np.dtype(t): n for n, t in _DTYPES.items()}
+_TF_NAMES = {7: "string", 14: "bfloat16", 20: "resource", 21: "variant"}
+_PRODUCER = 1   # TF's tensor bundle format version
+
+
+def index_path(prefix):
+    return f"{prefix}.index"
+
+
+def data_path(prefix, shard=0, shards=1):
+    return f"{prefix}.data-{shard:05d}-of-{shards:05d}"
+
+
+def bundle_exists(prefix):
+    """Whether a checkpoint in TF's format is at ``prefix`` (its index file exists)."""
+    return os.path.isfile(index_path(prefix))
+
+
+# ---- protocol buffer fields: (field number, wire type) keys, then the payload
+
+def _field(number, value):
+    """One field: an int is a varint, bytes are length-delimited."""
+    if isinstance(value, int):
+        return encode_varint(number << 3) + encode_varint(value)
+    return encode_varint(number << 3 | 2) + encode_varint(len(value)) + bytes(value)
+
+
+def _fields(data):
+    """``{field number: [values]}`` of a message (varints as ints, fixed32 as ints,
+    length-delimited fields as bytes)."""
+    out, at = {}, 0
+    while at < len(data):
+        key, at = decode_varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = decode_varint(data, at)
+        elif wire == 2:
+            size, at = decode_varint(data, at)
+            value, at = bytes(data[at:at + size]), at + size
+        elif wire in (1, 5):
+            width = 8 if wire == 1 else 4
+            value, at = int.from_bytes(data[at:at + width], "little"), at + width
+        else:
+            raise ValueError(f"checkpoint index: unexpected protobuf wire type {wire}")
+        out.setdefault(number, []).append(value)
+    return out
+
+
+def _header():
+    """``BundleHeaderProto``: one shard, little-endian (0, the default, left out), and
+    ``version {producer: 1}``."""
+    return _field(1, 1) + _field(3, _field(1, _PRODUCER))
+
+
+def _entry(array, offset, crc):
+    """``BundleEntryProto`` of ``array`` stored at ``offset`` (proto3: zeros left out)."""
+    dims = b"".join(_field(2, _field(1, n) if n else b"") for n in array.shape)
+    out = _field(1, _ENUMS[array.dtype]) + _field(2, dims)
+    if offset:
+        out += _field(4, offset)
+    if array.nbytes:
+        out += _field(5, array.nbytes)
+    return out + encode_varint(6 << 3 | 5) + struct.pack("<I", crc)
+
+
+def _checked(name, value):
+    """``value`` as a little-endian numpy array TF's format can hold."""
+    array = np.asarray(value)
+    if array.dtype not in _ENUMS:
+        raise TypeError(f"tf.train.Saver: variable {name!r} has dtype {array.dtype}, which "
+                        "symgrad does not write in TF's checkpoint format (numbers and "
+                        "booleans only; strings are not supported)")
+    return array.astype(array.dtype.newbyteorder("<"), order="C", copy=False)
+
+
+def write_bundle(prefix, tensors):
+    """Write ``tensors`` (``{name: numpy value}``) as TF's checkpoint at ``prefix``:
+    ``prefix.index`` and ``prefix.data-00000-of-00001``, byte for byte as TF writes them."""
+    entries, chunks, offset = [(b"", _header())], [], 0
+    for name in sorted(tensors, key=lambda n: n.encode()):
+        array = _checked(name, tensors[name])
+        data = array.tobytes()
+        entries.append((name.encode(), _entry(array, offset, masked_crc32c(data))))
+        chunks.append(data)
+        offset += len(data)
+    with open(data_path(prefix), "wb") as f:
+        for data in chunks:
+            f.write(data)
+    with open(index_path(prefix), "wb") as f:
+        f.write(write_table(entries))
+
+
+class _Entry:
+    """Where a tensor's bytes are and what they hold (a decoded ``BundleEntryProto``)."""
+
+    def __init__(self, name, message):
+        fields = _fields(message)
+        self.name, self.enum = name, fields.get(1, [0])[0]
+        shape = _fields(fields.get(2, [b""])[0])
+        self.shape = [_fields(d).get(1, [0])[0] for d in shape.get(2, [])]
+        self.shard, self.offset = fields.get(3, [0])[0], fields.get(4, [0])[0]
+        self.size, self.crc = fields.get(5, [0])[0], fields.get(6, [None])[0]
+        self.sliced = 7 in fields
+
+    @property
+    def dtype(self):
+        if self.enum not in _DTYPES:
+            kind = _TF_NAMES.get(self.enum, f"DataType {self.enum}")
+            raise TypeError(f"checkpoint tensor {self.name!r} holds {kind} values, which "
+                            "symgrad does not read (numbers and booleans only)")
+        return np.dtype(_DTYPES[self.enum])
+
+
+class Bundle:
+    """A checkpoint in TF's format, opened for reading: its index is read at once, a
+    tensor's bytes when asked for (and checked against the stored checksum).
+
+    Raises:
+        FileNotFoundError: there is no ``prefix.index``.
+        ValueError: the index is not TF's (``sstable.TableError``) or names a
+            data shard that is missing.
+    """
+
+    def __init__(self, prefix):
+        self.prefix = str(prefix)
+        with open(index_path(self.prefix), "rb") as f:
+            table = read_table(f.read())
+        if not table or table[0][0] != b"":
+            raise ValueError(f"{index_path(self.prefix)}: no bundle header (key '')")
+        header = _fields(table[0][1])
+        self._shards = header.get(1, [1])[0]
+        self._order = ">" if header.get(2, [0])[0] == 1 else "<"
+        # keys starting with a zero byte are the slices of partitioned tensors
+        self._entries = {k.decode(): _Entry(k.decode(), v) for k, v in table[1:]
+                         if not k.startswith(b"\x00")}
+
+    def names(self):
+        """The tensor names, sorted as TF sorts them (bytewise)."""
+        return list(self._entries)
+
+    def __contains__(self, name):
+        return name in self._entries
+
+    def shape(self, name):
+        return list(self._entries[name].shape)
+
+    def dtype(self, name):
+        return self._entries[name].dtype
+
+    def tensor(self, name):
+        """The value of tensor ``name`` (a numpy array in native byte order).
+
+        Raises:
+            KeyError: no such tensor.  NotImplementedError: it is partitioned.
+            ValueError: its bytes are missing or do not match their checksum.
+        """
+        entry = self._entries[name]
+        if entry.sliced:
+            raise NotImplementedError(
+                f"checkpoint tensor {name!r} was saved in slices (a partitioned variable); "
+                "symgrad does not read sliced tensors: save it unpartitioned")
+        data = self._read(entry)
+        if entry.crc is not None and masked_crc32c(data) != entry.crc:
+            raise ValueError(f"checkpoint tensor {name!r}: its bytes in "
+                             f"{data_path(self.prefix, entry.shard, self._shards)} do not "
+                             "match their checksum (corrupt file)")
+        array = np.frombuffer(data, dtype=entry.dtype.newbyteorder(self._order))
+        return array.astype(entry.dtype).reshape(entry.shape)
+
+    def _read(self, entry):
+        path = data_path(self.prefix, entry.shard, self._shards)
+        try:
+            with open(path, "rb") as f:
+                f.seek(entry.offset)
+                data = f.read(entry.size)
+        except OSError as e:
+            raise ValueError(f"checkpoint {self.prefix!r}: cannot read its data file "
+                             f"{path} ({e.strerror})") from None
+        if len(data) != entry.size:
+            raise ValueError(f"checkpoint tensor {entry.name!r}: {path} is truncated")
+        return data
