@@ -1,0 +1,132 @@
+"""The pieces of TF's checkpoint format (CRC-32C, the table file, the bundle) and the
+``checkpoint`` state file, against known values and what TensorFlow 2.21 wrote."""
+import hashlib
+import os
+
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+from symgrad.compat import crc32c, sstable, tensor_bundle
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "checkpoints")
+
+
+def test_crc32c_check_values_and_the_long_path():
+    # RFC 3720's CRC-32C examples (iSCSI), and the standard check value
+    assert crc32c.crc32c(b"123456789") == 0xE3069283
+    assert crc32c.crc32c(bytes(32)) == 0x8A9136AA
+    assert crc32c.crc32c(b"\xff" * 32) == 0x62A8AB43
+    assert crc32c.crc32c(bytes(range(32))) == 0x46DD794E
+    data = np.random.default_rng(0).integers(0, 256, 100_003, dtype=np.uint8).tobytes()
+    # the lane-parallel path (long inputs) equals the byte loop
+    assert crc32c.crc32c(data) == crc32c._update(0xFFFFFFFF, data) ^ 0xFFFFFFFF
+    assert crc32c.unmask(crc32c.masked_crc32c(data)) == crc32c.crc32c(data)
+
+
+def test_table_round_trip_and_tfs_multi_block_bytes(tmp_path):
+    entries = [(b"", b"x"), (b"a", b""), (b"ab", b"\x00" * 3), (b"b\xff", b"1")]
+    assert sstable.read_table(sstable.write_table(entries)) == entries
+    # index keys: LevelDB's bytewise separator (shortest key in [start, limit)) and
+    # successor (after a data block's last key); TF's 12,000 names below need neither
+    assert sstable._separator(b"abc1xyz", b"abe") == b"abd"
+    assert sstable._separator(b"abc", b"abd") == b"abc"   # c + 1 is not below d
+    assert sstable._separator(b"ab", b"abc") == b"ab"     # a prefix of the limit
+    assert sstable._successor(b"step") == b"t" and sstable._successor(b"\xff\xffa") == b"\xff\xffb"
+    with pytest.raises(ValueError, match="keys must increase"):
+        sstable.write_table([(b"b", b""), (b"a", b"")])
+    # 12,000 tensors: the index spans two 256 KiB data blocks; TF 2.21's SaveV2 of the
+    # same names and values (make_tf_checkpoints.py) gave files with these sha256
+    prefix = str(tmp_path / "m")
+    tensor_bundle.write_bundle(prefix, {f"layer_{i:05d}/kernel": np.float32(i)
+                                        for i in range(12000)})
+    digests = [hashlib.sha256(open(p, "rb").read()).hexdigest()
+               for p in (prefix + ".index", prefix + ".data-00000-of-00001")]
+    assert digests == ["82ee5ce71d2d76d7753e8ca8a596cf1df1aa42daf26a6ac7deabb4011a14425e",
+                       "86a128597512c79354658b362caaad5429c43d0c7913e2d23ff2743653d188a6"]
+    assert tensor_bundle.Bundle(prefix).tensor("layer_11999/kernel") == 11999
+
+
+def test_corrupt_and_unsupported_files_say_so(tmp_path):
+    prefix = str(tmp_path / "m")
+    tensor_bundle.write_bundle(prefix, {"w": np.arange(3.0)})
+    data = open(prefix + ".data-00000-of-00001", "rb").read()
+    open(prefix + ".data-00000-of-00001", "wb").write(data[:-1] + b"\x01")
+    with pytest.raises(ValueError, match="'w'.*do not match their checksum"):
+        tensor_bundle.Bundle(prefix).tensor("w")
+    index = bytearray(open(prefix + ".index", "rb").read())
+    index[3] ^= 1
+    open(prefix + ".index", "wb").write(bytes(index))
+    with pytest.raises(ValueError, match="checksum does not match"):
+        tensor_bundle.Bundle(prefix)
+    open(prefix + ".index", "wb").write(b"not a table")
+    with pytest.raises(ValueError, match="magic number"):
+        tf.train.list_variables(prefix)
+    with pytest.raises(TypeError, match="'names'.*strings are not supported"):
+        tensor_bundle.write_bundle(prefix, {"names": np.array(["a", "b"])})
+    # a string tensor TF wrote (DT_STRING is 7): listed, but reading it says why not
+    entry = b"\x08\x07\x12\x04\x12\x02\x08\x01"
+    open(prefix + ".index", "wb").write(sstable.write_table(
+        [(b"", tensor_bundle._header()), (b"s", entry)]))
+    assert tf.train.list_variables(prefix) == [("s", [1])]
+    with pytest.raises(TypeError, match="'s' holds string values"):
+        tf.train.load_variable(prefix, "s")
+
+
+def test_partitioned_tensors_are_listed_and_refused_clearly():
+    # TF 2.21 saved a 2-way partitioned [4, 2] variable "p" in slices, and "whole"
+    reader = tf.train.load_checkpoint(os.path.join(DATA, "sliced"))
+    assert reader.get_variable_to_shape_map() == {"p": [4, 2], "whole": [2]}
+    assert reader.get_tensor("whole").tolist() == [1.0, 2.0]
+    with pytest.raises(NotImplementedError, match="'p' was saved in slices"):
+        reader.get_tensor("p")
+
+
+def test_older_symgrad_npz_checkpoints_still_restore(tmp_path):
+    np.savez(str(tmp_path / "model.ckpt-7.npz"), w=np.array([3.0, 4.0], np.float32))
+    (tmp_path / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-7"\n')
+    path = tf.train.latest_checkpoint(str(tmp_path))
+    assert path == str(tmp_path / "model.ckpt-7") and tf.train.checkpoint_exists(path)
+    assert tf.train.list_variables(str(tmp_path)) == [("w", [2])]
+    with tf.Graph().as_default():
+        w = tf.Variable([0.0, 0.0], name="w")
+        with tf.Session() as sess:
+            tf.train.Saver().restore(sess, path)
+            assert sess.run(w).tolist() == [3.0, 4.0]
+
+
+def _save_steps(saver, path, steps):
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return [saver.save(sess, path, global_step=k) for k in steps]
+
+
+def test_checkpoint_state_file_is_tfs(tmp_path, monkeypatch):
+    # TF 2.21 (Saver(max_to_keep=2), three saves of "model.ckpt" in the working
+    # directory, then one of "a/b/m") wrote these two files
+    monkeypatch.chdir(tmp_path)
+    with tf.Graph().as_default():
+        tf.Variable([1.0, 2.0], name="w")
+        saver = tf.train.Saver(max_to_keep=2)
+        assert _save_steps(saver, "model.ckpt", range(3))[-1] == "model.ckpt-2"
+        assert (tmp_path / "checkpoint").read_text() == (
+            'model_checkpoint_path: "model.ckpt-2"\n'
+            'all_model_checkpoint_paths: "model.ckpt-1"\n'
+            'all_model_checkpoint_paths: "model.ckpt-2"\n')
+        assert not os.path.exists("model.ckpt-0.index")   # deleted, as TF deletes it
+        assert tf.train.get_checkpoint_state(".").all_model_checkpoint_paths == [
+            "./model.ckpt-1", "./model.ckpt-2"]
+        os.makedirs("a/b")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert saver.save(sess, "a/b/m") == "a/b/m"
+        assert (tmp_path / "a" / "b" / "checkpoint").read_text() == (
+            'model_checkpoint_path: "m"\n'
+            'all_model_checkpoint_paths: "../../model.ckpt-2"\n'
+            'all_model_checkpoint_paths: "m"\n')
+        # an absolute directory keeps absolute paths (TF: "/tmp/.../m" as given)
+        absolute = str(tmp_path / "abs" / "m")
+        _save_steps(tf.train.Saver(), absolute, [4])
+        assert (tmp_path / "abs" / "checkpoint").read_text() == (
+            f'model_checkpoint_path: "{absolute}-4"\n'
+            f'all_model_checkpoint_paths: "{absolute}-4"\n')
