@@ -54,8 +54,18 @@ def _save_like_tf(tmp_path, monkeypatch, folder, step, make_graph):
     return tmp_path / folder
 
 
+SLICED = np.arange(8, dtype=np.float32).reshape(4, 2) + 0.5   # data/checkpoints/sliced's "p"
+
+
+def _sliced_graph(parts=2):
+    """data/checkpoints/sliced's variables: "p" in ``parts`` partitions, and "whole"."""
+    p = tf.get_variable("p", [4, 2], initializer=tf.constant_initializer(SLICED),
+                        partitioner=tf.fixed_size_partitioner(parts) if parts else None)
+    return p, tf.Variable([1.0, 2.0], name="whole")
+
+
 @pytest.mark.parametrize("folder, step, make_graph", [
-    ("mixed", 3, _mixed_graph),
+    ("mixed", 3, _mixed_graph), ("sliced", 0, _sliced_graph),
     ("bits", 1, lambda: [tf.Variable(v, name=n) for n, v in _bits_values().items()])])
 def test_save_writes_the_bytes_tf_wrote(tmp_path, monkeypatch, folder, step, make_graph):
     written = _save_like_tf(tmp_path, monkeypatch, folder, step, make_graph)
@@ -83,6 +93,21 @@ def test_tf_values_read_bit_for_bit():
         [[1.5, -2.25, 3.0], [0.1, 0.2, 0.3]], np.float32).tolist()
     assert tf.train.load_variable(os.path.join(DATA, "mixed"), "layer/kernel:0").tolist() == [
         1, -2, 3]
+
+
+def test_partitioned_variables_restore_from_tfs_slices():
+    # TF saved "p" as two slices of one [4, 2] tensor (data/checkpoints/sliced)
+    reader = tf.train.load_checkpoint(os.path.join(DATA, "sliced"))
+    assert reader.get_variable_to_shape_map() == {"p": [4, 2], "whole": [2]}
+    assert reader.get_tensor("p").tolist() == SLICED.tolist()
+    for parts in (2, 3, None):   # TF's partitions, others, none: each takes its rows
+        with tf.Graph().as_default():
+            p, _ = _sliced_graph(parts)
+            with tf.Session() as sess:
+                tf.train.Saver().restore(sess, tf.train.latest_checkpoint(
+                    os.path.join(DATA, "sliced")))
+                whole = p.as_tensor() if parts else p
+                assert sess.run(whole).tolist() == SLICED.tolist()
 
 
 def _adam_graph():

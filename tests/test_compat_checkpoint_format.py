@@ -73,13 +73,14 @@ def test_corrupt_and_unsupported_files_say_so(tmp_path):
         tf.train.load_variable(prefix, "s")
 
 
-def test_partitioned_tensors_are_listed_and_refused_clearly():
-    # TF 2.21 saved a 2-way partitioned [4, 2] variable "p" in slices, and "whole"
-    reader = tf.train.load_checkpoint(os.path.join(DATA, "sliced"))
-    assert reader.get_variable_to_shape_map() == {"p": [4, 2], "whole": [2]}
-    assert reader.get_tensor("whole").tolist() == [1.0, 2.0]
-    with pytest.raises(NotImplementedError, match="'p' was saved in slices"):
-        reader.get_tensor("p")
+def test_slice_keys_are_tfs_ordered_code():
+    # TF 2.21's key of rows 100-199 of a [300, 3] partitioned "emb" (printed from its index)
+    assert tensor_bundle._slice_key("emb", [100, 0], [100, 3]) == \
+        b"\x00emb\x00\x01\x01\x02\xc0d\xc0d\x80\x83"
+    numbers = [-2**63, -2**40, -8193, -65, -64, -1, 0, 63, 64, 8191, 8192, 2**40, 2**63 - 1]
+    keys = [tensor_bundle._signed_key(n) for n in numbers]
+    assert keys == sorted(keys) and len(keys[0]) == len(keys[-1]) == 10   # order kept
+    assert keys[5:9] == [b"\x7f", b"\x80", b"\xbf", b"\xc0\x40"]
 
 
 def test_older_symgrad_npz_checkpoints_still_restore(tmp_path):

@@ -6,7 +6,9 @@
   TF's ``checkpoint`` state file naming the directory's latest checkpoints.
   ``Saver.restore``, ``tf.train.load_checkpoint``/``NewCheckpointReader``,
   ``list_variables`` and ``load_variable`` read checkpoints TensorFlow wrote (and
-  the ``prefix.npz`` files older symgrad wrote).
+  the ``prefix.npz`` files older symgrad wrote).  The parts of a partitioned variable
+  are saved as TF saves them, slices of one tensor under the whole's name, and restore
+  from such a checkpoint whatever the partitioning (or none).
 - symgrad differs: TF also writes ``prefix.meta``, a ``MetaGraphDef`` protobuf of the
   graph for ``tf.train.import_meta_graph``.  symgrad has no GraphDef to write, so it
   writes no ``.meta`` (``write_meta_graph`` is accepted and changes nothing): a
@@ -14,7 +16,8 @@
   a program that tests for ``prefix.index`` finds it.
 
 Sits in ``compat``; imports numpy, ``compat.tensor_bundle``, ``errors`` and
-``variables``.
+``variables`` (a partitioned variable's parts carry ``_save_slice_info``, set by
+``compat.partitioned``).
 """
 from __future__ import annotations
 
@@ -99,11 +102,7 @@ class Saver:
                  filename=None):
         self._keep, self._written = max_to_keep, []
         self._pad, self._relative = pad_step_number, save_relative_paths
-        if isinstance(var_list, dict):
-            self._named = dict(var_list)
-        else:
-            found = _variables.global_variables() if var_list is None else list(var_list)
-            self._named = {v.name.split(":")[0]: v for v in found}
+        self._named = _saveables(var_list)
 
     def save(self, sess, save_path, global_step=None, latest_filename=None,
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
@@ -115,12 +114,10 @@ class Saver:
         if global_step is not None:
             step = int(_value(sess, global_step))
             path = f"{path}-{step:08d}" if self._pad else f"{path}-{step}"
-        values = sess.run(list(self._named.values())) if self._named else []
         directory = os.path.dirname(path)
         if directory:
             os.makedirs(directory, exist_ok=True)
-        tensor_bundle.write_bundle(path, {name: _as_saved(v, value) for (name, v), value
-                                          in zip(self._named.items(), values)})
+        tensor_bundle.write_bundle(path, _values(sess, self._named))
         self._written = [p for p in self._written if p != path] + [path]
         if self._keep:   # TF's max_to_keep: this saver's oldest checkpoints are deleted
             for old in self._written[:-self._keep]:
@@ -154,10 +151,58 @@ class Saver:
         checkpoint = _open(path[:-4] if path.endswith(".npz") else path) if path else None
         if checkpoint is None:
             raise ValueError(f"The passed save_path is not a valid checkpoint: {path}")
-        values = {name: _restored(checkpoint, name, v) for name, v in self._named.items()}
-        for name, v in self._named.items():
-            v.value = values[name]
+        values = {}
+        for name, parts in self._named.items():
+            whole = _restored(checkpoint, name, parts[0], _whole_shape(parts))
+            for v in parts:
+                values[v] = np.array(whole[_place(v)])
+        for v, value in values.items():
+            v.value = value
             sess.mark_initialized(v)
+
+
+def _saveables(var_list):
+    """``{checkpoint name: [variables]}``: a variable under its op name, the parts of a
+    partitioned variable together under the whole's name (TF's keys)."""
+    if isinstance(var_list, dict):
+        return {name: list(v) if hasattr(v, "_get_variable_list") else [v]
+                for name, v in var_list.items()}
+    found = _variables.global_variables() if var_list is None else list(var_list)
+    named = {}
+    for v in found:
+        for part in (v._get_variable_list() if hasattr(v, "_get_variable_list") else [v]):
+            info = getattr(part, "_save_slice_info", None)
+            named.setdefault(info.full_name if info else part.name.split(":")[0],
+                             []).append(part)
+    return named
+
+
+def _values(sess, named):
+    """``{name: numpy value or tensor_bundle.Sliced}`` of the variables, as ``sess`` has them."""
+    flat = [v for parts in named.values() for v in parts]
+    values = dict(zip(flat, sess.run(flat))) if flat else {}
+    out = {}
+    for name, parts in named.items():
+        info = getattr(parts[0], "_save_slice_info", None)
+        if info is None:
+            out[name] = _as_saved(parts[0], values[parts[0]])
+        else:
+            out[name] = tensor_bundle.Sliced(info.full_shape, [
+                (v._save_slice_info.var_offset, _as_saved(v, values[v])) for v in parts])
+    return out
+
+
+def _whole_shape(parts):
+    info = getattr(parts[0], "_save_slice_info", None)
+    return None if info is None else info.full_shape
+
+
+def _place(variable):
+    """The index of a variable's value in its saved tensor (all of it, or its slice)."""
+    info = getattr(variable, "_save_slice_info", None)
+    if info is None:
+        return ()
+    return tuple(slice(a, a + n) for a, n in zip(info.var_offset, info.var_shape))
 
 
 def _value(sess, step):
@@ -170,8 +215,9 @@ def _as_saved(variable, value):
     return np.asarray(value) if dtype is None else np.asarray(value, dtype=dtype)
 
 
-def _restored(checkpoint, name, variable):
-    """The saved value of ``variable`` under ``name``, checked as TF's restore checks it."""
+def _restored(checkpoint, name, variable, whole_shape=None):
+    """The saved value under ``name`` for ``variable`` (or for the whole of
+    ``whole_shape`` that it is a part of), checked as TF's restore checks it."""
     if name not in checkpoint:
         raise errors.NotFoundError(None, None, _MISSING_KEY +
                                    f"Key {name} not found in checkpoint")
@@ -181,7 +227,8 @@ def _restored(checkpoint, name, variable):
             f"tensor_name = {name}; expected dtype {_tf_name(dtype)} does not equal "
             f"original dtype {_tf_name(saved)}"))
     value = checkpoint.tensor(name)
-    shape = [int(n) for n in variable.shape] if None not in tuple(variable.shape) else None
+    shape = whole_shape if whole_shape is not None else (
+        [int(n) for n in variable.shape] if None not in tuple(variable.shape) else None)
     if shape is not None and list(value.shape) != shape:
         raise errors.InvalidArgumentError(None, None, _MISMATCH + (
             f"Assign requires shapes of both tensors to match. lhs shape= {shape} "

@@ -8,8 +8,12 @@ size of the tensor's bytes in the data file, and their masked CRC-32C.  The data
 is the tensors' little-endian bytes one after another, in key order.  The few protocol
 buffer messages are encoded here by hand (varint and length-delimited fields).
 
-Numbers and booleans of every width TF has in numpy are read and written; strings,
-resources and partitioned (sliced) tensors are refused with an error saying so.
+A partitioned variable is saved as TF saves it: an entry for the whole tensor listing
+its slices (``TensorSliceProto`` extents) and no bytes, and one entry per slice under
+a key that encodes the name and the extents (TF's "ordered code"); reading such a
+tensor assembles the whole from its slices.  Numbers and booleans of every width TF
+has in numpy are read and written; strings and resources are refused with an error
+saying so.
 
 Sits in ``compat``; imports numpy, ``compat.sstable`` and ``compat.crc32c``.
 
@@ -29,7 +33,7 @@ import numpy as np
 from .crc32c import masked_crc32c
 from .sstable import decode_varint, encode_varint, read_table, write_table
 
-__all__ = ["write_bundle", "Bundle", "bundle_exists", "data_path", "index_path"]
+__all__ = ["write_bundle", "Sliced", "Bundle", "bundle_exists", "data_path", "index_path"]
 
 # TF's DataType enum numbers (types.proto) for the dtypes numpy also has
 _DTYPES = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16,
@@ -93,6 +97,8 @@ def _entry(array, offset, crc):
     """``BundleEntryProto`` of ``array`` stored at ``offset`` (proto3: zeros left out)."""
     dims = b"".join(_field(2, _field(1, n) if n else b"") for n in array.shape)
     out = _field(1, _ENUMS[array.dtype]) + _field(2, dims)
+    if crc is None:            # the entry of a sliced tensor: its slices hold the bytes
+        return out
     if offset:
         out += _field(4, offset)
     if array.nbytes:
@@ -110,21 +116,91 @@ def _checked(name, value):
     return array.astype(array.dtype.newbyteorder("<"), order="C", copy=False)
 
 
+class Sliced:
+    """A tensor saved in slices (a partitioned variable): its whole ``shape`` and
+    ``parts``, ``(offsets, numpy value)`` pairs that tile it."""
+
+    def __init__(self, shape, parts):
+        self.shape, self.parts = [int(n) for n in shape], list(parts)
+
+
+def _string_key(text):
+    """TF's ordered code of a string: 0 and 255 bytes escaped, then ``00 01``."""
+    return text.replace(b"\x00", b"\x00\xff").replace(b"\xff", b"\xff\x00") + b"\x00\x01"
+
+
+def _number_key(n):
+    """TF's ordered code of a non-negative int: its byte count, then its bytes."""
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([len(body)]) + body
+
+
+def _signed_key(n):
+    """TF's ordered code of a signed int: a run of leading 1 bits gives the length
+    (1 to 10 bytes), then the number sign-extended, so bytewise order is numeric order."""
+    magnitude = ~n if n < 0 else n
+    length = next(k for k in range(1, 11) if magnitude < 1 << (7 * k - 1))
+    body = bytearray((n & ((1 << 80) - 1)).to_bytes(10, "big")[10 - length:])
+    header = (((1 << length) - 1) << (16 - length)).to_bytes(2, "big")   # length 1 bits
+    for i in range(min(length, 2)):
+        body[i] ^= header[i]
+    return bytes(body)
+
+
+def _slice_key(name, starts, lengths):
+    """The table key of one slice of tensor ``name`` (TF's EncodeTensorNameSlice)."""
+    key = _number_key(0) + _string_key(name.encode()) + _number_key(len(starts))
+    return key + b"".join(_signed_key(a) + _signed_key(n) for a, n in zip(starts, lengths))
+
+
+def _slice_proto(starts, lengths):
+    """``TensorSliceProto``: one extent per axis (a zero start left out)."""
+    return b"".join(_field(1, (_field(1, a) if a else b"") + _field(2, n))
+                    for a, n in zip(starts, lengths))
+
+
+def _records(name, value):
+    """``[(key, entry fields without place, bytes or None)]`` for one tensor."""
+    if not isinstance(value, Sliced):
+        array = _checked(name, value)
+        return [(name.encode(), array, array.tobytes())]
+    parts = [(list(map(int, at)), _checked(name, part)) for at, part in value.parts]
+    whole = np.empty(value.shape, dtype=parts[0][1].dtype)
+    slices = b"".join(_field(7, _slice_proto(at, part.shape)) for at, part in parts)
+    records = [(name.encode(), (whole, slices), None)]
+    return records + [(_slice_key(name, at, part.shape), part, part.tobytes())
+                      for at, part in parts]
+
+
 def write_bundle(prefix, tensors):
-    """Write ``tensors`` (``{name: numpy value}``) as TF's checkpoint at ``prefix``:
-    ``prefix.index`` and ``prefix.data-00000-of-00001``, byte for byte as TF writes them."""
-    entries, chunks, offset = [(b"", _header())], [], 0
-    for name in sorted(tensors, key=lambda n: n.encode()):
-        array = _checked(name, tensors[name])
-        data = array.tobytes()
-        entries.append((name.encode(), _entry(array, offset, masked_crc32c(data))))
-        chunks.append(data)
-        offset += len(data)
+    """Write ``tensors`` (``{name: numpy value or Sliced}``) as TF's checkpoint at
+    ``prefix``: ``prefix.index`` and ``prefix.data-00000-of-00001``, byte for byte as TF
+    writes them."""
+    records = sorted((r for name in tensors for r in _records(name, tensors[name])),
+                     key=lambda r: r[0])
+    entries, offset = [(b"", _header())], 0
     with open(data_path(prefix), "wb") as f:
-        for data in chunks:
+        for key, array, data in records:
+            if data is None:       # a sliced tensor's own entry: shape and slices only
+                whole, slices = array
+                entries.append((key, _entry(whole, 0, None) + slices))
+                continue
+            entries.append((key, _entry(array, offset, masked_crc32c(data))))
             f.write(data)
+            offset += len(data)
     with open(index_path(prefix), "wb") as f:
         f.write(write_table(entries))
+
+
+def _extents(slice_fields, shape):
+    """``(starts, lengths)`` of a ``TensorSliceProto`` (an extent without a length is
+    the whole axis)."""
+    starts, lengths = [0] * len(shape), [-1] * len(shape)
+    for axis, extent in enumerate(slice_fields.get(1, [])):
+        extent = _fields(extent)
+        starts[axis] = extent.get(1, [0])[0]
+        lengths[axis] = extent[2][0] if 2 in extent else -1
+    return starts, lengths
 
 
 class _Entry:
@@ -137,7 +213,7 @@ class _Entry:
         self.shape = [_fields(d).get(1, [0])[0] for d in shape.get(2, [])]
         self.shard, self.offset = fields.get(3, [0])[0], fields.get(4, [0])[0]
         self.size, self.crc = fields.get(5, [0])[0], fields.get(6, [None])[0]
-        self.sliced = 7 in fields
+        self.slices = [_extents(_fields(proto), self.shape) for proto in fields.get(7, [])]
 
     @property
     def dtype(self):
@@ -170,6 +246,7 @@ class Bundle:
         # keys starting with a zero byte are the slices of partitioned tensors
         self._entries = {k.decode(): _Entry(k.decode(), v) for k, v in table[1:]
                          if not k.startswith(b"\x00")}
+        self._slices = {k: v for k, v in table[1:] if k.startswith(b"\x00")}
 
     def names(self):
         """The tensor names, sorted as TF sorts them (bytewise)."""
@@ -188,14 +265,15 @@ class Bundle:
         """The value of tensor ``name`` (a numpy array in native byte order).
 
         Raises:
-            KeyError: no such tensor.  NotImplementedError: it is partitioned.
+            KeyError: no such tensor.
             ValueError: its bytes are missing or do not match their checksum.
         """
         entry = self._entries[name]
-        if entry.sliced:
-            raise NotImplementedError(
-                f"checkpoint tensor {name!r} was saved in slices (a partitioned variable); "
-                "symgrad does not read sliced tensors: save it unpartitioned")
+        return self._assembled(entry) if entry.slices else self._value_of(entry)
+
+    def _value_of(self, entry):
+        """The value an entry's bytes hold, checked against its checksum."""
+        name = entry.name
         data = self._read(entry)
         if entry.crc is not None and masked_crc32c(data) != entry.crc:
             raise ValueError(f"checkpoint tensor {name!r}: its bytes in "
@@ -203,6 +281,19 @@ class Bundle:
                              "match their checksum (corrupt file)")
         array = np.frombuffer(data, dtype=entry.dtype.newbyteorder(self._order))
         return array.astype(entry.dtype).reshape(entry.shape)
+
+    def _assembled(self, entry):
+        """The whole of a tensor saved in slices (a partitioned variable)."""
+        whole = np.zeros(entry.shape, dtype=entry.dtype)
+        for starts, lengths in entry.slices:
+            key = _slice_key(entry.name, starts, lengths)
+            if key not in self._slices:
+                raise ValueError(f"checkpoint tensor {entry.name!r}: the index lacks its "
+                                 f"slice at {starts} (corrupt file)")
+            part = _Entry(entry.name, self._slices[key])
+            place = tuple(slice(a, None if n < 0 else a + n) for a, n in zip(starts, lengths))
+            whole[place] = self._value_of(part)
+        return whole
 
     def _read(self, entry):
         path = data_path(self.prefix, entry.shard, self._shards)

@@ -67,12 +67,13 @@ def adam():
 
 
 def sliced():
-    """A partitioned variable: TF saves it in slices (symgrad refuses to read those)."""
-    tf.get_variable("p", [4, 2], initializer=tf.ones_initializer(),
-                    partitioner=tf.fixed_size_partitioner(2))
+    """A partitioned variable, saved by TF in slices: rows 0-1 and 2-3 of "p"."""
+    p = tf.get_variable("p", [4, 2], initializer=tf.zeros_initializer(),
+                        partitioner=tf.fixed_size_partitioner(2))
     tf.Variable([1.0, 2.0], name="whole")
-    for _ in save("sliced", 0):
-        pass
+    value = np.arange(8, dtype=np.float32).reshape(4, 2) + 0.5
+    for sess in save("sliced", 0):
+        sess.run([p_i.assign(value[2 * i:2 * i + 2]) for i, p_i in enumerate(p)])
 
 
 def many():
