@@ -93,16 +93,17 @@ def _header():
     return _field(1, 1) + _field(3, _field(1, _PRODUCER))
 
 
-def _entry(array, offset, crc):
-    """``BundleEntryProto`` of ``array`` stored at ``offset`` (proto3: zeros left out)."""
-    dims = b"".join(_field(2, _field(1, n) if n else b"") for n in array.shape)
-    out = _field(1, _ENUMS[array.dtype]) + _field(2, dims)
-    if crc is None:            # the entry of a sliced tensor: its slices hold the bytes
+def _entry(dtype, shape, offset=0, size=0, crc=None):
+    """``BundleEntryProto`` (proto3: zeros left out); without ``crc``, the entry of a
+    sliced tensor, whose slices hold the bytes."""
+    dims = b"".join(_field(2, _field(1, n) if n else b"") for n in shape)
+    out = _field(1, _ENUMS[np.dtype(dtype)]) + _field(2, dims)
+    if crc is None:
         return out
     if offset:
         out += _field(4, offset)
-    if array.nbytes:
-        out += _field(5, array.nbytes)
+    if size:
+        out += _field(5, size)
     return out + encode_varint(6 << 3 | 5) + struct.pack("<I", crc)
 
 
@@ -126,7 +127,8 @@ class Sliced:
 
 def _string_key(text):
     """TF's ordered code of a string: 0 and 255 bytes escaped, then ``00 01``."""
-    return text.replace(b"\x00", b"\x00\xff").replace(b"\xff", b"\xff\x00") + b"\x00\x01"
+    escaped = {0: b"\x00\xff", 255: b"\xff\x00"}
+    return b"".join(escaped.get(c, bytes([c])) for c in text) + b"\x00\x01"
 
 
 def _number_key(n):
@@ -160,14 +162,14 @@ def _slice_proto(starts, lengths):
 
 
 def _records(name, value):
-    """``[(key, entry fields without place, bytes or None)]`` for one tensor."""
+    """``[(key, entry without its place in the data, bytes or None)]`` for one tensor:
+    its own entry, and for a sliced tensor one more per slice."""
     if not isinstance(value, Sliced):
         array = _checked(name, value)
         return [(name.encode(), array, array.tobytes())]
     parts = [(list(map(int, at)), _checked(name, part)) for at, part in value.parts]
-    whole = np.empty(value.shape, dtype=parts[0][1].dtype)
     slices = b"".join(_field(7, _slice_proto(at, part.shape)) for at, part in parts)
-    records = [(name.encode(), (whole, slices), None)]
+    records = [(name.encode(), _entry(parts[0][1].dtype, value.shape) + slices, None)]
     return records + [(_slice_key(name, at, part.shape), part, part.tobytes())
                       for at, part in parts]
 
@@ -182,10 +184,10 @@ def write_bundle(prefix, tensors):
     with open(data_path(prefix), "wb") as f:
         for key, array, data in records:
             if data is None:       # a sliced tensor's own entry: shape and slices only
-                whole, slices = array
-                entries.append((key, _entry(whole, 0, None) + slices))
+                entries.append((key, array))
                 continue
-            entries.append((key, _entry(array, offset, masked_crc32c(data))))
+            entries.append((key, _entry(array.dtype, array.shape, offset, len(data),
+                                        masked_crc32c(data))))
             f.write(data)
             offset += len(data)
     with open(index_path(prefix), "wb") as f:
