@@ -83,6 +83,17 @@ def test_slice_keys_are_tfs_ordered_code():
     assert keys[5:9] == [b"\x7f", b"\x80", b"\xbf", b"\xc0\x40"]
 
 
+def test_a_sharded_checkpoint_reads_from_each_data_file():
+    # TF 2.21's Saver(sharded=True) over two CPU devices wrote two data files
+    folder = os.path.join(DATA, "sharded")
+    assert sorted(f for f in os.listdir(folder) if ".data-" in f) == [
+        "model.ckpt-2.data-00000-of-00002", "model.ckpt-2.data-00001-of-00002"]
+    reader = tf.train.load_checkpoint(folder)
+    assert reader.get_tensor("a").tolist() == [0.0, 1.0, 2.0]
+    assert reader.get_tensor("b").tolist() == [0, 1, 2, 3]
+    assert reader.get_tensor("c").tolist() == np.eye(2).tolist()
+
+
 def test_older_symgrad_npz_checkpoints_still_restore(tmp_path):
     np.savez(str(tmp_path / "model.ckpt-7.npz"), w=np.array([3.0, 4.0], np.float32))
     (tmp_path / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-7"\n')

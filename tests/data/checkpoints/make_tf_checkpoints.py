@@ -76,6 +76,20 @@ def sliced():
         sess.run([p_i.assign(value[2 * i:2 * i + 2]) for i, p_i in enumerate(p)])
 
 
+def sharded():
+    """Saver(sharded=True) over two CPU devices: two data files."""
+    with tf.device("/cpu:0"):
+        tf.Variable(np.arange(3, dtype=np.float32), name="a")
+    with tf.device("/cpu:1"):
+        tf.Variable(np.arange(4, dtype=np.int64), name="b")
+        tf.Variable(np.eye(2), name="c")
+    os.makedirs("sharded", exist_ok=True)   # (a sharded save does not make it)
+    with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
+        sess.run(tf.global_variables_initializer())
+        tf.train.Saver(sharded=True).save(sess, "sharded/model.ckpt", global_step=2,
+                                          write_meta_graph=False)
+
+
 def many():
     n = 12000
     names = [f"layer_{i:05d}/kernel" for i in range(n)]
@@ -90,7 +104,7 @@ def many():
 
 if __name__ == "__main__":
     np.set_printoptions(precision=9)
-    for make in (mixed, bits, adam, sliced, many):
+    for make in (mixed, bits, adam, sliced, sharded, many):
         with tf.Graph().as_default():
             make()
     print(sorted(os.listdir(".")))
