@@ -75,7 +75,7 @@ def test_corrupt_and_unsupported_files_say_so(tmp_path):
 
 def test_slice_keys_are_tfs_ordered_code():
     # TF 2.21's key of rows 100-199 of a [300, 3] partitioned "emb" (printed from its index)
-    assert tensor_bundle._slice_key("emb", [100, 0], [100, 3]) == \
+    assert tensor_bundle.slice_key("emb", [100, 0], [100, 3]) == \
         b"\x00emb\x00\x01\x01\x02\xc0d\xc0d\x80\x83"
     numbers = [-2**63, -2**40, -8193, -65, -64, -1, 0, 63, 64, 8191, 8192, 2**40, 2**63 - 1]
     keys = [tensor_bundle._signed_key(n) for n in numbers]
@@ -92,6 +92,31 @@ def test_a_sharded_checkpoint_reads_from_each_data_file():
     assert reader.get_tensor("a").tolist() == [0.0, 1.0, 2.0]
     assert reader.get_tensor("b").tolist() == [0, 1, 2, 3]
     assert reader.get_tensor("c").tolist() == np.eye(2).tolist()
+
+
+def test_tfs_v1_format_reads_and_restores():
+    # TF 2.21's Saver(write_version=SaverDef.V1): one file at the prefix, no .index
+    folder = os.path.join(DATA, "v1")
+    path = tf.train.latest_checkpoint(folder)
+    assert path == os.path.join(folder, "model.ckpt-1") and tf.train.checkpoint_exists(path)
+    assert tf.train.list_variables(folder) == [
+        ("d", [3]), ("f", [2, 2]), ("flag", [2]), ("i", [4]), ("p", [4, 2]), ("step", []),
+        ("u8", [2])]
+    reader = tf.train.load_checkpoint(path)
+    expected = {"f": np.array([[1.5, -2.25], [0.1, 3.0]], np.float32),
+                "d": np.array([-np.inf, 5e-324, np.pi]),
+                "i": np.array([1, -2, 2**31 - 1, -2**31], np.int32),
+                "step": np.array(-(2**40) - 3, np.int64), "flag": np.array([True, False]),
+                "u8": np.array([0, 255], np.uint8),
+                "p": np.arange(8, dtype=np.float32).reshape(4, 2) + 0.5}   # two slices
+    for name, value in expected.items():
+        got = np.asarray(reader.get_tensor(name))
+        assert got.dtype == value.dtype and got.tobytes() == value.tobytes(), name
+    with tf.Graph().as_default():
+        f = tf.Variable(np.zeros((2, 2), np.float32), name="f")
+        with tf.Session() as sess:
+            tf.train.Saver([f]).restore(sess, path)
+            assert sess.run(f).tolist() == expected["f"].tolist()
 
 
 def test_older_symgrad_npz_checkpoints_still_restore(tmp_path):

@@ -5,8 +5,9 @@
   for byte what TF writes for the same variables, so TensorFlow restores it; and
   TF's ``checkpoint`` state file naming the directory's latest checkpoints.
   ``Saver.restore``, ``tf.train.load_checkpoint``/``NewCheckpointReader``,
-  ``list_variables`` and ``load_variable`` read checkpoints TensorFlow wrote (and
-  the ``prefix.npz`` files older symgrad wrote).  The parts of a partitioned variable
+  ``list_variables`` and ``load_variable`` read checkpoints TensorFlow wrote (also
+  TF's older V1 format, one file at the prefix, ``compat.checkpoint_v1``), and the
+  ``prefix.npz`` files older symgrad wrote.  The parts of a partitioned variable
   are saved as TF saves them, slices of one tensor under the whole's name, and restore
   from such a checkpoint whatever the partitioning (or none).
 - symgrad differs: TF also writes ``prefix.meta``, a ``MetaGraphDef`` protobuf of the
@@ -15,7 +16,7 @@
   program rebuilds its graph with its own code and restores the values into it, and
   a program that tests for ``prefix.index`` finds it.
 
-Sits in ``compat``; imports numpy, ``compat.tensor_bundle``, ``errors`` and
+Sits in ``compat``; imports numpy, ``compat.tensor_bundle``, ``checkpoint_v1``, ``errors`` and
 ``variables`` (a partitioned variable's parts carry ``_save_slice_info``, set by
 ``compat.partitioned``).
 """
@@ -28,6 +29,7 @@ import numpy as np
 
 from . import errors
 from . import tensor_bundle
+from .checkpoint_v1 import V1Checkpoint, is_v1_checkpoint
 from . import variables as _variables
 
 __all__ = ["Saver", "CheckpointState", "CheckpointReader", "get_checkpoint_state",
@@ -64,8 +66,10 @@ def _npz_file(path):
 
 
 def _found(prefix):
-    """Whether a checkpoint (TF's format, or an older symgrad's ``.npz``) is at ``prefix``."""
-    return tensor_bundle.bundle_exists(prefix) or os.path.isfile(_npz_file(prefix))
+    """Whether a checkpoint (TF's format, its V1 format, or an older symgrad's ``.npz``)
+    is at ``prefix``."""
+    return (tensor_bundle.bundle_exists(prefix) or os.path.isfile(_npz_file(prefix))
+            or is_v1_checkpoint(prefix))
 
 
 def _open(prefix):
@@ -74,6 +78,8 @@ def _open(prefix):
         return tensor_bundle.Bundle(prefix)
     if os.path.isfile(_npz_file(prefix)):
         return _NpzCheckpoint(_npz_file(prefix))
+    if is_v1_checkpoint(prefix):
+        return V1Checkpoint(prefix)
     return None
 
 

@@ -33,7 +33,8 @@ import numpy as np
 from .crc32c import masked_crc32c
 from .sstable import decode_varint, encode_varint, read_table, write_table
 
-__all__ = ["write_bundle", "Sliced", "Bundle", "bundle_exists", "data_path", "index_path"]
+__all__ = ["write_bundle", "Sliced", "Bundle", "bundle_exists", "data_path", "index_path",
+           "message_fields", "slice_key", "slice_extents", "numpy_dtype"]
 
 # TF's DataType enum numbers (types.proto) for the dtypes numpy also has
 _DTYPES = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16,
@@ -42,6 +43,19 @@ _DTYPES = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16,
 _ENUMS = {np.dtype(t): n for n, t in _DTYPES.items()}
 _TF_NAMES = {7: "string", 14: "bfloat16", 20: "resource", 21: "variant"}
 _PRODUCER = 1   # TF's tensor bundle format version
+
+
+def numpy_dtype(enum, name):
+    """The numpy dtype of TF's DataType number ``enum`` (of tensor ``name``).
+
+    Raises:
+        TypeError: strings, resources and the like, which symgrad does not read.
+    """
+    if enum not in _DTYPES:
+        kind = _TF_NAMES.get(enum, f"DataType {enum}")
+        raise TypeError(f"checkpoint tensor {name!r} holds {kind} values, which symgrad "
+                        "does not read (numbers and booleans only)")
+    return np.dtype(_DTYPES[enum])
 
 
 def index_path(prefix):
@@ -66,7 +80,7 @@ def _field(number, value):
     return encode_varint(number << 3 | 2) + encode_varint(len(value)) + bytes(value)
 
 
-def _fields(data):
+def message_fields(data):
     """``{field number: [values]}`` of a message (varints as ints, fixed32 as ints,
     length-delimited fields as bytes)."""
     out, at = {}, 0
@@ -149,7 +163,7 @@ def _signed_key(n):
     return bytes(body)
 
 
-def _slice_key(name, starts, lengths):
+def slice_key(name, starts, lengths):
     """The table key of one slice of tensor ``name`` (TF's EncodeTensorNameSlice)."""
     key = _number_key(0) + _string_key(name.encode()) + _number_key(len(starts))
     return key + b"".join(_signed_key(a) + _signed_key(n) for a, n in zip(starts, lengths))
@@ -170,7 +184,7 @@ def _records(name, value):
     parts = [(list(map(int, at)), _checked(name, part)) for at, part in value.parts]
     slices = b"".join(_field(7, _slice_proto(at, part.shape)) for at, part in parts)
     records = [(name.encode(), _entry(parts[0][1].dtype, value.shape) + slices, None)]
-    return records + [(_slice_key(name, at, part.shape), part, part.tobytes())
+    return records + [(slice_key(name, at, part.shape), part, part.tobytes())
                       for at, part in parts]
 
 
@@ -194,12 +208,12 @@ def write_bundle(prefix, tensors):
         f.write(write_table(entries))
 
 
-def _extents(slice_fields, shape):
+def slice_extents(slice_fields, shape):
     """``(starts, lengths)`` of a ``TensorSliceProto`` (an extent without a length is
     the whole axis)."""
     starts, lengths = [0] * len(shape), [-1] * len(shape)
     for axis, extent in enumerate(slice_fields.get(1, [])):
-        extent = _fields(extent)
+        extent = message_fields(extent)
         starts[axis] = extent.get(1, [0])[0]
         lengths[axis] = extent[2][0] if 2 in extent else -1
     return starts, lengths
@@ -209,21 +223,17 @@ class _Entry:
     """Where a tensor's bytes are and what they hold (a decoded ``BundleEntryProto``)."""
 
     def __init__(self, name, message):
-        fields = _fields(message)
+        fields = message_fields(message)
         self.name, self.enum = name, fields.get(1, [0])[0]
-        shape = _fields(fields.get(2, [b""])[0])
-        self.shape = [_fields(d).get(1, [0])[0] for d in shape.get(2, [])]
+        shape = message_fields(fields.get(2, [b""])[0])
+        self.shape = [message_fields(d).get(1, [0])[0] for d in shape.get(2, [])]
         self.shard, self.offset = fields.get(3, [0])[0], fields.get(4, [0])[0]
         self.size, self.crc = fields.get(5, [0])[0], fields.get(6, [None])[0]
-        self.slices = [_extents(_fields(proto), self.shape) for proto in fields.get(7, [])]
+        self.slices = [slice_extents(message_fields(proto), self.shape) for proto in fields.get(7, [])]
 
     @property
     def dtype(self):
-        if self.enum not in _DTYPES:
-            kind = _TF_NAMES.get(self.enum, f"DataType {self.enum}")
-            raise TypeError(f"checkpoint tensor {self.name!r} holds {kind} values, which "
-                            "symgrad does not read (numbers and booleans only)")
-        return np.dtype(_DTYPES[self.enum])
+        return numpy_dtype(self.enum, self.name)
 
 
 class Bundle:
@@ -242,7 +252,7 @@ class Bundle:
             table = read_table(f.read())
         if not table or table[0][0] != b"":
             raise ValueError(f"{index_path(self.prefix)}: no bundle header (key '')")
-        header = _fields(table[0][1])
+        header = message_fields(table[0][1])
         self._shards = header.get(1, [1])[0]
         self._order = ">" if header.get(2, [0])[0] == 1 else "<"
         # keys starting with a zero byte are the slices of partitioned tensors
@@ -288,7 +298,7 @@ class Bundle:
         """The whole of a tensor saved in slices (a partitioned variable)."""
         whole = np.zeros(entry.shape, dtype=entry.dtype)
         for starts, lengths in entry.slices:
-            key = _slice_key(entry.name, starts, lengths)
+            key = slice_key(entry.name, starts, lengths)
             if key not in self._slices:
                 raise ValueError(f"checkpoint tensor {entry.name!r}: the index lacks its "
                                  f"slice at {starts} (corrupt file)")

@@ -90,6 +90,26 @@ def sharded():
                                           write_meta_graph=False)
 
 
+def v1():
+    """TF's older V1 format (one file at the prefix): dtypes, extremes, a scalar and a
+    partitioned variable."""
+    tf.Variable(np.array([[1.5, -2.25], [0.1, 3.0]], np.float32), name="f")
+    tf.Variable(np.array([-np.inf, 5e-324, np.pi]), name="d")
+    tf.Variable(np.array([1, -2, 2**31 - 1, -2**31], np.int32), name="i")
+    tf.Variable(np.array(-(2**40) - 3, np.int64), name="step")
+    tf.Variable(np.array([True, False]), name="flag")
+    tf.Variable(np.array([0, 255], np.uint8), name="u8")
+    p = tf.get_variable("p", [4, 2], initializer=tf.zeros_initializer(),
+                        partitioner=tf.fixed_size_partitioner(2))
+    value = np.arange(8, dtype=np.float32).reshape(4, 2) + 0.5
+    os.makedirs("v1", exist_ok=True)   # (a V1 save does not make it)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run([p_i.assign(value[2 * i:2 * i + 2]) for i, p_i in enumerate(p)])
+        tf.train.Saver(write_version=tf.train.SaverDef.V1).save(
+            sess, "v1/model.ckpt", global_step=1, write_meta_graph=False)
+
+
 def many():
     n = 12000
     names = [f"layer_{i:05d}/kernel" for i in range(n)]
@@ -104,7 +124,7 @@ def many():
 
 if __name__ == "__main__":
     np.set_printoptions(precision=9)
-    for make in (mixed, bits, adam, sliced, sharded, many):
+    for make in (mixed, bits, adam, sliced, sharded, v1, many):
         with tf.Graph().as_default():
             make()
     print(sorted(os.listdir(".")))
