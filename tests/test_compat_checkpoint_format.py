@@ -167,3 +167,31 @@ def test_checkpoint_state_file_is_tfs(tmp_path, monkeypatch):
         assert (tmp_path / "abs" / "checkpoint").read_text() == (
             f'model_checkpoint_path: "{absolute}-4"\n'
             f'all_model_checkpoint_paths: "{absolute}-4"\n')
+
+
+def test_update_checkpoint_state_and_checkpoints_iterator_as_tf(tmp_path, monkeypatch):
+    # TF 2.21 wrote these three state files for the same calls
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("ucs")
+    absolute = str(tmp_path / "ucs")
+    tf.train.update_checkpoint_state(absolute, absolute + "/m-3", [absolute + "/m-1"])
+    assert (tmp_path / "ucs" / "checkpoint").read_text() == (
+        f'model_checkpoint_path: "{absolute}/m-3"\n'
+        f'all_model_checkpoint_paths: "{absolute}/m-1"\n'
+        f'all_model_checkpoint_paths: "{absolute}/m-3"\n')
+    tf.train.update_checkpoint_state("ucs", "ucs/m-4", latest_filename="other")
+    assert (tmp_path / "ucs" / "other").read_text() == (
+        'model_checkpoint_path: "m-4"\nall_model_checkpoint_paths: "m-4"\n')
+    tf.train.update_checkpoint_state("ucs", "m-5", latest_filename="other2")
+    assert (tmp_path / "ucs" / "other2").read_text() == (
+        'model_checkpoint_path: "../m-5"\nall_model_checkpoint_paths: "../m-5"\n')
+    # TF: the latest checkpoint, then none more within the timeout; nothing when none
+    adam = os.path.join(DATA, "adam")
+    assert list(tf.train.checkpoints_iterator(adam, timeout=0)) == [
+        os.path.join(adam, "model.ckpt-5")]
+    assert list(tf.train.checkpoints_iterator(str(tmp_path / "ucs"), timeout=0)) == []
+    assert (tf.train.SaverDef.LEGACY, tf.train.SaverDef.V1, tf.train.SaverDef.V2) == (0, 1, 2)
+    with tf.Graph().as_default():   # symgrad writes V2 whatever is asked (module docstring)
+        tf.Variable(1.0, name="v")
+        path = _save_steps(tf.train.Saver(write_version=tf.train.SaverDef.V1), "v1m", [0])[0]
+        assert os.path.exists(path + ".index")

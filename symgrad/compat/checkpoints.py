@@ -3,7 +3,8 @@
 - ``Saver.save(sess, prefix)`` writes ``prefix.index`` and
   ``prefix.data-00000-of-00001`` (TF's V2 checkpoint, ``compat.tensor_bundle``), byte
   for byte what TF writes for the same variables, so TensorFlow restores it; and
-  TF's ``checkpoint`` state file naming the directory's latest checkpoints.
+  TF's ``checkpoint`` state file naming the directory's latest checkpoints
+  (``compat.checkpoint_state``).
   ``Saver.restore``, ``tf.train.load_checkpoint``/``NewCheckpointReader``,
   ``list_variables`` and ``load_variable`` read checkpoints TensorFlow wrote (also
   TF's older V1 format, one file at the prefix, ``compat.checkpoint_v1``), and the
@@ -16,8 +17,8 @@
   program rebuilds its graph with its own code and restores the values into it, and
   a program that tests for ``prefix.index`` finds it.
 
-Sits in ``compat``; imports numpy, ``compat.tensor_bundle``, ``checkpoint_v1``, ``errors`` and
-``variables`` (a partitioned variable's parts carry ``_save_slice_info``, set by
+Sits in ``compat``; imports numpy, ``compat.tensor_bundle``, ``checkpoint_v1``,
+``checkpoint_state``, ``errors`` and ``variables`` (a partitioned variable's parts carry ``_save_slice_info``, set by
 ``compat.partitioned``).
 """
 from __future__ import annotations
@@ -30,12 +31,16 @@ import numpy as np
 from . import errors
 from . import tensor_bundle
 from .checkpoint_v1 import V1Checkpoint, is_v1_checkpoint
+# (the state file's functions are tf.train names too; importable from here)
+from .checkpoint_state import (CheckpointState, note_latest, npz_file,  # noqa: F401
+                               checkpoint_exists, checkpoints_iterator,
+                               get_checkpoint_state, latest_checkpoint,
+                               update_checkpoint_state)
 from . import variables as _variables
 
-__all__ = ["Saver", "CheckpointState", "CheckpointReader", "get_checkpoint_state",
-           "latest_checkpoint", "list_variables", "load_variable", "checkpoint_exists"]
-
-_INDEX = "checkpoint"   # TF's name for the file naming a directory's latest checkpoint
+__all__ = ["Saver", "SaverDef", "CheckpointState", "CheckpointReader", "get_checkpoint_state",
+           "latest_checkpoint", "list_variables", "load_variable", "checkpoint_exists",
+           "update_checkpoint_state", "checkpoints_iterator"]
 
 
 class _NpzCheckpoint:
@@ -61,23 +66,12 @@ class _NpzCheckpoint:
         return self._values[name].copy()
 
 
-def _npz_file(path):
-    return path if path.endswith(".npz") else path + ".npz"
-
-
-def _found(prefix):
-    """Whether a checkpoint (TF's format, its V1 format, or an older symgrad's ``.npz``)
-    is at ``prefix``."""
-    return (tensor_bundle.bundle_exists(prefix) or os.path.isfile(_npz_file(prefix))
-            or is_v1_checkpoint(prefix))
-
-
 def _open(prefix):
     """The checkpoint at ``prefix`` opened for reading, or None if there is none."""
     if tensor_bundle.bundle_exists(prefix):
         return tensor_bundle.Bundle(prefix)
-    if os.path.isfile(_npz_file(prefix)):
-        return _NpzCheckpoint(_npz_file(prefix))
+    if os.path.isfile(npz_file(prefix)):
+        return _NpzCheckpoint(npz_file(prefix))
     if is_v1_checkpoint(prefix):
         return V1Checkpoint(prefix)
     return None
@@ -93,6 +87,12 @@ _MISMATCH = ("Restoring from checkpoint failed. This is most likely due to a mis
              "Original error:\n\n")
 # TF's names of dtypes in its restore errors
 _TF_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+class SaverDef:
+    """``tf.train.SaverDef``'s checkpoint format versions, for ``Saver(write_version=)``.
+    symgrad differs: it writes V2 whatever is asked (it reads V1 files)."""
+    LEGACY, V1, V2 = 0, 1, 2
 
 
 class Saver:
@@ -130,7 +130,7 @@ class Saver:
                 _remove(old)
             self._written = self._written[-self._keep:]
         if write_state:
-            _note_latest(path, self._written, latest_filename, self._relative)
+            note_latest(path, self._written, latest_filename, self._relative)
         return path
 
     @property
@@ -248,80 +248,10 @@ def _tf_name(dtype):
 
 def _remove(prefix):
     """Delete the files of checkpoint ``prefix`` (TF's format, an old ``.npz``)."""
-    for path in [tensor_bundle.index_path(prefix), _npz_file(prefix), prefix + ".meta"] + \
+    for path in [tensor_bundle.index_path(prefix), npz_file(prefix), prefix + ".meta"] + \
             glob.glob(glob.escape(prefix) + ".data-?????-of-?????"):
         if os.path.isfile(path):
             os.remove(path)
-
-
-def _state_path(path, save_dir):
-    """A checkpoint path as TF records it: kept when the directory was given absolute
-    (or the path is), else relative to the directory."""
-    if os.path.isabs(save_dir) or os.path.isabs(path):
-        return path
-    return os.path.relpath(path, save_dir or os.curdir)
-
-
-def _note_latest(path, kept, latest_filename=None, relative=False):
-    """Record ``path`` as its directory's latest checkpoint, with the ones ``kept``
-    (TF's ``checkpoint`` file, read back by :func:`get_checkpoint_state`)."""
-    save_dir = os.path.dirname(path)
-    if relative:
-        paths = [os.path.relpath(p, save_dir or os.curdir) for p in [path] + kept]
-    else:
-        paths = [_state_path(p, save_dir) for p in [path] + kept]
-    lines = [f'model_checkpoint_path: "{paths[0]}"'] + [
-        f'all_model_checkpoint_paths: "{p}"' for p in paths[1:]]
-    with open(os.path.join(save_dir, latest_filename or _INDEX), "w") as f:
-        f.write("\n".join(lines) + "\n")
-
-
-class CheckpointState:
-    """``tf.train.get_checkpoint_state``'s answer: the latest checkpoint's path and all
-    those kept (paths ``Saver.restore`` takes)."""
-
-    def __init__(self, model_checkpoint_path, all_model_checkpoint_paths):
-        self.model_checkpoint_path = model_checkpoint_path
-        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
-
-    def __repr__(self):
-        return f"model_checkpoint_path: {self.model_checkpoint_path!r}"
-
-
-def get_checkpoint_state(checkpoint_dir, latest_filename=None):
-    """``tf.train.get_checkpoint_state``: the state ``Saver.save`` (TF's or symgrad's)
-    recorded in ``checkpoint_dir``, or None when there is none."""
-    index = os.path.join(str(checkpoint_dir), latest_filename or _INDEX)
-    try:
-        with open(index) as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return None
-    found = {"model_checkpoint_path": [], "all_model_checkpoint_paths": []}
-    for line in lines:
-        key, _, value = line.partition(":")
-        if key.strip() in found:
-            name = value.strip().strip('"')
-            found[key.strip()].append(
-                name if os.path.isabs(name) else os.path.join(str(checkpoint_dir), name))
-    if not found["model_checkpoint_path"]:
-        return None
-    return CheckpointState(found["model_checkpoint_path"][0],
-                           found["all_model_checkpoint_paths"])
-
-
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
-    """``tf.train.latest_checkpoint``: the prefix of the last checkpoint saved in
-    ``checkpoint_dir`` (for ``restore``), or None if there is none."""
-    state = get_checkpoint_state(checkpoint_dir, latest_filename)
-    if state is None or not _found(state.model_checkpoint_path):
-        return None
-    return state.model_checkpoint_path
-
-
-def checkpoint_exists(checkpoint_prefix):
-    """``tf.train.checkpoint_exists``: whether a checkpoint was saved at ``checkpoint_prefix``."""
-    return _found(str(checkpoint_prefix))
 
 
 def _reader(ckpt_dir_or_file):
