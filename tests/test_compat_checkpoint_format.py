@@ -69,6 +69,7 @@ def test_corrupt_and_unsupported_files_say_so(tmp_path):
     open(prefix + ".index", "wb").write(sstable.write_table(
         [(b"", tensor_bundle._header()), (b"s", entry)]))
     assert tf.train.list_variables(prefix) == [("s", [1])]
+    assert tf.train.load_checkpoint(prefix).get_variable_to_dtype_map() == {"s": tf.string}
     with pytest.raises(TypeError, match="'s' holds string values"):
         tf.train.load_variable(prefix, "s")
 

@@ -17,7 +17,8 @@ import struct
 import numpy as np
 
 from .sstable import MAGIC, decode_varint, read_table
-from .tensor_bundle import message_fields, numpy_dtype, slice_extents, slice_key
+from .tensor_bundle import (listed_dtype, message_fields, numpy_dtype, slice_extents,
+                            slice_key)
 
 __all__ = ["is_v1_checkpoint", "V1Checkpoint"]
 
@@ -106,12 +107,13 @@ class V1Checkpoint:
         return list(self._meta[name][0])
 
     def dtype(self, name):
-        return numpy_dtype(self._meta[name][1], name)
+        return listed_dtype(self._meta[name][1], name)
 
     def tensor(self, name):
         """The value of tensor ``name``, assembled from its slices."""
-        shape, _, slices = self._meta[name]
-        dtype, whole = self.dtype(name), np.zeros(shape, dtype=self.dtype(name))
+        shape, enum, slices = self._meta[name]
+        dtype = numpy_dtype(enum, name)
+        whole = np.zeros(shape, dtype=dtype)
         for starts, lengths in slices:
             key = slice_key(name, starts, lengths)
             if key not in self._table:

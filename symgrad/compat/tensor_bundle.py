@@ -34,14 +34,15 @@ from .crc32c import masked_crc32c
 from .sstable import decode_varint, encode_varint, read_table, write_table
 
 __all__ = ["write_bundle", "Sliced", "Bundle", "bundle_exists", "data_path", "index_path",
-           "message_fields", "slice_key", "slice_extents", "numpy_dtype"]
+           "message_fields", "slice_key", "slice_extents", "numpy_dtype", "listed_dtype"]
 
 # TF's DataType enum numbers (types.proto) for the dtypes numpy also has
 _DTYPES = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16,
            6: np.int8, 8: np.complex64, 9: np.int64, 10: np.bool_, 17: np.uint16,
            18: np.complex128, 19: np.float16, 22: np.uint32, 23: np.uint64}
 _ENUMS = {np.dtype(t): n for n, t in _DTYPES.items()}
-_TF_NAMES = {7: "string", 14: "bfloat16", 20: "resource", 21: "variant"}
+_STRING = 7
+_TF_NAMES = {_STRING: "string", 14: "bfloat16", 20: "resource", 21: "variant"}
 _PRODUCER = 1   # TF's tensor bundle format version
 
 
@@ -56,6 +57,12 @@ def numpy_dtype(enum, name):
         raise TypeError(f"checkpoint tensor {name!r} holds {kind} values, which symgrad "
                         "does not read (numbers and booleans only)")
     return np.dtype(_DTYPES[enum])
+
+
+def listed_dtype(enum, name):
+    """The dtype a checkpoint's listing gives a tensor: :func:`numpy_dtype`, or numpy's
+    object dtype (``tf.string``) for strings, whose values symgrad does not read."""
+    return np.dtype(object) if enum == _STRING else numpy_dtype(enum, name)
 
 
 def index_path(prefix):
@@ -233,7 +240,7 @@ class _Entry:
 
     @property
     def dtype(self):
-        return numpy_dtype(self.enum, self.name)
+        return listed_dtype(self.enum, self.name)
 
 
 class Bundle:
@@ -285,14 +292,14 @@ class Bundle:
 
     def _value_of(self, entry):
         """The value an entry's bytes hold, checked against its checksum."""
-        name = entry.name
+        name, dtype = entry.name, numpy_dtype(entry.enum, entry.name)
         data = self._read(entry)
         if entry.crc is not None and masked_crc32c(data) != entry.crc:
             raise ValueError(f"checkpoint tensor {name!r}: its bytes in "
                              f"{data_path(self.prefix, entry.shard, self._shards)} do not "
                              "match their checksum (corrupt file)")
-        array = np.frombuffer(data, dtype=entry.dtype.newbyteorder(self._order))
-        return array.astype(entry.dtype).reshape(entry.shape)
+        array = np.frombuffer(data, dtype=dtype.newbyteorder(self._order))
+        return array.astype(dtype).reshape(entry.shape)
 
     def _assembled(self, entry):
         """The whole of a tensor saved in slices (a partitioned variable)."""
