@@ -310,7 +310,7 @@ class TestDefaultGraph:
 
 def test_the_runtime_lines_around_a_tf1_model(tmp_path):
     # what TF1 scripts write around the model: logging, device, a session config and a
-    # Saver (a symgrad .npz checkpoint); names symgrad lacks say what to do
+    # Saver (TF's checkpoint format); names symgrad lacks say what to do
     import logging
     tf.logging.set_verbosity(tf.logging.INFO)
     assert logging.getLogger("tensorflow").level == logging.INFO
@@ -335,8 +335,8 @@ def test_the_runtime_lines_around_a_tf1_model(tmp_path):
             sess.run(tf.global_variables_initializer())
             for k in range(3):
                 keep_one.save(sess, str(tmp_path / "one" / "m"), global_step=k)
-        assert sorted(p.name for p in (tmp_path / "one").iterdir()) == ["checkpoint",
-                                                                         "m-2.npz"]
+        assert sorted(p.name for p in (tmp_path / "one").iterdir()) == [
+            "checkpoint", "m-2.data-00000-of-00001", "m-2.index"]
         with tf.Session() as sess:
             saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path / "run")))
             # (no initializer: restore initialises)

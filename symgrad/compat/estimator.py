@@ -4,7 +4,7 @@ Each call builds a fresh graph (``input_fn``, then ``model_fn`` in the call's mo
 runs it in a monitored session and keeps the state in ``model_dir`` as TF does:
 training restores the latest checkpoint there (or initialises), steps until the input
 ends, ``steps`` more steps are done or the global step reaches ``max_steps``, and
-saves a checkpoint (symgrad's ``.npz`` format, see ``tf.train.Saver``) every
+saves a checkpoint (TF's format, see ``tf.train.Saver``) every
 ``save_checkpoints_steps`` or ``_secs`` and at the end; evaluation and prediction
 restore the latest checkpoint (or initialise, with a log line, when there is none).
 ``evaluate`` runs the metrics' update ops over the input (or ``steps`` batches) and

@@ -12,7 +12,7 @@ every ``run`` (``before_run`` may add fetches and feeds, ``after_run`` sees thei
 values and may ``request_stop``), stops when asked to or when a dataset ends (an
 ``OutOfRangeError`` leaving the ``with`` block is swallowed, as TF swallows it), and
 calls the hooks' ``end`` on a clean exit.  With a ``checkpoint_dir`` it saves a
-checkpoint (symgrad's ``.npz`` format, see ``Saver``) every ``save_checkpoint_steps``
+checkpoint (TF's format, see ``Saver``) every ``save_checkpoint_steps``
 and at the end.  The graph is not finalized: ops may still be added.
 
 Sits in ``compat``; imports ``compat.session``, ``compat.runtime`` and

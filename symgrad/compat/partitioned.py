@@ -42,6 +42,15 @@ class PartitionInfo:
         return self.var_offset[axis]
 
 
+class SaveSliceInfo:
+    """Where a part sits in its partitioned variable (TF's ``Variable.SaveSliceInfo``):
+    ``tf.train.Saver`` saves the parts as slices of one tensor ``full_name``, as TF does."""
+
+    def __init__(self, full_name, full_shape, var_offset, var_shape):
+        self.full_name, self.full_shape = full_name, list(full_shape)
+        self.var_offset, self.var_shape = list(var_offset), list(var_shape)
+
+
 class PartitionedVariable:
     """The parts of a partitioned variable (iterate over it, or ``as_tensor()``)."""
 
@@ -114,6 +123,8 @@ def partitioned(name, shape, dtype, partitioner, make_value, make_variable):
         piece = (slice(None),) * axis + (slice(int(offset), int(offset) + size),)
         value = make_value(part_shape, PartitionInfo(shape, where), piece)
         parts.append(make_variable(value, f"{name}/part_{i}"))
+        full_name = parts[-1].name.split(":")[0].rsplit("/part_", 1)[0]
+        parts[-1]._save_slice_info = SaveSliceInfo(full_name, shape, where, part_shape)
     return PartitionedVariable(name, shape, parts[0].dtype, parts, axis)
 
 

@@ -3,10 +3,9 @@
 error for what symgrad does not have (most of ``tf.contrib``, the rest of
 ``tf.keras``, ...).
 
-- ``Saver`` writes the variables' values to one numpy ``.npz`` file (``save_path`` +
-  ``.npz``) and reads them back: a checkpoint for symgrad, not TF's format;
-  ``tf.train.list_variables`` and ``load_variable`` read those files, and
-  ``tf.report_uninitialized_variables`` names what a session has not initialised.
+- ``Saver`` and the checkpoint helpers come from ``compat.checkpoints`` (TF's
+  checkpoint format); ``tf.report_uninitialized_variables`` names what a session has
+  not initialised.
 - ``device`` and ``ConfigProto`` settings choose where and how TF runs (GPUs,
   threads, memory, placement logs); they change no value, and symgrad keeps and
   ignores them.
@@ -18,197 +17,19 @@ Sits in ``compat``; imports numpy, Python's logging and ``compat.variables``/``s
 from __future__ import annotations
 
 import contextlib
-import os
 import types
 
 import numpy as np
 
 from .. import tracing as _t
-from . import errors
 from . import variables as _variables
 from . import tf_logging
 from .state import Operation
 from .tensor import tf1_results
-
-
-class Saver:
-    """``tf.train.Saver(var_list=None)``: ``save(sess, path)`` / ``restore(sess, path)``
-    of the variables' values in ``path + ".npz"`` (module docstring)."""
-
-    def __init__(self, var_list=None, max_to_keep=5, **kwargs):
-        self._keep, self._written = max_to_keep, []
-        if isinstance(var_list, dict):
-            self._named = dict(var_list)
-        else:
-            found = _variables.global_variables() if var_list is None else list(var_list)
-            self._named = {v.name.split(":")[0]: v for v in found}
-
-    def save(self, sess, save_path, global_step=None, **kwargs):
-        """Write the values (as ``sess`` has them) and return the path written, without
-        ``.npz`` as TF returns its checkpoint prefix."""
-        path = str(save_path)
-        if global_step is not None:
-            path = f"{path}-{int(_value(sess, global_step))}"
-        values = sess.run(list(self._named.values())) if self._named else []
-        directory = os.path.dirname(path)
-        if directory:
-            os.makedirs(directory, exist_ok=True)
-        np.savez(path + ".npz", **dict(zip(self._named, values)))
-        self._written = [p for p in self._written if p != path] + [path]
-        if self._keep:   # TF's max_to_keep: this saver's oldest checkpoints are deleted
-            for old in self._written[:-self._keep]:
-                if os.path.exists(old + ".npz"):
-                    os.remove(old + ".npz")
-            self._written = self._written[-self._keep:]
-        _note_latest(path, self._written)
-        return path
-
-    @property
-    def last_checkpoints(self):
-        """The paths of the checkpoints this saver wrote and kept, oldest first (TF's)."""
-        return list(self._written)
-
-    def recover_last_checkpoints(self, checkpoint_paths):
-        """Take ``checkpoint_paths`` (oldest first, as ``get_checkpoint_state`` lists
-        them) as this saver's own, so that ``max_to_keep`` deletes them in turn (TF's)."""
-        self._written = [str(p) for p in checkpoint_paths if checkpoint_exists(p)]
-
-    def restore(self, sess, save_path):
-        """Set the variables to the values saved at ``save_path`` (a path ``save`` returned)."""
-        path = str(save_path)
-        with np.load(path if path.endswith(".npz") else path + ".npz") as data:
-            missing = [n for n in self._named if n not in data.files]
-            if missing:
-                raise ValueError(f"Saver.restore: {path!r} holds no value for {missing[:3]}")
-            for name, v in self._named.items():
-                v.value = np.array(data[name], dtype=v.dtype).reshape(v.shape)
-                sess.mark_initialized(v)
-
-
-_INDEX = "checkpoint"   # TF's name for the file naming a directory's latest checkpoint
-
-
-def _note_latest(path, kept):
-    """Record ``path`` as its directory's latest checkpoint, with the ones ``kept``
-    (TF's ``checkpoint`` file form, read back by :func:`get_checkpoint_state`)."""
-    directory, name = os.path.split(os.path.abspath(path))
-    lines = [f'model_checkpoint_path: "{name}"'] + [
-        f'all_model_checkpoint_paths: "{os.path.basename(p)}"' for p in kept
-        if os.path.dirname(os.path.abspath(p)) == directory]
-    with open(os.path.join(directory, _INDEX), "w") as f:
-        f.write("\n".join(lines) + "\n")
-
-
-class CheckpointState:
-    """``tf.train.get_checkpoint_state``'s answer: the latest checkpoint's path and all
-    those kept (paths ``Saver.restore`` takes)."""
-
-    def __init__(self, model_checkpoint_path, all_model_checkpoint_paths):
-        self.model_checkpoint_path = model_checkpoint_path
-        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
-
-    def __repr__(self):
-        return f"model_checkpoint_path: {self.model_checkpoint_path!r}"
-
-
-def get_checkpoint_state(checkpoint_dir, latest_filename=None):
-    """``tf.train.get_checkpoint_state``: the state ``Saver.save`` recorded in
-    ``checkpoint_dir``, or None when there is none."""
-    index = os.path.join(str(checkpoint_dir), latest_filename or _INDEX)
-    try:
-        with open(index) as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return None
-    found = {"model_checkpoint_path": [], "all_model_checkpoint_paths": []}
-    for line in lines:
-        key, _, value = line.partition(":")
-        if key.strip() in found:
-            name = value.strip().strip('"')
-            found[key.strip()].append(
-                name if os.path.isabs(name) else os.path.join(str(checkpoint_dir), name))
-    if not found["model_checkpoint_path"]:
-        return None
-    return CheckpointState(found["model_checkpoint_path"][0],
-                           found["all_model_checkpoint_paths"])
-
-
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
-    """``tf.train.latest_checkpoint``: the path of the last checkpoint ``Saver.save``
-    wrote in ``checkpoint_dir`` (for ``restore``), or None if there is none."""
-    state = get_checkpoint_state(checkpoint_dir, latest_filename)
-    if state is None or not os.path.exists(state.model_checkpoint_path + ".npz"):
-        return None
-    return state.model_checkpoint_path
-
-
-def _checkpoint_file(ckpt_dir_or_file):
-    """The ``.npz`` file of a checkpoint path, or of a directory's latest checkpoint."""
-    path = str(ckpt_dir_or_file)
-    if os.path.isdir(path):
-        found = latest_checkpoint(path)
-        if found is None:
-            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
-                             f"directory {path}")
-        path = found
-    file = path if path.endswith(".npz") else path + ".npz"
-    if not os.path.exists(file):
-        raise errors.NotFoundError(None, None, "Unsuccessful TensorSliceReader constructor: "
-                                   f"Failed to find any matching files for {path}")
-    return file
-
-
-def list_variables(ckpt_dir_or_file):
-    """``tf.train.list_variables``: ``(name, shape)`` of each value in the checkpoint (a
-    path ``Saver.save`` returned, or its directory for the latest), sorted by name."""
-    with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
-        return sorted((name, list(data[name].shape)) for name in data.files)
-
-
-def load_variable(ckpt_dir_or_file, name):
-    """``tf.train.load_variable``: the saved value of variable ``name`` (``"w"`` or
-    ``"w:0"``) as numpy, a numpy scalar for a scalar.
-
-    Raises:
-        tf.errors.NotFoundError: the checkpoint holds no such variable.
-    """
-    name = name[:-2] if name.endswith(":0") else name
-    with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
-        if name not in data.files:
-            raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint")
-        value = data[name]
-    return value[()] if value.ndim == 0 else value
-
-
-class CheckpointReader:
-    """``tf.train.NewCheckpointReader(path)`` (``tf.train.load_checkpoint``): the values
-    a ``Saver`` wrote, by variable name, read once."""
-
-    def __init__(self, ckpt_dir_or_file):
-        with np.load(_checkpoint_file(ckpt_dir_or_file)) as data:
-            self._values = {name: data[name] for name in data.files}
-
-    def get_variable_to_shape_map(self):
-        return {name: list(v.shape) for name, v in self._values.items()}
-
-    def get_variable_to_dtype_map(self):
-        return {name: v.dtype for name, v in self._values.items()}
-
-    def has_tensor(self, tensor_str):
-        return tensor_str in self._values
-
-    def get_tensor(self, tensor_str):
-        """The saved value of ``tensor_str`` (numpy; a numpy scalar for a scalar)."""
-        if tensor_str not in self._values:
-            raise errors.NotFoundError(None, None, f"Key {tensor_str} not found in checkpoint")
-        value = self._values[tensor_str]
-        return value[()] if value.ndim == 0 else value.copy()
-
-
-def checkpoint_exists(checkpoint_prefix):
-    """``tf.train.checkpoint_exists``: whether ``Saver.save`` wrote ``checkpoint_prefix``."""
-    path = str(checkpoint_prefix)
-    return os.path.exists(path if path.endswith(".npz") else path + ".npz")
+# (tf.train.Saver and the checkpoint helpers live in compat.checkpoints; importable here)
+from .checkpoints import (CheckpointReader, CheckpointState, Saver,  # noqa: F401
+                          checkpoint_exists, get_checkpoint_state, latest_checkpoint,
+                          list_variables, load_variable)
 
 
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
@@ -243,10 +64,6 @@ def is_variable_initialized(variable):
 def _initialized(session, variable):
     # (the session's own record: reading an uninitialised variable would raise)
     return variable in session._initialized
-
-
-def _value(sess, step):
-    return step if isinstance(step, (int, np.integer)) else sess.run(step)
 
 
 def device(device_name_or_function):

@@ -77,6 +77,7 @@ from . import layer_objects as _layer_objects
 from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
+from . import checkpoints as _checkpoints
 from . import schedules as _schedules
 from . import averages as _averages
 from . import slim_api as _slim_api
@@ -384,7 +385,9 @@ train = _runtime.namespace("train",
     get_checkpoint_state=_runtime.get_checkpoint_state,
     list_variables=_runtime.list_variables, load_variable=_runtime.load_variable,
     NewCheckpointReader=_runtime.CheckpointReader, load_checkpoint=_runtime.CheckpointReader,
-    checkpoint_exists=_runtime.checkpoint_exists,
+    checkpoint_exists=_runtime.checkpoint_exists, SaverDef=_checkpoints.SaverDef,
+    update_checkpoint_state=_checkpoints.update_checkpoint_state,
+    checkpoints_iterator=_checkpoints.checkpoints_iterator,
     Coordinator=_coordinator.Coordinator, init_from_checkpoint=_templates.init_from_checkpoint,
     start_queue_runners=_coordinator.start_queue_runners,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
