@@ -561,3 +561,16 @@ def test_shapes_that_do_not_fit_at_run_time_raise_tfs_invalid_argument_error():
                 sess.run(r, {x: np.ones((3, 3))})
             with pytest.raises(sg.ShapeError):
                 sess.run(r, {x: np.ones((1, 3))})
+
+
+def test_a_name_given_by_position_and_the_train_op_collection():
+    # tf.nn.relu(h, "relu") is TF's (features, name) signature; apply_gradients adds its
+    # operation to TRAIN_OP, as TF1's optimizers do (both found by the TF-Slim round)
+    with tf.Graph().as_default():
+        h = tf.placeholder(tf.float32, [2])
+        assert tf.nn.relu(h, "relu1").name == "relu1:0"
+        assert tf.maximum(h, h, "top").name == "top:0"
+        w = tf.Variable(1.0)
+        steps = [tf.train.AdamOptimizer(0.1).minimize(tf.square(w)),
+                 tf.train.GradientDescentOptimizer(0.1).minimize(tf.square(w))]
+        assert tf.get_collection(tf.GraphKeys.TRAIN_OP) == steps

@@ -31,7 +31,7 @@ from . import optimizer_protocol as _protocol
 from . import rows as _rows
 from .slices import IndexedSlices
 from .scopes import get_variable_scope
-from .state import Operation
+from .state import Operation, state_of
 from .tensor import constant
 from .variables import (GraphKeys, Variable, assign, control_dependencies,
                         create_global_step, get_global_step, get_or_create_global_step,
@@ -94,7 +94,8 @@ class Optimizer:
             raise ValueError("No gradients provided for any variable: "
                              f"{[v.name for _, v in grads_and_vars]}")
         if _protocol.user_hooks(self) and type(self).update is Optimizer.update:
-            return _protocol.apply(self, pairs, global_step, name)   # TF's _apply_dense
+            return _train_op(_protocol.apply(self, pairs, global_step, name),
+                             pairs[0][1].graph)   # TF's _apply_dense
         variables = [v for _, v in pairs]
         graph = variables[0].graph
         with graph.as_default():   # (TF makes beta1_power before the slots)
@@ -122,7 +123,7 @@ class Optimizer:
             if global_step is not None:
                 global_step.value = np.array(global_step.value + 1, dtype=global_step.dtype)
         step = Operation(name or self._name, inputs=inputs, effect=effect, graph=graph)
-        return _constrained(step, variables, graph)
+        return _train_op(_constrained(step, variables, graph), graph)
 
     def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,
                  aggregation_method=None, colocate_gradients_with_ops=False, name=None,
@@ -452,3 +453,12 @@ class FtrlOptimizer(Optimizer):
 def _ftrl_power(accum, lr_power):
     # TF's kernel takes sqrt for the usual -0.5 and pow otherwise (the roundings differ)
     return np.sqrt(accum) if lr_power == -0.5 else accum ** -lr_power
+
+
+def _train_op(op, graph):
+    """``op``, added to the graph's TRAIN_OP collection as TF1's apply_gradients adds it
+    (``tf.get_collection(tf.GraphKeys.TRAIN_OP)`` in scripts and hooks)."""
+    state = state_of(graph)
+    if not any(t is op for t in state.collection(GraphKeys.TRAIN_OP)):
+        state.add_to_collection(GraphKeys.TRAIN_OP, op)
+    return op

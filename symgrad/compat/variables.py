@@ -64,7 +64,8 @@ class Variable(_t.Variable, TF1Tensor):
     """``tf.Variable``: float32 for Python floats; needs an initializer run in a session."""
 
     def tf_text(self):
-        """TF1's ``str`` and ``repr`` of a variable (its dtype a reference one)."""
+        """TF1's ``str`` and ``repr`` of a variable: a reference variable's dtype ends in
+        _ref (``print(tf.trainable_variables())`` in tutorials)."""
         return (f"<tf.Variable '{self.name}' shape={self.get_shape()} "
                 f"dtype={self.dtype.name}_ref>")
 
@@ -91,11 +92,6 @@ class Variable(_t.Variable, TF1Tensor):
         for key in keys:
             state.add_to_collection(key, node)
         return node
-
-    def __repr__(self):
-        # TF1's: a reference variable's dtype ends in _ref (print(tf.trainable_variables()))
-        return (f"<tf.Variable {self.name!r} shape={self.get_shape()} "
-                f"dtype={self.dtype.name}_ref>")
 
     def __bool__(self):
         # TF1's variable is a Python object without a truth value of its own, so true

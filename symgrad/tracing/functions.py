@@ -89,6 +89,8 @@ def _elementwise(op_name):
     params = ["x", "y", "z"][:nargs] if nargs <= 3 else [f"x{i}" for i in range(nargs)]
 
     def op(*args, name=None):
+        if name is None and len(args) == nargs + 1 and isinstance(args[-1], str):
+            *args, name = args   # TF's signature (x, name) with the name given by position
         return apply(op_name, _lift(list(args)), name=name)
     op.__name__ = op.__qualname__ = op_name
     op.__doc__ = f"Elementwise ``{op_name}`` (see ``sg.ops.REGISTRY[{op_name!r}].doc``)."
