@@ -4,6 +4,10 @@ import pytest
 
 import symgrad as sg
 
+# tests/data holds files the tests read, among them the script that wrote the TF
+# checkpoints with TensorFlow (run by hand with TF installed): not tests, not imported
+collect_ignore_glob = ["data/*"]
+
 
 @pytest.fixture(autouse=True)
 def fresh_graph():
