@@ -12,7 +12,7 @@ The footer is the two handles, zero padding to 40 bytes and TF's magic number.
 Written as TF writes it (blocks of 256 KiB, a restart every 16 entries, no
 compression), so the same entries give the same bytes.
 
-Sits in ``compat``; imports ``compat.crc32c`` only.
+Sits in ``compat``; imports ``compat.crc32c`` and ``compat.protobuf``.
 
 >>> read_table(write_table([(b"", b"head"), (b"w", b"value")]))
 [(b'', b'head'), (b'w', b'value')]
@@ -22,6 +22,8 @@ from __future__ import annotations
 import struct
 
 from .crc32c import masked_crc32c
+from .protobuf import decode_varint as _decode_varint
+from .protobuf import encode_varint
 
 __all__ = ["write_table", "read_table", "encode_varint", "decode_varint", "TableError"]
 
@@ -36,27 +38,10 @@ class TableError(ValueError):
     """A file is not a table TF could have written (truncated, corrupt, compressed)."""
 
 
-def encode_varint(value):
-    """Protocol-buffer varint bytes of a non-negative int (7 bits a byte, low first)."""
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
 def decode_varint(data, at):
-    """``(value, position after it)`` of the varint at ``data[at]``."""
-    value = shift = 0
-    while True:
-        if at >= len(data):
-            raise TableError("a varint runs past the end of its data")
-        byte = data[at]
-        value |= (byte & 0x7F) << shift
-        at, shift = at + 1, shift + 7
-        if not byte & 0x80:
-            return value, at
+    """``(value, position after it)`` of the varint at ``data[at]`` (TableError past the
+    end)."""
+    return _decode_varint(data, at, TableError)
 
 
 class _Block:

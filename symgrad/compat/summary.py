@@ -30,22 +30,11 @@ from ..errors import ArgumentError
 from ..tracing import get_default_graph
 from .slices import convert_to_tensor
 from .state import Operation, state_of
+from .protobuf import encode_varint, message_fields
+from .protobuf import key as _key
 from .variables import GraphKeys
 
 # -- the wire format ----------------------------------------------------------------------
-
-
-def _varint(n):
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _key(field, wire):
-    return _varint(field << 3 | wire)
 
 
 def _double(field, x):
@@ -58,7 +47,7 @@ def _float(field, x):
 
 def _bytes(field, data):
     data = data.encode() if isinstance(data, str) else bytes(data)
-    return _key(field, 2) + _varint(len(data)) + data
+    return _key(field, 2) + encode_varint(len(data)) + data
 
 
 def _packed_doubles(field, xs):
@@ -271,7 +260,7 @@ class FileWriter:
     def _event(self, body, step=None):
         if self._file is None:
             raise ArgumentError("FileWriter: the writer is closed; make a new one")
-        event = _double(1, time.time()) + (_key(2, 0) + _varint(int(step) & (2**64 - 1))
+        event = _double(1, time.time()) + (_key(2, 0) + encode_varint(int(step) & (2**64 - 1))
                                            if step is not None else b"") + body
         self._file.write(_record(event))
         self._file.flush()
@@ -337,30 +326,6 @@ def read_events(path):
 
 
 def _fields(message):
-    """{field number: [raw values]} of a protobuf message (varints as ints)."""
-    out, at = {}, 0
-    while at < len(message):
-        key, at = _read_varint(message, at)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            value, at = _read_varint(message, at)
-        elif wire == 1:
-            value, at = message[at:at + 8], at + 8
-        elif wire == 5:
-            value, at = message[at:at + 4], at + 4
-        else:
-            n, at = _read_varint(message, at)
-            value, at = message[at:at + n], at + n
-        out.setdefault(field, []).append(value)
-    return out
-
-
-def _read_varint(data, at):
-    shift = value = 0
-    while True:
-        byte = data[at]
-        value |= (byte & 0x7F) << shift
-        at += 1
-        if not byte & 0x80:
-            return value, at
-        shift += 7
+    """{field number: [raw values]} of a protobuf message (varints as ints, fixed
+    fields as their bytes)."""
+    return message_fields(message, raw_fixed=True)

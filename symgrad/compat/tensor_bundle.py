@@ -31,7 +31,8 @@ import struct
 import numpy as np
 
 from .crc32c import masked_crc32c
-from .sstable import decode_varint, encode_varint, read_table, write_table
+from .protobuf import message_fields
+from .sstable import encode_varint, read_table, write_table
 
 __all__ = ["write_bundle", "Sliced", "Bundle", "bundle_exists", "data_path", "index_path",
            "message_fields", "slice_key", "slice_extents", "numpy_dtype", "listed_dtype"]
@@ -85,27 +86,6 @@ def _field(number, value):
     if isinstance(value, int):
         return encode_varint(number << 3) + encode_varint(value)
     return encode_varint(number << 3 | 2) + encode_varint(len(value)) + bytes(value)
-
-
-def message_fields(data):
-    """``{field number: [values]}`` of a message (varints as ints, fixed32 as ints,
-    length-delimited fields as bytes)."""
-    out, at = {}, 0
-    while at < len(data):
-        key, at = decode_varint(data, at)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, at = decode_varint(data, at)
-        elif wire == 2:
-            size, at = decode_varint(data, at)
-            value, at = bytes(data[at:at + size]), at + size
-        elif wire in (1, 5):
-            width = 8 if wire == 1 else 4
-            value, at = int.from_bytes(data[at:at + width], "little"), at + width
-        else:
-            raise ValueError(f"checkpoint index: unexpected protobuf wire type {wire}")
-        out.setdefault(number, []).append(value)
-    return out
 
 
 def _header():
