@@ -61,8 +61,9 @@ def test_random_normal_draws_anew_at_each_run_and_is_seeded():
     with tf.Session() as sess:
         first, again = sess.run(t), sess.run(t)
         assert not np.array_equal(first, again)            # TF1: new numbers each run
-        a, b = sess.run([t, u])
-        np.testing.assert_array_equal(a, b)                 # same seed, same sequence
+        a, b = sess.run([t, u])   # same seed, same stream: u's first run is t's first
+        np.testing.assert_array_equal(b, first)             # (TF's kernels count apart)
+        assert not np.array_equal(a, b)
     with tf.Session() as sess:                              # a new session starts over
         np.testing.assert_array_equal(sess.run(t), first)
     tf.set_random_seed(3)
