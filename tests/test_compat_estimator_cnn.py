@@ -10,6 +10,8 @@ import pytest
 
 import symgrad.compat.v1 as tf
 
+from .test_compat_estimator import _line_fn
+
 IMG = np.random.RandomState(0).rand(12, 8, 8, 1).astype(np.float32)
 LAB = (np.arange(12) % 3).astype(np.int64)
 
@@ -111,12 +113,7 @@ def test_evaluate_and_predict_after_training(run):
     assert [b.shape for b in batches] == [(5,), (5,), (2,)]
 
 
-def _fn(features, labels, mode):
-    w = tf.get_variable("w", [], initializer=tf.zeros_initializer())
-    loss = tf.reduce_mean((features * w - labels) ** 2)
-    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_global_step())
-    return tf.estimator.EstimatorSpec(mode, loss=loss, predictions=features * w,
-                                      train_op=step)
+_fn = _line_fn   # (a one-weight line: the model_fn the error cases need)
 
 
 X = np.array([1.0, 2.0], np.float32)
