@@ -111,15 +111,12 @@ class ElementwiseOp(Op):
 
     def prepared(self, dtypes, attrs):
         """The numpy function of the arrays alone: the rule's expression lambdified once
-        (``_numeric`` builds its symbols and looks it up at every call)."""
-        if self.numpy is _generic_numeric:   # (its expression is an attribute)
-            fn = numeric(attrs["expr"], arg_symbols(dtypes))
-            strong = attrs.get("strong")
-            return fn if strong is None else _zero_where_strong(fn, strong)
+        (``_numeric`` does the same lookups at every call)."""
         if self.numpy is not None:
             return super().prepared(dtypes, attrs)
-        expr, syms = self.expr(dtypes, **attrs)
-        return numeric(expr, syms)
+        fn = numeric(*self.expr(dtypes, **attrs))
+        strong = attrs.get("strong")
+        return fn if strong is None else _zero_where_strong(fn, strong)
 
     def partials(self, dtypes, **attrs):
         """d(rule)/d(arg_i) for each input (None where no gradient flows), memoised.
@@ -164,8 +161,7 @@ class ElementwiseOp(Op):
     def _numeric(self, *arrays, **attrs):
         if self.numpy is not None:
             return self.numpy(*arrays, **attrs)
-        expr, syms = self.expr([a.dtype for a in arrays], **attrs)
-        return numeric(expr, syms)(*arrays)
+        return self.prepared([a.dtype for a in arrays], attrs)(*arrays)
 
     def _symbolic(self, node, *arrays):
         expr, syms = self.expr([x.dtype for x in node.inputs], **node.attrs)
@@ -354,16 +350,9 @@ def _cotangent_rule(partial, syms, dtypes, g_dtype):
 _RULES: dict = {}
 
 
-def _generic_numeric(*arrays, expr, strong=None, label=None):
-    syms = arg_symbols([a.dtype for a in arrays])
-    out = numeric(expr, syms)(*arrays)
-    if strong is not None:
-        out = np.where(arrays[strong] == 0, 0, out)
-    return out
-
-
 def _zero_where_strong(fn, strong):
-    """``fn``, 0 where its argument ``strong`` is 0 (``_generic_numeric``'s rule)."""
+    """``fn``, 0 where its argument ``strong`` is 0: a derivative rule's ``g * partial``
+    is 0 where g is, whatever the partial (inf or nan) is there."""
     def call(*arrays):
         return np.where(arrays[strong] == 0, 0, fn(*arrays))
     return call
@@ -534,5 +523,5 @@ register(ElementwiseOp(
     doc="a where c else b; the branch not taken gets zero gradient and leaks no NaN"))
 GENERIC = register(ElementwiseOp(
     "elementwise", lambda *args, expr, strong=None, label=None: expr, nargs=-1,
-    numpy=_generic_numeric, dtype=_generic_dtype, examples=[],
+    dtype=_generic_dtype, examples=[],
     doc="a fused elementwise expression (built by derivative rules)"))
