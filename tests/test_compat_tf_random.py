@@ -300,3 +300,11 @@ def test_two_ops_of_one_seed_each_have_their_own_stream():
     # TF: b's first run repeats a's first numbers; its second run goes on
     np.testing.assert_array_equal(first, b_first)
     assert not np.array_equal(b_first, b_second)
+
+
+@pytest.mark.parametrize("kwargs", [dict(rate=1.0), dict(keep_prob=0.0)])
+def test_a_seeded_dropout_of_everything_is_refused_as_an_unseeded_one(kwargs):
+    # (TF: ValueError, rate must be in [0, 1)); the seeded path divided by zero here
+    import symgrad.compat.v1 as tf
+    with pytest.raises(ValueError, match=r"rate must be in \[0, 1\)"):
+        tf.nn.dropout(tf.ones([3]), seed=1, **kwargs)

@@ -84,10 +84,13 @@ def seeded_dropout(x, rate, noise_shape, seed, name):
     """TF's dropout with TF's own mask where ``seed`` fixes its numbers: ``x / (1 -
     rate)`` where a uniform number of the run is at least ``rate`` (a number or a
     scalar tensor), else 0, in x's dtype as TF computes it; None elsewhere (a dtype or
-    rank TF's stream does not cover here)."""
+    rank TF's stream does not cover here, a rate of 0, or a rate outside [0, 1), which
+    the general dropout refuses)."""
     x = _t.as_tensor(x)
     dtype = x.dtype
     if x.shape is None or dtype not in (np.float32, np.float64) or _init.tf_seeds(seed) is None:
+        return None
+    if not isinstance(rate, Node) and not 0.0 < float(rate) < 1.0:
         return None
     shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
     u = tf_drawn(shape, "uniform", seed, dtype, 0.0, 1.0, None)

@@ -397,8 +397,7 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
     inputs = _t.as_tensor(inputs)
     if training is False:
         return _t.identity(inputs, name=name)
-    seeded = None if isinstance(rate, (int, float)) and rate == 0 else \
-        _distributions.seeded_dropout(inputs, rate, noise_shape, seed, None)
+    seeded = _distributions.seeded_dropout(inputs, rate, noise_shape, seed, None)
     dropped = seeded if seeded is not None else _nn.dropout(
         inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed), per_run=True)
     if training is True:

@@ -108,15 +108,11 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     """TF1's ``dropout(x, keep_prob)`` (or ``rate=``): a mask drawn anew at each
     ``Session.run``, from TF's seed (TF's own mask with an op seed)."""
     if rate is not None or keep_prob is not None:
-        given = rate if rate is not None else keep_prob
-        known = not isinstance(given, Node)
-        if not known or 0.0 <= float(given) <= 1.0:
-            tf_rate = given if rate is not None else (
-                1.0 - keep_prob if known else _t.subtract(1.0, keep_prob))
-            seeded = None if known and float(tf_rate) == 0 else _distributions.seeded_dropout(
-                x, tf_rate, noise_shape, seed, name)
-            if seeded is not None:
-                return seeded
+        tf_rate = rate if rate is not None else _t.subtract(1.0, keep_prob) if isinstance(
+            keep_prob, Node) else 1.0 - float(keep_prob)
+        seeded = _distributions.seeded_dropout(x, tf_rate, noise_shape, seed, name)
+        if seeded is not None:
+            return seeded
     return _nn.dropout(x, rate=rate, keep_prob=keep_prob, noise_shape=noise_shape,
                        name=name, rng=RNG_SOURCE[0](seed), per_run=True)
 
