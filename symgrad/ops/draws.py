@@ -110,8 +110,7 @@ def drawn_numbers(shape, key, dist="uniform"):
     if dist == "perm":   # (an order of the first axis: tf.random_shuffle)
         return rng.permutation(size[0]).astype(np.float64)
     if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
-        low, high = (int(v) for v in dist.split(":")[1:])
-        return rng.integers(low, high, size=size).astype(np.float64)
+        return rng.integers(*_int_range(dist), size=size).astype(np.float64)
     if dist != "uniform":
         raise ValueError(f"random_draw(dist={dist!r}): use 'uniform' or 'normal'")
     return rng.uniform(size=size)
@@ -127,6 +126,11 @@ def tf_dist(kind, dtype, low=None, high=None):
     if np.dtype(dtype).kind in "iu":
         kind = f"int:{int(low)}:{int(high)}"
     return f"tf-{kind}-{np.dtype(dtype).name}"
+
+
+def _int_range(kind):
+    """``(low, high)`` of an integer draw's kind ``int:low:high`` (:func:`tf_dist`)."""
+    return tuple(int(v) for v in kind.split(":")[1:])
 
 
 _TF_OPS = itertools.count(1)
@@ -149,8 +153,7 @@ def _tf_numbers(size, key, kind, dtype, run):
     if kind == "perm":
         return philox.permutation(size[0], seeds, start).astype(np.float64)
     if kind.startswith("int:"):
-        low, high = (int(v) for v in kind.split(":")[1:])
-        return philox.uniform_int(size, np.dtype(dtype), seeds, low, high, start)
+        return philox.uniform_int(size, np.dtype(dtype), seeds, *_int_range(kind), start)
     return getattr(philox, kind)(size, np.dtype(dtype), seeds, start)
 
 
