@@ -16,6 +16,7 @@ import sympy
 
 from ..errors import ShapeError
 from ..graph import Dim, dim_expr, is_static, make_dim, shape_size
+from . import strided_scatter
 from .base import (REGISTRY, Example, F, Op, broadcast_shapes, derived_node, literal,
                    normalize_axis, register, unbroadcast)
 
@@ -248,9 +249,7 @@ register(Op("index", kind="structural", selects=True, shape=_index_shape, impl=_
 
 
 def _index_add_impl(g, shape, index):
-    out = np.zeros(shape, dtype=g.dtype)
-    np.add.at(out, index, g)
-    return out
+    return strided_scatter.add_at(g, shape, index)
 
 
 def _merge_point_scatters(nodes):
