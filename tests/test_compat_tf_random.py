@@ -133,6 +133,32 @@ def test_truncated_groups_match_the_one_call_at_a_time_rule(dtype):
     assert np.abs(values).max() < 2.0
 
 
+def test_the_compiled_generator_gives_the_numpy_rounds_words(monkeypatch):
+    # large draws take their words from a compiled loop: the same words, bit for bit,
+    # at counters across the 32-bit boundary and at the top of the 64-bit range
+    rng = np.random.default_rng(3)
+    positions = np.concatenate([rng.integers(0, 2**63, 500, dtype=np.uint64),
+                                np.arange(2**32 - 3, 2**32 + 3, dtype=np.uint64),
+                                np.array([2**64 - 1, 0], dtype=np.uint64)])
+    for seeds in [(87654321, 1), (2**31 - 2, 5), (0, 2**31 - 1)]:
+        monkeypatch.setattr(philox, "COMPILED_FROM", 2**40)
+        monkeypatch.setattr(philox, "FIRST_COMPILED_FROM", 2**40)
+        by_numpy = philox._words_at(seeds, positions)
+        monkeypatch.setattr(philox, "COMPILED_FROM", 0)
+        monkeypatch.setattr(philox, "FIRST_COMPILED_FROM", 0)
+        np.testing.assert_array_equal(philox._words_at(seeds, positions), by_numpy)
+
+
+def test_a_large_truncated_normal_keeps_each_groups_numbers():
+    # 2**13 groups (the compiled generator, one call per group then four for the short
+    # ones): sampled groups against the one-call-at-a-time rule
+    per, groups = 4, 1 << 13
+    values = philox.truncated_normal((groups * per,), np.float32, (7, 3), start=1024)
+    for g in list(range(0, groups, 97)) + [groups - 1]:
+        one = philox._truncated_group((7, 3), 1024 + g * per * 256 // 4, per, np.float32)
+        np.testing.assert_array_equal(values[g * per:(g + 1) * per], one)
+
+
 def test_seeds_follow_tfs_get_seed():
     assert philox.tf_seeds(None, 7) == (87654321, 7)
     assert philox.tf_seeds(1, 2) == (1, 2)

@@ -41,15 +41,21 @@ def tf_seeds(graph_seed, op_seed):
     return (0, 2**31 - 1) if seeds == (0, 0) else seeds
 
 
-def _words(seeds, start, count):
+def _words(seeds, start, count, numba_in_use=False):
     """``count`` generator calls from counter ``start`` (an integer below 2**64):
     an array (count, 4) of uint32 words."""
-    return _words_at(seeds, np.arange(count, dtype=np.uint64) + np.uint64(start))
+    return _words_at(seeds, np.arange(count, dtype=np.uint64) + np.uint64(start),
+                     numba_in_use)
 
 
-def _words_at(seeds, positions):
-    """The generator calls at counter values ``positions`` (uint64): (n, 4) uint32."""
+def _words_at(seeds, positions, numba_in_use=False):
+    """The generator calls at counter values ``positions`` (uint64): (n, 4) uint32.
+    ``numba_in_use``: the caller loads a compiled function anyway (Box-Muller)."""
     seed, seed2 = (int(s) & (2**64 - 1) for s in seeds)
+    if positions.size >= (COMPILED_FROM if numba_in_use or _PHILOX else FIRST_COMPILED_FROM):
+        return _philox_kernel()(np.ascontiguousarray(positions, dtype=np.uint64),
+                                np.uint64(seed & 0xFFFFFFFF), np.uint64(seed >> 32),
+                                np.uint64(seed2 & 0xFFFFFFFF), np.uint64(seed2 >> 32))
     count = positions.size
     c = [positions & np.uint64(0xFFFFFFFF), positions >> np.uint64(32),
          np.full(count, seed2 & 0xFFFFFFFF, np.uint64), np.full(count, seed2 >> 32, np.uint64)]
@@ -60,6 +66,42 @@ def _words_at(seeds, positions):
             if round_ < 9:
                 key = [key[0] + _KEY_STEPS[0], key[1] + _KEY_STEPS[1]]
     return np.stack([w.astype(np.uint32) for w in c], axis=1)
+
+
+# From this many generator calls the words come from a compiled loop: the numpy rounds
+# cost ~0.6 us a call (a 3136 x 1024 truncated normal: 2 s), the loop ~15 ns.  The
+# first compiled function a process calls costs ~0.4 s (Numba's start, even from its
+# disk cache): worth it from FIRST_COMPILED_FROM calls, or where Box-Muller needs it.
+COMPILED_FROM = 1 << 12
+FIRST_COMPILED_FROM = 1 << 19
+_PHILOX = []
+
+
+def _philox_kernel():
+    """The compiled generator: the same ten rounds as :func:`_round`, call by call."""
+    if not _PHILOX:
+        from numba import njit
+
+        @njit(cache=True)
+        def philox(positions, key0, key1, high0, high1):
+            # (_MULTIPLIERS and _KEY_STEPS: written out, a cached function has no closure)
+            m0, m1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+            step0, step1 = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
+            low, shift = np.uint64(0xFFFFFFFF), np.uint64(32)
+            out = np.empty((positions.size, 4), dtype=np.uint32)
+            for i in range(positions.size):
+                c0, c1 = positions[i] & low, positions[i] >> shift
+                c2, c3 = high0, high1
+                k0, k1 = key0, key1
+                for _ in range(10):
+                    p0, p1 = m0 * c0, m1 * c2
+                    c0, c1, c2, c3 = ((p1 >> shift) ^ c1 ^ k0, p1 & low,
+                                      (p0 >> shift) ^ c3 ^ k1, p0 & low)
+                    k0, k1 = (k0 + step0) & low, (k1 + step1) & low
+                out[i, 0], out[i, 1], out[i, 2], out[i, 3] = c0, c1, c2, c3
+            return out
+        _PHILOX.append(philox)
+    return _PHILOX[0]
 
 
 def _round(c, key):
@@ -172,7 +214,7 @@ def normal(shape, dtype, seeds, start=0):
     """TF's ``RandomStandardNormal``: Box-Muller over consecutive uniform pairs."""
     n = int(np.prod(shape, dtype=np.int64))
     calls = -(-n // _per_call(dtype))
-    u = _unit(_words(seeds, start, calls).ravel(), dtype)
+    u = _unit(_words(seeds, start, calls, numba_in_use=True).ravel(), dtype)
     z0, z1 = _box_muller(u[0::2], u[1::2], dtype)
     return np.stack([z0, z1], axis=1).ravel()[:n].reshape(shape)
 
@@ -187,22 +229,33 @@ def truncated_normal(shape, dtype, seeds, start=0):
     stretch = per * _RESERVED_PER_OUTPUT // _WORDS_PER_CALL   # calls between groups
     first = np.uint64(start) + \
         np.arange(groups, dtype=np.uint64) * np.uint64(stretch)
-    # four calls per group first: 16 (float32) or 8 (float64) candidates for 4 or 2
-    # outputs; a group short of them (p < 1e-8) is finished one call at a time
-    calls = first[:, None] + np.arange(_TRIED_CALLS, dtype=np.uint64)
-    u = _unit(_words_at(seeds, calls.ravel()).ravel(), dtype)
-    z0, z1 = _box_muller(u[0::2], u[1::2], dtype)
-    z = np.stack([z0, z1], axis=1).reshape(groups, -1)
-    kept = np.abs(z) < 2.0
+    # one call per group first (enough for ~5 groups in 6), then four for the groups
+    # short of outputs, then (p < 1e-8) one call at a time
     out = np.empty((groups, per), dtype=dtype)
-    short = kept.sum(axis=1) < per
-    full = ~short
-    ranks = np.cumsum(kept, axis=1) - 1
-    take = kept & (ranks < per)
-    out[full] = z[full][take[full]].reshape(-1, per)
-    for g in np.nonzero(short)[0]:
+    todo = np.arange(groups)
+    for tried in (1, _TRIED_CALLS):
+        if not todo.size:
+            break
+        rows, short = _first_calls(seeds, first[todo], per, dtype, tried)
+        out[todo[~short]] = rows
+        todo = todo[short]
+    for g in todo:
         out[g] = _truncated_group(seeds, int(first[g]), per, dtype)
     return out.ravel()[:n].reshape(shape)
+
+
+def _first_calls(seeds, first, per, dtype, tried):
+    """Each group's outputs from its first ``tried`` calls: (rows of the groups that
+    kept ``per`` values, which groups fell short)."""
+    calls = first[:, None] + np.arange(tried, dtype=np.uint64)
+    u = _unit(_words_at(seeds, calls.ravel(), numba_in_use=True).ravel(), dtype)
+    z0, z1 = _box_muller(u[0::2], u[1::2], dtype)
+    z = np.stack([z0, z1], axis=1).reshape(first.size, -1)
+    kept = np.abs(z) < 2.0
+    short = kept.sum(axis=1) < per
+    full = ~short
+    take = kept & (np.cumsum(kept, axis=1) <= per)
+    return z[full][take[full]].reshape(-1, per), short
 
 
 _TRIED_CALLS = 4
