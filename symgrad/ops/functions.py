@@ -130,9 +130,15 @@ def _np_sigmoid(x):
 
 def _np_heaviside(x, h0=0.5):
     # 0 for nan (np.heaviside gives nan): the derivative of relu is "1 where x > 0", a
-    # mask, as in TF's ReluGrad
+    # mask, as in TF's ReluGrad.  Made from comparisons: np.heaviside and a where over
+    # a random mask cost ~25x as much (10 ms for a conv layer's 1.25 million values)
     x = np.asarray(x)
-    return np.heaviside(np.where(x != x, -1, x), h0)
+    if x.dtype.kind != "f" or np.ndim(h0) != 0:
+        return np.heaviside(np.where(x != x, -1, x), h0)
+    out = np.array(x > 0, dtype=np.heaviside(np.zeros((), x.dtype), h0).dtype)
+    if h0 != 0:
+        out[x == 0] = h0
+    return out
 
 
 _vec_erf = np.vectorize(math.erf, otypes=[float])
