@@ -194,7 +194,9 @@ def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
                           _spatial(strides, "max_pool(strides)", 2, channels_first), (1, 1),
                           padding, -np.inf)
     k = patches.shape[-1]
-    iota = literal(x.graph, np.arange(k, dtype=np.float64))
+    # the window's positions in the patches' precision (float64 ones made every mask
+    # and choice of a float32 network float64, at twice the memory traffic)
+    iota = literal(x.graph, np.arange(k, dtype=np.result_type(patches.dtype, np.float32)))
     hit = equal(patches, reduce_max(patches, -1, keepdims=True))
     first = reduce_min(where(hit, iota, float(k)), -1, keepdims=True)
     chosen = where(equal(iota, first), patches, 0.0)
