@@ -1,6 +1,8 @@
 """The reference evaluator's scatter-add by strided additions (``ops.strided_scatter``)
 against ``np.add.at``, on the index tables convolutions, pooling and slices make and
 on tables it must refuse (repeated positions inside every slice)."""
+import math
+
 import numpy as np
 import pytest
 
@@ -62,6 +64,30 @@ def test_overlapping_windows_are_added_tap_by_tap(rng):
 def test_slices_and_broadcast_tables(rng, index, g_shape):
     shape = (7,) if len(index) == 1 else (6, 7)
     _check(shape, index, rng.normal(size=g_shape))
+
+
+@pytest.mark.parametrize("index", [
+    (Ellipsis, slice(2, None, 3), np.array([[1], [4]]), np.array([0, 2, 5])),
+    (slice(None, None, -1), None, Ellipsis, np.array([3, 1, 0]), slice(1, 6)),
+    (np.array([[0, 4], [2, 2]]), slice(None), slice(5, 0, -2), 3),
+    (slice(1, 4), 2, slice(None), slice(None))])
+def test_slices_cut_to_two_entries_give_the_whole_scatter(rng, index):
+    # the plan is read from the index with its slices cut short; the additions cover
+    # every entry of g (slices of 3 to 7 entries around arrays, ints and None)
+    shape = (7, 6, 7, 6)
+    g = rng.normal(size=np.zeros(shape)[index].shape)
+    assert S._cut_slices(shape, index) is not None
+    _check(shape, index, g, expect_plan=S.plan(shape, index, g.shape, small=0) is not None)
+    found = S.plan(shape, index, g.shape, small=0)
+    if found is not None:
+        full = S.flat_positions(shape, index)
+        covered = np.zeros(math.prod(shape), dtype=np.int64)
+        for i, (offset, strides) in enumerate(found[1]):
+            part = full if found[0] is None else full[(slice(None),) * found[0] + (i,)]
+            ids = offset + sum(np.arange(n).reshape([-1 if a == k else 1
+                                                     for k in range(part.ndim)]) * st
+                               for a, (n, st) in enumerate(zip(part.shape, strides)))
+            np.testing.assert_array_equal(np.broadcast_to(ids, part.shape), part)
 
 
 def test_repeated_positions_in_every_slice_fall_back_to_add_at(rng):
