@@ -1,8 +1,6 @@
 """The reference evaluator's scatter-add by strided additions (``ops.strided_scatter``)
 against ``np.add.at``, on the index tables convolutions, pooling and slices make and
 on tables it must refuse (repeated positions inside every slice)."""
-import math
-
 import numpy as np
 import pytest
 
@@ -81,7 +79,6 @@ def test_slices_cut_to_two_entries_give_the_whole_scatter(rng, index):
     found = S.plan(shape, index, g.shape, small=0)
     if found is not None:
         full = S.flat_positions(shape, index)
-        covered = np.zeros(math.prod(shape), dtype=np.int64)
         for i, (offset, strides) in enumerate(found[1]):
             part = full if found[0] is None else full[(slice(None),) * found[0] + (i,)]
             ids = offset + sum(np.arange(n).reshape([-1 if a == k else 1
