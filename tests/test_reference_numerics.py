@@ -24,3 +24,36 @@ def test_heaviside_from_comparisons(dtype, h0):
         assert np.asarray(got).dtype == np.asarray(want).dtype
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_where_by_bits_is_numpys_where(monkeypatch):
+    # every combination of float dtypes, shapes that broadcast, 0-d arrays, numpy and
+    # Python scalars (held exactly or not), special values: numpy's dtype, shape and bits
+    from symgrad.ops import select
+    monkeypatch.setattr(select, "SELECT_FROM", 0)
+    rng = np.random.default_rng(5)
+    special = np.array([1.5, -0.0, 0.0, np.inf, -np.inf, np.nan, 3e38, 1e-45])
+    compared = 0
+    for dtype in (np.float16, np.float32, np.float64):
+        with np.errstate(all="ignore"):
+            a_arr = special.astype(dtype)
+        b_arr = rng.normal(size=8).astype(dtype)
+        mask = rng.random(8) < 0.5
+        for a in (a_arr, a_arr[:1], np.array(a_arr[2]), a_arr[::2], 0, 0.5, -0.0,
+                  float("nan"), 1e300, 2**40, 3, True, np.float32(2), np.float64(2), 1j):
+            for b in (b_arr, np.array(b_arr[0]), 0, 2.5, np.float64(1)):
+                for c in (mask, mask.reshape(8, 1), np.array(True), True):
+                    for x, y in ((a, b), (b, a)):
+                        try:
+                            with np.errstate(all="ignore"):
+                                want = np.where(c, x, y)
+                        except ValueError:   # shapes that do not broadcast
+                            with pytest.raises(ValueError):
+                                select.where(c, x, y)
+                            continue
+                        with np.errstate(all="ignore"):
+                            got = select.where(c, x, y)
+                        assert got.dtype == want.dtype and got.shape == want.shape
+                        assert got.tobytes() == want.tobytes()
+                        compared += 1
+    assert compared > 1000

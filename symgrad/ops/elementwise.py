@@ -33,7 +33,7 @@ import sympy.assumptions.wrapper  # noqa: F401
 import sympy.sets.setexpr  # noqa: F401
 from sympy.logic.boolalg import Boolean
 
-from . import derived, gamma
+from . import derived, gamma, select
 from .base import (REGISTRY, Example, Op, apply, broadcast_shapes, derived_node, float_result,
                    promote, register, unbroadcast, zeros_like)
 from .functions import expm1, log1p, numeric, relu, rint, sigmoid, softplus, trunc
@@ -354,7 +354,7 @@ def _zero_where_strong(fn, strong):
     """``fn``, 0 where its argument ``strong`` is 0: a derivative rule's ``g * partial``
     is 0 where g is, whatever the partial (inf or nan) is there."""
     def call(*arrays):
-        return np.where(arrays[strong] == 0, 0, fn(*arrays))
+        return select.where(arrays[strong] == 0, 0, fn(*arrays))
     return call
 
 
@@ -516,7 +516,7 @@ register(ElementwiseOp("logical_not", sympy.Not, nargs=1, numpy=np.logical_not,
                        examples=[Example(np.array([True, False]))],
                        doc="elementwise not of booleans"))
 register(ElementwiseOp(
-    "where", lambda c, a, b: sympy.Piecewise((a, c), (b, True)), nargs=3, numpy=np.where,
+    "where", lambda c, a, b: sympy.Piecewise((a, c), (b, True)), nargs=3, numpy=select.where,
     partials=_where_partials, dtype=_where_dtype,
     examples=[Example(np.array([True, False, True]), (3,), (3,)),
               Example(np.array([[True], [False]]), (2, 3), ())],

@@ -21,7 +21,7 @@ from sympy.codegen.cfunctions import expm1, log1p
 from sympy.logic.boolalg import ITE, simplify_logic
 from sympy.printing.numpy import NumPyPrinter
 
-from . import gamma
+from . import gamma, select
 
 
 class sigmoid(sympy.Function):
@@ -153,6 +153,7 @@ def _np_zero(*args):
 
 
 NUMPY_FUNCS = {
+    "where": select.where,   # (a Piecewise is printed as nested where's)
     "sigmoid": _np_sigmoid,
     "softplus": lambda x: np.logaddexp(0, x),
     "relu": lambda x: np.maximum(x, 0),
