@@ -107,3 +107,12 @@ def test_threaded_batches_wait_for_other_threads_to_settle(monkeypatch):
     assert timed == [("sleep", timing.SETTLE_SECONDS), ("t", len(X))] * 3
     serial = events[:events.index(("sleep", 0.5))]
     assert ("sleep", timing.SETTLE_SECONDS) not in serial
+
+
+def test_tf1_training_programs_run_in_a_session():
+    # the TF1 training benchmark's smallest program, two steps in a fresh process
+    import sys
+
+    from benchmarks import tf1_training
+    first, step = tf1_training.run("symgrad", "mlp", 2, sys.executable)
+    assert first > 0 and step > 0
