@@ -314,3 +314,36 @@ def test_conditions_on_kinked_iterates_hold_no_piecewise(graph):
     for f in forms:
         for p in f.atoms(sympy.Piecewise):
             assert not any(c.has(sympy.Piecewise) for _, c in p.args)
+
+
+def test_captured_cotangents_summed_in_place_stay_right_run_after_run():
+    # the reverse sweep sums a captured weight's cotangent over the steps in one array
+    # of its own: the sum is right, and a second run (or another loop reading the
+    # same zeros) starts again from zero
+    w = sg.placeholder(shape=(3, 4), name="w")
+    x0 = sg.constant(np.ones(3))
+
+    def body(i, x):
+        return i + 1, sg.tanh(sg.matmul(x[None, :], w))[0, :3] + x * 0.5
+
+    _, x = sg.while_loop(lambda i, x: i < 5, body, [sg.constant(0), x0])
+    (g,) = sg.gradients(sg.reduce_sum(x), w)
+    (g2,) = sg.gradients(sg.reduce_sum(x * x), w)
+    v = np.linspace(-0.5, 0.5, 12).reshape(3, 4)
+    first, again, other = (sg.evaluate(t, {w: v}) for t in (g, g, g2))
+    np.testing.assert_array_equal(first, again)
+
+    def unrolled(vv):
+        xx = np.ones(3)
+        for _ in range(5):
+            xx = np.tanh(xx @ vv)[:3] + xx * 0.5
+        return xx
+
+    eps = 1e-6
+    fd = np.zeros_like(v)
+    for k in np.ndindex(v.shape):
+        dv = np.zeros_like(v)
+        dv[k] = eps
+        fd[k] = (unrolled(v + dv).sum() - unrolled(v - dv).sum()) / (2 * eps)
+    np.testing.assert_allclose(first, fd, rtol=1e-6, atol=1e-8)
+    assert not np.allclose(other, first)

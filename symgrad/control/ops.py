@@ -71,6 +71,17 @@ class Interpreter:
     def add(self, a, b):
         return np.asarray(a) + np.asarray(b)
 
+    def accumulate(self, total, step):
+        """``total + step`` where ``total`` is the caller's own running sum: added in
+        place when that gives the same array (an LSTM's kernel gradient, summed over
+        the time steps, allocated a new 400 x 800 array at each step)."""
+        step = np.asarray(step)
+        if type(total) is np.ndarray and total.flags.writeable and \
+                np.result_type(total, step) == total.dtype and \
+                np.broadcast_shapes(total.shape, step.shape) == total.shape:
+            return np.add(total, step, out=total)
+        return self.add(total, step)
+
 
 class SymbolicInterpreter(Interpreter):
     """SymPy object arrays: a condition on symbols guards each step with a Piecewise."""
@@ -94,6 +105,9 @@ class SymbolicInterpreter(Interpreter):
 
     def add(self, a, b):
         return np.asarray(a, dtype=object) + np.asarray(b, dtype=object)
+
+    def accumulate(self, total, step):
+        return self.add(total, step)
 
 
 NUMERIC, SYMBOLIC = Interpreter(), SymbolicInterpreter()
@@ -290,14 +304,15 @@ def _while_vjp_symbolic(node, *values):
 def _reverse(interp, states, guards, caps, vjp, seeds, zeros):
     """a_T = seeds; a_k = (df/dx)ᵀ a_{k+1}; captured cotangents summed over the steps
     (``states``: the plain iterates, which step k reads where its guard holds)."""
-    adjoint, total = list(seeds), list(zeros)
+    adjoint = list(seeds)
+    total = [np.array(z, copy=True) if type(z) is np.ndarray else z for z in zeros]  # (ours)
     for k, state, guard in zip(range(len(guards) - 1, -1, -1), reversed(states[:-1]),
                                reversed(guards)):
         with loop_step(k):   # step k's draws, as the forward sweep made them
             out = interp.run(vjp, state + caps + adjoint)
         adjoint = interp.select(guard, out[:len(adjoint)], adjoint)
         step = interp.select(guard, out[len(adjoint):], zeros)
-        total = [interp.add(t, s) for t, s in zip(total, step)]
+        total = [interp.accumulate(t, s) for t, s in zip(total, step)]
     return adjoint + total
 
 
