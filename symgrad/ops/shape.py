@@ -17,7 +17,8 @@ import sympy
 from ..errors import ShapeError
 from ..graph import Dim, dim_expr, is_static, make_dim, shape_size
 from . import strided_scatter
-from .base import (REGISTRY, Example, F, Op, broadcast_shapes, derived_node, filled, literal,
+from .scatter_merge import merge_scatters
+from .base import (REGISTRY, Example, F, Op, broadcast_shapes, derived_node, literal,
                    normalize_axis, register, unbroadcast)
 
 
@@ -252,108 +253,8 @@ def _index_add_impl(g, shape, index):
     return strided_scatter.add_at(g, shape, index)
 
 
-def _merge_scatters(nodes):
-    """Cotangent terms that are scatters into zeros of one shape, fused before they are
-    summed: at integer points (one scatter of the stacked terms) and into disjoint
-    slices along one axis (a concat)."""
-    return _merge_slice_scatters(_merge_point_scatters(nodes))
-
-
-def _merge_point_scatters(nodes):
-    # The gradient of x[0], x[1], ..., x[n-1] used separately is n scatters into zeros
-    # of x's shape: summing them costs n * size(x).  Scatters at integer points of the
-    # same shape fuse into one scatter of the stacked cotangents at an index array.
-    groups, out = {}, []
-    for n in nodes:
-        index = n.attrs["index"]
-        if index and all(isinstance(i, int) for i in index):
-            groups.setdefault((tuple(n.attrs["shape"]), len(index)), []).append(n)
-        else:
-            out.append(n)
-    for (shape, m), group in groups.items():
-        if len(group) == 1:
-            out.extend(group)
-            continue
-        rows = [_as_row(n.inputs[0]) for n in group]
-        stacked = F.concat(*rows, axis=0)
-        index = tuple(np.array([n.attrs["index"][j] for n in group], dtype=np.int64)
-                      for j in range(m))
-        out.append(F.index_add(stacked, shape=shape, index=index))
-    return out
-
-
-def _merge_slice_scatters(nodes):
-    # The gradient of the parts of tf.split(x, 4, axis) (an LSTM's gates) is four
-    # scatters into zeros of x's shape, each the size of x, then three additions of
-    # that size; their sum is the concat of the parts' cotangents (and zeros where no
-    # part reads), one pass that the compiled kernel writes in place.
-    groups, out = {}, []
-    for n in nodes:
-        found = _slice_run(n)
-        if found is None:
-            out.append(n)
-        else:
-            groups.setdefault((tuple(n.attrs["shape"]), found[0], n.dtype), []).append(
-                (found[1], found[2], n))
-    for (shape, axis, dtype), group in groups.items():
-        group.sort(key=lambda item: item[0])
-        disjoint = all(a[1] <= b[0] for a, b in zip(group, group[1:]))
-        if len(group) == 1 or not disjoint:
-            out.extend(n for _, _, n in group)
-            continue
-        gaps = group[0][0] > 0 or group[-1][1] < shape[axis] or \
-            any(a[1] < b[0] for a, b in zip(group, group[1:]))
-        if gaps and not is_static(shape):   # (zeros of a run-time size: left as they are)
-            out.extend(n for _, _, n in group)
-            continue
-        pieces, at = [], 0
-        for start, stop, n in group:
-            if start > at:
-                pieces.append(filled(n.graph, 0, shape[:axis] + (start - at,) + shape[axis + 1:],
-                                     dtype))
-            pieces.append(n.inputs[0])
-            at = stop
-        if at < shape[axis]:
-            pieces.append(filled(group[0][2].graph, 0,
-                                 shape[:axis] + (shape[axis] - at,) + shape[axis + 1:], dtype))
-        out.append(F.concat(*pieces, axis=axis))
-    return out
-
-
-def _slice_run(node):
-    """(axis, start, stop) when the scatter ``node`` adds its whole input into
-    ``[start, stop)`` along one axis of known size (every other axis whole), else None."""
-    shape, index = tuple(node.attrs["shape"]), node.attrs["index"]
-    if not isinstance(index, tuple) or len(index) > len(shape) or \
-            not all(isinstance(i, slice) for i in index):
-        return None
-    found = None
-    for axis, (part, d) in enumerate(zip(index, shape)):
-        if isinstance(d, Dim):   # (a size known at run time: only whole)
-            if (part.start, part.stop, part.step) not in ((None, None, None), (None, None, 1)):
-                return None
-            continue
-        start, stop, step = part.indices(d)
-        if (start, stop, step) == (0, d, 1):
-            continue
-        if step != 1 or stop <= start or found is not None:
-            return None
-        found = (axis, start, stop)
-    g = node.inputs[0]
-    if found is None or g.dtype != node.dtype or \
-            g.shape != shape[:found[0]] + (found[2] - found[1],) + shape[found[0] + 1:]:
-        return None
-    return found
-
-
-def _as_row(g):
-    # g reshaped to (1,) + g.shape: the size cannot differ, so no rule is asked
-    shape = (1,) + g.shape
-    return derived_node(REGISTRY["reshape"], [g], {"shape": shape}, shape, g.dtype)
-
-
 register(Op("index_add", kind="structural", shape=lambda in_shapes, shape, index: tuple(shape),
-            impl=_index_add_impl, merge=_merge_scatters,
+            impl=_index_add_impl, merge=merge_scatters,
             grad=lambda node, g: [F.index(g, index=node.attrs["index"])],
             doc="zeros of a shape with g added at an index (the adjoint of index)",
             examples=[Example((2,), shape=(4,), index=(slice(1, 3),)),
