@@ -21,7 +21,7 @@ import numpy as np
 from .errors import FeedError, NotATensorError, ShapeError
 from .graph import (Dim, Node, concrete_attrs, concrete_shape, has_dims, is_static,
                     shape_text)
-from .ops import check_value
+from .ops import check_value, fastpaths, onehot
 from .ops.base import check_broadcast
 from .ops.deferred import resolve
 from .ops.valued import size_binders
@@ -136,10 +136,21 @@ def run(outputs, feeds, order=None):
     values, bindings = {}, bind_dims(feeds)
     order = order if order is not None else needed(outputs, feeds)
     known = _known_sizes(order, bindings)
+    skip, fast, shortcuts = fastpaths.plan(order, outputs, feeds) or ((), {}, ())
     with np.errstate(all="ignore"):
         for node in order:
             if node in feeds or not node.inputs and node.opdef.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
+                continue
+            if node in skip:   # (read only by contractions that do without it)
+                continue
+            if node in fast:
+                values[node] = _by_indices(node, fast[node], values)
+                continue
+            if node in shortcuts:
+                cut = node.shortcut
+                out = np.asarray(cut.fn(*[values[x] for x in cut.inputs]))
+                values[node] = out.astype(node.dtype, copy=False)
                 continue
             args = [values[x] for x in node.inputs]
             ready = known.get(node) if known is not None else None
@@ -160,6 +171,15 @@ def run(outputs, feeds, order=None):
                                  f"expected {shape} (node {node.name!r})")
             values[node] = out.astype(node.dtype, copy=False)
     return values
+
+
+def _by_indices(node, found, values):
+    """An einsum with a one-hot operand, from the indices (``ops.onehot``)."""
+    position, hot = found
+    operands = [None if i == position else values[x] for i, x in enumerate(node.inputs)]
+    out = onehot.contract(node.attrs["subscripts"], operands, position, values[hot.ids],
+                          hot.depth)
+    return np.asarray(out).astype(node.dtype, copy=False)
 
 
 def _known_sizes(order, bindings):

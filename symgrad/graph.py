@@ -66,6 +66,8 @@ class Node:
     __array_priority__ = 1000  # numpy defers ``ndarray * node`` to the node
     requested_name = None      # set by Graph.add_node when the caller named the node
     derived_class = None       # class of the nodes computed from this one (None: the graph's)
+    one_hot = None             # ops.onehot.OneHot: the evaluator may leave it uncomputed
+    shortcut = None            # ops.fastpaths.Shortcut: another way to the same value
 
     def __init__(self, graph, node_id, op, inputs, attrs, shape, dtype, name, value=None):
         self.graph = graph

@@ -341,6 +341,7 @@ def test_mnist_for_beginners_with_tf1_keyword_names():
         tf.global_variables_initializer().run()
         sess.run(train_step, feed_dict={x: xs, y_: ys})
         W1, kept = sess.run([W, tf.reduce_mean(x, 0, keep_dims=True)], feed_dict={x: xs})
+        sess.close()   # (an open InteractiveSession stays the default one: later tests)
     """)
     xs, ys = ns["xs"], ns["ys"]
     np.testing.assert_allclose(ns["W1"], -0.5 * xs.T @ (0.5 - ys) / 4, rtol=1e-6)

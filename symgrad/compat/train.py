@@ -169,7 +169,7 @@ class Optimizer:
         rows, summed = _deduplicate(values, indices)
         views = {s: _Rows(slot, rows) for s, slot in slots.items()}
         new = self.update(var.value[rows], summed, views, hyper)
-        _set(var, _with_rows(var.value, rows, new))
+        _set_own(var, _with_rows(var.value, rows, new))
         for view in views.values():
             view.write_back()
 
@@ -214,6 +214,16 @@ def _with_rows(full, rows, new):
     out = np.array(full, copy=True)
     out[rows] = new
     return out
+
+
+def _set_own(var, value):
+    """``_set`` for an array this module just made (not read by anything else): kept
+    as it is when of the variable's dtype (a second copy of a 50,000-row table cost
+    as much as the update)."""
+    if type(value) is np.ndarray and value.dtype == var.dtype:
+        var.value = value
+    else:
+        _set(var, value)
 
 
 class _Rows:
@@ -269,7 +279,7 @@ class GradientDescentOptimizer(Optimizer):
         # TF: scatter_sub of lr * values, one row after another (no summing first)
         out = np.array(var.value, copy=True)
         np.subtract.at(out, indices, (h["lr"] * values).astype(var.dtype))
-        _set(var, out)
+        _set_own(var, out)
 
 
 class MomentumOptimizer(Optimizer):

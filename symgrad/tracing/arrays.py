@@ -33,6 +33,7 @@ from ..errors import ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
+from ..ops.onehot import mark as mark_one_hot
 from ..ops.deferred import tensors_in
 from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.shape import equal_pieces
@@ -168,7 +169,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     hit = equal(expand_dims(ids, axis), iota)
     on = _value_of(on_value, 1, dt, ids.graph)
     off = _value_of(off_value, 0, dt, ids.graph)
-    return where(hit, on, off, name=name)
+    out = where(hit, on, off, name=name)
+    if on_value is None and off_value is None and axis == ids.ndim and isinstance(depth, int):
+        mark_one_hot(out, ids, depth)   # (gathers by it need not make it: ops.onehot)
+    return out
 
 
 def _value_of(value, default, dtype, graph):

@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Node, same_up_to_unknown
 from ..ops import apply
+from ..ops.fastpaths import give_shortcut
 from .arguments import publish
 from .arrays import one_hot, static_value
 from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
@@ -52,7 +53,35 @@ def top_k(input, k=1, sorted=True, name=None):
         values.append(expand_dims(reduce_sum(where(hit, x, 0.0), -1), -1))
         indices.append(expand_dims(cast(idx, np.int32), -1))
         rest = where(hit, -np.inf, rest)
-    return TopK(concat(values, -1, name=name), concat(indices, -1))
+    out = TopK(concat(values, -1, name=name), concat(indices, -1))
+    if x.is_float and k > 1:   # (the evaluator's way to the same values: one sort)
+        give_shortcut(out.values, [x], lambda v: _top_k_by_sort(v, k)[0])
+        give_shortcut(out.indices, [x], lambda v: _top_k_by_sort(v, k)[1])
+    return out
+
+
+def _top_k_by_sort(x, k):
+    """What the k rounds of ``top_k`` give, from one stable sort: NaN counts as -inf
+    (argmax skips it); once only -inf entries are left (k past the others), every
+    further round picks index 0; each value is the entry plus 0.0 (a sum of it and
+    zeros: -0.0 comes out 0.0)."""
+    x = np.asarray(x)
+    key = np.where(np.isnan(x), -np.inf, x)
+    order = _first_largest(key, k) if key.ndim == 1 else \
+        np.argsort(-key, axis=-1, kind="stable")[..., :k]
+    exhausted = np.take_along_axis(key, order, -1) == -np.inf
+    index = np.where(exhausted, 0, order)
+    return np.take_along_axis(x, index, -1) + x.dtype.type(0), index.astype(np.int32)
+
+
+def _first_largest(key, k):
+    """The stable descending order's first k positions of a vector, without sorting it
+    all: the entries above the k-th largest value, then the first of those equal to it
+    (a sampler's top 64 of 50,000 keys: a partition instead of a sort)."""
+    kth = np.partition(key, key.size - k)[key.size - k]
+    above = np.flatnonzero(key > kth)
+    chosen = np.concatenate([above, np.flatnonzero(key == kth)[:k - above.size]])
+    return chosen[np.lexsort((chosen, -key[chosen]))]
 
 
 class TopK(collections.namedtuple("TopKV2", ["values", "indices"])):
