@@ -89,6 +89,20 @@ PROGRAMS = {
             d = data[i % 10]
             return {ids: d[:, :-1], targets: d[:, 1:]}
         """,
+    "word2vec": """
+        V, E, B = 50000, 128, 128
+        inputs = tf.placeholder(tf.int32, shape=[B]); labels = tf.placeholder(tf.int32, shape=[B, 1])
+        embeddings = tf.Variable(tf.random_uniform([V, E], -1.0, 1.0, seed=1))
+        nce_w = tf.Variable(tf.truncated_normal([V, E], stddev=1.0 / E ** 0.5, seed=2))
+        nce_b = tf.Variable(tf.zeros([V]))
+        loss = tf.reduce_mean(tf.nn.nce_loss(weights=nce_w, biases=nce_b, labels=labels,
+                                             inputs=tf.nn.embedding_lookup(embeddings, inputs),
+                                             num_sampled=64, num_classes=V))
+        train = tf.train.GradientDescentOptimizer(1.0).minimize(loss)
+        ids = rng.integers(0, V, size=(20, B)); targets = rng.integers(0, V, size=(20, B, 1))
+        def feed(i):
+            return {inputs: ids[i % 20], labels: targets[i % 20]}
+        """,
 }
 
 CHILD = """
