@@ -1,6 +1,8 @@
 """The reference evaluator's other ways to the graph's values (``ops.fastpaths``):
 contractions with a one-hot tensor from its indices (``ops.onehot``), and top_k's
 results by one sort (a ``Shortcut``), each against the graph's own evaluation."""
+import weakref
+
 import numpy as np
 import pytest
 
@@ -79,6 +81,17 @@ def test_gathers_by_fed_indices_skip_the_one_hot_and_agree_with_it(rng):
     np.testing.assert_allclose(fast[g], slow[g], rtol=1e-13, atol=1e-15)
 
 
+def test_a_contraction_of_two_one_hots_makes_both(rng):
+    # a confusion matrix: einsum of the labels' and the predictions' one-hot tensors
+    labels = sg.placeholder(shape=(6,), dtype="int32", name="labels")
+    guesses = sg.placeholder(shape=(6,), dtype="int32", name="guesses")
+    counts = sg.einsum("ba,bc->ac", sg.one_hot(labels, 3), sg.one_hot(guesses, 3))
+    feed = {labels: np.array([0, 1, 2, 2, 1, 0]), guesses: np.array([0, 2, 2, 1, 1, 0])}
+    want = np.zeros((3, 3))
+    np.add.at(want, (feed[labels], feed[guesses]), 1)
+    np.testing.assert_array_equal(sg.evaluate(counts, feed), want)
+
+
 def test_a_one_hot_fetched_or_read_elsewhere_is_made(rng):
     ids = sg.placeholder(shape=(4,), dtype="int32", name="ids")
     hot = sg.one_hot(ids, 6)
@@ -122,3 +135,41 @@ def test_top_k_values_keep_their_gradient(rng):
     want = np.zeros(7)
     want[np.argsort(-v, kind="stable")[:3]] = [1.0, 2.0, 3.0]
     np.testing.assert_array_equal(sg.evaluate(g, {x: v}), want)
+
+
+def test_sparse_steps_change_a_table_in_place_only_when_nothing_else_holds_it():
+    import symgrad.compat.v1 as tf
+    from symgrad.compat import train
+
+    class Holder:
+        def __init__(self, value):
+            self.value = value
+
+    sole = Holder(np.zeros((4, 2)))
+    before = weakref.ref(sole.value)    # (a weak reference does not count)
+    train._put_rows(sole, np.array([1, 3]), np.ones((2, 2)))
+    assert sole.value is before() and sole.value[[1, 3]].sum() == 4   # in place
+    shared = Holder(np.zeros((4, 2)))
+    kept = shared.value     # held elsewhere (a value read earlier in the same run)
+    train._put_rows(shared, np.array([0]), np.ones((1, 2)))
+    assert shared.value is not kept and kept.sum() == 0 and shared.value.sum() == 2
+    assert not train._sole_owner(Holder(np.broadcast_to(np.zeros(2), (3, 2))))   # a view
+    # a word2vec-style step: gradient descent on the rows looked up, repeats in order
+    with tf.Graph().as_default():
+        emb = tf.Variable(np.arange(40, dtype=np.float32).reshape(10, 4))
+        ids = tf.placeholder(tf.int32, [3])
+        loss = tf.reduce_sum(tf.nn.embedding_lookup(emb, ids) ** 2)
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        first = sess.run(emb)
+        for _ in range(2):
+            sess.run(step, {ids: [1, 1, 3]})
+        table = sess.run(emb)
+    want = first.copy()
+    for _ in range(2):
+        grads = {i: 2 * want[i] for i in (1, 3)}   # from the table before the step
+        for i in (1, 1, 3):
+            want[i] -= np.float32(0.1) * grads[i]
+    np.testing.assert_array_equal(table, want)
+    assert first[1].tolist() == [4.0, 5.0, 6.0, 7.0]   # a fetched value is the caller's

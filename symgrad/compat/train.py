@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import math
 
+import sys
+
 import numpy as np
 
 from .. import tracing as _t
@@ -169,7 +171,7 @@ class Optimizer:
         rows, summed = _deduplicate(values, indices)
         views = {s: _Rows(slot, rows) for s, slot in slots.items()}
         new = self.update(var.value[rows], summed, views, hyper)
-        _set_own(var, _with_rows(var.value, rows, new))
+        _put_rows(var, rows, new)
         for view in views.values():
             view.write_back()
 
@@ -216,14 +218,23 @@ def _with_rows(full, rows, new):
     return out
 
 
-def _set_own(var, value):
-    """``_set`` for an array this module just made (not read by anything else): kept
-    as it is when of the variable's dtype (a second copy of a 50,000-row table cost
-    as much as the update)."""
-    if type(value) is np.ndarray and value.dtype == var.dtype:
-        var.value = value
+def _put_rows(holder, rows, new):
+    """``holder.value`` with ``rows`` replaced by ``new``: in place when nothing else
+    holds the array (:func:`_sole_owner`), else in a copy (a value read earlier in the
+    same run, or any other holder, keeps what it read)."""
+    if _sole_owner(holder):
+        holder.value[rows] = new
     else:
-        _set(var, value)
+        holder.value = _with_rows(holder.value, rows, np.asarray(new, holder.value.dtype))
+
+
+def _sole_owner(holder):
+    """Whether ``holder.value`` is a writable array that only ``holder`` references
+    (CPython's count: the attribute and the call's argument).  A 50,000 x 128 table
+    was copied at every sparse step, which cost most of a word2vec step."""
+    value = holder.value
+    return type(value) is np.ndarray and value.flags.writeable and \
+        value.flags.owndata and sys.getrefcount(value) == 3   # (+ the local name)
 
 
 class _Rows:
@@ -234,7 +245,7 @@ class _Rows:
         self.value = slot.value[rows]
 
     def write_back(self):
-        self.slot.value = _with_rows(self.slot.value, self.rows, self.value)
+        _put_rows(self.slot, self.rows, self.value)
 
 
 def _slot_variable(var, initial, name):
@@ -277,9 +288,13 @@ class GradientDescentOptimizer(Optimizer):
 
     def update_rows(self, var, values, indices, slots, h):
         # TF: scatter_sub of lr * values, one row after another (no summing first)
-        out = np.array(var.value, copy=True)
-        np.subtract.at(out, indices, (h["lr"] * values).astype(var.dtype))
-        _set_own(var, out)
+        step = (h["lr"] * values).astype(var.dtype)
+        if _sole_owner(var):
+            np.subtract.at(var.value, indices, step)
+        else:
+            out = np.array(var.value, copy=True)
+            np.subtract.at(out, indices, step)
+            _set(var, out)
 
 
 class MomentumOptimizer(Optimizer):

@@ -89,7 +89,8 @@ def _contractions(hot, readers):
                 (r.inputs[0] is hot) == (r.inputs[1] is hot):
             return None
         position = r.inputs.index(hot)
-        if not onehot.handles(r.attrs["subscripts"], position, hot.one_hot.ids.ndim):
-            return None
+        if r.inputs[1 - position].one_hot is not None or \
+                not onehot.handles(r.attrs["subscripts"], position, hot.one_hot.ids.ndim):
+            return None   # (of two one-hot operands, both are made: a confusion matrix)
         found[r] = (position, hot.one_hot)
     return found
