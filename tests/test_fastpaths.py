@@ -22,7 +22,8 @@ def _dense(ids, depth):
     ("cdb,cda->ab", (2, 4, 3), (2, 4), 1), ("cdb,cda->cab", (2, 4, 3), (2, 4), 1),
     ("eab,cda->ecdb", (2, 5, 3), (2, 4), 1), ("cb,ca->a", (4, 3), (4,), 1),
     ("ab,ca->c", (5, 3), (4,), 1), ("cdb,cda->dab", (2, 4, 3), (2, 4), 1),
-    ("cb,ca->cab", (4, 3), (4,), 1)])
+    ("cb,ca->cab", (4, 3), (4,), 1),
+    ("ab,a->b", (5, 3), (), 1), ("b,a->ab", (3,), (), 1)])   # one index (a TensorArray read)
 def test_contractions_from_indices_equal_the_dense_einsum(rng, subscripts, a_shape, ids_shape,
                                                           position):
     depth = 5

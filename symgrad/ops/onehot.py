@@ -96,7 +96,7 @@ def _scatter(a, a_letters, depth_letter, id_letters, out, safe, valid, depth):
     front = [out.index(depth_letter)] + [out.index(c) for c in kept]
     view = np.moveaxis(total, front, list(range(len(front))))
     flat = values.reshape((safe.size,) + values.shape[safe.ndim:])
-    where_ids = np.unravel_index(np.arange(safe.size), safe.shape)
+    where_ids = np.unravel_index(np.arange(safe.size), safe.shape) if safe.ndim else ()
     index = (safe.ravel(),) + tuple(where_ids[id_letters.index(c)] for c in kept)
     keep = valid.ravel()
     if not keep.all():
