@@ -5,9 +5,9 @@ floor for a Python-driven step).  Medians of 5 rounds of 5 steps.
 
     python -m benchmarks.embedding_step [V ...]      (default: 5000 50000; D = B = 128)
 
-The lookup is a one-hot contraction in symgrad's graph; above ``ops.linalg.BLAS_WORK``
-loop entries the session runs it through BLAS, and the gradient, TF's IndexedSlices,
-updates only the rows looked up.
+The lookup is a one-hot contraction in symgrad's graph, which the session computes
+from the ids (``ops.onehot``); the gradient, TF's IndexedSlices, updates only the
+rows looked up, in place when nothing else holds the table.
 """
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ All are composed from registry primitives.  Indices known when tracing (Python
 lists, numpy arrays) become the ``index`` primitive: a static gather whose
 gradient is a scatter-add.  Indices held in tensors (ids fed through an integer
 placeholder, as TF1 programs do) select by a one-hot contraction: the gradient of
-the parameters is then the same scatter-add, computed densely (work grows with
-the number of rows of the parameters).
+the parameters is then the same scatter-add, computed densely by the compiled path
+(work grows with the number of rows of the parameters); the reference evaluator
+computes both from the indices (``ops.onehot``).
 
 SEMANTICS (TF's behaviour at the edges):
 
