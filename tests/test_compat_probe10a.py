@@ -18,3 +18,19 @@ def test_seeded_dropout_of_a_seeded_dropout_with_a_fed_keep_prob():
         value = tf.Session().run(out, {x: np.ones((4, 3)), keep: 0.5})
     # TF 2.21
     np.testing.assert_array_equal(value, [[0, 4, 0], [0, 0, 0], [0, 0, 0], [4, 4, 0]])
+
+
+def test_layers_dropout_draws_no_mask_in_runs_that_do_not_train():
+    # Géron ch. 11: tf.layers.dropout(X, 0.5, training=training) with training a
+    # placeholder_with_default(False); TF chooses by tf.cond, so evaluation runs leave
+    # the seeded mask's stream where it was (the mask was drawn in every run before)
+    with tf.Graph().as_default():
+        training = tf.placeholder_with_default(False, shape=(), name="training")
+        d = tf.layers.dropout(tf.ones([2, 4]), 0.5, training=training, seed=1)
+        with tf.Session() as sess:
+            first = sess.run(d, {training: True})
+            assert (sess.run(d) == 1).all() and (sess.run(d) == 1).all()
+            second = sess.run(d, {training: True})
+    # TF 2.21
+    np.testing.assert_array_equal(first, [[0, 2, 0, 0], [2, 0, 0, 0]])
+    np.testing.assert_array_equal(second, [[0, 2, 2, 0], [0, 2, 0, 0]])
