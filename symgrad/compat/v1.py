@@ -74,6 +74,7 @@ from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
 from . import layer_objects as _layer_objects
+from . import string_constants as _string_constants
 from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
@@ -168,7 +169,10 @@ class UnconnectedGradients:
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
-    """``tf.constant``: float32 for Python floats, int32 for Python ints."""
+    """``tf.constant``: float32 for Python floats, int32 for Python ints; text gives
+    a ``tf.string`` constant that a session fetches as bytes (``compat.string_constants``)."""
+    if _string_constants.is_text(value):
+        return _string_constants.string_constant(value, dtype, shape, name)
     return _tensor.constant(value, dtype=_tf_dtype(value, tf_dtype_arg(dtype)), shape=shape,
                             name=name)
 
