@@ -2,6 +2,7 @@
 MorvanZhou's TF1 tutorials, Géron's Hands-On ML 1st edition) found, against real
 TensorFlow 2.21 (compat.v1, v2 behaviour disabled).  The numbers are TF 2.21's."""
 import numpy as np
+import pytest
 
 import symgrad.compat.v1 as tf
 
@@ -34,3 +35,83 @@ def test_layers_dropout_draws_no_mask_in_runs_that_do_not_train():
     # TF 2.21
     np.testing.assert_array_equal(first, [[0, 2, 0, 0], [2, 0, 0, 0]])
     np.testing.assert_array_equal(second, [[0, 2, 2, 0], [0, 2, 0, 0]])
+
+
+def test_hello_tensorflow_string_constant_is_fetched_as_bytes():
+    # golbin's and aymericdamien's first program: hello = tf.constant('Hello, TensorFlow!')
+    # raised symgrad's DtypeError; TF prints the tensor and fetches bytes
+    with tf.Graph().as_default():
+        hello = tf.constant("Hello, TensorFlow!")
+        words = tf.constant(["ab", "c"], name="words")
+        assert str(hello) == 'Tensor("Const:0", shape=(), dtype=string)'   # TF 2.21
+        assert str(words) == 'Tensor("words:0", shape=(2,), dtype=string)'
+        assert hello.dtype == tf.string and words.shape.as_list() == [2]
+        with tf.Session() as sess:
+            value, both = sess.run(hello), sess.run([words, tf.constant(3)])
+            assert hello.eval() == value == b"Hello, TensorFlow!"
+        assert list(both[0]) == [b"ab", b"c"] and both[1] == 3
+        with pytest.raises(TypeError, match="tf.string constant.*no op computes on text"):
+            tf.add(hello, hello)
+
+
+def test_feeding_an_lstm_state_tuple_and_a_nested_one():
+    # MorvanZhou's RNN regression: feed_dict={model.cell_init_state: state} with the
+    # LSTMStateTuple of arrays the previous run fetched (a tuple key was refused)
+    with tf.Graph().as_default():
+        state = tf.nn.rnn_cell.LSTMStateTuple(tf.zeros([1, 2]), tf.ones([1, 2]))
+        nested = (state, tf.nn.rnn_cell.LSTMStateTuple(tf.zeros([1, 2]), tf.zeros([1, 2])))
+        total = state.c * 2 + state.h + nested[1].h
+        with tf.Session() as sess:
+            fed = sess.run(total, {state: (np.array([[1., 2.]]), np.array([[3., 4.]]))})
+            value = sess.run(nested)
+            value[1].h[:] = 5
+            again = sess.run(total, {nested: value})
+            with pytest.raises(ValueError):
+                sess.run(total, {state: np.array([[1., 2.]])})
+    # TF 2.21
+    np.testing.assert_array_equal(fed, [[5, 8]])
+    np.testing.assert_array_equal(again, [[6, 6]])
+
+
+def test_moments_are_named_as_tf_names_them_so_their_moving_averages_are():
+    # MorvanZhou's hand-made batch norm: ema.apply([fc_mean, fc_var]) on tf.nn.moments;
+    # the averages' variables (checkpoint keys) were named reshape_6/ExponentialMovingAverage
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        names = [t.name for t in tf.nn.moments(x, [0]) + tf.nn.moments(x, [0], keep_dims=True)]
+        with tf.name_scope("bn"):
+            names += [t.name for t in tf.nn.moments(x, [0], name="m")]
+        m, v = tf.nn.moments(tf.constant([[1., 2.], [3., 6.]]), axes=[0])
+        tf.train.ExponentialMovingAverage(0.9).apply([m, v])
+        names += [u.name for u in tf.global_variables()]
+    # TF 2.21
+    assert names == ["moments/Squeeze:0", "moments/Squeeze_1:0", "moments_1/mean:0",
+                     "moments_1/variance:0", "bn/m/Squeeze:0", "bn/m/Squeeze_1:0",
+                     "moments_2/Squeeze/ExponentialMovingAverage:0",
+                     "moments_2/Squeeze_1/ExponentialMovingAverage:0"]
+
+
+def test_seeded_image_distortions_draw_tfs_numbers():
+    # Hvass-Labs 06 (CIFAR-10): tf.random_crop and tf.image.random_brightness / contrast /
+    # saturation / hue with seed= drew symgrad's own numbers; TF takes them from its
+    # random_uniform (the crop: int32 numbers modulo the room left on each axis)
+    with tf.Graph().as_default():
+        im = tf.reshape(tf.range(48.0) / 48.0, [4, 4, 3])
+        ops = [tf.random_crop(im, size=[2, 3, 3], seed=1)[:, :, 0],
+               tf.image.random_brightness(im, 0.2, seed=5)[0, 0],
+               tf.image.random_contrast(im, 0.3, 1.0, seed=4)[0, 0],
+               tf.image.random_saturation(im, 0.0, 2.0, seed=6)[1, 1],
+               tf.image.random_hue(im, 0.05, seed=3)[1, 1]]
+        with tf.Session() as sess:
+            runs = [sess.run(ops), sess.run(ops)]
+    # TF 2.21, two runs
+    expected = [
+        [[[0.5, 0.5625, 0.625], [0.75, 0.8125, 0.875]], [-0.044676, -0.023842, -0.003009],
+         [0.014247, 0.03508, 0.055913], [0.300558, 0.327362, 0.354167],
+         [0.3125, 0.33616, 0.354167]],
+        [[[0.5625, 0.625, 0.6875], [0.8125, 0.875, 0.9375]], [-0.073252, -0.052419, -0.031586],
+         [0.155568, 0.176402, 0.197235], [0.352506, 0.353336, 0.354167],
+         [0.3125, 0.32925, 0.354167]]]
+    for got, want in zip(runs, expected):
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, atol=2e-6)
