@@ -115,3 +115,40 @@ def test_seeded_image_distortions_draw_tfs_numbers():
     for got, want in zip(runs, expected):
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, atol=2e-6)
+
+
+def test_running_an_initializer_again_in_a_session_draws_new_random_values():
+    # Hvass-Labs 05 (ensemble) re-runs tf.global_variables_initializer() in one session
+    # to start each network afresh; every initialisation set the first draw again
+    with tf.Graph().as_default():
+        a = tf.Variable(tf.truncated_normal([3], stddev=0.05, seed=1))
+        b = tf.Variable(tf.random_normal([3], seed=2))
+        c = tf.get_variable("c", [3], initializer=tf.glorot_uniform_initializer(seed=3))
+        d = tf.layers.dense(tf.ones([1, 2]), 2,
+                            kernel_initializer=tf.truncated_normal_initializer(seed=4))
+        e = tf.Variable(tf.random_uniform([2], seed=5))
+        kernel = tf.trainable_variables()[3]
+        init = tf.global_variables_initializer()
+        runs = []
+        with tf.Session() as sess:
+            for _ in range(3):
+                sess.run(init)
+                runs.append(sess.run([a, b, c, e, kernel[0]]))
+            sess.run(a.initializer)
+            a_fourth = sess.run(a)
+        with tf.Session() as sess:   # a new session starts the sequence over
+            sess.run(init)
+            a_new_session = sess.run(a)
+    # TF 2.21: three initialisations, then a's own initializer once more
+    expected = [
+        [[-0.04057, 0.07423, 0.00327], [-0.85811, -0.19662, 0.13895],
+         [-0.22614, -0.27995, 0.95376], [0.38831, 0.66368], [0.2963, -0.03141]],
+        [[0.02759, -0.00655, -0.00224], [-0.02249, 0.82325, 0.25806],
+         [0.88434, 0.16023, -0.27158], [0.42907, 0.95828], [0.01902, 0.39926]],
+        [[-0.0338, 0.01433, 0.01608], [0.37645, -0.20388, 0.42203],
+         [-0.44092, 0.27696, 0.87822], [0.70747, 0.49705], [0.87908, -0.16329]]]
+    for got, want in zip(runs, expected):
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, atol=6e-6)
+    np.testing.assert_allclose(a_fourth, [0.06205, 0.02244, 0.01657], atol=6e-6)
+    np.testing.assert_allclose(a_new_session, expected[0][0], atol=6e-6)

@@ -273,8 +273,11 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
                          f"({shape!r}), but its numbers are drawn once, when the graph is "
                          "built; give a fixed shape, or use tf.random_normal (drawn at each "
                          "run)")
-    value = _init.TruncatedNormal(mean, stddev, seed).array(tuple(shape), np.dtype(dtype))
-    return _tensor.constant(value, dtype=dtype, name=name or "truncated_normal")
+    init = _init.TruncatedNormal(mean, stddev, seed)
+    value = init.array(tuple(shape), np.dtype(dtype))
+    return _init.drawn_again(_tensor.constant(value, dtype=dtype, name=name or
+                                              "truncated_normal"),
+                             init, tuple(shape), np.dtype(dtype))
 
 
 def random_shuffle(value, seed=None, name=None):
