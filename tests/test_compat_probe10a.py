@@ -152,3 +152,28 @@ def test_running_an_initializer_again_in_a_session_draws_new_random_values():
             np.testing.assert_allclose(g, w, atol=6e-6)
     np.testing.assert_allclose(a_fourth, [0.06205, 0.02244, 0.01657], atol=6e-6)
     np.testing.assert_allclose(a_new_session, expected[0][0], atol=6e-6)
+
+
+def test_seeded_multinomial_draws_tfs_samples():
+    # Géron ch. 16's policy gradients: action = tf.multinomial(tf.log(p_left_and_right),
+    # num_samples=1) drew Gumbel-max samples of symgrad's own, not TF's, with seed=
+    rng = np.random.RandomState(0)
+    with tf.Graph().as_default():
+        ops = [tf.multinomial(tf.constant(rng.randn(b, c).astype(np.float32)), n, seed=7)
+               for b, c, n in [(1, 2, 1), (3, 4, 5)]]
+        p = tf.placeholder(tf.float32, [None, 3])
+        ops.append(tf.multinomial(tf.log(p), 2, seed=3, output_dtype=tf.int32))
+        ops.append(tf.random.categorical(tf.constant([[0., -np.inf, 1.], [np.inf, 0., 0.]]),
+                                         3, seed=4))
+        with tf.Session() as sess:
+            feed = {p: [[0.2, 0.3, 0.5], [0.0, 0.5, 0.5]]}
+            runs = [sess.run(ops, feed), sess.run(ops, feed)]
+    # TF 2.21, two runs
+    expected = [[[[1]], [[2, 0, 1, 2, 1], [1, 2, 0, 0, 0], [0, 1, 0, 0, 2]], [[0, 2], [1, 2]],
+                 [[2, 2, 0], [2, 2, 1]]],
+                [[[0]], [[1, 2, 2, 1, 2], [3, 1, 3, 2, 2], [2, 0, 1, 1, 1]], [[2, 0], [1, 2]],
+                 [[2, 2, 0], [2, 1, 1]]]]
+    for got, want in zip(runs, expected):
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+        assert [g.dtype for g in got] == [np.int64, np.int64, np.int32, np.int64]

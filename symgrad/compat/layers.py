@@ -395,9 +395,10 @@ def flatten(inputs, name=None, data_format="channels_last"):
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
     """``tf.layers.dropout``: the inputs unchanged unless ``training`` (a bool or a boolean
     tensor); the mask is drawn anew at each ``Session.run`` (see ``tf.nn.dropout``).
-    A ``training`` tensor chooses by ``tf.cond``, as TF's ``smart_cond`` does, so a run
-    with it false draws no mask: a seeded mask's stream moves on only in runs that
-    train (TF's numbers after evaluation runs in between)."""
+    With ``seed=`` (TF's own mask) a ``training`` tensor chooses by ``tf.cond``, as TF's
+    ``smart_cond`` does, so a run with it false draws no mask and the stream moves on
+    only in runs that train (TF's numbers after evaluation runs in between); without
+    one the mask is symgrad's own and a ``where`` (cheaper to run) chooses."""
     inputs = _t.as_tensor(inputs)
     if training is False:
         return _t.identity(inputs, name=name)
@@ -408,4 +409,6 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
             inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed), per_run=True)
     if training is True:
         return _t.identity(dropped(), name=name)
+    if _init.tf_seeds(seed) is None:
+        return _t.where(scalar_by_contract(training), dropped(), inputs, name=name)
     return _control.cond(training, dropped, lambda: _t.identity(inputs), name=name)

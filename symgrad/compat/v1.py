@@ -30,7 +30,8 @@ Choices (documented differences from TF):
   session's first run.  ``truncated_normal`` (an initializer's) is sampled once,
   when created.
 - Variables keep their values on the graph; every session sees them and running
-  an initializer resets them to their initial values.  Each session tracks which
+  an initializer resets them to their initial values (a random one drawn anew when it
+  runs again in the same session, as TF does: ``compat.redraws``).  Each session tracks which
   variables it initialised: reading another raises FailedPreconditionError.
 - ``sess.run`` returns numpy values; the lists it returns print like TF1-era
   numpy (``[3.0, 1.0]``).
