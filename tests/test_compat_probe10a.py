@@ -177,3 +177,25 @@ def test_seeded_multinomial_draws_tfs_samples():
         for g, w in zip(got, want):
             np.testing.assert_array_equal(g, w)
         assert [g.dtype for g in got] == [np.int64, np.int64, np.int32, np.int64]
+
+
+def test_tf_losses_are_named_as_tf_names_them():
+    # MorvanZhou's and Géron's tf.losses results were where_N:0; TF builds each loss in a
+    # name scope and names its result value (Sum, Mul for the SUM and NONE reductions)
+    with tf.Graph().as_default():
+        a, b = tf.constant([[0.2, 0.8]]), tf.constant([[0.3, 0.7]])
+        losses = [tf.losses.absolute_difference(a, b), tf.losses.huber_loss(a, b),
+                  tf.losses.cosine_distance(a, b, axis=1),
+                  tf.losses.sparse_softmax_cross_entropy(tf.constant([1]), b),
+                  tf.losses.compute_weighted_loss(a), tf.losses.mean_squared_error(a, b),
+                  tf.losses.log_loss(a, b, scope="loss"), tf.losses.mean_squared_error(a, b),
+                  tf.losses.mean_squared_error(a, b, reduction=tf.losses.Reduction.SUM),
+                  tf.losses.mean_squared_error(a, b, reduction=tf.losses.Reduction.NONE)]
+        with tf.name_scope("outer"):
+            losses.append(tf.losses.log_loss(a, b))
+    # TF 2.21
+    assert [t.name for t in losses] == [
+        "absolute_difference/value:0", "huber_loss/value:0", "cosine_distance_loss/value:0",
+        "sparse_softmax_cross_entropy_loss/value:0", "weighted_loss/value:0",
+        "mean_squared_error/value:0", "loss/value:0", "mean_squared_error_1/value:0",
+        "mean_squared_error_2/Sum:0", "mean_squared_error_3/Mul:0", "outer/log_loss/value:0"]
