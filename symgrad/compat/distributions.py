@@ -29,7 +29,7 @@ from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import Node
 from ..ops import broadcast_shapes
-from ..ops.draws import draw_like, new_key, tf_dist, tf_key
+from ..ops.draws import draw_like, new_key, positions, tf_dist, tf_key
 from ..tracing import functions as _f
 from ..tracing import nn as _nn
 from . import initializers as _init
@@ -142,10 +142,37 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=np.int64
     if x.ndim != 2:
         raise ArgumentError(f"multinomial: logits of shape {x.shape}; give [batch, classes]")
     n = int(num_samples)
+    tf = _tf_samples(x, n, seed, np.dtype(output_dtype))
+    if tf is not None:
+        return as_tf1(_t.identity(tf, name=name or "multinomial"))
     gumbel = -_t.log(-_t.log(_uniform((x.shape[0], n, x.shape[1]), seed)))
     scores = _t.expand_dims(_t.cast(x, np.float64), 1) + gumbel
     return as_tf1(_t.argmax(scores, axis=-1, output_type=np.dtype(output_dtype),
                             name=name or "multinomial"))
+
+
+def _tf_samples(x, n, seed, dtype):
+    """TF's own samples where ``seed`` fixes them (None otherwise), as its CPU kernel
+    draws them in one shard: row b's j-th sample takes the (b * n + j)-th float64
+    uniform u of the execution's stream (an execution reserves 2 * ceil4(n) numbers a
+    row) and is the first class whose running sum of ``exp(logit - max)`` (finite
+    logits only, in float64) exceeds u times the row's total."""
+    seeds = _init.tf_seeds(seed)
+    if seeds is None or n < 1:
+        return None
+    width = (n + 3) // 4 * 8
+    rows_like = _t.zeros_like(_t.cast(x[:, :1], np.float64)) + np.zeros((1, width))
+    stream = _t.reshape(draw_like(rows_like, tf_key(seeds), tf_dist("uniform", np.float64)),
+                        [-1])
+    start = _t.expand_dims(positions(x[:, 0]) * n, 1) + np.arange(n, dtype=np.int64)
+    u = _t.gather(stream, start)                                   # [batch, n]
+    logits = _t.cast(x, np.float64)
+    finite = _t.is_finite(logits)
+    top = _t.reduce_max(_t.where(finite, logits, constant(-np.inf)), axis=1, keepdims=True)
+    cdf = _t.cumsum(_t.where(finite, _t.exp(logits - top), constant(0.0)), axis=1)
+    to_find = u * cdf[:, -1:]
+    passed = _t.less_equal(_t.expand_dims(cdf, 1), _t.expand_dims(to_find, 2))
+    return _t.reduce_sum(_t.cast(passed, dtype), axis=2)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):

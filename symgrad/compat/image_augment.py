@@ -12,8 +12,10 @@
   padding one that is too short with zeros (TF's offsets: ``(size - target) // 2``
   cropped, ``(target - size) // 2`` padded).
 
-The numbers come from symgrad's generator (``tf.set_random_seed`` and ``seed=`` make
-them reproducible), not TF's stream: the same distribution, other draws.
+With an op ``seed=`` the numbers are TF's own (its ``random_uniform`` draws: one float32
+factor or delta; for the crop one int32 per axis modulo the room left, as TF's
+``random_crop`` takes them); without one they come from symgrad's generator
+(``tf.set_random_seed`` makes them reproducible): the same distribution, other draws.
 
 Sits in ``compat``; imports ``tracing``, ``compat.image``, ``image_color`` and
 ``distributions``.
@@ -33,7 +35,7 @@ from .. import tracing as _t
 from ..errors import ShapeError
 from ..tracing.arrays import static_value
 from . import image_color as _color
-from .distributions import drawn
+from .distributions import drawn, scaled_draw, tf_drawn
 from .image import _image, adjust_brightness, adjust_contrast, crop_to_bounding_box, \
     pad_to_bounding_box
 
@@ -42,9 +44,19 @@ __all__ = ["random_crop", "random_brightness", "random_contrast", "random_satura
 
 
 def _uniform(low, high, seed, dtype):
-    """One number drawn uniformly from [low, high) at each run, of ``dtype``."""
-    u = drawn((), "uniform", seed)
-    return _t.cast(low + (high - low) * u, dtype)
+    """One number drawn uniformly from [low, high) at each run, of ``dtype`` (TF draws a
+    float32 ``random_uniform([], low, high, seed)``)."""
+    return _t.cast(scaled_draw((), "uniform", seed, np.float32, low, high), dtype)
+
+
+def _tf_offsets(x, size, seed):
+    """TF's crop offsets where ``seed`` fixes them: int32 numbers in [0, 2**31 - 1), one
+    per axis, modulo ``shape - size + 1``; None without an op seed."""
+    numbers = tf_drawn((x.ndim,), "uniform", seed, np.int32, 0, np.iinfo(np.int32).max, None)
+    if numbers is None:
+        return None
+    room = np.asarray([d - s + 1 for s, d in zip(size, x.shape)], np.int32)
+    return _t.floormod(numbers, room)
 
 
 def random_crop(value, size, seed=None, name=None):
@@ -55,11 +67,12 @@ def random_crop(value, size, seed=None, name=None):
                                   for s, d in zip(size, x.shape)):
         raise ShapeError(f"random_crop: size {size} must give each axis of the value's shape "
                          f"{x.shape} a length from 0 to its own (known) size")
-    out = x
+    out, offsets = x, _tf_offsets(x, size, seed)
     for axis, (s, d) in enumerate(zip(size, x.shape)):
         if s == d:
             continue
-        start = _t.cast(_t.floor(drawn((), "uniform", seed) * (d - s + 1)), np.int32)
+        start = offsets[axis] if offsets is not None else \
+            _t.cast(_t.floor(drawn((), "uniform", seed) * (d - s + 1)), np.int32)
         out = _t.gather(out, start + np.arange(s, dtype=np.int32), axis=axis)
     return _t.identity(out, name=name) if name else out
 

@@ -16,11 +16,16 @@ True
 """
 from __future__ import annotations
 
+import contextvars
+
 import numpy as np
 
 from ..ops import philox
 
 _RNG = [np.random.default_rng()]
+# which initialisation of a variable in a session is being drawn (0: the first;
+# ``compat.redraws`` asks for the k-th, TF's op counter moved on k executions)
+_EXECUTION = contextvars.ContextVar("symgrad_initializer_execution", default=0)
 
 
 def set_random_seed(seed):
@@ -40,8 +45,12 @@ def _root_graph():
 
 
 def rng(seed=None):
-    """A generator for ``seed`` (a fresh one per call), else the graph-level stream."""
-    return np.random.default_rng(seed) if seed is not None else _RNG[0]
+    """A generator for ``seed`` (a fresh one per call; its k-th redraw's own), else the
+    graph-level stream."""
+    if seed is None:
+        return _RNG[0]
+    k = _EXECUTION.get()
+    return np.random.default_rng(seed if not k else [int(seed) % 2**32, k])
 
 
 def tf_seeds(seed):
@@ -60,7 +69,9 @@ def tf_numbers(kind, shape, dtype, seed, low_or_mean, high_or_stddev):
     if seeds is None or np.dtype(dtype) not in (np.float32, np.float64):
         return None
     t = np.dtype(dtype).type
-    z = getattr(philox, kind)(tuple(int(d) for d in shape), np.dtype(dtype), seeds)
+    shape = tuple(int(d) for d in shape)
+    start = _EXECUTION.get() * philox.reserved(shape)
+    z = getattr(philox, kind)(shape, np.dtype(dtype), seeds, start)
     if kind == "uniform":
         return z * (t(high_or_stddev) - t(low_or_mean)) + t(low_or_mean)
     return z * t(high_or_stddev) + t(low_or_mean)
@@ -82,10 +93,24 @@ class Initializer:
     def __call__(self, shape, dtype=None, partition_info=None):
         from .tensor import constant
         dt = np.dtype(dtype or self.dtype)
-        return constant(self.array(tuple(shape), dt), dtype=dt)
+        return drawn_again(constant(self.array(tuple(shape), dt), dtype=dt), self,
+                           tuple(shape), dt)
 
     def array(self, shape, dtype):
         raise NotImplementedError
+
+
+def drawn_again(node, initializer, shape, dtype):
+    """``node`` (the constant ``initializer`` drew) with ``node.drawn_again(k)``: its
+    numbers at the k-th execution after the first (``compat.redraws``)."""
+    def again(k):
+        token = _EXECUTION.set(int(k))
+        try:
+            return initializer.array(shape, dtype)
+        finally:
+            _EXECUTION.reset(token)
+    node.drawn_again = again
+    return node
 
 
 class Constant(Initializer):

@@ -24,6 +24,7 @@ from .. import tracing as _t
 from ..tracing import conv as _conv
 from ..ops.deferred import scalar_by_contract
 from ..tracing import nn as _nn
+from . import control as _control
 from . import distributions as _distributions
 from . import initializers as _init
 from .more_ops import separable_conv2d as _separable
@@ -393,13 +394,21 @@ def flatten(inputs, name=None, data_format="channels_last"):
 
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
     """``tf.layers.dropout``: the inputs unchanged unless ``training`` (a bool or a boolean
-    tensor); the mask is drawn anew at each ``Session.run`` (see ``tf.nn.dropout``)."""
+    tensor); the mask is drawn anew at each ``Session.run`` (see ``tf.nn.dropout``).
+    With ``seed=`` (TF's own mask) a ``training`` tensor chooses by ``tf.cond``, as TF's
+    ``smart_cond`` does, so a run with it false draws no mask and the stream moves on
+    only in runs that train (TF's numbers after evaluation runs in between); without
+    one the mask is symgrad's own and a ``where`` (cheaper to run) chooses."""
     inputs = _t.as_tensor(inputs)
     if training is False:
         return _t.identity(inputs, name=name)
-    seeded = _distributions.seeded_dropout(inputs, rate, noise_shape, seed, None)
-    dropped = seeded if seeded is not None else _nn.dropout(
-        inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed), per_run=True)
+
+    def dropped():
+        seeded = _distributions.seeded_dropout(inputs, rate, noise_shape, seed, None)
+        return seeded if seeded is not None else _nn.dropout(
+            inputs, rate=rate, noise_shape=noise_shape, rng=_init.rng(seed), per_run=True)
     if training is True:
-        return _t.identity(dropped, name=name)
-    return _t.where(scalar_by_contract(training), dropped, inputs, name=name)
+        return _t.identity(dropped(), name=name)
+    if _init.tf_seeds(seed) is None:
+        return _t.where(scalar_by_contract(training), dropped(), inputs, name=name)
+    return _control.cond(training, dropped, lambda: _t.identity(inputs), name=name)

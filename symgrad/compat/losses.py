@@ -10,7 +10,9 @@ Label smoothing is TF's: ``labels * (1 - s) + s / num_classes`` for softmax,
 Dtypes are TF's: the reduction is computed in float32 and cast back to the losses'
 dtype, and the regression losses (squared and absolute error, Huber, log, hinge,
 cosine) cast their inputs to float32 first, so they are float32 even for float64
-models; the cross entropies keep the logits' dtype.
+models; the cross entropies keep the logits' dtype.  Names are TF's: each loss is built
+in a name scope (``scope=``, else the loss's name, such as ``mean_squared_error``) and
+its result is ``scope/value:0`` (``Sum`` and ``Mul`` for the SUM and NONE reductions).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -21,11 +23,16 @@ models; the cross entropies keep the logits' dtype.
 """
 from __future__ import annotations
 
+import contextvars
+import functools
+import inspect
+
 import numpy as np
 
 from .. import tracing as _t
 from ..graph import same_up_to_unknown
 from ..graph import Dim, Node
+from ..tracing import get_default_graph
 from ..tracing import nn as _nn
 from .metrics import div_no_nan
 from .state import state_of
@@ -65,6 +72,31 @@ def _same_shape(labels, predictions, what):
                          "must have the same shape")
 
 
+_BUILDING = contextvars.ContextVar("symgrad_tf_loss_scope", default=False)
+
+
+def _scoped(default):
+    """A tf.losses function built in the name scope ``scope`` (its argument) or
+    ``default``, as TF builds it; a loss built inside another's scope opens none."""
+    def wrap(fn):
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def loss(*args, **kwargs):
+            if _BUILDING.get():
+                return fn(*args, **kwargs)
+            scope = signature.bind(*args, **kwargs).arguments.get("scope")
+            token = _BUILDING.set(True)
+            try:
+                with get_default_graph().name_scope(scope or default):
+                    return fn(*args, **kwargs)
+            finally:
+                _BUILDING.reset(token)
+        return loss
+    return wrap
+
+
+@_scoped("weighted_loss")
 def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """Weight ``losses`` and reduce them (see the module docstring)."""
@@ -73,14 +105,14 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     input_dtype = losses.dtype            # TF reduces in float32, then casts back
     losses = _to_float32(losses)
     weights = _to_float32(_float(weights, losses))
-    weighted = losses * weights
+    weighted = _t.multiply(losses, weights, name="Mul")
     if weighted.shape != losses.shape:
         raise ValueError(f"weights of shape {weights.shape} do not broadcast to the losses' "
                          f"shape {losses.shape}")
     if reduction == Reduction.NONE:
         loss = weighted
     else:
-        loss = _t.reduce_sum(weighted)
+        loss = _t.reduce_sum(weighted, name="Sum")
         if reduction == Reduction.MEAN:
             loss = div_no_nan(loss, _t.reduce_sum(_t.ones_like(losses) * weights))
         elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
@@ -93,6 +125,8 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
             present = _t.where(_t.equal(weights, 0.0), _t.zeros_like(weights),
                                _t.ones_like(weights))
             loss = div_no_nan(loss, _t.reduce_sum(present * _t.ones_like(losses)))
+        if reduction != Reduction.SUM:
+            loss = _t.identity(loss, name="value")
     if loss.dtype != input_dtype:
         loss = _t.cast(loss, input_dtype)
     if loss_collection is not None:
@@ -114,6 +148,7 @@ def _pair(labels, predictions, what, float32=True):
     return labels, predictions
 
 
+@_scoped("absolute_difference")
 def absolute_difference(labels, predictions, weights=1.0, scope=None,
                         loss_collection=GraphKeys.LOSSES,
                         reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
@@ -123,6 +158,7 @@ def absolute_difference(labels, predictions, weights=1.0, scope=None,
                                  reduction)
 
 
+@_scoped("mean_squared_error")
 def mean_squared_error(labels, predictions, weights=1.0, scope=None,
                        loss_collection=GraphKeys.LOSSES,
                        reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
@@ -132,6 +168,7 @@ def mean_squared_error(labels, predictions, weights=1.0, scope=None,
                                  loss_collection, reduction)
 
 
+@_scoped("huber_loss")
 def huber_loss(labels, predictions, weights=1.0, delta=1.0, scope=None,
                loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """0.5 e^2 where |e| <= delta, else delta (|e| - delta / 2); e = predictions - labels."""
@@ -143,6 +180,7 @@ def huber_loss(labels, predictions, weights=1.0, delta=1.0, scope=None,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+@_scoped("log_loss")
 def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
              loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """-labels log(p + eps) - (1 - labels) log(1 - p + eps)."""
@@ -152,6 +190,7 @@ def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+@_scoped("hinge_loss")
 def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
                reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """relu(1 - (2 labels - 1) logits), labels in {0, 1}."""
@@ -160,6 +199,7 @@ def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=GraphKey
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+@_scoped("cosine_distance_loss")
 def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
                     loss_collection=GraphKeys.LOSSES,
                     reduction=Reduction.SUM_BY_NONZERO_WEIGHTS, dim=None):
@@ -172,6 +212,7 @@ def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+@_scoped("sigmoid_cross_entropy_loss")
 def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0,
                           scope=None, loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
@@ -183,6 +224,7 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+@_scoped("softmax_cross_entropy_loss")
 def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0, scope=None,
                           loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
@@ -196,6 +238,7 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+@_scoped("sparse_softmax_cross_entropy_loss")
 def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
                                  loss_collection=GraphKeys.LOSSES,
                                  reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):

@@ -194,6 +194,10 @@ def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=Non
         store[full] = _partitioned(full, name, shape, dtype, initializer, partitioner, make)
         return store[full]
     var = store[full] = make(_initial_value(full, shape, dtype, initializer), name)
+    if isinstance(_resolved(initializer, dtype), _init.Initializer) and shape is not None:
+        dt = np.dtype(dtype or np.float32)   # (a new draw at each re-initialisation)
+        var.redraw = _init.drawn_again(var, _resolved(initializer, dtype),
+                                       tuple(int(d) for d in shape), dt).drawn_again
     regularizer = regularizer or scope.regularizer
     if regularizer is not None:
         with graph.absolute_scope(full + "/Regularizer"):   # (TF's name for the loss)
@@ -232,14 +236,21 @@ def _partitioned(full, name, shape, dtype, initializer, partitioner, make):
     return partitioned(name, shape, dtype, partitioner, value, make)
 
 
-def _initial_value(full, shape, dtype, initializer, partition_info=None):
-    """The initial numpy value from an initializer object/function, a tensor or a number
-    (a function with a ``partition_info`` argument gets it: one part's value)."""
+def _resolved(initializer, dtype):
+    """The initializer object get_variable uses: TF's default (glorot uniform for floats,
+    zeros otherwise) for None, an instance for an Initializer class."""
     if initializer is None or isinstance(initializer, type) and issubclass(
             initializer, _init.Initializer):
         dt = np.dtype(dtype or np.float32)
-        initializer = (initializer() if initializer is not None else
-                       _init.glorot_uniform_initializer() if dt.kind == "f" else _init.Zeros())
+        return (initializer() if initializer is not None else
+                _init.glorot_uniform_initializer() if dt.kind == "f" else _init.Zeros())
+    return initializer
+
+
+def _initial_value(full, shape, dtype, initializer, partition_info=None):
+    """The initial numpy value from an initializer object/function, a tensor or a number
+    (a function with a ``partition_info`` argument gets it: one part's value)."""
+    initializer = _resolved(initializer, dtype)
     if isinstance(initializer, _init.Initializer) or callable(initializer) and not isinstance(
             initializer, Node):
         if shape is None:

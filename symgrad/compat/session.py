@@ -454,13 +454,29 @@ def _sized_by(order, slots, feeds, unfed):
 
 
 def _expand_feeds(feed_dict):
-    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors."""
-    if not any(hasattr(k, "_feed_parts") for k in feed_dict):
+    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors; a
+    tuple key (an RNN's ``LSTMStateTuple`` state, nested for a ``MultiRNNCell``) fed
+    part by part from a value of the same structure, as TF's ``nest`` pairs them."""
+    if not any(hasattr(k, "_feed_parts") or isinstance(k, tuple) for k in feed_dict):
         return feed_dict
     out = {}
     for k, v in feed_dict.items():
-        out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
+        if isinstance(k, tuple):
+            out.update(_expand_feeds(dict(_tuple_feed_pairs(k, v))))
+        else:
+            out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
     return out
+
+
+def _tuple_feed_pairs(key, value):
+    """(part, value) pairs of the tuple ``key`` fed ``value`` (a sequence as long)."""
+    if not isinstance(value, (tuple, list)) or len(value) != len(key):
+        raise ValueError(
+            f"feed_dict: the key {type(key).__name__} of {len(key)} tensors must be fed a "
+            f"tuple or list of {len(key)} values of the same structure (what sess.run of "
+            f"that key gives), got {type(value).__name__}"
+            + (f" of length {len(value)}" if isinstance(value, (tuple, list)) else ""))
+    return zip(key, value)
 
 
 def _collect(fetch, ops, tensors, parent, graph):

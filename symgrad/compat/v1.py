@@ -30,7 +30,8 @@ Choices (documented differences from TF):
   session's first run.  ``truncated_normal`` (an initializer's) is sampled once,
   when created.
 - Variables keep their values on the graph; every session sees them and running
-  an initializer resets them to their initial values.  Each session tracks which
+  an initializer resets them to their initial values (a random one drawn anew when it
+  runs again in the same session, as TF does: ``compat.redraws``).  Each session tracks which
   variables it initialised: reading another raises FailedPreconditionError.
 - ``sess.run`` returns numpy values; the lists it returns print like TF1-era
   numpy (``[3.0, 1.0]``).
@@ -74,6 +75,7 @@ from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
 from . import initializers as _init
 from . import layers as _layers
 from . import layer_objects as _layer_objects
+from . import string_constants as _string_constants
 from . import losses  # noqa: F401  (tf.losses)
 from . import metrics as _metrics
 from . import runtime as _runtime
@@ -168,7 +170,10 @@ class UnconnectedGradients:
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
-    """``tf.constant``: float32 for Python floats, int32 for Python ints."""
+    """``tf.constant``: float32 for Python floats, int32 for Python ints; text gives
+    a ``tf.string`` constant that a session fetches as bytes (``compat.string_constants``)."""
+    if _string_constants.is_text(value):
+        return _string_constants.string_constant(value, dtype, shape, name)
     return _tensor.constant(value, dtype=_tf_dtype(value, tf_dtype_arg(dtype)), shape=shape,
                             name=name)
 
@@ -269,8 +274,11 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, n
                          f"({shape!r}), but its numbers are drawn once, when the graph is "
                          "built; give a fixed shape, or use tf.random_normal (drawn at each "
                          "run)")
-    value = _init.TruncatedNormal(mean, stddev, seed).array(tuple(shape), np.dtype(dtype))
-    return _tensor.constant(value, dtype=dtype, name=name or "truncated_normal")
+    init = _init.TruncatedNormal(mean, stddev, seed)
+    value = init.array(tuple(shape), np.dtype(dtype))
+    return _init.drawn_again(_tensor.constant(value, dtype=dtype, name=name or
+                                              "truncated_normal"),
+                             init, tuple(shape), np.dtype(dtype))
 
 
 def random_shuffle(value, seed=None, name=None):

@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..graph import Node
+from .redraws import redraw_of, start_value
 from .state import Operation, state_of
 from .tensor import TF1Tensor, constant, tf_dtype_arg
 
@@ -83,6 +84,7 @@ class Variable(_t.Variable, TF1Tensor):
                                dtype=tf_dtype(initial_value, tf_dtype_arg(dtype)),
                                trainable=trainable)
         node.initial = np.array(node.value)
+        node.redraw = redraw_of(initial_value)   # (a new draw at each re-initialisation)
         node._initializer_op = None
         node.constraint = constraint   # (tf.train optimizers project onto it after a step)
         state = state_of(node.graph)
@@ -160,7 +162,7 @@ def _start_value(v, session):
     source = getattr(v, "initial_from", None)
     if source is not None and source in session._initialized:
         return np.array(source.value, dtype=v.dtype)
-    return v.initial
+    return start_value(v, session, v.initial)
 
 
 def _update(ref, combine, value, name, kind):

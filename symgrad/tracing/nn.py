@@ -129,14 +129,20 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 
 
 def moments(x, axes, shift=None, keepdims=False, name=None):
-    """``(mean, variance)`` over ``axes`` (TF: the variance stops the mean's gradient)."""
+    """``(mean, variance)`` over ``axes`` (TF: the variance stops the mean's gradient),
+    named as TF names them (``moments/Squeeze:0``, ``moments/Squeeze_1:0``; with
+    ``keepdims`` ``moments/mean:0``, ``moments/variance:0``): a moving average of them
+    (``tf.train.ExponentialMovingAverage``) names its variables, and so its checkpoint
+    entries, after them."""
     (x,) = _lift([x])
-    mean = reduce_mean(x, axes, keepdims=True)
-    var = reduce_mean(squared_difference(x, stop_gradient(mean)), axes, keepdims=True)
-    if not keepdims:
-        axes = normalize_axis(axes, x.ndim, "moments")
-        kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-        mean, var = reshape(mean, kept), reshape(var, kept)
+    with x.graph.name_scope(name or "moments"):
+        mean = reduce_mean(x, axes, keepdims=True, name="mean")
+        var = reduce_mean(squared_difference(x, stop_gradient(mean)), axes, keepdims=True,
+                          name="variance")
+        if not keepdims:
+            axes = normalize_axis(axes, x.ndim, "moments")
+            kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+            mean, var = reshape(mean, kept, name="Squeeze"), reshape(var, kept, name="Squeeze")
     return mean, var
 
 
