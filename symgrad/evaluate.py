@@ -137,10 +137,12 @@ def run(outputs, feeds, order=None):
     order = order if order is not None else needed(outputs, feeds)
     known = _known_sizes(order, bindings)
     skip, fast, shortcuts = fastpaths.plan(order, outputs, feeds) or ((), {}, ())
+    sums = _Sums(order, outputs)
     with np.errstate(all="ignore"):
         for node in order:
             if node in feeds or not node.inputs and node.opdef.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
+                sums.foreign(values[node])
                 continue
             if node in skip:   # (read only by contractions that do without it)
                 continue
@@ -157,7 +159,8 @@ def run(outputs, feeds, order=None):
             if ready is not None and ready[2] == [a.dtype for a in args]:
                 shape, impl, _ = ready   # checked at these sizes before: the op alone
                 try:
-                    out = np.asarray(impl(*args))
+                    out = sums.in_place(node, args, shape)
+                    out = np.asarray(impl(*args)) if out is None else out
                 except (ValueError, IndexError):   # (a value-dependent error: said below)
                     out, shape = _run_node(node, args, bindings)
             else:
@@ -170,7 +173,57 @@ def run(outputs, feeds, order=None):
                 raise ShapeError(f"internal: {node.opdef.name} produced shape {out.shape}, "
                                  f"expected {shape} (node {node.name!r})")
             values[node] = out.astype(node.dtype, copy=False)
+            sums.made(values[node])
     return values
+
+
+class _Sums:
+    """Sums written into a dead operand: an ``add`` whose input was made in this run,
+    is read by nothing after it and holds an array of its own and of the sum's shape
+    and dtype adds the other operand into that array (a gradient summed over an
+    unrolled RNN's steps made a new 400 x 800 array at each of them).  The same
+    values bit for bit: ``np.add(a, b, out=a)`` is ``a + b``."""
+
+    def __init__(self, order, outputs):
+        self.last, self.wanted, self.holders = _last_readers(order), set(outputs), {}
+
+    def foreign(self, array):
+        """A value not made in this run (a leaf's, a feed): never written."""
+        self.holders[id(array)] = 2
+
+    def made(self, array):
+        self.holders[id(array)] = self.holders.get(id(array), 0) + 1
+
+    def in_place(self, node, args, shape):
+        if node.opdef.name != "add" or len(args) != 2:
+            return None
+        for k in (0, 1):
+            a, x = args[k], node.inputs[k]
+            if self.last.get(x) is node and x not in self.wanted and type(a) is np.ndarray \
+                    and a.base is None and a.flags.writeable and a.shape == shape \
+                    and a.dtype == node.dtype and self.holders.get(id(a)) == 1 \
+                    and args[1 - k] is not a:
+                self.holders[id(a)] = 0    # (its node is dead: the sum's, once made)
+                return np.add(a, args[1 - k], out=a)
+        return None
+
+
+def _last_readers(order):
+    """{node: the last node of ``order`` reading it}, kept per order list (a loop body
+    runs the same list at every iteration)."""
+    if not order:
+        return {}
+    seen = order[0].graph.__dict__.setdefault("_last_readers", {})
+    found = seen.get(id(order))
+    if found is None or found[0] is not order:
+        if len(seen) >= 64:
+            seen.clear()
+        last = {}
+        for node in order:
+            for x in node.inputs:
+                last[x] = node
+        found = seen[id(order)] = (order, last)
+    return found[1]
 
 
 def _by_indices(node, found, values):

@@ -57,3 +57,31 @@ def test_where_by_bits_is_numpys_where(monkeypatch):
                         assert got.tobytes() == want.tobytes()
                         compared += 1
     assert compared > 1000
+
+
+def test_sums_written_into_dead_operands_leave_every_other_value_alone():
+    # the second run at these sizes adds into arrays made in the run and read by
+    # nothing after: outputs, feeds, constants and variables keep their values, a value
+    # two nodes share (identity) is not written, and the sums are those of a + b
+    import symgrad as sg
+    from symgrad.evaluate import run
+
+    x = sg.placeholder(shape=(4, 3), name="x")
+    w = sg.Variable(np.full((4, 3), 0.5), name="w")
+    c = sg.constant(np.arange(12.0).reshape(4, 3))
+    a = x * 2.0
+    kept = sg.identity(a)           # the same array as a
+    total = a + x                   # a's last reader would be this add, but kept holds it
+    total = total + w
+    total = total + c
+    total = total + total * 0.5
+    out = total + kept
+    feed = {x: np.ones((4, 3))}
+    want = (2 + 1 + 0.5 + np.arange(12.0).reshape(4, 3)) * 1.5 + 2
+    for _ in range(3):
+        values = run([out, a], feed)
+        np.testing.assert_array_equal(values[out], want)
+        np.testing.assert_array_equal(values[a], np.full((4, 3), 2.0))
+    np.testing.assert_array_equal(feed[x], np.ones((4, 3)))
+    np.testing.assert_array_equal(sg.evaluate(w), np.full((4, 3), 0.5))
+    np.testing.assert_array_equal(sg.evaluate(c), np.arange(12.0).reshape(4, 3))
