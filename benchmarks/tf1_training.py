@@ -41,11 +41,7 @@ PROGRAMS = {
         logits = tf.matmul(tf.nn.relu(tf.matmul(x, W1) + b1), W2) + b2
         loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits))
         train = tf.train.AdamOptimizer(1e-3).minimize(loss)
-        X = rng.normal(size=(1000, 784)).astype(np.float32)
-        Y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 1000)]
-        def feed(i):
-            j = (i * 100) % 1000
-            return {x: X[j:j + 100], y: Y[j:j + 100]}
+        feed = mnist_batches(x, y, 1000, 100)
         """,
     "cnn": """
         def weight(shape, seed):
@@ -64,11 +60,7 @@ PROGRAMS = {
         logits = tf.matmul(tf.nn.dropout(h3, keep), weight([1024, 10], 4)) + bias([10])
         loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))
         train = tf.train.AdamOptimizer(1e-4).minimize(loss)
-        X = rng.normal(size=(500, 784)).astype(np.float32)
-        Y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 500)]
-        def feed(i):
-            j = (i * 50) % 500
-            return {x: X[j:j + 50], y: Y[j:j + 50], keep: 0.5}
+        feed = mnist_batches(x, y, 500, 50, {keep: 0.5})
         """,
     "lstm": """
         B, T, H, V = 20, 20, 200, 1000
@@ -116,6 +108,19 @@ else:
     import symgrad.compat.v1 as tf
     config = None
 rng = np.random.default_rng(0)
+
+
+def mnist_batches(x, y, n, size, extra=None):
+    """Feeds of ``size`` rows of n random MNIST-shaped images and one-hot labels."""
+    images = rng.normal(size=(n, 784)).astype(np.float32)
+    labels = np.eye(10, dtype=np.float32)[rng.integers(0, 10, n)]
+
+    def feed(i):
+        j = (i * size) % n
+        return {{x: images[j:j + size], y: labels[j:j + size], **(extra or {{}})}}
+    return feed
+
+
 {program}
 sess = tf.Session(config=config)
 sess.run(tf.global_variables_initializer())
