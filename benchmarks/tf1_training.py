@@ -111,7 +111,7 @@ rng = np.random.default_rng(0)
 
 
 def mnist_batches(x, y, n, size, extra=None):
-    """Feeds of ``size`` rows of n random MNIST-shaped images and one-hot labels."""
+    # feeds of `size` rows of n random MNIST-shaped images and one-hot labels
     images = rng.normal(size=(n, 784)).astype(np.float32)
     labels = np.eye(10, dtype=np.float32)[rng.integers(0, 10, n)]
 
