@@ -50,38 +50,42 @@ def _merge_slice_scatters(nodes):
     # The gradient of the parts of tf.split(x, 4, axis) (an LSTM's gates) is four
     # scatters into zeros of x's shape, each the size of x, then three additions of
     # that size; their sum is the concat of the parts' cotangents (and zeros where no
-    # part reads), one pass that the compiled kernel writes in place.
-    groups, out = {}, []
+    # part reads), one pass that the compiled kernel writes in place.  The terms keep
+    # their order (the concat where its first part was): sums are made in that order.
+    groups = {}
     for n in nodes:
         found = _slice_run(n)
-        if found is None:
-            out.append(n)
-        else:
+        if found is not None:
             groups.setdefault((tuple(n.attrs["shape"]), found[0], n.dtype), []).append(
                 (found[1], found[2], n))
+    replaced = {}
     for (shape, axis, dtype), group in groups.items():
-        group.sort(key=lambda item: item[0])
-        disjoint = all(a[1] <= b[0] for a, b in zip(group, group[1:]))
-        if len(group) == 1 or not disjoint:
-            out.extend(n for _, _, n in group)
-            continue
-        gaps = group[0][0] > 0 or group[-1][1] < shape[axis] or \
-            any(a[1] < b[0] for a, b in zip(group, group[1:]))
-        if gaps and not is_static(shape):   # (zeros of a run-time size: left as they are)
-            out.extend(n for _, _, n in group)
-            continue
-        pieces, at = [], 0
-        for start, stop, n in group:
-            if start > at:
-                pieces.append(filled(n.graph, 0, shape[:axis] + (start - at,) + shape[axis + 1:],
-                                     dtype))
-            pieces.append(n.inputs[0])
-            at = stop
-        if at < shape[axis]:
-            pieces.append(filled(group[0][2].graph, 0,
-                                 shape[:axis] + (shape[axis] - at,) + shape[axis + 1:], dtype))
-        out.append(F.concat(*pieces, axis=axis))
-    return out
+        concat = _concat_of(sorted(group, key=lambda item: item[0]), shape, axis, dtype)
+        if concat is not None:
+            replaced.update((n, None) for _, _, n in group)
+            replaced[group[0][2]] = concat
+    return [replaced.get(n, n) for n in nodes if replaced.get(n, n) is not None]
+
+
+def _concat_of(group, shape, axis, dtype):
+    """The concat equal to the sum of ``group``'s scatters (sorted by start), or None
+    when they overlap, are one, or leave gaps at sizes known only at run time."""
+    if len(group) == 1 or any(a[1] > b[0] for a, b in zip(group, group[1:])):
+        return None
+    gaps = group[0][0] > 0 or group[-1][1] < shape[axis] or \
+        any(a[1] < b[0] for a, b in zip(group, group[1:]))
+    if gaps and not is_static(shape):
+        return None
+    graph, pieces, at = group[0][2].graph, [], 0
+    for start, stop, n in group:
+        if start > at:
+            pieces.append(filled(graph, 0, shape[:axis] + (start - at,) + shape[axis + 1:], dtype))
+        pieces.append(n.inputs[0])
+        at = stop
+    if at < shape[axis]:
+        pieces.append(filled(graph, 0, shape[:axis] + (shape[axis] - at,) + shape[axis + 1:],
+                             dtype))
+    return F.concat(*pieces, axis=axis)
 
 
 def _slice_run(node):
