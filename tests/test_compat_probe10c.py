@@ -1,0 +1,52 @@
+"""What the tenth differential probe of TF1 programs from courses (CS231n, CS294-112,
+Udacity's deep learning notebooks, Google's ML crash course, deeplearning.ai) found,
+against real TensorFlow 2.21 (compat.v1, v2 behaviour disabled).  The numbers are
+TF 2.21's."""
+import numpy as np
+
+import symgrad.compat.v1 as tf
+
+
+def test_a_tensor_computed_for_an_update_keeps_its_value_in_the_run():
+    # Udacity 6_lstm: the loss waits for the assigns that save the last output, and
+    # reads the outputs those assigns were computed from (TF runs each op once per
+    # run); symgrad recomputed them from the saved state just written
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2])
+        saved = tf.Variable([0.5, -1.0], trainable=False)
+        w = tf.Variable(0.8)
+        out1 = tf.tanh(w * saved + x)
+        out2 = tf.tanh(w * out1 + x)
+        with tf.control_dependencies([saved.assign(out2)]):
+            loss = tf.reduce_sum(tf.square(out1) + out2)
+        step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+        seen = []
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for _ in range(3):
+                seen.append(sess.run([step, loss], {x: [0.1, 0.2]})[1])
+            last = sess.run([saved, w])
+    # TF 2.21
+    np.testing.assert_allclose(seen, [0.71423995, 0.63922477, 0.42627114], rtol=1e-6)
+    np.testing.assert_allclose(last[0], [0.12115154, 0.23111898], rtol=1e-6)
+    np.testing.assert_allclose(last[1], -0.119550884, rtol=1e-5)
+
+
+def test_hand_written_sgd_step_returns_the_loss_before_the_update():
+    # CS231n 2018 assignment 2, training_step: assign_sub per weight, then
+    # `with tf.control_dependencies(new_weights): return tf.identity(loss)`; the
+    # placeholder has no shape (its gradient has unknown rank: assign_sub crashed)
+    with tf.Graph().as_default():
+        w = tf.Variable(2.0)
+        x = tf.placeholder(tf.float32)
+        loss = tf.square(w * x)
+        (g,) = tf.gradients(loss, [w])
+        new_w = tf.assign_sub(w, 0.1 * g)
+        with tf.control_dependencies([new_w]):
+            out = tf.identity(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            seen = [(sess.run(out, {x: 1.0}), sess.run(w)) for _ in range(3)]
+    # TF 2.21: 4.0 1.6 / 2.5600002 1.28 / 1.6384 1.0239999
+    np.testing.assert_allclose(seen, [(4.0, 1.6), (2.5600002, 1.28), (1.6384, 1.0239999)],
+                               rtol=1e-6)
