@@ -50,3 +50,27 @@ def test_hand_written_sgd_step_returns_the_loss_before_the_update():
     # TF 2.21: 4.0 1.6 / 2.5600002 1.28 / 1.6384 1.0239999
     np.testing.assert_allclose(seen, [(4.0, 1.6), (2.5600002, 1.28), (1.6384, 1.0239999)],
                                rtol=1e-6)
+
+
+def test_seeded_multinomial_draws_tfs_own_samples():
+    # CS294-112 HW2: tf.multinomial(logits, 1) samples the policy's actions; with seeds
+    # the samples are TF's (its kernel's doubles over the running sum of exp(logits))
+    with tf.Graph().as_default():
+        tf.set_random_seed(1)
+        logits = tf.constant([[0.1, -0.3], [1.0, 2.0], [0., 0.]])
+        m = tf.multinomial(logits, 5, seed=3)
+        c = tf.random.categorical(logits, 4, seed=2)
+        with tf.Session() as sess:
+            first, second, cat = sess.run(m), sess.run(m), sess.run(c)
+    with tf.Graph().as_default():   # (no graph seed: TF's default one)
+        p = tf.placeholder(tf.float32, [None, 4])
+        q = tf.multinomial(p, 3, seed=5, output_dtype=tf.int32)
+        with tf.Session() as sess:
+            rows = sess.run(q, {p: [[0., -np.inf, 1., 2.], [-1., 5., -np.inf, 0.]]})
+            one = sess.run(q, {p: np.log([[0.1, 0.2, 0.3, 0.4]])})
+    # TF 2.21
+    assert first.tolist() == [[0, 1, 1, 0, 0], [1, 1, 1, 0, 1], [0, 0, 0, 1, 1]]
+    assert second.tolist() == [[0, 0, 0, 1, 1], [0, 1, 1, 0, 1], [1, 0, 0, 1, 0]]
+    assert cat.tolist() == [[0, 0, 0, 0], [1, 1, 1, 1], [1, 0, 0, 1]]
+    assert rows.tolist() == [[2, 3, 3], [1, 1, 1]] and one.tolist() == [[3, 2, 1]]
+    assert (m.dtype, q.dtype) == (np.int64, np.int32)

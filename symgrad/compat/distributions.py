@@ -2,7 +2,8 @@
 
 - ``tf.multinomial(logits, n)`` / ``tf.random.categorical``: n class indices per row,
   by the Gumbel-max rule (``argmax(logits + g)``, g = -log(-log u) for uniform u), the
-  numbers drawn anew at each ``Session.run`` like TF1's other random ops (``ops.draws``).
+  numbers drawn anew at each ``Session.run`` like TF1's other random ops (``ops.draws``);
+  with an op seed, TF's own samples (its kernel's rule over ``ops.philox``'s doubles).
 - ``tf.distributions.Normal(loc, scale)``: ``log_prob``, ``prob``, ``cdf``,
   ``entropy``, ``mean``, ``stddev``, ``variance``, ``sample``; and ``Categorical(logits=
   or probs=)``: ``log_prob``, ``prob``, ``entropy``, ``sample``.  Their formulas are
@@ -142,10 +143,31 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=np.int64
     if x.ndim != 2:
         raise ArgumentError(f"multinomial: logits of shape {x.shape}; give [batch, classes]")
     n = int(num_samples)
+    seeds = _init.tf_seeds(seed)
+    if seeds is not None:
+        return _tf_multinomial(x, n, seeds, name, output_dtype)
     gumbel = -_t.log(-_t.log(_uniform((x.shape[0], n, x.shape[1]), seed)))
     scores = _t.expand_dims(_t.cast(x, np.float64), 1) + gumbel
     return as_tf1(_t.argmax(scores, axis=-1, output_type=np.dtype(output_dtype),
                             name=name or "multinomial"))
+
+
+def _tf_multinomial(x, n, seeds, name, output_dtype):
+    """TF's own samples where the seeds fix them, as its CPU kernel draws them: per row
+    the running sum of exp(logit - max) in doubles (non-finite logits add nothing), and
+    per sample the first class whose running sum exceeds u times the row's total."""
+    x = _t.cast(x, np.float64)
+    finite = _t.is_finite(x)
+    top = _t.reduce_max(_t.where(finite, x, _f.fill(_t.shape(x), -np.inf)), axis=1,
+                        keepdims=True)
+    weights = _t.where(finite, _t.exp(x - top), _f.zeros_like(x))
+    cdf = _t.cumsum(weights, axis=1)
+    u = draw_like(_f.zeros((x.shape[0], n), np.float64), tf_key(seeds),
+                  tf_dist("multinomial", np.float64))
+    to_find = _t.expand_dims(u * cdf[:, -1:], 2)                  # [rows, n, 1]
+    below = _t.cast(_t.expand_dims(cdf, 1) <= to_find, np.dtype(output_dtype))
+    return as_tf1(_t.stop_gradient(_t.reduce_sum(below, axis=2),
+                                   name=name or "multinomial"))
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):

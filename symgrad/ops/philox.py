@@ -168,6 +168,23 @@ def permutation(n, seeds, start=0):
     return order
 
 
+def multinomial_reserved(shape):
+    """How far one ``Multinomial`` drawing ``shape`` = (rows, samples) moves the counter:
+    TF reserves two words per sample, the samples of a row rounded up to 4."""
+    rows, samples = (int(d) for d in shape)
+    return _RESERVED_PER_OUTPUT * rows * ((samples + 3) // 4 * 4) * 2
+
+
+def multinomial(shape, dtype, seeds, start=0):
+    """The uniform doubles in [0, 1) TF's CPU ``Multinomial`` kernel draws for ``shape``
+    = (rows, samples): one double (two words) per sample, row after row, from
+    ``start``.  (TF splits many rows among threads, each starting further on; that is
+    not reproduced: rows times the samples' cost below 20000 run as one piece.)"""
+    n = int(np.prod(shape, dtype=np.int64))
+    words = _words(seeds, start, -(-2 * n // _WORDS_PER_CALL)).ravel()[:2 * n]
+    return _unit(words, np.float64).reshape(shape)
+
+
 def normal(shape, dtype, seeds, start=0):
     """TF's ``RandomStandardNormal``: Box-Muller over consecutive uniform pairs."""
     n = int(np.prod(shape, dtype=np.int64))
