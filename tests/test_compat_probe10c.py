@@ -74,3 +74,31 @@ def test_seeded_multinomial_draws_tfs_own_samples():
     assert cat.tolist() == [[0, 0, 0, 0], [1, 1, 1, 1], [1, 0, 0, 1]]
     assert rows.tolist() == [[2, 3, 3], [1, 1, 1]] and one.tolist() == [[3, 2, 1]]
     assert (m.dtype, q.dtype) == (np.int64, np.int32)
+
+
+def test_contrib_estimator_clip_gradients_by_norm_in_a_linear_regressor(tmp_path):
+    # Google's ML crash course: LinearRegressor(optimizer=tf.contrib.estimator.
+    # clip_gradients_by_norm(GradientDescentOptimizer(lr), 5.0)), trained in periods over
+    # a tf.data input_fn.  TF 2.21 has no estimators: these are TF 2.15's numbers (the
+    # same program with contrib's clipping written as a tf.train.Optimizer subclass)
+    x = np.arange(1., 11.)
+    y = 3 * x + 1
+
+    def input_fn(num_epochs=None):
+        ds = tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(5).repeat(num_epochs)
+        return ds.make_one_shot_iterator().get_next()
+    opt = tf.contrib.estimator.clip_gradients_by_norm(
+        tf.train.GradientDescentOptimizer(0.1), 5.0)
+    assert opt.get_name() == "ClipByNormGradientDescent"
+    est = tf.estimator.LinearRegressor([tf.feature_column.numeric_column("x")],
+                                       optimizer=opt, model_dir=str(tmp_path))
+    seen = []
+    for _ in range(2):
+        est.train(input_fn, steps=2)
+        p = np.array([d["predictions"][0] for d in est.predict(lambda: input_fn(1))])
+        seen.append([np.sqrt(np.mean((p - y) ** 2)),
+                     est.get_variable_value("linear/linear_model/x/weights").item(),
+                     est.get_variable_value("linear/linear_model/bias_weights").item()])
+    np.testing.assert_allclose(seen, [[13.265089948730388, 0.9781168699264526, 0.19406180083751678],
+                                      [7.024805844777249, 1.9561206102371216, 0.3885412812232971]],
+                               rtol=1e-6)
