@@ -102,3 +102,26 @@ def test_contrib_estimator_clip_gradients_by_norm_in_a_linear_regressor(tmp_path
     np.testing.assert_allclose(seen, [[13.265089948730388, 0.9781168699264526, 0.19406180083751678],
                                       [7.024805844777249, 1.9561206102371216, 0.3885412812232971]],
                                rtol=1e-6)
+
+
+def test_yolo_non_max_suppression_of_masked_boxes_with_a_variable_limit():
+    # deeplearning.ai's YOLO assignment: yolo_filter_boxes keeps boxes by a boolean mask
+    # (a count known with the values), then non_max_suppression with
+    # max_output_size = K.variable(max_boxes, dtype='int32').  Both were refused; and a
+    # loop body over the masked boxes ran the mask again with other random numbers
+    with tf.Graph().as_default():
+        conf = tf.random_normal([40], mean=1, stddev=4, seed=1)
+        boxes = tf.random_normal([40, 4], mean=1, stddev=4, seed=1)
+        mask = conf >= 0.6
+        scores = tf.boolean_mask(conf, mask)
+        kept = tf.image.non_max_suppression(tf.boolean_mask(boxes, mask), scores,
+                                            tf.Variable(5, dtype="int32"), 0.5)
+        assert kept.shape.as_list() == [None]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            index = sess.run(kept)
+            best = sess.run(tf.gather(scores, kept))   # (a second run: new numbers)
+    # TF 2.21
+    assert index.tolist() == [7, 11, 0, 18, 9]
+    np.testing.assert_allclose(best, [8.718311309814453, 6.996955871582031, 6.658423900604248,
+                                      6.3353095054626465, 5.876367092132568], rtol=1e-6)
