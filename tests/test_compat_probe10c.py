@@ -3,6 +3,7 @@ Udacity's deep learning notebooks, Google's ML crash course, deeplearning.ai) fo
 against real TensorFlow 2.21 (compat.v1, v2 behaviour disabled).  The numbers are
 TF 2.21's."""
 import numpy as np
+import pytest
 
 import symgrad.compat.v1 as tf
 
@@ -125,3 +126,19 @@ def test_yolo_non_max_suppression_of_masked_boxes_with_a_variable_limit():
     assert index.tolist() == [7, 11, 0, 18, 9]
     np.testing.assert_allclose(best, [8.718311309814453, 6.996955871582031, 6.658423900604248,
                                       6.3353095054626465, 5.876367092132568], rtol=1e-6)
+
+
+def test_a_tuple_of_tensors_is_fed_from_a_value_of_its_structure():
+    # Udacity's sentiment RNN: feed = {..., initial_state: state}, the state a tuple of
+    # LSTMStateTuples that sess.run(final_state) returned (TF flattens such keys)
+    import collections
+    pair = collections.namedtuple("pair", "c h")
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [2])
+        b, c = tf.placeholder(tf.float32, []), tf.placeholder(tf.float32, [])
+        with tf.Session() as sess:
+            out = sess.run(a * 2 + b - c, {(pair(a, b), c): (pair(np.ones(2), 3.), 1.)})
+            with pytest.raises(ValueError):
+                sess.run(a, {(a, b): [np.ones(2)]})
+    assert out.tolist() == [4.0, 4.0]   # TF 2.21 (and ValueError for the short value)
+

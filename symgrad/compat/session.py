@@ -468,13 +468,27 @@ def _sized_by(order, slots, feeds, unfed):
 
 
 def _expand_feeds(feed_dict):
-    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors."""
-    if not any(hasattr(k, "_feed_parts") for k in feed_dict):
+    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors, and a
+    tuple of keys (an RNN's state, ``{initial_state: state}``) fed entry by entry from
+    a value of the same structure, as TF's ``nest.flatten_dict_items``."""
+    if not any(hasattr(k, "_feed_parts") or isinstance(k, tuple) for k in feed_dict):
         return feed_dict
     out = {}
     for k, v in feed_dict.items():
-        out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
+        if isinstance(k, tuple):
+            out.update(_expand_feeds(_paired(k, v)))
+        else:
+            out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
     return out
+
+
+def _paired(keys, values):
+    """``{key: value}`` of a tuple of keys and a value of the same structure."""
+    if not isinstance(values, (tuple, list)) or len(values) != len(keys):
+        raise ValueError(f"feed_dict: the key {keys!r} is a tuple of {len(keys)} tensors but "
+                         f"its value is not a sequence of as many "
+                         f"({type(values).__name__}); feed each tensor its value")
+    return dict(zip(keys, values))
 
 
 def _collect(fetch, ops, tensors, parent, graph):
