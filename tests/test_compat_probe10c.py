@@ -142,3 +142,27 @@ def test_a_tuple_of_tensors_is_fed_from_a_value_of_its_structure():
                 sess.run(a, {(a, b): [np.ones(2)]})
     assert out.tolist() == [4.0, 4.0]   # TF 2.21 (and ValueError for the short value)
 
+
+
+def test_binary_linear_classifier_takes_float_labels(tmp_path):
+    # the ML crash course's classifiers: targets (median_house_value > 265000).astype(float);
+    # TF's binary head casts labels to float (ids are needed for more classes only).
+    # TF 2.15's numbers (TF 2.21 has no estimators)
+    x = np.linspace(-1., 1., 8)
+    y = (x > 0.1).astype(float)
+
+    def input_fn(num_epochs=None):
+        ds = tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(4).repeat(num_epochs)
+        return ds.make_one_shot_iterator().get_next()
+    est = tf.estimator.LinearClassifier([tf.feature_column.numeric_column("x")],
+                                        optimizer=tf.train.GradientDescentOptimizer(0.5),
+                                        model_dir=str(tmp_path))
+    est.train(input_fn, steps=3)
+    ev = est.evaluate(lambda: input_fn(1))
+    want = {'accuracy': 0.875, 'accuracy_baseline': 0.5, 'auc': 1.0,
+            'auc_precision_recall': 1.0, 'average_loss': 0.372707, 'global_step': 3.0,
+            'label/mean': 0.5, 'loss': 1.490826, 'precision': 1.0,
+            'prediction/mean': 0.408213, 'recall': 0.75}
+    assert sorted(ev) == sorted(want)
+    for key, value in want.items():
+        assert abs(float(ev[key]) - value) < 2e-6, key
