@@ -166,3 +166,68 @@ def test_binary_linear_classifier_takes_float_labels(tmp_path):
     assert sorted(ev) == sorted(want)
     for key, value in want.items():
         assert abs(float(ev[key]) - value) < 2e-6, key
+
+
+def test_assigns_a_cond_branch_waits_for_run_when_the_branch_is_taken():
+    # Udacity's batch-normalization lesson: the training branch assigns the population
+    # statistics under tf.control_dependencies and returns the normalised layer (it was
+    # refused: a branch is traced as a function).  TF 2.21's values
+    with tf.Graph().as_default():
+        v, w = tf.Variable(0.0), tf.Variable([1.0, 2.0])
+        p = tf.placeholder(tf.bool, [])
+        x = tf.placeholder(tf.float32, [2])
+
+        def taken():
+            a, b = tf.assign_add(v, 1.0), tf.assign(w, x * 2)
+            with tf.control_dependencies([tf.group(a, b)]):
+                return tf.reduce_sum(x) + 1.0
+
+        def other():
+            with tf.control_dependencies([tf.assign_sub(v, 0.5)]):
+                return tf.reduce_sum(x) - 1.0
+        out = tf.cond(p, taken, other)
+        g = tf.gradients(out * out, x)[0]
+        seen = []
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for k in (True, False, True, False):
+                seen.append([sess.run(out, {p: k, x: [1., 2.]}), sess.run(v)])
+            grad = sess.run(g, {p: True, x: [1., 2.]})
+            assert sess.run(v) == 2.0 and sess.run(w).tolist() == [2.0, 4.0]
+            sess.run(x, {x: [3., 3.]})
+            assert sess.run(v) == 2.0   # (nothing that reads the cond: no update)
+    assert seen == [[4.0, 1.0], [2.0, 0.5], [4.0, 1.5], [2.0, 1.0]]
+    assert grad.tolist() == [8.0, 8.0]
+
+
+def test_batch_norm_lesson_population_statistics():
+    with tf.Graph().as_default():
+        inputs = tf.placeholder(tf.float32, [None, 2])
+        is_training = tf.placeholder(tf.bool)
+        layer = inputs * tf.Variable([1.0, -2.0])
+        pop_mean = tf.Variable(tf.zeros([2]), trainable=False)
+        pop_variance = tf.Variable(tf.ones([2]), trainable=False)
+
+        def batch_norm_training():
+            batch_mean, batch_variance = tf.nn.moments(layer, [0])
+            train_mean = tf.assign(pop_mean, pop_mean * 0.9 + batch_mean * 0.1)
+            train_variance = tf.assign(pop_variance, pop_variance * 0.9 + batch_variance * 0.1)
+            with tf.control_dependencies([train_mean, train_variance]):
+                return tf.nn.batch_normalization(layer, batch_mean, batch_variance, None,
+                                                 None, 1e-3)
+
+        def batch_norm_inference():
+            return tf.nn.batch_normalization(layer, pop_mean, pop_variance, None, None, 1e-3)
+        out = tf.cond(is_training, batch_norm_training, batch_norm_inference)
+        feed = {inputs: [[1., 2.], [3., 6.]]}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            trained = sess.run(out, {**feed, is_training: True})
+            inferred = sess.run(out, {**feed, is_training: False})
+            stats = sess.run([pop_mean, pop_variance])
+    # TF 2.21
+    np.testing.assert_allclose(trained, [[-0.9995003938674927, 0.9999687671661377],
+                                         [0.9995005130767822, -0.9999687671661377]], rtol=1e-6)
+    np.testing.assert_allclose(stats, [[0.2, -0.8], [1.0, 2.5]], rtol=1e-6)
+    np.testing.assert_allclose(inferred, [[0.7996003031730652, -2.0234532356262207],
+                                          [2.7986011505126953, -7.082086086273193]], rtol=1e-6)
