@@ -231,3 +231,14 @@ def test_batch_norm_lesson_population_statistics():
     np.testing.assert_allclose(stats, [[0.2, -0.8], [1.0, 2.5]], rtol=1e-6)
     np.testing.assert_allclose(inferred, [[0.7996003031730652, -2.0234532356262207],
                                           [2.7986011505126953, -7.082086086273193]], rtol=1e-6)
+
+
+def test_concat_of_one_tensor_is_that_tensor():
+    # Udacity's Anna KaRNNa: seq_output = tf.concat(lstm_output, axis=1) with dynamic_rnn's
+    # one [batch, steps, units] tensor is the tensor itself (TF wraps it in a list); it
+    # was read as a list of its rows and joined, silently reordering the reshape after it
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(12.).reshape(2, 3, 2), tf.float32)
+        c = tf.concat(x, axis=1)
+        assert c.shape.as_list() == [2, 3, 2]   # TF 2.21
+        np.testing.assert_array_equal(tf.Session().run(c), np.arange(12.).reshape(2, 3, 2))
