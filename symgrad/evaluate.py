@@ -86,6 +86,7 @@ def needed(outputs, feeds=()):
     (with the nodes that bind sizes read from values, ``ops.valued``, which shapes
     among them depend on)."""
     seen, stack = set(), [n for n in outputs if n is not None]
+    fed = None
     while stack:
         node = stack.pop()
         if node not in seen:
@@ -93,13 +94,24 @@ def needed(outputs, feeds=()):
             if node not in feeds:
                 stack.extend(node.inputs)
         if not stack:   # (also when the last node popped was seen already)
-            stack = _binders(seen)
+            fed = _fed_sizes(feeds) if fed is None else fed
+            stack = _binders(seen, fed)
     return sorted(seen, key=lambda n: n.id)
 
 
-def _binders(nodes):
+def _fed_sizes(feeds):
+    """The size symbols the shapes of fed nodes bind (``values.bind_dims``): a loop
+    body's parameters carry the sizes of the outer tensors they stand for, so the
+    outer node that read them from values is not run again inside the body (where a
+    session's random draws differ at each step)."""
+    return {d.symbol for node in feeds if node.shape is not None
+            for d in node.shape if isinstance(d, Dim) and d.symbol is not None}
+
+
+def _binders(nodes, fed=frozenset()):
     """The nodes binding the value-read sizes in the shapes of ``nodes`` that are not
-    among them (a gradient's zeros have the mask's count, not the mask node)."""
+    among them (a gradient's zeros have the mask's count, not the mask node), except
+    sizes the feeds bind (``fed``)."""
     found, sizes = {}, None
     for node in nodes:
         if node.shape is None or is_static(node.shape):
@@ -110,7 +122,7 @@ def _binders(nodes):
             return []
         for d in node.shape:
             if isinstance(d, Dim):
-                for symbol in d.expr.free_symbols:
+                for symbol in d.expr.free_symbols - fed:
                     binder = sizes.get(symbol)
                     if binder is not None and binder not in nodes:
                         found[binder] = None

@@ -326,8 +326,9 @@ def test_updates_inside_a_cond_branch_are_refused_with_the_form_that_works():
             with tf.control_dependencies([outside]):
                 return tf.identity(batch_mean), tf.identity(batch_var)
 
-        def apply_inside():
-            op = ema.apply([batch_mean])
+        def apply_inside():   # (shadow variables made in a branch: refused; assigns of
+            # variables made outside are lifted out of the branch, test_compat_probe10c)
+            op = tf.train.ExponentialMovingAverage(decay=0.5).apply([batch_mean])
             with tf.control_dependencies([op]):
                 return tf.identity(batch_mean), tf.identity(batch_var)
         for branch, words in ((mean_var_with_update, "control_dependencies"),

@@ -218,6 +218,18 @@ class BinaryHead(ClassifierHead):
     def __init__(self, **kwargs):
         super().__init__(2, **kwargs)
 
+    def labels(self, labels, logits):
+        """Float labels stay floats in [0, 2), as TF's binary head takes them (the ML
+        crash course's ``(value > 265000).astype(float)`` targets); others are ids."""
+        column = _as_column(labels, 1, "classifier")
+        if self._vocab is not None or column.dtype.kind != "f":
+            return super().labels(labels, logits)
+        column = _f.cast(column, np.float32)
+        checks = [assert_less(column, np.float32(2), message="Labels must <= n_classes - 1"),
+                  assert_greater_equal(column, np.float32(0), message="Labels must >= 0")]
+        with control_dependencies(checks):
+            return _f.identity(column)
+
     def predictions(self, logits):
         two = _f.concat([_f.zeros_like(logits), logits], axis=-1)
         return {"logits": logits, "logistic": _f.sigmoid(logits),

@@ -26,7 +26,9 @@ from ..errors import ArgumentError
 from ..graph import Node
 from ..ops.deferred import scalar_by_contract, unknown_rank
 from ..tracing import constant, get_default_graph
+from . import cond_updates as _cond_updates
 from .state import state_of
+from .variables import GraphKeys
 from .tensor_array import TensorArray, as_loop_vars
 
 __all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
@@ -46,11 +48,13 @@ def _tf_structure(values):
     return structure([_tf_tensor(v) for v in flat])
 
 
-def _pure(fn, what):
+def _pure(fn, what, recorder=None):
     """``fn``, refusing to make an operation that changes a variable: symgrad's branches
     and loop bodies are functions of their inputs, traced once, so an update made in
     one (``tf.assign_add`` under ``control_dependencies``, batch norm's moving averages)
-    would never run -- a silently different program."""
+    would never run -- a silently different program.  With a ``recorder`` (a cond's
+    branch), assigns are recorded instead, to be lifted out (``cond_updates``), and the
+    traced function returns ``(out, recorder)``."""
     if fn is None or not callable(fn):
         return fn
     state = state_of(get_default_graph())
@@ -59,8 +63,24 @@ def _pure(fn, what):
         before = len(state.operations)
         inner = state_of(get_default_graph())   # (the branch's or body's own graph)
         waits = len(inner.control_of)
+        owned = _variable_count(state)
         out = fn(*args, **kwargs)
         made = [op for op in list(state.operations.values())[before:] if op.effect is not None]
+        waited = [op for ops in list(inner.control_of.values())[waits:] for op in ops
+                  if _changes_state(op)]
+        # (lifted: assigns the outputs wait for, all of them; an assign nothing waits
+        # for would not run in TF either, and stays refused)
+        # (a branch making variables, ema.apply's shadows, is not traced twice: refused)
+        if recorder is not None and made and all(_cond_updates.liftable(op) for op in made) \
+                and set().union(*(_effects(op) for op in waited)) == set(made) \
+                and _variable_count(state) == owned \
+                and not _cond_updates.reads_updated(out, made):
+            for op in made:   # (never run as they are: their values leave the branch)
+                state.operations.pop(op.name, None)
+            local = _cond_updates.Recorder()
+            local.ops = made
+            recorder.ops += made
+            return out, local
         if made:
             raise ArgumentError(
                 f"{what} makes {made[0].name!r}, an operation that changes a variable; "
@@ -69,16 +89,31 @@ def _pure(fn, what):
                 "v.assign(tf.cond(p, lambda: v + 1.0, lambda: v)); for moving averages, "
                 "make ema.apply(...) outside, run it with the training step "
                 "(tf.group(train_op, ema_apply_op)) and let the branch pick the values")
-        waited = [op for ops in list(inner.control_of.values())[waits:] for op in ops
-                  if _changes_state(op)]
         if waited:
             raise ArgumentError(
                 f"{what} uses tf.control_dependencies on {waited[0].name!r}, an operation "
                 "that changes variables; inside a branch or loop body it would never run.  "
                 "Run it outside, with the training step: e.g. tf.group(train_op, "
                 "ema_apply_op), and let the branch only pick values")
-        return out
+        return (out, _cond_updates.Recorder()) if recorder is not None else out
     return traced
+
+
+def _variable_count(state):
+    return sum(len(state.collection(key)) for key in
+               (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES))
+
+
+def _effects(op, seen=None):
+    """The operations with an effect that running ``op`` runs (itself, its control inputs)."""
+    seen = set() if seen is None else seen
+    if id(op) in seen:
+        return set()
+    seen.add(id(op))
+    found = {op} if op.effect is not None else set()
+    for o in op.control_inputs:
+        found |= _effects(o, seen)
+    return found
 
 
 def _changes_state(op, seen=None):
@@ -96,11 +131,33 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar; a
     # predicate or branches of unknown rank are recorded by control.cond itself)
     pred = pred if unknown_rank(pred) and "call" in pred.attrs else scalar_by_contract(pred)
-    out = _control.cond(pred, _pure(true_fn, "cond(true_fn)"),
-                        _pure(false_fn, "cond(false_fn)"), name=name)
+    out = _cond_lifting(pred, true_fn, false_fn, name)
     if not strict and isinstance(out, (list, tuple)) and len(out) == 1:
         return out[0]   # (TF1 unpacks a branch's one-element list unless strict=True)
     return out
+
+
+def _cond_lifting(pred, true_fn, false_fn, name):
+    """``control.cond`` of the branches, their variable updates lifted out of them
+    (``cond_updates``): traced once to find what they assign, again to return it."""
+    if not (callable(true_fn) and callable(false_fn)):
+        return _control.cond(pred, true_fn, false_fn, name=name)
+    recorder = _cond_updates.Recorder()
+    first = [_pure(fn, f"cond({side})", recorder)
+             for fn, side in ((true_fn, "true_fn"), (false_fn, "false_fn"))]
+    out = _control.cond(pred, *[_first_only(fn) for fn in first], name=name)
+    variables = recorder.variables()
+    if not variables:
+        return out
+    again = [_cond_updates.with_new_values(
+        _pure(fn, f"cond({side})", _cond_updates.Recorder()), variables)
+        for fn, side in ((true_fn, "true_fn"), (false_fn, "false_fn"))]
+    out, news = _control.cond(pred, *again, name=name)
+    return _cond_updates.assign_then(out, variables, news)
+
+
+def _first_only(traced):
+    return lambda *args, **kwargs: traced(*args, **kwargs)[0]
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):

@@ -2,7 +2,8 @@
 
 - ``tf.multinomial(logits, n)`` / ``tf.random.categorical``: n class indices per row,
   by the Gumbel-max rule (``argmax(logits + g)``, g = -log(-log u) for uniform u), the
-  numbers drawn anew at each ``Session.run`` like TF1's other random ops (``ops.draws``).
+  numbers drawn anew at each ``Session.run`` like TF1's other random ops (``ops.draws``);
+  with an op seed, TF's own samples (its kernel's rule over ``ops.philox``'s doubles).
 - ``tf.distributions.Normal(loc, scale)``: ``log_prob``, ``prob``, ``cdf``,
   ``entropy``, ``mean``, ``stddev``, ``variance``, ``sample``; and ``Categorical(logits=
   or probs=)``: ``log_prob``, ``prob``, ``entropy``, ``sample``.  Their formulas are

@@ -6,10 +6,12 @@ order); a box is kept if its score is above ``score_threshold``, fewer than
 ``max_output_size`` are kept so far, and its IoU with every box kept before is at most
 ``iou_threshold``.  IoU is TF's: corners in either order, 0 where a box has no area.
 The greedy pass is a ``tf.while_loop`` over the boxes carrying the mask of boxes still
-alive; the result's length is known when the values are (``boolean_mask``).  Indices
+alive; the result's length is known when the values are (``boolean_mask``).  The number
+of boxes and ``max_output_size`` may be known only then too (boxes a mask kept, a
+variable's limit).  Indices
 carry no gradient, as in TF.
 
-Sits in ``compat``; imports ``tracing`` and ``control``.
+Sits in ``compat``; imports ``tracing``, ``control`` and ``sorting``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -24,8 +26,10 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
-from ..tracing.arrays import static_value
+from ..graph import Node
+from ..tracing.arrays import known_now, static_value
 from .control import while_loop
+from .sorting import argsort
 
 __all__ = ["non_max_suppression"]
 
@@ -51,23 +55,37 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
     """``tf.image.non_max_suppression`` (module docstring): int32 indices into boxes."""
     b = _t.cast(_t.as_tensor(boxes), np.float32)
     s = _t.cast(_t.as_tensor(scores), np.float32)
-    if b.ndim != 2 or b.shape[1] != 4 or not isinstance(b.shape[0], int):
-        raise ShapeError(f"non_max_suppression: boxes [num_boxes, 4] with a number of boxes "
-                         f"known when the graph is built, got shape {b.shape}")
+    if b.ndim != 2 or b.shape[1] != 4:
+        raise ShapeError(f"non_max_suppression: boxes [num_boxes, 4], got shape {b.shape}")
+    limit = _limit(max_output_size)
     n = b.shape[0]
-    limit = int(static_value(max_output_size, "non_max_suppression(max_output_size)"))
-    _, order = _t.top_k(s, k=n)
+    if isinstance(n, int):
+        _, order = _t.top_k(s, k=n)
+        count, slots = n, None
+    else:   # (boxes a boolean_mask kept, YOLO's filter: a count known with the values)
+        order = argsort(s, direction="DESCENDING", stable=True)
+        count = _t.shape(b, out_type=np.int32)[0]
+        slots = _t.range(count)
     iou = _iou(_t.gather(b, order))
     alive = _t.cast(_t.gather(s, order) > np.float32(score_threshold), np.float32)
     threshold = np.float32(iou_threshold)
 
-    def body(i, alive, chosen, count):
-        take = alive[i] * _t.cast(count < limit, np.float32)
-        here = _t.one_hot(i, n, dtype=np.float32)
+    def body(i, alive, chosen, taken):
+        take = alive[i] * _t.cast(taken < limit, np.float32)
+        here = (_t.one_hot(i, n, dtype=np.float32) if slots is None
+                else _t.cast(_t.equal(slots, i), np.float32))
         chosen = chosen + take * here
         alive = alive * (1.0 - take * _t.cast(iou[i] > threshold, np.float32)) * (1.0 - here)
-        return i + 1, alive, chosen, count + take
-    _, _, chosen, _ = while_loop(lambda i, *_: i < n, body,
-                                 [_t.constant(0), alive, _t.zeros([n], np.float32),
+        return i + 1, alive, chosen, taken + take
+    _, _, chosen, _ = while_loop(lambda i, *_: i < count, body,
+                                 [_t.constant(np.int32(0)), alive, _t.zeros_like(alive),
                                   _t.constant(np.float32(0.0))])
     return _t.boolean_mask(_t.cast(order, np.int32), chosen > 0.5, name=name)
+
+
+def _limit(max_output_size):
+    """The most boxes to keep: a number, or a tensor read when the values arrive (the
+    YOLO assignment's ``K.variable(max_boxes, dtype='int32')``)."""
+    if isinstance(max_output_size, Node) and not known_now(max_output_size):
+        return _t.cast(max_output_size, np.float32)
+    return np.float32(int(static_value(max_output_size, "non_max_suppression(max_output_size)")))

@@ -98,8 +98,9 @@ MISSING = {
                     "histograms)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
                "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
-               "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses and "
-               "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
+               "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses, "
+               "contrib.opt.ScipyOptimizerInterface and "
+               "contrib.estimator.clip_gradients_by_norm are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
     "contrib.slim": "of TF-Slim, symgrad has the layers (conv1d/2d/3d, fully_connected, "
                     "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, conv2d_transpose, "

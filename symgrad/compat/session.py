@@ -160,6 +160,7 @@ class Session:
         OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
+        self._memo = {}   # what this run computed already (``_read``)
         self._executions = Executions()   # (and those with TF's seeds, TF's next numbers)
 
     def __enter__(self):
@@ -235,8 +236,12 @@ class Session:
         ops, tensors = [], []
         _collect(fetches, ops, tensors, None, self.graph)
         _check_graph(tensors, self.graph)
-        with run_number(self._runs, self._executions):
-            found = self._execute(ops, tensors, feeds)
+        outer, self._memo = self._memo, {}
+        try:
+            with run_number(self._runs, self._executions):
+                found = self._execute(ops, tensors, feeds)
+        finally:
+            self._memo = outer
         self._runs += 1
         return _tf1_structure(_rebuild(fetches, found))
 
@@ -326,8 +331,15 @@ class Session:
         return plan
 
     def _read(self, reads, feeds):
+        # TF runs each op once per ``run``: a tensor an earlier read of this run computed
+        # keeps that value (the 6_lstm notebook's loss, read after the assigns it waits
+        # for, uses the outputs those assigns saved, not outputs recomputed from the
+        # saved state they wrote).  Variables are read anew: TF1's reads of a reference
+        # variable happen when the op reading it runs.
         if not reads:
             return []
+        if self._memo:
+            feeds = {**self._memo, **feeds}
         slots = state_of(self.graph).next_slots
         if slots:   # get_next's tensors: the iterators' next elements, once per run
             wanted = [p for p in self._plan(reads, feeds)[3] if p in slots]
@@ -366,6 +378,8 @@ class Session:
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        self._memo.update((n, v) for n, v in values.items()
+                          if n.inputs and n not in feeds and not isinstance(n, Variable))
         prints = state_of(self.graph).prints
         if prints:
             for node in [n for n in prints if n in values]:

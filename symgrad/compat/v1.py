@@ -83,6 +83,7 @@ from . import checkpoints as _checkpoints
 from . import schedules as _schedules
 from . import averages as _averages
 from . import slim_api as _slim_api
+from . import contrib_estimator as _contrib_estimator
 from . import contrib_opt as _contrib_opt
 from . import seq2seq as _seq2seq
 from . import custom as _custom
@@ -309,6 +310,8 @@ contrib = _runtime.namespace(
                            static_bidirectional_rnn=_rnn.static_bidirectional_rnn,
                            **_v1_ops.CELLS),
     **_slim_api.CONTRIB,
+    estimator=_runtime.namespace(
+        "contrib.estimator", clip_gradients_by_norm=_contrib_estimator.clip_gradients_by_norm),
     seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss),
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,

@@ -205,17 +205,22 @@ def _value_for(ref, value, name):
     else:
         with ref.graph.as_default():
             node = constant(np.asarray(value, dtype=ref.dtype))
-    if node.shape != ref.shape and _broadcast(node.shape, ref.shape) != ref.shape:
+    if not _fits(node.shape, ref.shape):
         raise ValueError(f"{name}: shapes of {ref.name!r} {ref.shape} and the value "
                          f"{node.shape} are incompatible")
     return node
 
 
-def _broadcast(shape, target):
-    try:
-        return np.broadcast_shapes(shape, target)
-    except ValueError:
-        return None
+def _fits(shape, target):
+    """Whether a value of static ``shape`` can set a variable of ``target``'s shape: it
+    broadcasts to it, or it may once its unknown dimensions arrive (a gradient through an
+    unshaped placeholder has unknown rank; its value is checked when it is applied)."""
+    if shape is None or shape == target:
+        return True
+    if len(shape) > len(target):
+        return False
+    tail = target[len(target) - len(shape):]
+    return all(d is None or d == 1 or d == t for d, t in zip(shape, tail))
 
 
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):

@@ -354,8 +354,9 @@ def broadcast_to(input: TensorLike, shape: Sequence[int], name: str | None = Non
 
 @_public
 def concat(values: Sequence[TensorLike], axis: int, name: str | None = None) -> Tensor:
-    """Tensors joined along ``axis``."""
-    xs = _lift(list(values))
+    """Tensors joined along ``axis``; a single tensor (not a list) is itself, as in TF
+    (Udacity's char-RNN: ``tf.concat(outputs, axis=1)`` of dynamic_rnn's one tensor)."""
+    xs = _lift(list(values) if isinstance(values, (list, tuple)) else [values])
     if not xs:
         raise ValueError("concat(values): needs at least one tensor")
     axis = normalize_axis(axis, xs[0].ndim, "concat")[0]
