@@ -73,11 +73,22 @@ def tf_drawn(shape, kind, seed, dtype, a, b, name):
         return _tf_integers(shape, seeds, dtype, a, b, name)
     if np.dtype(dtype) not in (np.float32, np.float64):
         return None
-    t = np.dtype(dtype).type
     numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds), tf_dist(kind, dtype))
     z = _t.cast(numbers, np.dtype(dtype))
-    scale = t(b) - t(a) if kind == "uniform" else t(b)
-    return as_tf1(_t.add(_t.multiply(z, constant(scale)), constant(t(a)), name=name))
+    a, b = (_parameter(v, dtype) for v in (a, b))   # numbers or tensors (stddev=1/tf.sqrt(n))
+    scale = _t.subtract(b, a) if kind == "uniform" else b
+    return as_tf1(_t.add(_t.multiply(z, scale), a, name=name))
+
+
+def _parameter(value, dtype):
+    """A mean, stddev or bound in ``dtype``: a tensor as it is (TF converts it to the
+    draw's dtype and refuses another), a number as a constant."""
+    if isinstance(value, Node):
+        if value.dtype != np.dtype(dtype):
+            raise TypeError(f"a random op's parameter {value.name!r} is {value.dtype}, "
+                            f"the draw is {np.dtype(dtype)}: cast it with tf.cast")
+        return value
+    return constant(np.dtype(dtype).type(value))
 
 
 def seeded_dropout(x, rate, noise_shape, seed, name):

@@ -26,6 +26,7 @@ from .. import tracing as _t
 from ..graph import Node
 from .state import Operation, state_of
 from .tensor import TF1Tensor, constant, tf_dtype_arg
+from .variable_value import ValueSlot
 
 
 class GraphKeys:
@@ -62,6 +63,8 @@ def tf_dtype(value, dtype):
 
 class Variable(_t.Variable, TF1Tensor):
     """``tf.Variable``: float32 for Python floats; needs an initializer run in a session."""
+
+    value = ValueSlot()   # the numbers, also callable: TF1's v.value() (variable_value)
 
     def tf_text(self):
         """TF1's ``str`` and ``repr`` of a variable: a reference variable's dtype ends in
@@ -136,9 +139,6 @@ class Variable(_t.Variable, TF1Tensor):
 
     def read_value(self):
         return _t.identity(self)
-
-    def value(self):
-        return self
 
     def set_shape(self, shape):
         if tuple(shape) != self.shape:
