@@ -74,3 +74,67 @@ def test_a_clip_fetched_beside_the_step_does_not_undo_the_step():
             sess.run([train, clip], {x: [[1., 2., 3.], [-1., 0.5, 2.]]})
             np.testing.assert_allclose(sess.run(p), [0.79684, -0.74927, -1.27211],
                                        rtol=1e-4)
+
+
+def test_seeded_dropout_of_a_shapeless_keep_prob_keeps_the_shape():
+    # dennybritz's TextCNN: dropout_keep_prob = tf.placeholder(tf.float32); with an op
+    # seed the result had unknown rank, so tf.layers.dense refused it and the embedding's
+    # gradient was dense instead of TF's IndexedSlices
+    with tf.Graph().as_default():
+        h = tf.constant([[1., 2., 3.], [4., 5., 6.]])
+        k = tf.placeholder(tf.float32)
+        d = tf.nn.dropout(h, k, seed=1)
+        y = tf.layers.dense(d, 2, kernel_initializer=tf.glorot_uniform_initializer(seed=2))
+        table = tf.Variable(tf.ones([5, 3]))
+        e = tf.nn.dropout(tf.nn.embedding_lookup(table, tf.constant([[1, 3]])), k, seed=3)
+        g = tf.gradients(tf.reduce_sum(e), table)[0]
+        assert (d.shape, y.shape, e.shape) == ((2, 3), (2, 2), (1, 2, 3))
+        assert type(g).__name__ == "IndexedSlices"
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            d_value, y_value, rows = sess.run([d, y, g.values], {k: 0.5})
+    # TF 2.21
+    np.testing.assert_array_equal(d_value, [[0., 4., 0.], [0., 10., 0.]])
+    np.testing.assert_allclose(y_value, [[-0.2645111, -0.1580095], [-0.6612778, -0.3950238]],
+                               rtol=1e-6)
+    np.testing.assert_array_equal(rows, [[0., 0., 2.], [0., 2., 0.]])
+
+
+def test_legacy_rnn_decoder_with_a_loop_function_and_a_fed_tuple_state():
+    # sherjilozair/char-rnn-tensorflow: legacy_seq2seq.rnn_decoder (missing before) and
+    # sample.py's feed {model.initial_state: state} (a tuple key was refused)
+    with tf.Graph().as_default():
+        tf.get_variable_scope().set_initializer(tf.glorot_uniform_initializer(seed=4))
+        cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(3),
+                                            tf.nn.rnn_cell.GRUCell(2)])
+        table = tf.get_variable("table", [4, 2])
+        ids = tf.placeholder(tf.int32, [2, 3])
+        steps = [tf.squeeze(s, [1]) for s in tf.split(tf.nn.embedding_lookup(table, ids), 3, 1)]
+
+        def loop(prev, i):
+            return tf.nn.embedding_lookup(table, tf.stop_gradient(tf.argmax(prev, 1)))
+        init = cell.zero_state(2, tf.float32)
+        outputs, state = tf.contrib.legacy_seq2seq.rnn_decoder(steps, init, cell,
+                                                               loop_function=loop, scope="dec")
+        names = [v.name for v in tf.trainable_variables()]
+        g = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(outputs[-1]), table)[0])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            s0 = sess.run(init)
+            s0 = (s0[0]._replace(c=s0[0].c + 0.5), s0[1] - 0.25)
+            out, st, gv = sess.run([outputs, state, g], {ids: [[1, 2, 3], [0, 3, 1]], init: s0})
+    # TF 2.21 (TF 1.15's rnn_decoder written with its core ops: TF 2.21 has no contrib)
+    assert names == ['table:0', 'dec/multi_rnn_cell/cell_0/basic_lstm_cell/kernel:0',
+                     'dec/multi_rnn_cell/cell_0/basic_lstm_cell/bias:0',
+                     'dec/multi_rnn_cell/cell_1/gru_cell/gates/kernel:0',
+                     'dec/multi_rnn_cell/cell_1/gru_cell/gates/bias:0',
+                     'dec/multi_rnn_cell/cell_1/gru_cell/candidate/kernel:0',
+                     'dec/multi_rnn_cell/cell_1/gru_cell/candidate/bias:0']
+    np.testing.assert_allclose(out, [[[-0.1527327, -0.2135183], [-0.1646704, -0.2180952]],
+                                     [[-0.0801492, -0.2039358], [-0.1034389, -0.2119496]],
+                                     [[-0.0326315, -0.2127412], [-0.0593176, -0.2231032]]],
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(st[0].h, [[0.3301422, -0.2364936, -0.0582486],
+                                         [0.3457161, -0.188393, 0.0272454]], rtol=1e-5)
+    np.testing.assert_allclose(gv, [[-0.1309789, 0.1373178], [0.0337116, 0.0354146],
+                                    [0, 0], [0, 0]], rtol=1e-5, atol=1e-7)

@@ -460,12 +460,20 @@ def _sized_by(order, slots, feeds, unfed):
 
 
 def _expand_feeds(feed_dict):
-    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors."""
-    if not any(hasattr(k, "_feed_parts") for k in feed_dict):
+    """A composite key (a ``tf.SparseTensor``: ``_feed_parts``) fed as its tensors; a
+    tuple key (an RNN state: char-rnn's ``{model.initial_state: state}``) fed member by
+    member from a value of the same structure, as TF1 does."""
+    if not any(hasattr(k, "_feed_parts") or isinstance(k, tuple) for k in feed_dict):
         return feed_dict
     out = {}
     for k, v in feed_dict.items():
-        out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
+        if isinstance(k, tuple):
+            if not isinstance(v, (tuple, list)) or len(v) != len(k):
+                raise ValueError(f"feed_dict: the key {k!r} is a structure of {len(k)} "
+                                 f"tensors; feed it a value of the same structure")
+            out.update(_expand_feeds(dict(zip(k, v))))
+        else:
+            out.update(k._feed_parts(v) if hasattr(k, "_feed_parts") else {k: v})
     return out
 
 

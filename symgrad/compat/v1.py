@@ -83,6 +83,7 @@ from . import averages as _averages
 from . import slim_api as _slim_api
 from . import contrib_opt as _contrib_opt
 from . import seq2seq as _seq2seq
+from . import legacy_seq2seq as _legacy_seq2seq
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -304,7 +305,9 @@ contrib = _runtime.namespace(
     seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss),
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
-        sequence_loss_by_example=_seq2seq.sequence_loss_by_example))
+        sequence_loss_by_example=_seq2seq.sequence_loss_by_example,
+        rnn_decoder=_legacy_seq2seq.rnn_decoder,
+        basic_rnn_seq2seq=_legacy_seq2seq.basic_rnn_seq2seq))
 _data_helpers = dict(
     shuffle_and_repeat=lambda buffer_size, count=None, seed=None: (
         lambda ds: ds.shuffle(buffer_size, seed).repeat(count)),

@@ -31,7 +31,7 @@ from . import more_ops as _more_ops
 from . import rnn as _rnn
 from . import rnn_wrappers as _rnn_wrappers
 from . import rows as _rows
-from ..ops.deferred import deferrable
+from ..ops.deferred import deferrable, scalar_by_contract
 from .runtime import namespace
 from .tensor import tf1_results
 from ..tracing import linalg as _linalg
@@ -108,6 +108,9 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     """TF1's ``dropout(x, keep_prob)`` (or ``rate=``): a mask drawn anew at each
     ``Session.run``, from TF's seed (TF's own mask with an op seed)."""
     if rate is not None or keep_prob is not None:
+        # scalars by contract: a shapeless placeholder(tf.float32) keep_prob must not
+        # make the result's rank unknown (TextCNN's dropout_keep_prob, with a seed)
+        rate, keep_prob = scalar_by_contract(rate), scalar_by_contract(keep_prob)
         tf_rate = rate if rate is not None else _t.subtract(1.0, keep_prob) if isinstance(
             keep_prob, Node) else 1.0 - float(keep_prob)
         seeded = _distributions.seeded_dropout(x, tf_rate, noise_shape, seed, name)
