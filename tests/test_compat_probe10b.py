@@ -138,3 +138,13 @@ def test_legacy_rnn_decoder_with_a_loop_function_and_a_fed_tuple_state():
                                          [0.3457161, -0.188393, 0.0272454]], rtol=1e-5)
     np.testing.assert_allclose(gv, [[-0.1309789, 0.1373178], [0.0337116, 0.0354146],
                                     [0, 0], [0, 0]], rtol=1e-5, atol=1e-7)
+
+
+def test_the_global_step_is_named_in_the_open_variable_scope():
+    # the PTB model makes it inside tf.variable_scope("Model") under tf.name_scope("Train")
+    with tf.Graph().as_default():
+        with tf.variable_scope("Model"):
+            with tf.name_scope("Train"):
+                step = tf.train.get_or_create_global_step()
+        assert step.name == "Model/global_step:0"          # TF 2.21
+        assert tf.train.get_global_step() is step

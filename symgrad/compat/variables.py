@@ -364,7 +364,10 @@ def create_global_step(graph=None):
     graph = graph or _graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
-    with graph.as_default(), graph.absolute_scope(""):
+    # TF makes it with get_variable: named in the variable scope open now (PTB's
+    # "Model/global_step"), whatever name scopes are open
+    scopes = state_of(graph).var_scopes
+    with graph.as_default(), graph.absolute_scope(scopes[-1].name if scopes else ""):
         step = Variable(np.int64(0), trainable=False, name="global_step",
                         collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
     return step
