@@ -148,3 +148,31 @@ def test_the_global_step_is_named_in_the_open_variable_scope():
                 step = tf.train.get_or_create_global_step()
         assert step.name == "Model/global_step:0"          # TF 2.21
         assert tf.train.get_global_step() is step
+
+
+def test_seeded_multinomial_draws_tfs_samples_run_after_run():
+    # REINFORCE agents sample actions with tf.multinomial(logits, 1, seed=...): the
+    # samples were symgrad's own (Gumbel-max); now TF's kernel's, from TF's stream
+    logits = np.array([[0., 1., 2., 3.], [1., 1., 1., 1.], [-1., 5., 0., -np.inf],
+                       [2., -3., 0.5, 0.]], np.float32)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4])
+        s1 = tf.multinomial(x, 3, seed=5)
+        s2 = tf.random.categorical(x, 7, seed=6, dtype=tf.int32)
+        tf.set_random_seed(3)
+        s3 = tf.multinomial(tf.log([[0.1, 0.2, 0.7], [0.5, 0.5, 0.0]]), 5, seed=1)
+        assert (s1.dtype, s2.dtype) == (np.int64, np.int32)
+        with tf.Session() as sess:
+            runs = [sess.run([s1, s2, s3], {x: logits}) for _ in range(2)]
+    # TF 2.21, two runs of one session
+    want = [([[1, 3, 3], [2, 0, 2], [1, 1, 1], [2, 2, 0]],
+             [[2, 2, 3, 3, 3, 3, 3], [3, 1, 1, 0, 1, 2, 3], [1, 1, 1, 1, 1, 1, 1],
+              [2, 0, 2, 3, 0, 2, 0]],
+             [[1, 0, 2, 2, 2], [1, 1, 1, 1, 0]]),
+            ([[3, 3, 3], [3, 3, 0], [1, 1, 1], [0, 0, 0]],
+             [[0, 0, 3, 3, 2, 3, 3], [3, 2, 3, 1, 1, 2, 3], [1, 1, 1, 1, 1, 1, 1],
+              [0, 2, 2, 0, 0, 3, 2]],
+             [[0, 2, 2, 2, 2], [0, 0, 0, 1, 1]])]
+    for got, expected in zip(runs, want):
+        for value, w in zip(got, expected):
+            np.testing.assert_array_equal(value, w)

@@ -153,10 +153,32 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=np.int64
     if x.ndim != 2:
         raise ArgumentError(f"multinomial: logits of shape {x.shape}; give [batch, classes]")
     n = int(num_samples)
+    seeds = _init.tf_seeds(seed)
+    if seeds is not None:
+        return _tf_multinomial(x, n, seeds, output_dtype, name)
     gumbel = -_t.log(-_t.log(_uniform((x.shape[0], n, x.shape[1]), seed)))
     scores = _t.expand_dims(_t.cast(x, np.float64), 1) + gumbel
     return as_tf1(_t.argmax(scores, axis=-1, output_type=np.dtype(output_dtype),
                             name=name or "multinomial"))
+
+
+def _tf_multinomial(x, n, seeds, output_dtype, name):
+    """TF's own samples where the seeds fix them, as its CPU kernel finds them: per row,
+    the running sum of exp(logit - max) over the finite logits (in double precision),
+    and for each sample the number of those sums at most u * total, u a double of TF's
+    stream (``ops.philox.categorical``)."""
+    finite = _t.is_finite(x)
+    lowest = _t.zeros_like(x) + x.dtype.type(-np.inf)
+    top = _t.reduce_max(_t.where(finite, x, lowest), axis=1, keepdims=True)
+    x64, top = _t.cast(x, np.float64), _t.cast(top, np.float64)
+    weights = _t.where(finite, _t.exp(x64 - top), _t.zeros_like(x64))
+    cdf = _t.cumsum(weights, axis=1)
+    u = draw_like(_f.zeros((x.shape[0], n), np.float64), tf_key(seeds),
+                  tf_dist("categorical", np.float64))
+    wanted = u * cdf[:, -1:]
+    below = _t.less_equal(_t.expand_dims(cdf, 1), _t.expand_dims(wanted, 2))
+    return as_tf1(_t.reduce_sum(_t.cast(below, np.dtype(output_dtype)), axis=2,
+                                name=name or "multinomial"))
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):

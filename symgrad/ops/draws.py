@@ -103,7 +103,7 @@ def drawn_numbers(shape, key, dist="uniform"):
         kind, dtype = dist[3:].rsplit("-", 1)
         if not steps:   # (inside a loop body: symgrad's own numbers, below)
             return _tf_numbers(size, key, kind, dtype, run)
-        dist = kind
+        dist = "uniform" if kind == "categorical" else kind
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
@@ -119,8 +119,9 @@ def drawn_numbers(shape, key, dist="uniform"):
 def tf_dist(kind, dtype, low=None, high=None):
     """The ``dist`` of a draw of TF's own stream: ``kind`` "uniform" or "normal" made in
     ``dtype`` (float32 or float64) as TF's kernel makes them, "uniform" integers of
-    ``dtype`` (int32, int64) in [low, high), or "perm": an order of the first axis as
-    ``RandomShuffle`` draws it."""
+    ``dtype`` (int32, int64) in [low, high), "perm": an order of the first axis as
+    ``RandomShuffle`` draws it, or "categorical": the float64 uniforms of a
+    ``Multinomial`` of shape (rows, samples)."""
     if kind == "perm":
         return "tf-perm-int64"
     if np.dtype(dtype).kind in "iu":
@@ -146,7 +147,8 @@ def tf_key(seeds):
 def _tf_numbers(size, key, kind, dtype, run):
     from . import philox
     executions = _EXECUTIONS.get()
-    amount = philox.shuffle_reserved(size) if kind == "perm" else philox.reserved(size)
+    amount = philox.shuffle_reserved(size) if kind == "perm" else \
+        philox.categorical_reserved(size) if kind == "categorical" else philox.reserved(size)
     start = executions.start(key, run, amount) if executions is not None and run is not None \
         else 0
     seeds = divmod(int(key) % 2**62, 2**31)

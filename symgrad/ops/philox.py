@@ -148,6 +148,22 @@ def uniform_int(shape, dtype, seeds, low, high, start=0):
     return out[:n].reshape(shape)
 
 
+def categorical_reserved(shape):
+    """How far one ``Multinomial`` execution drawing ``shape`` = (rows, samples) moves
+    the counter: its kernel reserves two numbers (a double) per sample, samples rounded
+    up to a multiple of four, for each row."""
+    rows, samples = (int(d) for d in shape)
+    return _RESERVED_PER_OUTPUT * rows * ((samples + 3) // 4 * 4) * 2
+
+
+def categorical(shape, dtype, seeds, start=0):
+    """The doubles in [0, 1) ``Multinomial``'s CPU kernel draws for ``shape`` = (rows,
+    samples): one stream read on row after row, two words a number, as float64
+    uniforms pair them (TF's kernel splits rows among threads only for batches too
+    large to run on one, each part then skipping ahead; that split is not followed)."""
+    return uniform(shape, np.float64, seeds, start)
+
+
 def shuffle_reserved(shape):
     """How far one ``RandomShuffle`` of a first axis of ``shape[0]`` moves the counter:
     one 32-bit word per swap, four to a call."""
