@@ -67,3 +67,79 @@ def test_greedy_decoding_needs_a_bound_here():
             assert "maximum_iterations" in str(exc)
         else:
             raise AssertionError("dynamic_decode without a bound was accepted")
+
+
+def test_attention_wrapper_with_two_masked_mechanisms():
+    # BahdanauAttention(normalize=True) and LuongAttention(scale=True) over one memory with
+    # lengths [4, 2], attention_layer_size=[3, 2], output_attention=False; every weight
+    # set to a pattern of its shape on both sides (tfa names them differently)
+    def pattern(shape, shift=0.0):
+        n = int(np.prod(shape))
+        return (np.sin(np.arange(n) * 0.37 + n + shift).reshape(shape) * 1.2).astype(np.float32)
+    s2s = tf.contrib.seq2seq
+    with tf.Graph().as_default():
+        memory = tf.constant(pattern([2, 4, 3]))
+        lengths = tf.constant([4, 2])
+        mechanisms = [s2s.BahdanauAttention(3, memory, memory_sequence_length=lengths,
+                                            normalize=True),
+                      s2s.LuongAttention(3, memory, memory_sequence_length=lengths, scale=True)]
+        cell = s2s.AttentionWrapper(tf.nn.rnn_cell.GRUCell(3), mechanisms,
+                                    attention_layer_size=[3, 2], output_attention=False)
+        x = tf.constant(pattern([2, 3, 2], 1.0))
+        out, state, _ = s2s.dynamic_decode(s2s.BasicDecoder(
+            cell, s2s.TrainingHelper(x, tf.constant([3, 2])), cell.zero_state(2, tf.float32)))
+        loss = tf.reduce_sum(out.rnn_output * tf.constant(pattern([2, 3, 3], 2.0))) + \
+            tf.reduce_sum(state.attention)
+        grads = tf.gradients(loss, [memory, x])
+        assert [v.name for v in tf.trainable_variables()][:3] == [
+            "memory_layer/kernel:0", "memory_layer_1/kernel:0",
+            "decoder/attention_wrapper/gru_cell/gates/kernel:0"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for v in tf.trainable_variables():
+                shape = v.shape.as_list()
+                sess.run(v.assign(pattern(shape) if shape else np.float32(0.8)))
+            rnn_output, alignments, attention, (g_memory, g_x) = sess.run(
+                [out.rnn_output, state.alignments, state.attention, grads])
+    # TF 2.21 (tfa.seq2seq)
+    np.testing.assert_allclose(rnn_output, [
+        [[-0.197868, -0.13147, -0.086662], [-0.701991, -0.667726, -0.622167],
+         [-0.896556, -0.929001, -0.946122]],
+        [[-0.213024, -0.245955, -0.239766], [-0.070103, -0.149754, -0.157164],
+         [0.003024, -0.095506, -0.102584]]], rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(alignments[0], [[0.104038, 0.173397, 0.506674, 0.215891],
+                                                [0.545866, 0.454134, 0, 0]], rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(alignments[1], [[0.000432, 0.080887, 0.879469, 0.039212],
+                                                [0.536382, 0.463618, 0, 0]], rtol=2e-4, atol=2e-6)
+    np.testing.assert_allclose(attention, [[-1.382625, -2.522049, -3.320126, 1.559396, -0.383921],
+                                           [1.049127, 1.494061, 1.736782, -1.613281, -0.829424]],
+                               rtol=2e-5)
+    np.testing.assert_allclose(g_memory, [
+        [[0.009366, -0.264862, -0.267162], [0.125806, -0.937126, -0.958537],
+         [1.849364, -0.387745, -1.672064], [0.183622, -0.271439, -0.44257]],
+        [[2.525912, 0.041788, -1.904213], [2.100726, -0.350711, -1.9317], [0, 0, 0],
+         [0, 0, 0]]], rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(g_x, [[[-1.560051, 0.403558], [-0.499232, 0.432502],
+                                      [-0.102016, 0.219344]],
+                                     [[0.939646, 1.581353], [0.207683, -0.477329],
+                                      [0.326226, -0.413913]]], rtol=2e-5, atol=2e-6)
+
+
+def test_layer_objects_of_one_name_get_unique_scopes():
+    # TF 2.21: tf.layers.Dense(name="d") twice makes d/ and d_1/ (the functional
+    # tf.layers.dense(name="e") twice is refused: its name is the scope)
+    with tf.Graph().as_default():
+        x = tf.ones([2, 3])
+        tf.layers.Dense(4, name="d")(x)
+        tf.layers.Dense(4, name="d")(x)
+        with tf.variable_scope("s"):
+            tf.layers.Dense(2, name="d")(x)
+        assert [v.name for v in tf.trainable_variables()] == [
+            "d/kernel:0", "d/bias:0", "d_1/kernel:0", "d_1/bias:0", "s/d/kernel:0", "s/d/bias:0"]
+        tf.layers.dense(x, 3, name="e")
+        try:
+            tf.layers.dense(x, 3, name="e")
+        except ValueError as exc:
+            assert "already exists" in str(exc)
+        else:
+            raise AssertionError("a second tf.layers.dense(name='e') was accepted")

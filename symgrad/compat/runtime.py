@@ -98,7 +98,8 @@ MISSING = {
                     "histograms)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
                "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
-               "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses, "
+               "cells, contrib.seq2seq's sequence_loss, decoders and attention (no beam "
+               "search), contrib.legacy_seq2seq's losses, "
                "rnn_decoder and basic_rnn_seq2seq, and "
                "contrib.opt.ScipyOptimizerInterface are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",

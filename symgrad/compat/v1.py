@@ -85,6 +85,7 @@ from . import contrib_opt as _contrib_opt
 from . import seq2seq as _seq2seq
 from . import legacy_seq2seq as _legacy_seq2seq
 from . import seq2seq_decoder as _seq2seq_decoder
+from . import seq2seq_attention as _seq2seq_attention
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -304,8 +305,9 @@ contrib = _runtime.namespace(
                            **_v1_ops.CELLS),
     **_slim_api.CONTRIB,
     seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss,
-                               **{k: getattr(_seq2seq_decoder, k)
-                                  for k in _seq2seq_decoder.__all__}),
+                               **{k: getattr(m, k) for m in (_seq2seq_decoder,
+                                                             _seq2seq_attention)
+                                  for k in m.__all__}),
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
         sequence_loss_by_example=_seq2seq.sequence_loss_by_example,
