@@ -86,6 +86,9 @@ def needed(outputs, feeds=()):
     (with the nodes that bind sizes read from values, ``ops.valued``, which shapes
     among them depend on)."""
     seen, stack = set(), [n for n in outputs if n is not None]
+    # sizes the fed values' shapes give (a loop body's arguments) need no binder
+    bound = {d.symbol for n in feeds if n.shape is not None for d in n.shape
+             if isinstance(d, Dim)}
     while stack:
         node = stack.pop()
         if node not in seen:
@@ -93,13 +96,14 @@ def needed(outputs, feeds=()):
             if node not in feeds:
                 stack.extend(node.inputs)
         if not stack:   # (also when the last node popped was seen already)
-            stack = _binders(seen)
+            stack = _binders(seen, bound)
     return sorted(seen, key=lambda n: n.id)
 
 
-def _binders(nodes):
+def _binders(nodes, bound=()):
     """The nodes binding the value-read sizes in the shapes of ``nodes`` that are not
-    among them (a gradient's zeros have the mask's count, not the mask node)."""
+    among them (a gradient's zeros have the mask's count, not the mask node), except
+    sizes in ``bound``."""
     found, sizes = {}, None
     for node in nodes:
         if node.shape is None or is_static(node.shape):
@@ -110,7 +114,7 @@ def _binders(nodes):
             return []
         for d in node.shape:
             if isinstance(d, Dim):
-                for symbol in d.expr.free_symbols:
+                for symbol in d.expr.free_symbols - set(bound):
                     binder = sizes.get(symbol)
                     if binder is not None and binder not in nodes:
                         found[binder] = None

@@ -143,3 +143,42 @@ def test_layer_objects_of_one_name_get_unique_scopes():
             assert "already exists" in str(exc)
         else:
             raise AssertionError("a second tf.layers.dense(name='e') was accepted")
+
+
+def test_greedy_decoding_bounded_by_a_computed_length_over_a_fed_batch():
+    # the NMT tutorial: maximum_iterations = round(max source length * factor), a batch
+    # sized by tf.size(source_lengths); both sizes were refused or unbound in the loop
+    with tf.Graph().as_default():
+        src_len = tf.placeholder(tf.int32, [None])
+        emb = tf.constant(_pattern(12, (4, 3)).astype(np.float32))
+        cell = tf.nn.rnn_cell.GRUCell(
+            3, kernel_initializer=tf.constant_initializer(_pattern(18, (6, 3))))
+        proj = tf.layers.Dense(4, use_bias=False,
+                               kernel_initializer=tf.constant_initializer(_pattern(12, (3, 4), 0)))
+        batch = tf.size(src_len)
+        init = cell.zero_state(batch, tf.float32) + 0.3
+        limit = tf.to_int32(tf.round(tf.to_float(tf.reduce_max(src_len)) * 1.5))
+        s2s = tf.contrib.seq2seq
+        out, _, lengths = s2s.dynamic_decode(
+            s2s.BasicDecoder(cell, s2s.GreedyEmbeddingHelper(emb, tf.fill([batch], 0), 1), init,
+                             output_layer=proj), maximum_iterations=limit)
+        assert out.sample_id.shape.as_list() == [None, None]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            small = sess.run([out.sample_id, lengths], {src_len: [2, 3]})
+            large = sess.run([out.sample_id, lengths], {src_len: [1, 1, 2, 4]})
+    # TF 2.21 (tfa.seq2seq): 4 steps for lengths up to 3, 6 for up to 4
+    np.testing.assert_array_equal(small[0], np.full((2, 4), 3))
+    np.testing.assert_array_equal(small[1], [4, 4])
+    np.testing.assert_array_equal(large[0], np.full((4, 6), 3))
+    np.testing.assert_array_equal(large[1], [6, 6, 6, 6])
+
+
+def test_a_loop_over_a_tensor_sized_by_tf_size():
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.int32, [None])
+        start = tf.fill([tf.size(p)], 0)
+        _, out = tf.while_loop(lambda t, v: t < 3,
+                               lambda t, v: (t + 1, tf.zeros_like(v) + (t + 1)),
+                               (tf.constant(0), start))
+        np.testing.assert_array_equal(tf.Session().run(out, {p: [1, 2]}), [3, 3])

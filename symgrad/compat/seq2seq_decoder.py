@@ -45,7 +45,9 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ArgumentError
+from ..ops.sizes import sizes_of
 from ..tracing import arrays as _arrays
+from ..tracing.functions import _one_size as one_size
 from .control import while_loop
 from .rnn import _map_state
 from .scopes import variable_scope
@@ -186,6 +188,9 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
 
 def _loop_size(decoder, maximum_iterations):
     if maximum_iterations is not None:
+        if sizes_of([maximum_iterations]) is None:   # computed (the NMT tutorial's
+            # round(max source length * 2)): a size bound when its value is known
+            return one_size(maximum_iterations, "dynamic_decode(maximum_iterations)")
         return maximum_iterations
     steps = getattr(decoder.helper, "steps", None)
     if steps is None:
