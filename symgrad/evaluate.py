@@ -87,8 +87,8 @@ def needed(outputs, feeds=()):
     among them depend on)."""
     seen, stack = set(), [n for n in outputs if n is not None]
     # sizes the fed values' shapes give (a loop body's arguments) need no binder
-    bound = {d.symbol for n in feeds if n.shape is not None for d in n.shape
-             if isinstance(d, Dim)}
+    bound = {d.symbol for n in feeds if getattr(n, "shape", None) is not None
+             for d in n.shape if isinstance(d, Dim)}
     while stack:
         node = stack.pop()
         if node not in seen:
