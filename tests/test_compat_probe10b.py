@@ -3,6 +3,7 @@
 and the like, against real TensorFlow 2.21 (compat.v1, v2 behaviour disabled).  The
 numbers are TF 2.21's."""
 import numpy as np
+import pytest
 
 import symgrad.compat.v1 as tf
 
@@ -176,3 +177,51 @@ def test_seeded_multinomial_draws_tfs_samples_run_after_run():
     for got, expected in zip(runs, want):
         for value, w in zip(got, expected):
             np.testing.assert_array_equal(value, w)
+
+
+def test_range_input_producer_as_the_ptb_reader_uses_it():
+    # tensorflow/models' ptb_producer: i = range_input_producer(epoch_size,
+    # shuffle=False).dequeue(), then strided slices at i; it was refused as a queue
+    with tf.Graph().as_default():
+        i = tf.train.range_input_producer(3, num_epochs=2, shuffle=False).dequeue()
+        j = tf.train.range_input_producer(tf.constant(2), shuffle=False).dequeue()
+        data = tf.reshape(tf.range(12), [2, 6])
+        x = tf.strided_slice(data, [0, j * 2], [2, (j + 1) * 2])
+        assert i.dtype == np.int32 and i.shape == ()
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            out = []
+            with pytest.raises(tf.errors.OutOfRangeError):
+                for _ in range(8):
+                    out.append(sess.run([i, j, x]))
+        with pytest.raises(ValueError, match="shuffle=False"):
+            tf.train.range_input_producer(3)
+    # TF 2.21: six runs, then OutOfRangeError
+    assert [(int(a), int(b)) for a, b, _ in out] == [(0, 0), (1, 1), (2, 0), (0, 1), (1, 0),
+                                                     (2, 1)]
+    np.testing.assert_array_equal(out[1][2], [[2, 3], [8, 9]])
+
+
+def test_seeded_dropout_in_dynamic_rnn_draws_a_mask_per_step_as_tf():
+    # TF's dynamic_rnn is a while_loop: its body's dropout op runs once per step, its
+    # counter moving on (a new mask each step); symgrad unrolls the steps, which each made
+    # an op of the same seed (the same mask every step).  A DropoutWrapper with a seed
+    # used symgrad's own stream; now TF's seeds (MD5 of seed and role).  TF 2.21 with
+    # parallel_iterations=1 (with more, TF's steps race for the counter)
+    with tf.Graph().as_default():
+        cell = tf.nn.rnn_cell.DropoutWrapper(
+            tf.nn.rnn_cell.GRUCell(3, kernel_initializer=tf.constant_initializer(0.2)),
+            input_keep_prob=0.8, output_keep_prob=0.7, seed=1)
+        out, _ = tf.nn.dynamic_rnn(cell, tf.constant(np.sin(np.arange(24) * 0.3).reshape(
+            2, 3, 4).astype(np.float32)), dtype=tf.float32, parallel_iterations=1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first, second = sess.run(out), sess.run(out)
+    np.testing.assert_allclose(first, [[[0.10903, 0.10903, 0.10903], [0.16951, 0.16951, 0],
+                                        [0.23644, 0.23644, 0.23644]],
+                                       [[-0.39419, -0.39419, -0.39419], [0, -0.58829, -0.58829],
+                                        [0, -0.42734, -0.42734]]], atol=1e-5)
+    np.testing.assert_allclose(second, [[[0, 0.10903, 0], [0.2257, 0.2257, 0],
+                                         [0.21914, 0.21914, 0.21914]],
+                                        [[-0.29188, 0, -0.29188], [-0.56499, -0.56499, 0],
+                                         [0, 0, -0.40916]]], atol=1e-5)

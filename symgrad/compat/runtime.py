@@ -204,7 +204,7 @@ _QUEUES = ("TF1's queue-based input pipelines are not supported; feed numpy arra
            "through tf.data: ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n)"
            ".batch(b).repeat(); x_batch, y_batch = ds.make_one_shot_iterator().get_next()")
 for _name in ("train.slice_input_producer", "train.string_input_producer",
-              "train.input_producer", "train.range_input_producer", "train.batch",
+              "train.input_producer", "train.batch",
               "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join",
               "train.maybe_batch", "train.maybe_shuffle_batch", "train.QueueRunner",
               "train.add_queue_runner", "train.queue_runner", "FIFOQueue",

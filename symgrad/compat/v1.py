@@ -86,6 +86,7 @@ from . import seq2seq as _seq2seq
 from . import legacy_seq2seq as _legacy_seq2seq
 from . import seq2seq_decoder as _seq2seq_decoder
 from . import seq2seq_attention as _seq2seq_attention
+from . import input_producers as _input_producers
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -398,6 +399,7 @@ train = _runtime.namespace("train",
     checkpoints_iterator=_checkpoints.checkpoints_iterator,
     Coordinator=_coordinator.Coordinator, init_from_checkpoint=_templates.init_from_checkpoint,
     start_queue_runners=_coordinator.start_queue_runners,
+    range_input_producer=_input_producers.range_input_producer,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     global_step=_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,
