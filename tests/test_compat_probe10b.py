@@ -225,3 +225,17 @@ def test_seeded_dropout_in_dynamic_rnn_draws_a_mask_per_step_as_tf():
                                          [0.21914, 0.21914, 0.21914]],
                                         [[-0.29188, 0, -0.29188], [-0.56499, -0.56499, 0],
                                          [0, 0, -0.40916]]], atol=1e-5)
+
+
+def test_seeded_normal_distribution_samples_are_tfs():
+    # MorvanZhou's continuous actor: tf.distributions.Normal(mu, sigma).sample(1, seed=...)
+    with tf.Graph().as_default():
+        d = tf.distributions.Normal(loc=tf.constant([0.5, -1.0]), scale=tf.constant([2.0, 0.1]))
+        s = d.sample(3, seed=64)
+        with tf.Session() as sess:
+            first, second = sess.run(s), sess.run(s)
+    # TF 2.21
+    np.testing.assert_allclose(first, [[4.3556337, -0.9962667], [2.347642, -1.1520003],
+                                       [-1.0432118, -0.933008]], rtol=1e-6)
+    np.testing.assert_allclose(second, [[-2.5673158, -1.1300498], [0.618602, -0.9968429],
+                                        [1.5613539, -0.8373969]], rtol=1e-6)

@@ -257,8 +257,9 @@ class Normal:
         drawn at each run (gradients flow to loc and scale: the reparameterisation)."""
         batch = broadcast_shapes(self.loc.shape, self.scale.shape)
         shape = tuple(int(d) for d in np.reshape(sample_shape, -1))
-        z = drawn(shape + batch, "normal", seed)
-        return self.loc + self.scale * _t.cast(z, self.dtype)
+        tf = tf_drawn(shape + batch, "normal", seed, self.dtype, 0.0, 1.0, None)
+        z = tf if tf is not None else _t.cast(drawn(shape + batch, "normal", seed), self.dtype)
+        return self.loc + self.scale * z   # (TF's own z where the seeds fix them)
 
     def kl_divergence(self, other, name="kl_divergence"):
         return kl_divergence(self, other)
