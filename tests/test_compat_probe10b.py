@@ -239,3 +239,21 @@ def test_seeded_normal_distribution_samples_are_tfs():
                                        [-1.0432118, -0.933008]], rtol=1e-6)
     np.testing.assert_allclose(second, [[-2.5673158, -1.1300498], [0.618602, -0.9968429],
                                         [1.5613539, -0.8373969]], rtol=1e-6)
+
+
+def test_uint8_pixels_convert_and_turn_gray_as_tf():
+    # dennybritz's DQN StateProcessor: tf.image.rgb_to_grayscale of uint8 frames was
+    # truncated without TF's round trip through [0, 1] (off by one on many pixels), and
+    # convert_image_dtype divided by 255 where TF multiplies by 1/255 (the last bit)
+    rgb_values = np.random.RandomState(3).randint(0, 256, (50, 3)).astype(np.uint8)
+    with tf.Graph().as_default():
+        f = tf.image.convert_image_dtype(tf.constant(np.arange(256, dtype=np.uint8)), tf.float32)
+        rgb = tf.constant(rgb_values)
+        gray = tf.image.rgb_to_grayscale(rgb)
+        gray_int = tf.image.rgb_to_grayscale(tf.cast(rgb, tf.int32) * 1000)
+        a, b, c = tf.Session().run([f, gray, gray_int])
+    # TF 2.21 (the sum of the float32 bit patterns of the 256 converted levels)
+    assert a.view(np.int32).astype(np.int64).sum() == 268502433469
+    assert b.dtype == np.uint8 and b.shape == (50, 1)
+    assert b.ravel()[:12].tolist() == [149, 170, 41, 175, 189, 133, 173, 142, 98, 161, 119, 154]
+    assert c.ravel()[:5].tolist() == [149293, 169963, 41169, 174710, 189361]
