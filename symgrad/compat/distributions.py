@@ -22,6 +22,8 @@ Imports the tracing functions, ``ops.draws`` and the compat initializers (the se
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 
 import numpy as np
@@ -30,7 +32,7 @@ from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import Node
 from ..ops import broadcast_shapes
-from ..ops.draws import draw_like, new_key, positions, tf_dist, tf_key
+from ..ops.draws import draw_like, new_key, positions, tf_dist, tf_iteration, tf_key
 from ..tracing import functions as _f
 from ..tracing import nn as _nn
 from . import initializers as _init
@@ -62,6 +64,40 @@ def scaled_draw(shape, kind, seed, dtype, a, b, name=None):
     return as_tf1(_f.cast(drawn(shape, kind, seed) * scale + shift, dtype, name=name))
 
 
+# (k, count, keys made in iteration 0, draws made so far in this iteration) while a
+# dynamic_rnn is unrolled (compat.rnn): its seeded draws are iterations of one op
+_ITERATION = contextvars.ContextVar("symgrad_tf_iteration", default=None)
+
+
+@contextlib.contextmanager
+def unrolled_iteration(k, count, keys):
+    """Inside, TF-seeded draws are iteration ``k`` of ``count`` of the ops made in
+    iteration 0 (``keys``, filled then): TF runs a ``while_loop`` body's random op once
+    per iteration, its counter moving on, so each time step of ``dynamic_rnn`` gets its
+    own dropout mask, as in TF (``static_rnn`` makes an op per step: the same mask)."""
+    token = _ITERATION.set([k, count, keys, 0])
+    try:
+        yield
+    finally:
+        _ITERATION.reset(token)
+
+
+def _tf_draw(shape, seeds, dist):
+    """A draw of TF's stream with ``seeds``: a new op's, or (in an unrolled iteration)
+    the next of iteration 0's ops, drawn as this iteration."""
+    where = _ITERATION.get()
+    if where is None:
+        return draw_like(_f.zeros(shape, np.float64), tf_key(seeds), dist)
+    k, count, keys, made = where
+    where[3] += 1
+    if k == 0:
+        keys.append(tf_key(seeds))
+    if made >= len(keys):
+        raise ArgumentError("an unrolled dynamic_rnn step made more seeded random ops than "
+                            "its first step; its cell must make the same ops every step")
+    return draw_like(_f.zeros(shape, np.float64), keys[made], tf_iteration(dist, k, count))
+
+
 def tf_drawn(shape, kind, seed, dtype, a, b, name):
     """TF's own numbers where the seeds fix them (``ops.philox``), drawn at each run as
     TF's kernel draws them: ``a + u * (b - a)`` for ``kind`` "uniform", ``a + z * b``
@@ -74,11 +110,22 @@ def tf_drawn(shape, kind, seed, dtype, a, b, name):
         return _tf_integers(shape, seeds, dtype, a, b, name)
     if np.dtype(dtype) not in (np.float32, np.float64):
         return None
-    t = np.dtype(dtype).type
-    numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds), tf_dist(kind, dtype))
+    numbers = _tf_draw(shape, seeds, tf_dist(kind, dtype))
     z = _t.cast(numbers, np.dtype(dtype))
-    scale = t(b) - t(a) if kind == "uniform" else t(b)
-    return as_tf1(_t.add(_t.multiply(z, constant(scale)), constant(t(a)), name=name))
+    a, b = (_parameter(v, dtype) for v in (a, b))   # numbers or tensors (stddev=1/tf.sqrt(n))
+    scale = _t.subtract(b, a) if kind == "uniform" else b
+    return as_tf1(_t.add(_t.multiply(z, scale), a, name=name))
+
+
+def _parameter(value, dtype):
+    """A mean, stddev or bound in ``dtype``: a tensor as it is (TF converts it to the
+    draw's dtype and refuses another), a number as a constant."""
+    if isinstance(value, Node):
+        if value.dtype != np.dtype(dtype):
+            raise TypeError(f"a random op's parameter {value.name!r} is {value.dtype}, "
+                            f"the draw is {np.dtype(dtype)}: cast it with tf.cast")
+        return value
+    return constant(np.dtype(dtype).type(value))
 
 
 def seeded_dropout(x, rate, noise_shape, seed, name):
@@ -111,8 +158,7 @@ def _tf_integers(shape, seeds, dtype, low, high, name):
     if not (isinstance(low, (int, np.integer)) and isinstance(high, (int, np.integer))) \
             or not low < high or max(abs(int(low)), abs(int(high))) >= 2**53:
         return None
-    numbers = draw_like(_f.zeros(shape, np.float64), tf_key(seeds),
-                        tf_dist("uniform", dtype, low, high))
+    numbers = _tf_draw(shape, seeds, tf_dist("uniform", dtype, low, high))
     return as_tf1(_t.cast(numbers, np.dtype(dtype), name=name))
 
 
@@ -218,8 +264,9 @@ class Normal:
         drawn at each run (gradients flow to loc and scale: the reparameterisation)."""
         batch = broadcast_shapes(self.loc.shape, self.scale.shape)
         shape = tuple(int(d) for d in np.reshape(sample_shape, -1))
-        z = drawn(shape + batch, "normal", seed)
-        return self.loc + self.scale * _t.cast(z, self.dtype)
+        tf = tf_drawn(shape + batch, "normal", seed, self.dtype, 0.0, 1.0, None)
+        z = tf if tf is not None else _t.cast(drawn(shape + batch, "normal", seed), self.dtype)
+        return self.loc + self.scale * z   # (TF's own z where the seeds fix them)
 
     def kl_divergence(self, other, name="kl_divergence"):
         return kl_divergence(self, other)

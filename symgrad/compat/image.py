@@ -111,10 +111,15 @@ def per_image_standardization(image):
 
 
 def rgb_to_grayscale(images, name=None):
+    """TF's weighted sum of the channels; integer pixels go through
+    ``convert_image_dtype`` to float32 and back, as in TF (uint8 results round to the
+    nearest level, x * 255.5 truncated, rather than truncate)."""
     x = _t.as_tensor(images)
-    weights = np.asarray([0.2989, 0.5870, 0.1140], dtype=x.dtype if x.is_float else np.float32)
-    gray = _t.reduce_sum(_t.cast(x, weights.dtype) * weights, -1, keepdims=True)
-    return _t.cast(gray, x.dtype, name=name) if not x.is_float else _t.identity(gray, name=name)
+    flt = x if x.is_float else convert_image_dtype(x, np.float32)
+    weights = np.asarray([0.2989, 0.5870, 0.1140], dtype=flt.dtype)
+    gray = _t.reduce_sum(flt * weights, -1, keepdims=True)
+    return convert_image_dtype(gray, x.dtype, name=name) if not x.is_float else \
+        _t.identity(gray, name=name)
 
 
 def grayscale_to_rgb(images, name=None):
@@ -295,8 +300,9 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     if target == source:
         return _t.identity(x, name=name) if name else x
     if target.kind == "f":
-        if source.kind in "iu":   # (uint8 pixels are 0..255)
-            return _t.cast(x, target) / np.asarray(np.iinfo(source).max, target)
+        if source.kind in "iu":   # (uint8 pixels are 0..255; TF multiplies by 1 / max,
+            # which differs from dividing by max in the last bit for half of them)
+            return _t.cast(x, target) * np.asarray(1.0 / np.iinfo(source).max, target)
         return _t.cast(x, target, name=name)
     top = np.iinfo(target).max
     if source.kind == "f":

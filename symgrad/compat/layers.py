@@ -51,6 +51,7 @@ class Dense:
         self.activity_regularizer = kwargs.get("activity_regularizer")
         self.kernel = self.bias = None
         self._scope = None
+        self.explicit_scope = False   # tf.layers.dense's name is the scope itself
 
     def __call__(self, inputs, reuse=None):
         inputs = _t.as_tensor(inputs)
@@ -63,10 +64,12 @@ class Dense:
         if inputs.ndim < 2:
             raise ValueError(f"dense: inputs {inputs.name!r} have shape {inputs.shape}; the "
                              "layer needs a batch axis and a feature axis (rank >= 2)")
-        scope = self._scope or self.name
+        scope, default = self._scope or self.name, "dense"
         if self._scope is not None:   # called again: TF's layer object shares its variables
             reuse = True
-        with variable_scope(scope, default_name="dense", reuse=reuse) as vs:
+        elif self.name is not None and not self.explicit_scope:
+            scope, default = None, self.name   # TF's layer object: its name made unique
+        with variable_scope(scope, default_name=default, reuse=reuse) as vs:
             self._scope = self._scope or vs
             self.kernel = get_variable("kernel", (inputs.shape[-1], self.units),
                                        dtype=inputs.dtype, initializer=self.kernel_initializer,
@@ -116,6 +119,7 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     layer = Dense(units, activation, use_bias, kernel_initializer, bias_initializer,
                   kernel_regularizer, bias_regularizer, trainable, name,
                   kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+    layer.explicit_scope = True
     return layer(inputs, reuse=reuse)
 
 

@@ -30,6 +30,8 @@ Imports the tracing functions and the compat scopes and initializers.
 from __future__ import annotations
 
 import collections
+import contextlib
+import hashlib
 
 import numpy as np
 
@@ -39,6 +41,7 @@ from ..graph import Dim
 from ..tracing import nn as _nn
 from . import initializers as _init
 from .control import scan
+from .distributions import seeded_dropout, unrolled_iteration
 from .scopes import get_variable, variable_scope
 from .tensor import tf_dtype_arg
 
@@ -285,14 +288,26 @@ class DropoutWrapper(CellWrapper):
         self._cell, self._keep = cell, (input_keep_prob, output_keep_prob)
         self._seed, self._name, self._weights = seed, None, None
 
-    def _drop(self, x, keep):
+    def _drop(self, x, keep, role):
         if isinstance(keep, (int, float)) and keep == 1.0:
             return x
+        if self._seed is not None:   # TF's own masks: its dropout with the wrapper's seeds
+            rate = 1.0 - keep if isinstance(keep, (int, float)) else _t.subtract(1.0, keep)
+            seeded = seeded_dropout(x, rate, None, self._op_seed(role), None)
+            if seeded is not None:
+                return seeded
         return _nn.dropout(x, keep_prob=keep, rng=_init.rng(self._seed), per_run=True)
 
+    def _op_seed(self, role):
+        """TF's seed for the dropout of ``role`` ("input", "output") of one tensor: the
+        first 8 hex digits of the MD5 of the wrapper's seed and "role_0", 31 bits."""
+        digest = hashlib.md5(f"{self._seed}{role}_0".encode("utf-8")).hexdigest()
+        return int(digest[:8], 16) & 0x7FFFFFFF
+
     def __call__(self, inputs, state, scope=None):
-        out, state = self._cell(self._drop(_t.as_tensor(inputs), self._keep[0]), state, scope)
-        return self._drop(out, self._keep[1]), state
+        out, state = self._cell(self._drop(_t.as_tensor(inputs), self._keep[0], "input"),
+                                state, scope)
+        return self._drop(out, self._keep[1], "output"), state
 
 
 def _map_state(fn, *states):
@@ -302,12 +317,16 @@ def _map_state(fn, *states):
     return fn(*states)
 
 
-def _steps(cell, inputs, state, sequence_length, scope, default):
-    """The cell run over the list ``inputs`` (one [batch, depth] tensor per step)."""
-    outputs = []
+def _steps(cell, inputs, state, sequence_length, scope, default, one_op=False):
+    """The cell run over the list ``inputs`` (one [batch, depth] tensor per step); with
+    ``one_op`` (dynamic_rnn: TF's while_loop) seeded random ops are one op run at each
+    step, their numbers moving on (``compat.distributions.unrolled_iteration``)."""
+    outputs, keys = [], []
     with variable_scope(scope, default_name=default):
         for t, x in enumerate(inputs):
-            out, new = cell(x, state)
+            with unrolled_iteration(t, len(inputs), keys) if one_op else \
+                    contextlib.nullcontext():
+                out, new = cell(x, state)
             if sequence_length is not None:   # past a row's length: zeros, state kept
                 alive = _t.expand_dims(_t.less(t, _t.cast(sequence_length, np.int64)), 1)
                 out = _t.where(alive, out, _t.zeros_like(out))
@@ -360,7 +379,7 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
                                   sequence_length, scope, "rnn")
         return (outputs if time_major else _t.transpose(outputs, swap)), state
     per_step = _t.unstack(x, axis=0 if time_major else 1)
-    outputs, state = _steps(cell, per_step, state, sequence_length, scope, "rnn")
+    outputs, state = _steps(cell, per_step, state, sequence_length, scope, "rnn", True)
     return _t.stack(outputs, axis=0 if time_major else 1), state
 
 

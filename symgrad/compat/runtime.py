@@ -98,7 +98,9 @@ MISSING = {
                     "histograms)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
                "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
-               "cells, contrib.seq2seq.sequence_loss, contrib.legacy_seq2seq's losses, "
+               "cells, contrib.seq2seq's sequence_loss, decoders and attention (no beam "
+               "search), contrib.legacy_seq2seq's losses, "
+               "rnn_decoder and basic_rnn_seq2seq, "
                "contrib.opt.ScipyOptimizerInterface and "
                "contrib.estimator.clip_gradients_by_norm are); use the core op (tf.layers, "
                "tf.nn, tf.initializers)",
@@ -203,7 +205,7 @@ _QUEUES = ("TF1's queue-based input pipelines are not supported; feed numpy arra
            "through tf.data: ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(n)"
            ".batch(b).repeat(); x_batch, y_batch = ds.make_one_shot_iterator().get_next()")
 for _name in ("train.slice_input_producer", "train.string_input_producer",
-              "train.input_producer", "train.range_input_producer", "train.batch",
+              "train.input_producer", "train.batch",
               "train.shuffle_batch", "train.batch_join", "train.shuffle_batch_join",
               "train.maybe_batch", "train.maybe_shuffle_batch", "train.QueueRunner",
               "train.add_queue_runner", "train.queue_runner", "FIFOQueue",

@@ -268,21 +268,27 @@ class Session:
             values = self._read(tensors + inputs, feeds)
             found = dict(zip(map(id, tensors), values[:len(tensors)]))
             values = values[len(tensors):]
-        at = 0
-        for op in ops:
-            inputs = values[at:at + len(op.inputs)]
+        starts = np.cumsum([0] + [len(op.inputs) for op in ops])
+        for k in self._acting_order(ops, feeds):
+            op, inputs = ops[k], values[starts[k]:starts[k + 1]]
             if op.result is not None:
                 found[id(op)] = op.result(inputs)
             if op not in done:
                 done.add(op)
                 if op.effect is not None:
                     op.effect(inputs, self)
-            at += len(op.inputs)
         for op in ops:
             if op.value is not None:
                 found[id(op)] = self._read([op.value], feeds)[0]
         found.update(zip(map(id, late), self._read(late, feeds)))
         return found
+
+    def _acting_order(self, ops, feeds):
+        """The fetched operations act in the order TF's executor finishes them: those
+        whose inputs take less computing first (``sess.run([D_solver, D_loss, clip_D])``
+        of WGAN clips the critic's weights before the step lands, as TF does, rather than
+        overwriting the step with weights clipped before it); ties keep fetch order."""
+        return sorted(range(len(ops)), key=lambda k: len(self._plan(ops[k].inputs, feeds)[0]))
 
     def _waits(self, op, feeds):
         """The operations ``op`` runs after: its control inputs and those of the tensors

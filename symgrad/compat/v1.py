@@ -86,6 +86,10 @@ from . import slim_api as _slim_api
 from . import contrib_estimator as _contrib_estimator
 from . import contrib_opt as _contrib_opt
 from . import seq2seq as _seq2seq
+from . import legacy_seq2seq as _legacy_seq2seq
+from . import seq2seq_decoder as _seq2seq_decoder
+from . import seq2seq_attention as _seq2seq_attention
+from . import input_producers as _input_producers
 from . import custom as _custom
 from . import debugging as _debugging
 from . import graphs as _graphs  # noqa: F401  (tf.Graph's get_operation_by_name, finalize)
@@ -312,10 +316,15 @@ contrib = _runtime.namespace(
     **_slim_api.CONTRIB,
     estimator=_runtime.namespace(
         "contrib.estimator", clip_gradients_by_norm=_contrib_estimator.clip_gradients_by_norm),
-    seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss),
+    seq2seq=_runtime.namespace("contrib.seq2seq", sequence_loss=_seq2seq.sequence_loss,
+                               **{k: getattr(m, k) for m in (_seq2seq_decoder,
+                                                             _seq2seq_attention)
+                                  for k in m.__all__}),
     legacy_seq2seq=_runtime.namespace(
         "contrib.legacy_seq2seq", sequence_loss=_seq2seq.legacy_sequence_loss,
-        sequence_loss_by_example=_seq2seq.sequence_loss_by_example))
+        sequence_loss_by_example=_seq2seq.sequence_loss_by_example,
+        rnn_decoder=_legacy_seq2seq.rnn_decoder,
+        basic_rnn_seq2seq=_legacy_seq2seq.basic_rnn_seq2seq))
 _data_helpers = dict(
     shuffle_and_repeat=lambda buffer_size, count=None, seed=None: (
         lambda ds: ds.shuffle(buffer_size, seed).repeat(count)),
@@ -401,6 +410,7 @@ train = _runtime.namespace("train",
     checkpoints_iterator=_checkpoints.checkpoints_iterator,
     Coordinator=_coordinator.Coordinator, init_from_checkpoint=_templates.init_from_checkpoint,
     start_queue_runners=_coordinator.start_queue_runners,
+    range_input_producer=_input_producers.range_input_producer,
     get_global_step=_train.get_global_step, create_global_step=_train.create_global_step,
     global_step=_global_step,
     get_or_create_global_step=_train.get_or_create_global_step,

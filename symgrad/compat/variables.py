@@ -27,6 +27,7 @@ from ..graph import Node
 from .redraws import redraw_of, start_value
 from .state import Operation, state_of
 from .tensor import TF1Tensor, constant, tf_dtype_arg
+from .variable_value import ValueSlot
 
 
 class GraphKeys:
@@ -63,6 +64,8 @@ def tf_dtype(value, dtype):
 
 class Variable(_t.Variable, TF1Tensor):
     """``tf.Variable``: float32 for Python floats; needs an initializer run in a session."""
+
+    value = ValueSlot()   # the numbers, also callable: TF1's v.value() (variable_value)
 
     def tf_text(self):
         """TF1's ``str`` and ``repr`` of a variable: a reference variable's dtype ends in
@@ -138,9 +141,6 @@ class Variable(_t.Variable, TF1Tensor):
 
     def read_value(self):
         return _t.identity(self)
-
-    def value(self):
-        return self
 
     def set_shape(self, shape):
         if tuple(shape) != self.shape:
@@ -371,7 +371,10 @@ def create_global_step(graph=None):
     graph = graph or _graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
-    with graph.as_default(), graph.absolute_scope(""):
+    # TF makes it with get_variable: named in the variable scope open now (PTB's
+    # "Model/global_step"), whatever name scopes are open
+    scopes = state_of(graph).var_scopes
+    with graph.as_default(), graph.absolute_scope(scopes[-1].name if scopes else ""):
         step = Variable(np.int64(0), trainable=False, name="global_step",
                         collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
     return step

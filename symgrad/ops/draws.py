@@ -100,9 +100,10 @@ def drawn_numbers(shape, key, dist="uniform"):
     steps = _STEP.get() if run is not None else ()   # (per-step draws: sessions only)
     size = tuple(int(d) for d in shape)
     if dist.startswith("tf-"):
+        dist, _, iteration = dist.partition("@")
         kind, dtype = dist[3:].rsplit("-", 1)
         if not steps:   # (inside a loop body: symgrad's own numbers, below)
-            return _tf_numbers(size, key, kind, dtype, run)
+            return _tf_numbers(size, key, kind, dtype, run, iteration)
         dist = kind
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
@@ -143,12 +144,21 @@ def tf_key(seeds):
     return next(_TF_OPS) * 2**62 + int(seeds[0]) * 2**31 + int(seeds[1])
 
 
-def _tf_numbers(size, key, kind, dtype, run):
+def tf_iteration(dist, k, count):
+    """``dist`` of TF's stream (:func:`tf_dist`) drawn as iteration ``k`` of ``count``
+    executions of one op in each run (TF's ``while_loop`` runs its body's random op once
+    per iteration: ``dynamic_rnn`` unrolled here keeps that, its draws sharing a key)."""
+    return f"{dist}@{int(k)}/{int(count)}"
+
+
+def _tf_numbers(size, key, kind, dtype, run, iteration=""):
     from . import philox
     executions = _EXECUTIONS.get()
     amount = philox.shuffle_reserved(size) if kind == "perm" else philox.reserved(size)
-    start = executions.start(key, run, amount) if executions is not None and run is not None \
-        else 0
+    k, count = (int(v) for v in iteration.split("/")) if iteration else (0, 1)
+    start = executions.start(key, run, amount * count) if executions is not None and \
+        run is not None else 0
+    start += k * amount
     seeds = divmod(int(key) % 2**62, 2**31)
     if kind == "perm":
         return philox.permutation(size[0], seeds, start).astype(np.float64)

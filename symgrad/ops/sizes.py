@@ -3,7 +3,8 @@
 TF1 programs pass run-time sizes back as shapes: ``tf.reshape(h, [tf.shape(x)[0], -1])``,
 ``tf.zeros([batch, 10])``, ``tf.random_normal(tf.shape(mu))``.  :func:`sizes_of` reads
 such an argument -- numbers, Dims, and tensors made from constants and sizes
-(``dim_size``) through casts, moves (indexing, stacking, reshapes) and ``+ - *`` -- as a tuple of
+(``dim_size``) through casts, moves (indexing, stacking, reshapes), ``+ - *`` and the
+product of a shape (``tf.size(x)``) -- as a tuple of
 ints and Dims, without evaluating anything.  Ops take part by attribute: ``size_of``
 (a size), ``keeps_sizes`` (a value-preserving cast), and structural ops whose every
 element is a copy (``selects``), applied to object arrays of sizes.
@@ -64,6 +65,16 @@ def _read(node):
             return None
         combine = np.frompyfunc(lambda u, v: _arithmetic(op.name, u, v), 2, 1)
         return np.asarray(combine(a, b), dtype=object)
+    if op.name == "reduce_prod" and not node.attrs.get("keepdims"):   # tf.size(x)
+        part = _read(node.inputs[0])
+        if part is None or part.ndim != 1:
+            return None
+        total = 1
+        for v in part:
+            total = _arithmetic("mul", total, v)
+        out = np.empty((), dtype=object)
+        out[()] = total
+        return out
     if op.kind == "structural" and op.selects:
         parts = [_read(x) for x in node.inputs]
         if any(p is None for p in parts):

@@ -34,8 +34,8 @@ from ..errors import ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
+from ..ops.deferred import scalar_by_contract, tensors_in
 from ..ops.onehot import mark as mark_one_hot
-from ..ops.deferred import tensors_in
 from ..ops.draws import band_mask, iota_of  # noqa: F401  (band_mask: tracing.linalg)
 from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
@@ -86,6 +86,10 @@ def index_by_tensors(x, index):
             static.append(builtins.slice(*(_known_int(b, "a slice bound") for b in
                                   (item.start, item.stop, item.step))))
         elif isinstance(item, Node) and not known_now(item):
+            if item.dtype.kind in "iu":
+                # TF1's placeholder(tf.int32, None) as an index: a scalar by contract
+                # (TF's strided slice reads it as one), so the result keeps its shape
+                item = scalar_by_contract(item)
             if item.ndim != 0 or item.dtype.kind not in "iu":
                 raise ShapeError(f"index {item.name!r}: a computed index must be a scalar "
                                  f"integer tensor (got shape {item.shape}, {item.dtype}); "
