@@ -166,6 +166,9 @@ def test_sparse_steps_change_a_table_in_place_only_when_nothing_else_holds_it():
         first = sess.run(emb)
         for _ in range(2):
             sess.run(step, {ids: [1, 1, 3]})
+        # between runs a compat variable's array (a CallableValue view of a base only
+        # it holds) is the variable's alone: its rows change in place
+        assert train._sole_owner(emb)
         table = sess.run(emb)
     want = first.copy()
     for _ in range(2):

@@ -230,11 +230,20 @@ def _put_rows(holder, rows, new):
 
 def _sole_owner(holder):
     """Whether ``holder.value`` is a writable array that only ``holder`` references
-    (CPython's count: the attribute and the call's argument).  A 50,000 x 128 table
-    was copied at every sparse step, which cost most of a word2vec step."""
+    (CPython's count: the attribute, the local name and the call's argument), and if it
+    is a view (a compat variable's ``CallableValue``), whether it is the whole of a base
+    only it references.  A 50,000 x 128 table was copied at every sparse step, which
+    cost most of a word2vec step."""
     value = holder.value
-    return type(value) is np.ndarray and value.flags.writeable and \
-        value.flags.owndata and sys.getrefcount(value) == 3   # (+ the local name)
+    if not isinstance(value, np.ndarray) or not value.flags.writeable or \
+            sys.getrefcount(value) != 3:
+        return False
+    base = value.base
+    if base is None:
+        return value.flags.owndata
+    return type(base) is np.ndarray and base.flags.owndata and base.flags.writeable and \
+        base.shape == value.shape and base.flags.c_contiguous and \
+        value.flags.c_contiguous and sys.getrefcount(base) == 3
 
 
 class _Rows:
