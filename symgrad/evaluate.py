@@ -196,25 +196,35 @@ class _Sums:
     unrolled RNN's steps made a new 400 x 800 array at each of them).  The same
     values bit for bit: ``np.add(a, b, out=a)`` is ``a + b``."""
 
+    # arrays from this many elements are tracked and written into (a small array's
+    # allocation costs less than the bookkeeping, for every node of a long chain)
+    FROM = 4096
+
     def __init__(self, order, outputs):
-        self.last, self.wanted, self.holders = _last_readers(order), set(outputs), {}
+        self.order, self.last, self.wanted, self.holders = order, None, outputs, {}
 
     def foreign(self, array):
         """A value not made in this run (a leaf's, a feed): never written."""
-        self.holders[id(array)] = 2
+        if array.size >= self.FROM:
+            self.holders[id(array)] = 2
 
     def made(self, array):
-        self.holders[id(array)] = self.holders.get(id(array), 0) + 1
+        if array.size >= self.FROM:
+            self.holders[id(array)] = self.holders.get(id(array), 0) + 1
 
     def in_place(self, node, args, shape):
         if node.opdef.name != "add" or len(args) != 2:
             return None
         for k in (0, 1):
             a, x = args[k], node.inputs[k]
-            if self.last.get(x) is node and x not in self.wanted and type(a) is np.ndarray \
+            if type(a) is not np.ndarray or a.size < self.FROM or \
+                    self.holders.get(id(a)) != 1:
+                continue
+            if self.last is None:   # (made at the first candidate)
+                self.last, self.wanted = _last_readers(self.order), set(self.wanted)
+            if self.last.get(x) is node and x not in self.wanted \
                     and a.base is None and a.flags.writeable and a.shape == shape \
-                    and a.dtype == node.dtype and self.holders.get(id(a)) == 1 \
-                    and args[1 - k] is not a:
+                    and a.dtype == node.dtype and args[1 - k] is not a:
                 self.holders[id(a)] = 0    # (its node is dead: the sum's, once made)
                 return np.add(a, args[1 - k], out=a)
         return None

@@ -61,14 +61,15 @@ def test_where_by_bits_is_numpys_where(monkeypatch):
 
 def test_sums_written_into_dead_operands_leave_every_other_value_alone():
     # the second run at these sizes adds into arrays made in the run and read by
-    # nothing after: outputs, feeds, constants and variables keep their values, a value
-    # two nodes share (identity) is not written, and the sums are those of a + b
+    # nothing after (from _Sums.FROM elements): outputs, feeds, constants and
+    # variables keep their values, a value two nodes share (identity) is not written,
+    # and the sums are those of a + b
     import symgrad as sg
-    from symgrad.evaluate import run
+    from symgrad.evaluate import _Sums, run
 
-    x = sg.placeholder(shape=(4, 3), name="x")
-    w = sg.Variable(np.full((4, 3), 0.5), name="w")
-    c = sg.constant(np.arange(12.0).reshape(4, 3))
+    x = sg.placeholder(shape=(64, 80), name="x")
+    w = sg.Variable(np.full((64, 80), 0.5), name="w")
+    c = sg.constant(np.arange(5120.0).reshape(64, 80))
     a = x * 2.0
     kept = sg.identity(a)           # the same array as a
     total = a + x                   # a's last reader would be this add, but kept holds it
@@ -76,12 +77,24 @@ def test_sums_written_into_dead_operands_leave_every_other_value_alone():
     total = total + c
     total = total + total * 0.5
     out = total + kept
-    feed = {x: np.ones((4, 3))}
-    want = (2 + 1 + 0.5 + np.arange(12.0).reshape(4, 3)) * 1.5 + 2
-    for _ in range(3):
-        values = run([out, a], feed)
-        np.testing.assert_array_equal(values[out], want)
-        np.testing.assert_array_equal(values[a], np.full((4, 3), 2.0))
-    np.testing.assert_array_equal(feed[x], np.ones((4, 3)))
-    np.testing.assert_array_equal(sg.evaluate(w), np.full((4, 3), 0.5))
-    np.testing.assert_array_equal(sg.evaluate(c), np.arange(12.0).reshape(4, 3))
+    feed = {x: np.ones((64, 80))}
+    want = (2 + 1 + 0.5 + np.arange(5120.0).reshape(64, 80)) * 1.5 + 2
+    written = []
+    original = _Sums.in_place
+
+    def in_place(self, node, args, shape):
+        result = original(self, node, args, shape)
+        written.append(result is not None)
+        return result
+    _Sums.in_place = in_place
+    try:
+        for _ in range(3):
+            values = run([out, a], feed)
+            np.testing.assert_array_equal(values[out], want)
+            np.testing.assert_array_equal(values[a], np.full((64, 80), 2.0))
+    finally:
+        _Sums.in_place = original
+    assert any(written) and not all(written)
+    np.testing.assert_array_equal(feed[x], np.ones((64, 80)))
+    np.testing.assert_array_equal(sg.evaluate(w), np.full((64, 80), 0.5))
+    np.testing.assert_array_equal(sg.evaluate(c), np.arange(5120.0).reshape(64, 80))
