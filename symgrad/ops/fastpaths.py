@@ -13,9 +13,13 @@ Every node read only by nodes left uncomputed, or by shortcuts that do not read
 it, is left uncomputed too (the comparisons that make a one-hot tensor, the rounds
 of a top_k).  Outputs, fed nodes and the indices are always computed.
 
-Imports ``ops.onehot``.
+The evaluator also writes a sum into a dead operand's array (:class:`Sums`).
+
+Imports numpy and ``ops.onehot``.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from . import onehot
 
@@ -94,3 +98,62 @@ def _contractions(hot, readers):
             return None   # (of two one-hot operands, both are made: a confusion matrix)
         found[r] = (position, hot.one_hot)
     return found
+
+
+class Sums:
+    """Sums written into a dead operand: an ``add`` whose input was made in this run,
+    is read by nothing after it and holds an array of its own and of the sum's shape
+    and dtype adds the other operand into that array (a gradient summed over an
+    unrolled RNN's steps made a new 400 x 800 array at each of them).  The same
+    values bit for bit: ``np.add(a, b, out=a)`` is ``a + b``."""
+
+    # arrays from this many elements are tracked and written into (a small array's
+    # allocation costs less than the bookkeeping, for every node of a long chain)
+    FROM = 4096
+
+    def __init__(self, order, outputs):
+        self.order, self.last, self.wanted, self.holders = order, None, outputs, {}
+
+    def foreign(self, array):
+        """A value not made in this run (a leaf's, a feed): never written."""
+        if array.size >= self.FROM:
+            self.holders[id(array)] = 2
+
+    def made(self, array):
+        if array.size >= self.FROM:
+            self.holders[id(array)] = self.holders.get(id(array), 0) + 1
+
+    def in_place(self, node, args, shape):
+        if node.opdef.name != "add" or len(args) != 2:
+            return None
+        for k in (0, 1):
+            a, x = args[k], node.inputs[k]
+            if type(a) is not np.ndarray or a.size < self.FROM or \
+                    self.holders.get(id(a)) != 1:
+                continue
+            if self.last is None:   # (made at the first candidate)
+                self.last, self.wanted = last_readers(self.order), set(self.wanted)
+            if self.last.get(x) is node and x not in self.wanted \
+                    and a.base is None and a.flags.writeable and a.shape == shape \
+                    and a.dtype == node.dtype and args[1 - k] is not a:
+                self.holders[id(a)] = 0    # (its node is dead: the sum's, once made)
+                return np.add(a, args[1 - k], out=a)
+        return None
+
+
+def last_readers(order):
+    """{node: the last node of ``order`` reading it}, kept per order list (a loop body
+    runs the same list at every iteration)."""
+    if not order:
+        return {}
+    seen = order[0].graph.__dict__.setdefault("_last_readers", {})
+    found = seen.get(id(order))
+    if found is None or found[0] is not order:
+        if len(seen) >= 64:
+            seen.clear()
+        last = {}
+        for node in order:
+            for x in node.inputs:
+                last[x] = node
+        found = seen[id(order)] = (order, last)
+    return found[1]
