@@ -216,14 +216,8 @@ def _known_sizes(order, bindings):
 def _sizes_from_values(order):
     """Whether a node of ``order`` reads its size from values; asked once per order
     list (a loop body runs the same list at every iteration)."""
-    seen = order[0].graph.__dict__.setdefault("_sizing_orders", {})
-    found = seen.get(id(order))
-    if found is None or found[0] is not order:   # (the list is kept: ids stay unique)
-        if len(seen) >= 64:   # (sg.evaluate makes a new list at every call)
-            seen.clear()
-        found = seen[id(order)] = (order, any(getattr(n.opdef, "binds_sizes", False)
-                                              for n in order))
-    return found[1]
+    return fastpaths.per_order(order, "_sizing_orders", lambda o: any(
+        getattr(n.opdef, "binds_sizes", False) for n in o))
 
 
 def _attrs_at(node, bindings):

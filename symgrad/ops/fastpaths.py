@@ -38,8 +38,18 @@ def give_shortcut(node, inputs, fn):
     return node
 
 
-# plans per order list (a loop body runs the same list at every iteration)
-_PLANS: dict = {}
+def per_order(order, name, make, stamp=None):
+    """``make(order)``, kept on the graph per order list under ``name`` (a loop body runs
+    the same list at every iteration; the list is kept, so ids stay unique; a ``stamp``
+    that differs from the kept one makes it anew).  ``sg.evaluate`` makes a new list at
+    every call: at most 64 are kept."""
+    table = order[0].graph.__dict__.setdefault(name, {})
+    found = table.get(id(order))
+    if found is None or found[0] is not order or found[1] != stamp:
+        if len(table) >= 64:
+            table.clear()
+        found = table[id(order)] = (order, stamp, make(order))
+    return found[2]
 
 
 def plan(order, outputs, feeds):
@@ -47,16 +57,10 @@ def plan(order, outputs, feeds):
     None when nothing in it has a faster way.  ``fast``: {einsum: (position of its
     one-hot operand, OneHot)}; ``shortcuts``: nodes computed by their Shortcut;
     ``skip``: nodes left uncomputed."""
-    key = id(order)
-    found = _PLANS.get(key)
-    stamp = (tuple(map(id, outputs)), tuple(map(id, feeds)))
-    if found is not None and found[0] is order and found[1] == stamp:
-        return found[2]
-    if len(_PLANS) >= 64:
-        _PLANS.clear()
-    made = _plan(order, outputs, feeds)
-    _PLANS[key] = (order, stamp, made)
-    return made
+    if not order:
+        return None
+    return per_order(order, "_fast_plans", lambda o: _plan(o, outputs, feeds),
+                     (tuple(map(id, outputs)), tuple(map(id, feeds))))
 
 
 def _plan(order, outputs, feeds):
@@ -142,18 +146,13 @@ class Sums:
 
 
 def last_readers(order):
-    """{node: the last node of ``order`` reading it}, kept per order list (a loop body
-    runs the same list at every iteration)."""
-    if not order:
-        return {}
-    seen = order[0].graph.__dict__.setdefault("_last_readers", {})
-    found = seen.get(id(order))
-    if found is None or found[0] is not order:
-        if len(seen) >= 64:
-            seen.clear()
-        last = {}
-        for node in order:
-            for x in node.inputs:
-                last[x] = node
-        found = seen[id(order)] = (order, last)
-    return found[1]
+    """{node: the last node of ``order`` reading it}, kept per order list."""
+    return per_order(order, "_last_readers", _last_readers) if order else {}
+
+
+def _last_readers(order):
+    last = {}
+    for node in order:
+        for x in node.inputs:
+            last[x] = node
+    return last
