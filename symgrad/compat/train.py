@@ -212,20 +212,18 @@ def _deduplicate(values, indices):
     return rows, summed
 
 
-def _with_rows(full, rows, new):
-    out = np.array(full, copy=True)
-    out[rows] = new
-    return out
-
-
 def _put_rows(holder, rows, new):
-    """``holder.value`` with ``rows`` replaced by ``new``: in place when nothing else
-    holds the array (:func:`_sole_owner`), else in a copy (a value read earlier in the
+    """``holder.value`` with ``rows`` replaced by ``new`` (:func:`_writable`)."""
+    _writable(holder)[rows] = new
+
+
+def _writable(holder):
+    """``holder.value``, to change in place: the array itself when nothing else holds
+    it (:func:`_sole_owner`), else a copy put in its place (a value read earlier in the
     same run, or any other holder, keeps what it read)."""
-    if _sole_owner(holder):
-        holder.value[rows] = new
-    else:
-        holder.value = _with_rows(holder.value, rows, np.asarray(new, holder.value.dtype))
+    if not _sole_owner(holder):
+        holder.value = np.array(holder.value, copy=True)
+    return holder.value
 
 
 def _sole_owner(holder):
@@ -297,13 +295,7 @@ class GradientDescentOptimizer(Optimizer):
 
     def update_rows(self, var, values, indices, slots, h):
         # TF: scatter_sub of lr * values, one row after another (no summing first)
-        step = (h["lr"] * values).astype(var.dtype)
-        if _sole_owner(var):
-            np.subtract.at(var.value, indices, step)
-        else:
-            out = np.array(var.value, copy=True)
-            np.subtract.at(out, indices, step)
-            _set(var, out)
+        np.subtract.at(_writable(var), indices, (h["lr"] * values).astype(var.dtype))
 
 
 class MomentumOptimizer(Optimizer):
