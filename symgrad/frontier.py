@@ -39,7 +39,7 @@ from .forward import seed_leaf, tangent_sweep
 from .graph import ancestors, is_static
 from .ops import F, apply
 from .ops.base import filled
-from .patterns import seed_sets, symmetric
+from .patterns import index_sets, seed_sets, symmetric
 
 
 class Plan:
@@ -66,6 +66,14 @@ class Plan:
         ``keys = src[p] * n + src[q]`` of H_x (n: x's size)."""
         rows, cols, seed, at = star_recovery(self.pattern, self.colors)
         return seed, at, self.source[rows] * self.size + self.source[cols]
+
+    def x_sets(self):
+        """H_x's structural pattern, (n, n) index sets: each stored entry (p, q) of H_z
+        at its place (src[p], src[q]).  It holds every entry the direct sweep can make
+        nonzero, since that sweep computes Gᵀ (H_z (G t)) through the same rules; so
+        a dense Hessian colours its direct seeds from it, with no analysis of its own."""
+        rows, cols = self.pattern.nonzero()
+        return index_sets(self.source[rows], self.source[cols], self.size, self.size)
 
 
 # An implicit broadcast made explicit copies at most this many elements (its H_z
@@ -157,6 +165,23 @@ def partial_sweep(ys, frontier_nodes, dtype):
     return seed, (parts[0] if len(parts) == 1 else F.concat(*parts, axis=0))
 
 
+def _located(ys, x):
+    """(ys with explicit broadcasts, the frontier, its source) or None (no frontier)."""
+    if not is_static(x.shape):
+        return None
+    ys = explicit_broadcasts(ys, x)
+    nodes = frontier(ys, x)
+    return None if nodes is None else (ys, nodes, source_of(nodes, x))
+
+
+def repeats(ys, x):
+    """Whether ``ys`` read some element of x through more than one selection (a pair
+    potential's ``pos[i]`` and ``pos[j]``, a chain's ``x[1:]`` and ``x[:-1]``): then H_z
+    may need far fewer seeds than H_x, and its pattern gives H_x's (``Plan.x_sets``)."""
+    found = _located(list(ys) if isinstance(ys, (list, tuple)) else [ys], x)
+    return found is not None and np.unique(found[2]).size < found[2].size
+
+
 def plan(ys, x, fewer_than=None, against_star=False):
     """The frontier Hessian's :class:`Plan`, or None: no frontier other than x, sizes
     unknown, or (with ``fewer_than``) a colouring needing that many seeds or more.
@@ -165,14 +190,10 @@ def plan(ys, x, fewer_than=None, against_star=False):
     copying each element of x at most once is not tried: its H_z is H_x's graph
     relabelled (the MLP's slices of its weights), so its colouring would save nothing
     and its sweep and pattern cost ~20 ms of the build."""
-    ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
-    if not is_static(x.shape):
+    located = _located(list(ys) if isinstance(ys, (list, tuple)) else [ys], x)
+    if located is None:
         return None
-    ys = explicit_broadcasts(ys, x)
-    nodes = frontier(ys, x)
-    if nodes is None:
-        return None
-    source = source_of(nodes, x)
+    ys, nodes, source = located
     if against_star and np.unique(source).size == source.size:
         return None
     seed, tangent = partial_sweep(ys, nodes, x.dtype)
@@ -186,4 +207,3 @@ def plan(ys, x, fewer_than=None, against_star=False):
     if fewer_than is not None and colors.max() + 1 >= fewer_than:
         return None
     return Plan(tangent, seed, pattern, colors, source, x.size)
-

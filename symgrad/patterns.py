@@ -251,6 +251,11 @@ def seed_sets(output, seed, limit=None):
     return None if found is None else found[output]
 
 
+def index_sets(rows, cols, m, n):
+    """The index sets (m rows of entries in [0, n)) holding the pairs (rows[k], cols[k])."""
+    return _Rows.union(m, n, [(np.asarray(rows, np.int64), np.asarray(cols, np.int64))])
+
+
 def symmetric(sets):
     """The index sets of ``sets`` + its transpose (a square pattern), without scipy."""
     rows, cols = sets.nonzero()

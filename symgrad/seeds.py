@@ -97,7 +97,7 @@ COMPRESS_MIN = 32
 FEW_SEEDS = 8
 
 
-def unit_sweep(one, seed, alternative=None):
+def unit_sweep(one, seed, alternative=None, sets=None):
     """``one`` over the unit seeds of ``seed``: shape (n,) + one.shape, row b = one at e_b.
 
     The result is the sweep over the identity (what ``sg.evaluate`` computes and the
@@ -108,11 +108,12 @@ def unit_sweep(one, seed, alternative=None):
     that one.  Every entry is read where no other seed of its colour contributes, so
     the values are the unit seed's.  ``alternative(fewer_than)``, tried where that
     colouring needs more than ``FEW_SEEDS`` seeds, may give another equal computation
-    (flat, n * one.size entries) with fewer seeds: it is recorded instead.
+    (flat, n * one.size entries) with fewer seeds: it is recorded instead.  ``sets``:
+    the pattern, when the caller knows it (else it is read from the sweep).
     """
     graph, n = seed.graph, seed.size
     (out,) = vmap([one], seed, identity_seeds(graph, seed.shape, seed.dtype))
-    plan = _compression(one, seed) if n >= COMPRESS_MIN else None
+    plan = _compression(one, seed, sets) if n >= COMPRESS_MIN else None
     ncolors = n // 2 + 1 if plan is None else plan[1]
     if alternative is not None and n >= COMPRESS_MIN and ncolors > FEW_SEEDS:
         with graph.name_scope("compressed"):
@@ -153,8 +154,10 @@ def frontier_hessian(ys, x, fewer_than):
     """H_x flat (x.size ** 2 entries) from the Hessian after x's selections, or None
     when that needs ``fewer_than`` seeds or more (``symgrad.frontier``)."""
     found = frontier.plan(ys, x, fewer_than)
-    if found is None:
-        return None
+    return None if found is None else _flat_hessian(found, x)
+
+
+def _flat_hessian(found, x):
     values, keys = frontier_entries(found, x.dtype)
     return F.index_add(values, shape=(x.size * x.size,), index=(keys,))
 
@@ -170,13 +173,17 @@ def derived(dense, fn):
     return out
 
 
-def _compression(one, seed):
-    """(colours, count, element, seed) per nonzero of d one / d seed, or None when a
-    column colouring needs more than half as many seeds (or sizes are unknown)."""
+def _compression(one, seed, pattern=None):
+    """(colours, count, element, seed) per nonzero of d one / d seed (``pattern``, or
+    read from the sweep), or None when a column colouring needs more than half as many
+    seeds (or sizes are unknown)."""
     if not all(is_static(node.shape) for node in ancestors([one])):
         return None
     limit = seed.size // 2
-    pattern = seed_sets(one, seed, limit=limit)   # (no scipy: a dense result)
+    if pattern is None:
+        pattern = seed_sets(one, seed, limit=limit)   # (no scipy: a dense result)
+    elif pattern.nnz and pattern.counts().max() > limit:
+        return None   # (a row's entries take a colour each: too many; not coloured)
     if pattern is None or not pattern.nnz:
         return None
     colors = column_coloring(pattern)
@@ -289,7 +296,25 @@ def hessian_block(ys, x):
         return _reverse_rows(g, x)
     if tangent is None:
         return None
+    if x.size >= COMPRESS_MIN and frontier.repeats(ys, x):
+        return _frontier_first(ys, x, tangent, t)
     return unit_sweep(tangent, t, lambda fewer: frontier_hessian(ys, x, fewer))
+
+
+def _frontier_first(ys, x, tangent, t):
+    """:func:`unit_sweep` of a Hessian whose loss reads x's elements through several
+    selections: the Hessian after them (``symgrad.frontier``) is analysed first, and its
+    pattern mapped back gives H_x's for the direct colouring, so the sweep's own
+    analysis (LJ-27: ~8 ms, reaching the final scatter before it finds H_x dense) is
+    not run when the frontier's pattern is known."""
+    with x.graph.name_scope("compressed"):   # (the unit sweep's names stay as they were)
+        found = frontier.plan(ys, x, x.size // 2 + 1)
+    if found is None:   # (the frontier needs as many seeds: it is not tried again)
+        return unit_sweep(tangent, t, lambda fewer: None)
+
+    def alternative(fewer):
+        return None if found.ncolors >= fewer else _flat_hessian(found, x)
+    return unit_sweep(tangent, t, alternative, sets=found.x_sets())
 
 
 def _reverse_rows(g, x):

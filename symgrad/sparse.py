@@ -114,9 +114,10 @@ def sparse_hessian(ys, x):
     """The Hessian of sum(ys) in x as a :class:`SparseTensor` (star colouring).
 
     The pattern is read from one unbatched forward-over-reverse sweep (index sets,
-    ``patterns.seed_pattern``); the values come from the same sweep batched over
-    the colouring's compressed seeds, or, where that needs fewer seeds, from the
-    Hessian after x's selections (``symgrad.frontier``).
+    ``patterns.seed_pattern``), or, where x is read through several selections, from
+    the Hessian after them (``symgrad.frontier``), mapped back; the values come from
+    the sweep batched over the colouring's compressed seeds, or, where that needs
+    fewer seeds, from the Hessian after the selections.
     """
     n = x.size
     with progress.task(f"sparse Hessian in {x.name!r} ({n} variables)") as job:
@@ -126,8 +127,15 @@ def sparse_hessian(ys, x):
         if tangent is None:
             return _no_entries(x.graph, _zeros(n, n), x.dtype, x.shape * 2)
         job.stage("structural pattern (index sets)")
-        pattern = _canonical(seed_pattern(tangent, t))
-        pattern = _canonical(pattern + pattern.T)
+        # x read through several selections: the Hessian after them is analysed first,
+        # and its pattern mapped back is H_x's (a star colouring of H_x can only beat
+        # it then; a frontier copying x once would be H_x relabelled: not tried)
+        found = frontier.plan(ys, x, fewer_than=n + 1) if frontier.repeats(ys, x) else None
+        if found is not None:
+            pattern = _canonical(found.x_sets().matrix())
+        else:
+            pattern = _canonical(seed_pattern(tangent, t))
+            pattern = _canonical(pattern + pattern.T)
         if not pattern.nnz:
             return _no_entries(x.graph, pattern, x.dtype, x.shape * 2)
         full = _mostly_full(pattern)  # then no colouring would compress it
@@ -135,11 +143,9 @@ def sparse_hessian(ys, x):
             job.stage(f"star colouring of {pattern.nnz} nonzeros")
         colors = None if full else star_coloring(pattern)
         ncolors = n if full else int(colors.max()) + 1
-        if ncolors > FEW_SEEDS:
-            job.stage("the Hessian after the selections of x")
-            found = frontier.plan(ys, x, fewer_than=ncolors, against_star=True)
-            if found is not None:
-                return _from_frontier(found, x)
+        if ncolors > FEW_SEEDS and found is not None and found.ncolors < ncolors:
+            job.stage(f"the Hessian after the selections of x ({found.ncolors} seeds)")
+            return _from_frontier(found, x)
         if full:
             job.stage(f"the sweep batched over {n} unit seeds (a dense pattern)")
             rows, cols = pattern.nonzero()

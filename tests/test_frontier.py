@@ -227,6 +227,25 @@ def test_chained_sums_keep_the_direct_colouring():
     assert not any(n.opdef.name == "index_add" and n.shape == (hs.nnz,) for n in ancestors([hs.values]))
 
 
+def test_repeated_selections_colour_the_direct_seeds_from_the_frontier(monkeypatch):
+    """Rosenbrock reads x[1:] and x[:-1]: the frontier's pattern, mapped back, is H_x's
+    (tridiagonal), so the dense Hessian's 3 direct seeds come with no analysis of the
+    direct sweep; pair potentials likewise find H_x dense without one."""
+    def no_direct_analysis(*args, **kwargs):
+        raise AssertionError("the direct sweep was analysed")
+    monkeypatch.setattr(seeds_module, "seed_sets", no_direct_analysis)
+    x = sg.placeholder(shape=(40,), name="x")
+    y = sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+    (h,) = sg.hessians(y, x)
+    assert _colours(h.graph.compressed[h]) == {3}
+    found = frontier.plan([y], x)
+    want = np.eye(40, dtype=bool) | np.eye(40, k=1, dtype=bool) | np.eye(40, k=-1, dtype=bool)
+    np.testing.assert_array_equal(found.x_sets().matrix().toarray(), want)
+    x36 = sg.placeholder(shape=(36,), name="x36")
+    (hp,) = sg.hessians(pair_energy(x36, 12), x36)
+    assert _colours(hp.graph.compressed[hp]) == {6}
+
+
 def test_sparse_hessians_skip_a_frontier_that_only_relabels_x(monkeypatch, rng):
     """A network reading its weights through slices that copy each weight once: H_z is
     H_x relabelled, so ``sparse=True`` (a star colouring of H_x already) makes no
@@ -261,6 +280,8 @@ def test_frontier_hessians_equal_the_unit_seeds_on_random_programs(p):
     assume(found is not None)
     alt_dense = seeds_module.frontier_hessian([loss], x, None)
     alt_sparse = sparse_module._from_frontier(found, x)
+    mapped = found.x_sets().matrix().toarray()
+    assert not (sg.sparsity(dense).reshape(x.size, x.size) & ~mapped).any()
     rng = np.random.default_rng(len(p.nodes))
     for _ in range(2):
         for leaf in p.leaves:
@@ -271,6 +292,9 @@ def test_frontier_hessians_equal_the_unit_seeds_on_random_programs(p):
         finite = np.isfinite(d)
         for a in got:
             np.testing.assert_allclose(a[finite], d[finite], rtol=1e-10, atol=1e-10)
+        # H_z's pattern mapped back holds every entry the direct sweep made nonzero
+        # (a dense Hessian colours its direct seeds from it when x is read repeatedly)
+        assert not ((d != 0) & ~mapped).any()
 
 
 def test_tf1_pair_potential_hessian_runs_with_the_import_changed():
