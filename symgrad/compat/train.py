@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import math
 
-import sys
-
 import numpy as np
 
 from .. import tracing as _t
@@ -31,6 +29,9 @@ from ..differentiate import gradients as _gradients
 from ..graph import Node
 from . import optimizer_protocol as _protocol
 from . import rows as _rows
+from . import in_place as _in_place
+from .in_place import fresh as _fresh, plain as _plain, writable as _writable
+from .in_place import sole_owner as _sole_owner  # noqa: F401  (tests read it here)
 from .slices import IndexedSlices
 from .scopes import get_variable_scope
 from .state import Operation, state_of
@@ -213,35 +214,8 @@ def _deduplicate(values, indices):
 
 
 def _put_rows(holder, rows, new):
-    """``holder.value`` with ``rows`` replaced by ``new`` (:func:`_writable`)."""
+    """``holder.value`` with ``rows`` replaced by ``new`` (:func:`in_place.writable`)."""
     _writable(holder)[rows] = new
-
-
-def _writable(holder):
-    """``holder.value``, to change in place: the array itself when nothing else holds
-    it (:func:`_sole_owner`), else a copy put in its place (a value read earlier in the
-    same run, or any other holder, keeps what it read)."""
-    if not _sole_owner(holder):
-        holder.value = np.array(holder.value, copy=True)
-    return holder.value
-
-
-def _sole_owner(holder):
-    """Whether ``holder.value`` is a writable array that only ``holder`` references
-    (CPython's count: the attribute, the local name and the call's argument), and if it
-    is a view (a compat variable's ``CallableValue``), whether it is the whole of a base
-    only it references.  A 50,000 x 128 table was copied at every sparse step, which
-    cost most of a word2vec step."""
-    value = holder.value
-    if not isinstance(value, np.ndarray) or not value.flags.writeable or \
-            sys.getrefcount(value) != 3:
-        return False
-    base = value.base
-    if base is None:
-        return value.flags.owndata
-    return type(base) is np.ndarray and base.flags.owndata and base.flags.writeable and \
-        base.shape == value.shape and base.flags.c_contiguous and \
-        value.flags.c_contiguous and sys.getrefcount(base) == 3
 
 
 class _Rows:
@@ -275,11 +249,11 @@ def _python_number(value):
 
 
 def _set(var, value):
-    var.value = np.array(value, dtype=var.dtype)
+    var.value = value if _fresh(value, var.dtype) else np.array(value, dtype=var.dtype)
 
 
 def _slot_set(slot, value):
-    slot.value = np.array(value, dtype=slot.dtype)
+    slot.value = value if _fresh(value, slot.dtype) else np.array(value, dtype=slot.dtype)
     return slot.value
 
 
@@ -344,6 +318,9 @@ class AdamOptimizer(Optimizer):
 
     def update(self, var, g, slots, h):
         lr_t = self._lr_t(h)
+        if _plain(var, g, slots["m"], slots["v"]):
+            return _in_place.adam(var, g, slots["m"], slots["v"], lr_t, h["beta1"], h["beta2"],
+                                  h["epsilon"])
         m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - h["beta1"]))
         v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - h["beta2"]))
         return var - lr_t * m / (np.sqrt(v) + h["epsilon"])
