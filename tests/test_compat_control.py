@@ -290,3 +290,23 @@ def test_draws_in_a_while_loop_body_are_new_at_every_step_and_the_gradient_uses_
     assert len(set(np.round(first, 7))) == 3            # three different draws in one run
     assert not np.allclose(first, second)              # and new ones in the next run
     np.testing.assert_allclose(g1, 2 * t1 / 2.0, rtol=1e-5)   # d(x² S)/dx = 2xS = 2 t / x
+
+
+def test_cond_refuses_a_python_bool_as_tf1_does():
+    # tf.cond(i % 2 == 0, ...): in TF1, == between tensors compares the objects (False),
+    # and TF raises rather than always taking the false branch; tf.equal is the test
+    import symgrad.compat.v1 as tf
+    with tf.Graph().as_default():
+        v = tf.Variable([2.0, 3.0])
+
+        def body(i, a):
+            return i + 1, tf.cond(tf.equal(i % 2, 0), lambda: a * v[0], lambda: a + v[1])
+        _, a = tf.while_loop(lambda i, a: i < 5, body, [tf.constant(0), tf.constant(1.0)])
+        (g,) = tf.gradients(a, v)
+        with pytest.raises(TypeError, match="'pred' must not be a Python bool"):
+            tf.cond(tf.constant(0) % 2 == 0, lambda: v[0], lambda: v[1])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value, grad = sess.run([a, g])
+    assert value == 26.0   # TF 2.21: 26.0 and [27, 6]
+    np.testing.assert_array_equal(grad, [27.0, 6.0])

@@ -128,6 +128,12 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
     true_fn = true_fn if true_fn is not None else fn1
     false_fn = false_fn if false_fn is not None else fn2
+    if isinstance(pred, (bool, np.bool_)):   # TF1 refuses it (tf.cond(i % 2 == 0, ...)
+        # compares the tensor itself: False, and the false branch always, had it run)
+        raise TypeError("'pred' must not be a Python bool. tf.cond takes a boolean tensor: "
+                        "compare tensors with tf.equal, tf.less, ... (== and != between "
+                        "tensors compare the objects in TF1); for a Python bool, call the "
+                        "branch you want yourself")
     # (TF1's is_training = tf.placeholder(tf.bool) has any shape; pred is a scalar; a
     # predicate or branches of unknown rank are recorded by control.cond itself)
     pred = pred if unknown_rank(pred) and "call" in pred.attrs else scalar_by_contract(pred)
