@@ -96,3 +96,19 @@ def test_matches_tensorflow(case):
     got = run_case(globals()["c_" + case])
     for key, want in TF[case].items():
         assert_matches(got[key], want, f"{case}.{key}")
+
+
+def test_band_part_selects_as_tf_outside_the_band():
+    # TF's MatrixBandPart copies the band and writes +0 elsewhere: an infinite or NaN
+    # entry outside the band gives 0 (a product with a 0/1 mask gave NaN), and so does a
+    # negative one (-0 before); its gradient is the band of the incoming one
+    with tf.Graph().as_default():
+        m = tf.constant([[1.0, -2.0, np.inf], [-4.0, 5.0, -np.inf], [np.nan, -1.0, 2.0]])
+        b = tf.matrix_band_part(m, 0, 1)
+        g = tf.gradients(tf.reduce_sum(b * [[-1.0, 2, 3], [4, -5, 6], [7, 8, -9]]), m)[0]
+        with tf.Session() as sess:
+            band, grad = sess.run([b, g])
+    # TF 2.21
+    np.testing.assert_array_equal(band, [[1, -2, 0], [0, 5, -np.inf], [0, 0, 2]])
+    assert not np.signbit(band[[0, 1, 2, 2], [2, 0, 0, 1]]).any()
+    np.testing.assert_array_equal(grad, [[-1, 2, 0], [0, -5, 6], [0, 0, -9]])

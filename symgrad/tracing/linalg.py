@@ -32,7 +32,7 @@ from ..ops import apply
 from ..graph import Dim
 from .arrays import band_mask, eye
 from .arguments import publish
-from .functions import (_lift, log, matmul, mul, norm, reduce_sum, sign,  # noqa: F401
+from .functions import (_lift, log, matmul, norm, reduce_sum, sign, where,  # noqa: F401
                         stop_gradient, trace)
 from .math_ops import named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
@@ -138,8 +138,10 @@ def band_part(input, num_lower, num_upper, name=None):
     """Entries within ``num_lower`` below and ``num_upper`` above the diagonal (-1: all)."""
     (x,) = _lift([input])
     rows, cols = x.shape[-2:]
-    return mul(x, band_mask(x.graph, rows, cols, int(num_lower), int(num_upper), x.dtype),
-               name=name)
+    # a selection, as TF's kernel copies: +0 outside the band, whatever is there
+    # (x * mask made -0 of negative entries and NaN of infinite ones)
+    keep = band_mask(x.graph, rows, cols, int(num_lower), int(num_upper), np.bool_)
+    return where(keep, x, np.zeros((), x.dtype), name=name)
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
