@@ -102,6 +102,7 @@ def test_band_part_selects_as_tf_outside_the_band():
     # TF's MatrixBandPart copies the band and writes +0 elsewhere: an infinite or NaN
     # entry outside the band gives 0 (a product with a 0/1 mask gave NaN), and so does a
     # negative one (-0 before); its gradient is the band of the incoming one
+    import symgrad.compat.v1 as tf
     with tf.Graph().as_default():
         m = tf.constant([[1.0, -2.0, np.inf], [-4.0, 5.0, -np.inf], [np.nan, -1.0, 2.0]])
         b = tf.matrix_band_part(m, 0, 1)
