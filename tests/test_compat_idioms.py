@@ -163,3 +163,17 @@ def test_heads_split_and_stacked_on_a_batch_axis_of_unknown_size():
     np.testing.assert_allclose(grad, 2 * v * w, rtol=1e-5)
     with pytest.raises(sg.ShapeError, match="multiple of k"):
         tf.split(x, 2, axis=0)     # n itself: not known to be even
+
+
+def test_float_ranges_step_as_tf_computes_them():
+    # TF's Range kernel writes start + i * delta in the result's dtype; numpy's arange of
+    # float32 ended range(1, 2, 0.3) with 1.5999999 and 1.8999999
+    with tf.Graph().as_default(), tf.Session() as sess:
+        got = sess.run([tf.range(1.0, 2.0, 0.3), tf.range(3.0, 1.0, -0.7),
+                        tf.range(0.0, 10.0, 0.1), tf.range(2.0, 1.0, 0.5)])
+    assert got[0].dtype == np.float32
+    # TF 2.21
+    assert got[0].tolist() == [1.0, 1.2999999523162842, 1.600000023841858, 1.9000000953674316]
+    assert got[1].tolist() == [3.0, 2.299999952316284, 1.600000023841858]
+    assert len(got[2]) == 100 and got[2][-1] == np.float32(9.900001) and got[2][3] == np.float32(0.3)
+    assert got[3].size == 0

@@ -488,8 +488,22 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if not all(known_now(v) for v in (start, limit, delta)):
         return named(_computed_range(start, limit, delta, dtype), name)
     values = [static_value(v, "range") for v in (start, limit, delta)]
-    out = np.arange(*values, dtype=as_dtype(dtype))
-    return named(literal(get_default_graph(), out), name)
+    return named(literal(get_default_graph(), _arange(*values, dtype)), name)
+
+
+def _arange(start, limit, delta, dtype):
+    """TF's Range kernel: ``start + i * delta`` and the count ceil((limit - start) /
+    delta), both in the result's dtype (numpy's arange of floats steps otherwise:
+    ``range(1, 2, 0.3)`` in float32 ended 1.5999999, 1.8999999 where TF has 1.6, 1.9)."""
+    out = np.arange(start, limit, delta, dtype=as_dtype(dtype))
+    if out.dtype.kind != "f":
+        return out
+    lo, hi, step = (np.asarray(v, out.dtype) for v in (start, limit, delta))
+    with np.errstate(all="ignore"):
+        count = np.ceil((hi - lo) / step)
+    if not np.isfinite(count) or count <= 0:
+        return out   # (numpy's empty result: a zero or wrong-signed step, or none to take)
+    return lo + np.arange(int(count), dtype=out.dtype) * step
 
 
 def _known_size(value):
