@@ -115,6 +115,32 @@ def c_fcn(tf):
     return {"loss": step_loss}, feeds
 
 
+def c_layers(tf):
+    """The layer wrappers; a VALID transposed layer whose kernel is shorter than its
+    stride is n * s + max(k - s, 0) long (the zeros between windows kept), as TF's."""
+    x = tf.placeholder(tf.float32, [None, None, None, 3])
+    seq = tf.placeholder(tf.float32, [None, None, 3])
+    init = lambda shape, seed: tf.constant_initializer(_rand(shape, seed))  # noqa: E731
+    outs = [tf.layers.conv2d_transpose(x, 2, k, strides=s, padding=p,
+                                       kernel_initializer=init((k, k, 2, 3), 50 + k))
+            for p in ("same", "valid") for k, s in ((3, 2), (1, 2), (4, 3))]
+    outs.append(tf.keras.layers.Conv2DTranspose(2, 1, strides=2, padding="valid",
+                                                kernel_initializer=init((1, 1, 2, 3), 60))(x))
+    outs.append(tf.keras.layers.Conv2D(2, 3, strides=2, padding="same",
+                                       kernel_initializer=init((3, 3, 3, 2), 61))(x))
+    outs.append(tf.keras.layers.GlobalAveragePooling2D()(tf.keras.layers.MaxPool2D(2)(x)))
+    outs.append(tf.layers.conv1d(seq, 4, 3, strides=2, padding="same",
+                                 kernel_initializer=init((3, 3, 4), 62)))
+    outs.append(tf.nn.conv1d_transpose(seq, tf.constant(_rand((3, 2, 3), 63)),
+                                       tf.stack([tf.shape(seq)[0], 2 * tf.shape(seq)[1], 2]),
+                                       2, "SAME"))
+    g = tf.gradients(_loss(tf, outs), [x, seq])
+    fetch = {f"y{k}": o for k, o in enumerate(outs)}
+    fetch.update(gx=g[0], gs=g[1])
+    return fetch, [{x: _rand((2, h, w, 3), 70 + h), seq: _rand((2, t, 3), t)}
+                   for h, w, t in ((5, 4, 6), (6, 7, 3))]
+
+
 CASES = {name[2:]: fn for name, fn in list(globals().items()) if name.startswith("c_")}
 
 
@@ -203,6 +229,45 @@ TF = {'conv2d': {'runs': [{'gw': [[3, 3, 2, 4], 53.36933, 21.75931, -23.85334],
                   {'loss': [[], 1.384192, 1.384192, 0.663617]},
                   {'loss': [[], 1.229544, 1.229544, 0.5894748]}],
          'static': {'loss': []}},
+ 'layers': {'runs': [{'gs': [[2, 6, 3], 0.9293497, -5.167288, 11.76014],
+                      'gx': [[2, 5, 4, 3], 205.6449, 75.20528, -105.676],
+                      'y0': [[2, 10, 8, 2], 18.47319, 11.66477, 102.5748],
+                      'y1': [[2, 10, 8, 2], -12.6872, -1.316501, -15.52319],
+                      'y10': [[2, 12, 2], -27.1919, -19.81468, 16.9634],
+                      'y2': [[2, 15, 12, 2], -79.76845, -38.60551, 20.00141],
+                      'y3': [[2, 11, 9, 2], 21.60671, -27.65161, 32.16508],
+                      'y4': [[2, 10, 8, 2], -12.6872, -1.316501, -15.52319],
+                      'y5': [[2, 16, 13, 2], -92.08532, 7.60615, 34.11737],
+                      'y6': [[2, 10, 8, 2], -22.52118, 15.34301, -27.65284],
+                      'y7': [[2, 3, 2, 2], -7.956492, 11.70838, 4.62591],
+                      'y8': [[2, 3], 8.00295, -0.7079061, 0.7479352],
+                      'y9': [[2, 3, 4], 6.736804, 13.01155, 7.044464]},
+                     {'gs': [[2, 3, 3], -36.91549, 9.945102, 12.23626],
+                      'gx': [[2, 6, 7, 3], -17.04154, 179.9701, -2.989397],
+                      'y0': [[2, 12, 14, 2], 67.3718, -40.69447, -32.0166],
+                      'y1': [[2, 12, 14, 2], -13.11095, -20.60366, -7.006996],
+                      'y10': [[2, 6, 2], 5.06464, -24.55803, 3.017517],
+                      'y2': [[2, 18, 21, 2], -124.4189, -6.572544, -31.84066],
+                      'y3': [[2, 13, 15, 2], 40.55153, -26.90077, -66.22465],
+                      'y4': [[2, 12, 14, 2], -13.11095, -20.60366, -7.006996],
+                      'y5': [[2, 19, 22, 2], -135.8292, -19.19654, 20.40943],
+                      'y6': [[2, 12, 14, 2], -41.31853, -19.38827, 19.7902],
+                      'y7': [[2, 3, 4, 2], 2.234548, 4.482914, -2.992956],
+                      'y8': [[2, 3], 5.833317, -0.3035229, 0.9387271],
+                      'y9': [[2, 2, 4], 2.701652, -6.107378, 0.5331119]}],
+            'static': {'gs': [None, None, 3],
+                       'gx': [None, None, None, 3],
+                       'y0': [None, None, None, 2],
+                       'y1': [None, None, None, 2],
+                       'y10': [None, None, 2],
+                       'y2': [None, None, None, 2],
+                       'y3': [None, None, None, 2],
+                       'y4': [None, None, None, 2],
+                       'y5': [None, None, None, 2],
+                       'y6': [None, None, None, 2],
+                       'y7': [None, None, None, 2],
+                       'y8': [None, 3],
+                       'y9': [None, None, 4]}},
  'pools': {'runs': [{'gx': [[2, 5, 7, 3], -876.045, -144.5661, -38.72433],
                      'y0': [[2, 3, 4, 3], 112.0, -0.3858999, 2.278165],
                      'y1': [[2, 3, 4, 3], 72.0, 0.8468742, 0.7081083],
@@ -323,7 +388,6 @@ TF = {'conv2d': {'runs': [{'gw': [[3, 3, 2, 4], 53.36933, 21.75931, -23.85334],
                           'up': [None, None, None, 3],
                           'up2': [None, None, None, 3],
                           'up3': [None, None, None, 3]}}}
-
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["symgrad"]:

@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..ops import literal
+from ..ops.sizes import sizes_of
 from ..tracing.conv import _spatial, _windows
 from .more_ops import depthwise_conv2d
 from .tensor import added
@@ -114,8 +115,11 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     into ``output_shape`` [N, W', C]."""
     (s,) = _spatial(strides, "conv1d_transpose(strides)", 1)
     (d,) = _spatial(1 if dilations is None else dilations, "conv1d_transpose(dilations)", 1)
-    shape = [int(v) for v in _t.arrays.static_value(output_shape,
-                                                    "conv1d_transpose(output_shape)")]
+    shape = sizes_of(output_shape)   # tf.shape(x) or a stack of sizes: known at run time
+    if shape is None or len(shape) != 3:
+        shape = [int(v) for v in _t.arrays.static_value(output_shape,
+                                                        "conv1d_transpose(output_shape)")]
+    shape = list(shape)
     y = _t.conv.conv2d_transpose(_as_2d(input, data_format, "conv1d_transpose"),
                             _t.expand_dims(_lift(filters), 0), [shape[0], 1] + shape[1:],
                             (1, s), padding, dilations=(1, d))
