@@ -4,7 +4,9 @@ A convolution is an im2col gather (the ``index`` primitive: every window's
 elements, read from the padded input at a static, affine table) followed by a
 contraction with the filters (``einsum``).  Their derivative rules give TF's
 gradients (the gather's adjoint is a scatter-add); the compiled path reads the
-windows in place.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
+windows in place.  When the height or width is known only at run time (a Dim) no
+table can be written: ``conv_sizes`` reads the same windows with one strided slice
+per tap.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
 
 SEMANTICS (TF's behaviour):
 

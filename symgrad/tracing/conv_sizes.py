@@ -38,6 +38,9 @@ def geometry(size, k, stride, dilation, padding):
     span = (k - 1) * dilation + 1
     n = dim_expr(size)
     if padding == "VALID":
+        if not isinstance(size, Dim) and size < span:   # (TF refuses it when building)
+            raise ShapeError(f"VALID padding: a window of {span} does not fit an axis of "
+                             f"{size}")
         return make_dim(sympy.floor((n - span) / stride) + 1), 0, 0
     if padding != "SAME":
         raise ValueError(f"padding={padding!r}: use 'SAME' or 'VALID'")
@@ -129,3 +132,20 @@ def spread(parts, shape, ksize, strides, dilations, padding):
     full = reshape(full, (n, make_dim(dim_expr(lh) * sh), make_dim(dim_expr(lw) * sw), c))
     return full[:, rows[0]:make_dim(dim_expr(rows[0]) + dim_expr(h)),
                 cols[0]:make_dim(dim_expr(cols[0]) + dim_expr(w)), :]
+
+
+def axis_taps(x, axis, k, stride, dilation, padding, fill):
+    """Along one ``axis`` of ``x`` (its size an int or a Dim): what each of the ``k``
+    taps of a window reads, each with the output size there (the depth of a 3-D
+    convolution); and TF's padding (before, after)."""
+    out, pads, blocks = _layout(x.shape[axis], k, stride, dilation, padding)
+    size = x.shape[axis]
+    xp = _pad_axis(x, axis, pads[0],
+                   make_dim(dim_expr(blocks) * stride - dim_expr(size) - dim_expr(pads[0])), fill)
+    phased = reshape(xp, x.shape[:axis] + (blocks, stride) + x.shape[axis + 1:])
+    taps = []
+    for i in range(k):
+        a, b = divmod(i * dilation, stride)
+        index = (slice(None),) * axis + (slice(a, make_dim(a + dim_expr(out))), b)
+        taps.append(phased[index])
+    return taps, out, pads
