@@ -158,6 +158,20 @@ def c_volumes(tf):
                    for d, h in ((4, 5), (5, 3))]
 
 
+def c_argmax(tf):
+    """max_pool_with_argmax: the flat index of each window's first maximum (ties)."""
+    x = tf.placeholder(tf.float32, [None, None, None, 2])
+    outs = []
+    for k, s, p in ((2, 2, "SAME"), (3, 2, "VALID")):
+        for b in (False, True):
+            outs += list(tf.nn.max_pool_with_argmax(x, [1, k, k, 1], [1, s, s, 1], p,
+                                                    include_batch_in_index=b))
+    g, = tf.gradients(_loss(tf, outs[::2]), [x])
+    fetch = {f"y{k}": tf.cast(o, tf.float32) for k, o in enumerate(outs)}
+    fetch.update(g=g)
+    return fetch, [{x: _rand((2, h, w, 2), h, ints=True)} for h, w in ((5, 6), (4, 7))]
+
+
 CASES = {name[2:]: fn for name, fn in list(globals().items()) if name.startswith("c_")}
 
 
@@ -182,7 +196,34 @@ def run(tf, build):
     return {"static": shapes, "runs": runs}
 
 
-TF = {'conv2d': {'runs': [{'gw': [[3, 3, 2, 4], 53.36933, 21.75931, -23.85334],
+TF = {'argmax': {'runs': [{'g': [[2, 5, 6, 2], -52.38438, -14.92615, -3.668417],
+                      'y0': [[2, 3, 3, 2], 63.0, 2.85532, 5.526649],
+                      'y1': [[2, 3, 3, 2], 1150.0, -56.83464, 50.59999],
+                      'y2': [[2, 3, 3, 2], 63.0, 2.85532, 5.526649],
+                      'y3': [[2, 3, 3, 2], 2230.0, -54.02357, 79.49471],
+                      'y4': [[2, 2, 2, 2], 32.0, -1.885474, 2.009969],
+                      'y5': [[2, 2, 2, 2], 320.0, -160.7822, -13.5051],
+                      'y6': [[2, 2, 2, 2], 32.0, -1.885474, 2.009969],
+                      'y7': [[2, 2, 2, 2], 800.0, -172.1986, -35.84991]},
+                     {'g': [[2, 4, 7, 2], -42.23784, -7.429774, -5.302926],
+                      'y0': [[2, 2, 4, 2], 56.0, 2.947178, -0.5385327],
+                      'y1': [[2, 2, 4, 2], 714.0, -59.83199, 35.71688],
+                      'y2': [[2, 2, 4, 2], 56.0, 2.947178, -0.5385327],
+                      'y3': [[2, 2, 4, 2], 1610.0, 16.15843, 63.12608],
+                      'y4': [[2, 1, 3, 2], 24.0, 3.860473, 3.231538],
+                      'y5': [[2, 1, 3, 2], 104.0, -6.325887, 18.99349],
+                      'y6': [[2, 1, 3, 2], 24.0, 3.860473, 3.231538],
+                      'y7': [[2, 1, 3, 2], 440.0, 126.8954, 73.10159]}],
+            'static': {'g': [None, None, None, 2],
+                       'y0': [None, None, None, 2],
+                       'y1': [None, None, None, 2],
+                       'y2': [None, None, None, 2],
+                       'y3': [None, None, None, 2],
+                       'y4': [None, None, None, 2],
+                       'y5': [None, None, None, 2],
+                       'y6': [None, None, None, 2],
+                       'y7': [None, None, None, 2]}},
+ 'conv2d': {'runs': [{'gw': [[3, 3, 2, 4], 53.36933, 21.75931, -23.85334],
                       'gx': [[2, 5, 7, 2], 34.60917, 199.2947, 48.9657],
                       'y0': [[2, 5, 7, 4], -16.95961, -36.51018, 21.25766],
                       'y1': [[2, 3, 5, 4], -34.58836, 15.28995, 6.985109],
