@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Dim, shape_text
+from ..graph import Dim
 from ..ops.sizes import sizes_of
 from ..ops import apply, literal
 from ..ops.base import filled
@@ -75,12 +75,7 @@ def _window_index(shape, ksize, strides, dilations, padding):
     """For NHWC ``shape``: the index of every window's elements in the padded input,
     laid out (N, OH, OW, C, KH*KW), and the padding (top, bottom, left, right).  The
     batch axis is a whole slice, so N may be known only at run time ([None, 28, 28, 1])."""
-    n, h, w, c = shape
-    if not isinstance(h, int) or not isinstance(w, int):
-        raise ShapeError(f"convolution and pooling need the spatial sizes when the graph is "
-                         f"built; the input's shape is {shape_text(shape)}: give the placeholder "
-                         f"its height/width or length (e.g. [None, 28, 28, 1]; pad "
-                         f"variable-length sequences to one length)")
+    n, h, w, c = shape   # (height and width known: a Dim takes conv_sizes' way)
     (oh, top, bottom), (ow, left, right) = (
         _geometry(s, k, st, d, padding) for s, k, st, d in zip((h, w), ksize, strides, dilations))
     kh, kw = ksize
