@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import FeedError
+from .errors import FeedError, ShapeError
 
 
 class Dim:
@@ -192,9 +192,21 @@ def concrete_shape(shape, bindings, what="a tensor"):
                                            if s not in bindings))
                 raise FeedError(f"the shape of {what} depends on the unknown size(s) {missing}, "
                                 "known only when the placeholder it comes from is fed; feed it")
-            d = value
+            d = _not_negative(value, d, what, shape)
         out.append(d)
     return tuple(out)
+
+
+def _not_negative(value, d, what, shape=None):
+    """A size evaluated from the sizes fed, refused when negative: an input too small
+    for what is made of it (numpy would read a negative bound from the end)."""
+    if value < 0:
+        whole = f" (shape {shape_text(shape)})" if shape is not None else ""
+        raise ShapeError(f"{what}{whole}: the size {d.text} is {value} at the sizes fed; an "
+                         "input is too small for it (a window wider than its input with "
+                         "VALID padding, or a slice past its end): feed larger inputs or pad "
+                         "them")
+    return value
 
 
 def size_at(d, bindings):
@@ -277,7 +289,8 @@ def concrete_attrs(attrs, bindings):
     def walk(v):
         if isinstance(v, Dim):
             value = size_at(v, bindings)
-            return int(v.expr.xreplace(bindings)) if value is None else value
+            value = int(v.expr.xreplace(bindings)) if value is None else value
+            return _not_negative(value, v, "a size of an operation")
         if isinstance(v, tuple):
             return tuple(walk(u) for u in v)
         if isinstance(v, list):

@@ -197,10 +197,15 @@ def test_nn_convolution_and_pool_dispatch_by_rank_as_tf():
         [[[0.08, 58.16], [-4.08, 58.64]], [[-16.96, 75.28], [-19.52, 82.56]]]]
     for g, w_ in zip(got, want):
         np.testing.assert_allclose(g, w_, atol=2e-5)
-    with tf.Graph().as_default():
-        with pytest.raises(ValueError, match="spatial sizes when the graph is built"):
-            tf.nn.conv1d(tf.placeholder(tf.float32, [None, None, 2]), tf.ones([2, 2, 2]), 1,
-                         "VALID")
+    with tf.Graph().as_default():   # a length known at run time (it was refused)
+        seq = tf.placeholder(tf.float32, [None, None, 2])
+        y = tf.nn.conv1d(seq, tf.ones([2, 2, 2]), 1, "VALID")
+        assert y.shape.as_list() == [None, None, 2]
+        with tf.Session() as sess:
+            got = sess.run(y, {seq: xv})
+    summed = xv.sum(-1)   # all-ones filters: each output channel sums the window
+    np.testing.assert_allclose(got, np.repeat((summed[:, :-1] + summed[:, 1:])[..., None], 2,
+                                              -1), atol=1e-6)
 
 
 def test_gather_nd_over_two_run_time_sizes():

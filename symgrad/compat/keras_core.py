@@ -138,7 +138,7 @@ class Conv1D(_Conv):
 
 class Conv2DTranspose(_Conv):
     """The transpose of Conv2D on [N, H, W, C]: output H * stride ("same") or
-    (H - 1) * stride + kernel ("valid"); kernel (kh, kw, filters, C)."""
+    H * stride + max(kernel - stride, 0) ("valid"); kernel (kh, kw, filters, C)."""
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
                  data_format="channels_last", dilation_rate=1, **kwargs):
@@ -153,9 +153,8 @@ class Conv2DTranspose(_Conv):
         return self.kernel_size + (self.filters, channels)
 
     def call(self, inputs):
-        same = self.padding == "SAME"
-        size = [n * s if same else (n - 1) * s + k for n, s, k in
-                zip(inputs.shape[1:3], self.strides, self.kernel_size)]
+        size = _layers.transposed_size(inputs.shape[1:3], self.kernel_size, self.strides,
+                                       self.padding)
         out = _conv.conv2d_transpose(inputs, self.kernel,
                                      (inputs.shape[0], *size, self.filters),
                                      (1, *self.strides, 1), self.padding)

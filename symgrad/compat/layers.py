@@ -138,6 +138,14 @@ def padding_name(padding):
     return str(padding).upper()
 
 
+def transposed_size(sizes, kernel, strides, padding):
+    """The height and width a transposed convolution layer gives (Keras's rule): n * s
+    for SAME, n * s + max(k - s, 0) for VALID (a kernel shorter than its stride leaves
+    zeros between the windows, and TF keeps them)."""
+    return [n * s + (0 if padding == "SAME" else max(k - s, 0))
+            for n, k, s in zip(sizes, kernel, strides)]
+
+
 def _layer_input(inputs, data_format, what, layout):
     """The layer's input as a tensor of rank ``len(layout)`` (channels last)."""
     if data_format != "channels_last":
@@ -199,13 +207,11 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
                      bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
                      bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv2d_transpose``: the decoder's upsampling layer on [N, H, W, C]
-    (output H * stride for "same", (H - 1) * stride + kernel for "valid")."""
+    (output H * stride for "same", H * stride + max(kernel - stride, 0) for "valid")."""
     inputs = _layer_input(inputs, data_format, "conv2d_transpose",
                           ("batch", "height", "width", "channels"))
     (kh, kw), (sh, sw) = int_tuple(kernel_size, "kernel_size"), int_tuple(strides, "strides")
-    same = padding_name(padding) == "SAME"
-    size = [n * s if same else (n - 1) * s + k
-            for n, s, k in zip(inputs.shape[1:3], (sh, sw), (kh, kw))]
+    size = transposed_size(inputs.shape[1:3], (kh, kw), (sh, sw), padding_name(padding))
     return _kernel_layer(
         "conv2d_transpose", inputs, (kh, kw, int(filters), inputs.shape[-1]), filters,
         lambda kernel: _conv.conv2d_transpose(inputs, kernel,

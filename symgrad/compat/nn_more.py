@@ -25,7 +25,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import Dim
 from ..ops import literal
+from ..ops.draws import iota_of
+from ..ops.sizes import sizes_of
 from ..tracing.conv import _spatial, _windows
 from .more_ops import depthwise_conv2d
 from .tensor import added
@@ -114,8 +117,11 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     into ``output_shape`` [N, W', C]."""
     (s,) = _spatial(strides, "conv1d_transpose(strides)", 1)
     (d,) = _spatial(1 if dilations is None else dilations, "conv1d_transpose(dilations)", 1)
-    shape = [int(v) for v in _t.arrays.static_value(output_shape,
-                                                    "conv1d_transpose(output_shape)")]
+    shape = sizes_of(output_shape)   # tf.shape(x) or a stack of sizes: known at run time
+    if shape is None or len(shape) != 3:
+        shape = [int(v) for v in _t.arrays.static_value(output_shape,
+                                                        "conv1d_transpose(output_shape)")]
+    shape = list(shape)
     y = _t.conv.conv2d_transpose(_as_2d(input, data_format, "conv1d_transpose"),
                             _t.expand_dims(_lift(filters), 0), [shape[0], 1] + shape[1:],
                             (1, s), padding, dilations=(1, d))
@@ -161,6 +167,22 @@ def scale_regularization_loss(regularization_loss):
     return _t.identity(_lift(regularization_loss))
 
 
+def _flat_positions(x, sizes, ksize, strides, padding, top, left):
+    """The flat [H, W, C] index of every window element, laid out as the windows
+    (OH, OW, C, K) (with a leading 1 when the sizes are known at run time: then they are
+    the windows of the positions themselves)."""
+    (_, h, w, c), (oh, ow) = x.shape, sizes
+    if isinstance(h, Dim) or isinstance(w, Dim):
+        positions = _t.reshape(iota_of(x.graph, h * w * c, np.float64), (1, h, w, c))
+        return _t.cast(_windows(positions, ksize, strides, (1, 1), padding, -1.0)[0], np.int64)
+    taps = np.arange(ksize[0] * ksize[1])
+    rows = np.arange(oh)[:, None] * strides[0] + taps[None, :] // ksize[1] - top
+    cols = np.arange(ow)[:, None] * strides[1] + taps[None, :] % ksize[1] - left
+    flat = ((rows[:, None, None, :] * w + cols[None, :, None, :]) * c
+            + np.arange(c)[None, None, :, None])   # (OH, OW, C, K)
+    return literal(x.graph, flat.astype(np.int64))
+
+
 def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
                          Targmax=None, output_dtype=None, include_batch_in_index=False,
                          name=None):
@@ -171,21 +193,18 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # 
         raise ValueError("max_pool_with_argmax: only data_format='NHWC' (as TF)")
     ksize, strides = _spatial(ksize, "max_pool_with_argmax(ksize)"), _spatial(strides, "strides")
     patches, (top, _, left, _) = _windows(x, ksize, strides, (1, 1), padding, -np.inf)
-    n, oh, ow, c, k = patches.shape
-    h, w = x.shape[1], x.shape[2]
-    taps = np.arange(k)
-    rows = np.arange(oh)[:, None] * strides[0] + taps[None, :] // ksize[1] - top
-    cols = np.arange(ow)[:, None] * strides[1] + taps[None, :] % ksize[1] - left
-    flat = ((rows[:, None, None, :] * w + cols[None, :, None, :]) * c
-            + np.arange(c)[None, None, :, None])   # (OH, OW, C, K)
-    iota = literal(x.graph, taps.astype(np.float64))
+    k = patches.shape[-1]
+    iota = literal(x.graph, np.arange(k, dtype=np.float64))
     hit = _t.equal(patches, _t.reduce_max(patches, -1, keepdims=True))
     first = _t.reduce_min(_t.where(hit, iota, float(k)), -1, keepdims=True)
     chosen = _t.equal(iota, first)
     pooled = _t.reduce_sum(_t.where(chosen, patches, _t.zeros_like(patches)), -1)
-    index = _t.reduce_sum(_t.where(chosen, literal(x.graph, flat.astype(np.int64)),
-                                   literal(x.graph, np.zeros((), np.int64))), -1)
+    flat = _flat_positions(x, patches.shape[1:3], ksize, strides, padding, top, left)
+    index = _t.reduce_sum(_t.where(chosen, flat, literal(x.graph, np.zeros((), np.int64))), -1)
     if include_batch_in_index:
-        batch = _t.cast(_t.range(_t.shape(x)[0]), np.int64) * int(h * w * c)
+        h, w, c = x.shape[1:]
+        if isinstance(h, Dim) or isinstance(w, Dim):   # read when the input arrives
+            h, w = (_t.cast(_t.shape(x)[a], np.int64) for a in (1, 2))
+        batch = _t.cast(_t.range(_t.shape(x)[0]), np.int64) * (h * w * c)
         index = index + _t.reshape(batch, [-1, 1, 1, 1])
     return _t.identity(pooled, name=name), index

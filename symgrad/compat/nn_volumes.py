@@ -19,6 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import Dim
+from ..ops.base import filled
+from ..tracing import conv_sizes
 from ..tracing.conv import _geometry, _spatial
 from .tensor import added
 
@@ -37,20 +40,23 @@ def _ndhwc(x, data_format, what):
 
 def _depth_slices(x, k, stride, dilation, padding, fill):
     """For each depth tap, the input slices it reads, as (N * OD, H, W, C); and OD and
-    the padding before."""
+    the padding before (depth, height or width may be known only at run time)."""
+    rest = tuple(x.shape[2:])
+    if isinstance(x.shape[1], Dim):
+        taps, od, (before, _) = conv_sizes.axis_taps(x, 1, k, stride, dilation, padding, fill)
+        return [_t.reshape(t, (-1,) + rest) for t in taps], od, before
     od, before, after = _geometry(int(x.shape[1]), k, stride, dilation, padding)
     if before or after:
         x = _t.pad(x, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]], constant_values=fill)
-    rest = [int(d) for d in x.shape[2:]]
     taps = []
     for dz in range(k):
         start = dz * dilation
-        taps.append(_t.reshape(x[:, start:start + (od - 1) * stride + 1:stride], [-1] + rest))
+        taps.append(_t.reshape(x[:, start:start + (od - 1) * stride + 1:stride], (-1,) + rest))
     return taps, od, before
 
 
 def _stacked(y, od):
-    return _t.reshape(y, [-1, od] + [int(d) for d in y.shape[1:]])
+    return _t.reshape(y, (-1, od) + tuple(y.shape[1:]))
 
 
 def conv3d(input, filter=None, strides=None, padding=None, data_format="NDHWC",  # noqa: A002
@@ -88,10 +94,20 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     x = _ndhwc(input, data_format, "avg_pool3d")
     (kd, kh, kw), (sd, sh, sw) = (_spatial(ksize, "avg_pool3d(ksize)", 3),
                                   _spatial(strides, "avg_pool3d(strides)", 3))
-    depth = int(x.shape[1])
     taps, od, before = _depth_slices(x, kd, sd, 1, padding, 0)
     # each 2-D mean already divides by its real (h, w) count; padded slices are zeros
     total = added([_t.nn.avg_pool(t, (kh, kw), (sh, sw), padding) for t in taps], "avg_pool3d")
+    return _t.divide(_stacked(total, od), _real_depths(x, kd, sd, padding, od, before),
+                     name=name)
+
+
+def _real_depths(x, kd, sd, padding, od, before):
+    """How many real (unpadded) depth slices each window reads, as (1, OD, 1, 1, 1): a
+    literal when the depth is known, else the taps' sums over ones of the run-time depth."""
+    depth = x.shape[1]
+    if isinstance(depth, Dim):
+        ones = filled(x.graph, 1, (1, depth, 1, 1, 1), x.dtype)
+        return added(conv_sizes.axis_taps(ones, 1, kd, sd, 1, padding, 0)[0], "real_depths")
     reads = np.arange(od)[:, None] * sd + np.arange(kd)[None, :] - before
     real = ((reads >= 0) & (reads < depth)).sum(1).astype(x.dtype)
-    return _t.divide(_stacked(total, od), real.reshape(1, od, 1, 1, 1), name=name)
+    return real.reshape(1, od, 1, 1, 1)

@@ -118,7 +118,27 @@ def _size_checks(program):
     for a, b, message in program.checks:
         lines += [f"    if {size_text(a)} != {size_text(b)}:",
                   f"        raise _rt.SizesDisagree({message!r}, {_named(a)}, {_named(b)})"]
+    for d in _maybe_negative(program):
+        lines += [f"    if {size_text(d)} < 0:",
+                  f"        raise _rt.SizesDisagree({_NEGATIVE!r}, {_named(d)})"]
     return lines
+
+
+_NEGATIVE = ("a size of the graph is negative: an input is too small for an operation (a "
+             "window wider than its input with VALID padding, or a slice past its end)")
+
+
+def _maybe_negative(program):
+    """The sizes of outputs, buffers and loops that some inputs' sizes make negative
+    (``n - 2`` after a VALID window of 3): allocating or looping over them would fail
+    obscurely, so the entry refuses them first."""
+    found = {}
+    sizes = [d for _, shape, _ in program.outputs for d in shape] + list(program.buffers)
+    sizes += [d for st in program.stmts for d in st.dims]
+    for d in sizes:
+        if isinstance(d, Dim) and d.expr.is_nonnegative is not True:
+            found.setdefault(d.text, d)
+    return list(found.values())
 
 
 def _named(size):

@@ -4,7 +4,9 @@ A convolution is an im2col gather (the ``index`` primitive: every window's
 elements, read from the padded input at a static, affine table) followed by a
 contraction with the filters (``einsum``).  Their derivative rules give TF's
 gradients (the gather's adjoint is a scatter-add); the compiled path reads the
-windows in place.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
+windows in place.  When the height or width is known only at run time (a Dim) no
+table can be written: ``conv_sizes`` reads the same windows with one strided slice
+per tap.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
 
 SEMANTICS (TF's behaviour):
 
@@ -26,9 +28,11 @@ import math
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Dim, shape_text
+from ..graph import Dim
 from ..ops.sizes import sizes_of
 from ..ops import apply, literal
+from ..ops.base import filled
+from . import conv_sizes
 from .arrays import pad, static_value
 from .arguments import publish
 from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshape, transpose,
@@ -71,12 +75,7 @@ def _window_index(shape, ksize, strides, dilations, padding):
     """For NHWC ``shape``: the index of every window's elements in the padded input,
     laid out (N, OH, OW, C, KH*KW), and the padding (top, bottom, left, right).  The
     batch axis is a whole slice, so N may be known only at run time ([None, 28, 28, 1])."""
-    n, h, w, c = shape
-    if not isinstance(h, int) or not isinstance(w, int):
-        raise ShapeError(f"convolution and pooling need the spatial sizes when the graph is "
-                         f"built; the input's shape is {shape_text(shape)}: give the placeholder "
-                         f"its height/width or length (e.g. [None, 28, 28, 1]; pad "
-                         f"variable-length sequences to one length)")
+    n, h, w, c = shape   # (height and width known: a Dim takes conv_sizes' way)
     (oh, top, bottom), (ow, left, right) = (
         _geometry(s, k, st, d, padding) for s, k, st, d in zip((h, w), ksize, strides, dilations))
     kh, kw = ksize
@@ -89,7 +88,10 @@ def _window_index(shape, ksize, strides, dilations, padding):
 
 
 def _windows(x, ksize, strides, dilations, padding, fill):
-    """The windows of NHWC ``x`` as (N, OH, OW, C, KH*KW), and the padding."""
+    """The windows of NHWC ``x`` as (N, OH, OW, C, KH*KW), and TF's padding (top,
+    bottom, left, right)."""
+    if any(isinstance(d, Dim) for d in x.shape[1:3]):   # sizes known at run time
+        return conv_sizes.windows(x, ksize, strides, dilations, padding, fill)
     index, (top, bottom, left, right) = _window_index(x.shape, ksize, strides, dilations, padding)
     xp = pad(x, [[0, 0], [top, bottom], [left, right], [0, 0]], constant_values=fill) \
         if top or bottom or left or right else x
@@ -147,20 +149,22 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
                                                    "conv2d_transpose(output_shape)"))
     if isinstance(shape[0], Dim) or isinstance(y.shape[0], Dim):
         shape = (y.shape[0],) + shape[1:]   # a run-time batch: the value's own
-    if any(isinstance(d, Dim) for d in shape[1:]):
-        raise ShapeError(f"conv2d_transpose(output_shape={shape}): only the batch size may "
-                         "be known at run time")
     if channels_first:
         shape = (shape[0], shape[2], shape[3], shape[1])
-    index, (top, bottom, left, right) = _window_index(
-        shape, f.shape[:2], _spatial(strides, "conv2d_transpose(strides)", 2, channels_first),
-        _spatial(dilations, "conv2d_transpose(dilations)", 2, channels_first), padding)
+    strides, dilations = (_spatial(strides, "conv2d_transpose(strides)", 2, channels_first),
+                          _spatial(dilations, "conv2d_transpose(dilations)", 2, channels_first))
+    taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
+    if any(isinstance(d, Dim) for d in shape[1:3]):   # a height or width known at run time
+        parts = apply("einsum", [y, taps], subscripts="nhwo,kco->nhwck")
+        out = conv_sizes.spread(parts, shape, f.shape[:2], strides, dilations, padding)
+        return _back(out, channels_first, name)
+    index, (top, bottom, left, right) = _window_index(shape, f.shape[:2], strides, dilations,
+                                                      padding)
     expected = (shape[0],) + np.broadcast_shapes(*[i.shape for i in index[1:]])[:2] + (
         f.shape[3],)
     if y.shape != expected:
         raise ShapeError(f"conv2d_transpose: value of shape {y.shape} does not fit "
                          f"output_shape {shape} (conv2d of it gives {expected})")
-    taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
     parts = apply("einsum", [y, taps], subscripts="nhwo,kco->nhwck")
     padded = (shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3])
     full = apply("index_add", [parts], shape=padded, index=index)
@@ -210,15 +214,27 @@ def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     x, channels_first = _nhwc(x, data_format)
     ksize, strides = (_spatial(ksize, "avg_pool(ksize)", 2, channels_first),
                       _spatial(strides, "avg_pool(strides)", 2, channels_first))
-    patches, (top, bottom, left, right) = _windows(x, ksize, strides, (1, 1), padding, 0)
-    real = np.pad(np.ones(x.shape[1:3]), [(top, bottom), (left, right)])
-    oh, ow = patches.shape[1:3]
+    patches, _ = _windows(x, ksize, strides, (1, 1), padding, 0)
+    total = reduce_sum(patches, -1)
+    return _back(total / _real_counts(x, ksize, strides, padding, total.dtype),
+                 channels_first, name)
+
+
+def _real_counts(x, ksize, strides, padding, dtype):
+    """How many real (unpadded) elements each window of NHWC ``x`` holds, as
+    (1, OH, OW, 1): a literal when the sizes are known, else the windows' sums of a
+    tensor of ones of the run-time height and width."""
+    h, w = x.shape[1:3]
+    if isinstance(h, Dim) or isinstance(w, Dim):
+        ones = filled(x.graph, 1, (1, h, w, 1), dtype)
+        return reduce_sum(_windows(ones, ksize, strides, (1, 1), padding, 0)[0], -1)
+    (oh, top, bottom), (ow, left, right) = (
+        _geometry(n, k, s, 1, padding) for n, k, s in zip((h, w), ksize, strides))
+    real = np.pad(np.ones((h, w)), [(top, bottom), (left, right)])
     count = np.array([[real[i * strides[0]:i * strides[0] + ksize[0],
                             j * strides[1]:j * strides[1] + ksize[1]].sum()
                        for j in range(ow)] for i in range(oh)])
-    total = reduce_sum(patches, -1)
-    mean = total / literal(x.graph, count.reshape(1, oh, ow, 1).astype(total.dtype))
-    return _back(mean, channels_first, name)
+    return literal(x.graph, count.reshape(1, oh, ow, 1).astype(dtype))
 
 
 max_pool2d, avg_pool2d = max_pool, avg_pool
