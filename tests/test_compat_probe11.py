@@ -65,3 +65,38 @@ def test_rnn_scope_is_a_name_not_a_default_name(kind):
             net(tf.ones([1, 2, 3]))
             with pytest.raises(ValueError, match="already exists"):
                 net(tf.ones([1, 2, 3]))
+
+
+def test_truncated_normal_draws_anew_at_each_run():
+    # the cookbook's "Working with Matrices": A = tf.truncated_normal([2,3]); print
+    # sess.run(A) then sess.run(A + B); symgrad drew A once, so the second run printed
+    # the first run's numbers again (and a shape known only at run time was refused)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 2])
+        a = tf.truncated_normal([2, 3], seed=1001)
+        r = tf.truncated_normal(tf.shape(x), mean=1.0, stddev=0.5, seed=7)
+        with tf.Session() as sess:
+            first, second = sess.run(a), sess.run(a + 5.0)
+            fed = sess.run(r, {x: np.zeros((3, 2))})
+    # TF 2.21
+    np.testing.assert_allclose(first, [[-1.126882, -0.8090848, -0.6569597],
+                                       [0.5227453, 0.2682545, 0.9647047]], rtol=1e-6)
+    np.testing.assert_allclose(second, [[4.131318, 4.4851546, 5.1691933],
+                                        [4.1300035, 4.7968683, 5.683183]], rtol=1e-6)
+    np.testing.assert_allclose(fed, [[0.9765272, 0.3980488], [1.5834177, 1.5853102],
+                                     [1.3583131, 1.2855668]], rtol=1e-6)
+
+
+def test_unseeded_truncated_normal_is_truncated_and_redrawn():
+    # (symgrad's own numbers without an op seed: within two standard deviations, new
+    # at each run, the same again in a new session, as random_normal's)
+    with tf.Graph().as_default():
+        tf.set_random_seed(5)
+        t = tf.truncated_normal([400], mean=3.0, stddev=0.5)
+        with tf.Session() as sess:
+            one, two = sess.run(t), sess.run(t)
+        with tf.Session() as sess:
+            again = sess.run(t)
+    assert not np.array_equal(one, two) and np.array_equal(one, again)
+    assert np.abs(np.concatenate([one, two]) - 3.0).max() < 1.0
+    assert abs(np.std(one) - 0.5 * 0.8796) < 0.06   # a 2-sigma truncated normal's std

@@ -22,13 +22,13 @@ Choices (documented differences from TF):
   what is built on it is recorded and made when a value arrives, once per fed
   shape (``symgrad.ops.deferred``); its tensors have ``shape`` None until then.
   ``None`` dimensions (``[None, 3]``) are sizes known when values are fed.
-- ``tf.random_normal`` and ``random_uniform`` (and ``tf.nn.dropout``'s masks) draw
-  anew at every ``Session.run``, as TF does; each session starts the sequence over,
+- ``tf.random_normal``, ``random_uniform`` and ``truncated_normal`` (and
+  ``tf.nn.dropout``'s masks) draw anew at every ``Session.run``, as TF does; each
+  session starts the sequence over,
   and ``seed=`` and ``tf.set_random_seed`` make it reproducible.  With an op ``seed=``
   (here and in initializers) the numbers are TF's own (``ops.philox``).  Outside sessions
   (``sg.evaluate``, ``sg.compile``, closed forms) they hold the numbers of a
-  session's first run.  ``truncated_normal`` (an initializer's) is sampled once,
-  when created.
+  session's first run.
 - Variables keep their values on the graph; every session sees them and running
   an initializer resets them to their initial values (a random one drawn anew when it
   runs again in the same session, as TF does: ``compat.redraws``).  Each session tracks which
@@ -272,18 +272,10 @@ def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, na
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
-    """Normal samples redrawn beyond two standard deviations, drawn once."""
-    if isinstance(shape, Node) or (isinstance(shape, (list, tuple)) and
-                                   any(isinstance(d, Node) for d in shape)):
-        raise ValueError("truncated_normal: the shape holds sizes known only at run time "
-                         f"({shape!r}), but its numbers are drawn once, when the graph is "
-                         "built; give a fixed shape, or use tf.random_normal (drawn at each "
-                         "run)")
-    init = _init.TruncatedNormal(mean, stddev, seed)
-    value = init.array(tuple(shape), np.dtype(dtype))
-    return _init.drawn_again(_tensor.constant(value, dtype=dtype, name=name or
-                                              "truncated_normal"),
-                             init, tuple(shape), np.dtype(dtype))
+    """Normal samples, those beyond two standard deviations drawn again, drawn anew at
+    each run as ``random_normal`` (TF's own numbers with an op seed: ``ops.philox``)."""
+    return _drawn(shape, "truncated_normal", seed, dtype, name or "truncated_normal",
+                  mean, stddev)
 
 
 def random_shuffle(value, seed=None, name=None):
