@@ -100,3 +100,27 @@ def test_unseeded_truncated_normal_is_truncated_and_redrawn():
     assert not np.array_equal(one, two) and np.array_equal(one, again)
     assert np.abs(np.concatenate([one, two]) - 3.0).max() < 1.0
     assert abs(np.std(one) - 0.5 * 0.8796) < 0.06   # a 2-sigma truncated normal's std
+
+
+def test_top_k_over_a_last_axis_known_at_run_time():
+    # the cookbook's k-nearest-neighbours: distances between a fed test batch and a fed
+    # training set ([None, None]), then tf.nn.top_k(-distance, k); the bound check
+    # compared k with the unknown size (TypeError) when the graph was built
+    r = np.random.RandomState(0)
+    train, test = r.rand(5, 3).astype(np.float32), r.rand(2, 3).astype(np.float32)
+    with tf.Graph().as_default():
+        a, b = tf.placeholder(tf.float32, [None, 3]), tf.placeholder(tf.float32, [None, 3])
+        distance = tf.reduce_sum(tf.abs(tf.subtract(a, tf.expand_dims(b, 1))), axis=2)
+        values, indices = tf.nn.top_k(tf.negative(distance), k=2)
+        pred = tf.reduce_mean(tf.gather(tf.constant([10., 20., 30., 40., 50.]), indices), 1)
+        assert values.shape.as_list() == indices.shape.as_list() == [None, 2]
+        with tf.Session() as sess:
+            got = sess.run([values, indices, pred], {a: train, b: test})
+            # TF: InvalidArgumentError (input must have at least k columns)
+            with pytest.raises(ValueError, match="at least k=2 columns"):
+                sess.run(values, {a: train[:1], b: test})
+    # TF 2.21
+    np.testing.assert_allclose(got[0], [[-1.047916, -1.3530555], [-0.37728596, -0.76002103]],
+                               rtol=1e-6)
+    np.testing.assert_array_equal(got[1], [[1, 2], [2, 0]])
+    np.testing.assert_array_equal(got[2], [25.0, 20.0])
