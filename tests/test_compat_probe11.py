@@ -124,3 +124,50 @@ def test_top_k_over_a_last_axis_known_at_run_time():
                                rtol=1e-6)
     np.testing.assert_array_equal(got[1], [[1, 2], [2, 0]])
     np.testing.assert_array_equal(got[2], [25.0, 20.0])
+
+
+def _png_pixels(data):
+    """The pixels of a PNG without filters (what symgrad writes), read by hand."""
+    import struct
+    import zlib
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at, idat = 8, b""
+    while at < len(data):
+        n = struct.unpack(">I", data[at:at + 4])[0]
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + n]
+        if kind == b"IHDR":
+            width, height, _, color = struct.unpack(">IIBB", body[:10])
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + n
+    channels = {0: 1, 2: 3, 6: 4}[color]
+    raw = np.frombuffer(zlib.decompress(idat), np.uint8).reshape(height, 1 + width * channels)
+    return raw[:, 1:].reshape(-1).tolist()
+
+
+def test_summary_image_writes_tf_pixels():
+    # hunkim's lab-13 (TensorBoard): tf.summary.image('input', x_image, 3) raised
+    # AttributeError; TF writes the first max_outputs images as PNGs, floats scaled
+    # per image (255 / max, or 127 / max|x| + 128 with negatives), NaN pixels red
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 2, 3, 1])
+        tf.summary.image("input", x, 3)
+        tf.summary.image("rgb", tf.constant(
+            [[[[0.5, -1.0, 2.0], [1.0, 0.0, 0.25]], [[1.0, np.nan, 0.0], [3.0, 4.0, 0.5]]]]), 1)
+        tf.summary.image("u8", tf.constant(np.arange(12, dtype=np.uint8).reshape(1, 2, 2, 3) * 20), 2)
+        merged = tf.summary.merge_all()
+        batch = np.array([[[0.1, 0.5, 1.0], [0.0, 0.2, 0.3]], [[0.0] * 3, [0.0] * 3],
+                          [[-2.0, 1.0, 0.5], [0.25, -0.1, 3.0]], [[9.0] * 3, [9.0] * 3]],
+                         np.float32)[..., None]
+        with tf.Session() as sess:
+            summary = tf.Summary.FromString(sess.run(merged, {x: batch}))
+        with pytest.raises(ValueError, match="channels"):
+            tf.summary.image("bad", tf.ones([2, 4, 4, 2]))
+    got = [(v.tag, v.image.height, v.image.width, v.image.colorspace,
+            _png_pixels(v.image.encoded_image_string)) for v in summary.value]
+    # TF 2.21 (its PNGs decoded with tf.image.decode_png)
+    assert got == [
+        ("input/image/0", 2, 3, 1, [25, 127, 255, 0, 51, 76]),
+        ("input/image/1", 2, 3, 1, [0, 0, 0, 0, 0, 0]),
+        ("input/image/2", 2, 3, 1, [43, 170, 149, 138, 123, 255]),
+        ("rgb/image", 2, 2, 3, [143, 96, 191, 159, 128, 135, 255, 0, 0, 223, 255, 143]),
+        ("u8/image/0", 2, 2, 3, [0, 20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220])]

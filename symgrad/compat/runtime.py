@@ -90,10 +90,8 @@ logging = tf_logging   # tf.logging
 
 # What TF1 scripts reach for that symgrad does not have, and what to do instead.
 MISSING = {
-    "summary.image": "image summaries are not written (symgrad writes scalars and "
-                     "histograms); fetch the images with sess.run and save them yourself",
-    "summary.audio": "audio summaries are not written (symgrad writes scalars and "
-                     "histograms)",
+    "summary.audio": "audio summaries are not written (symgrad writes scalars, "
+                     "histograms and images)",
     "summary.text": "text summaries are not written (symgrad writes scalars and "
                     "histograms)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "

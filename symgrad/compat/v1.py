@@ -112,6 +112,7 @@ from . import rnn as _rnn
 from . import rows as _rows
 from . import v1_ops as _v1_ops
 from . import summary as _summary
+from . import summary_image as _summary_image
 from . import gfile as _gfile
 from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
@@ -415,8 +416,9 @@ train = _runtime.namespace("train",
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
         "cosine_decay", "piecewise_constant", "cosine_decay_restarts", "linear_cosine_decay")})
-summary = _runtime.namespace("summary", **{n: getattr(_summary, n) for n in (
-    "scalar", "histogram", "merge", "merge_all", "FileWriter")})
+summary = _runtime.namespace("summary", image=_summary_image.image, **{
+    n: getattr(_summary, n) for n in ("scalar", "histogram", "merge", "merge_all",
+                                      "FileWriter")})
 Summary = _summary.Summary
 metrics = _runtime.namespace("metrics", **{n: getattr(_metrics, n) for n in _metrics.__all__
                                           if n != "GraphKeys"})
