@@ -153,7 +153,8 @@ def test_summary_image_writes_tf_pixels():
         tf.summary.image("input", x, 3)
         tf.summary.image("rgb", tf.constant(
             [[[[0.5, -1.0, 2.0], [1.0, 0.0, 0.25]], [[1.0, np.nan, 0.0], [3.0, 4.0, 0.5]]]]), 1)
-        tf.summary.image("u8", tf.constant(np.arange(12, dtype=np.uint8).reshape(1, 2, 2, 3) * 20), 2)
+        tf.summary.image("u8", tf.constant(np.arange(12, dtype=np.uint8).reshape(1, 2, 2, 3) * 20),
+                         2)
         merged = tf.summary.merge_all()
         batch = np.array([[[0.1, 0.5, 1.0], [0.0, 0.2, 0.3]], [[0.0] * 3, [0.0] * 3],
                           [[-2.0, 1.0, 0.5], [0.25, -0.1, 3.0]], [[9.0] * 3, [9.0] * 3]],
@@ -171,3 +172,27 @@ def test_summary_image_writes_tf_pixels():
         ("input/image/2", 2, 3, 1, [43, 170, 149, 138, 123, 255]),
         ("rgb/image", 2, 2, 3, [143, 96, 191, 159, 128, 135, 255, 0, 0, 223, 255, 143]),
         ("u8/image/0", 2, 2, 3, [0, 20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220])]
+
+
+def test_vocabulary_processor(tmp_path):
+    # the cookbook's bag of words and spam RNN: VocabularyProcessor(sentence_size,
+    # min_frequency=...).fit_transform(texts) gave AttributeError (tf.contrib.learn).
+    # TF 2.21 has no contrib: the rows follow TF 1.x's text.py rules, worked by hand
+    # (ids from 1 in the order met, 0 for unknown words and padding; with
+    # min_frequency the words seen more often, renumbered by falling count, ties by word)
+    learn = tf.contrib.learn
+    docs = ["the cat sat", "the dog sat down", "a cat"]
+    plain = learn.preprocessing.VocabularyProcessor(3)
+    assert [r.tolist() for r in plain.fit_transform(docs)] == [[1, 2, 3], [1, 4, 3], [6, 2, 0]]
+    assert len(plain.vocabulary_) == 7
+    assert [r.tolist() for r in plain.transform(["a bird sat"])] == [[6, 0, 3]]
+    assert list(plain.reverse([[1, 0, 2]])) == ["the <UNK> cat"]
+    trimmed = learn.preprocessing.VocabularyProcessor(5, min_frequency=1)
+    rows = np.array(list(trimmed.fit_transform(docs)))
+    assert rows.dtype == np.int64 and len(trimmed.vocabulary_) == 4
+    np.testing.assert_array_equal(rows, [[3, 1, 2, 0, 0], [3, 0, 2, 0, 0], [0, 1, 0, 0, 0]])
+    trimmed.save(str(tmp_path / "vocab"))
+    again = learn.preprocessing.VocabularyProcessor.restore(str(tmp_path / "vocab"))
+    assert [r.tolist() for r in again.transform(["sat cat"])] == [[2, 1, 0, 0, 0]]
+    assert list(learn.preprocessing.tokenizer(["IBMPowerPC isn't well-known, OK?"])) == [
+        ["IBM", "Power", "PC", "isn't", "well-known", "OK"]]

@@ -92,16 +92,17 @@ logging = tf_logging   # tf.logging
 MISSING = {
     "summary.audio": "audio summaries are not written (symgrad writes scalars, "
                      "histograms and images)",
-    "summary.text": "text summaries are not written (symgrad writes scalars and "
-                    "histograms)",
+    "summary.text": "text summaries are not written (symgrad writes scalars, "
+                    "histograms and images)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
                "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
                "cells, contrib.seq2seq's sequence_loss, decoders and attention (no beam "
                "search), contrib.legacy_seq2seq's losses, "
                "rnn_decoder and basic_rnn_seq2seq, "
-               "contrib.opt.ScipyOptimizerInterface and "
-               "contrib.estimator.clip_gradients_by_norm are); use the core op (tf.layers, "
-               "tf.nn, tf.initializers)",
+               "contrib.opt.ScipyOptimizerInterface, "
+               "contrib.estimator.clip_gradients_by_norm and "
+               "contrib.learn.preprocessing.VocabularyProcessor are); use the core op "
+               "(tf.layers, tf.nn, tf.initializers)",
     "contrib.slim": "of TF-Slim, symgrad has the layers (conv1d/2d/3d, fully_connected, "
                     "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, conv2d_transpose, "
                     "separable_conv2d, one_hot_encoding, softmax, repeat, stack), arg_scope, "

@@ -113,6 +113,7 @@ from . import rows as _rows
 from . import v1_ops as _v1_ops
 from . import summary as _summary
 from . import summary_image as _summary_image
+from . import contrib_learn as _contrib_learn
 from . import gfile as _gfile
 from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
@@ -335,6 +336,9 @@ data = _runtime.namespace(
         "make_one_shot_iterator", "make_initializable_iterator", "get_output_types",
         "get_output_shapes", "get_output_classes")})
 contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
+contrib.learn = _runtime.namespace("contrib.learn", preprocessing=_runtime.namespace(
+    "contrib.learn.preprocessing", **{n: getattr(_contrib_learn, n) for n in (
+        "VocabularyProcessor", "CategoricalVocabulary", "tokenizer")}))
 string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical,
