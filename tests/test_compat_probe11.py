@@ -196,3 +196,14 @@ def test_vocabulary_processor(tmp_path):
     assert [r.tolist() for r in again.transform(["sat cat"])] == [[2, 1, 0, 0, 0]]
     assert list(learn.preprocessing.tokenizer(["IBMPowerPC isn't well-known, OK?"])) == [
         ["IBM", "Power", "PC", "isn't", "well-known", "OK"]]
+
+
+@pytest.mark.parametrize("name", ["image.decode_png", "image.decode_jpeg", "io.decode_image",
+                                  "image.encode_png"])
+def test_image_codecs_say_to_decode_in_python(name):
+    # the cookbook's TensorBoard recipe: tf.image.decode_png(plot_buf.getvalue()) said
+    # only "not implemented"; encoded images are string tensors, which symgrad has not
+    owner, attr = name.split(".")
+    with pytest.raises(AttributeError, match=f"tf.{name}: encoded images are string "
+                       "tensors.*decode the bytes in Python"):
+        getattr(getattr(tf, owner), attr)

@@ -212,6 +212,12 @@ for _name in ("train.slice_input_producer", "train.string_input_producer",
               "queue", "TextLineReader", "TFRecordReader", "WholeFileReader",
               "FixedLengthRecordReader"):
     MISSING[_name] = _QUEUES
+for _name in ("image.decode_png", "image.decode_jpeg", "image.decode_image", "image.decode_gif",
+              "image.decode_bmp", "image.encode_png", "image.encode_jpeg", "io.decode_png",
+              "io.decode_jpeg", "io.decode_image", "io.encode_png", "io.encode_jpeg"):
+    MISSING[_name] = ("encoded images are string tensors, and symgrad tensors hold numbers; "
+                      "decode the bytes in Python (an image library such as PIL or "
+                      "imageio, or matplotlib.image.imread) and feed the pixel array")
 for _name in ("read_file", "io.read_file", "gfile.GFile.read_tensor", "write_file"):
     MISSING[_name] = ("file contents are string tensors, and symgrad tensors hold numbers; "
                       "read the file in Python (np.load, np.loadtxt, an image library for "
