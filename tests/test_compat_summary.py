@@ -71,8 +71,8 @@ def test_summary_edges_say_what_to_do(tmp_path):
         writer.close()
         with pytest.raises(ValueError, match="closed"):
             writer.add_summary(b"", 1)
-        with pytest.raises(AttributeError, match="image summaries are not written"):
-            tf.summary.image
+        with pytest.raises(AttributeError, match="audio summaries are not written"):
+            tf.summary.audio
         s = tf.summary.scalar("v", tf.constant([1.0, 2.0]))
         with tf.Session() as sess, pytest.raises(ValueError, match="one value"):
             sess.run(s)

@@ -322,7 +322,7 @@ def _steps(cell, inputs, state, sequence_length, scope, default, one_op=False):
     ``one_op`` (dynamic_rnn: TF's while_loop) seeded random ops are one op run at each
     step, their numbers moving on (``compat.distributions.unrolled_iteration``)."""
     outputs, keys = [], []
-    with variable_scope(scope, default_name=default):
+    with variable_scope(scope or default):   # TF: `scope or "rnn"`, a name reused as is
         for t, x in enumerate(inputs):
             with unrolled_iteration(t, len(inputs), keys) if one_op else \
                     contextlib.nullcontext():
@@ -339,7 +339,7 @@ def _steps(cell, inputs, state, sequence_length, scope, default, one_op=False):
 def _scanned(cell, x, state, sequence_length, scope, default):
     """The cell over the time-major ``x`` whose number of steps is known at run time,
     as a ``tf.scan``: (stacked outputs [time, batch, units], final state)."""
-    with variable_scope(scope, default_name=default):
+    with variable_scope(scope or default):   # TF: `scope or "rnn"`, a name reused as is
         first, _ = cell(x[0], state)   # makes the cell's variables here, not in the loop
         times = _t.cast(_t.range(_t.shape(x)[0]), np.int64)
 
@@ -406,7 +406,7 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
             return steps[::-1]
         stacked = reverse_sequence(_t.stack(steps), sequence_length, seq_axis=0, batch_axis=1)
         return _t.unstack(stacked, num=len(steps))
-    with variable_scope(scope, default_name="bidirectional_rnn"):
+    with variable_scope(scope or "bidirectional_rnn"):
         out_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
                                       sequence_length, scope="fw")
         out_bw, state_bw = static_rnn(cell_bw, backwards(inputs), initial_state_bw, dtype,
@@ -428,7 +428,7 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
         if sequence_length is None:
             return _t.reverse(x, [time])
         return reverse_sequence(x, sequence_length, seq_axis=time, batch_axis=batch)
-    with variable_scope(scope, default_name="bidirectional_rnn"):
+    with variable_scope(scope or "bidirectional_rnn"):
         out_fw, state_fw = dynamic_rnn(cell_fw, inputs, sequence_length, initial_state_fw,
                                        dtype, time_major=time_major, scope="fw")
         out_bw, state_bw = dynamic_rnn(cell_bw, backwards(_t.as_tensor(inputs)),

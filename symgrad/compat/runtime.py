@@ -90,20 +90,19 @@ logging = tf_logging   # tf.logging
 
 # What TF1 scripts reach for that symgrad does not have, and what to do instead.
 MISSING = {
-    "summary.image": "image summaries are not written (symgrad writes scalars and "
-                     "histograms); fetch the images with sess.run and save them yourself",
-    "summary.audio": "audio summaries are not written (symgrad writes scalars and "
-                     "histograms)",
-    "summary.text": "text summaries are not written (symgrad writes scalars and "
-                    "histograms)",
+    "summary.audio": "audio summaries are not written (symgrad writes scalars, "
+                     "histograms and images)",
+    "summary.text": "text summaries are not written (symgrad writes scalars, "
+                    "histograms and images)",
     "contrib": "tf.contrib is not part of symgrad (only tf.contrib.slim, contrib.layers' "
                "layers, regularizers and initializers, contrib.losses, tf.contrib.rnn's "
                "cells, contrib.seq2seq's sequence_loss, decoders and attention (no beam "
                "search), contrib.legacy_seq2seq's losses, "
                "rnn_decoder and basic_rnn_seq2seq, "
-               "contrib.opt.ScipyOptimizerInterface and "
-               "contrib.estimator.clip_gradients_by_norm are); use the core op (tf.layers, "
-               "tf.nn, tf.initializers)",
+               "contrib.opt.ScipyOptimizerInterface, "
+               "contrib.estimator.clip_gradients_by_norm and "
+               "contrib.learn.preprocessing.VocabularyProcessor are); use the core op "
+               "(tf.layers, tf.nn, tf.initializers)",
     "contrib.slim": "of TF-Slim, symgrad has the layers (conv1d/2d/3d, fully_connected, "
                     "max_pool2d/3d, avg_pool2d/3d, flatten, dropout, batch_norm, conv2d_transpose, "
                     "separable_conv2d, one_hot_encoding, softmax, repeat, stack), arg_scope, "
@@ -213,6 +212,12 @@ for _name in ("train.slice_input_producer", "train.string_input_producer",
               "queue", "TextLineReader", "TFRecordReader", "WholeFileReader",
               "FixedLengthRecordReader"):
     MISSING[_name] = _QUEUES
+for _name in ("image.decode_png", "image.decode_jpeg", "image.decode_image", "image.decode_gif",
+              "image.decode_bmp", "image.encode_png", "image.encode_jpeg", "io.decode_png",
+              "io.decode_jpeg", "io.decode_image", "io.encode_png", "io.encode_jpeg"):
+    MISSING[_name] = ("encoded images are string tensors, and symgrad tensors hold numbers; "
+                      "decode the bytes in Python (an image library such as PIL or "
+                      "imageio, or matplotlib.image.imread) and feed the pixel array")
 for _name in ("read_file", "io.read_file", "gfile.GFile.read_tensor", "write_file"):
     MISSING[_name] = ("file contents are string tensors, and symgrad tensors hold numbers; "
                       "read the file in Python (np.load, np.loadtxt, an image library for "

@@ -194,25 +194,36 @@ class Histogram:
             setattr(self, name, list(struct.unpack(f"<{len(packed) // 8}d", packed)))
 
 
+class Image:
+    """A parsed ``Summary.Image`` (``tf.summary.image``'s): height, width, colorspace
+    (channels) and ``encoded_image_string`` (a PNG)."""
+
+    def __init__(self, fields):
+        self.height, self.width, self.colorspace = (fields.get(k, [0])[0] for k in (1, 2, 3))
+        self.encoded_image_string = fields.get(4, [b""])[0]
+
+
 class Summary:
     """``tf.Summary(value=[tf.Summary.Value(tag="loss", simple_value=0.5)])``: a summary
     built by hand (``SerializeToString`` gives what ``sess.run`` of a summary gives);
     ``tf.Summary.FromString(s)`` / ``ParseFromString(s)`` read what ``sess.run`` of a
-    summary gave (scalars as ``simple_value``, histograms as ``histo``)."""
+    summary gave (scalars as ``simple_value``, histograms as ``histo``, images as
+    ``image``)."""
 
     class Value:
-        def __init__(self, tag="", simple_value=None, histo=None, **kwargs):
-            if simple_value is None and histo is None:
+        def __init__(self, tag="", simple_value=None, histo=None, image=None, **kwargs):
+            if simple_value is None and histo is None and image is None:
                 raise ArgumentError("tf.Summary.Value: symgrad writes simple_value summaries "
                                     "only (images, audio and tensors are not written)")
-            self.tag, self.histo = tag, histo
+            self.tag, self.histo, self.image = tag, histo, image
             self.simple_value = None if simple_value is None else float(simple_value)
 
         def HasField(self, name):  # noqa: N802  (protobuf's name)
             return getattr(self, name, None) is not None
 
         def WhichOneof(self, group):  # noqa: N802
-            return "simple_value" if self.simple_value is not None else "histo"
+            return next(f for f in ("simple_value", "histo", "image")
+                        if getattr(self, f) is not None)
 
         def __repr__(self):
             return f"<Summary.Value tag={self.tag!r} {self.WhichOneof('value')}>"
@@ -231,7 +242,8 @@ class Summary:
             v = _fields(body)
             simple = struct.unpack("<f", v[2][0])[0] if 2 in v else None
             histo = Histogram(_fields(v[5][0])) if 5 in v else None
-            value = Summary.Value(v[1][0].decode() if 1 in v else "", simple, histo)
+            image = Image(_fields(v[4][0])) if 4 in v else None
+            value = Summary.Value(v[1][0].decode() if 1 in v else "", simple, histo, image)
             value._raw = _bytes(1, body)
             self.value.append(value)
         return len(data)

@@ -22,13 +22,13 @@ Choices (documented differences from TF):
   what is built on it is recorded and made when a value arrives, once per fed
   shape (``symgrad.ops.deferred``); its tensors have ``shape`` None until then.
   ``None`` dimensions (``[None, 3]``) are sizes known when values are fed.
-- ``tf.random_normal`` and ``random_uniform`` (and ``tf.nn.dropout``'s masks) draw
-  anew at every ``Session.run``, as TF does; each session starts the sequence over,
+- ``tf.random_normal``, ``random_uniform`` and ``truncated_normal`` (and
+  ``tf.nn.dropout``'s masks) draw anew at every ``Session.run``, as TF does; each
+  session starts the sequence over,
   and ``seed=`` and ``tf.set_random_seed`` make it reproducible.  With an op ``seed=``
   (here and in initializers) the numbers are TF's own (``ops.philox``).  Outside sessions
   (``sg.evaluate``, ``sg.compile``, closed forms) they hold the numbers of a
-  session's first run.  ``truncated_normal`` (an initializer's) is sampled once,
-  when created.
+  session's first run.
 - Variables keep their values on the graph; every session sees them and running
   an initializer resets them to their initial values (a random one drawn anew when it
   runs again in the same session, as TF does: ``compat.redraws``).  Each session tracks which
@@ -112,6 +112,8 @@ from . import rnn as _rnn
 from . import rows as _rows
 from . import v1_ops as _v1_ops
 from . import summary as _summary
+from . import summary_image as _summary_image
+from . import contrib_learn as _contrib_learn
 from . import gfile as _gfile
 from . import gradient_checker as _gradient_checker
 from .tensor_array import TensorArray  # noqa: F401
@@ -272,18 +274,10 @@ def random_uniform(shape, minval=0, maxval=None, dtype=np.float32, seed=None, na
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=np.float32, seed=None, name=None):
-    """Normal samples redrawn beyond two standard deviations, drawn once."""
-    if isinstance(shape, Node) or (isinstance(shape, (list, tuple)) and
-                                   any(isinstance(d, Node) for d in shape)):
-        raise ValueError("truncated_normal: the shape holds sizes known only at run time "
-                         f"({shape!r}), but its numbers are drawn once, when the graph is "
-                         "built; give a fixed shape, or use tf.random_normal (drawn at each "
-                         "run)")
-    init = _init.TruncatedNormal(mean, stddev, seed)
-    value = init.array(tuple(shape), np.dtype(dtype))
-    return _init.drawn_again(_tensor.constant(value, dtype=dtype, name=name or
-                                              "truncated_normal"),
-                             init, tuple(shape), np.dtype(dtype))
+    """Normal samples, those beyond two standard deviations drawn again, drawn anew at
+    each run as ``random_normal`` (TF's own numbers with an op seed: ``ops.philox``)."""
+    return _drawn(shape, "truncated_normal", seed, dtype, name or "truncated_normal",
+                  mean, stddev)
 
 
 def random_shuffle(value, seed=None, name=None):
@@ -342,6 +336,9 @@ data = _runtime.namespace(
         "make_one_shot_iterator", "make_initializable_iterator", "get_output_types",
         "get_output_shapes", "get_output_classes")})
 contrib.data = _runtime.namespace("contrib.data", **_data_helpers)
+contrib.learn = _runtime.namespace("contrib.learn", preprocessing=_runtime.namespace(
+    "contrib.learn.preprocessing", **{n: getattr(_contrib_learn, n) for n in (
+        "VocabularyProcessor", "CategoricalVocabulary", "tokenizer")}))
 string = _iterators.STRING
 distributions = _runtime.namespace("distributions", Normal=_distributions.Normal,
                                    Categorical=_distributions.Categorical,
@@ -423,8 +420,9 @@ train = _runtime.namespace("train",
     **{n: getattr(_schedules, n) for n in (
         "exponential_decay", "inverse_time_decay", "natural_exp_decay", "polynomial_decay",
         "cosine_decay", "piecewise_constant", "cosine_decay_restarts", "linear_cosine_decay")})
-summary = _runtime.namespace("summary", **{n: getattr(_summary, n) for n in (
-    "scalar", "histogram", "merge", "merge_all", "FileWriter")})
+summary = _runtime.namespace("summary", image=_summary_image.image, **{
+    n: getattr(_summary, n) for n in ("scalar", "histogram", "merge", "merge_all",
+                                      "FileWriter")})
 Summary = _summary.Summary
 metrics = _runtime.namespace("metrics", **{n: getattr(_metrics, n) for n in _metrics.__all__
                                           if n != "GraphKeys"})

@@ -2,7 +2,8 @@
 ops over sizes known only at run time) and ``positions`` (``tf.range`` of such a size).
 
 ``random_draw(x, key, dist)`` is a tensor of x's shape holding uniform numbers in
-[0, 1) (``dist="uniform"``) or standard normal ones (``"normal"``) from numpy's
+[0, 1) (``dist="uniform"``), standard normal ones (``"normal"``) or those within
+two of 0 (``"truncated_normal"``, the others drawn again) from numpy's
 generator seeded with ``key`` (``default_rng(key)``), in C order.  The
 key is chosen when the op is made, so the numbers are fixed like a drawn constant,
 but they are made when x's size is known: for ``x`` of shape ``(None, d)`` a batch
@@ -108,12 +109,18 @@ def drawn_numbers(shape, key, dist="uniform"):
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
+    if dist == "truncated_normal":   # (normal numbers beyond 2 drawn again, as TF)
+        z = rng.standard_normal(size=size)
+        while np.any(bad := np.abs(z) >= 2):
+            z[bad] = rng.standard_normal(size=int(bad.sum()))
+        return z
     if dist == "perm":   # (an order of the first axis: tf.random_shuffle)
         return rng.permutation(size[0]).astype(np.float64)
     if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
         return rng.integers(*_int_range(dist), size=size).astype(np.float64)
     if dist != "uniform":
-        raise ValueError(f"random_draw(dist={dist!r}): use 'uniform' or 'normal'")
+        raise ValueError(f"random_draw(dist={dist!r}): use 'uniform', 'normal' or "
+                         f"'truncated_normal'")
     return rng.uniform(size=size)
 
 

@@ -24,7 +24,7 @@ import collections
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import ArgumentError, ShapeError
 from ..graph import Node, same_up_to_unknown
 from ..ops import apply
 from ..ops.fastpaths import give_shortcut
@@ -43,7 +43,9 @@ def top_k(input, k=1, sorted=True, name=None):
     """``(values, indices)`` of the k largest entries along the last axis."""
     (x,) = _lift([input])
     k = int(static_value(k, "top_k(k)"))
-    if x.ndim == 0 or not 0 < k <= x.shape[-1]:
+    # (a last axis whose size is known only at run time, a kNN's distances to a fed
+    # training set: TF checks k then, as the evaluator's sort does, _top_k_by_sort)
+    if x.ndim == 0 or k <= 0 or (isinstance(x.shape[-1], int) and k > x.shape[-1]):
         raise ShapeError(f"top_k: k={k} must be in 1..{x.shape[-1] if x.ndim else 0} for a "
                          f"tensor of shape {x.shape}")
     values, indices, rest = [], [], x
@@ -66,6 +68,9 @@ def _top_k_by_sort(x, k):
     further round picks index 0; each value is the entry plus 0.0 (a sum of it and
     zeros: -0.0 comes out 0.0)."""
     x = np.asarray(x)
+    if x.shape[-1] < k:   # (a size known only at run time; TF's InvalidArgumentError)
+        raise ArgumentError(f"top_k: input must have at least k={k} columns along its last "
+                            f"axis, got shape {x.shape}")
     key = np.where(np.isnan(x), -np.inf, x)
     order = _first_largest(key, k) if key.ndim == 1 else \
         np.argsort(-key, axis=-1, kind="stable")[..., :k]
