@@ -18,7 +18,8 @@ order of the additions.
 
 :func:`plan` finds the frontier and the colouring; the callers (``sparse.hessians``,
 ``seeds.hessians``' compiled equal) use it where it needs fewer seeds than the
-direct sweep.  Imports graph, ops, differentiate, forward, patterns and coloring.
+direct sweep, and, where x is read through several selections (:func:`repeats`),
+read H_x's own pattern from it (``Plan.x_sets``) instead of analysing the direct sweep.  Imports graph, ops, differentiate, forward, patterns and coloring.
 
 >>> import numpy as np
 >>> from symgrad import tracing as t
