@@ -271,6 +271,11 @@ class Graph:
         """
         base = name[:-2] if name.endswith(":0") else name
         node = self._by_name.get(base)
+        if node is None or _op_name(node) != base:   # named after it was made (a composite
+            # takes the caller's name for its last node): found by that name
+            node = next((n for n in reversed(self.nodes) if _op_name(n) == base), None)
+            if node is not None:
+                self._by_name[base] = node
         if node is None:
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
                            f"operation, {base!r}, does not exist in the graph.")
@@ -289,6 +294,11 @@ class Graph:
 
     def __repr__(self):
         return f"<Graph with {len(self.nodes)} nodes>"
+
+
+def _op_name(node):
+    """A node's name without TF's ``:0`` (a compat tensor's ``name`` has it)."""
+    return getattr(node, "op_name", node.name)
 
 
 def ancestors(outputs):

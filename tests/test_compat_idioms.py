@@ -177,3 +177,21 @@ def test_float_ranges_step_as_tf_computes_them():
     assert got[1].tolist() == [3.0, 2.299999952316284, 1.600000023841858]
     assert len(got[2]) == 100 and got[2][-1] == np.float32(9.900001) and got[2][3] == np.float32(0.3)
     assert got[3].size == 0
+
+
+def test_tensors_named_by_the_caller_are_found_by_name():
+    # a composite (conv2d, a where, a filled literal) names its last node after it is
+    # made; get_tensor_by_name and sess.run("conv:0") did not find it, and zeros_like
+    # ignored its name (TF 2.21 finds each by the name given)
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [1, 4, 4, 1], name="image")
+        y = tf.nn.conv2d(x, np.ones((2, 2, 1, 1), np.float32), [1, 1, 1, 1], "SAME",
+                         name="conv")
+        z = tf.zeros_like(y, name="zeros")
+        o = tf.ones_like(y, name="ones")
+        assert (y.name, z.name, o.name) == ("conv:0", "zeros:0", "ones:0")
+        assert graph.get_tensor_by_name("conv:0") is y
+        assert graph.get_tensor_by_name("ones:0") is o
+        with tf.Session() as sess:
+            total, zeros = sess.run(["conv:0", "zeros:0"], {"image:0": np.ones((1, 4, 4, 1))})
+    assert total.sum() == 49.0 and not zeros.any()

@@ -461,14 +461,21 @@ def fill(dims: int | Sequence[int], value: float | int | bool,
 def zeros_like(tensor: TensorLike, dtype: DTypeLike = None, name: str | None = None) -> Tensor:
     """Literal zeros of the tensor's shape (appear as 0 in closed forms)."""
     (x,) = _lift([tensor])
-    return filled(x.graph, 0, x.shape, as_dtype(dtype) or x.dtype)
+    return _filled_like(x, 0, dtype, name)
 
 
 @_public
 def ones_like(tensor: TensorLike, dtype: DTypeLike = None, name: str | None = None) -> Tensor:
     """Literal ones of the tensor's shape."""
     (x,) = _lift([tensor])
-    return filled(x.graph, 1, x.shape, as_dtype(dtype) or x.dtype)
+    return _filled_like(x, 1, dtype, name)
+
+
+def _filled_like(x, value, dtype, name):
+    out = filled(x.graph, value, x.shape, as_dtype(dtype) or x.dtype)
+    if name:   # (the caller's name: a session fetches it by that name)
+        out.name = out.graph.unique_name(name)
+    return out
 
 
 @_public
