@@ -424,8 +424,8 @@ def test_keras_as_a_simplified_interface_to_tensorflow():
 
 
 @pytest.mark.parametrize("statement, words", [
-    ("from symgrad.compat.v1.keras.optimizers import Nadam", ["tf.keras.optimizers.Nadam",
-                                                             "RMSprop"]),
+    ("from symgrad.compat.v1.keras.optimizers import Ftrl", ["tf.keras.optimizers.Ftrl",
+                                                            "RMSprop"]),
     ("from symgrad.compat.v1.keras.layers import CuDNNLSTM", ["tf.keras.layers.CuDNNLSTM",
                                                         "dynamic_rnn"]),
     ("from symgrad.compat.v1.keras.callbacks import ModelCheckpoint",

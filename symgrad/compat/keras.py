@@ -37,6 +37,7 @@ from . import keras_wrappers as _wrappers
 from . import keras_backend_ops as _backend_ops
 from . import keras_callbacks as _keras_callbacks
 from . import keras_optimizers as _keras_optimizers
+from . import keras_optimizers_more as _optimizers_more
 from . import rows as _rows
 from . import keras_objects as _objects
 from .keras_layers import Layer
@@ -68,10 +69,9 @@ MISSING.update({
                      "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
                      "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
 })
-for _name in ("Nadam", "Adadelta", "Adamax", "Ftrl"):
-    MISSING["keras.optimizers." + _name] = (
-        "of tf.keras.optimizers symgrad has SGD, Adam, RMSprop and Adagrad (Keras's "
-        "formulas); use one of them or a tf.train optimizer in Model.compile")
+MISSING["keras.optimizers.Ftrl"] = (
+    "of tf.keras.optimizers symgrad has SGD, Adam, RMSprop, Adagrad, Adadelta, Adamax and "
+    "Nadam (Keras's formulas); use one of them or tf.train.FtrlOptimizer in Model.compile")
 for _name in ("ModelCheckpoint", "TensorBoard", "CSVLogger", "ReduceLROnPlateau",
               "ProgbarLogger", "RemoteMonitor", "BackupAndRestore"):
     MISSING["keras.callbacks." + _name] = (
@@ -218,8 +218,10 @@ losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
 metrics = namespace("keras.metrics", **_objects.METRICS)
 models = namespace("keras.models", Sequential=Sequential, Model=Model)
 utils = namespace("keras.utils", to_categorical=to_categorical)
-optimizers = namespace("keras.optimizers", **{n: getattr(_keras_optimizers, n)
-                                              for n in _keras_optimizers.__all__})
+_keras_optimizers.register([getattr(_optimizers_more, n) for n in _optimizers_more.__all__])
+optimizers = namespace("keras.optimizers", **{n: getattr(m, n)
+                                              for m in (_keras_optimizers, _optimizers_more)
+                                              for n in m.__all__})
 callbacks = namespace("keras.callbacks", **{n: getattr(_keras_callbacks, n)
                                             for n in _keras_callbacks.__all__})
 preprocessing = namespace("keras.preprocessing", sequence=namespace(
