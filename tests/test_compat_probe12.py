@@ -47,3 +47,54 @@ def test_more_keras_optimizers_step_as_tf(make, losses, kernel_sum):
         np.testing.assert_allclose(h.history["loss"], losses, rtol=1e-5)
         np.testing.assert_allclose(model.get_weights()[0].sum(), kernel_sum, rtol=1e-5,
                                    atol=1e-6)
+
+
+# (imdb_lstm.py's LSTM(dropout=0.2, recurrent_dropout=0.2)); TF's predictions (test
+# phase: no dropout) at set weights: the first values and the sum
+_RNN_DROPOUT = [
+    ("L.LSTM(3, dropout=0.2, recurrent_dropout=0.3)",
+     [0.145271, 0.279372, -0.294796, 0.177168, 0.334162, -0.083599], 0.833232),
+    ("L.GRU(3, dropout=0.2, recurrent_dropout=0.3, return_sequences=True)",
+     [-0.261831, -0.316932, -0.344071, -0.433142, -0.56122, -0.454171], -19.638334),
+    ("L.GRU(3, dropout=0.2, recurrent_dropout=0.3, reset_after=True)",
+     [-0.553384, -0.707775, -0.652962, -0.420616, -0.76337, -0.522124], -4.719211),
+    ("L.SimpleRNN(3, dropout=0.4, recurrent_dropout=0.1)",
+     [0.416354, 0.742394, -0.855579, 0.815336, 0.399069, -0.763712], 1.846176),
+]
+
+
+@pytest.mark.parametrize("make, first, total", _RNN_DROPOUT)
+def test_recurrent_layers_take_dropout_and_predict_as_tf(make, first, total):
+    L = keras.layers
+    x = np.random.RandomState(0).rand(3, 5, 4).astype("float32")
+    with tf.Graph().as_default():
+        inp = L.Input(shape=(5, 4))
+        model = keras.models.Model(inp, eval(make)(inp))
+        _fixed(model, 1)
+        y = model.predict(x)
+        np.testing.assert_allclose(y.ravel()[:6], first, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(y.sum(), total, rtol=1e-5)
+
+
+def test_recurrent_dropout_masks_are_drawn_once_per_sequence():
+    # TF (learning phase 1): linear SimpleRNN, kernel 1, recurrent 0, rate 0.5 -> each
+    # row all 0 or all 2 over time; with recurrent_dropout and recurrent kernel 1 and
+    # x = [1, 0, 0, 0] -> rows 1 2 4 8 or 1 0 0 0 (the state's mask kept over time)
+    L = keras.layers
+    x = np.ones((64, 4, 1), np.float32)
+    x2 = np.zeros((64, 4, 1), np.float32)
+    x2[:, 0] = 1
+    with tf.Graph().as_default():
+        inp = L.Input(shape=(4, 1))
+        kw = dict(activation="linear", use_bias=False, return_sequences=True)
+        out = L.SimpleRNN(1, dropout=0.5, **kw)(inp)
+        out2 = L.SimpleRNN(1, recurrent_dropout=0.5, **kw)(inp)
+        model = keras.models.Model(inp, [out, out2])
+        model.set_weights([np.ones((1, 1), np.float32), np.zeros((1, 1), np.float32),
+                           np.ones((1, 1), np.float32), np.ones((1, 1), np.float32)])
+        run = K.function([inp, K.learning_phase()], [out, out2])
+        rows = {tuple(r) for r in run([x, 1])[0][..., 0]}
+        assert rows == {(0.0,) * 4, (2.0,) * 4}
+        rows = {tuple(r) for r in run([x2, 1])[1][..., 0]}
+        assert rows == {(1.0, 2.0, 4.0, 8.0), (1.0, 0.0, 0.0, 0.0)}
+        np.testing.assert_array_equal(run([x, 0])[0][..., 0], np.ones((64, 4)))
