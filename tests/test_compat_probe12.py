@@ -98,3 +98,78 @@ def test_recurrent_dropout_masks_are_drawn_once_per_sequence():
         rows = {tuple(r) for r in run([x2, 1])[1][..., 0]}
         assert rows == {(1.0, 2.0, 4.0, 8.0), (1.0, 0.0, 0.0, 0.0)}
         np.testing.assert_array_equal(run([x, 0])[0][..., 0], np.ones((64, 4)))
+
+
+# TF's numbers for each layer at set weights: the weights' names (after the layer's
+# scope) and shapes, the output shape, the output's first values, loss = sum(out * c)
+# and (sum, sum of |.|) of d loss / d (input, weights...)
+_CONV_LAYERS = [
+    ('L.SeparableConv2D(4, 3)',
+     ['depthwise_kernel:0', 'pointwise_kernel:0', 'bias:0'], [(3, 3, 3, 1), (1, 1, 3, 4), (4,)], (2, 5, 4, 4),
+     [-0.15437, 0.64565, -0.5884, -2.37022, 0.05823], -29.2583,
+     [(-43.6898, 72.4777), (-111.119, 164.58), (-30.9447, 160.609), (73.4111, 73.4111)]),
+    ("L.SeparableConv2D(5, (3, 2), strides=2, padding='same', depth_multiplier=2, activation='relu')",
+     ['depthwise_kernel:0', 'pointwise_kernel:0', 'bias:0'], [(3, 2, 3, 2), (1, 1, 6, 5), (5,)], (2, 4, 3, 5),
+     [0.8918, 1.25406, 0.8608, 0.0, 0.0], 30.2331,
+     [(10.6469, 51.206), (63.9718, 106.464), (-33.503, 89.6635), (28.1527, 28.1527)]),
+    ('L.SeparableConv2D(4, 3, dilation_rate=2, use_bias=False)',
+     ['depthwise_kernel:0', 'pointwise_kernel:0'], [(3, 3, 3, 1), (1, 1, 3, 4)], (2, 3, 2, 4),
+     [-0.42568, 1.14433, -0.23195, -2.43637, -0.11881], -7.98963,
+     [(-15.5704, 41.9973), (-26.1971, 53.0358), (-3.63776, 46.0589)]),
+    ('L.DepthwiseConv2D(3)',
+     ['depthwise_kernel:0', 'bias:0'], [(3, 3, 3, 1), (3,)], (2, 5, 4, 3),
+     [0.49378, 0.30469, -1.56257, 0.15195, 0.05049], -12.0174,
+     [(-12.2897, 103.568), (227.715, 227.715), (54.4468, 54.4468)]),
+    ("L.DepthwiseConv2D((2, 3), strides=(2, 1), padding='same', depth_multiplier=2, activation='tanh')",
+     ['depthwise_kernel:0', 'bias:0'], [(2, 3, 3, 2), (6,)], (2, 4, 6, 6),
+     [-0.0933, -0.55173, 0.74964, -0.50293, -0.10362], -2.90811,
+     [(-4.57366, 68.8984), (215.563, 215.563), (94.3167, 94.3167)]),
+    ('L.DepthwiseConv2D(3, dilation_rate=2, use_bias=False)',
+     ['depthwise_kernel:0'], [(3, 3, 3, 1)], (2, 3, 2, 3),
+     [0.78962, 0.36197, -2.46031, 0.15876, 0.25694], -0.746952,
+     [(-2.22467, 51.7351), (66.9548, 66.9548)]),
+    ("L.SeparableConv1D(4, 3, padding='same', depth_multiplier=2)",
+     ['depthwise_kernel:0', 'pointwise_kernel:0', 'bias:0'], [(3, 3, 2), (1, 6, 4), (4,)], (2, 9, 4),
+     [-1.57785, 0.39165, -0.62159, 1.04201, -2.0686], -5.33166,
+     [(-12.257, 32.0074), (-7.32478, 43.3023), (-18.133, 107.634), (28.0759, 28.0759)]),
+    ("L.Conv1D(4, 3, padding='causal')",
+     ['kernel:0', 'bias:0'], [(3, 3, 4), (4,)], (2, 9, 4),
+     [-0.62472, -0.32781, 0.22066, -0.1413, -1.48111], -0.900685,
+     [(-12.622, 18.2453), (122.659, 122.659), (28.0759, 28.0759)]),
+    ("L.Conv1D(4, 2, padding='causal', dilation_rate=3, activation='relu')",
+     ['kernel:0', 'bias:0'], [(2, 3, 4), (4,)], (2, 9, 4),
+     [0.0, 0.0, 0.7956, 0.0, 0.06773], 10.7424,
+     [(17.363, 18.1011), (35.5843, 35.5843), (14.4706, 14.4706)]),
+    ("L.Conv1D(4, 3, padding='causal', strides=2)",
+     ['kernel:0', 'bias:0'], [(3, 3, 4), (4,)], (2, 5, 4),
+     [-0.62472, -0.32781, 0.22066, -0.1413, 0.45974], -1.64798,
+     [(-10.844, 20.319), (80.1633, 80.1633), (17.2613, 17.2613)]),
+]
+
+
+@pytest.mark.parametrize("make, names, shapes, out_shape, first, loss, grads", _CONV_LAYERS)
+def test_depthwise_separable_and_causal_convolutions_as_tf(make, names, shapes, out_shape,
+                                                           first, loss, grads):
+    # keras's SeparableConv2D/1D, DepthwiseConv2D and Conv1D(padding="causal")
+    # (WaveNet-style programs): values and K.gradients at set weights
+    L = keras.layers
+    rng = np.random.RandomState(0)
+    x2 = rng.rand(2, 7, 6, 3).astype("float32")
+    x = rng.rand(2, 9, 3).astype("float32") if "1D" in make else x2
+    with tf.Graph().as_default():
+        inp = L.Input(shape=x.shape[1:])
+        layer = eval(make)
+        out = layer(inp)
+        model = keras.models.Model(inp, out)
+        _fixed(model, 1)
+        assert [w.name.split("/", 1)[1] for w in layer.weights] == names
+        assert [tuple(w.shape) for w in layer.weights] == shapes
+        assert layer.output_shape == (None,) + out_shape[1:]
+        c = K.constant(np.random.RandomState(2).rand(*out_shape[1:]).astype("float32"))
+        total = K.sum(out * c)
+        values = K.get_session().run([out, total] + K.gradients(total, [inp] + layer.weights),
+                                     {inp: x})
+        np.testing.assert_allclose(values[0].ravel()[:5], first, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(values[1], loss, rtol=1e-5)
+        np.testing.assert_allclose([(g.sum(), np.abs(g).sum()) for g in values[2:]], grads,
+                                   rtol=1e-5)

@@ -29,6 +29,7 @@ from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_constraints as _constraints
 from . import keras_core as _core
+from . import keras_conv_more as _conv_more
 from . import keras_merge as _merge
 from . import keras_more_layers as _more
 from . import keras_text as _text
@@ -202,7 +203,7 @@ backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE,
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
-                                                    _more)
+                                                    _more, _conv_more)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)
