@@ -173,3 +173,44 @@ def test_depthwise_separable_and_causal_convolutions_as_tf(make, names, shapes, 
         np.testing.assert_allclose(values[1], loss, rtol=1e-5)
         np.testing.assert_allclose([(g.sum(), np.abs(g).sum()) for g in values[2:]], grads,
                                    rtol=1e-5)
+
+
+def test_compile_without_a_loss_trains_on_add_loss_as_tf():
+    # variational_autoencoder.py: vae.add_loss(vae_loss); vae.compile(optimizer='adam');
+    # vae.fit(x_train, epochs=..., validation_data=(x_test, None)); and an output left
+    # without a loss (loss={'pred': 'mse'}) has no target
+    L = keras.layers
+    rng = np.random.RandomState(0)
+    x = rng.rand(12, 5).astype("float32")
+    y2 = rng.rand(12, 2).astype("float32")
+    with tf.Graph().as_default():
+        inp = L.Input(shape=(5,))
+        out = L.Dense(5, name="recon")(L.Dense(3, activation="tanh")(inp))
+        model = keras.models.Model(inp, out)
+        model.add_loss(K.mean(K.sum(K.square(out - inp), axis=-1)))
+        model.compile(optimizer=keras.optimizers.SGD(lr=0.05))
+        _fixed(model, 1)
+        assert model.metrics_names == ["loss"]
+        hist = model.fit(x, epochs=3, batch_size=4, shuffle=False, verbose=0,
+                         validation_data=(x[:4], None))
+        np.testing.assert_allclose(hist.history["loss"], [2.283991, 0.843089, 0.484331],
+                                   rtol=1e-5)
+        np.testing.assert_allclose(hist.history["val_loss"], [1.071553, 0.517971, 0.366519],
+                                   rtol=1e-5)
+        np.testing.assert_allclose(model.evaluate(x, None, verbose=0), 0.388997, rtol=1e-5)
+        np.testing.assert_allclose(model.train_on_batch(x[:4], None), 0.366519, rtol=1e-5)
+    with tf.Graph().as_default():
+        inp = L.Input(shape=(5,))
+        code = L.Dense(3, activation="tanh", name="code")(inp)
+        model = keras.models.Model(inp, [code, L.Dense(2, name="pred")(code)])
+        model.compile(optimizer=keras.optimizers.SGD(lr=0.05), loss={"pred": "mse"},
+                      metrics=["mae"])
+        _fixed(model, 1)
+        assert model.metrics_names == ["loss", "pred_loss", "pred_mean_absolute_error"]
+        hist = model.fit(x, [y2], epochs=2, batch_size=4, shuffle=False, verbose=0)
+        np.testing.assert_allclose(hist.history["loss"], [0.466854, 0.309027], rtol=1e-5)
+        np.testing.assert_allclose(hist.history["pred_mean_absolute_error"],
+                                   [0.604554, 0.476791], rtol=1e-5)
+    with tf.Graph().as_default(), pytest.raises(ValueError, match="add_loss"):
+        model = keras.models.Sequential([L.Dense(1, input_shape=(2,))])
+        model.compile("sgd")

@@ -93,15 +93,20 @@ def _weighted_mean(values, weights):
 
 
 def build(model, optimizer, loss, metrics, loss_weights):
-    """The graph of ``compile``: targets, total loss, metric means, training op."""
+    """The graph of ``compile``: targets, total loss, metric means, training op.  An
+    output whose loss is None (``compile(loss=None)`` with ``model.add_loss``, as
+    Keras's variational autoencoder) gets no target, no loss and no metrics."""
     outputs = model.outputs
-    losses = [_objects.get_loss(l) for l in _per_output(loss, outputs, "loss")]
+    losses = [None if l is None else _objects.get_loss(l)
+              for l in _per_output(loss, outputs, "loss")]
     weights = _per_output(loss_weights, outputs, "loss_weights") if loss_weights \
         is not None else [1.0] * len(outputs)
     asked = _per_output(metrics or [], outputs, "metrics")
     prefixes = [o.name.split("/")[0] + "_" if len(outputs) > 1 else "" for o in outputs]
+    kept = [(out, loss_fn, w, prefix, entry) for out, loss_fn, w, prefix, entry
+            in zip(outputs, losses, weights, prefixes, asked) if loss_fn is not None]
     targets, sample_weights, parts, names, values = [], [], [], ["loss"], []
-    for out, loss_fn, w, prefix in zip(outputs, losses, weights, prefixes):
+    for out, loss_fn, w, prefix, _ in kept:
         sparse = getattr(loss_fn, "__name__", "") == "sparse_categorical_crossentropy"
         shape = (None,) * (out.ndim - 1) + ((1,) if sparse else (None,))  # (Keras's targets)
         layer = out.name.split("/")[0]
@@ -113,19 +118,25 @@ def build(model, optimizer, loss, metrics, loss_weights):
         if len(outputs) > 1:
             names.append(prefix + "loss")
             values.append(parts[-1] / w if w else parts[-1])
-    for out, target, loss_fn, prefix, entry in zip(outputs, targets, losses, prefixes, asked):
+    for (out, loss_fn, _, prefix, entry), target in zip(kept, targets):
         for identifier in (entry if isinstance(entry, (list, tuple)) else [entry]):
             name, fn = _metric(identifier, loss_fn, out)
             names.append(prefix + name)
             values.append(_batch_mean(fn(target, out)))
-    total = parts[0]
-    for part in parts[1:] + list(model.losses):   # (Keras: total_loss += ...)
+    terms = parts + list(model.losses)   # (Keras: total_loss += ...)
+    if not terms:
+        raise ValueError("compile(loss=...): give the loss ('mse', "
+                         "'sparse_categorical_crossentropy', a function, ...), or add one "
+                         "to the model with model.add_loss(tensor) before compile")
+    total = terms[0]
+    for part in terms[1:]:
         total = total + part
     step = optimizer.minimize(total, var_list=model.trainable_weights)
     train_op = group(step, *model.updates) if model.updates else step
     found = Compiled(targets, total, names, values, train_op, optimizer)
     found.sample_weights, found.sparse = sample_weights, [
-        getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses]
+        getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses
+        if f is not None]
     return found
 
 
