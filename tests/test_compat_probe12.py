@@ -214,3 +214,16 @@ def test_compile_without_a_loss_trains_on_add_loss_as_tf():
     with tf.Graph().as_default(), pytest.raises(ValueError, match="add_loss"):
         model = keras.models.Sequential([L.Dense(1, input_shape=(2,))])
         model.compile("sgd")
+
+
+def test_backend_placeholder_is_tfs_plain_placeholder():
+    # neural_style_transfer.py: combination_image = K.placeholder((1, h, w, 3)) before
+    # Input(tensor=...); TF names them Placeholder:0 and abc:0, and the Input input_1:0
+    with tf.Graph().as_default():
+        p = K.placeholder((None, 3))
+        q = K.placeholder(ndim=2, name="abc")
+        assert (p.name, q.name, K.int_shape(p), K.int_shape(q)) == \
+            ("Placeholder:0", "abc:0", (None, 3), (None, None))
+        assert keras.layers.Input((3,)).name == "input_1:0"
+        run = K.function([p], [K.sum(p * 2.0)])
+        assert run([np.ones((2, 3), np.float32)])[0] == 12.0

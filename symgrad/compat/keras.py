@@ -43,6 +43,7 @@ from . import rows as _rows
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
+from .keras_models import placeholder as _placeholder
 from .runtime import MISSING, missing, namespace
 from .v1_ops import _no_bool
 from .tensor import constant
@@ -197,9 +198,7 @@ backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE,
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
     "variable", "function", "get_uid", "reset_uids")},
     eval=K.get_value, count_params=lambda x: int(np.prod(_t.as_tensor(x).shape)),
-    placeholder=lambda shape=None, ndim=None, dtype=None, name=None: Input(
-        batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
-        name=name))
+    placeholder=_placeholder)
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,

@@ -79,6 +79,16 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False,  # n
     return InputLayer(shape, batch_size, dtype, tensor, sparse, name, batch_shape).tensor
 
 
+def placeholder(shape=None, ndim=None, dtype=None, name=None):
+    """``K.placeholder``: a plain placeholder, named ``Placeholder`` (``_1``...) as TF's,
+    not ``input_1`` (so the next ``Input`` is still ``input_1``: neural_style_transfer.py
+    makes one before its model's ``Input(tensor=...)``); a model may still start from it."""
+    shape = tuple(shape) if shape is not None else (None,) * int(ndim)
+    dtype = np.dtype(tf_dtype_arg(dtype) or K.floatx())
+    tensor = as_tf1(_t.placeholder(dtype, shape, name=name or "Placeholder"))
+    return InputLayer(input_tensor=tensor, name=tensor.name.split(":")[0]).tensor
+
+
 class Model(Training, Layer):
     """``tf.keras.Model(inputs, outputs)`` (functional) or a subclass with ``call``."""
 
