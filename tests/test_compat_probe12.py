@@ -227,3 +227,44 @@ def test_backend_placeholder_is_tfs_plain_placeholder():
         assert keras.layers.Input((3,)).name == "input_1:0"
         run = K.function([p], [K.sum(p * 2.0)])
         assert run([np.ones((2, 3), np.float32)])[0] == 12.0
+
+
+def test_gan_updates_output_names_and_layer_order_as_tf():
+    # mnist_acgan.py: a Sequential with BatchNormalization built on its own input
+    # (input_dim=), called inside the generator; combined = Model(z, disc(gen(z))) with
+    # the discriminator frozen. TF: every call's updates in .updates (6), the step
+    # runs those of this model's inputs; the two outputs of one nested model are named
+    # model_1, model_1_1; layers by depth, ties in keras's walk order
+    L = keras.layers
+    rng = np.random.RandomState(0)
+    x = rng.rand(6, 4).astype("float32")
+    y = rng.rand(6, 1).astype("float32")
+    c = rng.randint(0, 3, 6)
+    with tf.Graph().as_default():
+        cnn = keras.models.Sequential([L.Dense(5, input_dim=4), L.BatchNormalization(),
+                                       L.Dense(3)])
+        latent = L.Input(shape=(4,))
+        gen = keras.models.Model(latent, cnn(L.multiply([latent, L.Dense(4)(latent)])))
+        disc_in = L.Input(shape=(3,))
+        disc = keras.models.Model(disc_in, [
+            L.Dense(1, name="generation")(disc_in),
+            L.Dense(3, activation="softmax", name="auxiliary")(disc_in)])
+        z = L.Input(shape=(4,))
+        disc.trainable = False
+        combined = keras.models.Model(z, list(disc(gen(z))))
+        combined.compile("sgd", loss=["mse", "sparse_categorical_crossentropy"])
+        assert combined.metrics_names == ["loss", "model_1_loss", "model_1_1_loss"]
+        assert (len(combined.updates), len(gen.updates), len(cnn.updates)) == (6, 6, 6)
+        assert [layer.name for layer in gen.layers] == \
+            ["input_1", "dense_2", "multiply", "sequential"]
+        r = np.random.RandomState(1)
+        for m in (gen, disc):
+            m.set_weights([r.normal(size=w.shape).astype(np.float32) * 0.5
+                           for w in m.get_weights()])
+        np.testing.assert_allclose(combined.train_on_batch(x, [y, c]),
+                                   [1.999538, 0.779236, 1.220302], rtol=1e-5)
+        np.testing.assert_allclose(combined.train_on_batch(x, [y, c]),
+                                   [1.992566, 0.775407, 1.217159], rtol=1e-5)
+        np.testing.assert_allclose(cnn.layers[1].get_weights()[2],
+                                   [0.28378, 0.415279, 0.457643, 0.143487, 0.421837],
+                                   rtol=1e-5)

@@ -284,14 +284,27 @@ def _by_depth(inputs, outputs, steps):
             depth[id(x)] = max(depth.get(id(x), 0), here + 1)
     registered = K.state().inputs
     made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
-    order, deepest = [], {}
-    for out, layer, layer_inputs, _, _ in steps:
+    producer = {id(t): step for step in steps for t in flat(step[0])}
+    order, deepest, seen = [], {}, set()
+
+    def walk(tensor):   # (keras's: post-order from the outputs, an input when reached)
+        if id(tensor) in seen:
+            return
+        seen.add(id(tensor))
+        if id(tensor) in made:
+            order.append(made[id(tensor)])
+            deepest[id(made[id(tensor)])] = depth.get(id(tensor), 0)
+            return
+        if id(tensor) not in producer:   # (an input without an InputLayer)
+            return
+        out, layer, layer_inputs, _, _ = producer[id(tensor)]
+        seen.update(id(t) for t in flat(out))
         for x in flat(layer_inputs):
-            if id(x) in made:
-                order.append(made[id(x)])
-                deepest[id(made[id(x)])] = depth.get(id(x), 0)
+            walk(x)
         order.append(layer)
         deepest[id(layer)] = max(deepest.get(id(layer), 0), _depth(out, depth))
+    for out in outputs:
+        walk(out)
     order = distinct(order)
     return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
 
