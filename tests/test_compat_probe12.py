@@ -268,3 +268,27 @@ def test_gan_updates_output_names_and_layer_order_as_tf():
         np.testing.assert_allclose(cnn.layers[1].get_weights()[2],
                                    [0.28378, 0.415279, 0.457643, 0.143487, 0.421837],
                                    rtol=1e-5)
+
+
+def test_merging_tensors_of_different_ranks_and_model_input_checks_as_tf():
+    # mnist_acgan.py multiplies latent [N, 6] with the class embedding; without its
+    # Flatten the embedding is [N, 1, 6]: keras adds the axis after the batch (TF:
+    # [N, 1, 6]), where broadcasting gave [N, N, 6]; then the generator's Sequential,
+    # built for [N, 6], refuses the [N, 1, 6] (TF's ValueError)
+    L = keras.layers
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.arange(6, dtype=np.float32).reshape(2, 1, 3) + 1
+    expected = {"multiply": [[[0, 2, 6]], [[12, 20, 30]]], "add": [[[1, 3, 5]], [[7, 9, 11]]],
+                "subtract": [[[-1, -1, -1]], [[-1, -1, -1]]],
+                "maximum": [[[1, 2, 3]], [[4, 5, 6]]],
+                "average": [[[0.5, 1.5, 2.5]], [[3.5, 4.5, 5.5]]]}
+    with tf.Graph().as_default():
+        x, y = L.Input(shape=(3,)), L.Input(shape=(1, 3))
+        for name, want in expected.items():
+            out = getattr(L, name)([x, y])
+            assert K.int_shape(out) == (None, 1, 3)
+            np.testing.assert_array_equal(K.get_session().run(out, {x: a, y: b}), want)
+        model = keras.models.Sequential([L.Dense(2, input_dim=3)])
+        with pytest.raises(ValueError, match=r"expected shape=\(None, 3\), found shape="
+                                             r"\(None, 1, 3\)"):
+            model(y)

@@ -119,6 +119,10 @@ class Model(Training, Layer):
         if self.__dict__.get("inputs") is None and type(self).call is Model.call:
             raise ValueError(f"Model {self.name!r} has no inputs and outputs and no call "
                              "method; build it as tf.keras.Model(inputs=..., outputs=...)")
+        if self.__dict__.get("inputs"):
+            given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+            for i, (want, got) in enumerate(zip(self.inputs, given)):
+                _check_input(self.name, i, want, got)
         return super().__call__(inputs, *args, **kwargs)
 
     def call(self, inputs, training=None):
@@ -252,6 +256,24 @@ class Sequential(Model):
     @property
     def layers(self):
         return list(self._list)
+
+
+def _check_input(model, i, want, got):
+    """TF's input spec of a model: the ranks (a trailing axis of size 1 aside) and the
+    known sizes after the batch axis must agree; otherwise the layers inside would
+    broadcast the tensor into wrong numbers (a [N, 1, 6] into a Dense built for [N, 6])."""
+    if not isinstance(got, Node) or got.shape is None or want.shape is None:
+        return
+    expected, found = K.int_shape(want), K.int_shape(got)
+    a, b = list(expected), list(found)
+    if len(a) == len(b) + 1 and a[-1] == 1:
+        a = a[:-1]
+    elif len(b) == len(a) + 1 and b[-1] == 1:
+        b = b[:-1]
+    if len(a) != len(b) or any(x is not None and y is not None and x != y
+                               for x, y in zip(a[1:], b[1:])):
+        raise ValueError(f"Input {i} of model {model!r} is incompatible with it: expected "
+                         f"shape={expected}, found shape={found}")
 
 
 def _layers_in(value):
