@@ -340,7 +340,7 @@ def test_merges_reshape_embedding_and_lambda():
 
 
 @pytest.mark.parametrize("line, words", [
-    ("tf.keras.layers.ConvLSTM2D(2, 3)", ["tf.keras.layers.ConvLSTM2D", "dynamic_rnn"]),
+    ("tf.keras.layers.SimpleRNNCell(2)", ["tf.keras.layers.SimpleRNNCell", "dynamic_rnn"]),
     ("tf.keras.datasets.mnist.load_data()", ["tf.keras.datasets", "numpy"]),
     ("tf.keras.callbacks.ModelCheckpoint('w.h5')", ["tf.keras.callbacks.ModelCheckpoint",
                                                   "LambdaCallback"]),

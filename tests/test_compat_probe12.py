@@ -292,3 +292,55 @@ def test_merging_tensors_of_different_ranks_and_model_input_checks_as_tf():
         with pytest.raises(ValueError, match=r"expected shape=\(None, 3\), found shape="
                                              r"\(None, 1, 3\)"):
             model(y)
+
+
+# conv_lstm.py's layers: TF's names after the layer scope, shapes, output_shape, the
+# value's shape, first values, loss = sum(out * c), (sum, sum |.|) of the gradients
+# with respect to the input and the weights
+_CONV_LSTM = [
+    ("L.ConvLSTM2D(filters=3, kernel_size=(3, 3), padding='same', return_sequences=True)",
+     ['kernel:0', 'recurrent_kernel:0', 'bias:0'], [(3, 3, 2, 12), (3, 3, 3, 12), (12,)], (None, None, 5, 5, 3), (2, 3, 5, 5, 3),
+     [0.09676, 0.00793, 0.07178, 0.14617, -0.07866], 33.9054,
+     [(24.6684, 39.8415), (377.04, 377.04), (108.449, 108.449), (55.8944, 55.8944)]),
+    ("L.ConvLSTM2D(3, (3, 2), padding='valid')",
+     ['kernel:0', 'recurrent_kernel:0', 'bias:0'], [(3, 2, 2, 12), (3, 2, 3, 12), (12,)], (None, 3, 4, 3), (2, 3, 4, 3),
+     [0.23907, -0.09273, -0.23704, 0.31882, -0.32837], -1.40825,
+     [(4.94759, 19.3528), (44.464, 74.4536), (-0.856621, 20.1907), (6.92119, 11.488)]),
+    ("L.ConvLSTM2D(2, 3, strides=2, padding='same', return_sequences=True, go_backwards=True)",
+     ['kernel:0', 'recurrent_kernel:0', 'bias:0'], [(3, 3, 2, 8), (3, 3, 2, 8), (8,)], (None, None, 3, 3, 2), (2, 3, 3, 3, 2),
+     [-0.10001, -0.15143, -0.28139, 0.11418, -0.23331], -5.03697,
+     [(-10.4568, 27.9238), (44.6692, 84.7968), (-4.65542, 11.6126), (8.98307, 16.2639)]),
+    ("L.Conv3D(filters=2, kernel_size=(3, 3, 3), activation='sigmoid', padding='same', data_format='channels_last')",
+     ['kernel:0', 'bias:0'], [(3, 3, 3, 2, 2), (2,)], (None, 3, 5, 5, 2), (2, 3, 5, 5, 2),
+     [0.51669, 0.63751, 0.56572, 0.92919, 0.28141], 87.5998,
+     [(29.4979, 65.1721), (400.533, 400.533), (26.8994, 26.8994)]),
+    ('L.Conv3D(4, (2, 3, 1), strides=(1, 2, 1))',
+     ['kernel:0', 'bias:0'], [(2, 3, 1, 2, 4), (4,)], (None, 2, 2, 5, 4), (2, 2, 2, 5, 4),
+     [0.3322, -1.5702, 1.4201, -0.35859, 0.30798], 2.89528,
+     [(-6.78479, 109.145), (440.236, 440.236), (73.4111, 73.4111)]),
+]
+_TIME_GIVEN = {1: 3, 3: 3, 4: 3}   # (cases whose Input has 3 time steps; others None)
+
+
+@pytest.mark.parametrize("case", range(len(_CONV_LSTM)))
+def test_conv_lstm2d_and_conv3d_as_tf(case):
+    make, names, shapes, out_shape, value_shape, first, loss, grads = _CONV_LSTM[case]
+    L = keras.layers
+    x = np.random.RandomState(0).rand(2, 3, 5, 5, 2).astype("float32")
+    with tf.Graph().as_default():
+        inp = L.Input(shape=(_TIME_GIVEN.get(case), 5, 5, 2))
+        layer = eval(make)
+        out = layer(inp)
+        _fixed(keras.models.Model(inp, out), 1)
+        assert [w.name.split("/", 1)[1] for w in layer.weights] == names
+        assert [tuple(w.shape) for w in layer.weights] == shapes
+        assert layer.output_shape == out_shape
+        c = K.constant(np.random.RandomState(2).rand(*value_shape[1:]).astype("float32"))
+        total = K.sum(out * c)
+        values = K.get_session().run([out, total] + K.gradients(total, [inp] + layer.weights),
+                                     {inp: x})
+        assert values[0].shape == value_shape
+        np.testing.assert_allclose(values[0].ravel()[:5], first, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(values[1], loss, rtol=1e-5)
+        np.testing.assert_allclose([(g.sum(), np.abs(g).sum()) for g in values[2:]], grads,
+                                   rtol=1e-5)

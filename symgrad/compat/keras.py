@@ -8,7 +8,7 @@ Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
 and ``preprocessing.sequence.pad_sequences``, the training loop (``compile``, ``fit``:
 ``keras_training``, ``optimizers``, ``callbacks``); ``from symgrad.compat.v1.keras.layers
 import Dense`` imports too.  Everything else of ``tf.keras`` (``datasets``,
-``ConvLSTM2D``, saving models...) raises an
+``RNN``, saving models...) raises an
 AttributeError (an ImportError when imported) that names it and says what to use
 (``runtime.MISSING``).
 
@@ -30,6 +30,7 @@ from . import keras_backend as K
 from . import keras_constraints as _constraints
 from . import keras_core as _core
 from . import keras_conv_more as _conv_more
+from . import keras_conv_rnn as _conv_rnn
 from . import keras_merge as _merge
 from . import keras_more_layers as _more
 from . import keras_text as _text
@@ -80,7 +81,7 @@ for _name in ("ModelCheckpoint", "TensorBoard", "CSVLogger", "ReduceLROnPlateau"
         "of tf.keras.callbacks symgrad has Callback, History, LambdaCallback, EarlyStopping, "
         "TerminateOnNaN and LearningRateScheduler; do the rest in a LambdaCallback "
         "(on_epoch_end=...), e.g. tf.train.Saver(model.weights).save(K.get_session(), path)")
-for _name in ("RNN", "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
+for _name in ("RNN", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
               "StackedRNNCells"):
     MISSING["keras.layers." + _name] = _RNN
 
@@ -202,7 +203,7 @@ backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE,
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
-                                                    _more, _conv_more)
+                                                    _more, _conv_more, _conv_rnn)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)

@@ -177,10 +177,12 @@ def _gates(x, kernel, masks, gates):
 
 
 def backwards(x):
-    """``x`` [batch, time, ...] with its time axis reversed (of a length known or not)."""
+    """``x`` [batch, time, ...] (any rank) with its time axis reversed (of a length known
+    or not)."""
     if isinstance(x.shape[1], int):
         return _t.reverse(x, [1])
-    steps = _t.cast(_t.reduce_sum(_t.ones_like(x[:, :, 0]), axis=1), np.int64)   # [batch]
+    first = x[(slice(None), slice(None)) + (0,) * (x.ndim - 2)]   # [batch, time]
+    steps = _t.cast(_t.reduce_sum(_t.ones_like(first), axis=1), np.int64)   # [batch]
     return _rnn.reverse_sequence(x, steps, seq_axis=1, batch_axis=0)
 
 
