@@ -344,3 +344,65 @@ def test_conv_lstm2d_and_conv3d_as_tf(case):
         np.testing.assert_allclose(values[1], loss, rtol=1e-5)
         np.testing.assert_allclose([(g.sum(), np.abs(g).sum()) for g in values[2:]], grads,
                                    rtol=1e-5)
+
+
+
+# TF's summary() of variational_autoencoder.py's encoder (not a chain: 98 columns and
+# "Connected to") and decoder (a chain: 65 columns, the InputLayer row), lines stripped
+_VAE_SUMMARIES = """
+Model: "encoder"
+__________________________________________________________________________________________________
+ Layer (type)                Output Shape                 Param #   Connected to
+==================================================================================================
+ encoder_input (InputLayer)  [(None, 36)]                 0         []
+
+ dense (Dense)               (None, 12)                   444       ['encoder_input[0][0]']
+
+ z_mean (Dense)              (None, 2)                    26        ['dense[0][0]']
+
+ z_log_var (Dense)           (None, 2)                    26        ['dense[0][0]']
+
+ z (Lambda)                  (None, 2)                    0         ['z_mean[0][0]',
+                                                                     'z_log_var[0][0]']
+
+==================================================================================================
+Total params: 496 (1.94 KB)
+Trainable params: 496 (1.94 KB)
+Non-trainable params: 0 (0.00 Byte)
+__________________________________________________________________________________________________
+Model: "decoder"
+_________________________________________________________________
+ Layer (type)                Output Shape              Param #
+=================================================================
+ z_sampling (InputLayer)     [(None, 2)]               0
+
+ dense_1 (Dense)             (None, 12)                36
+
+ dense_2 (Dense)             (None, 36)                468
+
+=================================================================
+Total params: 504 (1.97 KB)
+Trainable params: 504 (1.97 KB)
+Non-trainable params: 0 (0.00 Byte)
+_________________________________________________________________
+"""
+
+
+def test_functional_summaries_as_tf():
+    L = keras.layers
+    lines = []
+    with tf.Graph().as_default():
+        inputs = L.Input(shape=(36,), name="encoder_input")
+        x = L.Dense(12, activation="relu")(inputs)
+        z_mean, z_log_var = L.Dense(2, name="z_mean")(x), L.Dense(2, name="z_log_var")(x)
+        z = L.Lambda(lambda a: a[0] + K.exp(0.5 * a[1]), output_shape=(2,),
+                     name="z")([z_mean, z_log_var])
+        keras.models.Model(inputs, [z_mean, z_log_var, z], name="encoder").summary(
+            print_fn=lines.append)
+        latent = L.Input(shape=(2,), name="z_sampling")
+        hidden = L.Dense(12, activation="relu")(latent)
+        decoder = keras.models.Model(latent, L.Dense(36, activation="sigmoid")(hidden),
+                                     name="decoder")
+        decoder.summary(print_fn=lines.append)
+        assert decoder.layers[0].output_shape == [(None, 2)]
+    assert [line.rstrip() for line in lines] == _VAE_SUMMARIES.strip("\n").split("\n")

@@ -72,6 +72,10 @@ class InputLayer(Layer):
         K.state().inputs[id(input_tensor)] = self
 
 
+InputLayer.output_shape = property(   # (TF1 keras's: a list of one shape)
+    lambda self: [K.int_shape(self.tensor)])
+
+
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False,  # noqa: N802
           tensor=None, batch_shape=None, **kwargs):
     """``tf.keras.Input``: a placeholder of shape ``(batch_size,) + shape`` (or the given
@@ -195,8 +199,15 @@ class Model(Training, Layer):
         return found if len(found) > 1 else found[0]
 
     def summary(self, print_fn=print, **kwargs):
-        """Keras's table of the layers, their output shapes and parameter counts."""
-        _summary.summary(self, print_fn)
+        """Keras's table of the layers, their output shapes and parameter counts (and
+        their inputs, for a functional model that is not one chain of layers)."""
+        if "_ordered" not in self.__dict__:   # (Sequential, subclassed)
+            rows = [(_kind(layer), layer, _shape_or_multiple(layer), [])
+                    for layer in self.layers]
+            return _summary.summary(self, rows, False, print_fn)
+        rows = [(_kind(layer), layer, _shape_or_multiple(layer),
+                 _connections(layer, self._steps)) for layer in self.layers]
+        _summary.summary(self, rows, not _chain(self), print_fn)
 
     output_shape = property(lambda self: static_shapes(self._one("outputs")))
     input_shape = property(lambda self: static_shapes(self._one("inputs")))
@@ -256,6 +267,55 @@ class Sequential(Model):
     @property
     def layers(self):
         return list(self._list)
+
+
+def _kind(layer):
+    """The class name keras prints: a model built from inputs and outputs is TF's
+    ``Functional``."""
+    if type(layer) is Model and "_ordered" in layer.__dict__:
+        return "Functional"
+    return type(layer).__name__
+
+
+def _shape_or_multiple(layer):
+    try:
+        return layer.output_shape
+    except AttributeError:   # (keras: a layer called on inputs of different shapes)
+        return "multiple"
+
+
+def _chain(model):
+    """Keras's "sequential-like" functional model: one input, each layer called once on
+    one tensor, the output of the call before."""
+    if len(model.inputs) != 1 or len(model.outputs) != 1:
+        return False
+    last, layers = model.inputs[0], set()
+    for out, layer, inputs, _, _ in model._steps:
+        if len(flat(inputs)) != 1 or flat(inputs)[0] is not last or id(layer) in layers:
+            return False
+        layers.add(id(layer))
+        last = flat(out)[0] if len(flat(out)) == 1 else None
+    return True
+
+
+def _connections(layer, steps):
+    """``['dense[0][0]', ...]``: for each of the layer's calls in ``steps``, its inputs
+    as (producing layer)[call index][output index], as keras prints them."""
+    found = []
+    for out, owner, inputs, _, _ in steps:
+        if owner is layer:
+            found += [_source(x) for x in flat(inputs)]
+    return found
+
+
+def _source(tensor):
+    made = K.state().inputs.get(id(tensor))
+    if made is not None:
+        return f"{made.name}[0][0]"
+    out, layer = K.state().calls[id(tensor)][:2]
+    call = next(i for i, c in enumerate(layer._calls) if c[1] is out)
+    index = next(i for i, t in enumerate(flat(out)) if t is tensor)
+    return f"{layer.name}[{call}][{index}]"
 
 
 def _check_input(model, i, want, got):
