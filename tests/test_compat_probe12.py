@@ -406,3 +406,46 @@ def test_functional_summaries_as_tf():
         decoder.summary(print_fn=lines.append)
         assert decoder.layers[0].output_shape == [(None, 2)]
     assert [line.rstrip() for line in lines] == _VAE_SUMMARIES.strip("\n").split("\n")
+
+
+def test_seq2seq_initial_state_belongs_to_the_model_as_tf():
+    # lstm_seq2seq.py: the decoder LSTM starts from the encoder's states, passed as
+    # initial_state=; TF's model holds the encoder (its weights train), connects
+    # lstm_1 to lstm[0][1] and lstm[0][2]; babi_memnn.py's layers.dot function
+    L = keras.layers
+    rng = np.random.RandomState(0)
+    with tf.Graph().as_default():
+        encoder_inputs = L.Input(shape=(None, 5))
+        _, state_h, state_c = L.LSTM(4, return_state=True)(encoder_inputs)
+        decoder_inputs = L.Input(shape=(None, 6))
+        decoder_outputs, _, _ = L.LSTM(4, return_sequences=True, return_state=True)(
+            decoder_inputs, initial_state=[state_h, state_c])
+        model = keras.models.Model([encoder_inputs, decoder_inputs],
+                                   L.Dense(6, activation="softmax")(decoder_outputs))
+        model.compile(optimizer="rmsprop", loss="categorical_crossentropy")
+        assert [w.name for w in model.weights] == [
+            "lstm/lstm_cell/kernel:0", "lstm/lstm_cell/recurrent_kernel:0",
+            "lstm/lstm_cell/bias:0", "lstm_1/lstm_cell/kernel:0",
+            "lstm_1/lstm_cell/recurrent_kernel:0", "lstm_1/lstm_cell/bias:0",
+            "dense/kernel:0", "dense/bias:0"]
+        assert [layer.name for layer in model.layers] == \
+            ["input_1", "input_2", "lstm", "lstm_1", "dense"]
+        _fixed(model, 1)
+        ei, di = rng.rand(3, 4, 5).astype("float32"), rng.rand(3, 5, 6).astype("float32")
+        dt = keras.utils.to_categorical(rng.randint(0, 6, (3, 5)), 6)
+        h = model.fit([ei, di], dt, batch_size=3, epochs=3, shuffle=False, verbose=0)
+        np.testing.assert_allclose(h.history["loss"], [1.696706, 1.692433, 1.689363],
+                                   rtol=1e-5)
+        lines = []
+        model.summary(print_fn=lines.append)
+        i = [n for n, line in enumerate(lines) if "lstm_1 (LSTM)" in line][0]
+        assert [line.rstrip() for line in lines[i:i + 3]] == [
+            " lstm_1 (LSTM)               [(None, None, 4),            176       "
+            "['input_2[0][0]',",
+            "                              (None, 4),                             "
+            "'lstm[0][1]',",
+            "                              (None, 4)]                             "
+            "'lstm[0][2]']"]
+        ones = np.ones((2, 3, 4), "float32")
+        out = L.dot([K.constant(ones), K.constant(np.ones((2, 5, 4), "float32"))], axes=(2, 2))
+        assert K.get_session().run(out).shape == (2, 3, 5)

@@ -119,7 +119,7 @@ class ConvLSTM2D(_Conv):
             initial_state = (zero, zero)
         outputs, (h, c) = _rnn.dynamic_rnn(lambda x_t, s: self.step(x_t, s), x,
                                            initial_state=tuple(initial_state), dtype=x.dtype)
-        out = outputs if self.return_sequences else h
+        out = outputs if self.return_sequences else _t.identity(h)   # (keras: two tensors)
         return [out, h, c] if self.return_state else out
 
 

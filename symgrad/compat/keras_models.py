@@ -33,6 +33,8 @@ from . import keras_backend as K
 from . import keras_summary as _summary
 from .keras_training import Training
 from .keras_layers import Layer, distinct, flat, static_shapes, takes_argument
+from .keras_graph import (by_depth, chain, check_input, connections, mapped,
+                          shape_or_multiple, steps_between)
 from .tensor import as_tf1, tf_dtype_arg
 
 REFUSED = {
@@ -115,8 +117,8 @@ class Model(Training, Layer):
         self._nested = (isinstance(inputs, (list, tuple)), isinstance(outputs, (list, tuple)))
         self.inputs = list(inputs) if self._nested[0] else [inputs]
         self.outputs = list(outputs) if self._nested[1] else [outputs]
-        self._steps = _steps_between(self.inputs, self.outputs)
-        self._ordered = _by_depth(self.inputs, self.outputs, self._steps)
+        self._steps = steps_between(self.inputs, self.outputs)
+        self._ordered = by_depth(self.inputs, self.outputs, self._steps)
         self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
@@ -126,7 +128,7 @@ class Model(Training, Layer):
         if self.__dict__.get("inputs"):
             given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
             for i, (want, got) in enumerate(zip(self.inputs, given)):
-                _check_input(self.name, i, want, got)
+                check_input(self.name, i, want, got)
         return super().__call__(inputs, *args, **kwargs)
 
     def call(self, inputs, training=None):
@@ -138,7 +140,9 @@ class Model(Training, Layer):
         for out, layer, layer_inputs, args, kwargs in self._steps:
             if training is not None and "training" not in kwargs and _takes_training(layer):
                 kwargs = dict(kwargs, training=training)
-            again = layer(_mapped(layer_inputs, made), *args, **kwargs)
+            args = [mapped(a, made) for a in args]   # (initial_state=: tensors too)
+            kwargs = {k: mapped(v, made) for k, v in kwargs.items()}
+            again = layer(mapped(layer_inputs, made), *args, **kwargs)
             made.update((id(old), new) for old, new in zip(flat(out), flat(again)))
         found = [made[id(o)] for o in self.outputs]
         return found if self._nested[1] else found[0]
@@ -202,12 +206,12 @@ class Model(Training, Layer):
         """Keras's table of the layers, their output shapes and parameter counts (and
         their inputs, for a functional model that is not one chain of layers)."""
         if "_ordered" not in self.__dict__:   # (Sequential, subclassed)
-            rows = [(_kind(layer), layer, _shape_or_multiple(layer), [])
+            rows = [(kind(layer), layer, shape_or_multiple(layer), [])
                     for layer in self.layers]
             return _summary.summary(self, rows, False, print_fn)
-        rows = [(_kind(layer), layer, _shape_or_multiple(layer),
-                 _connections(layer, self._steps)) for layer in self.layers]
-        _summary.summary(self, rows, not _chain(self), print_fn)
+        rows = [(kind(layer), layer, shape_or_multiple(layer),
+                 connections(layer, self._steps)) for layer in self.layers]
+        _summary.summary(self, rows, not chain(self), print_fn)
 
     output_shape = property(lambda self: static_shapes(self._one("outputs")))
     input_shape = property(lambda self: static_shapes(self._one("inputs")))
@@ -269,71 +273,12 @@ class Sequential(Model):
         return list(self._list)
 
 
-def _kind(layer):
+def kind(layer):
     """The class name keras prints: a model built from inputs and outputs is TF's
     ``Functional``."""
     if type(layer) is Model and "_ordered" in layer.__dict__:
         return "Functional"
     return type(layer).__name__
-
-
-def _shape_or_multiple(layer):
-    try:
-        return layer.output_shape
-    except AttributeError:   # (keras: a layer called on inputs of different shapes)
-        return "multiple"
-
-
-def _chain(model):
-    """Keras's "sequential-like" functional model: one input, each layer called once on
-    one tensor, the output of the call before."""
-    if len(model.inputs) != 1 or len(model.outputs) != 1:
-        return False
-    last, layers = model.inputs[0], set()
-    for out, layer, inputs, _, _ in model._steps:
-        if len(flat(inputs)) != 1 or flat(inputs)[0] is not last or id(layer) in layers:
-            return False
-        layers.add(id(layer))
-        last = flat(out)[0] if len(flat(out)) == 1 else None
-    return True
-
-
-def _connections(layer, steps):
-    """``['dense[0][0]', ...]``: for each of the layer's calls in ``steps``, its inputs
-    as (producing layer)[call index][output index], as keras prints them."""
-    found = []
-    for out, owner, inputs, _, _ in steps:
-        if owner is layer:
-            found += [_source(x) for x in flat(inputs)]
-    return found
-
-
-def _source(tensor):
-    made = K.state().inputs.get(id(tensor))
-    if made is not None:
-        return f"{made.name}[0][0]"
-    out, layer = K.state().calls[id(tensor)][:2]
-    call = next(i for i, c in enumerate(layer._calls) if c[1] is out)
-    index = next(i for i, t in enumerate(flat(out)) if t is tensor)
-    return f"{layer.name}[{call}][{index}]"
-
-
-def _check_input(model, i, want, got):
-    """TF's input spec of a model: the ranks (a trailing axis of size 1 aside) and the
-    known sizes after the batch axis must agree; otherwise the layers inside would
-    broadcast the tensor into wrong numbers (a [N, 1, 6] into a Dense built for [N, 6])."""
-    if not isinstance(got, Node) or got.shape is None or want.shape is None:
-        return
-    expected, found = K.int_shape(want), K.int_shape(got)
-    a, b = list(expected), list(found)
-    if len(a) == len(b) + 1 and a[-1] == 1:
-        a = a[:-1]
-    elif len(b) == len(a) + 1 and b[-1] == 1:
-        b = b[:-1]
-    if len(a) != len(b) or any(x is not None and y is not None and x != y
-                               for x, y in zip(a[1:], b[1:])):
-        raise ValueError(f"Input {i} of model {model!r} is incompatible with it: expected "
-                         f"shape={expected}, found shape={found}")
 
 
 def _layers_in(value):
@@ -347,73 +292,3 @@ def _layers_in(value):
 
 def _takes_training(layer):
     return takes_argument(layer.call, "training")
-
-
-def _mapped(inputs, made):
-    if isinstance(inputs, (list, tuple)):
-        return type(inputs)(_mapped(x, made) for x in inputs)
-    return made.get(id(inputs), inputs)
-
-
-def _by_depth(inputs, outputs, steps):
-    """The layers of ``steps`` (and the InputLayers of ``inputs``) ordered as keras lists
-    a functional model's: by depth from the outputs, deepest first, ties in the order
-    of a depth-first walk from the outputs."""
-    depth = {id(o): 0 for o in outputs}
-    for out, _, layer_inputs, _, _ in reversed(steps):   # consumers before producers
-        here = _depth(out, depth)
-        for x in flat(layer_inputs):
-            depth[id(x)] = max(depth.get(id(x), 0), here + 1)
-    registered = K.state().inputs
-    made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
-    producer = {id(t): step for step in steps for t in flat(step[0])}
-    order, deepest, seen = [], {}, set()
-
-    def walk(tensor):   # (keras's: post-order from the outputs, an input when reached)
-        if id(tensor) in seen:
-            return
-        seen.add(id(tensor))
-        if id(tensor) in made:
-            order.append(made[id(tensor)])
-            deepest[id(made[id(tensor)])] = depth.get(id(tensor), 0)
-            return
-        if id(tensor) not in producer:   # (an input without an InputLayer)
-            return
-        out, layer, layer_inputs, _, _ = producer[id(tensor)]
-        seen.update(id(t) for t in flat(out))
-        for x in flat(layer_inputs):
-            walk(x)
-        order.append(layer)
-        deepest[id(layer)] = max(deepest.get(id(layer), 0), _depth(out, depth))
-    for out in outputs:
-        walk(out)
-    order = distinct(order)
-    return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
-
-
-def _depth(out, depth):
-    """A call's depth: the largest of its outputs' (a layer may return several)."""
-    return max(depth.get(id(t), 0) for t in flat(out))
-
-
-def _steps_between(inputs, outputs):
-    """The recorded layer calls leading from ``inputs`` to ``outputs``, in call order."""
-    calls, known = K.state().calls, {id(x) for x in inputs}
-    steps, seen = [], set()
-
-    def visit(tensor):
-        if id(tensor) in known or id(tensor) in seen:
-            return
-        record = calls.get(id(tensor))
-        if record is None or not any(t is tensor for t in flat(record[0])):
-            raise ValueError(f"tf.keras.Model: {getattr(tensor, 'name', tensor)!r} is not "
-                             "the output of a keras layer called on the model's inputs (a "
-                             "TF op between layers, or an input not in inputs=); wrap TF ops "
-                             "in tf.keras.layers.Lambda")
-        seen.update(id(t) for t in flat(record[0]))
-        for x in flat(record[2]):
-            visit(x)
-        steps.append(record)
-    for out in outputs:
-        visit(out)
-    return steps

@@ -151,6 +151,8 @@ class Recurrent(Layer):
             out = state[0] if isinstance(state, tuple) else state
         if not self.return_state:
             return out
+        if not self.return_sequences:   # (keras: the output and h are two tensors)
+            out = _t.identity(out)
         return [out] + (list(state) if isinstance(state, tuple) else [state])
 
 
