@@ -8,7 +8,7 @@ Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
 and ``preprocessing.sequence.pad_sequences``, the training loop (``compile``, ``fit``:
 ``keras_training``, ``optimizers``, ``callbacks``); ``from symgrad.compat.v1.keras.layers
 import Dense`` imports too.  Everything else of ``tf.keras`` (``datasets``,
-``ConvLSTM2D``, saving models...) raises an
+``RNN``, saving models...) raises an
 AttributeError (an ImportError when imported) that names it and says what to use
 (``runtime.MISSING``).
 
@@ -29,6 +29,8 @@ from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_constraints as _constraints
 from . import keras_core as _core
+from . import keras_conv_more as _conv_more
+from . import keras_conv_rnn as _conv_rnn
 from . import keras_merge as _merge
 from . import keras_more_layers as _more
 from . import keras_text as _text
@@ -37,10 +39,12 @@ from . import keras_wrappers as _wrappers
 from . import keras_backend_ops as _backend_ops
 from . import keras_callbacks as _keras_callbacks
 from . import keras_optimizers as _keras_optimizers
+from . import keras_optimizers_more as _optimizers_more
 from . import rows as _rows
 from . import keras_objects as _objects
 from .keras_layers import Layer
 from .keras_models import Input, InputLayer, Model, Sequential
+from .keras_models import placeholder as _placeholder
 from .runtime import MISSING, missing, namespace
 from .v1_ops import _no_bool
 from .tensor import constant
@@ -68,17 +72,16 @@ MISSING.update({
                      "sparse_categorical_accuracy, binary_accuracy and the losses), not the "
                      "metric objects; use tf.metrics (tf.metrics.accuracy, tf.metrics.mean)",
 })
-for _name in ("Nadam", "Adadelta", "Adamax", "Ftrl"):
-    MISSING["keras.optimizers." + _name] = (
-        "of tf.keras.optimizers symgrad has SGD, Adam, RMSprop and Adagrad (Keras's "
-        "formulas); use one of them or a tf.train optimizer in Model.compile")
+MISSING["keras.optimizers.Ftrl"] = (
+    "of tf.keras.optimizers symgrad has SGD, Adam, RMSprop, Adagrad, Adadelta, Adamax and "
+    "Nadam (Keras's formulas); use one of them or tf.train.FtrlOptimizer in Model.compile")
 for _name in ("ModelCheckpoint", "TensorBoard", "CSVLogger", "ReduceLROnPlateau",
               "ProgbarLogger", "RemoteMonitor", "BackupAndRestore"):
     MISSING["keras.callbacks." + _name] = (
         "of tf.keras.callbacks symgrad has Callback, History, LambdaCallback, EarlyStopping, "
         "TerminateOnNaN and LearningRateScheduler; do the rest in a LambdaCallback "
         "(on_epoch_end=...), e.g. tf.train.Saver(model.weights).save(K.get_session(), path)")
-for _name in ("RNN", "ConvLSTM2D", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
+for _name in ("RNN", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
               "StackedRNNCells"):
     MISSING["keras.layers." + _name] = _RNN
 
@@ -196,13 +199,11 @@ backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE,
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
     "variable", "function", "get_uid", "reset_uids")},
     eval=K.get_value, count_params=lambda x: int(np.prod(_t.as_tensor(x).shape)),
-    placeholder=lambda shape=None, ndim=None, dtype=None, name=None: Input(
-        batch_shape=shape if shape is not None else (None,) * int(ndim), dtype=dtype,
-        name=name))
+    placeholder=_placeholder)
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
-                                                    _more)
+                                                    _more, _conv_more, _conv_rnn)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)
@@ -218,8 +219,10 @@ losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
 metrics = namespace("keras.metrics", **_objects.METRICS)
 models = namespace("keras.models", Sequential=Sequential, Model=Model)
 utils = namespace("keras.utils", to_categorical=to_categorical)
-optimizers = namespace("keras.optimizers", **{n: getattr(_keras_optimizers, n)
-                                              for n in _keras_optimizers.__all__})
+_keras_optimizers.register([getattr(_optimizers_more, n) for n in _optimizers_more.__all__])
+optimizers = namespace("keras.optimizers", **{n: getattr(m, n)
+                                              for m in (_keras_optimizers, _optimizers_more)
+                                              for n in m.__all__})
 callbacks = namespace("keras.callbacks", **{n: getattr(_keras_callbacks, n)
                                             for n in _keras_callbacks.__all__})
 preprocessing = namespace("keras.preprocessing", sequence=namespace(

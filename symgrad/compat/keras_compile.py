@@ -7,8 +7,8 @@ names (``"accuracy"``: ``acc``, binary, sparse or categorical by the loss and th
 output; ``"mae"``: ``mean_absolute_error``; a second output's prefixed ``cls_acc``)
 and the training op (the optimizer's step grouped with the layers' updates).
 
-Sits in ``compat``; imports the tracing functions, ``compat.keras_objects`` and
-``compat.tensor`` and ``compat.variables``.
+Sits in ``compat``; imports the tracing functions, ``compat.keras_backend``,
+``compat.keras_objects``, ``compat.tensor`` and ``compat.variables``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -22,6 +22,7 @@ Sits in ``compat``; imports the tracing functions, ``compat.keras_objects`` and
 from __future__ import annotations
 
 from .. import tracing as _t
+from . import keras_backend as K
 from . import keras_objects as _objects
 from .tensor import as_tf1
 from .variables import group
@@ -65,10 +66,25 @@ def _metric(identifier, loss_fn, output):
                      "metric(y_true, y_pred)")
 
 
+def output_names(outputs):
+    """The outputs' layer names, made unique as TF1 keras does (two outputs of one
+    nested model: ``model``, ``model_1``), for ``model_1_loss`` and ``model_1_target``."""
+    taken, counts, names = set(), {}, []
+    for out in outputs:
+        base = proposal = out.name.split("/")[0]
+        while proposal in taken:
+            counts[base] = counts.get(base, 1)
+            proposal = f"{base}_{counts[base]}"
+            counts[base] += 1
+        taken.add(proposal)
+        names.append(proposal)
+    return names
+
+
 def _per_output(value, outputs, what):
     """``value`` (one for all, a list, or a dict by output layer name) as a list."""
     if isinstance(value, dict):
-        names = [o.name.split("/")[0] for o in outputs]
+        names = output_names(outputs)
         return [value.get(n) for n in names]
     if isinstance(value, (list, tuple)) and what != "metrics":
         if len(value) != len(outputs):
@@ -92,19 +108,49 @@ def _weighted_mean(values, weights):
     return _t.reduce_sum(values * _t.cast(w, values.dtype)) / size
 
 
+def relevant_updates(model):
+    """The updates the training step runs (TF1 keras's: those of calls on this model's
+    inputs, and the unconditional ones).  ``model.updates`` holds every call's: a
+    Sequential built on its own input then called inside a GAN's generator made updates
+    that read a placeholder this model never feeds."""
+    wanted = {id(x) for x in model.inputs}
+    return [u for u in model.updates if _belongs(u, wanted, K.state().inputs)]
+
+
+def _belongs(update, wanted, keras_inputs):
+    """Whether ``update`` depends on one of the tensors ``wanted`` (ids), or on no keras
+    input at all (an unconditional update)."""
+    seen, stack, saw_input = set(), [update], False
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if id(node) in wanted:
+            return True
+        saw_input = saw_input or id(node) in keras_inputs
+        stack.extend(getattr(node, "inputs", ()))
+    return not saw_input
+
+
 def build(model, optimizer, loss, metrics, loss_weights):
-    """The graph of ``compile``: targets, total loss, metric means, training op."""
+    """The graph of ``compile``: targets, total loss, metric means, training op.  An
+    output whose loss is None (``compile(loss=None)`` with ``model.add_loss``, as
+    Keras's variational autoencoder) gets no target, no loss and no metrics."""
     outputs = model.outputs
-    losses = [_objects.get_loss(l) for l in _per_output(loss, outputs, "loss")]
+    losses = [None if l is None else _objects.get_loss(l)
+              for l in _per_output(loss, outputs, "loss")]
     weights = _per_output(loss_weights, outputs, "loss_weights") if loss_weights \
         is not None else [1.0] * len(outputs)
     asked = _per_output(metrics or [], outputs, "metrics")
-    prefixes = [o.name.split("/")[0] + "_" if len(outputs) > 1 else "" for o in outputs]
+    layers = output_names(outputs)
+    prefixes = [name + "_" if len(outputs) > 1 else "" for name in layers]
+    kept = [(out, loss_fn, w, prefix, entry, layer) for out, loss_fn, w, prefix, entry, layer
+            in zip(outputs, losses, weights, prefixes, asked, layers) if loss_fn is not None]
     targets, sample_weights, parts, names, values = [], [], [], ["loss"], []
-    for out, loss_fn, w, prefix in zip(outputs, losses, weights, prefixes):
+    for out, loss_fn, w, prefix, _, layer in kept:
         sparse = getattr(loss_fn, "__name__", "") == "sparse_categorical_crossentropy"
         shape = (None,) * (out.ndim - 1) + ((1,) if sparse else (None,))  # (Keras's targets)
-        layer = out.name.split("/")[0]
         target = as_tf1(_t.placeholder(out.dtype, shape, name=layer + "_target"))
         targets.append(target)
         sample_weights.append(as_tf1(_t.placeholder(out.dtype, (None,),
@@ -113,19 +159,26 @@ def build(model, optimizer, loss, metrics, loss_weights):
         if len(outputs) > 1:
             names.append(prefix + "loss")
             values.append(parts[-1] / w if w else parts[-1])
-    for out, target, loss_fn, prefix, entry in zip(outputs, targets, losses, prefixes, asked):
+    for (out, loss_fn, _, prefix, entry, _), target in zip(kept, targets):
         for identifier in (entry if isinstance(entry, (list, tuple)) else [entry]):
             name, fn = _metric(identifier, loss_fn, out)
             names.append(prefix + name)
             values.append(_batch_mean(fn(target, out)))
-    total = parts[0]
-    for part in parts[1:] + list(model.losses):   # (Keras: total_loss += ...)
+    terms = parts + list(model.losses)   # (Keras: total_loss += ...)
+    if not terms:
+        raise ValueError("compile(loss=...): give the loss ('mse', "
+                         "'sparse_categorical_crossentropy', a function, ...), or add one "
+                         "to the model with model.add_loss(tensor) before compile")
+    total = terms[0]
+    for part in terms[1:]:
         total = total + part
     step = optimizer.minimize(total, var_list=model.trainable_weights)
-    train_op = group(step, *model.updates) if model.updates else step
+    updates = relevant_updates(model)
+    train_op = group(step, *updates) if updates else step
     found = Compiled(targets, total, names, values, train_op, optimizer)
     found.sample_weights, found.sparse = sample_weights, [
-        getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses]
+        getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses
+        if f is not None]
     return found
 
 

@@ -24,7 +24,6 @@ import numpy as np
 
 from .. import tracing as _t
 from ..tracing import conv as _conv
-from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_objects as _objects
 from . import layers as _layers
@@ -128,10 +127,20 @@ class Conv2D(_Conv):
 
 
 class Conv1D(_Conv):
-    """``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]."""
+    """``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]; ``padding="causal"``
+    (keras's): zeros before the sequence, dilation_rate * (kernel_size - 1) of them, then
+    "valid", so output step t sees input steps <= t."""
     rank = 1
 
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", *args, **kwargs):
+        self.causal = str(padding).lower() == "causal"
+        super().__init__(filters, kernel_size, strides, "valid" if self.causal else padding,
+                         *args, **kwargs)
+
     def call(self, inputs):
+        if self.causal:
+            left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+            inputs = _t.pad(inputs, [[0, 0], [left, 0], [0, 0]])
         return self._finish(_conv.conv1d(inputs, self.kernel, self.strides[0], self.padding,
                                          dilations=self.dilation_rate[0]))
 

@@ -123,8 +123,23 @@ class Concatenate(_Merge):
         return _t.concat(inputs, axis=self.axis)
 
 
+def _same_rank(inputs):
+    """Keras's rule for merging tensors of different ranks: the lower ones get size-1
+    axes after the batch axis ([N, 3] with [N, 1, 3] -> [N, 1, 3] each), rather than
+    broadcasting from the right, which would pair every row with every other
+    ([N, N, 3])."""
+    top = max(x.ndim for x in inputs)
+    out = []
+    for x in inputs:
+        for _ in range(top - x.ndim):
+            x = _t.expand_dims(x, 1)
+        out.append(x)
+    return out
+
+
 def _folding(combine, finish=None):
     def merge(self, inputs):
+        inputs = _same_rank(inputs)
         out = inputs[0]
         for x in inputs[1:]:
             out = combine(out, x)
@@ -156,7 +171,8 @@ class Subtract(_Merge):
     def merge(self, inputs):
         if len(inputs) != 2:
             raise ValueError(f"Subtract {self.name!r}: call it on exactly 2 tensors")
-        return inputs[0] - inputs[1]
+        first, second = _same_rank(inputs)
+        return first - second
 
 
 def _merge_function(cls):

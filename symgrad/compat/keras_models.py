@@ -33,6 +33,8 @@ from . import keras_backend as K
 from . import keras_summary as _summary
 from .keras_training import Training
 from .keras_layers import Layer, distinct, flat, static_shapes, takes_argument
+from .keras_graph import (by_depth, chain, check_input, connections, mapped,
+                          shape_or_multiple, steps_between)
 from .tensor import as_tf1, tf_dtype_arg
 
 REFUSED = {
@@ -72,11 +74,25 @@ class InputLayer(Layer):
         K.state().inputs[id(input_tensor)] = self
 
 
+InputLayer.output_shape = property(   # (TF1 keras's: a list of one shape)
+    lambda self: [K.int_shape(self.tensor)])
+
+
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False,  # noqa: N802
           tensor=None, batch_shape=None, **kwargs):
     """``tf.keras.Input``: a placeholder of shape ``(batch_size,) + shape`` (or the given
     ``tensor``), named ``input_1``, ``input_2``..."""
     return InputLayer(shape, batch_size, dtype, tensor, sparse, name, batch_shape).tensor
+
+
+def placeholder(shape=None, ndim=None, dtype=None, name=None):
+    """``K.placeholder``: a plain placeholder, named ``Placeholder`` (``_1``...) as TF's,
+    not ``input_1`` (so the next ``Input`` is still ``input_1``: neural_style_transfer.py
+    makes one before its model's ``Input(tensor=...)``); a model may still start from it."""
+    shape = tuple(shape) if shape is not None else (None,) * int(ndim)
+    dtype = np.dtype(tf_dtype_arg(dtype) or K.floatx())
+    tensor = as_tf1(_t.placeholder(dtype, shape, name=name or "Placeholder"))
+    return InputLayer(input_tensor=tensor, name=tensor.name.split(":")[0]).tensor
 
 
 class Model(Training, Layer):
@@ -101,14 +117,18 @@ class Model(Training, Layer):
         self._nested = (isinstance(inputs, (list, tuple)), isinstance(outputs, (list, tuple)))
         self.inputs = list(inputs) if self._nested[0] else [inputs]
         self.outputs = list(outputs) if self._nested[1] else [outputs]
-        self._steps = _steps_between(self.inputs, self.outputs)
-        self._ordered = _by_depth(self.inputs, self.outputs, self._steps)
+        self._steps = steps_between(self.inputs, self.outputs)
+        self._ordered = by_depth(self.inputs, self.outputs, self._steps)
         self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
         if self.__dict__.get("inputs") is None and type(self).call is Model.call:
             raise ValueError(f"Model {self.name!r} has no inputs and outputs and no call "
                              "method; build it as tf.keras.Model(inputs=..., outputs=...)")
+        if self.__dict__.get("inputs"):
+            given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+            for i, (want, got) in enumerate(zip(self.inputs, given)):
+                check_input(self.name, i, want, got)
         return super().__call__(inputs, *args, **kwargs)
 
     def call(self, inputs, training=None):
@@ -120,7 +140,9 @@ class Model(Training, Layer):
         for out, layer, layer_inputs, args, kwargs in self._steps:
             if training is not None and "training" not in kwargs and _takes_training(layer):
                 kwargs = dict(kwargs, training=training)
-            again = layer(_mapped(layer_inputs, made), *args, **kwargs)
+            args = [mapped(a, made) for a in args]   # (initial_state=: tensors too)
+            kwargs = {k: mapped(v, made) for k, v in kwargs.items()}
+            again = layer(mapped(layer_inputs, made), *args, **kwargs)
             made.update((id(old), new) for old, new in zip(flat(out), flat(again)))
         found = [made[id(o)] for o in self.outputs]
         return found if self._nested[1] else found[0]
@@ -181,8 +203,15 @@ class Model(Training, Layer):
         return found if len(found) > 1 else found[0]
 
     def summary(self, print_fn=print, **kwargs):
-        """Keras's table of the layers, their output shapes and parameter counts."""
-        _summary.summary(self, print_fn)
+        """Keras's table of the layers, their output shapes and parameter counts (and
+        their inputs, for a functional model that is not one chain of layers)."""
+        if "_ordered" not in self.__dict__:   # (Sequential, subclassed)
+            rows = [(kind(layer), layer, shape_or_multiple(layer), [])
+                    for layer in self.layers]
+            return _summary.summary(self, rows, False, print_fn)
+        rows = [(kind(layer), layer, shape_or_multiple(layer),
+                 connections(layer, self._steps)) for layer in self.layers]
+        _summary.summary(self, rows, not chain(self), print_fn)
 
     output_shape = property(lambda self: static_shapes(self._one("outputs")))
     input_shape = property(lambda self: static_shapes(self._one("inputs")))
@@ -244,6 +273,14 @@ class Sequential(Model):
         return list(self._list)
 
 
+def kind(layer):
+    """The class name keras prints: a model built from inputs and outputs is TF's
+    ``Functional``."""
+    if type(layer) is Model and "_ordered" in layer.__dict__:
+        return "Functional"
+    return type(layer).__name__
+
+
 def _layers_in(value):
     """The layers an attribute holds: itself, or those in a list or tuple."""
     if isinstance(value, Layer):
@@ -255,60 +292,3 @@ def _layers_in(value):
 
 def _takes_training(layer):
     return takes_argument(layer.call, "training")
-
-
-def _mapped(inputs, made):
-    if isinstance(inputs, (list, tuple)):
-        return type(inputs)(_mapped(x, made) for x in inputs)
-    return made.get(id(inputs), inputs)
-
-
-def _by_depth(inputs, outputs, steps):
-    """The layers of ``steps`` (and the InputLayers of ``inputs``) ordered as keras lists
-    a functional model's: by depth from the outputs, deepest first, ties in the order
-    of a depth-first walk from the outputs."""
-    depth = {id(o): 0 for o in outputs}
-    for out, _, layer_inputs, _, _ in reversed(steps):   # consumers before producers
-        here = _depth(out, depth)
-        for x in flat(layer_inputs):
-            depth[id(x)] = max(depth.get(id(x), 0), here + 1)
-    registered = K.state().inputs
-    made = {id(x): registered[id(x)] for x in inputs if id(x) in registered}
-    order, deepest = [], {}
-    for out, layer, layer_inputs, _, _ in steps:
-        for x in flat(layer_inputs):
-            if id(x) in made:
-                order.append(made[id(x)])
-                deepest[id(made[id(x)])] = depth.get(id(x), 0)
-        order.append(layer)
-        deepest[id(layer)] = max(deepest.get(id(layer), 0), _depth(out, depth))
-    order = distinct(order)
-    return sorted(order, key=lambda layer: -deepest[id(layer)])   # (stable: walk order)
-
-
-def _depth(out, depth):
-    """A call's depth: the largest of its outputs' (a layer may return several)."""
-    return max(depth.get(id(t), 0) for t in flat(out))
-
-
-def _steps_between(inputs, outputs):
-    """The recorded layer calls leading from ``inputs`` to ``outputs``, in call order."""
-    calls, known = K.state().calls, {id(x) for x in inputs}
-    steps, seen = [], set()
-
-    def visit(tensor):
-        if id(tensor) in known or id(tensor) in seen:
-            return
-        record = calls.get(id(tensor))
-        if record is None or not any(t is tensor for t in flat(record[0])):
-            raise ValueError(f"tf.keras.Model: {getattr(tensor, 'name', tensor)!r} is not "
-                             "the output of a keras layer called on the model's inputs (a "
-                             "TF op between layers, or an input not in inputs=); wrap TF ops "
-                             "in tf.keras.layers.Lambda")
-        seen.update(id(t) for t in flat(record[0]))
-        for x in flat(record[2]):
-            visit(x)
-        steps.append(record)
-    for out in outputs:
-        visit(out)
-    return steps

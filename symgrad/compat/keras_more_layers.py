@@ -30,7 +30,7 @@ from . import initializers as _init
 from . import keras_backend as K
 from .keras_layers import Layer
 
-__all__ = ["ELU", "PReLU", "LayerNormalization", "Dot", "Cropping1D", "Cropping2D",
+__all__ = ["ELU", "PReLU", "LayerNormalization", "Dot", "dot", "Cropping1D", "Cropping2D",
            "GaussianNoise"]
 
 
@@ -113,6 +113,12 @@ class Dot(Layer):
             raise ValueError(f"Dot: inputs of rank {x.ndim} and {y.ndim}; symgrad's Dot "
                              "takes two rank-2 or two rank-3 batches")
         return _t.matmul(x, y, transpose_a=ax == 1, transpose_b=ay == 2)
+
+
+def dot(inputs, axes, normalize=False, **kwargs):
+    """``tf.keras.layers.dot([x, y], axes)``: ``Dot(axes, normalize)([x, y])``
+    (babi_memnn.py's match of story and question)."""
+    return Dot(axes, normalize, **kwargs)(inputs)
 
 
 class Cropping1D(Layer):

@@ -4,8 +4,8 @@ formulas, which differ from ``tf.train``'s:
 
 - ``SGD(learning_rate=0.01, momentum=0.0, nesterov=False)``: ``accum = momentum *
   accum - lr * g; var += accum`` (Nesterov: ``var += momentum * accum - lr * g``);
-- ``Adam(0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7)``: ``tf.train``'s Adam with
-  ``t = iterations + 1``;
+- ``Adam(0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False)``: ``tf.train``'s
+  Adam with ``t = iterations + 1`` (amsgrad: the running maximum of v divides);
 - ``RMSprop(0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False)``: the mean
   square starts at 0 (``tf.train``: 1) and ``var -= lr * g / (sqrt(rms) + epsilon)``;
   with momentum, TF's ApplyRMSProp (epsilon inside the square root);
@@ -138,10 +138,10 @@ class Adam(KerasOptimizer):
 
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
-        if amsgrad:
-            raise ValueError("tf.keras.optimizers.Adam(amsgrad=True) is not supported")
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=1e-7 if epsilon is None else epsilon, **kwargs)
+        if amsgrad:   # (the largest v so far divides: "vhat")
+            self.SLOTS = Adam.SLOTS + (("vhat", 0.0),)
 
     def update(self, var, g, slots, h):
         t = np.asarray(self.iterations.value + 1, var.dtype)
@@ -149,6 +149,8 @@ class Adam(KerasOptimizer):
         lr_t = self._rate(h) * np.sqrt(1 - b2 ** t) / (1 - b1 ** t)
         m = _slot_set(slots["m"], slots["m"].value + (g - slots["m"].value) * (1 - b1))
         v = _slot_set(slots["v"], slots["v"].value + (g * g - slots["v"].value) * (1 - b2))
+        if "vhat" in slots:
+            v = _slot_set(slots["vhat"], np.maximum(slots["vhat"].value, v))
         return var - lr_t * m / (np.sqrt(v) + h["epsilon"])
 
 
@@ -199,6 +201,11 @@ class Adagrad(KerasOptimizer):
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad}
+
+
+def register(classes):
+    """Make ``get("adadelta")`` know the optimizers of ``keras_optimizers_more``."""
+    _BY_NAME.update((cls.__name__.lower(), cls) for cls in classes)
 
 
 def get(identifier):

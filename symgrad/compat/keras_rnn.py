@@ -14,8 +14,10 @@ product (``reset_after=False``).
   ``h' = z h + (1 - z) h~`` (with ``reset_after``: ``r (h R_h + b'_h)``).
 
 The output is the last step's (all steps with ``return_sequences``), followed by the
-final states with ``return_state``.  Dropout inside the cell, masks and stateful
-layers are refused.
+final states with ``return_state``.  ``dropout`` and ``recurrent_dropout`` are keras's
+(implementation 1): in the training phase each gate's input (and state) is multiplied
+by its own mask, drawn once per sequence and kept over the time steps.  Masks and
+stateful layers are refused.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s rnn and keras modules.
 
@@ -33,6 +35,7 @@ import numpy as np
 from .. import tracing as _t
 from . import keras_backend as K
 from . import keras_objects as _objects
+from . import layers as _layers
 from . import rnn as _rnn
 from .keras_layers import Layer, known_size
 
@@ -78,9 +81,6 @@ class Recurrent(Layer):
                  stateful=False, unroll=False, time_major=False, reset_after=False,
                  implementation=1, **kwargs):
         what = type(self).__name__
-        if dropout or recurrent_dropout:
-            raise ValueError(f"{what}: dropout inside the cell is not supported; apply "
-                             "tf.keras.layers.Dropout to the inputs or outputs instead")
         if stateful:
             raise ValueError(f"{what}: stateful=True is not supported; pass the last "
                              "states back with initial_state=")
@@ -95,6 +95,10 @@ class Recurrent(Layer):
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.time_major = go_backwards, time_major
         self.reset_after = bool(reset_after) and self.gates == 3
+        # (keras clips both rates to [0, 1]; a rate of 0 draws no mask)
+        self.dropout = min(1.0, max(0.0, float(dropout)))
+        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
+        self._masks = self._recurrent_masks = None
         self.cell_name = K.snake_case(what) + "_cell"   # (not made unique: TF1 keras)
 
     def build(self, input_shape):
@@ -135,6 +139,10 @@ class Recurrent(Layer):
         if self.go_backwards:
             x = backwards(x)
         state = None if initial_state is None else _as_state(initial_state, self.gates)
+        self._masks = _gate_masks(x[:, 0, :], self.dropout, self.gates, training)
+        self._recurrent_masks = _gate_masks(
+            _t.zeros_like(x[:, 0, :1]) + _t.zeros([self.units], x.dtype),
+            self.recurrent_dropout, self.gates, training)
         outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
                                           dtype=x.dtype)
         if self.return_sequences:
@@ -143,14 +151,40 @@ class Recurrent(Layer):
             out = state[0] if isinstance(state, tuple) else state
         if not self.return_state:
             return out
+        if not self.return_sequences:   # (keras: the output and h are two tensors)
+            out = _t.identity(out)
         return [out] + (list(state) if isinstance(state, tuple) else [state])
 
 
+def _gate_masks(like, rate, gates, training):
+    """Keras's dropout masks of a cell: one per gate, shaped like ``like`` [batch,
+    features], ones scaled by 1 / (1 - rate) or zeroed in the training phase (ones
+    otherwise); None without dropout.  Made once, outside the time loop, so every
+    step of a sequence uses the same masks."""
+    if not 0.0 < rate < 1.0:
+        return None
+    ones = _t.ones_like(like)
+    training = K.training_value(training)
+    return [_layers.dropout(ones, rate, training=training) for _ in range(gates)]
+
+
+def _gates(x, kernel, masks, gates):
+    """``x @ kernel`` with ``kernel``'s ``gates`` column blocks; with masks, block k
+    takes ``x * masks[k]`` (keras's implementation 1)."""
+    if masks is None:
+        return _t.matmul(x, kernel)
+    u = int(kernel.shape[1]) // gates
+    return _t.concat([_t.matmul(x * masks[k], kernel[:, k * u:(k + 1) * u])
+                      for k in range(gates)], axis=1)
+
+
 def backwards(x):
-    """``x`` [batch, time, ...] with its time axis reversed (of a length known or not)."""
+    """``x`` [batch, time, ...] (any rank) with its time axis reversed (of a length known
+    or not)."""
     if isinstance(x.shape[1], int):
         return _t.reverse(x, [1])
-    steps = _t.cast(_t.reduce_sum(_t.ones_like(x[:, :, 0]), axis=1), np.int64)   # [batch]
+    first = x[(slice(None), slice(None)) + (0,) * (x.ndim - 2)]   # [batch, time]
+    steps = _t.cast(_t.reduce_sum(_t.ones_like(first), axis=1), np.int64)   # [batch]
     return _rnn.reverse_sequence(x, steps, seq_axis=1, batch_axis=0)
 
 
@@ -168,7 +202,8 @@ class SimpleRNN(Recurrent):
     gates = 1
 
     def step(self, x, h):
-        z = _t.matmul(x, self.kernel) + _t.matmul(h, self.recurrent_kernel)
+        z = _gates(x, self.kernel, self._masks, 1) + \
+            _gates(h, self.recurrent_kernel, self._recurrent_masks, 1)
         out = self.activation(z + self.bias if self.bias is not None else z)
         return out, out
 
@@ -178,7 +213,8 @@ class LSTM(Recurrent):
 
     def step(self, x, state):
         h, c = state
-        z = _t.matmul(x, self.kernel) + _t.matmul(h, self.recurrent_kernel)
+        z = _gates(x, self.kernel, self._masks, 4) + \
+            _gates(h, self.recurrent_kernel, self._recurrent_masks, 4)
         if self.bias is not None:
             z = z + self.bias
         u, act, rec = self.units, self.activation, self.recurrent_activation
@@ -193,21 +229,22 @@ class GRU(Recurrent):
 
     def step(self, x, h):
         u, act, rec = self.units, self.activation, self.recurrent_activation
-        xz = _t.matmul(x, self.kernel)
-        rk = self.recurrent_kernel
+        xz = _gates(x, self.kernel, self._masks, 3)
+        rk, masks = self.recurrent_kernel, self._recurrent_masks
         if self.reset_after:
-            hz = _t.matmul(h, rk)
+            hz = _gates(h, rk, masks, 3)
             if self.bias is not None:
                 xz, hz = xz + self.bias[0], hz + self.bias[1]
         else:
             if self.bias is not None:
                 xz = xz + self.bias
-            hz = _t.matmul(h, rk[:, :2 * u])
+            hz = _gates(h, rk[:, :2 * u], masks and masks[:2], 2)
         z = rec(xz[:, :u] + hz[:, :u])
         r = rec(xz[:, u:2 * u] + hz[:, u:2 * u])
         if self.reset_after:
             candidate = act(xz[:, 2 * u:] + r * hz[:, 2 * u:])
         else:
-            candidate = act(xz[:, 2 * u:] + _t.matmul(r * h, rk[:, 2 * u:]))
+            held = h if masks is None else h * masks[2]
+            candidate = act(xz[:, 2 * u:] + _t.matmul(r * held, rk[:, 2 * u:]))
         h = z * h + (1.0 - z) * candidate
         return h, h

@@ -41,6 +41,8 @@ from .session import initialized_anywhere
 
 def _arrays(data, tensors, what):
     """``data`` (an array, a list, or a dict by name) as one array per tensor."""
+    if data is None and not tensors:   # (no targets: the model's losses are add_loss's)
+        return []
     if data is None:
         raise ValueError(f"{what}: give the numpy data")
     if hasattr(data, "make_one_shot_iterator") or hasattr(data, "__next__"):
@@ -76,9 +78,6 @@ class Training:
                 sample_weight_mode=None, weighted_metrics=None, target_tensors=None,
                 **kwargs):
         """Build the loss, metrics and training op (graph-mode Keras)."""
-        if loss is None:
-            raise ValueError("compile(loss=...): give the loss ('mse', "
-                             "'sparse_categorical_crossentropy', a function, ...)")
         for given, name in ((sample_weight_mode, "sample_weight_mode"),
                             (weighted_metrics, "weighted_metrics"),
                             (target_tensors, "target_tensors")):
