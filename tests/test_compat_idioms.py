@@ -195,3 +195,26 @@ def test_tensors_named_by_the_caller_are_found_by_name():
         with tf.Session() as sess:
             total, zeros = sess.run(["conv:0", "zeros:0"], {"image:0": np.ones((1, 4, 4, 1))})
     assert total.sum() == 49.0 and not zeros.any()
+
+
+def test_dropout_noise_shape_shares_the_mask_along_its_unit_axes():
+    # tf.nn.dropout(x, noise_shape=[batch, 1, channels]) keeps or drops a whole channel
+    # over time: an unseeded mask drew a number per element (x's shape); a noise shape
+    # of tf.shape(x)[0] raised; seeded masks are TF 2.21's
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        x = tf.placeholder(tf.float32, [None, 4, 3])
+        a = tf.nn.dropout(x, rate=0.5, noise_shape=[2, 1, 3], seed=7)
+        b = tf.nn.dropout(x, keep_prob=0.5, noise_shape=[tf.shape(x)[0], 1, 3], seed=8)
+        c = tf.nn.dropout(x, rate=0.5, noise_shape=[None, 1, 3])
+        d = tf.layers.dropout(x, 0.5, noise_shape=[2, 1, 3], training=True)
+        with tf.Session() as sess:
+            runs = [sess.run([a, b, c, d], {x: np.ones((2, 4, 3))}) for _ in range(2)]
+    for values in runs:
+        for v in values:
+            np.testing.assert_array_equal(v, np.broadcast_to(v[:, :1], v.shape))
+    # TF 2.21
+    assert runs[0][0][:, 0].tolist() == [[2.0, 2.0, 0.0], [0.0, 2.0, 0.0]]
+    assert runs[0][1][:, 0].tolist() == [[0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
+    assert runs[1][0][:, 0].tolist() == [[0.0, 0.0, 0.0], [2.0, 0.0, 2.0]]
+    assert runs[1][1][:, 0].tolist() == [[0.0, 0.0, 0.0], [0.0, 2.0, 2.0]]

@@ -140,7 +140,7 @@ def seeded_dropout(x, rate, noise_shape, seed, name):
         return None
     if not isinstance(rate, Node) and not 0.0 < float(rate) < 1.0:
         return None
-    shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
+    shape = x.shape if noise_shape is None else _nn.mask_shape(x, noise_shape)
     u = tf_drawn(shape, "uniform", seed, dtype, 0.0, 1.0, None)
     if isinstance(rate, Node):
         rate = _t.cast(rate, dtype)

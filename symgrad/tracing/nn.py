@@ -38,7 +38,10 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..graph import is_static, same_up_to_unknown
+from ..graph import Node
 from ..ops import apply, literal, normalize_axis
+from ..ops.base import filled
+from ..ops.sizes import sizes_of
 from ..ops.deferred import defer, scalar_by_contract
 from ..ops.draws import draw_like, drawn_numbers, new_key
 from .arrays import gather, known_now, one_hot, static_value
@@ -193,6 +196,30 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     return named((1 - z) * x + (1 + (w - 1) * z) * softplus_neg, name)
 
 
+def mask_shape(x, noise_shape):
+    """dropout's ``noise_shape`` as a shape: ints, None for x's size there (Keras's
+    SpatialDropout), or a size of x read in the graph (``tf.shape(x)[0]``)."""
+    if len(noise_shape) != len(x.shape):
+        raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): needs one size per "
+                         f"axis of x, whose shape is {x.shape}")
+    shape = []
+    for axis, d in enumerate(noise_shape):
+        found = sizes_of(d) if isinstance(d, Node) and d.shape == () else None
+        if d is None or found is not None and len(found) == 1 and \
+                found[0] == x.shape[axis] and not isinstance(found[0], (int, np.integer)):
+            shape.append(x.shape[axis])
+        elif isinstance(d, (int, np.integer)) or found and isinstance(found[0], (int, np.integer)):
+            shape.append(int(d) if isinstance(d, (int, np.integer)) else int(found[0]))
+        else:
+            raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): give each size as "
+                             "a number, None or a size of x (leave noise_shape out for a mask "
+                             "of x's shape)")
+        if isinstance(x.shape[axis], (int, np.integer)) and shape[-1] not in (1, x.shape[axis]):
+            raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): each size must be "
+                             f"1 or x's ({x.shape})")
+    return tuple(shape)
+
+
 def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None, rng=None,
             per_run=False):
     """Zero entries with probability ``rate`` (or keep them with ``keep_prob``) and scale
@@ -209,10 +236,7 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
     if given is None:
         raise ValueError("dropout: pass rate= (or TF1's keep_prob=), the probability of "
                          "dropping (keeping) each entry")
-    if noise_shape is not None and not all(isinstance(d, (int, np.integer)) for d in noise_shape):
-        raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): give every size as a "
-                         "number (leave noise_shape out for a mask of x's shape)")
-    shape = x.shape if noise_shape is None else tuple(int(d) for d in noise_shape)
+    shape = x.shape if noise_shape is None or x.shape is None else mask_shape(x, noise_shape)
     given = scalar_by_contract(given)  # (TF1's keep_prob = tf.placeholder(tf.float32))
     fed = not known_now(given)         # a tensor fed when the graph runs
     keep = given if fed else float(static_value(given, f"dropout({what})"))
@@ -230,7 +254,8 @@ def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None
                      name=name or "dropout")
     dtype = x.dtype if x.is_float else np.float64
     if per_run or not is_static(shape):   # made when the size is known (or per run)
-        drawn = draw_like(x, key)
+        # (numbers of the noise shape, shared along its axes of size 1)
+        drawn = draw_like(x if shape == x.shape else filled(x.graph, 0, shape, dtype), key)
         drawn = drawn if dtype == drawn.dtype else cast(drawn, dtype)
     elif fed:
         drawn = literal(x.graph, drawn_numbers(shape, key).astype(dtype))
