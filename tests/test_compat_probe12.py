@@ -449,3 +449,38 @@ def test_seq2seq_initial_state_belongs_to_the_model_as_tf():
         ones = np.ones((2, 3, 4), "float32")
         out = L.dot([K.constant(ones), K.constant(np.ones((2, 5, 4), "float32"))], axes=(2, 2))
         assert K.get_session().run(out).shape == (2, 3, 5)
+
+
+def test_spatial_and_gaussian_dropout_upsampling1d_and_zeropadding1d_as_tf():
+    # Keras layers the examples of the era used that were missing; the dropouts are the
+    # identity when predicting, and a SpatialDropout1D mask is one number per sample and
+    # channel, shared over the steps
+    with tf.Graph().as_default():
+        keras = tf.keras
+        L = keras.layers
+        inp = L.Input((4, 3))
+        h = L.UpSampling1D(2)(inp)
+        h = L.ZeroPadding1D((1, 2))(h)
+        h = L.SpatialDropout1D(0.4)(h)
+        h = L.GaussianDropout(0.2)(h)
+        h = L.Conv1D(2, 3, kernel_initializer=keras.initializers.Constant(0.1),
+                     bias_initializer="zeros")(h)
+        m = keras.Model(inp, h)
+        x = np.arange(24, dtype=np.float32).reshape(2, 4, 3) / 10
+        names = [l.name for l in m.layers]
+        shapes = [tuple(l.output_shape) for l in m.layers[1:]]
+        pred = m.predict(x)
+        g = keras.backend.gradients(keras.backend.sum(m.output ** 2), m.input)[0]
+        grad = keras.backend.function([m.input], [g])([x])[0]
+        spatial = L.SpatialDropout1D(0.5)(inp, training=True)
+        masked = keras.backend.get_session().run(spatial, {inp: np.ones((3, 4, 3))})
+    # TF 2.21 (legacy keras)
+    assert names == ["input_1", "up_sampling1d", "zero_padding1d", "spatial_dropout1d",
+                     "gaussian_dropout", "conv1d"]
+    assert shapes == [(None, 8, 3), (None, 11, 3), (None, 11, 3), (None, 11, 3), (None, 9, 2)]
+    tf_pred = [[0.06, 0.18, 0.27, 0.45, 0.54, 0.72, 0.81, 0.6, 0.3],
+               [0.78, 1.26, 1.35, 1.53, 1.62, 1.8, 1.89, 1.32, 0.66]]
+    np.testing.assert_allclose(pred, np.repeat(np.array(tf_pred)[..., None], 2, -1), rtol=1e-5)
+    tf_grad = [[0.3, 0.864, 1.512, 1.536], [2.172, 3.456, 4.104, 3.552]]
+    np.testing.assert_allclose(grad, np.repeat(np.array(tf_grad)[..., None], 3, -1), rtol=1e-5)
+    np.testing.assert_array_equal(masked, np.broadcast_to(masked[:, :1], masked.shape))

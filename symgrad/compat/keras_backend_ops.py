@@ -60,9 +60,9 @@ def repeat_elements(x, rep, axis):
     axis = axis % x.ndim
     multiples = [1] * (axis + 1) + [rep] + [1] * (x.ndim - axis - 1)
     tiled = _t.tile(_t.expand_dims(x, axis + 1), multiples)
-    shape = [-1 if d is None else int(d) for d in x.shape]
-    shape[axis] = shape[axis] * rep if shape[axis] != -1 else -1
-    return _t.reshape(tiled, shape)
+    shape = list(x.shape)   # (a size known at run time stays a Dim: [None, steps, C])
+    shape[axis] = shape[axis] * rep
+    return _t.reshape(tiled, tuple(shape))
 
 
 def batch_dot(x, y, axes=None):

@@ -9,7 +9,11 @@ and formulas:
   gamma + beta`` over ``axis``;
 - ``Dot(axes, normalize=False)``: the batched dot product over ``axes`` (cosine
   similarity when ``normalize``);
-- ``GaussianNoise(stddev)``: adds N(0, stddev) noise in the training phase only.
+- ``GaussianNoise(stddev)``: adds N(0, stddev) noise in the training phase only;
+  ``GaussianDropout(rate)`` multiplies by N(1, sqrt(rate / (1 - rate))) then;
+- ``SpatialDropout1D/2D/3D(rate)``: dropout of whole channels (one mask number per
+  sample and channel, shared over the steps or pixels);
+- ``UpSampling1D(size)`` repeats each step, ``ZeroPadding1D(padding)`` pads the steps.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 
@@ -28,10 +32,13 @@ from ..ops.draws import draw_like, new_key
 from ..tracing import nn as _nn
 from . import initializers as _init
 from . import keras_backend as K
+from .keras_backend_ops import repeat_elements
+from .keras_core import Dropout
 from .keras_layers import Layer
 
 __all__ = ["ELU", "PReLU", "LayerNormalization", "Dot", "dot", "Cropping1D", "Cropping2D",
-           "GaussianNoise"]
+           "GaussianNoise", "GaussianDropout", "SpatialDropout1D", "SpatialDropout2D",
+           "SpatialDropout3D", "UpSampling1D", "ZeroPadding1D"]
 
 
 class ELU(Layer):
@@ -165,3 +172,85 @@ class GaussianNoise(Layer):
         if isinstance(training, bool):
             return noisy() if training else inputs
         return _t.where(training, noisy(), inputs)
+
+
+class GaussianDropout(Layer):
+    """``x * N(1, sqrt(rate / (1 - rate)))`` in the training phase, ``x`` otherwise."""
+
+    def __init__(self, rate, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= float(rate) < 1:
+            raise ValueError(f"GaussianDropout: rate must be in [0, 1), got {rate!r}")
+        self.rate = float(rate)
+
+    def call(self, inputs, training=None):
+        def noisy():   # (standard normal numbers drawn at each run)
+            z = draw_like(inputs, new_key(_init.rng()), dist="normal")
+            stddev = np.sqrt(self.rate / (1.0 - self.rate))
+            return inputs * (1.0 + _t.cast(z, inputs.dtype) * stddev)
+        training = K.training_value(training)
+        if isinstance(training, bool) or not self.rate:
+            return noisy() if training and self.rate else inputs
+        return _t.where(training, noisy(), inputs)
+
+
+class _SpatialDropout(Dropout):
+    """Dropout of whole channels: the mask has size 1 on the inner axes."""
+
+    RANK = 3
+
+    def __init__(self, rate, data_format=None, **kwargs):
+        super().__init__(rate, **kwargs)
+        first = str(data_format or "channels_last") == "channels_first"
+        inner = (1,) * (self.RANK - 2)
+        self.noise_shape = (None, None) + inner if first else (None,) + inner + (None,)
+
+    def call(self, inputs, training=None):
+        if inputs.shape is None or len(inputs.shape) != self.RANK:
+            raise ValueError(f"{type(self).__name__}: needs inputs of rank {self.RANK}, got "
+                             f"shape {None if inputs.shape is None else inputs.shape}")
+        return super().call(inputs, training)
+
+
+class SpatialDropout1D(_SpatialDropout):
+    """``Dropout`` with one mask number per sample and channel of [N, steps, C]."""
+
+    RANK = 3
+
+    def __init__(self, rate, **kwargs):
+        super().__init__(rate, None, **kwargs)
+
+
+class SpatialDropout2D(_SpatialDropout):
+    """``Dropout`` with one mask number per sample and channel of [N, H, W, C]."""
+
+    RANK = 4
+
+
+class SpatialDropout3D(_SpatialDropout):
+    """``Dropout`` with one mask number per sample and channel of [N, D, H, W, C]."""
+
+    RANK = 5
+
+
+class UpSampling1D(Layer):
+    """Each step of [N, steps, C] repeated ``size`` times."""
+
+    def __init__(self, size=2, **kwargs):
+        super().__init__(**kwargs)
+        self.size = int(size)
+
+    def call(self, inputs):
+        return repeat_elements(inputs, self.size, axis=1)
+
+
+class ZeroPadding1D(Layer):
+    """Zeros before and after the steps of [N, steps, C]: an int or (left, right)."""
+
+    def __init__(self, padding=1, **kwargs):
+        super().__init__(**kwargs)
+        self.padding = (int(padding),) * 2 if np.ndim(padding) == 0 else \
+            tuple(int(p) for p in padding)
+
+    def call(self, inputs):
+        return _t.pad(inputs, [[0, 0], list(self.padding), [0, 0]])
