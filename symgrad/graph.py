@@ -187,6 +187,17 @@ class Graph:
                 self._names[candidate] = 1
                 return candidate
 
+    def rename(self, node, name):
+        """Give ``node`` the name ``name`` (made unique in the current scope), found by it
+        and no longer by its old one: a composite names its last node after making it
+        (TF names the result)."""
+        old = getattr(node, "op_name", node.name)   # (a compat tensor's name ends in :0)
+        if self._by_name.get(old) is node:
+            del self._by_name[old]
+        node.name = self.unique_name(name)
+        self._by_name[getattr(node, "op_name", node.name)] = node
+        return node
+
     @contextlib.contextmanager
     def name_scope(self, scope):
         """Prefix names of nodes made inside the block with ``scope/`` (made unique).
@@ -271,11 +282,6 @@ class Graph:
         """
         base = name[:-2] if name.endswith(":0") else name
         node = self._by_name.get(base)
-        if node is None or _op_name(node) != base:   # named after it was made (a composite
-            # takes the caller's name for its last node): found by that name
-            node = next((n for n in reversed(self.nodes) if _op_name(n) == base), None)
-            if node is not None:
-                self._by_name[base] = node
         if node is None:
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
                            f"operation, {base!r}, does not exist in the graph.")
@@ -294,11 +300,6 @@ class Graph:
 
     def __repr__(self):
         return f"<Graph with {len(self.nodes)} nodes>"
-
-
-def _op_name(node):
-    """A node's name without TF's ``:0`` (a compat tensor's ``name`` has it)."""
-    return getattr(node, "op_name", node.name)
 
 
 def ancestors(outputs):

@@ -473,9 +473,7 @@ def ones_like(tensor: TensorLike, dtype: DTypeLike = None, name: str | None = No
 
 def _filled_like(x, value, dtype, name):
     out = filled(x.graph, value, x.shape, as_dtype(dtype) or x.dtype)
-    if name:   # (the caller's name: a session fetches it by that name)
-        out.name = out.graph.unique_name(name)
-    return out
+    return x.graph.rename(out, name) if name else out   # (a session fetches it by name)
 
 
 @_public

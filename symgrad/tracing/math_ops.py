@@ -43,9 +43,7 @@ __all__ = ["floor", "ceil", "round", "atan2", "floordiv", "floormod", "mod",
 
 def named(t, name):
     """Give the last node of a composite the user's ``name`` (TF names the result)."""
-    if name:
-        t.name = t.graph.unique_name(name)
-    return t
+    return t.graph.rename(t, name) if name else t
 
 
 def _unary(op_name, doc):
