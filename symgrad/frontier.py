@@ -18,7 +18,7 @@ order of the additions.
 
 :func:`plan` finds the frontier and the colouring; the callers (``sparse.hessians``,
 ``seeds.hessians``' compiled equal) use it where it needs fewer seeds than the
-direct sweep, and, where x is read through several selections (:func:`repeats`),
+direct sweep, and, where x is read through several selections (``Site.repeats``),
 read H_x's own pattern from it (``Plan.x_sets``) instead of analysing the direct sweep.  Imports graph, ops, differentiate, forward, patterns and coloring.
 
 >>> import numpy as np
@@ -31,6 +31,8 @@ read H_x's own pattern from it (``Plan.x_sets``) instead of analysing the direct
 (4, (12, 12))
 """
 from __future__ import annotations
+
+import collections
 
 import numpy as np
 
@@ -166,37 +168,42 @@ def partial_sweep(ys, frontier_nodes, dtype):
     return seed, (parts[0] if len(parts) == 1 else F.concat(*parts, axis=0))
 
 
-def _located(ys, x):
-    """(ys with explicit broadcasts, the frontier, its source) or None (no frontier)."""
+class Site(collections.namedtuple("Site", "ys nodes source")):
+    """Where ``ys`` read x: ``ys`` with explicit broadcasts, the frontier and, for each
+    of its elements, the flat index of x it copies (:func:`source_of`)."""
+
+    @property
+    def repeats(self):
+        """Whether some element of x is read through more than one selection (a pair
+        potential's ``pos[i]`` and ``pos[j]``, a chain's ``x[1:]`` and ``x[:-1]``): then
+        H_z may need far fewer seeds than H_x, and its pattern gives H_x's
+        (``Plan.x_sets``)."""
+        return np.unique(self.source).size < self.source.size
+
+
+def locate(ys, x):
+    """The :class:`Site` of x in ``ys``, or None (no frontier other than x, or sizes
+    unknown)."""
     if not is_static(x.shape):
         return None
-    ys = explicit_broadcasts(ys, x)
+    ys = explicit_broadcasts(list(ys) if isinstance(ys, (list, tuple)) else [ys], x)
     nodes = frontier(ys, x)
-    return None if nodes is None else (ys, nodes, source_of(nodes, x))
+    return None if nodes is None else Site(ys, nodes, source_of(nodes, x))
 
 
-def repeats(ys, x):
-    """Whether ``ys`` read some element of x through more than one selection (a pair
-    potential's ``pos[i]`` and ``pos[j]``, a chain's ``x[1:]`` and ``x[:-1]``): then H_z
-    may need far fewer seeds than H_x, and its pattern gives H_x's (``Plan.x_sets``)."""
-    found = _located(list(ys) if isinstance(ys, (list, tuple)) else [ys], x)
-    return found is not None and np.unique(found[2]).size < found[2].size
-
-
-def plan(ys, x, fewer_than=None, against_star=False):
+def plan(ys, x, fewer_than=None, against_star=False, site=None):
     """The frontier Hessian's :class:`Plan`, or None: no frontier other than x, sizes
     unknown, or (with ``fewer_than``) a colouring needing that many seeds or more.
+    ``site``: :func:`locate`'s, when the caller has it.
 
     ``against_star``: the caller has a star colouring of H_x itself.  Then a frontier
     copying each element of x at most once is not tried: its H_z is H_x's graph
     relabelled (the MLP's slices of its weights), so its colouring would save nothing
     and its sweep and pattern cost ~20 ms of the build."""
-    located = _located(list(ys) if isinstance(ys, (list, tuple)) else [ys], x)
-    if located is None:
+    site = site or locate(ys, x)
+    if site is None or against_star and not site.repeats:
         return None
-    ys, nodes, source = located
-    if against_star and np.unique(source).size == source.size:
-        return None
+    ys, nodes, source = site
     seed, tangent = partial_sweep(ys, nodes, x.dtype)
     if not all(is_static(node.shape) for node in ancestors([tangent])):
         return None

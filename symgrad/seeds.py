@@ -296,19 +296,20 @@ def hessian_block(ys, x):
         return _reverse_rows(g, x)
     if tangent is None:
         return None
-    if x.size >= COMPRESS_MIN and frontier.repeats(ys, x):
-        return _frontier_first(ys, x, tangent, t)
+    site = frontier.locate(ys, x) if x.size >= COMPRESS_MIN else None
+    if site is not None and site.repeats:
+        return _frontier_first(ys, x, site, tangent, t)
     return unit_sweep(tangent, t, lambda fewer: frontier_hessian(ys, x, fewer))
 
 
-def _frontier_first(ys, x, tangent, t):
+def _frontier_first(ys, x, site, tangent, t):
     """:func:`unit_sweep` of a Hessian whose loss reads x's elements through several
     selections: the Hessian after them (``symgrad.frontier``) is analysed first, and its
     pattern mapped back gives H_x's for the direct colouring, so the sweep's own
     analysis (LJ-27: ~8 ms, reaching the final scatter before it finds H_x dense) is
     not run when the frontier's pattern is known."""
     with x.graph.name_scope("compressed"):   # (the unit sweep's names stay as they were)
-        found = frontier.plan(ys, x, x.size // 2 + 1)
+        found = frontier.plan(ys, x, x.size // 2 + 1, site=site)
     if found is None:   # (the frontier needs as many seeds: it is not tried again)
         return unit_sweep(tangent, t, lambda fewer: None)
 

@@ -130,7 +130,9 @@ def sparse_hessian(ys, x):
         # x read through several selections: the Hessian after them is analysed first,
         # and its pattern mapped back is H_x's (a star colouring of H_x can only beat
         # it then; a frontier copying x once would be H_x relabelled: not tried)
-        found = frontier.plan(ys, x, fewer_than=n + 1) if frontier.repeats(ys, x) else None
+        site = frontier.locate(ys, x)
+        found = frontier.plan(ys, x, fewer_than=n + 1, site=site) \
+            if site is not None and site.repeats else None
         if found is not None:
             pattern = _canonical(found.x_sets().matrix())
         else:
