@@ -21,6 +21,7 @@ import contextvars
 import numpy as np
 
 from ..ops import philox
+from ..ops.draws import truncated_standard_normal
 
 _RNG = [np.random.default_rng()]
 # which initialisation of a variable in a session is being drawn (0: the first;
@@ -75,14 +76,6 @@ def tf_numbers(kind, shape, dtype, seed, low_or_mean, high_or_stddev):
     if kind == "uniform":
         return z * (t(high_or_stddev) - t(low_or_mean)) + t(low_or_mean)
     return z * t(high_or_stddev) + t(low_or_mean)
-
-
-def truncated_standard_normal(generator, shape):
-    """Standard normal samples redrawn until they lie within two standard deviations."""
-    z = generator.standard_normal(size=tuple(shape))
-    while np.any(bad := np.abs(z) > 2):
-        z[bad] = generator.standard_normal(size=int(bad.sum()))
-    return z
 
 
 class Initializer:

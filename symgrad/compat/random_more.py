@@ -32,9 +32,9 @@ import numpy as np
 
 from .. import tracing as _t
 from ..ops import broadcast_shapes
+from ..ops.draws import truncated_standard_normal
 from ..tracing.arrays import static_value
 from .distributions import drawn
-from .initializers import truncated_standard_normal
 
 __all__ = ["gamma", "poisson", "stateless_uniform", "stateless_normal",
            "stateless_truncated_normal", "stateless_categorical", "stateless_multinomial"]

@@ -93,6 +93,14 @@ def loop_step(k):
         _STEP.reset(token)
 
 
+def truncated_standard_normal(generator, shape):
+    """Standard normal numbers, those at 2 or beyond drawn again (TF keeps |z| < 2)."""
+    z = generator.standard_normal(size=tuple(shape))
+    while np.any(bad := np.abs(z) >= 2):
+        z[bad] = generator.standard_normal(size=int(bad.sum()))
+    return z
+
+
 def drawn_numbers(shape, key, dist="uniform"):
     """The numbers ``random_draw`` of ``shape`` holds for ``key`` (in the current run,
     :func:`run_number`, and loop iteration, :func:`loop_step`).  A ``dist`` of TF's
@@ -109,11 +117,8 @@ def drawn_numbers(shape, key, dist="uniform"):
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
-    if dist == "truncated_normal":   # (normal numbers beyond 2 drawn again, as TF)
-        z = rng.standard_normal(size=size)
-        while np.any(bad := np.abs(z) >= 2):
-            z[bad] = rng.standard_normal(size=int(bad.sum()))
-        return z
+    if dist == "truncated_normal":
+        return truncated_standard_normal(rng, size)
     if dist == "perm":   # (an order of the first axis: tf.random_shuffle)
         return rng.permutation(size[0]).astype(np.float64)
     if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
@@ -273,4 +278,4 @@ def band_mask(graph, rows, cols, lower, upper, dtype):
 __all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "loop_step",
            "Executions", "tf_dist", "tf_key",
            "iota_of",
-           "band_mask"]
+           "band_mask", "truncated_standard_normal"]
