@@ -165,13 +165,19 @@ class GaussianNoise(Layer):
         self.stddev = float(stddev)
 
     def call(self, inputs, training=None):
-        def noisy():   # (standard normal numbers drawn at each run, as dropout's)
-            z = draw_like(inputs, new_key(_init.rng()), dist="normal")
-            return inputs + _t.cast(z, inputs.dtype) * self.stddev
-        training = K.training_value(training)
-        if isinstance(training, bool):
-            return noisy() if training else inputs
-        return _t.where(training, noisy(), inputs)
+        return _training_only(inputs, training,
+                              lambda z: inputs + _t.cast(z, inputs.dtype) * self.stddev)
+
+
+def _training_only(inputs, training, noisy):
+    """``noisy(z)`` of standard normal numbers z (drawn at each run, as dropout's) in
+    the training phase (``training=`` a bool or tensor, else the learning phase),
+    ``inputs`` otherwise."""
+    training = K.training_value(training)
+    if training is False:
+        return inputs
+    out = noisy(draw_like(inputs, new_key(_init.rng()), dist="normal"))
+    return out if training is True else _t.where(training, out, inputs)
 
 
 class GaussianDropout(Layer):
@@ -184,14 +190,11 @@ class GaussianDropout(Layer):
         self.rate = float(rate)
 
     def call(self, inputs, training=None):
-        def noisy():   # (standard normal numbers drawn at each run)
-            z = draw_like(inputs, new_key(_init.rng()), dist="normal")
-            stddev = np.sqrt(self.rate / (1.0 - self.rate))
-            return inputs * (1.0 + _t.cast(z, inputs.dtype) * stddev)
-        training = K.training_value(training)
-        if isinstance(training, bool) or not self.rate:
-            return noisy() if training and self.rate else inputs
-        return _t.where(training, noisy(), inputs)
+        if not self.rate:
+            return inputs
+        stddev = np.sqrt(self.rate / (1.0 - self.rate))
+        return _training_only(inputs, training,
+                              lambda z: inputs * (1.0 + _t.cast(z, inputs.dtype) * stddev))
 
 
 class _SpatialDropout(Dropout):
