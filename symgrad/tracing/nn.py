@@ -38,7 +38,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..graph import is_static, same_up_to_unknown
-from ..graph import Node
+from ..graph import Dim, Node
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
 from ..ops.sizes import sizes_of
@@ -204,16 +204,15 @@ def mask_shape(x, noise_shape):
                          f"axis of x, whose shape is {x.shape}")
     shape = []
     for axis, d in enumerate(noise_shape):
-        found = sizes_of(d) if isinstance(d, Node) and d.shape == () else None
-        if d is None or found is not None and len(found) == 1 and \
-                found[0] == x.shape[axis] and not isinstance(found[0], (int, np.integer)):
-            shape.append(x.shape[axis])
-        elif isinstance(d, (int, np.integer)) or found and isinstance(found[0], (int, np.integer)):
-            shape.append(int(d) if isinstance(d, (int, np.integer)) else int(found[0]))
-        else:
+        found = sizes_of(d) if isinstance(d, Node) and d.shape == () else [d]
+        size = x.shape[axis] if d is None else found[0] if found and len(found) == 1 else None
+        if isinstance(size, Dim) and size != x.shape[axis]:
+            size = None   # (a size known at run time, but not x's on this axis)
+        if not isinstance(size, (int, np.integer, Dim)):
             raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): give each size as "
                              "a number, None or a size of x (leave noise_shape out for a mask "
                              "of x's shape)")
+        shape.append(size if isinstance(size, Dim) else int(size))
         if isinstance(x.shape[axis], (int, np.integer)) and shape[-1] not in (1, x.shape[axis]):
             raise ShapeError(f"dropout(noise_shape={list(noise_shape)!r}): each size must be "
                              f"1 or x's ({x.shape})")
