@@ -128,13 +128,18 @@ class SGD(KerasOptimizer):
         return var + accum
 
 
-class Adam(KerasOptimizer):
-    """``tf.keras.optimizers.Adam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
-    epsilon=1e-7)``."""
+class Moments(KerasOptimizer):
+    """The Adam family's defaults and slots (``Adam`` here, ``Adamax`` and ``Nadam`` in
+    ``keras_optimizers_more``): the first moment m and the second v of the gradient."""
 
     DEFAULT_LR = 0.001
     DEFAULTS = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
     SLOTS = (("m", 0.0), ("v", 0.0))
+
+
+class Adam(Moments):
+    """``tf.keras.optimizers.Adam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
+    epsilon=1e-7)``."""
 
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):

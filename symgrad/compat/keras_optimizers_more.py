@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .keras_optimizers import KerasOptimizer
+from .keras_optimizers import KerasOptimizer, Moments
 from .train import _slot_set
 from .variables import Variable
 
@@ -59,13 +59,9 @@ class Adadelta(KerasOptimizer):
         return var - self._rate(h) * step
 
 
-class Adamax(KerasOptimizer):
+class Adamax(Moments):
     """``tf.keras.optimizers.Adamax(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
     epsilon=1e-7)``."""
-
-    DEFAULT_LR = 0.001
-    DEFAULTS = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
-    SLOTS = (("m", 0.0), ("v", 0.0))
 
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
@@ -80,13 +76,9 @@ class Adamax(KerasOptimizer):
         return var - self._rate(h) / (1 - b1 ** t) * (m / (v + h["epsilon"]))
 
 
-class Nadam(KerasOptimizer):
+class Nadam(Moments):
     """``tf.keras.optimizers.Nadam(learning_rate=0.001, beta_1=0.9, beta_2=0.999,
     epsilon=1e-7, schedule_decay=0.004)``."""
-
-    DEFAULT_LR = 0.001
-    DEFAULTS = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
-    SLOTS = (("m", 0.0), ("v", 0.0))
 
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Nadam", **kwargs):
