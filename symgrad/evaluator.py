@@ -25,6 +25,7 @@ from .values import bind_dims, cast_value, fits
 from .lower import background
 from .lower import cache as lower_cache
 from .lower import batches
+from .lower.lean_batch import Lean
 from .lower.arguments import SizesDisagree, call_checked, check_count, coerce, real_array
 from .lower.entry import checked_jit
 from .lower.fastcall import entry_dispatcher, with_call
@@ -261,6 +262,11 @@ class Evaluator:
             the outputs in their structure, each with the batch axes in front (with
             ``out``: those arrays themselves).
         """
+        lean = self._lean
+        if lean is not None and out is None:
+            outs = lean(values, parallel)
+            if outs is not None:
+                return self._rebuild_batch(outs)
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
             return self._rebuild_batch(batched_dask(self, values, out))
@@ -282,6 +288,13 @@ class Evaluator:
     def _static_cost(self):
         """``_cost_of`` the static core shapes, made once (None: sizes read per call)."""
         return None if self._sized else self._cost_of(self._inputs)
+
+    @functools.cached_property
+    def _lean(self):
+        """``lean_batch.Lean`` of the static shapes (None: sizes read per call)."""
+        if self._sized:
+            return None
+        return Lean(self._inputs, self._outputs, self._loop, lambda: self._static_cost)
 
     @functools.cached_property
     def _fast_path(self):
