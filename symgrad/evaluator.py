@@ -291,10 +291,11 @@ class Evaluator:
 
     @functools.cached_property
     def _lean(self):
-        """``lean_batch.Lean`` of the static shapes (None: sizes read per call)."""
-        if self._sized:
+        """``lean_batch.Lean``: the common batched call (None: sizes read per call)."""
+        if self._sized or not hasattr(self.module, "batch_entry"):
             return None
-        return Lean(self._inputs, self._outputs, self._loop, lambda: self._static_cost)
+        from .lower.runtime import NotBatched
+        return Lean(self._inputs, self._batch_entry, lambda: self._static_cost, NotBatched)
 
     @functools.cached_property
     def _fast_path(self):
@@ -359,18 +360,28 @@ class Evaluator:
                                      lambda runtime: runtime.build_loop(self.module._loop,
                                                                         cache=False))
 
+    def _batch_entry(self):
+        """The module's ``_batch`` (compiled on first use, cached)."""
+        entry = self._gufuncs.get("batch")
+        if entry is not None:
+            return entry
+        return self._module_function(
+            "batch", self.module.batch_entry,
+            lambda runtime: runtime.build_batch(self.module._batch, self._inputs, cache=False))
+
     def save(self, path: Any) -> None:
         """Write this evaluator to the file ``path``; ``sg.load(path)`` restores it in any
         process without SymPy or re-tracing (the file holds code: trust it like a pickle).
-        The batch loop is built now too, so a load on this machine compiles nothing."""
+        The batch loop and ``batched``'s common call (``_batch``) are built now too, so
+        a load on this machine compiles nothing."""
         from .lower import saved
         saved.write(path, self._spec())
         self._prebuild()
 
     def _prebuild(self) -> None:
-        """Build what a load on this machine would otherwise compile: the batch loop,
-        compiled for its argument types by a batch of no points (sizes known only at
-        call time taken as 1: the types do not depend on them)."""
+        """Build what a load on this machine would otherwise compile: ``_batch`` and the
+        batch loop, compiled for its argument types by a batch of no points (sizes known
+        only at call time taken as 1: the types do not depend on them)."""
         try:
             _, _, _, args, outs, _ = self._batch_arguments(
                 [np.zeros((0,) + tuple(d if isinstance(d, int) else 1 for d in s), dtype)
@@ -378,6 +389,8 @@ class Evaluator:
         except ShapeError:   # sizes that must relate otherwise: built on first use
             return
         self._loop()(batches.work(0, 0), *args, *outs)
+        if self._lean is not None:
+            self._batch_entry()
 
     def _spec(self) -> dict:
         from .lower.saved import encode_tree

@@ -1,6 +1,6 @@
-"""``f.batched``'s lean call (``lower.lean_batch``): the common arguments reach the batch
-loop with only the checks they need; every other argument, and the first batch, takes
-the general path, with the same numbers and the same errors."""
+"""``f.batched``'s lean call (``lower.lean_batch``): the common arguments go to one
+compiled ``_batch``; every other argument takes the general path, with the same numbers
+and the same errors."""
 import numpy as np
 import pytest
 
@@ -14,7 +14,7 @@ def f():
         x = sg.placeholder(shape=(3,), name="x")
         t = sg.placeholder(name="t")
         y = sg.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2) * t
-        return sg.compile([y, sg.gradients(y, x)[0], x > 0], [x, t])
+        return sg.compile([y, sg.gradients(y, x)[0], x > 0], [x, t], wait=True)
 
 
 def _points(count, seed=0):
@@ -29,6 +29,7 @@ def _one_by_one(f, xs, ts):
 
 def _general_only(monkeypatch, f):
     """Make the general path raise: what answers then is the lean call."""
+    assert f.ready and f._lean is not None
     def refuse(*args, **kwargs):
         raise AssertionError("the general path answered a common call")
     monkeypatch.setattr(type(f), "_flat_batched", refuse)
@@ -37,7 +38,6 @@ def _general_only(monkeypatch, f):
 @pytest.mark.parametrize("count", [0, 1, 5, 300])
 def test_common_arguments_take_the_lean_call_with_the_same_numbers(monkeypatch, f, count):
     xs, ts = _points(count)
-    f.batched(*_points(2, 1))            # the first batch (warms the loop): general path
     _general_only(monkeypatch, f)
     got = f.batched(xs, ts)
     want = _one_by_one(f, xs, ts) if count else [np.zeros(0), np.zeros((0, 3)),
@@ -49,17 +49,16 @@ def test_common_arguments_take_the_lean_call_with_the_same_numbers(monkeypatch, 
     assert all(a is not b for a, b in zip(got, again))
 
 
-def test_the_first_batch_of_a_kernel_takes_the_general_path(monkeypatch):
+def test_the_common_call_needs_no_batch_loop():
+    # one compiled _batch answers; the batch loop (threads, odd arguments) is not built
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(2,), name="x")
-        g = sg.compile([sg.reduce_sum(x * x)], [x])
-    calls = []
-    general = type(g)._flat_batched
-    monkeypatch.setattr(type(g), "_flat_batched",
-                        lambda self, *a: calls.append(1) or general(self, *a))
-    np.testing.assert_array_equal(g.batched(np.ones((4, 2)))[0], [2.0] * 4)
-    np.testing.assert_array_equal(g.batched(np.ones((4, 2)))[0], [2.0] * 4)
-    assert calls == [1]
+        g = sg.compile([sg.reduce_sum(x * x * 0.8125)], [x], wait=True)   # a graph no other test has
+    for count in (4, 300):
+        np.testing.assert_array_equal(g.batched(np.ones((count, 2)))[0], [1.625] * count)
+    assert "batch" in g._gufuncs and "loop" not in g._gufuncs
+    g.batched(np.ones((4, 2)).T.copy().T)   # F-order: the general path builds the loop
+    assert "loop" in g._gufuncs
 
 
 def test_other_arguments_take_the_general_path(monkeypatch, f):
@@ -109,6 +108,7 @@ def test_a_parallel_batch_that_may_pay_for_threads_takes_the_general_path(monkey
     monkeypatch.setattr(type(f), "_flat_batched",
                         lambda self, *a: seen.append(len(a[0][0])) or general(self, *a))
     small = f.batched(xs[:10], ts[:10], parallel=True)     # under cost.fewest: lean
+    cost.fewest = 1000         # (as if each point took 1 µs: 3000 points may pay)
     big = f.batched(xs, ts, parallel=True)
     assert seen == [3000] and len(small[0]) == 10
     np.testing.assert_array_equal(big[0], f.batched(xs, ts)[0])

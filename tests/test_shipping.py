@@ -180,7 +180,7 @@ LOADED = textwrap.dedent(r"""
     f = sg.load(sys.argv[1])
     source = f.source
     values = f.batched(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
-    stats = f._gufuncs["loop"].stats
+    stats = f._gufuncs["batch"].stats   # (batched's common call: lower.lean_batch)
     print(json.dumps({"source": source, "sympy": "sympy" in sys.modules,
                       "values": values[0].tolist(),
                       "loop_hits": sum(stats.cache_hits.values()),
@@ -189,7 +189,7 @@ LOADED = textwrap.dedent(r"""
 
 
 def test_a_loaded_evaluator_shows_its_source_and_batches_without_compiling(tmp_path):
-    """f.save builds the batch loop (a load on this machine compiles nothing) and the
+    """f.save builds the batched call (a load on this machine compiles nothing) and the
     file carries the readable source (f.source of a loaded evaluator needs no SymPy)."""
     x = sg.placeholder(shape=(4,), name="x")
     y = sg.reduce_sum(sg.cos(x) * x ** 3)   # a graph no other test batches

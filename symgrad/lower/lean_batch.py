@@ -1,17 +1,21 @@
-"""``f.batched(X)`` for the common arguments, with the least Python in front of the loop.
+"""``f.batched(X)`` for the common arguments: one call of machine code, no Python checks.
 
 A small batch is mostly call overhead: 100 Rosenbrock-2 points take the batch loop
-~0.5 µs, and the general path (``batches.FastPath``, ``batches.run``: checks written
-for every kind of argument, the work array, timing each run for the parallel choice)
-spent ~3 µs around it, where a hand-written ``@njit`` loop called from Python spends
-~1.5.  :class:`Lean` takes the arguments most calls pass -- one numpy array per input,
-each C-contiguous, writeable, of the input's dtype, with one batch axis in front of
-the input's own (static) shape, the same number of points in each -- and no ``out=``;
-it runs the loop serially on new outputs, as the general path would for a batch that
-small or with ``parallel=False`` (and times the run as that path does, when it has
-``PROBE_POINTS`` points or more: the parallel choice rests on serial runs).  Anything
-else, and a kernel's first batch (which may compile the loop), returns None and the
-general path answers (its checks, conversions and errors unchanged).
+~0.6 µs, and the general path (``batches.FastPath``, ``batches.run``: checks written
+for every kind of argument, the work array, new outputs, timing each run for the
+parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
+from Python spends ~1.5.  :class:`Lean` hands the arguments most calls pass -- one
+numpy array per input, of the input's dtype -- to the module's ``_batch``
+(``lower.module._batch_text``), whose one signature Numba's dispatcher checks in C
+(C-contiguous, writeable, one batch axis) and which checks the shapes itself, makes
+the outputs and runs the points serially, as the general path would for a small
+batch or with ``parallel=False``.  Arguments it does not take (another layout or
+form, shapes that need broadcasting or are wrong, ``out=``, a batch big enough for
+threads under ``parallel=True``) return None, and the general path answers them with
+its checks, conversions and errors unchanged.
+
+Serial runs of ``PROBE_POINTS`` points or more are timed, as the general path times
+them: the parallel choice rests on them.
 
 Imports numpy and ``lower.batches``.
 """
@@ -27,47 +31,43 @@ from .batches import PROBE_POINTS, _scalar_dtype
 class Lean:
     """The lean batched call of one evaluator with static shapes.
 
-    ``inputs``/``outputs``: the module's ``INPUTS`` (name, dtype, core shape) and
-    ``OUTPUTS`` (dtype, core shape, _); ``loop()``: the compiled batch loop;
-    ``cost()``: the evaluator's ``batches.Cost`` for its static shapes.
+    ``inputs``: the module's ``INPUTS`` (name, dtype, core shape); ``entry()``: the
+    module's compiled ``_batch``; ``cost()``: the evaluator's ``batches.Cost``;
+    ``refused``: the exception ``_batch`` raises for shapes it does not take.
     """
 
-    def __init__(self, inputs, outputs, loop, cost):
-        # per input: (ndim with the batch axis, core shape, dtype the loop takes)
-        self.want = [(len(core) + 1, tuple(core),
-                      np.dtype(dtype if core else _scalar_dtype(dtype)))
+    def __init__(self, inputs, entry, cost, refused):
+        # per input: (the dtype _batch takes, its number of axes with the batch axis)
+        self.want = [(np.dtype(dtype if core else _scalar_dtype(dtype)), len(core) + 1)
                      for _, dtype, core in inputs]
-        self.made = [(tuple(core), np.dtype(dtype)) for dtype, core, _ in outputs]
-        self.loop, self.cost = loop, cost
+        self.count = len(self.want)
+        self.build, self.cost, self.refused = entry, cost, (TypeError, refused)
+        self.entry = None   # _batch, once built
 
     def __call__(self, values, parallel):
         """The flat outputs for ``values``, or None: the general path answers."""
-        if len(values) != len(self.want):
+        if len(values) != self.count:
             return None
-        count, args = None, []
-        for v, (ndim, core, dtype) in zip(values, self.want):
+        for v, (dtype, ndim) in zip(values, self.want):
+            # (other dtypes and forms would reach the general path through Numba's
+            # TypeError, ~20 µs later: it is tested here first)
             if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
                 return None
-            shape = v.shape
-            if shape[1:] != core or (count is not None and shape[0] != count):
+        entry = self.entry or self._built()
+        count = values[0].shape[0]
+        try:
+            if count < PROBE_POINTS and not parallel:   # too short to time (overhead)
+                return entry(*values)
+            cost = self.cost()
+            if parallel and count >= cost.fewest:   # threads may pay
                 return None
-            flags = v.flags
-            if not (flags.c_contiguous and flags.writeable):
-                return None
-            count = shape[0]
-            args += (1, v)
-        cost = self.cost()
-        if count is None or not cost.warm or parallel and count >= cost.fewest:
-            return None   # no inputs, the first run (it may compile the loop), or
-                          # threads may pay: the general path
-        outs = [np.empty((count,) + core, dtype) for core, dtype in self.made]
-        work = np.zeros(4, np.int64)   # batches.work(0, count): [next, stop, size, done]
-        work[1] = count
-        work[2] = count or 1
-        if count < PROBE_POINTS:   # too short to time (call overhead)
-            self.loop()(work, *args, *outs)
-        else:   # timed as every serial run is: the parallel choice rests on them
             t0 = time.perf_counter()
-            self.loop()(work, *args, *outs)
+            outs = entry(*values)
             cost.observe(time.perf_counter() - t0, count)
-        return tuple(outs)
+            return outs
+        except self.refused:   # no matching signature, or shapes _batch does not take
+            return None
+
+    def _built(self):
+        self.entry = self.build()
+        return self.entry

@@ -200,21 +200,66 @@ def _loop_text(program, ins):
     Built with ``nogil`` (``batch_loop``).  Kernels that can (``lower.lanes``) take
     the points in pairs, side by side (``_lanes``); small ones that go through index
     tables are emitted with every loop unrolled (``_whole``, ``peephole.unrolled_whole``).
+
+    With static shapes, ``_batch(a0, ...)`` too (:func:`_batch_text`).
     """
-    from .lanes import LANES, eligible   # (when writing a module: Numba is there)
-    from .peephole import unrolled_whole
     pairs = [f"m{k}, {a}" for k, a in enumerate(ins)]
     outs = [f"o{k}" for k in range(len(program.outputs))]
-    lines = ["", "", f"def _loop({', '.join(['work'] + pairs + outs)}):",
-             "    while True:", "        lo = _rt.claim(work)",
-             "        hi = min(lo + work[2], work[1])", "        if lo >= hi:",
-             "            return"]
-    body = []
+    helpers, body = _points_text(program, ins)
+    lines = helpers + ["", "", f"def _loop({', '.join(['work'] + pairs + outs)}):",
+                       "    while True:", "        lo = _rt.claim(work)",
+                       "        hi = min(lo + work[2], work[1])", "        if lo >= hi:",
+                       "            return"]
+    lines += ["        " + line for line in body + ["_rt.finished(work, hi - lo)"]]
+    lines += ["", "", "def batch_loop():", "    return _rt.build_loop(_loop)"]
+    if _static(program):
+        lines += _batch_text(program, ins, body)
+    return "\n".join(lines) + "\n"
+
+
+def _static(program):
+    """Whether every input's and output's shape is known (and there are inputs)."""
+    return bool(program.inputs) and all(isinstance(d, (int, np.integer)) for _, _, s in program.inputs for d in s) \
+        and all(isinstance(d, (int, np.integer)) for _, s, _ in program.outputs for d in s)
+
+
+def _batch_text(program, ins, body):
+    """``_batch(a0, ...)``: ``f.batched``'s common call in one piece of machine code.
+
+    Every input has one batch axis in front of its (static) shape, the same number of
+    points ``n`` each; ``_batch`` makes the outputs (``n`` points each), runs the
+    points serially and returns the outputs, so a small batch costs one Numba call.
+    Arguments of another form do not match its signature (``_rt.batch_signature``),
+    and shapes it does not take raise ``_rt.NotBatched``: the caller then takes the
+    general path (``lower.lean_batch``).  Built on first use (``batch_entry``).
+    """
+    lines = ["", "", f"def _batch({', '.join(ins)}):", f"    n = {ins[0]}.shape[0]"]
+    for k, (_, _, shape) in enumerate(program.inputs):
+        tests = [f"{ins[k]}.shape[0] != n"] if k else []
+        tests += [f"{ins[k]}.shape[{axis + 1}] != {int(d)}" for axis, d in enumerate(shape)]
+        if tests:
+            lines += [f"    if {' or '.join(tests)}:", "        raise _rt.NotBatched()"]
+    lines += [f"    m{k} = 1" for k in range(len(ins))]
+    for k, (dtype, shape, _) in enumerate(program.outputs):
+        dims = "".join(f", {int(d)}" for d in shape)
+        lines.append(f"    o{k} = _rt.empty((n{dims},), np.{np.dtype(dtype).name})")
+    lines += ["    lo = 0", "    hi = n"] + ["    " + line for line in body]
+    lines += [f"    return ({''.join(f'o{k}, ' for k in range(len(program.outputs)))})"]
+    lines += ["", "", "def batch_entry():", "    return _rt.build_batch(_batch, INPUTS)"]
+    return lines
+
+
+def _points_text(program, ins):
+    """The intrinsics the batch loops use, and the lines running points ``lo:hi``
+    (``s`` holds each point's 0-d outputs, stored into the ``o`` arrays)."""
+    from .lanes import LANES, eligible   # (when writing a module: Numba is there)
+    from .peephole import unrolled_whole
+    helpers, body = [], []
     if eligible(program):
         params = [f"b{n}" for n in range(LANES * (len(ins) + len(program.array_outputs)))]
-        lines = ["", "", "@intrinsic", f"def _lanes(typingctx, {', '.join(params)}):",
-                 f"    return _rt.kernel_typing(PROGRAM, ({''.join(p + ', ' for p in params)}),"
-                 " FASTMATH, lanes=True)"] + lines
+        helpers += ["", "", "@intrinsic", f"def _lanes(typingctx, {', '.join(params)}):",
+                    f"    return _rt.kernel_typing(PROGRAM, ({''.join(p + ', ' for p in params)}),"
+                    " FASTMATH, lanes=True)"]
         calls = ", ".join(", ".join(_row_args(program, ins, f"i + {n}")) for n in range(LANES))
         body += ["i = lo", f"while i + {LANES} <= hi:", f"    s = _lanes({calls})"]
         body += _stores(program, "i", "    ", LANES)
@@ -224,16 +269,13 @@ def _loop_text(program, ins):
     kernel = "_kernel"
     if unrolled_whole(program):
         kargs = [f"b{n}" for n in range(len(ins) + len(program.array_outputs))]
-        lines = ["", "", "@intrinsic", f"def _whole(typingctx, {', '.join(kargs)}):",
-                 f"    return _rt.kernel_typing(PROGRAM, ({''.join(a + ', ' for a in kargs)}),"
-                 " FASTMATH, whole=True)"] + lines
+        helpers += ["", "", "@intrinsic", f"def _whole(typingctx, {', '.join(kargs)}):",
+                    f"    return _rt.kernel_typing(PROGRAM, ({''.join(a + ', ' for a in kargs)}),"
+                    " FASTMATH, whole=True)"]
         kernel = "_whole"
     body += [f"    s = {kernel}({', '.join(_row_args(program, ins, 'j'))})"]
     body += _stores(program, "j", "    ", 1)
-    body += ["_rt.finished(work, hi - lo)"]
-    lines += ["        " + line for line in body]
-    lines += ["", "", "def batch_loop():", "    return _rt.build_loop(_loop)"]
-    return "\n".join(lines) + "\n"
+    return helpers, body
 
 
 def _row_args(program, ins, i):

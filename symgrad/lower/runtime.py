@@ -290,3 +290,21 @@ def shaped(typingctx, array, shape):
         context.nrt.incref(builder, array, args[0])
         return out._getvalue()
     return view(array, shape), codegen
+
+
+class NotBatched(Exception):
+    """Raised by a module's ``_batch`` for arguments it does not take (shapes): the
+    caller evaluates them by the general path (``lower.lean_batch``)."""
+
+
+def batch_signature(inputs):
+    """Argument types of ``_batch``: C-contiguous arrays with one batch axis in front
+    of each input's shape (0-d inputs: 1-d arrays of the kernel's scalar type)."""
+    return tuple(types.Array(array_type(d, 1).dtype if s else scalar_type(d), len(s) + 1, "C")
+                 for _, d, s in inputs)
+
+
+def build_batch(batch, inputs, cache=True):
+    """Compile a module's ``_batch`` (``f.batched``'s common call) for its one signature."""
+    from numba import njit
+    return njit(batch_signature(inputs), nogil=True, cache=cache)(batch)
