@@ -275,6 +275,11 @@ class Evaluator:
     def _flat_batched(self, values, parallel=False, out=None):
         """``batched``'s outputs as a flat tuple (a dask chunk's result too)."""
         inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
+        lean = self._lean
+        if lean is not None and out is None and all(args[0::2]):   # no shared input
+            flat = lean.serial(args[1::2], count, parallel)   # (converted: _batch's form)
+            if flat is not None:
+                return self._flat_result(flat, batch, outputs)
         loop = self._loop()
         cost = self._static_cost or self._cost_of(inputs)
         batches.run(lambda work: loop(work, *args, *outs), count, parallel, cost)

@@ -49,15 +49,19 @@ def test_common_arguments_take_the_lean_call_with_the_same_numbers(monkeypatch, 
     assert all(a is not b for a, b in zip(got, again))
 
 
-def test_the_common_call_needs_no_batch_loop():
-    # one compiled _batch answers; the batch loop (threads, odd arguments) is not built
+def test_only_shared_inputs_out_and_threads_need_the_batch_loop():
+    # one compiled _batch answers common calls and converted ones; the batch loop (for
+    # threads, out= and inputs shared by every point) is built only when one comes
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(2,), name="x")
-        g = sg.compile([sg.reduce_sum(x * x * 0.8125)], [x], wait=True)   # a graph no other test has
-    for count in (4, 300):
-        np.testing.assert_array_equal(g.batched(np.ones((count, 2)))[0], [1.625] * count)
+        t = sg.placeholder(name="t")
+        g = sg.compile([sg.reduce_sum(x * x * 0.8125) * t], [x, t], wait=True)  # (no other
+    ones = np.ones((300, 2))                                               # test has it)
+    for args in [(ones, np.ones(300)), (ones[:4], np.ones(4)), (ones.T.copy().T, np.ones(300)),
+                 (ones.tolist(), [1] * 300), (ones.reshape(3, 100, 2), np.ones((3, 100)))]:
+        np.testing.assert_array_equal(np.ravel(g.batched(*args)[0]), 1.625)
     assert "batch" in g._gufuncs and "loop" not in g._gufuncs
-    g.batched(np.ones((4, 2)).T.copy().T)   # F-order: the general path builds the loop
+    np.testing.assert_array_equal(g.batched(ones, 2.0)[0], [3.25] * 300)   # t shared
     assert "loop" in g._gufuncs
 
 

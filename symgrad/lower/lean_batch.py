@@ -1,18 +1,18 @@
-"""``f.batched(X)`` for the common arguments: one call of machine code, no Python checks.
+"""``f.batched(X)`` for the common arguments: one call of machine code.
 
 A small batch is mostly call overhead: 100 Rosenbrock-2 points take the batch loop
 ~0.6 µs, and the general path (``batches.FastPath``, ``batches.run``: checks written
 for every kind of argument, the work array, new outputs, timing each run for the
 parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
 from Python spends ~1.5.  :class:`Lean` hands the arguments most calls pass -- one
-numpy array per input, of the input's dtype -- to the module's ``_batch``
-(``lower.module._batch_text``), whose one signature Numba's dispatcher checks in C
-(C-contiguous, writeable, one batch axis) and which checks the shapes itself, makes
-the outputs and runs the points serially, as the general path would for a small
-batch or with ``parallel=False``.  Arguments it does not take (another layout or
-form, shapes that need broadcasting or are wrong, ``out=``, a batch big enough for
-threads under ``parallel=True``) return None, and the general path answers them with
-its checks, conversions and errors unchanged.
+numpy array per input, C-contiguous and writeable, of the input's dtype, with one
+batch axis -- to the module's ``_batch`` (``lower.module._batch_text``), which checks
+the shapes, makes the outputs and runs the points serially, as the general path
+would for a small batch or with ``parallel=False``.  Other arguments return None and
+the general path answers them with its checks, conversions and errors unchanged; it
+hands what it converted to ``_batch`` too (:meth:`Lean.serial`), unless an input is
+shared by every point, ``out=`` is given or the batch is big enough for threads under
+``parallel=True``: those run the batch loop, which is compiled only then.
 
 Serial runs of ``PROBE_POINTS`` points or more are timed, as the general path times
 them: the parallel choice rests on them.
@@ -49,20 +49,27 @@ class Lean:
         if len(values) != self.count:
             return None
         for v, (dtype, ndim) in zip(values, self.want):
-            # (other dtypes and forms would reach the general path through Numba's
-            # TypeError, ~20 µs later: it is tested here first)
+            # (what _batch's signature would refuse anyway, through Numba's TypeError
+            # ~20 µs later: tested here first)
             if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
                 return None
+            flags = v.flags
+            if not (flags.c_contiguous and flags.writeable):
+                return None
+        return self.serial(values, values[0].shape[0], parallel)
+
+    def serial(self, arrays, count, parallel):
+        """``_batch``'s outputs for ``arrays`` (of ``count`` points each), or None: not
+        in the form ``_batch`` takes, or a batch for threads (the batch loop)."""
         entry = self.entry or self._built()
-        count = values[0].shape[0]
         try:
             if count < PROBE_POINTS and not parallel:   # too short to time (overhead)
-                return entry(*values)
+                return entry(*arrays)
             cost = self.cost()
             if parallel and count >= cost.fewest:   # threads may pay
                 return None
             t0 = time.perf_counter()
-            outs = entry(*values)
+            outs = entry(*arrays)
             cost.observe(time.perf_counter() - t0, count)
             return outs
         except self.refused:   # no matching signature, or shapes _batch does not take
