@@ -322,6 +322,20 @@ def test_minimum_tie_goes_to_first_argument():
     assert ev(sg.gradients(sg.minimum(x, y), [x, y])) == [0.0, 1.0]
 
 
+def test_maximum_and_minimum_masks_are_tfs_comparisons_at_infinite_ties_and_nan():
+    # TF's grad: x gets g where x >= y (x <= y for minimum), y where not; TF 2.21 gave
+    # these numbers (an infinite tie goes to x, a NaN on either side to y), reference
+    # path and compiled alike; a step of x - y gave both 0 (inf - inf is NaN)
+    xv = np.array([np.inf, -np.inf, np.nan, 1.0, 2.0, 3.0])
+    yv = np.array([np.inf, -np.inf, 1.0, np.nan, 2.0, 1.0])
+    x, y = sg.placeholder(shape=(6,), name="x"), sg.placeholder(shape=(6,), name="y")
+    grads = sg.gradients(sg.maximum(x, y), [x, y]) + sg.gradients(sg.minimum(x, y), [x, y])
+    want = [[1, 1, 0, 0, 1, 1], [0, 0, 1, 1, 0, 0], [1, 1, 0, 0, 1, 0], [0, 0, 1, 1, 0, 1]]
+    for got in (sg.evaluate(grads, {x: xv, y: yv}), sg.compile(grads, [x, y])(xv, yv)):
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+
+
 def test_relu_at_zero_is_zero_but_maximum_with_zero_is_one():
     x = sg.Variable(0.0, name="x")
     assert ev(sg.gradients(sg.relu(x), x)) == [0.0]

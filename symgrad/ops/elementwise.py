@@ -387,13 +387,21 @@ def _heaviside(x, at_zero):
 
 
 def _max_partials(x, y):
-    # TF: a tie goes wholly to the first argument (x gets g where x >= y).
-    return [_heaviside(x - y, 1), _heaviside(y - x, 0)]
+    # TF: x gets g where x >= y (a tie goes wholly to the first argument), y the rest
+    return _first_where(x >= y)
 
 
 def _min_partials(x, y):
-    # TF: x gets g where x <= y; a tie goes to the first argument.
-    return [_heaviside(y - x, 1), _heaviside(x - y, 0)]
+    # TF: x gets g where x <= y (a tie goes to the first argument), y the rest
+    return _first_where(x <= y)
+
+
+def _first_where(first):
+    # TF's masks are comparisons (x >= y, and y where not): an infinite tie goes to x
+    # and a NaN to y, where a step of x - y (inf - inf is NaN) gave neither
+    if first in (sympy.true, sympy.false):
+        return [sympy.S.One, sympy.S.Zero] if first else [sympy.S.Zero, sympy.S.One]
+    return [sympy.Piecewise((1, first), (0, True)), sympy.Piecewise((0, first), (1, True))]
 
 
 def _pow_partials(x, y):
