@@ -46,8 +46,9 @@ from .lower import cache as lower_cache
 from .lower.structure import boxable, machine_tree, native
 # the evaluators live in ``evaluator`` (light: loads and unpickling need only them);
 # their names stay importable from here
+from .batch_calls import build_tree, rebuilder
 from .evaluator import (ControlEvaluator, Evaluator, PendingEvaluator,  # noqa: F401
-                        _build, _rebuilder, _restore, from_spec)
+                        _restore, from_spec)
 
 if TYPE_CHECKING:
     from .lower.persize import PerSize
@@ -147,7 +148,7 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
 def _per_size(nodes, tree, leaves, fastmath, cache):
     """Evaluators built once per combination of sizes (``lower.persize``)."""
     from .lower.persize import PerSize
-    return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache), _build)
+    return PerSize(nodes, tree, leaves, lambda o, i: compile(o, i, fastmath, cache), build_tree)
 
 
 def _machine_code(nodes, leaves, tree, sized, fastmath, cache):
@@ -246,7 +247,7 @@ def _check_inputs(inputs):
 
 def _checks(leaves, tree, outputs):
     """What an evaluator's argument checks and output structure need, from the graph."""
-    return {"input_names": [x.name for x in leaves], "_tree": tree, "_rebuild": _rebuilder(tree),
+    return {"input_names": [x.name for x in leaves], "_tree": tree, "_rebuild": rebuilder(tree),
             "_inputs": [(x.name, x.dtype.str, x.shape) for x in leaves],
             "_outputs": [(n.dtype.str, n.shape, None) for n in outputs], "_sized": False,
             "_int_inputs": any(x.dtype.kind in "iu" for x in leaves)}
