@@ -219,8 +219,9 @@ def _loop_text(program, ins):
 
 def _static(program):
     """Whether every input's and output's shape is known (and there are inputs)."""
-    return bool(program.inputs) and all(isinstance(d, (int, np.integer)) for _, _, s in program.inputs for d in s) \
-        and all(isinstance(d, (int, np.integer)) for _, s, _ in program.outputs for d in s)
+    sizes = [d for _, _, s in program.inputs for d in s]
+    sizes += [d for _, s, _ in program.outputs for d in s]
+    return bool(program.inputs) and all(isinstance(d, (int, np.integer)) for d in sizes)
 
 
 def _batch_text(program, ins, body):
@@ -229,9 +230,9 @@ def _batch_text(program, ins, body):
     Every input has one batch axis in front of its (static) shape, the same number of
     points ``n`` each; ``_batch`` makes the outputs (``n`` points each), runs the
     points serially and returns the outputs, so a small batch costs one Numba call.
-    Arguments of another form do not match its signature (``_rt.batch_signature``),
-    and shapes it does not take raise ``_rt.NotBatched``: the caller then takes the
-    general path (``lower.lean_batch``).  Built on first use (``batch_entry``).
+    It takes the arrays of its one signature (``_rt.batch_signature``); shapes it does
+    not take raise ``_rt.NotBatched``, and the caller then takes the general path
+    (``lower.lean_batch``).  Built on first use (``batch_entry``).
     """
     lines = ["", "", f"def _batch({', '.join(ins)}):", f"    n = {ins[0]}.shape[0]"]
     for k, (_, _, shape) in enumerate(program.inputs):
