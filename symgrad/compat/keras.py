@@ -37,6 +37,7 @@ from . import keras_text as _text
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
 from . import keras_backend_ops as _backend_ops
+from .keras_backend_rnn import rnn as _keras_rnn_loop
 from . import keras_callbacks as _keras_callbacks
 from . import keras_optimizers as _keras_optimizers
 from . import keras_optimizers_more as _optimizers_more
@@ -199,7 +200,7 @@ backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE,
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
     "variable", "function", "get_uid", "reset_uids")},
     eval=K.get_value, count_params=lambda x: int(np.prod(_t.as_tensor(x).shape)),
-    placeholder=_placeholder)
+    placeholder=_placeholder, rnn=_keras_rnn_loop)
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,

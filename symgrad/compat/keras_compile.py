@@ -94,18 +94,30 @@ def _per_output(value, outputs, what):
     return [value] * len(outputs)
 
 
-def _batch_mean(values):
-    return _t.reduce_mean(values) if values.ndim else values
+def _batch_mean(values, mask=None):
+    """The mean of a metric's values (over the steps the output's mask keeps)."""
+    if not values.ndim:
+        return values
+    if mask is None:
+        return _t.reduce_mean(values)
+    kept = _t.cast(mask, values.dtype)
+    return _t.reduce_sum(values * kept) / _t.reduce_sum(kept)
 
 
-def _weighted_mean(values, weights):
+def _weighted_mean(values, weights, mask=None):
     """Keras's SUM_OVER_BATCH_SIZE: ``sum(loss * sample weight) / number of losses``
-    (the weights, one per sample, fed as ones when none are given)."""
+    (the weights, one per sample, fed as ones when none are given).  Where the output
+    has a keras mask, a masked loss weighs 0 and a kept one ``size / kept`` (keras's
+    ``apply_valid_mask``), so the result is the mean over the kept steps."""
     if not values.ndim:
         return values
     w = _t.reshape(weights, [-1] + [1] * (values.ndim - 1)) if values.ndim > 1 else weights
     size = _t.cast(_t.size(values), values.dtype)
-    return _t.reduce_sum(values * _t.cast(w, values.dtype)) / size
+    w = _t.cast(w, values.dtype)
+    if mask is not None:
+        kept = _t.cast(mask, values.dtype)
+        w = w * kept * (_t.cast(_t.size(kept), values.dtype) / _t.reduce_sum(kept))
+    return _t.reduce_sum(values * w) / size
 
 
 def relevant_updates(model):
@@ -155,7 +167,8 @@ def build(model, optimizer, loss, metrics, loss_weights):
         targets.append(target)
         sample_weights.append(as_tf1(_t.placeholder(out.dtype, (None,),
                                                     name=layer + "_sample_weights")))
-        parts.append(_weighted_mean(loss_fn(target, out), sample_weights[-1]) * w)
+        parts.append(_weighted_mean(loss_fn(target, out), sample_weights[-1],
+                                    K.mask_of(out)) * w)
         if len(outputs) > 1:
             names.append(prefix + "loss")
             values.append(parts[-1] / w if w else parts[-1])
@@ -163,7 +176,7 @@ def build(model, optimizer, loss, metrics, loss_weights):
         for identifier in (entry if isinstance(entry, (list, tuple)) else [entry]):
             name, fn = _metric(identifier, loss_fn, out)
             names.append(prefix + name)
-            values.append(_batch_mean(fn(target, out)))
+            values.append(_batch_mean(fn(target, out), K.mask_of(out)))
     terms = parts + list(model.losses)   # (Keras: total_loss += ...)
     if not terms:
         raise ValueError("compile(loss=...): give the loss ('mse', "

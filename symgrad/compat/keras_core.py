@@ -70,6 +70,7 @@ class _Kernel(Layer):
 
 class Dense(_Kernel):
     """``activation(inputs @ kernel + bias)`` (over the last axis of any rank >= 2)."""
+    supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, **kwargs):
         if int(units) <= 0:
@@ -221,6 +222,17 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 class GlobalAveragePooling1D(_GlobalPooling):
     axes, reduce = (1,), staticmethod(_t.reduce_mean)
+    supports_masking = True
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        # keras's: the mean over the kept steps only
+        kept = _t.expand_dims(_t.cast(mask, inputs.dtype), 2)
+        return _t.reduce_sum(inputs * kept, axis=1) / _t.reduce_sum(kept, axis=1)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalMaxPooling1D(_GlobalPooling):
@@ -242,6 +254,7 @@ class Flatten(Layer):
 class Dropout(Layer):
     """Zero a fraction ``rate`` of the inputs and scale the rest by 1 / (1 - rate) when
     training (``training=`` a bool or tensor, else the learning phase)."""
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -260,6 +273,7 @@ class BatchNormalization(Layer):
     ones; ``layer.updates`` holds the moving-average updates (run them yourself).  On
     4-d inputs TF runs its fused kernel, whose moving variance takes the batch variance
     times n / (n - 1); so does this layer (unless ``fused=False``)."""
+    supports_masking = True
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
@@ -330,6 +344,9 @@ class Embedding(Layer):
             "embeddings", (self.input_dim, self.output_dim),
             initializer=self.embeddings_initializer, regularizer=self.embeddings_regularizer,
             constraint=self.embeddings_constraint)
+
+    def compute_mask(self, inputs, mask=None):
+        return _t.not_equal(inputs, 0) if self.mask_zero else None
 
     def call(self, inputs):
         ids = inputs if inputs.dtype.kind in "iu" else _t.cast(inputs, np.int32)

@@ -37,6 +37,7 @@ from . import keras_backend as K
 from . import keras_objects as _objects
 from . import layers as _layers
 from . import rnn as _rnn
+from .keras_backend_rnn import backwards, rnn as keras_loop
 from .keras_layers import Layer, known_size
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]   # (tf.keras.layers.*)
@@ -69,6 +70,7 @@ class _Cell:
 
 class Recurrent(Layer):
     gates = 1
+    supports_masking, zero_output_for_mask = True, False   # (Bidirectional: zeros)
     cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
 
     def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid",
@@ -132,28 +134,52 @@ class Recurrent(Layer):
         return forget_ones
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        if mask is not None:
-            raise ValueError(f"{type(self).__name__} {self.name!r}: masks are not supported; "
-                             "pass the rows' lengths to tf.nn.dynamic_rnn(sequence_length=)")
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
-        if self.go_backwards:
+        if self.go_backwards and mask is None:
             x = backwards(x)
         state = None if initial_state is None else _as_state(initial_state, self.gates)
         self._masks = _gate_masks(x[:, 0, :], self.dropout, self.gates, training)
         self._recurrent_masks = _gate_masks(
             _t.zeros_like(x[:, 0, :1]) + _t.zeros([self.units], x.dtype),
             self.recurrent_dropout, self.gates, training)
-        outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
-                                          dtype=x.dtype)
+        if mask is None:
+            outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
+                                              dtype=x.dtype)
+            last = state[0] if isinstance(state, tuple) else state
+        else:
+            last, outputs, state = self._masked(x, state, mask)
         if self.return_sequences:
             out = outputs if not self.time_major else _t.transpose(outputs, [1, 0, 2])
         else:
-            out = state[0] if isinstance(state, tuple) else state
+            out = last
         if not self.return_state:
             return out
         if not self.return_sequences:   # (keras: the output and h are two tensors)
             out = _t.identity(out)
         return [out] + (list(state) if isinstance(state, tuple) else [state])
+
+    def _masked(self, x, state, mask):
+        """Keras's loop with a mask (``K.rnn``): a masked step keeps the states and
+        repeats the output before; (last output, outputs, final state)."""
+        if state is None:
+            zeros = _t.zeros_like(x[:, 0, :1]) + _t.zeros([self.units], x.dtype)
+            state = (zeros, zeros) if self.gates == 4 else zeros
+        if self.time_major:
+            mask = _t.transpose(mask, [1, 0])
+
+        def step(x_t, states):
+            out, new = self.step(x_t, tuple(states) if self.gates == 4 else states[0])
+            return out, list(new) if isinstance(new, tuple) else [new]
+        last, outputs, states = keras_loop(
+            step, x, list(state) if isinstance(state, tuple) else [state],
+            go_backwards=self.go_backwards, mask=mask,
+            zero_output_for_mask=self.zero_output_for_mask)
+        return last, outputs, tuple(states) if self.gates == 4 else states[0]
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        out = mask if self.return_sequences else None
+        return [out] + [None] * (2 if self.gates == 4 else 1) if self.return_state else out
 
 
 def _gate_masks(like, rate, gates, training):
@@ -176,16 +202,6 @@ def _gates(x, kernel, masks, gates):
     u = int(kernel.shape[1]) // gates
     return _t.concat([_t.matmul(x * masks[k], kernel[:, k * u:(k + 1) * u])
                       for k in range(gates)], axis=1)
-
-
-def backwards(x):
-    """``x`` [batch, time, ...] (any rank) with its time axis reversed (of a length known
-    or not)."""
-    if isinstance(x.shape[1], int):
-        return _t.reverse(x, [1])
-    first = x[(slice(None), slice(None)) + (0,) * (x.ndim - 2)]   # [batch, time]
-    steps = _t.cast(_t.reduce_sum(_t.ones_like(first), axis=1), np.int64)   # [batch]
-    return _rnn.reverse_sequence(x, steps, seq_axis=1, batch_axis=0)
 
 
 def _as_state(initial_state, gates):

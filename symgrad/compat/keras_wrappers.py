@@ -91,6 +91,7 @@ class _Wrapper(Layer):
 
 class TimeDistributed(_Wrapper):
     """The wrapped layer applied to each step of [batch, time, ...]."""
+    supports_masking = True
 
     def build(self, input_shape):
         steps_shape = (input_shape[0],) + tuple(input_shape[2:])
@@ -113,6 +114,7 @@ _MERGES = {"concat": lambda a, b: _t.concat([a, b], axis=-1), "sum": lambda a, b
 
 class Bidirectional(_Wrapper):
     """A recurrent layer run forwards and backwards, the outputs merged."""
+    supports_masking = True
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
                  **kwargs):
@@ -126,6 +128,8 @@ class Bidirectional(_Wrapper):
         self.forward_layer = _copy(layer, "forward_" + layer.name, layer.go_backwards)
         self.backward_layer = _copy(backward_layer or layer, "backward_" + layer.name,
                                     not layer.go_backwards)
+        for twin in (self.forward_layer, self.backward_layer):   # (keras: masked steps
+            twin.zero_output_for_mask = twin.return_sequences   # of sequences are zeros)
 
     def call(self, inputs, initial_state=None, training=None):
         if initial_state is not None:
@@ -141,6 +145,13 @@ class Bidirectional(_Wrapper):
         merged = [forward, backward] if self.merge_mode is None else \
             [_MERGES[self.merge_mode](forward, backward)]
         return merged + states if states or self.merge_mode is None else merged[0]
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        out = [mask if self.layer.return_sequences else None] * \
+            (2 if self.merge_mode is None else 1)
+        states = 2 * (2 if self.layer.gates == 4 else 1) if self.layer.return_state else 0
+        return out + [None] * states if len(out) + states > 1 else out[0]
 
     def _sublayers(self):
         return [self.forward_layer, self.backward_layer]

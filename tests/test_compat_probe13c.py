@@ -1,0 +1,206 @@
+"""Round-13 probe c: tf.keras idioms of TF1-era programs that symgrad lacked --
+``Masking`` and ``Embedding(mask_zero=True)`` with the mask reaching LSTM/GRU/SimpleRNN
+(masked steps keep the state), ``Bidirectional``, ``TimeDistributed``, the merges,
+``GlobalAveragePooling1D`` and the masked training loss; ``keras.backend.rnn``;
+``keras.layers.RNN`` with ``SimpleRNNCell``, ``LSTMCell``, ``GRUCell``,
+``StackedRNNCells`` and cells written by users -- each against the numbers, names and
+shapes TensorFlow 2.21's graph-mode Keras (tf_keras, compat.v1, v2 behaviour disabled)
+prints for the same program at the same set weights."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+keras = tf.keras
+K = keras.backend
+L = keras.layers
+
+
+def _fill(model):
+    """Weights that need no random numbers: sin of the position, per weight."""
+    model.set_weights([(np.sin(np.arange(w.size) * 0.7 + i) * 0.5).reshape(w.shape)
+                       .astype(np.float32) for i, w in enumerate(model.get_weights())])
+
+
+_X = np.array([[[1., 2.], [0., 0.], [3., -1.], [0., 0.]],
+               [[0., 0.], [0.5, 1.], [1., 1.], [2., 0.]],
+               [[1., 1.], [1., -1.], [0., 0.], [0., 0.]]], np.float32)
+_Y = np.array([[1., 0.], [0., 1.], [1., 1.]], np.float32)
+_IDS = np.array([[0, 0, 3, 4], [1, 2, 0, 5], [6, 0, 0, 0]])
+
+# (the layer; TF's predictions of Masking -> layer(3, return_sequences=True) ->
+# TimeDistributed(Dense(2)) for sample 0, then the masked mse of 3 SGD(0.1) steps
+# and evaluate's)
+_MASKED = [
+    ("LSTM", [[-0.529997, -0.505273], [-0.529997, -0.505273], [-0.201052, -0.343751],
+              [-0.201052, -0.343751]], [1.3565035, 1.086923, 0.8793556, 0.7206133]),
+    ("GRU", [[-0.27802, -0.31606], [-0.27802, -0.31606], [-0.213355, -0.223416],
+             [-0.213355, -0.223416]], [1.1491466, 0.9334319, 0.76976746, 0.6460721]),
+    ("SimpleRNN", [[-0.654475, -1.052779], [-0.654475, -1.052779], [-0.961314, -0.89208],
+                   [-0.961314, -0.89208]], [2.4341977, 1.5643371, 1.0821968, 0.78795666]),
+]
+
+
+@pytest.mark.parametrize("kind, first, losses", _MASKED)
+def test_masked_steps_keep_the_state_and_leave_the_loss(kind, first, losses):
+    # Masking(0.) before a recurrent layer: a step of zeros keeps the state and repeats
+    # the output before (zeros before any), and the loss is the mean over kept steps
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Masking(mask_value=0., input_shape=(4, 2)),
+                                  getattr(L, kind)(3, return_sequences=True),
+                                  L.TimeDistributed(L.Dense(2))])
+        model.compile(keras.optimizers.SGD(0.1), "mse")
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X)[0], first, atol=2e-6)
+        target = np.repeat(_Y[:, None], 4, 1)
+        got = [model.train_on_batch(_X, target) for _ in range(3)]
+        got.append(model.evaluate(_X, target, verbose=0))
+        np.testing.assert_allclose(got, losses, rtol=2e-6)
+
+
+def test_masked_last_output_states_and_stacks_as_tf():
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)), L.LSTM(3),
+                                  L.Dense(2)])
+        model.compile(keras.optimizers.SGD(0.1), "mse")
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X), [[-0.201052, -0.343751],
+                                   [-0.313991, -0.343906], [-0.322113, -0.408433]],
+                                   atol=2e-6)
+        assert [model.train_on_batch(_X, _Y) for _ in range(3)] == pytest.approx(
+            [1.1995047, 0.9498021, 0.7631677], rel=2e-6)
+    with tf.Graph().as_default():
+        inp = keras.Input(shape=(4, 2))
+        out = L.LSTM(2, return_state=True)(L.Masking()(inp))
+        model = keras.Model(inp, out)
+        _fill(model)
+        o, h, c = model.predict(_X)
+        np.testing.assert_allclose(o, [[-0.030998, -0.201764], [-0.020762, -0.189714],
+                                       [-0.168017, -0.228274]], atol=2e-6)
+        np.testing.assert_allclose(h, o)
+        np.testing.assert_allclose(c, [[-0.117999, -0.65357], [-0.063718, -0.566188],
+                                       [-0.395015, -0.438298]], atol=2e-6)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)),
+                                  L.LSTM(3, return_sequences=True), L.LSTM(2)])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X), [[0.161066, 0.120434],
+                                   [0.173614, 0.135644], [0.154072, 0.117729]], atol=2e-6)
+
+
+def test_masks_in_bidirectional_and_go_backwards_as_tf():
+    with tf.Graph().as_default():   # (keras: a masked step of a sequence gives zeros)
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)),
+                                  L.Bidirectional(L.LSTM(2, return_sequences=True))])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X)[0], [
+            [0.072795, -0.0355, -0.18801, 0.076771], [0, 0, 0, 0],
+            [-0.030998, -0.201764, 0.070238, 0.134206], [0, 0, 0, 0]], atol=2e-6)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)),
+                                  L.Bidirectional(L.GRU(2))])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X)[2], [-0.18673, -0.238767, 0.128627,
+                                                          0.263604], atol=2e-6)
+    with tf.Graph().as_default():   # (the outputs stay in the order they were read)
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)),
+                                  L.GRU(2, go_backwards=True, return_sequences=True)])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X)[0], [
+            [0, 0], [-0.100824, -0.145759], [-0.100824, -0.145759], [0.128408, 0.195032]],
+            atol=2e-6)
+
+
+def test_embedding_mask_zero_reaches_the_lstm_and_training():
+    with tf.Graph().as_default():
+        inp = keras.Input(shape=(4,))
+        h = L.LSTM(2)(L.Embedding(7, 3, mask_zero=True)(inp))
+        model = keras.Model(inp, L.Dense(1, activation="sigmoid")(h))
+        model.compile(keras.optimizers.Adam(0.01), "binary_crossentropy")
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_IDS)[:, 0], [0.39847, 0.374373,
+                                                               0.384163], atol=2e-6)
+        got = [model.train_on_batch(_IDS, np.array([[1.], [0.], [1.]])) for _ in range(3)]
+        np.testing.assert_allclose(got, [0.7819374, 0.7755565, 0.76902753], rtol=2e-6)
+
+
+def test_masked_average_pooling_masking_layer_and_merges():
+    with tf.Graph().as_default():   # (the fastText idiom: the mean over kept words)
+        model = keras.Sequential([L.Embedding(7, 3, mask_zero=True, input_length=4),
+                                  L.GlobalAveragePooling1D(),
+                                  L.Dense(2, activation="softmax")])
+        model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_IDS)[:, 0], [0.581846, 0.529313,
+                                                               0.607392], atol=2e-6)
+        got = [model.train_on_batch(_IDS, np.array([1, 0, 1]))[0] for _ in range(3)]
+        np.testing.assert_allclose(got, [0.8143415, 0.8127492, 0.811162], rtol=2e-6)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4, 2])
+        masking = L.Masking(mask_value=1.)
+        y = masking(x)
+        assert (y.name, y.shape.as_list()) == ("masking/mul:0", [None, 4, 2])
+        with tf.Session() as sess:
+            got, mask = sess.run([y, masking.compute_mask(x)], {x: _X})
+        assert got[2, 0].tolist() == [0, 0] and mask.tolist() == [
+            [True, True, True, True], [True, True, False, True], [False, True, True, True]]
+    with tf.Graph().as_default():   # Add: kept where every mask keeps; Concatenate
+        a, b = keras.Input(shape=(4,)), keras.Input(shape=(4, 3))   # with an unmasked one
+        ea, mb = L.Embedding(7, 3, mask_zero=True)(a), L.Masking()(b)
+        outs = [L.SimpleRNN(2, return_sequences=True)(L.Add()([ea, mb])),
+                L.SimpleRNN(2, return_sequences=True)(L.Concatenate()([ea, b]))]
+        model = keras.Model([a, b], outs)
+        _fill(model)
+        B = np.array([[[1, 1, 1], [0, 0, 0], [2, 2, 2], [1, 0, 0]]] * 3, np.float32)
+        added, joined = model.predict([_IDS, B])
+        np.testing.assert_allclose(added[1], [[0.672293, 0.066054]] * 3 + [
+            [0.487409, 0.263944]], atol=2e-6)
+        np.testing.assert_allclose(joined[1], [[-0.483751, -0.554738]] + [
+            [0.324465, 0.243052]] * 2 + [[0.436989, 0.51663]], atol=2e-6)
+    with tf.Graph().as_default():   # (a layer without masking drops the mask, as TF1's)
+        e = L.Embedding(7, 3, mask_zero=True)(keras.Input(shape=(4,)))
+        assert L.Flatten()(e).shape.as_list() == [None, 12]
+        assert L.Lambda(lambda t: t * 2)(e).shape.as_list() == [None, 4, 3]
+
+
+def test_masked_sequence_tagging_fit_as_tf():
+    with tf.Graph().as_default():
+        model = keras.Sequential([
+            L.Embedding(7, 3, mask_zero=True, input_length=4),
+            L.LSTM(4, return_sequences=True),
+            L.TimeDistributed(L.Dense(3, activation="softmax"))])
+        model.compile(keras.optimizers.RMSprop(0.01), "sparse_categorical_crossentropy",
+                      metrics=["acc"])
+        _fill(model)
+        tags = np.array([[0, 0, 1, 2], [1, 1, 0, 2], [2, 0, 0, 0]])[..., None]
+        h = model.fit(_IDS, tags, epochs=3, batch_size=3, verbose=0)
+        np.testing.assert_allclose(h.history["loss"], [0.99106, 0.967836, 0.950998],
+                                   rtol=2e-6)
+        assert model.evaluate(_IDS, tags, verbose=0) == pytest.approx([0.9364143, 0.5],
+                                                                       rel=2e-6)
+
+
+def test_backend_rnn_with_mask_and_go_backwards_as_tf():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3, 2])
+
+        def step(x_t, states):
+            h = tf.tanh(x_t[:, :1] + 0.5 * states[0])
+            return h * 2.0, [h]
+        last, outs, states = K.rnn(step, x, [tf.zeros_like(x[:, 0, :1])])
+        mask = tf.constant([[True, False, True], [False, True, True]])
+        last2, outs2, states2 = K.rnn(step, x, [tf.zeros_like(x[:, 0, :1])],
+                                      go_backwards=True, mask=mask)
+        grad = tf.gradients(tf.reduce_sum(outs2), x)[0]
+        with tf.Session() as sess:
+            got = sess.run([last, outs, states[0], last2, outs2, states2[0], grad],
+                           {x: np.arange(12, dtype=np.float32).reshape(2, 3, 2) / 10})
+    want = [[[0.922169], [1.768293]], [[[0], [0.394751], [0.922169]],
+                                       [[1.074099], [1.57781], [1.768293]]],
+            [[0.461084], [0.884147]], [[0.375443], [1.655406]],
+            [[[0.759898], [0.759898], [0.375443]], [[1.523188], [1.655406], [1.655406]]],
+            [[0.187722], [0.827703]],
+            [[[1.929521, 0], [0, 0], [4.248042, 0]], [[0, 0], [1.259633, 0],
+                                                      [1.104455, 0]]]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, atol=2e-6)
