@@ -204,3 +204,148 @@ def test_backend_rnn_with_mask_and_go_backwards_as_tf():
                                                       [1.104455, 0]]]]
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, atol=2e-6)
+
+
+class MinimalRNNCell(L.Layer):
+    """The cell of keras's RNN documentation."""
+
+    def __init__(self, units, **kwargs):
+        self.units = units
+        self.state_size = units
+        super().__init__(**kwargs)
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=(input_shape[-1], self.units),
+                                      initializer="uniform", name="kernel")
+        self.recurrent_kernel = self.add_weight(shape=(self.units, self.units),
+                                                initializer="uniform",
+                                                name="recurrent_kernel")
+        self.built = True
+
+    def call(self, inputs, states):
+        output = K.dot(inputs, self.kernel) + K.dot(states[0], self.recurrent_kernel)
+        return output, [output]
+
+
+# (the RNN; TF's weight names after the RNN's scope, shapes, the output shape, the
+# first sample's prediction through Flatten + Dense(2), the mse of 2 SGD(0.1) steps)
+_CELLS = [
+    ("L.RNN(L.SimpleRNNCell(3))", ["simple_rnn_cell/kernel:0 2,3",
+                                   "simple_rnn_cell/recurrent_kernel:0 3,3",
+                                   "simple_rnn_cell/bias:0 3"],
+     (None, 3), [-0.285533, -0.573825], [2.023939, 1.3665013]),
+    ("L.RNN(L.LSTMCell(3), return_sequences=True)",
+     ["lstm_cell/kernel:0 2,12", "lstm_cell/recurrent_kernel:0 3,12",
+      "lstm_cell/bias:0 12"], (None, 4, 3), [-0.643854, -0.732121],
+     [1.5975448, 1.2661154]),
+    ("L.RNN(L.GRUCell(3), go_backwards=True)",
+     ["gru_cell/kernel:0 2,9", "gru_cell/recurrent_kernel:0 3,9", "gru_cell/bias:0 9"],
+     (None, 3), [-0.383376, -0.310844], [1.3880674, 1.0788878]),
+    ("L.RNN(L.StackedRNNCells([L.LSTMCell(3), L.GRUCell(2)]))",
+     ["stacked_rnn_cells/lstm_cell/kernel:0 2,12",
+      "stacked_rnn_cells/lstm_cell/recurrent_kernel:0 3,12",
+      "stacked_rnn_cells/lstm_cell/bias:0 12", "stacked_rnn_cells/gru_cell/kernel:0 3,6",
+      "stacked_rnn_cells/gru_cell/recurrent_kernel:0 2,6",
+      "stacked_rnn_cells/gru_cell/bias:0 6"], (None, 2), [0.436619, 0.765259],
+     [0.25139758, 0.24335419]),
+    ("L.RNN([L.SimpleRNNCell(3), L.LSTMCell(2)], return_sequences=True)",
+     ["stacked_rnn_cells/simple_rnn_cell/kernel:0 2,3",
+      "stacked_rnn_cells/simple_rnn_cell/recurrent_kernel:0 3,3",
+      "stacked_rnn_cells/simple_rnn_cell/bias:0 3",
+      "stacked_rnn_cells/lstm_cell/kernel:0 3,8",
+      "stacked_rnn_cells/lstm_cell/recurrent_kernel:0 2,8",
+      "stacked_rnn_cells/lstm_cell/bias:0 8"], (None, 4, 2), [0.403745, 0.467483],
+     [0.2608287, 0.24755938]),
+    ("L.RNN(MinimalRNNCell(3))", ["minimal_rnn_cell/kernel:0 2,3",
+                                  "minimal_rnn_cell/recurrent_kernel:0 3,3"],
+     (None, 3), [-0.079101, -0.047923], [1.229504, 0.8990528]),
+    ("L.RNN([MinimalRNNCell(3), MinimalRNNCell(2)])",
+     ["stacked_rnn_cells/minimal_rnn_cell/kernel:0 2,3",
+      "stacked_rnn_cells/minimal_rnn_cell/recurrent_kernel:0 3,3",
+      "stacked_rnn_cells/minimal_rnn_cell_1/kernel:0 3,2",
+      "stacked_rnn_cells/minimal_rnn_cell_1/recurrent_kernel:0 2,2"], (None, 2),
+     [-0.967423, -0.505842], [1.3934742, 0.96717834]),
+]
+
+
+@pytest.mark.parametrize("make, names, shape, first, losses", _CELLS)
+def test_rnn_layer_runs_cells_as_tf(make, names, shape, first, losses):
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.InputLayer(input_shape=(4, 2)), eval(make),
+                                  L.Flatten(), L.Dense(2)])
+        model.compile(keras.optimizers.SGD(0.1), "mse")
+        _fill(model)
+        assert [f"{w.name} {','.join(map(str, w.shape.as_list()))}"
+                for w in model.weights[:-2]] == ["rnn/" + n for n in names]
+        assert model.layers[0].output_shape == shape
+        np.testing.assert_allclose(model.predict(_X)[0], first, atol=2e-6)
+        got = [model.train_on_batch(_X, _Y) for _ in range(2)]
+        np.testing.assert_allclose(got, losses, rtol=2e-6)
+
+
+def test_rnn_cells_states_masks_and_bidirectional_as_tf():
+    with tf.Graph().as_default():   # (the states nested as the stack's state_size)
+        inp = keras.Input(shape=(4, 2))
+        out, gru, (h, c) = L.RNN([L.GRUCell(2), L.LSTMCell(2)], return_state=True,
+                                 return_sequences=True)(inp)
+        assert [t.shape.as_list() for t in (out, gru, h, c)] == [
+            [None, 4, 2], [None, 2], [None, 2], [None, 2]]
+        model = keras.Model(inp, [out, gru, h, c])
+        _fill(model)
+        got = model.predict(_X)
+        np.testing.assert_allclose(got[0][2, 0], [0.097186, 0.076283], atol=2e-6)
+        np.testing.assert_allclose(got[1][:, 0], [-0.279487, -0.101537, -0.372378],
+                                   atol=2e-6)
+        np.testing.assert_allclose(got[2], got[0][:, -1])
+        np.testing.assert_allclose(got[3][:, 1], [0.432317, 0.424713, 0.464677],
+                                   atol=2e-6)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)),
+                                  L.RNN(L.LSTMCell(2), return_sequences=True)])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X)[2], [[0.018704, -0.078615]] + [
+            [-0.168017, -0.228274]] * 3, atol=2e-6)
+    with tf.Graph().as_default():
+        inp, h0 = keras.Input(shape=(4, 2)), keras.Input(shape=(3,))
+        model = keras.Model([inp, h0], L.RNN(L.SimpleRNNCell(3))(inp, initial_state=[h0]))
+        _fill(model)
+        np.testing.assert_allclose(model.predict([_X, np.ones((3, 3), np.float32)])[0],
+                                   [0.223734, -0.031141, -0.268489], atol=2e-6)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Bidirectional(L.RNN(L.GRUCell(2),
+                                                        return_sequences=True),
+                                                  input_shape=(4, 2))])
+        _fill(model)
+        assert [w.name for w in model.weights][::3] == [
+            "bidirectional/forward_rnn/gru_cell/kernel:0",
+            "bidirectional/backward_rnn/gru_cell/kernel:0"]
+        np.testing.assert_allclose(model.predict(_X)[1, 0], [-0.188421, -0.154934,
+                                                             0.272546, 0.231662], atol=2e-6)
+    with tf.Graph().as_default():   # (go_backwards: the outputs in the order read)
+        model = keras.Sequential([L.TimeDistributed(L.Dense(2), input_shape=(4, 2)),
+                                  L.RNN(L.LSTMCell(2), go_backwards=True,
+                                        return_sequences=True)])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_X)[0, 3], [-0.260789, -0.245452],
+                                   atol=2e-6)
+        grad = tf.gradients(model.output, model.input)[0]
+        np.testing.assert_allclose(K.get_session().run(grad, {model.input: _X})[0], [
+            [-0.041452, -0.130238], [-0.092073, -0.257073], [-0.110741, -0.310272],
+            [-0.114579, -0.325106]], atol=2e-6)
+
+
+def test_cells_called_directly_names_and_refusals_as_tf():
+    with tf.Graph().as_default():
+        layer, cell, gru, gru_cell = L.LSTM(2), L.LSTMCell(2), L.GRU(2), L.GRUCell(2)
+        # (the layers' cells take no name of their own, as in TF1 keras)
+        assert (layer.cell.name, cell.name, gru.cell.name, gru_cell.name,
+                L.LSTMCell(2).name) == ("lstm_cell", "lstm_cell", "gru_cell", "gru_cell",
+                                        "lstm_cell_1")
+        x = tf.placeholder(tf.float32, [None, 2])
+        out, (h, c) = cell(x, [tf.zeros([3, 2]), tf.ones([3, 2])])
+        assert list(cell.state_size) == [2, 2] and out.name == "lstm_cell/mul_5:0"
+        assert [w.name for w in cell.weights] == [
+            "lstm_cell/kernel:0", "lstm_cell/recurrent_kernel:0", "lstm_cell/bias:0"]
+        for bad in (3, object()):
+            with pytest.raises(ValueError, match="Argument `cell` should have a `call`"):
+                L.RNN(bad)

@@ -33,6 +33,7 @@ tensor and variables.
 """
 from __future__ import annotations
 
+import copy
 import inspect
 
 import numpy as np
@@ -242,6 +243,16 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def unbuilt_copy(layer, name):
+    """A copy of ``layer`` named ``name``, with its settings and without weights (built
+    again when called)."""
+    twin = copy.copy(layer)
+    twin.name, twin.built = name, False
+    twin._weights, twin._losses, twin._updates, twin._calls = [], [], [], []
+    twin._activity_losses = []
+    return twin
 
 
 def _batch_input_shape(kwargs):

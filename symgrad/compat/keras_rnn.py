@@ -56,6 +56,7 @@ class _Cell:
         return (u, u) if self.layer.gates == 4 else u
 
     output_size = property(lambda self: self.layer.units)
+    name = property(lambda self: self.layer.cell_name)
     kernel = property(lambda self: self.layer.kernel)
     recurrent_kernel = property(lambda self: self.layer.recurrent_kernel)
     bias = property(lambda self: self.layer.bias)
@@ -68,10 +69,10 @@ class _Cell:
         return self.layer.step(x, state)
 
 
-class Recurrent(Layer):
+class Gated(Layer):
+    """What a keras recurrent layer and its cell (``LSTMCell``...) share: the settings,
+    the weights and the dropout masks of a sequence."""
     gates = 1
-    supports_masking, zero_output_for_mask = True, False   # (Bidirectional: zeros)
-    cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
 
     def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid",
                  use_bias=True, kernel_initializer="glorot_uniform",
@@ -79,13 +80,7 @@ class Recurrent(Layer):
                  unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
                  bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
                  bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, unroll=False, time_major=False, reset_after=False,
-                 implementation=1, **kwargs):
-        what = type(self).__name__
-        if stateful:
-            raise ValueError(f"{what}: stateful=True is not supported; pass the last "
-                             "states back with initial_state=")
+                 reset_after=False, implementation=1, **kwargs):
         super().__init__(**kwargs)
         self.units = int(units)
         self.activation = _objects.get_activation(activation)
@@ -94,33 +89,35 @@ class Recurrent(Layer):
         self._inits = [_objects.get_initializer(i) for i in (
             kernel_initializer, recurrent_initializer, bias_initializer)]
         self._regularizers = (kernel_regularizer, recurrent_regularizer, bias_regularizer)
-        self.return_sequences, self.return_state = return_sequences, return_state
-        self.go_backwards, self.time_major = go_backwards, time_major
         self.reset_after = bool(reset_after) and self.gates == 3
         # (keras clips both rates to [0, 1]; a rate of 0 draws no mask)
         self.dropout = min(1.0, max(0.0, float(dropout)))
         self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
         self._masks = self._recurrent_masks = None
-        self.cell_name = K.snake_case(what) + "_cell"   # (not made unique: TF1 keras)
 
-    def build(self, input_shape):
-        if len(input_shape) != 3:
-            raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
-                             f"{tuple(input_shape)}; give [batch, time, features]")
-        depth = known_size(input_shape, -1, f"{self.name!r}", "feature")
+    def make_weights(self, depth):
+        """``kernel`` (depth x units·gates), ``recurrent_kernel`` and ``bias``, in the
+        name scope open."""
         width = self.units * self.gates
         kernel_init, recurrent_init, bias_init = self._inits
-        with _t.get_default_graph().name_scope(self.cell_name):
-            self.kernel = self.add_weight("kernel", (depth, width), initializer=kernel_init,
-                                          regularizer=self._regularizers[0])
-            self.recurrent_kernel = self.add_weight(
-                "recurrent_kernel", (self.units, width), initializer=recurrent_init,
-                regularizer=self._regularizers[1])
-            self.bias = None
-            if self.use_bias:
-                shape = (2, width) if self.reset_after else (width,)
-                self.bias = self.add_weight("bias", shape, initializer=self._bias_init(
-                    bias_init), regularizer=self._regularizers[2])
+        self.kernel = self.add_weight("kernel", (depth, width), initializer=kernel_init,
+                                      regularizer=self._regularizers[0])
+        self.recurrent_kernel = self.add_weight(
+            "recurrent_kernel", (self.units, width), initializer=recurrent_init,
+            regularizer=self._regularizers[1])
+        self.bias = None
+        if self.use_bias:
+            shape = (2, width) if self.reset_after else (width,)
+            self.bias = self.add_weight("bias", shape, initializer=self._bias_init(
+                bias_init), regularizer=self._regularizers[2])
+
+    def draw_masks(self, x, training):
+        """Keras's dropout masks for a sequence whose steps are like ``x`` [batch,
+        depth], kept for every step of it."""
+        self._masks = _gate_masks(x, self.dropout, self.gates, training)
+        self._recurrent_masks = _gate_masks(
+            _t.zeros_like(x[:, :1]) + _t.zeros([self.units], x.dtype),
+            self.recurrent_dropout, self.gates, training)
 
     def _bias_init(self, initializer):
         if not (self.gates == 4 and self.unit_forget_bias):
@@ -133,15 +130,37 @@ class Recurrent(Layer):
             return np.concatenate([parts[0], np.ones(u, dtype), parts[1]])
         return forget_ones
 
+
+class Recurrent(Gated):
+    """``SimpleRNN``, ``LSTM``, ``GRU``: a ``Gated`` cell run over the time axis."""
+    supports_masking, zero_output_for_mask = True, False   # (Bidirectional: zeros)
+    cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
+
+    def __init__(self, units, *args, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, unroll=False, time_major=False,
+                 **kwargs):
+        if stateful:
+            raise ValueError(f"{type(self).__name__}: stateful=True is not supported; pass "
+                             "the last states back with initial_state=")
+        super().__init__(units, *args, **kwargs)
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.time_major = go_backwards, time_major
+        self.cell_name = K.snake_case(type(self).__name__) + "_cell"   # (TF1: not unique)
+
+    def build(self, input_shape):
+        if len(input_shape) != 3:
+            raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
+                             f"{tuple(input_shape)}; give [batch, time, features]")
+        depth = known_size(input_shape, -1, f"{self.name!r}", "feature")
+        with _t.get_default_graph().name_scope(self.cell_name):
+            self.make_weights(depth)
+
     def call(self, inputs, initial_state=None, training=None, mask=None):
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
         if self.go_backwards and mask is None:
             x = backwards(x)
         state = None if initial_state is None else _as_state(initial_state, self.gates)
-        self._masks = _gate_masks(x[:, 0, :], self.dropout, self.gates, training)
-        self._recurrent_masks = _gate_masks(
-            _t.zeros_like(x[:, 0, :1]) + _t.zeros([self.units], x.dtype),
-            self.recurrent_dropout, self.gates, training)
+        self.draw_masks(x[:, 0, :], training)
         if mask is None:
             outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
                                               dtype=x.dtype)
@@ -214,7 +233,8 @@ def _as_state(initial_state, gates):
     return tuple(states) if want == 2 else states[0]
 
 
-class SimpleRNN(Recurrent):
+class SimpleStep(Gated):
+    """The step of ``SimpleRNN`` and ``SimpleRNNCell``."""
     gates = 1
 
     def step(self, x, h):
@@ -224,7 +244,8 @@ class SimpleRNN(Recurrent):
         return out, out
 
 
-class LSTM(Recurrent):
+class LSTMStep(Gated):
+    """The step of ``LSTM`` and ``LSTMCell``."""
     gates = 4
 
     def step(self, x, state):
@@ -240,7 +261,8 @@ class LSTM(Recurrent):
         return h, (h, c)
 
 
-class GRU(Recurrent):
+class GRUStep(Gated):
+    """The step of ``GRU`` and ``GRUCell``."""
     gates = 3
 
     def step(self, x, h):
@@ -264,3 +286,15 @@ class GRU(Recurrent):
             candidate = act(xz[:, 2 * u:] + _t.matmul(r * held, rk[:, 2 * u:]))
         h = z * h + (1.0 - z) * candidate
         return h, h
+
+
+class SimpleRNN(Recurrent, SimpleStep):
+    pass
+
+
+class LSTM(Recurrent, LSTMStep):
+    pass
+
+
+class GRU(Recurrent, GRUStep):
+    pass

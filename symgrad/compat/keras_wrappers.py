@@ -21,13 +21,12 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 """
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from .. import tracing as _t
 from . import layers as _layers
-from .keras_layers import Layer, known_size
+from .keras_cells import RNN, fresh_cell
+from .keras_layers import Layer, flat, known_size, unbuilt_copy
 from .keras_rnn import Recurrent, backwards
 
 __all__ = ["UpSampling2D", "ZeroPadding2D", "RepeatVector", "TimeDistributed",
@@ -118,8 +117,8 @@ class Bidirectional(_Wrapper):
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
                  **kwargs):
-        if not isinstance(layer, Recurrent):
-            raise TypeError(f"Bidirectional: wrap SimpleRNN, LSTM or GRU, got {layer!r}")
+        if not isinstance(layer, (Recurrent, RNN)):
+            raise TypeError(f"Bidirectional: wrap SimpleRNN, LSTM, GRU or RNN, got {layer!r}")
         if merge_mode not in _MERGES and merge_mode is not None:
             raise ValueError(f"Bidirectional: merge_mode={merge_mode!r}; use 'concat', "
                              "'sum', 'mul', 'ave' or None")
@@ -150,7 +149,7 @@ class Bidirectional(_Wrapper):
         mask = mask[0] if isinstance(mask, (list, tuple)) else mask
         out = [mask if self.layer.return_sequences else None] * \
             (2 if self.merge_mode is None else 1)
-        states = 2 * (2 if self.layer.gates == 4 else 1) if self.layer.return_state else 0
+        states = 2 * len(flat(self.layer.cell.state_size)) if self.layer.return_state else 0
         return out + [None] * states if len(out) + states > 1 else out[0]
 
     def _sublayers(self):
@@ -159,8 +158,8 @@ class Bidirectional(_Wrapper):
 
 def _copy(layer, name, go_backwards):
     """An unbuilt copy of the recurrent ``layer`` (its settings, new weights)."""
-    twin = copy.copy(layer)
-    twin.name, twin.go_backwards, twin.built = name, go_backwards, False
-    twin._weights, twin._losses, twin._updates, twin._calls = [], [], [], []
-    twin._activity_losses = []
+    twin = unbuilt_copy(layer, name)
+    twin.go_backwards = go_backwards
+    if isinstance(layer, RNN):   # (keras: a new cell of the same name and settings)
+        twin.cell = fresh_cell(layer.cell)
     return twin
