@@ -349,3 +349,94 @@ def test_cells_called_directly_names_and_refusals_as_tf():
         for bad in (3, object()):
             with pytest.raises(ValueError, match="Argument `cell` should have a `call`"):
                 L.RNN(bad)
+
+
+_IMAGES = np.sin(np.arange(2 * 2 * 6 * 6)).reshape(2, 2, 6, 6).astype(np.float32)
+
+# (the layers on [N, C, H, W]; TF's output shapes, predictions and 2 SGD losses)
+_CHANNELS_FIRST = [
+    ("[L.Conv2D(3, 3, data_format='channels_first', input_shape=(2, 6, 6), "
+     "activation='relu'), L.MaxPooling2D(2, data_format='channels_first'), "
+     "L.Flatten(data_format='channels_first'), L.Dense(2)]",
+     [(None, 3, 4, 4), (None, 3, 2, 2), (None, 12), (None, 2)],
+     [[-0.441204, -1.689055], [0.221703, -0.421392]], [1.7498705, 0.92979205]),
+    ("[L.Conv2D(3, (3, 2), strides=2, padding='same', data_format='channels_first', "
+     "input_shape=(2, 6, 6)), L.AveragePooling2D((2, 1), data_format='channels_first', "
+     "padding='same'), L.Flatten(), L.Dense(2)]",
+     [(None, 3, 3, 3), (None, 3, 2, 3), (None, 18), (None, 2)],
+     [[-1.03539, -1.353949], [1.069126, 0.436409]], [1.8591645, 1.1795981]),
+    # (keras's Flatten moves the channels last before flattening)
+    ("[L.Flatten(data_format='channels_first', input_shape=(2, 6, 6)), L.Dense(2)]",
+     [(None, 72), (None, 2)], [[0.101524, 0.325668], [0.764362, 0.739058]],
+     [0.39141446, 0.16475545]),
+    ("[L.Conv2D(2, 1, data_format='channels_first', input_shape=(2, 6, 6)), "
+     "L.GlobalAveragePooling2D(data_format='channels_first'), L.Dense(2)]",
+     [(None, 2, 6, 6), (None, 2), (None, 2)],
+     [[0.197429, -0.383758], [0.201481, -0.37265]], [0.6790384, 0.66427547]),
+]
+
+
+@pytest.mark.parametrize("layers, shapes, predicted, losses", _CHANNELS_FIRST)
+def test_channels_first_images_as_tf(layers, shapes, predicted, losses):
+    with tf.Graph().as_default():
+        model = keras.Sequential(eval(layers))
+        model.compile("sgd", "mse")
+        _fill(model)
+        assert [layer.output_shape for layer in model.layers] == shapes
+        np.testing.assert_allclose(model.predict(_IMAGES), predicted, atol=3e-6)
+        got = [model.train_on_batch(_IMAGES, np.eye(2, dtype=np.float32))
+               for _ in range(2)]
+        np.testing.assert_allclose(got, losses, rtol=1e-6)
+
+
+# (keras: `epsilon or backend.epsilon()`, so 0 means 1e-7 too; the losses of 3 steps)
+_EPSILON_ZERO = [
+    ("Adam(0.1, epsilon=0)", [0.12987973, 0.039303206, 0.046024088], [-0.289643, 0.516764]),
+    ("RMSprop(0.1, epsilon=0)", [0.12987973, 0.3049957, 0.17690541], [-0.413032, 0.520785]),
+    ("Adagrad(0.1, epsilon=0)", [0.12987973, 0.05341864, 0.040069386],
+     [-0.119462, 0.441007]),
+    ("Nadam(0.1, epsilon=0)", [0.12987973, 0.038214836, 0.02169354], [-0.262814, 0.455]),
+]
+
+
+@pytest.mark.parametrize("make, losses, kernel", _EPSILON_ZERO)
+def test_optimizer_epsilon_zero_is_the_backend_epsilon(make, losses, kernel):
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Dense(1, input_shape=(2,))])
+        optimizer = eval("keras.optimizers." + make)
+        assert optimizer.epsilon == 1e-7
+        model.compile(optimizer, "mse")
+        _fill(model)
+        x = np.array([[1., 2.], [0.5, -1.], [0., 3.]], np.float32)
+        y = np.array([[1.], [0.], [2.]], np.float32)
+        got = [model.train_on_batch(x, y) for _ in range(3)]
+        np.testing.assert_allclose(got, losses, rtol=1e-6)
+        np.testing.assert_allclose(model.get_weights()[0].ravel(), kernel, atol=2e-6)
+
+
+def test_channels_first_resizing_and_1d_layers_as_tf():
+    images = np.sin(np.arange(2 * 2 * 4 * 5)).reshape(2, 2, 4, 5).astype(np.float32)
+    cases = [("L.UpSampling2D((2, 1), data_format='channels_first')", [None, 2, 8, 5],
+              [[0.17055, 2.13564], [1.57248, -0.85224]]),
+             ("L.ZeroPadding2D(((1, 0), (0, 2)), data_format='channels_first')",
+              [None, 2, 5, 7], [[0.08528, 1.06782], [0.78624, -0.42612]]),
+             ("L.Cropping2D(((1, 0), (2, 1)), data_format='channels_first')",
+              [None, 2, 3, 2], [[-0.18245, 2.43145], [2.16691, -0.6629]])]
+    for make, shape, sums in cases:
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [None, 2, 4, 5])
+            y = eval(make)(x)
+            assert y.shape.as_list() == shape
+            got = K.get_session().run(y, {x: images}).sum(axis=(2, 3))
+            np.testing.assert_allclose(got, sums, atol=2e-5)
+    with tf.Graph().as_default():
+        model = keras.Sequential([
+            L.Conv1D(2, 3, data_format="channels_first", input_shape=(3, 6)),
+            L.MaxPooling1D(2, data_format="channels_first"),
+            L.GlobalAveragePooling1D(data_format="channels_first")])
+        _fill(model)
+        assert [layer.output_shape for layer in model.layers] == [(None, 2, 4), (None, 2, 2),
+                                                                   (None, 2)]
+        steps = np.sin(np.arange(2 * 3 * 6)).reshape(2, 3, 6).astype(np.float32)
+        np.testing.assert_allclose(model.predict(steps), [[0.74097, 1.08652],
+                                                          [0.37721, 0.67601]], atol=2e-5)

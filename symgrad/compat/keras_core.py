@@ -28,7 +28,7 @@ from . import keras_backend as K
 from . import keras_objects as _objects
 from . import layers as _layers
 from . import rows as _rows
-from .keras_layers import Layer, known_size
+from .keras_layers import ChannelsLast, Layer, image_format, known_size
 
 __all__ = ["AveragePooling1D", "AveragePooling2D", "AvgPool1D", "AvgPool2D",
            "BatchNormalization", "Conv1D", "Conv2D", "Conv2DTranspose", "Dense", "Dropout",
@@ -91,7 +91,7 @@ class Dense(_Kernel):
         return self._finish(out)
 
 
-class _Conv(_Kernel):
+class _Conv(ChannelsLast, _Kernel):
     rank = 2
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
@@ -103,17 +103,15 @@ class _Conv(_Kernel):
         self.kernel_size = _layers.int_tuple(kernel_size, f"{what}(kernel_size)", n)
         self.strides = _layers.int_tuple(strides, f"{what}(strides)", n)
         self.dilation_rate = _layers.int_tuple(dilation_rate, f"{what}(dilation_rate)", n)
-        self.padding, self.data_format = _layers.padding_name(padding), data_format
-        if data_format not in ("channels_last", None):
-            raise ValueError(f"{what}: symgrad supports data_format='channels_last'")
+        self.padding = _layers.padding_name(padding)
+        self.data_format = image_format(data_format, what)
 
     def build(self, input_shape):
         if len(input_shape) != self.rank + 2:
             raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
                              f"{tuple(input_shape)}; it needs rank {self.rank + 2} "
                              "(batch, spatial axes..., channels)")
-        channels = known_size(input_shape, -1, f"{self.name!r}", "channel")
-        self._make(self._kernel_shape(channels), self.filters)
+        self._make(self._kernel_shape(self.channels(input_shape)), self.filters)
 
     def _kernel_shape(self, channels):
         return self.kernel_size + (channels, self.filters)
@@ -122,7 +120,7 @@ class _Conv(_Kernel):
 class Conv2D(_Conv):
     """``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
 
-    def call(self, inputs):
+    def last(self, inputs):
         return self._finish(_conv.conv2d(inputs, self.kernel, self.strides, self.padding,
                                          dilations=self.dilation_rate))
 
@@ -138,7 +136,7 @@ class Conv1D(_Conv):
         super().__init__(filters, kernel_size, strides, "valid" if self.causal else padding,
                          *args, **kwargs)
 
-    def call(self, inputs):
+    def last(self, inputs):
         if self.causal:
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
             inputs = _t.pad(inputs, [[0, 0], [left, 0], [0, 0]])
@@ -162,7 +160,7 @@ class Conv2DTranspose(_Conv):
         # (the kernel maps filters to the input's channels: its last two axes swap)
         return self.kernel_size + (self.filters, channels)
 
-    def call(self, inputs):
+    def last(self, inputs):
         size = _layers.transposed_size(inputs.shape[1:3], self.kernel_size, self.strides,
                                        self.padding)
         out = _conv.conv2d_transpose(inputs, self.kernel,
@@ -171,7 +169,7 @@ class Conv2DTranspose(_Conv):
         return self._finish(out)
 
 
-class _Pooling(Layer):
+class _Pooling(ChannelsLast):
     rank, pool = 2, None
 
     def __init__(self, pool_size=2, strides=None, padding="valid",
@@ -181,11 +179,9 @@ class _Pooling(Layer):
         self.pool_size = _layers.int_tuple(pool_size, f"{what}(pool_size)", self.rank)
         self.strides = self.pool_size if strides is None else \
             _layers.int_tuple(strides, f"{what}(strides)", self.rank)
-        self.padding = padding
-        if data_format not in ("channels_last", None):
-            raise ValueError(f"{what}: symgrad supports data_format='channels_last'")
+        self.padding, self.data_format = padding, image_format(data_format, what)
 
-    def call(self, inputs):
+    def last(self, inputs):
         return type(self).pool(inputs, self.pool_size, self.strides, self.padding)
 
 
@@ -208,8 +204,15 @@ class AveragePooling1D(_Pooling):
 class _GlobalPooling(Layer):
     axes, reduce = (1, 2), None
 
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = image_format(data_format, type(self).__name__)
+
     def call(self, inputs):
-        return type(self).reduce(inputs, axis=list(self.axes))
+        axes = self.axes   # (channels first: the axes after the channel's)
+        if self.data_format == "channels_first":
+            axes = tuple(a + 1 for a in axes)
+        return type(self).reduce(inputs, axis=list(axes))
 
 
 class GlobalAveragePooling2D(_GlobalPooling):
@@ -240,14 +243,19 @@ class GlobalMaxPooling1D(_GlobalPooling):
 
 
 class Flatten(Layer):
-    """[N, ...] -> [N, prod(...)] (the sizes after the first must be known)."""
+    """[N, ...] -> [N, prod(...)] (the sizes after the first must be known); keras's
+    ``data_format="channels_first"`` moves the channels last first, so that a Dense
+    after it sees the order a channels-last network has."""
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
+        self.data_format = image_format(data_format, "Flatten")
 
     def call(self, inputs):
         for axis in range(1, inputs.ndim):
             known_size(inputs.shape, axis, f"Flatten {self.name!r}", f"{axis}")
+        if self.data_format == "channels_first" and inputs.ndim > 2:
+            inputs = _t.transpose(inputs, [0] + list(range(2, inputs.ndim)) + [1])
         return _layers.flatten(inputs)
 
 

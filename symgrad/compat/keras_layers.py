@@ -245,6 +245,34 @@ class Layer:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+class ChannelsLast(Layer):
+    """A layer computed by ``last`` on channels-last images; with
+    ``data_format="channels_first"`` (or ``K.image_data_format()`` so when None) its
+    input is transposed to channels last and the result back, as keras's layers take
+    [N, C, H, W]."""
+
+    def call(self, inputs):
+        if self.data_format != "channels_first":
+            return self.last(inputs)
+        x = _t.transpose(inputs, [0] + list(range(2, inputs.ndim)) + [1])
+        out = self.last(x)
+        return _t.transpose(out, [0, out.ndim - 1] + list(range(1, out.ndim - 1)))
+
+    def channels(self, input_shape):
+        """The size of the channel axis of ``input_shape``."""
+        return known_size(input_shape, 1 if self.data_format == "channels_first" else -1,
+                          f"{self.name!r}", "channel")
+
+
+def image_format(data_format, what):
+    """A layer's ``data_format`` (None: ``K.image_data_format()``), checked."""
+    found = data_format or K.image_data_format()
+    if found not in ("channels_last", "channels_first"):
+        raise ValueError(f"{what}: data_format={data_format!r}; use 'channels_last' or "
+                         "'channels_first'")
+    return found
+
+
 def unbuilt_copy(layer, name):
     """A copy of ``layer`` named ``name``, with its settings and without weights (built
     again when called)."""

@@ -36,7 +36,7 @@ from . import initializers as _init
 from . import keras_backend as K
 from .keras_backend_ops import repeat_elements
 from .keras_core import Dropout
-from .keras_layers import Layer
+from .keras_layers import ChannelsLast, Layer, image_format
 
 __all__ = ["ELU", "PReLU", "LayerNormalization", "Dot", "dot", "Cropping1D", "Cropping2D",
            "GaussianNoise", "GaussianDropout", "SpatialDropout1D", "SpatialDropout2D",
@@ -162,7 +162,7 @@ class Cropping1D(Layer):
         return inputs[:, start:inputs.shape[1] - end]
 
 
-class Cropping2D(Layer):
+class Cropping2D(ChannelsLast):
     """Remove rows and columns at the edges: an int, (rows, cols) or ((top, bottom),
     (left, right))."""
 
@@ -173,8 +173,9 @@ class Cropping2D(Layer):
         elif np.ndim(cropping) == 1:
             cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
         self.cropping = tuple(tuple(int(c) for c in pair) for pair in cropping)
+        self.data_format = image_format(data_format, "Cropping2D")
 
-    def call(self, inputs):
+    def last(self, inputs):
         (top, bottom), (left, right) = self.cropping
         return inputs[:, top:inputs.shape[1] - bottom, left:inputs.shape[2] - right]
 

@@ -59,7 +59,11 @@ class KerasOptimizer(Optimizer):
             raise TypeError(f"tf.keras.optimizers.{name}: unexpected arguments {sorted(unknown)}")
         super().__init__(False, name)
         rate = learning_rate if learning_rate is not None else lr
+        if "epsilon" in kwargs:   # (keras: `epsilon or backend.epsilon()`: 0 and None too)
+            kwargs["epsilon"] = kwargs["epsilon"] or K.epsilon()
         self._hyper = dict(self.DEFAULTS, **kwargs)
+        if "epsilon" in self._hyper:
+            self.epsilon = self._hyper["epsilon"]
         self._hyper["lr"] = rate if rate is not None else self.DEFAULT_LR
         self._decay, self.iterations = decay, None
 
@@ -144,7 +148,7 @@ class Adam(Moments):
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
-                         epsilon=1e-7 if epsilon is None else epsilon, **kwargs)
+                         epsilon=epsilon, **kwargs)
         if amsgrad:   # (the largest v so far divides: "vhat")
             self.SLOTS = Adam.SLOTS + (("vhat", 0.0),)
 
@@ -169,7 +173,7 @@ class RMSprop(KerasOptimizer):
     def __init__(self, learning_rate=None, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="RMSprop", **kwargs):
         super().__init__(name, learning_rate, rho=rho, momentum=momentum,
-                         epsilon=1e-7 if epsilon is None else epsilon, **kwargs)
+                         epsilon=epsilon, **kwargs)
         self._centered = centered
         self.SLOTS = (("rms", 0.0),) + ((("mg", 0.0),) if centered else ()) + (
             (("momentum", 0.0),) if momentum else ())
@@ -196,7 +200,7 @@ class Adagrad(KerasOptimizer):
 
     def __init__(self, learning_rate=None, initial_accumulator_value=0.1, epsilon=1e-7,
                  name="Adagrad", **kwargs):
-        super().__init__(name, learning_rate, epsilon=1e-7 if epsilon is None else epsilon,
+        super().__init__(name, learning_rate, epsilon=epsilon,
                          **kwargs)
         self.SLOTS = (("accumulator", float(initial_accumulator_value)),)
 

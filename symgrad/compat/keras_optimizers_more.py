@@ -37,10 +37,6 @@ from .variables import Variable
 __all__ = ["Adadelta", "Adamax", "Nadam"]
 
 
-def _epsilon(epsilon):
-    return 1e-7 if not epsilon else epsilon   # (TF: epsilon or backend epsilon)
-
-
 class Adadelta(KerasOptimizer):
     """``tf.keras.optimizers.Adadelta(learning_rate=0.001, rho=0.95, epsilon=1e-7)``."""
 
@@ -48,7 +44,7 @@ class Adadelta(KerasOptimizer):
     SLOTS = (("accum_grad", 0.0), ("accum_var", 0.0))
 
     def __init__(self, learning_rate=None, rho=0.95, epsilon=1e-7, name="Adadelta", **kwargs):
-        super().__init__(name, learning_rate, rho=rho, epsilon=_epsilon(epsilon), **kwargs)
+        super().__init__(name, learning_rate, rho=rho, epsilon=epsilon, **kwargs)
 
     def update(self, var, g, slots, h):
         rho, eps = h["rho"], h["epsilon"]
@@ -66,7 +62,7 @@ class Adamax(Moments):
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
-                         epsilon=_epsilon(epsilon), **kwargs)
+                         epsilon=epsilon, **kwargs)
 
     def update(self, var, g, slots, h):
         t = np.asarray(self.iterations.value + 1, var.dtype)
@@ -85,7 +81,7 @@ class Nadam(Moments):
         self._schedule_decay = float(kwargs.pop("schedule_decay", 0.004))
         kwargs.pop("decay", None)   # (TF replaces decay by schedule_decay)
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
-                         epsilon=_epsilon(epsilon), **kwargs)
+                         epsilon=epsilon, **kwargs)
         self._cache = None
 
     def _create_non_slots(self, var):

@@ -26,14 +26,14 @@ import numpy as np
 from .. import tracing as _t
 from . import layers as _layers
 from .keras_cells import RNN, fresh_cell
-from .keras_layers import Layer, flat, known_size, unbuilt_copy
+from .keras_layers import ChannelsLast, Layer, flat, image_format, known_size, unbuilt_copy
 from .keras_rnn import Recurrent, backwards
 
 __all__ = ["UpSampling2D", "ZeroPadding2D", "RepeatVector", "TimeDistributed",
            "Bidirectional"]   # (tf.keras.layers.*)
 
 
-class UpSampling2D(Layer):
+class UpSampling2D(ChannelsLast):
     """Each pixel repeated ``size`` times along height and width (nearest)."""
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
@@ -42,8 +42,9 @@ class UpSampling2D(Layer):
             raise ValueError(f"UpSampling2D: interpolation={interpolation!r} is not "
                              "supported; use 'nearest' or tf.image.resize_bilinear")
         self.size = _layers.int_tuple(size, "UpSampling2D(size)")
+        self.data_format = image_format(data_format, "UpSampling2D")
 
-    def call(self, inputs):
+    def last(self, inputs):
         _, h, w, c = (known_size(inputs.shape, a, f"UpSampling2D {self.name!r}", f"{a}")
                       if a else None for a in range(4))
         (sh, sw), x = self.size, inputs
@@ -53,7 +54,7 @@ class UpSampling2D(Layer):
         return x
 
 
-class ZeroPadding2D(Layer):
+class ZeroPadding2D(ChannelsLast):
     """Zeros around the height and width: an int, (rows, cols) or ((top, bottom), (left,
     right))."""
 
@@ -64,8 +65,9 @@ class ZeroPadding2D(Layer):
         elif np.ndim(padding) == 1:
             padding = ((padding[0], padding[0]), (padding[1], padding[1]))
         self.padding = tuple(tuple(int(p) for p in pair) for pair in padding)
+        self.data_format = image_format(data_format, "ZeroPadding2D")
 
-    def call(self, inputs):
+    def last(self, inputs):
         return _t.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
 
