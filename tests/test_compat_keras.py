@@ -344,7 +344,7 @@ def test_merges_reshape_embedding_and_lambda():
     ("tf.keras.datasets.mnist.load_data()", ["tf.keras.datasets", "numpy"]),
     ("tf.keras.callbacks.ModelCheckpoint('w.h5')", ["tf.keras.callbacks.ModelCheckpoint",
                                                   "LambdaCallback"]),
-    ("tf.keras.layers.LocallyConnected2D(3, 3)", ["tf.keras.layers.LocallyConnected2D",
+    ("tf.keras.layers.AdditiveAttention()", ["tf.keras.layers.AdditiveAttention",
                                                   "tf.layers"]),
     ("tf.keras.Sequential([tf.keras.layers.Dense(1)]).fit_generator",
      ["tf.keras.Model.fit_generator", "train_on_batch"]),

@@ -440,3 +440,52 @@ def test_channels_first_resizing_and_1d_layers_as_tf():
         steps = np.sin(np.arange(2 * 3 * 6)).reshape(2, 3, 6).astype(np.float32)
         np.testing.assert_allclose(model.predict(steps), [[0.74097, 1.08652],
                                                           [0.37721, 0.67601]], atol=2e-5)
+
+
+# (the layers; TF's weight shapes, output shapes, predictions, 2 SGD(0.05) losses and
+# the first numbers of the gradient of sum(output²) with respect to the input)
+_LOCAL = [
+    ("[L.LocallyConnected2D(3, (2, 3), strides=(1, 2), activation='relu', "
+     "input_shape=(5, 6, 2)), L.Flatten(), L.Dense(2)]", (2, 5, 6, 2),
+     [[8, 12, 3], [4, 2, 3], [24, 2], [2]], [(None, 4, 2, 3), (None, 24), (None, 2)],
+     [[0.088221, -0.760458], [-0.050237, -1.005475]], [1.3585229, 0.39023328],
+     [-0.141901, 0.298569, -0.171366, -0.111468, 0.32261, -0.154408]),
+    # (channels first: keras adds the bias reshaped to [filters, rows, cols])
+    ("[L.LocallyConnected2D(2, 2, data_format='channels_first', input_shape=(5, 6, 2)), "
+     "L.Flatten(), L.Dense(2)]", (2, 5, 6, 2), [[5, 20, 2], [5, 1, 2], [10, 2], [2]],
+     [(None, 2, 5, 1), (None, 10), (None, 2)],
+     [[-0.126064, -0.603702], [0.248682, -0.42955]], [0.9344826, 0.3593493],
+     [0.040887, 0.344546, 0.187164, 0.178459, 0.243868, -0.856589]),
+    ("[L.LocallyConnected1D(4, 3, strides=2, input_shape=(7, 3)), "
+     "L.LocallyConnected1D(2, 2, use_bias=False), L.Flatten(), L.Dense(2)]", (2, 7, 3),
+     [[3, 9, 4], [3, 4], [2, 8, 2], [4, 2], [2]],
+     [(None, 3, 4), (None, 2, 2), (None, 4), (None, 2)],
+     [[-0.334005, -0.450442], [-0.332045, -0.448001]], [1.0473571, 0.72421527],
+     [-0.006683, 0.00289, -0.000481, -0.005215, 0.005853, -0.011095]),
+]
+
+
+@pytest.mark.parametrize("layers, shape, weights, shapes, predicted, losses, grad", _LOCAL)
+def test_locally_connected_as_tf(layers, shape, weights, shapes, predicted, losses, grad):
+    x = np.sin(np.arange(np.prod(shape)) * 0.3).reshape(shape).astype(np.float32)
+    with tf.Graph().as_default():
+        model = keras.Sequential(eval(layers))
+        model.compile(keras.optimizers.SGD(0.05), "mse")
+        _fill(model)
+        assert [w.shape.as_list() for w in model.weights] == weights
+        assert [layer.output_shape for layer in model.layers] == shapes
+        assert model.weights[0].name.endswith("/kernel:0")
+        np.testing.assert_allclose(model.predict(x), predicted, atol=2e-6)
+        got = [model.train_on_batch(x, np.eye(2, dtype=np.float32)) for _ in range(2)]
+        np.testing.assert_allclose(got, losses, rtol=1e-6)
+        g = tf.gradients(tf.reduce_sum(model.output ** 2), model.input)[0]   # (trained)
+        np.testing.assert_allclose(K.get_session().run(g, {model.input: x}).ravel()[:6],
+                                   grad, atol=2e-6)
+
+
+def test_locally_connected_refusals():
+    x = tf.placeholder(tf.float32, [None, 5, 6, 2])
+    with pytest.raises(ValueError, match='only "valid" is supported'):
+        L.LocallyConnected2D(2, 2, padding="same")(x)
+    with pytest.raises(ValueError, match="implementation=1"):
+        L.LocallyConnected2D(2, 2, implementation=2)

@@ -1,7 +1,8 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
-``keras_rnn``, ``keras_cells``, ``keras_wrappers``, ``keras_more_layers``),
+``keras_rnn``, ``keras_cells``, ``keras_wrappers``, ``keras_more_layers``,
+``keras_local``),
 ``Sequential``/``Model`` called on tensors
 (``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
 ``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
@@ -33,6 +34,7 @@ from . import keras_cells as _cells
 from . import keras_core as _core
 from . import keras_conv_more as _conv_more
 from . import keras_conv_rnn as _conv_rnn
+from . import keras_local as _local
 from . import keras_merge as _merge
 from . import keras_more_layers as _more
 from . import keras_text as _text
@@ -206,7 +208,8 @@ backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE,
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
-                                                    _more, _conv_more, _conv_rnn, _cells)
+                                                    _more, _conv_more, _conv_rnn, _cells,
+                                                    _local)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)

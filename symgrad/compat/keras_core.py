@@ -54,11 +54,13 @@ class _Kernel(Layer):
         self.kernel = self.bias = None
 
     def _make(self, kernel_shape, units):
+        """``kernel`` and (``use_bias``) ``bias`` of ``units`` numbers (or that shape)."""
         self.kernel = self.add_weight("kernel", kernel_shape, initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (units,), initializer=self.bias_initializer,
+            shape = tuple(units) if isinstance(units, tuple) else (units,)
+            self.bias = self.add_weight("bias", shape, initializer=self.bias_initializer,
                                         regularizer=self.bias_regularizer,
                                         constraint=self.bias_constraint)
 
