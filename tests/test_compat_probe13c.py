@@ -489,3 +489,83 @@ def test_locally_connected_refusals():
         L.LocallyConnected2D(2, 2, padding="same")(x)
     with pytest.raises(ValueError, match="implementation=1"):
         L.LocallyConnected2D(2, 2, implementation=2)
+
+
+# (the optimizer; TF's losses of 4 train_on_batch steps alternating two batches of
+# Embedding ids, and embeddings[2:5] after: keras's sparse updates decay every row's
+# moments, and Adam moves every row)
+_SPARSE = [
+    ("Adam(0.05)", [0.1513208, 0.34150022, 0.0134048965, 0.14964662],
+     [0.02567786, -0.33287847, -0.2803897, -0.3283605, -0.1944028, 0.12927113]),
+    ("Adam(0.05, amsgrad=True)", [0.1513208, 0.34150022, 0.01340764, 0.14965372],
+     [0.02570668, -0.33284453, -0.2804028, -0.32835898, -0.19442134, 0.12925293]),
+    ("RMSprop(0.05)", [0.1513208, 0.6355152, 0.022592615, 0.04765619],
+     [0.01346701, -0.24993218, -0.148542, -0.2677606, -0.29666504, 0.02722743]),
+    ("RMSprop(0.05, centered=True)", [0.1513208, 0.66855997, 0.027700435, 0.04600103],
+     [0.01614637, -0.19565473, -0.1442456, -0.26762158, -0.29222515, 0.0312365]),
+    ("RMSprop(0.05, momentum=0.5)", [0.1513208, 0.6355224, 0.091691405, 0.12594151],
+     [-0.02326417, -0.25389457, 0.04014957, -0.1626077, -0.22347, 0.09670702]),
+    ("Nadam(0.05)", [0.1513208, 0.34646505, 0.04503168, 0.16366453],
+     [0.09084632, -0.28225568, -0.29702356, -0.3504731, -0.26615092, 0.05803768]),
+    ("Adamax(0.05)", [0.1513208, 0.34149998, 0.020506898, 0.19782919],
+     [0.0957678, -0.25270858, -0.31771347, -0.3645994, -0.24457537, 0.07971154]),
+]
+
+
+@pytest.mark.parametrize("make, losses, rows", _SPARSE)
+def test_keras_optimizers_on_embedding_gradients_as_tf(make, losses, rows):
+    ids = np.array([[0, 0, 3, 4], [1, 2, 0, 5], [6, 0, 0, 0], [3, 3, 1, 0]])
+    y = np.array([[1.], [0.], [1.], [0.]], np.float32)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.Embedding(7, 2, input_length=4), L.Flatten(),
+                                  L.Dense(1)])
+        model.compile(eval("keras.optimizers." + make), "mse")
+        _fill(model)
+        got = [model.train_on_batch(ids[r], y[r]) for r in [slice(0, 2), slice(2, 4)] * 2]
+        np.testing.assert_allclose(got, losses, rtol=2e-6)
+        np.testing.assert_allclose(model.get_weights()[0].ravel()[4:10], rows, atol=2e-7)
+
+
+def test_temporal_sample_weights_and_more_masks_as_tf():
+    ids = np.array([[0, 0, 3, 4], [1, 2, 0, 5], [6, 0, 0, 0], [3, 3, 1, 0]])
+    tags = np.array([[0, 0, 1, 2], [1, 1, 0, 2], [2, 0, 0, 0], [1, 2, 1, 0]])[..., None]
+    weights = np.array([[1., 2., 0.5, 1.], [1., 1., 1., 0.], [2., 2., 2., 2.],
+                        [0., 1., 3., 1.]], np.float32)
+    with tf.Graph().as_default():   # (sample_weight_mode="temporal": per step)
+        model = keras.Sequential([L.Embedding(7, 3, input_length=4),
+                                  L.GRU(4, return_sequences=True),
+                                  L.TimeDistributed(L.Dense(3, activation="softmax"))])
+        model.compile(keras.optimizers.Adam(0.05), "sparse_categorical_crossentropy",
+                      sample_weight_mode="temporal", metrics=["acc"])
+        _fill(model)
+        h = model.fit(ids, tags, sample_weight=weights, batch_size=2, epochs=2, verbose=0,
+                      shuffle=False)
+        np.testing.assert_allclose(h.history["loss"], [1.528645, 1.323048], rtol=2e-6)
+        assert model.evaluate(ids, tags, sample_weight=weights, verbose=0) == \
+            pytest.approx([1.2099494, 0.4375], rel=2e-6)
+        with pytest.raises(ValueError, match="per sample and step"):
+            model.train_on_batch(ids, tags, sample_weight=np.ones(4))
+    with tf.Graph().as_default():   # (with a mask: the weights times the kept steps)
+        model = keras.Sequential([L.Masking(input_shape=(4, 2)),
+                                  L.SimpleRNN(3, return_sequences=True),
+                                  L.TimeDistributed(L.Dense(1))])
+        model.compile("sgd", "mse", sample_weight_mode="temporal")
+        _fill(model)
+        got = [model.train_on_batch(_X, np.ones((3, 4, 1), np.float32),
+                                    sample_weight=weights[:3]) for _ in range(2)]
+        np.testing.assert_allclose(got, [2.8138745, 2.5500252], rtol=2e-6)
+    with tf.Graph().as_default():   # (a number of steps known only when run)
+        model = keras.Sequential([L.Embedding(7, 3, mask_zero=True), L.Dropout(0.5),
+                                  L.GRU(2, return_sequences=True), L.Dense(1)])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_IDS)[..., 0], [
+            [-0.479462, -0.479462, -0.533362, -0.448879],
+            [-0.417056, -0.435624, -0.435624, -0.448036], [-0.53286] * 4], atol=2e-6)
+    with tf.Graph().as_default():   # (a model called on new inputs passes masks on)
+        inp = keras.Input(shape=(4,))
+        encoder = keras.Model(inp, L.LSTM(2)(L.Embedding(7, 3, mask_zero=True)(inp)))
+        a, b = keras.Input(shape=(4,)), keras.Input(shape=(4,))
+        model = keras.Model([a, b], L.Dot(axes=1)([encoder(a), encoder(b)]))
+        _fill(model)
+        np.testing.assert_allclose(model.predict([_IDS, _IDS[::-1]]).ravel(),
+                                   [0.002359, 0.026526, 0.002359], atol=2e-6)

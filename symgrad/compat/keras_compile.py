@@ -111,7 +111,8 @@ def _weighted_mean(values, weights, mask=None):
     ``apply_valid_mask``), so the result is the mean over the kept steps."""
     if not values.ndim:
         return values
-    w = _t.reshape(weights, [-1] + [1] * (values.ndim - 1)) if values.ndim > 1 else weights
+    w = weights if weights.ndim == values.ndim else \
+        _t.reshape(weights, [-1] + [1] * (values.ndim - 1))   # (temporal: [batch, time])
     size = _t.cast(_t.size(values), values.dtype)
     w = _t.cast(w, values.dtype)
     if mask is not None:
@@ -145,10 +146,12 @@ def _belongs(update, wanted, keras_inputs):
     return not saw_input
 
 
-def build(model, optimizer, loss, metrics, loss_weights):
+def build(model, optimizer, loss, metrics, loss_weights, temporal=False):
     """The graph of ``compile``: targets, total loss, metric means, training op.  An
     output whose loss is None (``compile(loss=None)`` with ``model.add_loss``, as
-    Keras's variational autoencoder) gets no target, no loss and no metrics."""
+    Keras's variational autoencoder) gets no target, no loss and no metrics.  With
+    ``temporal`` (``sample_weight_mode="temporal"``) the sample weights are fed per
+    sample and step, [batch, time]."""
     outputs = model.outputs
     losses = [None if l is None else _objects.get_loss(l)
               for l in _per_output(loss, outputs, "loss")]
@@ -165,8 +168,8 @@ def build(model, optimizer, loss, metrics, loss_weights):
         shape = (None,) * (out.ndim - 1) + ((1,) if sparse else (None,))  # (Keras's targets)
         target = as_tf1(_t.placeholder(out.dtype, shape, name=layer + "_target"))
         targets.append(target)
-        sample_weights.append(as_tf1(_t.placeholder(out.dtype, (None,),
-                                                    name=layer + "_sample_weights")))
+        sample_weights.append(as_tf1(_t.placeholder(
+            out.dtype, (None, None) if temporal else (None,), name=layer + "_sample_weights")))
         parts.append(_weighted_mean(loss_fn(target, out), sample_weights[-1],
                                     K.mask_of(out)) * w)
         if len(outputs) > 1:
@@ -189,7 +192,8 @@ def build(model, optimizer, loss, metrics, loss_weights):
     updates = relevant_updates(model)
     train_op = group(step, *updates) if updates else step
     found = Compiled(targets, total, names, values, train_op, optimizer)
-    found.sample_weights, found.sparse = sample_weights, [
+    found.sample_weights, found.temporal = sample_weights, temporal
+    found.sparse = [
         getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses
         if f is not None]
     return found

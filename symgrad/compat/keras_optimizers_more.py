@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .keras_optimizers import KerasOptimizer, Moments
-from .train import _slot_set
+from .in_place import writable as _writable
+from .keras_optimizers import KerasOptimizer, Moments, decay_then_add
+from .train import _deduplicate, _slot_set
 from .variables import Variable
 
 __all__ = ["Adadelta", "Adamax", "Nadam"]
@@ -108,6 +109,19 @@ class Nadam(Moments):
         m_bar = (1 - mu) * (g / (1 - schedule)) + mu_next * (m / (1 - schedule * mu_next))
         v_prime = v / (1 - b2 ** t)
         return var - h["lr"] * m_bar / (np.sqrt(v_prime) + h["epsilon"])
+
+    def update_rows(self, var, values, indices, slots, h):
+        # keras's _resource_apply_sparse: every row's m and v decay, the rows looked up
+        # add their gradient and move (reading their rows of m and v)
+        rows, g = _deduplicate(values, indices)
+        mu, mu_next, schedule = self._momenta(var.dtype)
+        b1, b2 = h["beta_1"], h["beta_2"]
+        t = np.asarray(self.iterations.value + 1, var.dtype)
+        m = decay_then_add(slots["m"], b1, rows, g * (1 - b1))[rows]
+        v = decay_then_add(slots["v"], b2, rows, g * g * (1 - b2))[rows]
+        m_bar = (1 - mu) * (g / (1 - schedule)) + mu_next * (m / (1 - schedule * mu_next))
+        step = -h["lr"] * m_bar / (np.sqrt(v / (1 - b2 ** t)) + h["epsilon"])
+        np.add.at(_writable(var), rows, step.astype(var.dtype))
 
     def finish(self, h):
         self._cache.value = np.float32(self._momenta(np.float32)[2])
