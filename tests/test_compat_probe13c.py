@@ -569,3 +569,21 @@ def test_temporal_sample_weights_and_more_masks_as_tf():
         _fill(model)
         np.testing.assert_allclose(model.predict([_IDS, _IDS[::-1]]).ravel(),
                                    [0.002359, 0.026526, 0.002359], atol=2e-6)
+
+
+def test_image_data_format_set_for_the_backend_as_tf():
+    images = np.sin(np.arange(2 * 2 * 6 * 6)).reshape(2, 2, 6, 6).astype(np.float32)
+    K.set_image_data_format("channels_first")
+    try:
+        with tf.Graph().as_default():
+            model = keras.Sequential([L.Conv2D(2, 3, input_shape=(2, 6, 6)),
+                                      L.MaxPooling2D(), L.Flatten(), L.Dense(1)])
+            _fill(model)
+            assert [layer.output_shape for layer in model.layers] == [
+                (None, 2, 4, 4), (None, 2, 2, 2), (None, 8), (None, 1)]
+            np.testing.assert_allclose(model.predict(images).ravel(), [-0.16185, -0.22485],
+                                       atol=1e-5)
+    finally:
+        K.set_image_data_format("channels_last")
+    with pytest.raises(ValueError, match="channels_last"):
+        K.set_image_data_format("NCHW")

@@ -200,7 +200,8 @@ BACKEND_OPS = dict(
 )
 backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE, **{n: getattr(K, n) for n in (
     "get_session", "set_session", "clear_session", "learning_phase", "set_learning_phase",
-    "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format", "get_value",
+    "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format",
+    "set_image_data_format", "get_value",
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
     "variable", "function", "get_uid", "reset_uids")},
     eval=K.get_value, count_params=lambda x: int(np.prod(_t.as_tensor(x).shape)),

@@ -185,6 +185,15 @@ def image_data_format():
     return _SETTINGS["image_data_format"]
 
 
+def set_image_data_format(data_format):
+    """``K.set_image_data_format``: the default ``data_format`` of the image layers made
+    afterwards."""
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"set_image_data_format: {data_format!r}; use 'channels_last' or "
+                         "'channels_first'")
+    _SETTINGS["image_data_format"] = data_format
+
+
 def get_value(x):
     """``K.get_value``: a variable's value in ``get_session()``."""
     return get_session().run(x)

@@ -97,7 +97,7 @@ class _Conv(ChannelsLast, _Kernel):
     rank = 2
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
-                 data_format="channels_last", dilation_rate=1, activation=None,
+                 data_format=None, dilation_rate=1, activation=None,
                  use_bias=True, **kwargs):
         super().__init__(activation, use_bias, **kwargs)
         n, what = self.rank, type(self).__name__
@@ -151,7 +151,7 @@ class Conv2DTranspose(_Conv):
     H * stride + max(kernel - stride, 0) ("valid"); kernel (kh, kw, filters, C)."""
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format="channels_last", dilation_rate=1, **kwargs):
+                 data_format=None, dilation_rate=1, **kwargs):
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          **kwargs)
         if output_padding is not None or self.dilation_rate != (1, 1):
@@ -175,7 +175,7 @@ class _Pooling(ChannelsLast):
     rank, pool = 2, None
 
     def __init__(self, pool_size=2, strides=None, padding="valid",
-                 data_format="channels_last", **kwargs):
+                 data_format=None, **kwargs):
         super().__init__(**kwargs)
         what = type(self).__name__
         self.pool_size = _layers.int_tuple(pool_size, f"{what}(pool_size)", self.rank)
