@@ -587,3 +587,54 @@ def test_image_data_format_set_for_the_backend_as_tf():
         K.set_image_data_format("channels_last")
     with pytest.raises(ValueError, match="channels_last"):
         K.set_image_data_format("NCHW")
+
+
+def test_stateful_recurrent_layers_carry_states_as_tf():
+    x = np.sin(np.arange(2 * 3 * 1) * 0.9).reshape(2, 3, 1).astype(np.float32)
+    y = np.array([[0.5], [-0.5]], np.float32)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.LSTM(3, stateful=True, batch_input_shape=(2, 3, 1)),
+                                  L.Dense(1)])
+        model.compile(keras.optimizers.SGD(0.1), "mse")
+        _fill(model)
+        assert len(model.weights) == 5 and [v.name for v in model.layers[0].states] == [
+            "lstm/Variable:0", "lstm/Variable_1:0"]
+        first = [-0.412936, -0.480416]
+        np.testing.assert_allclose(model.predict(x, batch_size=2).ravel(), first, atol=2e-6)
+        np.testing.assert_allclose(model.predict(x, batch_size=2).ravel(),
+                                   [-0.409826, -0.487994], atol=2e-6)
+        model.reset_states()
+        np.testing.assert_allclose(model.predict(x, batch_size=2).ravel(), first, atol=2e-6)
+        got = [model.train_on_batch(x, y) for _ in range(3)]
+        np.testing.assert_allclose(got, [0.4139635, 0.3282813, 0.27207485], rtol=2e-6)
+        model.layers[0].reset_states()
+        got = [model.evaluate(x, y, batch_size=2, verbose=0) for _ in range(2)]
+        np.testing.assert_allclose(got, [0.24089177, 0.23460838], rtol=2e-6)
+        h = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+        np.testing.assert_allclose(h.history["loss"], [0.2338687926530838,
+                                                       0.20846036076545715], rtol=2e-6)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.GRU(2, stateful=True, return_sequences=True,
+                                        batch_input_shape=(2, 3, 1)),
+                                  L.SimpleRNN(2, stateful=True)])
+        _fill(model)
+        got = [model.predict(x, batch_size=2).ravel() for _ in range(2)]
+        np.testing.assert_allclose(got, [[-0.31334, 0.030847, -0.375776, 0.005424],
+                                         [-0.238878, 0.138518, -0.313365, 0.106318]],
+                                   atol=2e-6)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.RNN(L.LSTMCell(2), stateful=True,
+                                        batch_input_shape=(2, 3, 1))])
+        _fill(model)
+        got = [model.predict(x, batch_size=2).ravel() for _ in range(2)]
+        model.layers[0].reset_states([np.ones((2, 2)), np.zeros((2, 2))])
+        got.append(model.predict(x, batch_size=2).ravel())
+        np.testing.assert_allclose(got, [[-0.143197, -0.171447, -0.251764, -0.053357],
+                                         [-0.152849, -0.170884, -0.259512, -0.043948],
+                                         [-0.162603, -0.196868, -0.263641, -0.067946]],
+                                   atol=2e-6)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="needs to know its batch size"):
+            keras.Sequential([L.LSTM(2, stateful=True, input_shape=(3, 1))])
+        with pytest.raises(AttributeError, match="Layer must be stateful"):
+            L.SimpleRNN(2).reset_states()

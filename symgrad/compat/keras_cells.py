@@ -9,7 +9,7 @@ starts from zero states (or ``initial_state=``) and runs keras's loop
 (``keras_backend_rnn.rnn``: masks, ``go_backwards``).  With ``return_state`` the
 output is followed by the final states, nested as the cell's ``state_size`` (a stack
 of an LSTM cell gives ``[h, c]`` for it).  The cells' ``dropout`` masks are drawn once
-per sequence, as keras's.
+per sequence, as keras's; ``stateful=True`` as ``keras_stateful`` says.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 
@@ -22,10 +22,14 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import tracing as _t
+from . import keras_backend as K
 from .keras_backend_rnn import rnn as keras_loop
 from .keras_layers import Layer, known_size, takes_argument, unbuilt_copy
 from .keras_rnn import Gated, GRUStep, LSTMStep, SimpleStep
+from .keras_stateful import Stateful
 
 __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
@@ -94,7 +98,7 @@ class StackedRNNCells(Layer):
         return list(self.cells)
 
 
-class RNN(Layer):
+class RNN(Stateful, Layer):
     """``tf.keras.layers.RNN(cell)``: the cell (or a list of cells, stacked) run over
     the time axis of [batch, time, features]."""
     supports_masking, zero_output_for_mask = True, False
@@ -105,10 +109,8 @@ class RNN(Layer):
         if isinstance(cell, (list, tuple)):
             cell = StackedRNNCells(cell)
         _check_cell(cell)
-        if stateful:
-            raise ValueError("RNN: stateful=True is not supported; pass the last states "
-                             "back with initial_state=")
         super().__init__(**kwargs)
+        self.stateful = bool(stateful)
         self.cell, self.time_major = cell, time_major
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards = go_backwards
@@ -117,14 +119,19 @@ class RNN(Layer):
         if len(input_shape) != 3:
             raise ValueError(f"RNN {self.name!r}: the input has shape {tuple(input_shape)}; "
                              "give [batch, time, features]")
-        _build(self.cell, (input_shape[1 if self.time_major else 0],) +
-               tuple(input_shape[2:]))
+        batch = input_shape[1 if self.time_major else 0]
+        _build(self.cell, (batch,) + tuple(input_shape[2:]))
+        self.make_states(batch, np.dtype(self.dtype or K.floatx()))
+
+    def state_sizes(self):
+        return _flat(self.cell.state_size)
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
         sizes = _flat(self.cell.state_size)
-        states = _flat(initial_state) if initial_state is not None else \
-            [_t.zeros_like(x[:, 0, :1]) + _t.zeros([n], x.dtype) for n in sizes]
+        states = self.start_states(None if initial_state is None else _flat(initial_state))
+        if states is None:
+            states = [_t.zeros_like(x[:, 0, :1]) + _t.zeros([n], x.dtype) for n in sizes]
         if len(states) != len(sizes):
             raise ValueError(f"RNN {self.name!r}: initial_state has {len(states)} tensors; "
                              f"the cell has {len(sizes)} states ({self.cell.state_size})")
@@ -137,6 +144,7 @@ class RNN(Layer):
         last, outputs, states = keras_loop(
             step, x, states, go_backwards=self.go_backwards, mask=mask,
             zero_output_for_mask=self.zero_output_for_mask)
+        self.keep_states(states)
         out = last
         if self.return_sequences:
             out = outputs if not self.time_major else _t.transpose(outputs, [1, 0, 2])

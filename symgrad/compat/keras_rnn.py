@@ -14,10 +14,12 @@ product (``reset_after=False``).
   ``h' = z h + (1 - z) h~`` (with ``reset_after``: ``r (h R_h + b'_h)``).
 
 The output is the last step's (all steps with ``return_sequences``), followed by the
-final states with ``return_state``.  ``dropout`` and ``recurrent_dropout`` are keras's
+final states with ``return_state``; ``stateful=True`` keeps them for the next batch
+(``keras_stateful``).  ``dropout`` and ``recurrent_dropout`` are keras's
 (implementation 1): in the training phase each gate's input (and state) is multiplied
-by its own mask, drawn once per sequence and kept over the time steps.  Masks and
-stateful layers are refused.
+by its own mask, drawn once per sequence and kept over the time steps.  A keras mask
+(``Masking``, ``Embedding(mask_zero=True)``) runs keras's loop (``K.rnn``): a masked
+step keeps the states.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s rnn and keras modules.
 
@@ -39,6 +41,7 @@ from . import layers as _layers
 from . import rnn as _rnn
 from .keras_backend_rnn import backwards, rnn as keras_loop
 from .keras_layers import Layer, known_size
+from .keras_stateful import Stateful
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]   # (tf.keras.layers.*)
 
@@ -131,7 +134,7 @@ class Gated(Layer):
         return forget_ones
 
 
-class Recurrent(Gated):
+class Recurrent(Stateful, Gated):
     """``SimpleRNN``, ``LSTM``, ``GRU``: a ``Gated`` cell run over the time axis."""
     supports_masking, zero_output_for_mask = True, False   # (Bidirectional: zeros)
     cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
@@ -139,10 +142,8 @@ class Recurrent(Gated):
     def __init__(self, units, *args, return_sequences=False, return_state=False,
                  go_backwards=False, stateful=False, unroll=False, time_major=False,
                  **kwargs):
-        if stateful:
-            raise ValueError(f"{type(self).__name__}: stateful=True is not supported; pass "
-                             "the last states back with initial_state=")
         super().__init__(units, *args, **kwargs)
+        self.stateful = bool(stateful)
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.time_major = go_backwards, time_major
         self.cell_name = K.snake_case(type(self).__name__) + "_cell"   # (TF1: not unique)
@@ -154,12 +155,17 @@ class Recurrent(Gated):
         depth = known_size(input_shape, -1, f"{self.name!r}", "feature")
         with _t.get_default_graph().name_scope(self.cell_name):
             self.make_weights(depth)
+        self.make_states(input_shape[1 if self.time_major else 0],
+                         np.dtype(self.dtype or K.floatx()))
+
+    def state_sizes(self):
+        return [self.units] * (2 if self.gates == 4 else 1)
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
         if self.go_backwards and mask is None:
             x = backwards(x)
-        state = None if initial_state is None else _as_state(initial_state, self.gates)
+        state = _as_state(self.start_states(initial_state), self.gates)
         self.draw_masks(x[:, 0, :], training)
         if mask is None:
             outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
@@ -167,6 +173,7 @@ class Recurrent(Gated):
             last = state[0] if isinstance(state, tuple) else state
         else:
             last, outputs, state = self._masked(x, state, mask)
+        self.keep_states(list(state) if isinstance(state, tuple) else [state])
         if self.return_sequences:
             out = outputs if not self.time_major else _t.transpose(outputs, [1, 0, 2])
         else:
@@ -224,6 +231,8 @@ def _gates(x, kernel, masks, gates):
 
 
 def _as_state(initial_state, gates):
+    if initial_state is None:
+        return None
     states = list(initial_state) if isinstance(initial_state, (list, tuple)) else \
         [initial_state]
     want = 2 if gates == 4 else 1

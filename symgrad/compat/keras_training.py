@@ -120,7 +120,8 @@ class Training:
         phase = K.learning_phase()
         if isinstance(phase, Node):
             feed[phase] = bool(training)
-        fetches = [c.loss] + c.values + ([c.train_op] if training else [])
+        # (the stateful layers' states move with every batch, trained or not)
+        fetches = [c.loss] + c.values + ([c.train_op] if training else self.state_updates)
         found = self._session().run(fetches, feed)
         return [np.float32(found[0])] + self._running(found[1:1 + len(c.values)], len(xs[0]))
 
