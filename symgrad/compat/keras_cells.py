@@ -29,7 +29,7 @@ from . import keras_backend as K
 from .keras_backend_rnn import rnn as keras_loop
 from .keras_layers import Layer, known_size, takes_argument, unbuilt_copy
 from .keras_rnn import Gated, GRUStep, LSTMStep, SimpleStep
-from .keras_stateful import Stateful
+from .keras_stateful import RecurrentBase
 
 __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
@@ -98,10 +98,9 @@ class StackedRNNCells(Layer):
         return list(self.cells)
 
 
-class RNN(Stateful, Layer):
+class RNN(RecurrentBase, Layer):
     """``tf.keras.layers.RNN(cell)``: the cell (or a list of cells, stacked) run over
     the time axis of [batch, time, features]."""
-    supports_masking, zero_output_for_mask = True, False
 
     def __init__(self, cell, return_sequences=False, return_state=False,
                  go_backwards=False, stateful=False, unroll=False, time_major=False,
@@ -152,13 +151,6 @@ class RNN(Stateful, Layer):
             return out
         nested = _pack(self.cell.state_size, states)
         return [out] + (list(nested) if isinstance(nested, (list, tuple)) else [nested])
-
-    def compute_mask(self, inputs, mask=None):
-        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
-        out = mask if self.return_sequences else None
-        if not self.return_state:
-            return out
-        return [out] + [None] * len(_flat(self.cell.state_size))
 
     def _sublayers(self):
         return [self.cell]

@@ -41,7 +41,7 @@ from . import layers as _layers
 from . import rnn as _rnn
 from .keras_backend_rnn import backwards, rnn as keras_loop
 from .keras_layers import Layer, known_size
-from .keras_stateful import Stateful
+from .keras_stateful import RecurrentBase
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]   # (tf.keras.layers.*)
 
@@ -134,9 +134,8 @@ class Gated(Layer):
         return forget_ones
 
 
-class Recurrent(Stateful, Gated):
+class Recurrent(RecurrentBase, Gated):
     """``SimpleRNN``, ``LSTM``, ``GRU``: a ``Gated`` cell run over the time axis."""
-    supports_masking, zero_output_for_mask = True, False   # (Bidirectional: zeros)
     cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
 
     def __init__(self, units, *args, return_sequences=False, return_state=False,
@@ -201,11 +200,6 @@ class Recurrent(Stateful, Gated):
             go_backwards=self.go_backwards, mask=mask,
             zero_output_for_mask=self.zero_output_for_mask)
         return last, outputs, tuple(states) if self.gates == 4 else states[0]
-
-    def compute_mask(self, inputs, mask=None):
-        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
-        out = mask if self.return_sequences else None
-        return [out] + [None] * (2 if self.gates == 4 else 1) if self.return_state else out
 
 
 def _gate_masks(like, rate, gates, training):

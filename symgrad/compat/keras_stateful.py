@@ -1,5 +1,9 @@
-"""Keras's stateful recurrent layers (``stateful=True``): the last states of a batch
+"""What keras's recurrent layers (``SimpleRNN``, ``LSTM``, ``GRU``, ``RNN``) share:
+the masks of their outputs and ``stateful=True``, where the last states of a batch
 are the first states of the next.
+
+The output keeps the input's mask with ``return_sequences`` (none otherwise); the
+states returned with ``return_state`` have none.
 
 As TF1 keras keeps them: one variable per state, [batch, units] of zeros, made when
 the layer is built (``lstm/Variable:0``, ``lstm/Variable_1:0``; not among the layer's
@@ -26,16 +30,24 @@ import numpy as np
 from . import keras_backend as K
 from .variables import assign
 
-__all__ = ["Stateful"]
+__all__ = ["RecurrentBase"]
 
 
-class Stateful:
-    """What ``Recurrent`` and ``RNN`` share for ``stateful=True``: the state variables,
-    read at the start of a call and assigned at its end.  The layer gives
-    ``state_sizes()`` and ``stateful``."""
+class RecurrentBase:
+    """The output masks, and for ``stateful=True`` the state variables, read at the
+    start of a call and assigned at its end.  The layer gives ``state_sizes()``,
+    ``stateful``, ``return_sequences`` and ``return_state``."""
 
+    supports_masking, zero_output_for_mask = True, False   # (Bidirectional: zeros)
     stateful = False
     _state_variables = None
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        out = mask if self.return_sequences else None
+        if not self.return_state:
+            return out
+        return [out] + [None] * len(self.state_sizes())
 
     def make_states(self, batch, dtype):
         """The zero state variables for batches of ``batch`` rows (stateful only)."""
