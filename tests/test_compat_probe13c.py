@@ -638,3 +638,44 @@ def test_stateful_recurrent_layers_carry_states_as_tf():
             keras.Sequential([L.LSTM(2, stateful=True, input_shape=(3, 1))])
         with pytest.raises(AttributeError, match="Layer must be stateful"):
             L.SimpleRNN(2).reset_states()
+
+
+def test_masked_seq2seq_weights_in_keras_order_as_tf():
+    # lstm_seq2seq.py with Embedding(mask_zero=True) on both sides: the encoder's states
+    # start the masked decoder; the weights follow model.layers (depth from the
+    # outputs), where the calls' order put the decoder's embedding first
+    src = np.array([[0, 0, 3, 4], [1, 2, 0, 5], [6, 0, 0, 0]])
+    tgt_in = np.array([[1, 2, 3, 0], [1, 4, 0, 0], [1, 5, 6, 2]])
+    tgt_out = np.array([[2, 3, 0, 0], [4, 0, 0, 0], [5, 6, 2, 0]])[..., None]
+    with tf.Graph().as_default():
+        enc_in, dec_in = keras.Input(shape=(None,)), keras.Input(shape=(None,))
+        _, h, c = L.LSTM(4, return_state=True)(L.Embedding(7, 3, mask_zero=True)(enc_in))
+        d = L.Embedding(7, 3, mask_zero=True)(dec_in)
+        seq, _, _ = L.LSTM(4, return_sequences=True, return_state=True)(
+            d, initial_state=[h, c])
+        model = keras.Model([enc_in, dec_in], L.Dense(7, activation="softmax")(seq))
+        model.compile(keras.optimizers.RMSprop(0.01), "sparse_categorical_crossentropy",
+                      metrics=["acc"])
+        assert [w.name for w in model.weights][:3] == [
+            "embedding/embeddings:0", "embedding_1/embeddings:0", "lstm/lstm_cell/kernel:0"]
+        _fill(model)
+        np.testing.assert_allclose(model.predict([src, tgt_in])[:, :, 2], [
+            [0.100502, 0.107725, 0.107059, 0.107059],
+            [0.098837, 0.101334, 0.101334, 0.101334],
+            [0.100734, 0.107737, 0.107065, 0.109597]], atol=2e-6)
+        h = model.fit([src, tgt_in], tgt_out, batch_size=3, epochs=3, verbose=0)
+        np.testing.assert_allclose(h.history["loss"], [1.942394, 1.901798, 1.873002],
+                                   rtol=2e-6)
+        np.testing.assert_allclose(h.history["acc"], [1 / 9, 3 / 9, 2 / 9], rtol=1e-6)
+
+
+def test_masked_reset_after_gru_into_unrolled_rnn_as_tf():
+    with tf.Graph().as_default():
+        model = keras.Sequential([
+            L.Embedding(7, 3, mask_zero=True, input_length=4),
+            L.GRU(2, reset_after=True, recurrent_activation="sigmoid", return_sequences=True),
+            L.RNN(L.SimpleRNNCell(2), unroll=True)])
+        _fill(model)
+        np.testing.assert_allclose(model.predict(_IDS), [[0.035029, 0.407173],
+                                                         [0.005539, 0.45521],
+                                                         [-0.117043, 0.24861]], atol=2e-6)

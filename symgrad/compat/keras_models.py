@@ -148,7 +148,8 @@ class Model(Training, Layer):
         return found if self._nested[1] else found[0]
 
     def _sublayers(self):
-        layers = [step[1] for step in self._steps]
+        # (keras's order, that of model.layers, which get_weights and set_weights keep)
+        layers = list(self.__dict__.get("_ordered", [step[1] for step in self._steps]))
         return distinct(layers + list(self.__dict__.get("_held", [])))
 
     @property
