@@ -679,3 +679,41 @@ def test_masked_reset_after_gru_into_unrolled_rnn_as_tf():
         np.testing.assert_allclose(model.predict(_IDS), [[0.035029, 0.407173],
                                                          [0.005539, 0.45521],
                                                          [-0.117043, 0.24861]], atol=2e-6)
+
+
+# (the keras cell; TF's weight names, the last step's outputs and the gradient of their
+# sum at the first step of sample 0)
+_DYNAMIC = [
+    ("L.LSTMCell(2)", ["rnn/while/lstm_cell/" + n for n in
+                       ("kernel:0", "recurrent_kernel:0", "bias:0")],
+     [[-0.394607, -0.217921], [-0.385635, -0.255204]], [-0.013941, 0.194527, 0.315678]),
+    ("L.GRUCell(2)", ["rnn/while/gru_cell/" + n for n in
+                      ("kernel:0", "recurrent_kernel:0", "bias:0")],
+     [[-0.371697, -0.305846], [-0.352511, -0.295186]], [-0.057112, 0.431829, -0.366306]),
+    ("L.StackedRNNCells([L.LSTMCell(2), L.GRUCell(3)])",
+     ["rnn/while/stacked_rnn_cells/" + c + n for c in ("lstm_cell/", "gru_cell/")
+      for n in ("kernel:0", "recurrent_kernel:0", "bias:0")],
+     [[-0.20036, -0.424645, -0.46042], [-0.196162, -0.420961, -0.457769]],
+     [-0.015918, 0.241262, 0.390148]),
+]
+
+
+@pytest.mark.parametrize("make, names, last, grad", _DYNAMIC)
+def test_keras_cells_in_dynamic_rnn_as_tf(make, names, last, grad):
+    # TF 1.15 told users that tf.nn.rnn_cell.LSTMCell "will be replaced by"
+    # tf.keras.layers.LSTMCell: tf.nn.dynamic_rnn runs keras cells too
+    x_value = np.sin(np.arange(2 * 4 * 3) * 0.5).reshape(2, 4, 3).astype(np.float32)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4, 3])
+        out, state = tf.nn.dynamic_rnn(eval(make), x, dtype=tf.float32)
+        assert [v.name for v in tf.global_variables()] == names
+        if make == "L.GRUCell(2)":   # (a single state is a tensor, as TF's)
+            assert state.shape.as_list() == [None, 2]
+        grad_t = tf.gradients(tf.reduce_sum(out), x)[0]
+        with tf.Session() as sess:
+            sess.run([v.assign((np.sin(np.arange(np.prod(v.shape.as_list())) * 0.7 + i)
+                                * 0.5).reshape(v.shape.as_list()))
+                      for i, v in enumerate(tf.global_variables())])
+            got, g = sess.run([out, grad_t], {x: x_value})
+        np.testing.assert_allclose(got[:, -1], last, atol=2e-6)
+        np.testing.assert_allclose(g[0, 0], grad, atol=2e-6)

@@ -34,7 +34,20 @@ from .keras_stateful import RecurrentBase
 __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
 
-class BuiltinCell(Gated):
+class InitialState:
+    """Keras's zero states of a cell (``get_initial_state``), which TF's RNN functions
+    (``tf.nn.dynamic_rnn``) also ask for as ``zero_state``."""
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        if inputs is not None:
+            batch_size, dtype = _t.shape(inputs)[0], inputs.dtype
+        return _zeros(self.state_size, batch_size, np.dtype(dtype or K.floatx()))
+
+    def zero_state(self, batch_size, dtype):
+        return self.get_initial_state(batch_size=batch_size, dtype=dtype)
+
+
+class BuiltinCell(InitialState, Gated):
     """A keras cell: ``call(inputs, states) -> (output, new states)`` for one step."""
 
     @property
@@ -47,12 +60,13 @@ class BuiltinCell(Gated):
         self.make_weights(known_size(input_shape, -1, f"{self.name!r}", "feature"))
 
     def call(self, inputs, states, training=None):
-        states = list(states) if isinstance(states, (list, tuple)) else [states]
+        listed = isinstance(states, (list, tuple))   # (keras: a tensor gives a tensor)
+        states = list(states) if listed else [states]
         if self.gates == 4:
             out, (h, c) = self.step(inputs, tuple(states))
             return out, [h, c]
         out, h = self.step(inputs, states[0])
-        return out, [h]
+        return out, [h] if listed else h
 
 
 class SimpleRNNCell(BuiltinCell, SimpleStep):
@@ -67,7 +81,7 @@ class GRUCell(BuiltinCell, GRUStep):
     pass
 
 
-class StackedRNNCells(Layer):
+class StackedRNNCells(InitialState, Layer):
     """Cells run one after the other at each step: each reads the output of the one
     before; the states are the cells' states in order."""
 
@@ -205,6 +219,13 @@ def _draw_masks(cell, x, training):
     return _t.zeros_like(x[:, :1]) + _t.zeros([_output_size(cell)], x.dtype)
 
 
+def _zeros(size, batch, dtype):
+    """Zeros [batch, n] for each size of ``size``, nested as it is (keras's states)."""
+    if isinstance(size, (list, tuple)):
+        return type(size)(_zeros(part, batch, dtype) for part in size)
+    return _t.zeros([batch, size], dtype)
+
+
 def _output_size(cell):
     size = getattr(cell, "output_size", None)
     if size is not None:
@@ -226,5 +247,5 @@ def _pack(structure, flat):
 
 def _take(structure, items):
     if isinstance(structure, (list, tuple)):
-        return [_take(part, items) for part in structure]
+        return type(structure)(_take(part, items) for part in structure)
     return next(items)
