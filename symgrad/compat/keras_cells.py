@@ -22,6 +22,8 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import tracing as _t
@@ -149,13 +151,8 @@ class RNN(RecurrentBase, Layer):
             raise ValueError(f"RNN {self.name!r}: initial_state has {len(states)} tensors; "
                              f"the cell has {len(sizes)} states ({self.cell.state_size})")
         _draw_masks(self.cell, x[:, 0, :], training)
-
-        def step(x_t, flat_states):
-            out, new = _step(self.cell, x_t, _pack(self.cell.state_size, flat_states),
-                             training)
-            return out, _flat(new)
         last, outputs, states = keras_loop(
-            step, x, states, go_backwards=self.go_backwards, mask=mask,
+            functools.partial(self._flat_step, training), x, states, go_backwards=self.go_backwards, mask=mask,
             zero_output_for_mask=self.zero_output_for_mask)
         self.keep_states(states)
         out = last
@@ -165,6 +162,11 @@ class RNN(RecurrentBase, Layer):
             return out
         nested = _pack(self.cell.state_size, states)
         return [out] + (list(nested) if isinstance(nested, (list, tuple)) else [nested])
+
+    def _flat_step(self, training, x_t, flat_states):
+        """The cell's step with its states flat, as ``K.rnn`` hands them."""
+        out, new = _step(self.cell, x_t, _pack(self.cell.state_size, flat_states), training)
+        return out, _flat(new)
 
     def _sublayers(self):
         return [self.cell]

@@ -191,15 +191,16 @@ class Recurrent(RecurrentBase, Gated):
             state = (zeros, zeros) if self.gates == 4 else zeros
         if self.time_major:
             mask = _t.transpose(mask, [1, 0])
-
-        def step(x_t, states):
-            out, new = self.step(x_t, tuple(states) if self.gates == 4 else states[0])
-            return out, list(new) if isinstance(new, tuple) else [new]
         last, outputs, states = keras_loop(
-            step, x, list(state) if isinstance(state, tuple) else [state],
+            self._listed_step, x, list(state) if isinstance(state, tuple) else [state],
             go_backwards=self.go_backwards, mask=mask,
             zero_output_for_mask=self.zero_output_for_mask)
         return last, outputs, tuple(states) if self.gates == 4 else states[0]
+
+    def _listed_step(self, x_t, states):
+        """``step`` with the states as a list, as ``K.rnn`` hands them."""
+        out, new = self.step(x_t, tuple(states) if self.gates == 4 else states[0])
+        return out, list(new) if isinstance(new, tuple) else [new]
 
 
 def _gate_masks(like, rate, gates, training):
