@@ -152,7 +152,8 @@ class RNN(RecurrentBase, Layer):
                              f"the cell has {len(sizes)} states ({self.cell.state_size})")
         _draw_masks(self.cell, x[:, 0, :], training)
         last, outputs, states = keras_loop(
-            functools.partial(self._flat_step, training), x, states, go_backwards=self.go_backwards, mask=mask,
+            functools.partial(self._flat_step, training), x, states,
+            go_backwards=self.go_backwards, mask=mask,
             zero_output_for_mask=self.zero_output_for_mask)
         self.keep_states(states)
         out = last
