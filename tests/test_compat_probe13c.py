@@ -349,6 +349,8 @@ def test_cells_called_directly_names_and_refusals_as_tf():
         for bad in (3, object()):
             with pytest.raises(ValueError, match="Argument `cell` should have a `call`"):
                 L.RNN(bad)
+        with pytest.raises(TypeError, match="dynamic_rnn"):   # (TF cells: not here)
+            L.RNN(tf.nn.rnn_cell.LSTMCell(2))
 
 
 _IMAGES = np.sin(np.arange(2 * 2 * 6 * 6)).reshape(2, 2, 6, 6).astype(np.float32)

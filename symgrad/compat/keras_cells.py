@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import tracing as _t
 from . import keras_backend as K
+from . import rnn as _rnn
 from .keras_backend_rnn import rnn as keras_loop
 from .keras_layers import Layer, known_size, takes_argument, unbuilt_copy
 from .keras_rnn import Gated, GRUStep, LSTMStep, SimpleStep
@@ -183,6 +184,11 @@ def fresh_cell(cell):
 
 
 def _check_cell(cell):
+    if isinstance(cell, _rnn.RNNCell):
+        raise TypeError(f"tf.keras.layers.RNN: {type(cell).__name__} of tf.nn.rnn_cell is "
+                        "not supported inside keras's RNN; run it with "
+                        "tf.nn.dynamic_rnn(cell, inputs, dtype=tf.float32), or use "
+                        "tf.keras.layers.LSTMCell, GRUCell or SimpleRNNCell")
     if not callable(getattr(cell, "call", None)):
         raise ValueError(f"Argument `cell` should have a `call` method. The RNN was "
                          f"passed: cell={cell!r}")
