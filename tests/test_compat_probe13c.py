@@ -719,3 +719,20 @@ def test_keras_cells_in_dynamic_rnn_as_tf(make, names, last, grad):
             got, g = sess.run([out, grad_t], {x: x_value})
         np.testing.assert_allclose(got[:, -1], last, atol=2e-6)
         np.testing.assert_allclose(g[0, 0], grad, atol=2e-6)
+
+
+@pytest.mark.parametrize("make", [
+    "L.RNN(L.LSTMCell(2), time_major=True, return_sequences=True)",
+    "L.LSTM(2, time_major=True, return_sequences=True)"])
+def test_masks_of_time_major_inputs_as_tf(make):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, None, 2])
+        layer = eval(make)
+        y = layer(L.Masking()(x))
+        sess = K.get_session()
+        sess.run([v.assign((np.sin(np.arange(np.prod(v.shape.as_list())) * 0.7 + i) * 0.5)
+                           .reshape(v.shape.as_list())) for i, v in enumerate(layer.weights)])
+        got = sess.run(y, {x: _X.transpose(1, 0, 2)})
+    np.testing.assert_allclose(got.ravel()[:12], [
+        0.072795, -0.0355, 0, 0, 0.018704, -0.078615, 0.072795, -0.0355, 0.002815,
+        -0.065871, -0.168017, -0.228274], atol=2e-6)

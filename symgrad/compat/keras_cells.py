@@ -152,6 +152,8 @@ class RNN(RecurrentBase, Layer):
             raise ValueError(f"RNN {self.name!r}: initial_state has {len(states)} tensors; "
                              f"the cell has {len(sizes)} states ({self.cell.state_size})")
         _draw_masks(self.cell, x[:, 0, :], training)
+        if mask is not None and self.time_major:   # (the mask of time-major inputs)
+            mask = _t.transpose(mask, [1, 0])
         last, outputs, states = keras_loop(
             functools.partial(self._flat_step, training), x, states,
             go_backwards=self.go_backwards, mask=mask,
