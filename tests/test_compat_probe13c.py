@@ -736,3 +736,31 @@ def test_masks_of_time_major_inputs_as_tf(make):
     np.testing.assert_allclose(got.ravel()[:12], [
         0.072795, -0.0355, 0, 0, 0.018704, -0.078615, 0.072795, -0.0355, 0.002815,
         -0.065871, -0.168017, -0.228274], atol=2e-6)
+
+
+class _ContextCell(L.Layer):
+    """A cell reading ``constants`` (keras's attention decoders)."""
+
+    def __init__(self, units, **kwargs):
+        self.units, self.state_size = units, units
+        super().__init__(**kwargs)
+
+    def build(self, input_shape):
+        self.k = self.add_weight(name="k", shape=(input_shape[-1], self.units),
+                                 initializer="ones")
+        self.built = True
+
+    def call(self, inputs, states, constants):
+        h = K.tanh(K.dot(inputs, self.k) + states[0] + K.mean(constants[0], axis=1))
+        return h, [h]
+
+
+def test_rnn_hands_constants_to_the_cell_as_tf():
+    with tf.Graph().as_default():
+        x, c = keras.Input(shape=(3, 2)), keras.Input(shape=(5, 3))
+        model = keras.Model([x, c], L.RNN(_ContextCell(3))(x, constants=c))
+        assert model.count_params() == 6
+        got = model.predict([np.sin(np.arange(12)).reshape(2, 3, 2).astype(np.float32),
+                             np.cos(np.arange(30)).reshape(2, 5, 3).astype(np.float32)])
+        np.testing.assert_allclose(got, [[-0.516093, -0.546852, -0.668664],
+                                         [-0.623423, -0.689276, -0.621179]], atol=2e-6)

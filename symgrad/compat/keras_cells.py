@@ -8,7 +8,8 @@ The RNN builds its cell in its own name scope under the cell's name
 starts from zero states (or ``initial_state=``) and runs keras's loop
 (``keras_backend_rnn.rnn``: masks, ``go_backwards``).  With ``return_state`` the
 output is followed by the final states, nested as the cell's ``state_size`` (a stack
-of an LSTM cell gives ``[h, c]`` for it).  The cells' ``dropout`` masks are drawn once
+of an LSTM cell gives ``[h, c]`` for it); ``constants=`` go to a cell whose ``call``
+takes them (an attention decoder's).  The cells' ``dropout`` masks are drawn once
 per sequence, as keras's; ``stateful=True`` as ``keras_stateful`` says.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
@@ -103,11 +104,11 @@ class StackedRNNCells(InitialState, Layer):
             _build(cell, shape)
             shape = shape[:-1] + (_output_size(cell),)
 
-    def call(self, inputs, states, training=None):
+    def call(self, inputs, states, constants=None, training=None):
         nested = _pack(self.state_size, _flat(states))
         new = []
         for cell, state in zip(self.cells, nested):
-            inputs, state = _step(cell, inputs, state, training)
+            inputs, state = _step(cell, inputs, state, training, constants)
             new.append(state)
         return inputs, _pack(self.state_size, _flat(new))
 
@@ -142,7 +143,7 @@ class RNN(RecurrentBase, Layer):
     def state_sizes(self):
         return _flat(self.cell.state_size)
 
-    def call(self, inputs, initial_state=None, training=None, mask=None):
+    def call(self, inputs, initial_state=None, constants=None, training=None, mask=None):
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
         sizes = _flat(self.cell.state_size)
         states = self.start_states(None if initial_state is None else _flat(initial_state))
@@ -155,7 +156,7 @@ class RNN(RecurrentBase, Layer):
         if mask is not None and self.time_major:   # (the mask of time-major inputs)
             mask = _t.transpose(mask, [1, 0])
         last, outputs, states = keras_loop(
-            functools.partial(self._flat_step, training), x, states,
+            functools.partial(self._flat_step, training, constants), x, states,
             go_backwards=self.go_backwards, mask=mask,
             zero_output_for_mask=self.zero_output_for_mask)
         self.keep_states(states)
@@ -167,9 +168,10 @@ class RNN(RecurrentBase, Layer):
         nested = _pack(self.cell.state_size, states)
         return [out] + (list(nested) if isinstance(nested, (list, tuple)) else [nested])
 
-    def _flat_step(self, training, x_t, flat_states):
+    def _flat_step(self, training, constants, x_t, flat_states):
         """The cell's step with its states flat, as ``K.rnn`` hands them."""
-        out, new = _step(self.cell, x_t, _pack(self.cell.state_size, flat_states), training)
+        out, new = _step(self.cell, x_t, _pack(self.cell.state_size, flat_states), training,
+                         constants)
         return out, _flat(new)
 
     def _sublayers(self):
@@ -209,10 +211,14 @@ def _build(cell, step_shape):
     cell.built = True
 
 
-def _step(cell, x, states, training):
-    """One step of ``cell`` (its states a list, as keras hands them)."""
+def _step(cell, x, states, training, constants=None):
+    """One step of ``cell`` (its states a list, as keras hands them; ``constants``, a
+    list, to a cell whose call takes them: keras's attention cells)."""
     states = list(states) if isinstance(states, (list, tuple)) else [states]
     kwargs = {"training": training} if takes_argument(cell.call, "training") else {}
+    if constants is not None and takes_argument(cell.call, "constants"):
+        kwargs["constants"] = list(constants) if isinstance(constants, (list, tuple)) \
+            else [constants]
     with _t.get_default_graph().name_scope(cell.name):
         out, new = cell.call(x, states, **kwargs)
     return out, new
