@@ -21,6 +21,13 @@ and no ``updates``, but its weights are still in TRAINABLE_VARIABLES: freeze it 
 ``minimize(loss, var_list=model.trainable_weights)``.  A layer takes the dtype of
 the first input it is called on (float64 in, float64 weights), as TF1 keras does.
 
+Keras masks (``Masking``, ``Embedding(mask_zero=True)``) travel with the tensors
+(``K.mask_of``): a call whose ``call`` takes ``mask`` gets its input's; the output's
+is ``compute_mask``'s for a layer that ``supports_masking`` (or defines
+``compute_mask``), and none otherwise -- TF1 keras drops a mask silently where a layer
+does not support it.  ``ChannelsLast`` is the base of the image layers that also take
+``data_format="channels_first"``.
+
 Sits in ``compat``; imports ``tracing``, ``compat``'s keras_backend, keras_objects,
 tensor and variables.
 
