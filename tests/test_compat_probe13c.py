@@ -764,3 +764,30 @@ def test_rnn_hands_constants_to_the_cell_as_tf():
                              np.cos(np.arange(30)).reshape(2, 5, 3).astype(np.float32)])
         np.testing.assert_allclose(got, [[-0.516093, -0.546852, -0.668664],
                                          [-0.623423, -0.689276, -0.621179]], atol=2e-6)
+
+
+# (the layer; TF's losses of 3 SGD(0.5) steps, the kernel's and recurrent kernel's
+# first numbers after)
+_RNN_CONSTRAINTS = [
+    ("L.LSTM(2, kernel_constraint=keras.constraints.max_norm(0.5), "
+     "recurrent_constraint='non_neg', bias_constraint=keras.constraints.unit_norm())",
+     [1.1328185, 1.0056503, 1.0022604], [0.000487, 0.317047, 0.415691, 0.325793],
+     [0.420893, 0.495494, 0.33776, 0.020167]),
+    ("L.RNN(L.GRUCell(2, kernel_constraint='non_neg'))",
+     [1.0987643, 1.0053278, 0.9948514], [0.000125, 0.324104, 0.493926, 0.430897],
+     [0.420145, 0.497525, 0.337766, 0.020746]),
+]
+
+
+@pytest.mark.parametrize("make, losses, kernel, recurrent", _RNN_CONSTRAINTS)
+def test_recurrent_constraints_apply_after_each_step_as_tf(make, losses, kernel, recurrent):
+    x = np.sin(np.arange(12)).reshape(2, 3, 2).astype(np.float32)
+    with tf.Graph().as_default():
+        model = keras.Sequential([L.InputLayer(input_shape=(3, 2)), eval(make), L.Dense(1)])
+        model.compile(keras.optimizers.SGD(0.5), "mse")
+        _fill(model)
+        got = [model.train_on_batch(x, np.array([[1.], [-1.]], np.float32))
+               for _ in range(3)]
+        np.testing.assert_allclose(got, losses, rtol=2e-6)
+        np.testing.assert_allclose(model.get_weights()[0].ravel()[:4], kernel, atol=2e-6)
+        np.testing.assert_allclose(model.get_weights()[1].ravel()[:4], recurrent, atol=2e-6)

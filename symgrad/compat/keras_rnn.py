@@ -92,6 +92,7 @@ class Gated(Layer):
         self._inits = [_objects.get_initializer(i) for i in (
             kernel_initializer, recurrent_initializer, bias_initializer)]
         self._regularizers = (kernel_regularizer, recurrent_regularizer, bias_regularizer)
+        self._constraints = (kernel_constraint, recurrent_constraint, bias_constraint)
         self.reset_after = bool(reset_after) and self.gates == 3
         # (keras clips both rates to [0, 1]; a rate of 0 draws no mask)
         self.dropout = min(1.0, max(0.0, float(dropout)))
@@ -103,16 +104,17 @@ class Gated(Layer):
         name scope open."""
         width = self.units * self.gates
         kernel_init, recurrent_init, bias_init = self._inits
+        regularizers, constraints = self._regularizers, self._constraints
         self.kernel = self.add_weight("kernel", (depth, width), initializer=kernel_init,
-                                      regularizer=self._regularizers[0])
+                                      regularizer=regularizers[0], constraint=constraints[0])
         self.recurrent_kernel = self.add_weight(
             "recurrent_kernel", (self.units, width), initializer=recurrent_init,
-            regularizer=self._regularizers[1])
+            regularizer=regularizers[1], constraint=constraints[1])
         self.bias = None
         if self.use_bias:
             shape = (2, width) if self.reset_after else (width,)
             self.bias = self.add_weight("bias", shape, initializer=self._bias_init(
-                bias_init), regularizer=self._regularizers[2])
+                bias_init), regularizer=regularizers[2], constraint=constraints[2])
 
     def draw_masks(self, x, training):
         """Keras's dropout masks for a sequence whose steps are like ``x`` [batch,
