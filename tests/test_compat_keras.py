@@ -340,11 +340,11 @@ def test_merges_reshape_embedding_and_lambda():
 
 
 @pytest.mark.parametrize("line, words", [
-    ("tf.keras.layers.SimpleRNNCell(2)", ["tf.keras.layers.SimpleRNNCell", "dynamic_rnn"]),
+    ("tf.keras.layers.CuDNNLSTM(2)", ["tf.keras.layers.CuDNNLSTM", "LSTM("]),
     ("tf.keras.datasets.mnist.load_data()", ["tf.keras.datasets", "numpy"]),
     ("tf.keras.callbacks.ModelCheckpoint('w.h5')", ["tf.keras.callbacks.ModelCheckpoint",
                                                   "LambdaCallback"]),
-    ("tf.keras.layers.LocallyConnected2D(3, 3)", ["tf.keras.layers.LocallyConnected2D",
+    ("tf.keras.layers.AdditiveAttention()", ["tf.keras.layers.AdditiveAttention",
                                                   "tf.layers"]),
     ("tf.keras.Sequential([tf.keras.layers.Dense(1)]).fit_generator",
      ["tf.keras.Model.fit_generator", "train_on_batch"]),
@@ -427,7 +427,7 @@ def test_keras_as_a_simplified_interface_to_tensorflow():
     ("from symgrad.compat.v1.keras.optimizers import Ftrl", ["tf.keras.optimizers.Ftrl",
                                                             "RMSprop"]),
     ("from symgrad.compat.v1.keras.layers import CuDNNLSTM", ["tf.keras.layers.CuDNNLSTM",
-                                                        "dynamic_rnn"]),
+                                                        "recurrent_activation"]),
     ("from symgrad.compat.v1.keras.callbacks import ModelCheckpoint",
      ["tf.keras.callbacks.ModelCheckpoint"]),
     ("from symgrad.compat.v1.keras.metrics import Accuracy", ["metric objects",

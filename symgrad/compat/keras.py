@@ -1,14 +1,16 @@
 """``tf.keras`` for TF1 graph-mode programs: what they use inside a ``tf.Session``.
 
 Layers called on tensors (``keras_layers``, ``keras_core``, ``keras_merge``,
-``keras_rnn``, ``keras_wrappers``, ``keras_more_layers``), ``Sequential``/``Model`` called on tensors
+``keras_rnn``, ``keras_cells``, ``keras_wrappers``, ``keras_more_layers``,
+``keras_local``),
+``Sequential``/``Model`` called on tensors
 (``keras_models``), ``activations``, ``initializers``, ``regularizers``, ``losses``,
 ``metrics`` as functions (``keras_objects``), ``constraints`` (``keras_constraints``),
-``backend`` (``keras_backend`` and the ``K.*`` ops below), ``utils.to_categorical``
+``backend`` (``keras_backend``, ``K.rnn`` and the ``K.*`` ops below), ``utils.to_categorical``
 and ``preprocessing.sequence.pad_sequences``, the training loop (``compile``, ``fit``:
 ``keras_training``, ``optimizers``, ``callbacks``); ``from symgrad.compat.v1.keras.layers
 import Dense`` imports too.  Everything else of ``tf.keras`` (``datasets``,
-``RNN``, saving models...) raises an
+``CuDNNLSTM``, saving models...) raises an
 AttributeError (an ImportError when imported) that names it and says what to use
 (``runtime.MISSING``).
 
@@ -28,15 +30,18 @@ from ..differentiate import gradients as _gradients
 from ..tracing import nn as _nn
 from . import keras_backend as K
 from . import keras_constraints as _constraints
+from . import keras_cells as _cells
 from . import keras_core as _core
 from . import keras_conv_more as _conv_more
 from . import keras_conv_rnn as _conv_rnn
+from . import keras_local as _local
 from . import keras_merge as _merge
 from . import keras_more_layers as _more
 from . import keras_text as _text
 from . import keras_rnn as _keras_rnn
 from . import keras_wrappers as _wrappers
 from . import keras_backend_ops as _backend_ops
+from .keras_backend_rnn import rnn as _keras_rnn_loop
 from . import keras_callbacks as _keras_callbacks
 from . import keras_optimizers as _keras_optimizers
 from . import keras_optimizers_more as _optimizers_more
@@ -49,9 +54,10 @@ from .runtime import MISSING, missing, namespace
 from .v1_ops import _no_bool
 from .tensor import constant
 
-_RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM, GRU and Bidirectional; "
-        "for the others use tf.nn.rnn_cell.LSTMCell (GRUCell, MultiRNNCell) with "
-        "tf.nn.dynamic_rnn")
+_RNN = ("of keras's recurrent layers symgrad has SimpleRNN, LSTM, GRU, Bidirectional and "
+        "RNN with SimpleRNNCell, LSTMCell, GRUCell or StackedRNNCells; for the CuDNN "
+        "layers' formulas use LSTM(recurrent_activation='sigmoid') or "
+        "GRU(reset_after=True, recurrent_activation='sigmoid')")
 MISSING.update({
     "keras": "of tf.keras, symgrad has the layers called on tensors inside a tf.Session "
              "(tf.keras.layers.Dense, Conv2D, ...), Sequential and Model called on tensors, "
@@ -81,8 +87,7 @@ for _name in ("ModelCheckpoint", "TensorBoard", "CSVLogger", "ReduceLROnPlateau"
         "of tf.keras.callbacks symgrad has Callback, History, LambdaCallback, EarlyStopping, "
         "TerminateOnNaN and LearningRateScheduler; do the rest in a LambdaCallback "
         "(on_epoch_end=...), e.g. tf.train.Saver(model.weights).save(K.get_session(), path)")
-for _name in ("RNN", "CuDNNLSTM", "CuDNNGRU", "LSTMCell", "GRUCell", "SimpleRNNCell",
-              "StackedRNNCells"):
+for _name in ("CuDNNLSTM", "CuDNNGRU"):
     MISSING["keras.layers." + _name] = _RNN
 
 
@@ -195,15 +200,17 @@ BACKEND_OPS = dict(
 )
 backend = namespace("keras.backend", **BACKEND_OPS, **_backend_ops.BACKEND_MORE, **{n: getattr(K, n) for n in (
     "get_session", "set_session", "clear_session", "learning_phase", "set_learning_phase",
-    "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format", "get_value",
+    "epsilon", "set_epsilon", "floatx", "set_floatx", "image_data_format",
+    "set_image_data_format", "get_value",
     "set_value", "batch_get_value", "batch_set_value", "int_shape", "cast_to_floatx",
     "variable", "function", "get_uid", "reset_uids")},
     eval=K.get_value, count_params=lambda x: int(np.prod(_t.as_tensor(x).shape)),
-    placeholder=_placeholder)
+    placeholder=_placeholder, rnn=_keras_rnn_loop)
 
 layers = namespace("keras.layers", Layer=Layer, InputLayer=InputLayer, Input=Input,
                    **{n: getattr(m, n) for m in (_core, _merge, _keras_rnn, _wrappers,
-                                                    _more, _conv_more, _conv_rnn)
+                                                    _more, _conv_more, _conv_rnn, _cells,
+                                                    _local)
                       for n in m.__all__})
 activations = namespace("keras.activations", get=_objects.get_activation,
                         **_objects.ACTIVATIONS)

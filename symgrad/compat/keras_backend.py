@@ -40,11 +40,12 @@ _SETTINGS = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channel
 
 class KerasState:
     """What keras keeps per graph: name counts, the learning phase, its variables and
-    the record of layer calls (for ``tf.keras.Model`` to replay)."""
+    the record of layer calls (for ``tf.keras.Model`` to replay) and the masks layers
+    gave their outputs."""
 
     def __init__(self):
         self.uids, self.phase, self.fixed_phase = {}, None, None
-        self.variables, self.calls, self.inputs = [], {}, {}
+        self.variables, self.calls, self.inputs, self.masks = [], {}, {}, {}
 
 
 def state():
@@ -54,6 +55,20 @@ def state():
     if found is None:
         found = _STATES[graph] = KerasState()
     return found
+
+
+def mask_of(tensor):
+    """The keras mask a layer gave ``tensor`` (boolean, [batch, time]), or None."""
+    found = state().masks.get(id(tensor))
+    return found[1] if found is not None and found[0] is tensor else None
+
+
+def set_mask(tensor, mask):
+    """Record ``mask`` as ``tensor``'s keras mask (None: it has none)."""
+    if mask is None:
+        state().masks.pop(id(tensor), None)
+    else:
+        state().masks[id(tensor)] = (tensor, mask)   # (kept, so that the id stays its own)
 
 
 def snake_case(name):
@@ -168,6 +183,15 @@ def set_floatx(value):
 
 def image_data_format():
     return _SETTINGS["image_data_format"]
+
+
+def set_image_data_format(data_format):
+    """``K.set_image_data_format``: the default ``data_format`` of the image layers made
+    afterwards."""
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"set_image_data_format: {data_format!r}; use 'channels_last' or "
+                         "'channels_first'")
+    _SETTINGS["image_data_format"] = data_format
 
 
 def get_value(x):

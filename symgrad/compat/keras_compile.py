@@ -94,18 +94,31 @@ def _per_output(value, outputs, what):
     return [value] * len(outputs)
 
 
-def _batch_mean(values):
-    return _t.reduce_mean(values) if values.ndim else values
-
-
-def _weighted_mean(values, weights):
-    """Keras's SUM_OVER_BATCH_SIZE: ``sum(loss * sample weight) / number of losses``
-    (the weights, one per sample, fed as ones when none are given)."""
+def _batch_mean(values, mask=None):
+    """The mean of a metric's values (over the steps the output's mask keeps)."""
     if not values.ndim:
         return values
-    w = _t.reshape(weights, [-1] + [1] * (values.ndim - 1)) if values.ndim > 1 else weights
+    if mask is None:
+        return _t.reduce_mean(values)
+    kept = _t.cast(mask, values.dtype)
+    return _t.reduce_sum(values * kept) / _t.reduce_sum(kept)
+
+
+def _weighted_mean(values, weights, mask=None):
+    """Keras's SUM_OVER_BATCH_SIZE: ``sum(loss * sample weight) / number of losses``
+    (the weights, one per sample, fed as ones when none are given).  Where the output
+    has a keras mask, a masked loss weighs 0 and a kept one ``size / kept`` (keras's
+    ``apply_valid_mask``), so the result is the mean over the kept steps."""
+    if not values.ndim:
+        return values
+    w = weights if weights.ndim == values.ndim else \
+        _t.reshape(weights, [-1] + [1] * (values.ndim - 1))   # (temporal: [batch, time])
     size = _t.cast(_t.size(values), values.dtype)
-    return _t.reduce_sum(values * _t.cast(w, values.dtype)) / size
+    w = _t.cast(w, values.dtype)
+    if mask is not None:
+        kept = _t.cast(mask, values.dtype)
+        w = w * kept * (_t.cast(_t.size(kept), values.dtype) / _t.reduce_sum(kept))
+    return _t.reduce_sum(values * w) / size
 
 
 def relevant_updates(model):
@@ -133,10 +146,12 @@ def _belongs(update, wanted, keras_inputs):
     return not saw_input
 
 
-def build(model, optimizer, loss, metrics, loss_weights):
+def build(model, optimizer, loss, metrics, loss_weights, temporal=False):
     """The graph of ``compile``: targets, total loss, metric means, training op.  An
     output whose loss is None (``compile(loss=None)`` with ``model.add_loss``, as
-    Keras's variational autoencoder) gets no target, no loss and no metrics."""
+    Keras's variational autoencoder) gets no target, no loss and no metrics.  With
+    ``temporal`` (``sample_weight_mode="temporal"``) the sample weights are fed per
+    sample and step, [batch, time]."""
     outputs = model.outputs
     losses = [None if l is None else _objects.get_loss(l)
               for l in _per_output(loss, outputs, "loss")]
@@ -153,9 +168,10 @@ def build(model, optimizer, loss, metrics, loss_weights):
         shape = (None,) * (out.ndim - 1) + ((1,) if sparse else (None,))  # (Keras's targets)
         target = as_tf1(_t.placeholder(out.dtype, shape, name=layer + "_target"))
         targets.append(target)
-        sample_weights.append(as_tf1(_t.placeholder(out.dtype, (None,),
-                                                    name=layer + "_sample_weights")))
-        parts.append(_weighted_mean(loss_fn(target, out), sample_weights[-1]) * w)
+        sample_weights.append(as_tf1(_t.placeholder(
+            out.dtype, (None, None) if temporal else (None,), name=layer + "_sample_weights")))
+        parts.append(_weighted_mean(loss_fn(target, out), sample_weights[-1],
+                                    K.mask_of(out)) * w)
         if len(outputs) > 1:
             names.append(prefix + "loss")
             values.append(parts[-1] / w if w else parts[-1])
@@ -163,7 +179,7 @@ def build(model, optimizer, loss, metrics, loss_weights):
         for identifier in (entry if isinstance(entry, (list, tuple)) else [entry]):
             name, fn = _metric(identifier, loss_fn, out)
             names.append(prefix + name)
-            values.append(_batch_mean(fn(target, out)))
+            values.append(_batch_mean(fn(target, out), K.mask_of(out)))
     terms = parts + list(model.losses)   # (Keras: total_loss += ...)
     if not terms:
         raise ValueError("compile(loss=...): give the loss ('mse', "
@@ -176,7 +192,8 @@ def build(model, optimizer, loss, metrics, loss_weights):
     updates = relevant_updates(model)
     train_op = group(step, *updates) if updates else step
     found = Compiled(targets, total, names, values, train_op, optimizer)
-    found.sample_weights, found.sparse = sample_weights, [
+    found.sample_weights, found.temporal = sample_weights, temporal
+    found.sparse = [
         getattr(f, "__name__", "") == "sparse_categorical_crossentropy" for f in losses
         if f is not None]
     return found

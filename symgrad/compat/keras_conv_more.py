@@ -103,7 +103,7 @@ class DepthwiseConv2D(_Depthwise):
         super().__init__(1, kernel_size, strides, padding, data_format, dilation_rate,
                          depth_multiplier, activation, use_bias, **kwargs)
 
-    def call(self, inputs):
+    def last(self, inputs):
         out = self._convolve(inputs, self.depthwise_kernel, None, self.strides,
                              self.dilation_rate)
         return self._finish(out)
@@ -113,7 +113,7 @@ class SeparableConv2D(_Depthwise):
     """``activation(separable_conv2d(inputs, depthwise, pointwise) + bias)`` on
     [N, H, W, C]."""
 
-    def call(self, inputs):
+    def last(self, inputs):
         out = self._convolve(inputs, self.depthwise_kernel, self.pointwise_kernel,
                              self.strides, self.dilation_rate)
         return self._finish(out)
@@ -123,7 +123,7 @@ class SeparableConv1D(_Depthwise):
     """``SeparableConv2D`` on [N, W, C] (a height of 1)."""
     rank = 1
 
-    def call(self, inputs):
+    def last(self, inputs):
         depthwise = _t.expand_dims(self.depthwise_kernel, 0)
         pointwise = _t.expand_dims(self.pointwise_kernel, 0)
         out = self._convolve(_t.expand_dims(inputs, 1), depthwise, pointwise,

@@ -59,6 +59,9 @@ class ConvLSTM2D(_Conv):
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          activation, use_bias, kernel_initializer=kernel_initializer,
                          bias_initializer=bias_initializer, **kwargs)
+        if self.data_format == "channels_first":
+            raise ValueError("ConvLSTM2D: data_format='channels_first' is not supported; "
+                             "give [batch, time, rows, cols, channels] (tf.transpose)")
         self.rank = 2
         self.recurrent_activation = _objects.get_activation(recurrent_activation)
         self.recurrent_initializer = _objects.get_initializer(recurrent_initializer)
@@ -127,7 +130,7 @@ class Conv3D(_Conv):
     """``activation(conv3d(inputs, kernel) + bias)`` on [N, D, H, W, C]."""
     rank = 3
 
-    def call(self, inputs):
+    def last(self, inputs):
         return self._finish(conv3d(inputs, self.kernel, (1,) + self.strides + (1,),
                                    self.padding, dilations=(1,) + self.dilation_rate + (1,)))
 

@@ -28,7 +28,7 @@ from . import keras_backend as K
 from . import keras_objects as _objects
 from . import layers as _layers
 from . import rows as _rows
-from .keras_layers import Layer, known_size
+from .keras_layers import ChannelsLast, Layer, image_format, known_size
 
 __all__ = ["AveragePooling1D", "AveragePooling2D", "AvgPool1D", "AvgPool2D",
            "BatchNormalization", "Conv1D", "Conv2D", "Conv2DTranspose", "Dense", "Dropout",
@@ -54,11 +54,13 @@ class _Kernel(Layer):
         self.kernel = self.bias = None
 
     def _make(self, kernel_shape, units):
+        """``kernel`` and (``use_bias``) ``bias`` of ``units`` numbers (or that shape)."""
         self.kernel = self.add_weight("kernel", kernel_shape, initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (units,), initializer=self.bias_initializer,
+            shape = tuple(units) if isinstance(units, tuple) else (units,)
+            self.bias = self.add_weight("bias", shape, initializer=self.bias_initializer,
                                         regularizer=self.bias_regularizer,
                                         constraint=self.bias_constraint)
 
@@ -70,6 +72,7 @@ class _Kernel(Layer):
 
 class Dense(_Kernel):
     """``activation(inputs @ kernel + bias)`` (over the last axis of any rank >= 2)."""
+    supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, **kwargs):
         if int(units) <= 0:
@@ -90,11 +93,11 @@ class Dense(_Kernel):
         return self._finish(out)
 
 
-class _Conv(_Kernel):
+class _Conv(ChannelsLast, _Kernel):
     rank = 2
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
-                 data_format="channels_last", dilation_rate=1, activation=None,
+                 data_format=None, dilation_rate=1, activation=None,
                  use_bias=True, **kwargs):
         super().__init__(activation, use_bias, **kwargs)
         n, what = self.rank, type(self).__name__
@@ -102,17 +105,15 @@ class _Conv(_Kernel):
         self.kernel_size = _layers.int_tuple(kernel_size, f"{what}(kernel_size)", n)
         self.strides = _layers.int_tuple(strides, f"{what}(strides)", n)
         self.dilation_rate = _layers.int_tuple(dilation_rate, f"{what}(dilation_rate)", n)
-        self.padding, self.data_format = _layers.padding_name(padding), data_format
-        if data_format not in ("channels_last", None):
-            raise ValueError(f"{what}: symgrad supports data_format='channels_last'")
+        self.padding = _layers.padding_name(padding)
+        self.data_format = image_format(data_format, what)
 
     def build(self, input_shape):
         if len(input_shape) != self.rank + 2:
             raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
                              f"{tuple(input_shape)}; it needs rank {self.rank + 2} "
                              "(batch, spatial axes..., channels)")
-        channels = known_size(input_shape, -1, f"{self.name!r}", "channel")
-        self._make(self._kernel_shape(channels), self.filters)
+        self._make(self._kernel_shape(self.channels(input_shape)), self.filters)
 
     def _kernel_shape(self, channels):
         return self.kernel_size + (channels, self.filters)
@@ -121,7 +122,7 @@ class _Conv(_Kernel):
 class Conv2D(_Conv):
     """``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
 
-    def call(self, inputs):
+    def last(self, inputs):
         return self._finish(_conv.conv2d(inputs, self.kernel, self.strides, self.padding,
                                          dilations=self.dilation_rate))
 
@@ -137,7 +138,7 @@ class Conv1D(_Conv):
         super().__init__(filters, kernel_size, strides, "valid" if self.causal else padding,
                          *args, **kwargs)
 
-    def call(self, inputs):
+    def last(self, inputs):
         if self.causal:
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
             inputs = _t.pad(inputs, [[0, 0], [left, 0], [0, 0]])
@@ -150,7 +151,7 @@ class Conv2DTranspose(_Conv):
     H * stride + max(kernel - stride, 0) ("valid"); kernel (kh, kw, filters, C)."""
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format="channels_last", dilation_rate=1, **kwargs):
+                 data_format=None, dilation_rate=1, **kwargs):
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          **kwargs)
         if output_padding is not None or self.dilation_rate != (1, 1):
@@ -161,7 +162,7 @@ class Conv2DTranspose(_Conv):
         # (the kernel maps filters to the input's channels: its last two axes swap)
         return self.kernel_size + (self.filters, channels)
 
-    def call(self, inputs):
+    def last(self, inputs):
         size = _layers.transposed_size(inputs.shape[1:3], self.kernel_size, self.strides,
                                        self.padding)
         out = _conv.conv2d_transpose(inputs, self.kernel,
@@ -170,21 +171,19 @@ class Conv2DTranspose(_Conv):
         return self._finish(out)
 
 
-class _Pooling(Layer):
+class _Pooling(ChannelsLast):
     rank, pool = 2, None
 
     def __init__(self, pool_size=2, strides=None, padding="valid",
-                 data_format="channels_last", **kwargs):
+                 data_format=None, **kwargs):
         super().__init__(**kwargs)
         what = type(self).__name__
         self.pool_size = _layers.int_tuple(pool_size, f"{what}(pool_size)", self.rank)
         self.strides = self.pool_size if strides is None else \
             _layers.int_tuple(strides, f"{what}(strides)", self.rank)
-        self.padding = padding
-        if data_format not in ("channels_last", None):
-            raise ValueError(f"{what}: symgrad supports data_format='channels_last'")
+        self.padding, self.data_format = padding, image_format(data_format, what)
 
-    def call(self, inputs):
+    def last(self, inputs):
         return type(self).pool(inputs, self.pool_size, self.strides, self.padding)
 
 
@@ -207,8 +206,15 @@ class AveragePooling1D(_Pooling):
 class _GlobalPooling(Layer):
     axes, reduce = (1, 2), None
 
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = image_format(data_format, type(self).__name__)
+
     def call(self, inputs):
-        return type(self).reduce(inputs, axis=list(self.axes))
+        axes = self.axes   # (channels first: the axes after the channel's)
+        if self.data_format == "channels_first":
+            axes = tuple(a + 1 for a in axes)
+        return type(self).reduce(inputs, axis=list(axes))
 
 
 class GlobalAveragePooling2D(_GlobalPooling):
@@ -221,6 +227,17 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 class GlobalAveragePooling1D(_GlobalPooling):
     axes, reduce = (1,), staticmethod(_t.reduce_mean)
+    supports_masking = True
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        # keras's: the mean over the kept steps only
+        kept = _t.expand_dims(_t.cast(mask, inputs.dtype), 2)
+        return _t.reduce_sum(inputs * kept, axis=1) / _t.reduce_sum(kept, axis=1)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalMaxPooling1D(_GlobalPooling):
@@ -228,20 +245,26 @@ class GlobalMaxPooling1D(_GlobalPooling):
 
 
 class Flatten(Layer):
-    """[N, ...] -> [N, prod(...)] (the sizes after the first must be known)."""
+    """[N, ...] -> [N, prod(...)] (the sizes after the first must be known); keras's
+    ``data_format="channels_first"`` moves the channels last first, so that a Dense
+    after it sees the order a channels-last network has."""
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
+        self.data_format = image_format(data_format, "Flatten")
 
     def call(self, inputs):
         for axis in range(1, inputs.ndim):
             known_size(inputs.shape, axis, f"Flatten {self.name!r}", f"{axis}")
+        if self.data_format == "channels_first" and inputs.ndim > 2:
+            inputs = _t.transpose(inputs, [0] + list(range(2, inputs.ndim)) + [1])
         return _layers.flatten(inputs)
 
 
 class Dropout(Layer):
     """Zero a fraction ``rate`` of the inputs and scale the rest by 1 / (1 - rate) when
     training (``training=`` a bool or tensor, else the learning phase)."""
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -260,6 +283,7 @@ class BatchNormalization(Layer):
     ones; ``layer.updates`` holds the moving-average updates (run them yourself).  On
     4-d inputs TF runs its fused kernel, whose moving variance takes the batch variance
     times n / (n - 1); so does this layer (unless ``fused=False``)."""
+    supports_masking = True
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
@@ -330,6 +354,9 @@ class Embedding(Layer):
             "embeddings", (self.input_dim, self.output_dim),
             initializer=self.embeddings_initializer, regularizer=self.embeddings_regularizer,
             constraint=self.embeddings_constraint)
+
+    def compute_mask(self, inputs, mask=None):
+        return _t.not_equal(inputs, 0) if self.mask_zero else None
 
     def call(self, inputs):
         ids = inputs if inputs.dtype.kind in "iu" else _t.cast(inputs, np.int32)

@@ -21,6 +21,13 @@ and no ``updates``, but its weights are still in TRAINABLE_VARIABLES: freeze it 
 ``minimize(loss, var_list=model.trainable_weights)``.  A layer takes the dtype of
 the first input it is called on (float64 in, float64 weights), as TF1 keras does.
 
+Keras masks (``Masking``, ``Embedding(mask_zero=True)``) travel with the tensors
+(``K.mask_of``): a call whose ``call`` takes ``mask`` gets its input's; the output's
+is ``compute_mask``'s for a layer that ``supports_masking`` (or defines
+``compute_mask``), and none otherwise -- TF1 keras drops a mask silently where a layer
+does not support it.  ``ChannelsLast`` is the base of the image layers that also take
+``data_format="channels_first"``.
+
 Sits in ``compat``; imports ``tracing``, ``compat``'s keras_backend, keras_objects,
 tensor and variables.
 
@@ -33,6 +40,7 @@ tensor and variables.
 """
 from __future__ import annotations
 
+import copy
 import inspect
 
 import numpy as np
@@ -52,6 +60,7 @@ _BASE_ARGS = ("trainable", "name", "dtype", "input_shape", "input_dim", "batch_i
 class Layer:
     """``tf.keras.layers.Layer``: subclass it with ``build(input_shape)`` (making weights
     with ``add_weight``) and ``call(inputs)``."""
+    supports_masking = False   # (TF1 keras: a layer that does not drops the mask)
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = [k for k in kwargs if k not in _BASE_ARGS]
@@ -72,6 +81,11 @@ class Layer:
         inputs = _tensors(inputs)
         if "training" in kwargs and not takes_argument(self.call, "training"):
             kwargs.pop("training")   # (keras drops it for layers without a training mode)
+        mask = kwargs.get("mask", _input_masks(inputs))
+        # (the mask keras finds itself is not recorded as an input of the call)
+        given = {k: v for k, v in kwargs.items() if k != "mask"}
+        if mask is not None and takes_argument(self.call, "mask"):
+            given["mask"] = mask
         graph = _t.get_default_graph()
         with graph.name_scope(self.name):
             if not self.built:
@@ -82,9 +96,10 @@ class Layer:
                 self.built = True
                 if self._initial_weights is not None:
                     self._set_initial(self._initial_weights)
-            out = self.call(inputs, *args, **kwargs)
+            out = self.call(inputs, *args, **given)
             if self.activity_regularizer is not None:
                 self._activity_loss(out)
+            self._keep_masks(inputs, mask, out)
         self._calls.append((inputs, out))
         record = (out, self, inputs, args, kwargs)   # (each output tensor finds its call)
         K.state().calls.update((id(t), record) for t in flat(out))
@@ -95,6 +110,28 @@ class Layer:
 
     def call(self, inputs, **kwargs):
         return inputs
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the output: the input's for a layer that ``supports_masking``."""
+        if not self.supports_masking:
+            if any(m is not None for m in flat(mask)):
+                raise TypeError(f"Layer {self.name} does not support masking, but was "
+                                f"passed an input_mask: {mask}")
+            return None
+        return mask
+
+    def _keep_masks(self, inputs, mask, out):
+        """TF1 keras's masks of the outputs: those they have already (a model's, made by
+        the layers inside), else ``compute_mask``'s if the layer supports masking or
+        defines it, else none."""
+        outs = flat(out)
+        if all(K.mask_of(t) is not None for t in outs):
+            return
+        own = self.supports_masking or type(self).compute_mask is not Layer.compute_mask
+        masks = self.compute_mask(inputs, mask) if own else None
+        masks = list(masks) if isinstance(masks, (list, tuple)) else [masks] * len(outs)
+        for tensor, found in zip(outs, masks):
+            K.set_mask(tensor, found)
 
     def add_weight(self, name, shape, dtype=None, initializer=None, regularizer=None,
                    trainable=True, constraint=None, **kwargs):
@@ -215,6 +252,44 @@ class Layer:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+class ChannelsLast(Layer):
+    """A layer computed by ``last`` on channels-last images; with
+    ``data_format="channels_first"`` (or ``K.image_data_format()`` so when None) its
+    input is transposed to channels last and the result back, as keras's layers take
+    [N, C, H, W]."""
+
+    def call(self, inputs):
+        if self.data_format != "channels_first":
+            return self.last(inputs)
+        x = _t.transpose(inputs, [0] + list(range(2, inputs.ndim)) + [1])
+        out = self.last(x)
+        return _t.transpose(out, [0, out.ndim - 1] + list(range(1, out.ndim - 1)))
+
+    def channels(self, input_shape):
+        """The size of the channel axis of ``input_shape``."""
+        return known_size(input_shape, 1 if self.data_format == "channels_first" else -1,
+                          f"{self.name!r}", "channel")
+
+
+def image_format(data_format, what):
+    """A layer's ``data_format`` (None: ``K.image_data_format()``), checked."""
+    found = data_format or K.image_data_format()
+    if found not in ("channels_last", "channels_first"):
+        raise ValueError(f"{what}: data_format={data_format!r}; use 'channels_last' or "
+                         "'channels_first'")
+    return found
+
+
+def unbuilt_copy(layer, name):
+    """A copy of ``layer`` named ``name``, with its settings and without weights (built
+    again when called)."""
+    twin = copy.copy(layer)
+    twin.name, twin.built = name, False
+    twin._weights, twin._losses, twin._updates, twin._calls = [], [], [], []
+    twin._activity_losses = []
+    return twin
+
+
 def _batch_input_shape(kwargs):
     if kwargs.get("batch_input_shape") is not None:
         return tuple(kwargs["batch_input_shape"])
@@ -233,6 +308,14 @@ def _tensors(inputs):
         return inputs
     return constant(inputs, tf_dtype(inputs, None) if not isinstance(inputs, np.ndarray)
                     or inputs.dtype != np.float64 else np.float32)
+
+
+def _input_masks(inputs):
+    """The keras masks of ``inputs`` (one, or a list for a list), None if none has one."""
+    masks = [K.mask_of(x) for x in flat(inputs)]
+    if all(m is None for m in masks):
+        return None
+    return masks if isinstance(inputs, (list, tuple)) else masks[0]
 
 
 def takes_argument(method, argument):

@@ -26,6 +26,7 @@ __all__ = ["Activation", "Add", "Average", "Concatenate", "Lambda", "LeakyReLU",
 
 
 class Activation(Layer):
+    supports_masking = True
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = _objects.get_activation(activation)
@@ -35,6 +36,7 @@ class Activation(Layer):
 
 
 class LeakyReLU(Layer):
+    supports_masking = True
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
         self.alpha = float(alpha)
@@ -44,6 +46,7 @@ class LeakyReLU(Layer):
 
 
 class ReLU(Layer):
+    supports_masking = True
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, \
@@ -54,6 +57,7 @@ class ReLU(Layer):
 
 
 class Softmax(Layer):
+    supports_masking = True
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -99,6 +103,13 @@ class Lambda(Layer):
         if not callable(function):
             raise TypeError(f"Lambda: function must be callable, got {function!r}")
         self.function, self.arguments = function, dict(arguments or {})
+        self.mask = mask
+        self.supports_masking = mask is not None   # (keras: only with a mask= given)
+
+    def compute_mask(self, inputs, mask=None):
+        if not self.supports_masking:   # (TF1 keras: the mask is dropped)
+            return None
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
@@ -106,12 +117,20 @@ class Lambda(Layer):
 
 class _Merge(Layer):
     """A layer on a list of tensors."""
+    supports_masking = True
 
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(f"{type(self).__name__} {self.name!r}: call it on a list of at "
                              "least 2 tensors")
         return self.merge(list(inputs))
+
+    def compute_mask(self, inputs, mask=None):
+        """Keras's: a step is kept where every masked input keeps it."""
+        given = [m for m in (mask or []) if m is not None]
+        if not given:
+            return None
+        return _t.reduce_all(_t.stack(given, axis=0), axis=0)
 
 
 class Concatenate(_Merge):
@@ -121,6 +140,16 @@ class Concatenate(_Merge):
 
     def merge(self, inputs):
         return _t.concat(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        """Keras's: the masks (all True for an input without one) joined along the
+        axis, a step kept where all of them keep it."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = [_t.ones_like(x, dtype=np.bool_) if m is None else
+                 (_t.expand_dims(m, -1) if m.ndim < x.ndim else m)
+                 for x, m in zip(inputs, mask)]
+        return _t.reduce_all(_t.concat(masks, axis=self.axis), axis=-1)
 
 
 def _same_rank(inputs):

@@ -148,7 +148,8 @@ class Model(Training, Layer):
         return found if self._nested[1] else found[0]
 
     def _sublayers(self):
-        layers = [step[1] for step in self._steps]
+        # (keras's order, that of model.layers, which get_weights and set_weights keep)
+        layers = list(self.__dict__.get("_ordered", [step[1] for step in self._steps]))
         return distinct(layers + list(self.__dict__.get("_held", [])))
 
     @property
@@ -166,6 +167,21 @@ class Model(Training, Layer):
         return distinct(found)
 
     variables = weights
+
+    @property
+    def state_updates(self):
+        """The assignments of the stateful recurrent layers' final states."""
+        return [u for layer in self._stateful() for u in layer.updates]
+
+    def reset_states(self):
+        """Zeros into every stateful layer's states."""
+        for layer in self._stateful():
+            layer.reset_states()
+
+    def _stateful(self):
+        inner = [x for layer in self._sublayers() for x in
+                 (layer._stateful() if isinstance(layer, Model) else [layer])]
+        return [layer for layer in inner if getattr(layer, "stateful", False)]
 
     def get_layer(self, name=None, index=None):
         if index is not None:
@@ -198,7 +214,8 @@ class Model(Training, Layer):
                     zip(self.inputs, xs)}
             if isinstance(phase, Node):
                 feed[phase] = False
-            parts.append(K.get_session().run(self.outputs, feed))
+            parts.append(K.get_session().run(self.outputs + self.state_updates,
+                                             feed)[:len(self.outputs)])
         found = [np.concatenate([p[i] for p in parts]) for i in range(len(self.outputs))]
         return found if len(found) > 1 else found[0]
 

@@ -13,7 +13,9 @@ and formulas:
   ``GaussianDropout(rate)`` multiplies by N(1, sqrt(rate / (1 - rate))) then;
 - ``SpatialDropout1D/2D/3D(rate)``: dropout of whole channels (one mask number per
   sample and channel, shared over the steps or pixels);
-- ``UpSampling1D(size)`` repeats each step, ``ZeroPadding1D(padding)`` pads the steps.
+- ``UpSampling1D(size)`` repeats each step, ``ZeroPadding1D(padding)`` pads the steps;
+- ``Masking(mask_value=0.)``: a step whose features all equal ``mask_value`` becomes
+  zeros and is masked: the recurrent layers after it keep their state over it.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 
@@ -34,15 +36,33 @@ from . import initializers as _init
 from . import keras_backend as K
 from .keras_backend_ops import repeat_elements
 from .keras_core import Dropout
-from .keras_layers import Layer
+from .keras_layers import ChannelsLast, Layer, image_format
 
 __all__ = ["ELU", "PReLU", "LayerNormalization", "Dot", "dot", "Cropping1D", "Cropping2D",
            "GaussianNoise", "GaussianDropout", "SpatialDropout1D", "SpatialDropout2D",
-           "SpatialDropout3D", "UpSampling1D", "ZeroPadding1D"]
+           "SpatialDropout3D", "UpSampling1D", "ZeroPadding1D", "Masking"]
+
+
+class Masking(Layer):
+    """Keras's mask of [batch, time, features]: a step is kept where some feature
+    differs from ``mask_value``; the masked steps' features become zeros."""
+    supports_masking = True
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        return _t.reduce_any(_t.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        kept = _t.reduce_any(_t.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * _t.cast(kept, inputs.dtype)
 
 
 class ELU(Layer):
     """``x`` for x > 0, ``alpha * (exp(x) - 1)`` otherwise."""
+    supports_masking = True
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -56,6 +76,7 @@ class ELU(Layer):
 class PReLU(Layer):
     """A leaky ReLU whose negative slope ``alpha`` is learned (one per input element,
     shared along ``shared_axes``)."""
+    supports_masking = True
 
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None,
                  alpha_constraint=None, shared_axes=None, **kwargs):
@@ -77,6 +98,7 @@ class PReLU(Layer):
 
 class LayerNormalization(Layer):
     """Normalise each sample over ``axis`` (mean 0, variance 1), then ``* gamma + beta``."""
+    supports_masking = True
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):
@@ -140,7 +162,7 @@ class Cropping1D(Layer):
         return inputs[:, start:inputs.shape[1] - end]
 
 
-class Cropping2D(Layer):
+class Cropping2D(ChannelsLast):
     """Remove rows and columns at the edges: an int, (rows, cols) or ((top, bottom),
     (left, right))."""
 
@@ -151,14 +173,16 @@ class Cropping2D(Layer):
         elif np.ndim(cropping) == 1:
             cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
         self.cropping = tuple(tuple(int(c) for c in pair) for pair in cropping)
+        self.data_format = image_format(data_format, "Cropping2D")
 
-    def call(self, inputs):
+    def last(self, inputs):
         (top, bottom), (left, right) = self.cropping
         return inputs[:, top:inputs.shape[1] - bottom, left:inputs.shape[2] - right]
 
 
 class GaussianNoise(Layer):
     """``x + N(0, stddev)`` in the training phase, ``x`` otherwise."""
+    supports_masking = True
 
     def __init__(self, stddev, **kwargs):
         super().__init__(**kwargs)
@@ -182,6 +206,7 @@ def _training_only(inputs, training, noisy):
 
 class GaussianDropout(Layer):
     """``x * N(1, sqrt(rate / (1 - rate)))`` in the training phase, ``x`` otherwise."""
+    supports_masking = True
 
     def __init__(self, rate, **kwargs):
         super().__init__(**kwargs)

@@ -12,12 +12,18 @@ formulas, which differ from ``tf.train``'s:
 - ``Adagrad(0.001, initial_accumulator_value=0.1, epsilon=1e-7)``:
   ``var -= lr * g / (sqrt(accum) + epsilon)``.
 
+An ``IndexedSlices`` gradient (an ``Embedding``'s) updates as keras's sparse paths do:
+``Adam`` decays every row's m and v and moves every row, ``RMSprop`` without momentum
+(and ``Nadam``) decay every row's moments and move the rows looked up, the others touch
+only those rows (TF's sparse kernels).
+
 ``lr=`` is the old name of ``learning_rate``; the rate is a variable
 (``K.set_value(optimizer.lr, 0.01)``); ``decay`` divides it by ``1 + decay *
 iterations``.  They are ``tf.train.Optimizer`` objects (``minimize`` works) with an
 ``iterations`` variable, used by ``Model.compile`` (``compat.keras_training``).
 
-Sits in ``compat``; imports ``compat.train``, ``compat.variables`` and the keras backend.
+Sits in ``compat``; imports ``compat.train``, ``compat.in_place``, ``compat.variables``
+and the keras backend.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -35,7 +41,8 @@ import numpy as np
 from ..graph import Node
 from ..tracing import get_default_graph
 from . import keras_backend as K
-from .train import Optimizer, _slot_set
+from .in_place import writable as _writable
+from .train import Optimizer, _deduplicate, _set, _slot_set
 from .variables import Variable
 
 __all__ = ["SGD", "Adam", "RMSprop", "Adagrad", "get"]
@@ -59,7 +66,11 @@ class KerasOptimizer(Optimizer):
             raise TypeError(f"tf.keras.optimizers.{name}: unexpected arguments {sorted(unknown)}")
         super().__init__(False, name)
         rate = learning_rate if learning_rate is not None else lr
+        if "epsilon" in kwargs:   # (keras: `epsilon or backend.epsilon()`: 0 and None too)
+            kwargs["epsilon"] = kwargs["epsilon"] or K.epsilon()
         self._hyper = dict(self.DEFAULTS, **kwargs)
+        if "epsilon" in self._hyper:
+            self.epsilon = self._hyper["epsilon"]
         self._hyper["lr"] = rate if rate is not None else self.DEFAULT_LR
         self._decay, self.iterations = decay, None
 
@@ -144,7 +155,7 @@ class Adam(Moments):
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
-                         epsilon=1e-7 if epsilon is None else epsilon, **kwargs)
+                         epsilon=epsilon, **kwargs)
         if amsgrad:   # (the largest v so far divides: "vhat")
             self.SLOTS = Adam.SLOTS + (("vhat", 0.0),)
 
@@ -158,6 +169,19 @@ class Adam(Moments):
             v = _slot_set(slots["vhat"], np.maximum(slots["vhat"].value, v))
         return var - lr_t * m / (np.sqrt(v) + h["epsilon"])
 
+    def update_rows(self, var, values, indices, slots, h):
+        # keras's _resource_apply_sparse: every row's m and v decay, the rows looked up
+        # add their gradient, and every row of the variable moves
+        rows, g = _deduplicate(values, indices)
+        t = np.asarray(self.iterations.value + 1, var.dtype)
+        b1, b2 = h["beta_1"], h["beta_2"]
+        lr_t = self._rate(h) * np.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        m = decay_then_add(slots["m"], b1, rows, g * (1 - b1))
+        v = decay_then_add(slots["v"], b2, rows, g * g * (1 - b2))
+        if "vhat" in slots:
+            v = _slot_set(slots["vhat"], np.maximum(slots["vhat"].value, v))
+        _set(var, var.value - lr_t * m / (np.sqrt(v) + h["epsilon"]))
+
 
 class RMSprop(KerasOptimizer):
     """``tf.keras.optimizers.RMSprop(learning_rate=0.001, rho=0.9, momentum=0.0,
@@ -169,7 +193,7 @@ class RMSprop(KerasOptimizer):
     def __init__(self, learning_rate=None, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="RMSprop", **kwargs):
         super().__init__(name, learning_rate, rho=rho, momentum=momentum,
-                         epsilon=1e-7 if epsilon is None else epsilon, **kwargs)
+                         epsilon=epsilon, **kwargs)
         self._centered = centered
         self.SLOTS = (("rms", 0.0),) + ((("mg", 0.0),) if centered else ()) + (
             (("momentum", 0.0),) if momentum else ())
@@ -187,6 +211,19 @@ class RMSprop(KerasOptimizer):
             return var - mom
         return var - lr * g / (np.sqrt(denominator) + eps)
 
+    def update_rows(self, var, values, indices, slots, h):
+        if "momentum" in slots:   # (keras: TF's ResourceSparseApplyRMSProp, rows only)
+            return super().update_rows(var, values, indices, slots, h)
+        # keras's: every row's mean square decays, the rows looked up add g² and move
+        rows, g = _deduplicate(values, indices)
+        rho, eps, lr = h["rho"], h["epsilon"], self._rate(h)
+        denominator = decay_then_add(slots["rms"], rho, rows, g * g * (1 - rho))[rows]
+        if self._centered:
+            mg = decay_then_add(slots["mg"], rho, rows, g * (1 - rho))[rows]
+            denominator = denominator - mg * mg
+        np.add.at(_writable(var), rows, (-lr * g / (np.sqrt(denominator) + eps))
+                  .astype(var.dtype))
+
 
 class Adagrad(KerasOptimizer):
     """``tf.keras.optimizers.Adagrad(learning_rate=0.001, initial_accumulator_value=0.1,
@@ -196,13 +233,21 @@ class Adagrad(KerasOptimizer):
 
     def __init__(self, learning_rate=None, initial_accumulator_value=0.1, epsilon=1e-7,
                  name="Adagrad", **kwargs):
-        super().__init__(name, learning_rate, epsilon=1e-7 if epsilon is None else epsilon,
+        super().__init__(name, learning_rate, epsilon=epsilon,
                          **kwargs)
         self.SLOTS = (("accumulator", float(initial_accumulator_value)),)
 
     def update(self, var, g, slots, h):
         accum = _slot_set(slots["accumulator"], slots["accumulator"].value + g * g)
         return var - self._rate(h) * g / (np.sqrt(accum) + h["epsilon"])
+
+
+def decay_then_add(slot, rate, rows, added):
+    """``slot = slot * rate``, then ``added`` put onto ``rows`` (keras's sparse updates:
+    an assign, then a scatter_add); the new value."""
+    value = _slot_set(slot, slot.value * rate)
+    np.add.at(value, rows, added.astype(value.dtype))
+    return value
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad}

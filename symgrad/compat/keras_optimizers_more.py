@@ -30,15 +30,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .keras_optimizers import KerasOptimizer, Moments
-from .train import _slot_set
+from .in_place import writable as _writable
+from .keras_optimizers import KerasOptimizer, Moments, decay_then_add
+from .train import _deduplicate, _slot_set
 from .variables import Variable
 
 __all__ = ["Adadelta", "Adamax", "Nadam"]
-
-
-def _epsilon(epsilon):
-    return 1e-7 if not epsilon else epsilon   # (TF: epsilon or backend epsilon)
 
 
 class Adadelta(KerasOptimizer):
@@ -48,7 +45,7 @@ class Adadelta(KerasOptimizer):
     SLOTS = (("accum_grad", 0.0), ("accum_var", 0.0))
 
     def __init__(self, learning_rate=None, rho=0.95, epsilon=1e-7, name="Adadelta", **kwargs):
-        super().__init__(name, learning_rate, rho=rho, epsilon=_epsilon(epsilon), **kwargs)
+        super().__init__(name, learning_rate, rho=rho, epsilon=epsilon, **kwargs)
 
     def update(self, var, g, slots, h):
         rho, eps = h["rho"], h["epsilon"]
@@ -66,7 +63,7 @@ class Adamax(Moments):
     def __init__(self, learning_rate=None, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
-                         epsilon=_epsilon(epsilon), **kwargs)
+                         epsilon=epsilon, **kwargs)
 
     def update(self, var, g, slots, h):
         t = np.asarray(self.iterations.value + 1, var.dtype)
@@ -85,7 +82,7 @@ class Nadam(Moments):
         self._schedule_decay = float(kwargs.pop("schedule_decay", 0.004))
         kwargs.pop("decay", None)   # (TF replaces decay by schedule_decay)
         super().__init__(name, learning_rate, beta_1=beta_1, beta_2=beta_2,
-                         epsilon=_epsilon(epsilon), **kwargs)
+                         epsilon=epsilon, **kwargs)
         self._cache = None
 
     def _create_non_slots(self, var):
@@ -112,6 +109,19 @@ class Nadam(Moments):
         m_bar = (1 - mu) * (g / (1 - schedule)) + mu_next * (m / (1 - schedule * mu_next))
         v_prime = v / (1 - b2 ** t)
         return var - h["lr"] * m_bar / (np.sqrt(v_prime) + h["epsilon"])
+
+    def update_rows(self, var, values, indices, slots, h):
+        # keras's _resource_apply_sparse: every row's m and v decay, the rows looked up
+        # add their gradient and move (reading their rows of m and v)
+        rows, g = _deduplicate(values, indices)
+        mu, mu_next, schedule = self._momenta(var.dtype)
+        b1, b2 = h["beta_1"], h["beta_2"]
+        t = np.asarray(self.iterations.value + 1, var.dtype)
+        m = decay_then_add(slots["m"], b1, rows, g * (1 - b1))[rows]
+        v = decay_then_add(slots["v"], b2, rows, g * g * (1 - b2))[rows]
+        m_bar = (1 - mu) * (g / (1 - schedule)) + mu_next * (m / (1 - schedule * mu_next))
+        step = -h["lr"] * m_bar / (np.sqrt(v / (1 - b2 ** t)) + h["epsilon"])
+        np.add.at(_writable(var), rows, step.astype(var.dtype))
 
     def finish(self, h):
         self._cache.value = np.float32(self._momenta(np.float32)[2])

@@ -14,10 +14,12 @@ product (``reset_after=False``).
   ``h' = z h + (1 - z) h~`` (with ``reset_after``: ``r (h R_h + b'_h)``).
 
 The output is the last step's (all steps with ``return_sequences``), followed by the
-final states with ``return_state``.  ``dropout`` and ``recurrent_dropout`` are keras's
+final states with ``return_state``; ``stateful=True`` keeps them for the next batch
+(``keras_stateful``).  ``dropout`` and ``recurrent_dropout`` are keras's
 (implementation 1): in the training phase each gate's input (and state) is multiplied
-by its own mask, drawn once per sequence and kept over the time steps.  Masks and
-stateful layers are refused.
+by its own mask, drawn once per sequence and kept over the time steps.  A keras mask
+(``Masking``, ``Embedding(mask_zero=True)``) runs keras's loop (``K.rnn``): a masked
+step keeps the states.
 
 Sits in ``compat``; imports ``tracing`` and ``compat``'s rnn and keras modules.
 
@@ -37,7 +39,9 @@ from . import keras_backend as K
 from . import keras_objects as _objects
 from . import layers as _layers
 from . import rnn as _rnn
+from .keras_backend_rnn import backwards, rnn as keras_loop
 from .keras_layers import Layer, known_size
+from .keras_stateful import RecurrentBase
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]   # (tf.keras.layers.*)
 
@@ -55,6 +59,7 @@ class _Cell:
         return (u, u) if self.layer.gates == 4 else u
 
     output_size = property(lambda self: self.layer.units)
+    name = property(lambda self: self.layer.cell_name)
     kernel = property(lambda self: self.layer.kernel)
     recurrent_kernel = property(lambda self: self.layer.recurrent_kernel)
     bias = property(lambda self: self.layer.bias)
@@ -67,9 +72,10 @@ class _Cell:
         return self.layer.step(x, state)
 
 
-class Recurrent(Layer):
+class Gated(Layer):
+    """What a keras recurrent layer and its cell (``LSTMCell``...) share: the settings,
+    the weights and the dropout masks of a sequence."""
     gates = 1
-    cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
 
     def __init__(self, units, activation="tanh", recurrent_activation="hard_sigmoid",
                  use_bias=True, kernel_initializer="glorot_uniform",
@@ -77,13 +83,7 @@ class Recurrent(Layer):
                  unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
                  bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
                  bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, unroll=False, time_major=False, reset_after=False,
-                 implementation=1, **kwargs):
-        what = type(self).__name__
-        if stateful:
-            raise ValueError(f"{what}: stateful=True is not supported; pass the last "
-                             "states back with initial_state=")
+                 reset_after=False, implementation=1, **kwargs):
         super().__init__(**kwargs)
         self.units = int(units)
         self.activation = _objects.get_activation(activation)
@@ -92,33 +92,37 @@ class Recurrent(Layer):
         self._inits = [_objects.get_initializer(i) for i in (
             kernel_initializer, recurrent_initializer, bias_initializer)]
         self._regularizers = (kernel_regularizer, recurrent_regularizer, bias_regularizer)
-        self.return_sequences, self.return_state = return_sequences, return_state
-        self.go_backwards, self.time_major = go_backwards, time_major
+        self._constraints = (kernel_constraint, recurrent_constraint, bias_constraint)
         self.reset_after = bool(reset_after) and self.gates == 3
         # (keras clips both rates to [0, 1]; a rate of 0 draws no mask)
         self.dropout = min(1.0, max(0.0, float(dropout)))
         self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
         self._masks = self._recurrent_masks = None
-        self.cell_name = K.snake_case(what) + "_cell"   # (not made unique: TF1 keras)
 
-    def build(self, input_shape):
-        if len(input_shape) != 3:
-            raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
-                             f"{tuple(input_shape)}; give [batch, time, features]")
-        depth = known_size(input_shape, -1, f"{self.name!r}", "feature")
+    def make_weights(self, depth):
+        """``kernel`` (depth x units·gates), ``recurrent_kernel`` and ``bias``, in the
+        name scope open."""
         width = self.units * self.gates
         kernel_init, recurrent_init, bias_init = self._inits
-        with _t.get_default_graph().name_scope(self.cell_name):
-            self.kernel = self.add_weight("kernel", (depth, width), initializer=kernel_init,
-                                          regularizer=self._regularizers[0])
-            self.recurrent_kernel = self.add_weight(
-                "recurrent_kernel", (self.units, width), initializer=recurrent_init,
-                regularizer=self._regularizers[1])
-            self.bias = None
-            if self.use_bias:
-                shape = (2, width) if self.reset_after else (width,)
-                self.bias = self.add_weight("bias", shape, initializer=self._bias_init(
-                    bias_init), regularizer=self._regularizers[2])
+        regularizers, constraints = self._regularizers, self._constraints
+        self.kernel = self.add_weight("kernel", (depth, width), initializer=kernel_init,
+                                      regularizer=regularizers[0], constraint=constraints[0])
+        self.recurrent_kernel = self.add_weight(
+            "recurrent_kernel", (self.units, width), initializer=recurrent_init,
+            regularizer=regularizers[1], constraint=constraints[1])
+        self.bias = None
+        if self.use_bias:
+            shape = (2, width) if self.reset_after else (width,)
+            self.bias = self.add_weight("bias", shape, initializer=self._bias_init(
+                bias_init), regularizer=regularizers[2], constraint=constraints[2])
+
+    def draw_masks(self, x, training):
+        """Keras's dropout masks for a sequence whose steps are like ``x`` [batch,
+        depth], kept for every step of it."""
+        self._masks = _gate_masks(x, self.dropout, self.gates, training)
+        self._recurrent_masks = _gate_masks(
+            _t.zeros_like(x[:, :1]) + _t.zeros([self.units], x.dtype),
+            self.recurrent_dropout, self.gates, training)
 
     def _bias_init(self, initializer):
         if not (self.gates == 4 and self.unit_forget_bias):
@@ -131,29 +135,74 @@ class Recurrent(Layer):
             return np.concatenate([parts[0], np.ones(u, dtype), parts[1]])
         return forget_ones
 
+
+class Recurrent(RecurrentBase, Gated):
+    """``SimpleRNN``, ``LSTM``, ``GRU``: a ``Gated`` cell run over the time axis."""
+    cell = property(lambda self: _Cell(self))   # (layer.cell.kernel, as keras has it)
+
+    def __init__(self, units, *args, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, unroll=False, time_major=False,
+                 **kwargs):
+        super().__init__(units, *args, **kwargs)
+        self.stateful = bool(stateful)
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.time_major = go_backwards, time_major
+        self.cell_name = K.snake_case(type(self).__name__) + "_cell"   # (TF1: not unique)
+
+    def build(self, input_shape):
+        if len(input_shape) != 3:
+            raise ValueError(f"{type(self).__name__} {self.name!r}: the input has shape "
+                             f"{tuple(input_shape)}; give [batch, time, features]")
+        depth = known_size(input_shape, -1, f"{self.name!r}", "feature")
+        with _t.get_default_graph().name_scope(self.cell_name):
+            self.make_weights(depth)
+        self.make_states(input_shape[1 if self.time_major else 0],
+                         np.dtype(self.dtype or K.floatx()))
+
+    def state_sizes(self):
+        return [self.units] * (2 if self.gates == 4 else 1)
+
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        if mask is not None:
-            raise ValueError(f"{type(self).__name__} {self.name!r}: masks are not supported; "
-                             "pass the rows' lengths to tf.nn.dynamic_rnn(sequence_length=)")
         x = inputs if not self.time_major else _t.transpose(inputs, [1, 0, 2])
-        if self.go_backwards:
+        if self.go_backwards and mask is None:
             x = backwards(x)
-        state = None if initial_state is None else _as_state(initial_state, self.gates)
-        self._masks = _gate_masks(x[:, 0, :], self.dropout, self.gates, training)
-        self._recurrent_masks = _gate_masks(
-            _t.zeros_like(x[:, 0, :1]) + _t.zeros([self.units], x.dtype),
-            self.recurrent_dropout, self.gates, training)
-        outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
-                                          dtype=x.dtype)
+        state = _as_state(self.start_states(initial_state), self.gates)
+        self.draw_masks(x[:, 0, :], training)
+        if mask is None:
+            outputs, state = _rnn.dynamic_rnn(_Cell(self), x, initial_state=state,
+                                              dtype=x.dtype)
+            last = state[0] if isinstance(state, tuple) else state
+        else:
+            last, outputs, state = self._masked(x, state, mask)
+        self.keep_states(list(state) if isinstance(state, tuple) else [state])
         if self.return_sequences:
             out = outputs if not self.time_major else _t.transpose(outputs, [1, 0, 2])
         else:
-            out = state[0] if isinstance(state, tuple) else state
+            out = last
         if not self.return_state:
             return out
         if not self.return_sequences:   # (keras: the output and h are two tensors)
             out = _t.identity(out)
         return [out] + (list(state) if isinstance(state, tuple) else [state])
+
+    def _masked(self, x, state, mask):
+        """Keras's loop with a mask (``K.rnn``): a masked step keeps the states and
+        repeats the output before; (last output, outputs, final state)."""
+        if state is None:
+            zeros = _t.zeros_like(x[:, 0, :1]) + _t.zeros([self.units], x.dtype)
+            state = (zeros, zeros) if self.gates == 4 else zeros
+        if self.time_major:
+            mask = _t.transpose(mask, [1, 0])
+        last, outputs, states = keras_loop(
+            self._listed_step, x, list(state) if isinstance(state, tuple) else [state],
+            go_backwards=self.go_backwards, mask=mask,
+            zero_output_for_mask=self.zero_output_for_mask)
+        return last, outputs, tuple(states) if self.gates == 4 else states[0]
+
+    def _listed_step(self, x_t, states):
+        """``step`` with the states as a list, as ``K.rnn`` hands them."""
+        out, new = self.step(x_t, tuple(states) if self.gates == 4 else states[0])
+        return out, list(new) if isinstance(new, tuple) else [new]
 
 
 def _gate_masks(like, rate, gates, training):
@@ -178,17 +227,9 @@ def _gates(x, kernel, masks, gates):
                       for k in range(gates)], axis=1)
 
 
-def backwards(x):
-    """``x`` [batch, time, ...] (any rank) with its time axis reversed (of a length known
-    or not)."""
-    if isinstance(x.shape[1], int):
-        return _t.reverse(x, [1])
-    first = x[(slice(None), slice(None)) + (0,) * (x.ndim - 2)]   # [batch, time]
-    steps = _t.cast(_t.reduce_sum(_t.ones_like(first), axis=1), np.int64)   # [batch]
-    return _rnn.reverse_sequence(x, steps, seq_axis=1, batch_axis=0)
-
-
 def _as_state(initial_state, gates):
+    if initial_state is None:
+        return None
     states = list(initial_state) if isinstance(initial_state, (list, tuple)) else \
         [initial_state]
     want = 2 if gates == 4 else 1
@@ -198,7 +239,8 @@ def _as_state(initial_state, gates):
     return tuple(states) if want == 2 else states[0]
 
 
-class SimpleRNN(Recurrent):
+class SimpleStep(Gated):
+    """The step of ``SimpleRNN`` and ``SimpleRNNCell``."""
     gates = 1
 
     def step(self, x, h):
@@ -208,7 +250,8 @@ class SimpleRNN(Recurrent):
         return out, out
 
 
-class LSTM(Recurrent):
+class LSTMStep(Gated):
+    """The step of ``LSTM`` and ``LSTMCell``."""
     gates = 4
 
     def step(self, x, state):
@@ -224,7 +267,8 @@ class LSTM(Recurrent):
         return h, (h, c)
 
 
-class GRU(Recurrent):
+class GRUStep(Gated):
+    """The step of ``GRU`` and ``GRUCell``."""
     gates = 3
 
     def step(self, x, h):
@@ -248,3 +292,15 @@ class GRU(Recurrent):
             candidate = act(xz[:, 2 * u:] + _t.matmul(r * held, rk[:, 2 * u:]))
         h = z * h + (1.0 - z) * candidate
         return h, h
+
+
+class SimpleRNN(Recurrent, SimpleStep):
+    pass
+
+
+class LSTM(Recurrent, LSTMStep):
+    pass
+
+
+class GRU(Recurrent, GRUStep):
+    pass

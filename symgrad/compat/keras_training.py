@@ -78,8 +78,10 @@ class Training:
                 sample_weight_mode=None, weighted_metrics=None, target_tensors=None,
                 **kwargs):
         """Build the loss, metrics and training op (graph-mode Keras)."""
-        for given, name in ((sample_weight_mode, "sample_weight_mode"),
-                            (weighted_metrics, "weighted_metrics"),
+        if sample_weight_mode not in (None, "temporal"):
+            raise ValueError(f"compile(sample_weight_mode={sample_weight_mode!r}): give None "
+                             "(a weight per sample) or 'temporal' (per sample and step)")
+        for given, name in ((weighted_metrics, "weighted_metrics"),
                             (target_tensors, "target_tensors")):
             if given is not None:
                 raise ValueError(f"compile({name}=...) is not supported")
@@ -87,7 +89,8 @@ class Training:
         self.optimizer = _optimizers.get(optimizer)
         self.loss = loss
         with self.outputs[0].graph.as_default():
-            self._compiled = build(self, self.optimizer, loss, metrics, loss_weights)
+            self._compiled = build(self, self.optimizer, loss, metrics, loss_weights,
+                                   sample_weight_mode == "temporal")
         self.stop_training = False
 
     @property
@@ -117,7 +120,8 @@ class Training:
         phase = K.learning_phase()
         if isinstance(phase, Node):
             feed[phase] = bool(training)
-        fetches = [c.loss] + c.values + ([c.train_op] if training else [])
+        # (the stateful layers' states move with every batch, trained or not)
+        fetches = [c.loss] + c.values + ([c.train_op] if training else self.state_updates)
         found = self._session().run(fetches, feed)
         return [np.float32(found[0])] + self._running(found[1:1 + len(c.values)], len(xs[0]))
 

@@ -1,5 +1,6 @@
 """The sample weights ``Model.fit``/``evaluate``/``*_on_batch`` feed (graph-mode Keras's
-rules): one weight per sample and output, ones unless given; ``sample_weight`` (an
+rules): one weight per sample and output (per sample and step with
+``sample_weight_mode="temporal"``), ones unless given; ``sample_weight`` (an
 array for every output, a list, or a dict by output name) wins over ``class_weight``
 (``{class: weight}``, or a dict of those by output name), whose class of a sample is
 the arg max of a one-hot target, else its (rounded) label.
@@ -28,6 +29,11 @@ def with_weights(compiled, ys, sample_weight=None, class_weight=None, what="fit"
         weights = class_weights(ys, class_weight, names)
     else:
         weights = [None] * len(names)
+    if getattr(compiled, "temporal", False):
+        if class_weight is not None and sample_weight is None:
+            raise ValueError(f"{what}(class_weight=...) with sample_weight_mode='temporal' "
+                             "is not supported; give sample_weight per sample and step")
+        return list(ys) + [_temporal(w, y, name, what) for name, w, y in zip(names, weights, ys)]
     out = []
     for name, w in zip(names, weights):
         w = np.ones(n, np.float32) if w is None else np.asarray(w, np.float32).reshape(-1)
@@ -36,6 +42,20 @@ def with_weights(compiled, ys, sample_weight=None, class_weight=None, what="fit"
                              f"{name!r}; give one weight per sample")
         out.append(w)
     return list(ys) + out
+
+
+def _temporal(w, y, name, what):
+    """The [samples, steps] weights of a ``sample_weight_mode="temporal"`` output (ones
+    unless given)."""
+    y = np.asarray(y)
+    if w is None:
+        return np.ones(y.shape[:2], np.float32)
+    w = np.asarray(w, np.float32)
+    if w.shape != y.shape[:2]:
+        raise ValueError(f"{what}: sample weights of shape {w.shape} for output {name!r} "
+                         f"whose targets have shape {y.shape}; with sample_weight_mode="
+                         f"'temporal' give one weight per sample and step {y.shape[:2]}")
+    return w
 
 
 def _per_output(value, names, what):

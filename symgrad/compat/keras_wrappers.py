@@ -21,20 +21,19 @@ Sits in ``compat``; imports ``tracing`` and ``compat``'s keras modules.
 """
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from .. import tracing as _t
 from . import layers as _layers
-from .keras_layers import Layer, known_size
+from .keras_cells import RNN, fresh_cell
+from .keras_layers import ChannelsLast, Layer, flat, image_format, known_size, unbuilt_copy
 from .keras_rnn import Recurrent, backwards
 
 __all__ = ["UpSampling2D", "ZeroPadding2D", "RepeatVector", "TimeDistributed",
            "Bidirectional"]   # (tf.keras.layers.*)
 
 
-class UpSampling2D(Layer):
+class UpSampling2D(ChannelsLast):
     """Each pixel repeated ``size`` times along height and width (nearest)."""
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
@@ -43,8 +42,9 @@ class UpSampling2D(Layer):
             raise ValueError(f"UpSampling2D: interpolation={interpolation!r} is not "
                              "supported; use 'nearest' or tf.image.resize_bilinear")
         self.size = _layers.int_tuple(size, "UpSampling2D(size)")
+        self.data_format = image_format(data_format, "UpSampling2D")
 
-    def call(self, inputs):
+    def last(self, inputs):
         _, h, w, c = (known_size(inputs.shape, a, f"UpSampling2D {self.name!r}", f"{a}")
                       if a else None for a in range(4))
         (sh, sw), x = self.size, inputs
@@ -54,7 +54,7 @@ class UpSampling2D(Layer):
         return x
 
 
-class ZeroPadding2D(Layer):
+class ZeroPadding2D(ChannelsLast):
     """Zeros around the height and width: an int, (rows, cols) or ((top, bottom), (left,
     right))."""
 
@@ -65,8 +65,9 @@ class ZeroPadding2D(Layer):
         elif np.ndim(padding) == 1:
             padding = ((padding[0], padding[0]), (padding[1], padding[1]))
         self.padding = tuple(tuple(int(p) for p in pair) for pair in padding)
+        self.data_format = image_format(data_format, "ZeroPadding2D")
 
-    def call(self, inputs):
+    def last(self, inputs):
         return _t.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
 
@@ -91,6 +92,7 @@ class _Wrapper(Layer):
 
 class TimeDistributed(_Wrapper):
     """The wrapped layer applied to each step of [batch, time, ...]."""
+    supports_masking = True
 
     def build(self, input_shape):
         steps_shape = (input_shape[0],) + tuple(input_shape[2:])
@@ -113,11 +115,12 @@ _MERGES = {"concat": lambda a, b: _t.concat([a, b], axis=-1), "sum": lambda a, b
 
 class Bidirectional(_Wrapper):
     """A recurrent layer run forwards and backwards, the outputs merged."""
+    supports_masking = True
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
                  **kwargs):
-        if not isinstance(layer, Recurrent):
-            raise TypeError(f"Bidirectional: wrap SimpleRNN, LSTM or GRU, got {layer!r}")
+        if not isinstance(layer, (Recurrent, RNN)):
+            raise TypeError(f"Bidirectional: wrap SimpleRNN, LSTM, GRU or RNN, got {layer!r}")
         if merge_mode not in _MERGES and merge_mode is not None:
             raise ValueError(f"Bidirectional: merge_mode={merge_mode!r}; use 'concat', "
                              "'sum', 'mul', 'ave' or None")
@@ -126,6 +129,8 @@ class Bidirectional(_Wrapper):
         self.forward_layer = _copy(layer, "forward_" + layer.name, layer.go_backwards)
         self.backward_layer = _copy(backward_layer or layer, "backward_" + layer.name,
                                     not layer.go_backwards)
+        for twin in (self.forward_layer, self.backward_layer):   # (keras: masked steps
+            twin.zero_output_for_mask = twin.return_sequences   # of sequences are zeros)
 
     def call(self, inputs, initial_state=None, training=None):
         if initial_state is not None:
@@ -142,14 +147,21 @@ class Bidirectional(_Wrapper):
             [_MERGES[self.merge_mode](forward, backward)]
         return merged + states if states or self.merge_mode is None else merged[0]
 
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        out = [mask if self.layer.return_sequences else None] * \
+            (2 if self.merge_mode is None else 1)
+        states = 2 * len(flat(self.layer.cell.state_size)) if self.layer.return_state else 0
+        return out + [None] * states if len(out) + states > 1 else out[0]
+
     def _sublayers(self):
         return [self.forward_layer, self.backward_layer]
 
 
 def _copy(layer, name, go_backwards):
     """An unbuilt copy of the recurrent ``layer`` (its settings, new weights)."""
-    twin = copy.copy(layer)
-    twin.name, twin.go_backwards, twin.built = name, go_backwards, False
-    twin._weights, twin._losses, twin._updates, twin._calls = [], [], [], []
-    twin._activity_losses = []
+    twin = unbuilt_copy(layer, name)
+    twin.go_backwards = go_backwards
+    if isinstance(layer, RNN):   # (keras: a new cell of the same name and settings)
+        twin.cell = fresh_cell(layer.cell)
     return twin

@@ -42,7 +42,7 @@ from ..tracing import nn as _nn
 from . import initializers as _init
 from .control import scan
 from .distributions import seeded_dropout, unrolled_iteration
-from .scopes import get_variable, variable_scope
+from .scopes import get_variable, loop_name_scope, variable_scope
 from .tensor import tf_dtype_arg
 
 LSTMStateTuple = collections.namedtuple("LSTMStateTuple", ["c", "h"])
@@ -311,9 +311,10 @@ class DropoutWrapper(CellWrapper):
 
 
 def _map_state(fn, *states):
-    if isinstance(states[0], tuple):
+    if isinstance(states[0], (tuple, list)):   # (a keras cell's states are a list)
         parts = [_map_state(fn, *group) for group in zip(*states)]
-        return type(states[0])(*parts) if hasattr(states[0], "_fields") else tuple(parts)
+        return type(states[0])(*parts) if hasattr(states[0], "_fields") else \
+            type(states[0])(parts)
     return fn(*states)
 
 
@@ -322,7 +323,7 @@ def _steps(cell, inputs, state, sequence_length, scope, default, one_op=False):
     ``one_op`` (dynamic_rnn: TF's while_loop) seeded random ops are one op run at each
     step, their numbers moving on (``compat.distributions.unrolled_iteration``)."""
     outputs, keys = [], []
-    with variable_scope(scope or default):   # TF: `scope or "rnn"`, a name reused as is
+    with variable_scope(scope or default), loop_name_scope(one_op):   # TF: `scope or "rnn"`
         for t, x in enumerate(inputs):
             with unrolled_iteration(t, len(inputs), keys) if one_op else \
                     contextlib.nullcontext():
@@ -339,7 +340,7 @@ def _steps(cell, inputs, state, sequence_length, scope, default, one_op=False):
 def _scanned(cell, x, state, sequence_length, scope, default):
     """The cell over the time-major ``x`` whose number of steps is known at run time,
     as a ``tf.scan``: (stacked outputs [time, batch, units], final state)."""
-    with variable_scope(scope or default):   # TF: `scope or "rnn"`, a name reused as is
+    with variable_scope(scope or default), loop_name_scope(True):   # TF: `scope or "rnn"`
         first, _ = cell(x[0], state)   # makes the cell's variables here, not in the loop
         times = _t.cast(_t.range(_t.shape(x)[0]), np.int64)
 

@@ -137,6 +137,15 @@ def _unique_scope(graph, parent, default_name):
     return f"{default_name}_{k}"
 
 
+def loop_name_scope(looped=True):
+    """TF's ``while`` name scope of a loop (``dynamic_rnn``'s), where a keras cell builds
+    its weights (``rnn/while/lstm_cell/kernel:0``); ``get_variable`` ignores it, as TF's
+    own cells' ``rnn/lstm_cell/kernel:0`` do.  No scope unless ``looped``."""
+    if not looped:
+        return contextlib.nullcontext()
+    return _t.get_default_graph().name_scope("while")
+
+
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
                  trainable=None, collections=None, caching_device=None, partitioner=None,
                  validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
