@@ -25,3 +25,20 @@ def test_graph_device_and_colocate_blocks_and_graph_seed():
         np.testing.assert_array_equal(got.ravel(), [0, 2, 0, 10, 14, 3, 3, 5, 0])
         tf.set_random_seed(5)
         assert g.seed == 5
+
+
+def test_dtype_constants_are_dtypes_so_sets_of_them_hold_tensor_dtypes():
+    # baselines' CategoricalPd.neglogp one-hot encodes integer actions under
+    # ``if x.dtype in {tf.uint8, tf.int32, tf.int64}``: with tf.int32 the numpy type,
+    # which hashes apart from np.dtype('int32'), the set never held a tensor's dtype
+    with tf.Graph().as_default():
+        logits = tf.constant([[1.0, 2.0, 0.5], [0.1, -1.0, 2.0]])
+        x = tf.placeholder(tf.int32, [2])
+        assert x.dtype in {tf.uint8, tf.int32, tf.int64}
+        assert logits.dtype in {tf.float32} and {tf.float32: 1}[logits.dtype] == 1
+        assert (tf.float32.name, tf.int64.name, tf.bool.name) == ("float32", "int64", "bool")
+        labels = tf.one_hot(x, logits.get_shape().as_list()[-1])
+        neglogp = tf.nn.softmax_cross_entropy_with_logits_v2(logits=logits, labels=labels)
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run(neglogp, {x: [1, 2]}),
+                                       [0.4643687903881073, 0.1817845106124878], rtol=1e-6)
