@@ -34,7 +34,7 @@ def test_dtype_constants_are_dtypes_so_sets_of_them_hold_tensor_dtypes():
     with tf.Graph().as_default():
         logits = tf.constant([[1.0, 2.0, 0.5], [0.1, -1.0, 2.0]])
         x = tf.placeholder(tf.int32, [2])
-        assert x.dtype in {tf.uint8, tf.int32, tf.int64}
+        assert x.dtype in {tf.uint8, tf.int32, tf.int64} and x.dtype in {tf.dtypes.int32}
         assert logits.dtype in {tf.float32} and {tf.float32: 1}[logits.dtype] == 1
         assert (tf.float32.name, tf.int64.name, tf.bool.name) == ("float32", "int64", "bool")
         labels = tf.one_hot(x, logits.get_shape().as_list()[-1])

@@ -150,12 +150,12 @@ from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
 
 from ..tracing.functions import *  # noqa: F401,F403  (tf.sin, tf.reduce_sum, ...)
 
-float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
-int32, int64, uint8 = np.dtype("int32"), np.dtype("int64"), np.dtype("uint8")
-int8, int16, uint16, uint32, uint64 = (np.dtype(n) for n in (
-    "int8", "int16", "uint16", "uint32", "uint64"))
-double, half = float64, float16
-bool = np.dtype("bool")  # noqa: A001  (tf.bool)
+float16, float32, float64 = dtypes.float16, dtypes.float32, dtypes.float64
+int32, int64, uint8 = dtypes.int32, dtypes.int64, dtypes.uint8
+int8, int16, uint16, uint32, uint64 = (dtypes.int8, dtypes.int16, dtypes.uint16,
+                                       dtypes.uint32, dtypes.uint64)
+double, half = dtypes.double, dtypes.half
+bool = dtypes.bool  # noqa: A001  (tf.bool)
 Graph, Tensor = _t.Graph, _t.Tensor
 get_default_graph, reset_default_graph = _t.get_default_graph, _t.reset_default_graph
 newaxis = None
