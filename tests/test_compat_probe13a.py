@@ -5,7 +5,10 @@ notebook, anishathalye's neural-style, lengstrom's fast-style-transfer,
 affinelayer's pix2pix-tensorflow, openai/baselines' TF1 utilities, hardmaru's
 mixture density network tutorial), against real TensorFlow 2.21 (compat.v1, v2
 behaviour disabled).  The numbers are TF 2.21's."""
+import re
+
 import numpy as np
+import pytest
 
 import symgrad.compat.v1 as tf
 
@@ -42,3 +45,24 @@ def test_dtype_constants_are_dtypes_so_sets_of_them_hold_tensor_dtypes():
         with tf.Session() as sess:
             np.testing.assert_allclose(sess.run(neglogp, {x: [1, 2]}),
                                        [0.4643687903881073, 0.1817845106124878], rtol=1e-6)
+
+
+def test_static_shapes_check_their_rank_and_equal_lists_of_sizes():
+    # TF1 model code checks ranks with x.get_shape().with_rank(2) and compares a shape
+    # with a list (x.get_shape() == [None, 5]); TF 2.21's answers and messages
+    with tf.Graph().as_default():
+        shape = tf.placeholder(tf.float32, [None, 5]).get_shape()
+        assert shape.with_rank(2).as_list() == [None, 5]
+        assert shape.with_rank_at_least(2).as_list() == [None, 5]
+        assert tf.placeholder(tf.float32).get_shape().with_rank(3).as_list() == [None] * 3
+        for check, message in ((lambda: shape.with_rank(3), "Shape (?, 5) must have rank 3"),
+                               (lambda: shape.with_rank_at_least(3),
+                                "Shape (?, 5) must have rank at least 3"),
+                               (lambda: shape.with_rank_at_most(1),
+                                "Shape (?, 5) must have rank at most 1")):
+            with pytest.raises(ValueError, match=re.escape(message)):
+                check()
+        assert [shape == [None, 5], shape != [None, 5], shape == [3, 5],
+                tf.TensorShape([2, 3]) == [2, 3], shape[1:] == [5]] == [
+                    True, False, False, True, True]
+
