@@ -66,3 +66,16 @@ def test_static_shapes_check_their_rank_and_equal_lists_of_sizes():
                 tf.TensorShape([2, 3]) == [2, 3], shape[1:] == [5]] == [
                     True, False, False, True, True]
 
+
+def test_fetching_an_operation_name_runs_it_and_gives_none():
+    # sess.run("y") names the operation, sess.run("y:0") its tensor: TF gives None for
+    # the first (textcnn's eval.py reads graph.get_operation_by_name(...).outputs[0])
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0, 2.0], name="w")
+        tf.identity(w * 2.0, name="y")
+        sess = tf.Session()
+        assert sess.run(tf.global_variables_initializer().name) is None
+        assert sess.run("y") is None and sess.run("w") is None
+        first, second = sess.run(["y", "y:0"])
+        assert first is None
+        np.testing.assert_array_equal(second, [2.0, 4.0])
