@@ -79,3 +79,15 @@ def test_fetching_an_operation_name_runs_it_and_gives_none():
         first, second = sess.run(["y", "y:0"])
         assert first is None
         np.testing.assert_array_equal(second, [2.0, 4.0])
+
+
+def test_set_shape_takes_back_a_list_of_the_tensors_own_dimensions():
+    # pix2pix's check_image: shape = list(image.get_shape()); shape[-1] = 3;
+    # image.set_shape(shape), where the unknown sizes are the shape's own entries
+    with tf.Graph().as_default():
+        image = tf.identity(tf.placeholder(tf.float32, [None, None, 3]))
+        shape = list(image.get_shape())
+        shape[-1] = 3
+        image.set_shape(shape)
+        assert str(image.get_shape()) == "(?, ?, 3)"
+

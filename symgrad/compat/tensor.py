@@ -182,8 +182,11 @@ class TF1Tensor(_t.Tensor):
             ValueError: the shapes are incompatible (TF's message), or a shapeless
                 placeholder is already used.
         """
-        dims = None if shape is None else [None if d is None else int(d) for d in (
-            shape.as_list() if isinstance(shape, TensorShape) else list(shape))]
+        # (an unknown size may come as None or as a Dim, whose .value is None: pix2pix
+        # passes list(image.get_shape()) back with the last size replaced)
+        dims = None if shape is None else [
+            None if getattr(d, "value", d) is None else int(getattr(d, "value", d)) for d in (
+                shape.as_list() if isinstance(shape, TensorShape) else list(shape))]
         if dims is None:
             return
         if self.shape is None:
