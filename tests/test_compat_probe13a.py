@@ -91,3 +91,18 @@ def test_set_shape_takes_back_a_list_of_the_tensors_own_dimensions():
         image.set_shape(shape)
         assert str(image.get_shape()) == "(?, ?, 3)"
 
+
+def test_crop_to_bounding_box_at_offsets_computed_when_run():
+    # pix2pix's transform crops at offsets drawn by tf.random_uniform in the graph
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, 5, 1])
+        offset = tf.placeholder(tf.int32, [2])
+        crop = tf.image.crop_to_bounding_box(x, offset[0], offset[1], 2, 3)
+        grad = tf.gradients(tf.reduce_sum(crop * crop), x)[0]
+        assert crop.get_shape().as_list() == [2, 3, 1]
+        with tf.Session() as sess:
+            got, got_grad = sess.run([crop, grad], {
+                x: np.arange(20, dtype=np.float32).reshape(4, 5, 1), offset: [1, 2]})
+        np.testing.assert_array_equal(got[..., 0], [[7, 8, 9], [12, 13, 14]])
+        np.testing.assert_array_equal(got_grad[..., 0], [
+            [0, 0, 0, 0, 0], [0, 0, 14, 16, 18], [0, 0, 24, 26, 28], [0, 0, 0, 0, 0]])
