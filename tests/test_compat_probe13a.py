@@ -106,3 +106,18 @@ def test_crop_to_bounding_box_at_offsets_computed_when_run():
         np.testing.assert_array_equal(got[..., 0], [[7, 8, 9], [12, 13, 14]])
         np.testing.assert_array_equal(got_grad[..., 0], [
             [0, 0, 0, 0, 0], [0, 0, 14, 16, 18], [0, 0, 24, 26, 28], [0, 0, 0, 0, 0]])
+
+
+def test_numbers_next_to_an_integer_tensor_convert_as_tf_converts_them():
+    # TF converts a number to the tensor's dtype: a Python float next to an int32
+    # tensor is a TypeError, a numpy float array is truncated to int32
+    with tf.Graph().as_default():
+        i = tf.constant([1, 2])
+        for make in (lambda: i * 0.5, lambda: tf.maximum(i, 0.5), lambda: i < 0.5):
+            with pytest.raises(TypeError, match="Expected int32"):
+                make()
+        j = i + np.array([0.5, 1.7])
+        assert j.dtype.name == "int32"
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(j), [1, 3])
+
