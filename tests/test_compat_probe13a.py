@@ -121,3 +121,14 @@ def test_numbers_next_to_an_integer_tensor_convert_as_tf_converts_them():
         with tf.Session() as sess:
             np.testing.assert_array_equal(sess.run(j), [1, 3])
 
+
+def test_matmul_types_an_array_operand_like_the_tensor():
+    # tf.matmul(x, np.array(...)) with a float64 array is float32 for a float32 x
+    with tf.Graph().as_default():
+        x = tf.constant([[1.0, 2.0]])
+        m = tf.matmul(x, np.array([[0.1], [0.2]]))
+        m2 = tf.matmul(x, [[1], [3]])
+        assert (m.dtype.name, m2.dtype.name) == ("float32", "float32")
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run(m), [[0.5]], rtol=1e-7)
+            np.testing.assert_array_equal(sess.run(m2), [[7.0]])
