@@ -32,7 +32,7 @@ def test_checkpoint_reader_and_checkpoint_exists(tmp_path):
 
 def test_dtype_names_and_as_dtype():
     assert tf.as_dtype("float") == np.float32 and tf.as_dtype(tf.float64) == np.float64
-    assert tf.dtypes.as_dtype(np.uint8) == np.uint8 and tf.dtypes.int16 is np.int16
+    assert tf.dtypes.as_dtype(np.uint8) == np.uint8 and tf.dtypes.int16 is tf.int16 == np.int16
     assert (tf.int8, tf.uint16, tf.double, tf.half) == (np.int8, np.uint16, np.float64,
                                                         np.float16)
     with pytest.raises(TypeError, match="'foo' is not a dtype"):

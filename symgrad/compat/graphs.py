@@ -1,8 +1,10 @@
 """TF1's ``tf.Graph`` introspection: ``get_operation_by_name``, ``get_operations``,
 ``finalize`` and ``finalized``, ``control_dependencies``, the collection methods
 (``get_collection``, ``add_to_collection``, ``get_collection_ref``, ``clear_collection``,
-``get_all_collection_keys``) and ``get_name_scope`` (methods of every graph once
-``compat.v1`` is imported, as ``gradient_override_map`` is, ``compat.custom``).
+``get_all_collection_keys``), ``get_name_scope``, ``device`` and ``colocate_with``
+(blocks that place nothing, as ``tf.device``) and ``seed`` (the graph-level seed
+``tf.set_random_seed`` gave, else None): methods of every graph once ``compat.v1`` is
+imported, as ``gradient_override_map`` is, ``compat.custom``.
 
 - ``get_operation_by_name("layer/W")``: the operation of that name: an assign, group
   or initializer (``compat.state.Operation``), else the op of the tensor of that name
@@ -31,6 +33,7 @@ Sum True
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any, NoReturn
 
@@ -159,6 +162,25 @@ def get_name_scope(self) -> str:
     return self.scoped("").rstrip("/")
 
 
+def device(self, device_name_or_function: Any) -> Any:
+    """``graph.device("/cpu:0")``: placement only (neural-style's ``with g.as_default(),
+    g.device('/cpu:0'), tf.Session() as sess``); the values are the same."""
+    return contextlib.nullcontext()
+
+
+def colocate_with(self, op: Any, ignore_existing: bool = False) -> Any:
+    """``graph.colocate_with(op)``: placement only, a block that changes nothing."""
+    return contextlib.nullcontext()
+
+
+def seed(self) -> int | None:
+    """``graph.seed``: the graph-level seed ``tf.set_random_seed`` set, else None."""
+    return self.__dict__.get("tf_random_seed")
+
+
+_t.Graph.device = device
+_t.Graph.colocate_with = colocate_with
+_t.Graph.seed = property(seed)
 _t.Graph.control_dependencies = control_dependencies
 _t.Graph.get_collection = get_collection
 for _name, _method in _collection_methods().items():

@@ -14,7 +14,8 @@ Images are [height, width, channels] or batches [batch, height, width, channels]
   ``resize_nearest_neighbor`` of a batch) to a known size, with TF1's sampling
   (source pixel ``y * in / out``; ``align_corners``: ``y * (in - 1) / (out - 1)``;
   ``half_pixel_centers``: ``(y + 1/2) * in / out``, less 1/2 for bilinear);
-  ``crop_to_bounding_box``, ``pad_to_bounding_box``, ``central_crop``;
+  ``crop_to_bounding_box`` (offsets may be tensors, pix2pix's random crop: rows and
+  columns are then gathered), ``pad_to_bounding_box``, ``central_crop``;
 - ``convert_image_dtype`` from integers to floats (``x / max``), between floats, from
   floats to integers (``x * (max + 0.5)`` truncated) and between integers (TF's scaling);
   a numpy uint8 image stays uint8 (the core would widen it to int64).
@@ -41,7 +42,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ArgumentError, ShapeError
-from ..tracing.arrays import static_value
+from ..tracing.arrays import known_now, static_value
 from .distributions import drawn
 from .errors import InvalidArgumentError
 from . import image_resize as _resize
@@ -262,9 +263,18 @@ resize = resize_images
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     x, h = _image(image, "crop_to_bounding_box")
     lead = (slice(None),) * h
-    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height,
-                                       target_width))
-    return x[lead + (slice(oh, oh + th), slice(ow, ow + tw))]
+    th, tw = int(target_height), int(target_width)
+    if all(_known(v) for v in (offset_height, offset_width)):
+        oh, ow = int(offset_height), int(offset_width)
+        return x[lead + (slice(oh, oh + th), slice(ow, ow + tw))]
+    # offsets computed at run time: take rows offset + 0 .. th - 1, then the columns
+    rows = _t.cast(offset_height, np.int32) + np.arange(th, dtype=np.int32)
+    cols = _t.cast(offset_width, np.int32) + np.arange(tw, dtype=np.int32)
+    return _t.gather(_t.gather(x, rows, axis=h), cols, axis=h + 1)
+
+
+def _known(value):
+    return not isinstance(value, _t.Tensor) or known_now(value)
 
 
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):

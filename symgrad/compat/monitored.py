@@ -113,6 +113,10 @@ class LoggingTensorHook(SessionRunHook):
                              "every_n_secs must be provided")
         if not isinstance(tensors, dict):
             tensors = {getattr(t, "name", str(t)): t for t in tensors}
+        # a name without ":0" is its operation's one output here, as TF's hooks read it
+        # ("softmax_tensor"; sess.run of the bare name would give the op's None)
+        tensors = {tag: f"{t}:0" if isinstance(t, str) and ":" not in t else t
+                   for tag, t in tensors.items()}
         self._tensors, self._every, self._secs = tensors, every_n_iter, every_n_secs
         self._at_end, self._formatter = at_end, formatter
         self._iter, self._last = 0, None

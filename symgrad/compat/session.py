@@ -433,7 +433,9 @@ def _export(value):
 def _resolve(fetch, graph):
     """Fetches with name strings replaced by the tensors or operations they name."""
     if isinstance(fetch, str):
-        return fetch_by_name(graph, fetch)
+        found = fetch_by_name(graph, fetch)
+        # a tensor's operation name ("y", not "y:0") runs it and gives None, as in TF
+        return TensorOp(found) if isinstance(found, Node) and ":" not in fetch else found
     if isinstance(fetch, IndexedSlices) and fetch.dense_shape is not None:
         # fetched as TF's IndexedSlicesValue: its three parts, each an array
         return IndexedSlicesValue(fetch.values, fetch.indices, fetch.dense_shape_tensor())

@@ -46,11 +46,13 @@ def as_dtype(type_value):
     return _t.as_dtype(tf_dtype_arg(type_value), "tf.as_dtype(type_value)")
 
 
-dtypes = types.SimpleNamespace(   # tf.dtypes.float32, tf.dtypes.as_dtype
-    as_dtype=as_dtype, float16=np.float16, half=np.float16, float32=np.float32,
-    float64=np.float64, double=np.float64, int8=np.int8, int16=np.int16, int32=np.int32,
-    int64=np.int64, uint8=np.uint8, uint16=np.uint16, uint32=np.uint32, uint64=np.uint64,
-    bool=np.bool_)
+# tf.float32 and the rest, also as tf.dtypes.float32: numpy dtypes, not numpy's scalar
+# types, since a tensor's dtype is a numpy dtype and the type hashes apart from it
+# (baselines' ``x.dtype in {tf.uint8, tf.int32, tf.int64}``)
+dtypes = types.SimpleNamespace(as_dtype=as_dtype, half=np.dtype("float16"),
+                               double=np.dtype("float64"), **{name: np.dtype(name) for name in (
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "uint32", "uint64", "bool")})
 
 
 # TF's type names that are not the CamelCase of symgrad's op names (identity: Identity)
@@ -180,8 +182,11 @@ class TF1Tensor(_t.Tensor):
             ValueError: the shapes are incompatible (TF's message), or a shapeless
                 placeholder is already used.
         """
-        dims = None if shape is None else [None if d is None else int(d) for d in (
-            shape.as_list() if isinstance(shape, TensorShape) else list(shape))]
+        # (an unknown size may come as None or as a Dim, whose .value is None: pix2pix
+        # passes list(image.get_shape()) back with the last size replaced)
+        dims = None if shape is None else [
+            None if getattr(d, "value", d) is None else int(getattr(d, "value", d)) for d in (
+                shape.as_list() if isinstance(shape, TensorShape) else list(shape))]
         if dims is None:
             return
         if self.shape is None:

@@ -1,6 +1,7 @@
 """TF1's static shapes: ``TensorShape`` (a tuple of sizes with TF1's methods:
 ``as_list``, ``ndims``/``rank``, ``num_elements``, ``is_fully_defined``, slices that are
-shapes, ``concatenate``, ``is_compatible_with``, ``merge_with``), ``Dimension`` (a known
+shapes, ``concatenate``, ``is_compatible_with``, ``merge_with``, ``with_rank`` and its
+``_at_least``/``_at_most`` checks, ``==`` a list of sizes), ``Dimension`` (a known
 size with ``.value``) and ``UnknownShape`` (``TensorShape(None)``, unknown rank).
 
 Sits in ``compat`` under ``tensor``; imports numpy only.
@@ -72,6 +73,33 @@ class TensorShape(tuple):
             return self
         return TensorShape(a if _known(a) is not None else b for a, b in zip(self, other))
 
+    def with_rank(self, rank):
+        """This shape, if it has ``rank`` dimensions (TF's ValueError otherwise)."""
+        return self._ranked(len(self) == rank, f"rank {rank}")
+
+    def with_rank_at_least(self, rank):
+        return self._ranked(len(self) >= rank, f"rank at least {rank}")
+
+    def with_rank_at_most(self, rank):
+        return self._ranked(len(self) <= rank, f"rank at most {rank}")
+
+    def _ranked(self, holds, what):
+        if not holds:
+            raise ValueError(f"Shape {self} must have {what}")
+        return self
+
+    def __eq__(self, other):
+        # TF compares a list of sizes as the shape it describes (DCGAN-era code writes
+        # x.get_shape() == [batch, 64, 64, 3]); tuples compare as the tuples they are
+        if isinstance(other, list):
+            return self.as_list() == [getattr(d, "value", d) for d in other]
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
     @property
     def dims(self):
         return list(self)
@@ -136,6 +164,15 @@ class UnknownShape:
 
     def concatenate(self, other):
         return self
+
+    def with_rank(self, rank):
+        """A shape of ``rank`` unknown sizes: an unknown rank may be any."""
+        return TensorShape([None] * rank)
+
+    def with_rank_at_least(self, rank):
+        return self
+
+    with_rank_at_most = with_rank_at_least
 
     def __eq__(self, other):
         return isinstance(other, UnknownShape) or other is None

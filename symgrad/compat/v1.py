@@ -36,8 +36,11 @@ Choices (documented differences from TF):
 - ``sess.run`` returns numpy values; the lists it returns print like TF1-era
   numpy (``[3.0, 1.0]``).
 - dtypes are numpy's: ``x.dtype`` is ``np.dtype('float32')`` (it prints ``float32``,
-  not ``<dtype: 'float32'>``) and ``tf.float32`` is ``np.float32``; comparisons and
-  ``tf.cast(x, y.dtype)`` work as in TF, but TF's DType attributes do not exist (a numpy
+  not ``<dtype: 'float32'>``) and ``tf.float32`` is ``np.dtype('float32')`` too, so
+  comparisons, ``.name``, ``tf.cast(x, y.dtype)`` and sets and dicts of dtypes
+  (baselines' ``x.dtype in {tf.uint8, tf.int32, tf.int64}``; ``np.float32``, a type,
+  hashes differently from its dtype) work as in TF, but TF's DType attributes do not
+  exist (a numpy
   dtype takes none): for ``x.dtype.base_dtype`` write ``x.dtype`` (symgrad has no
   reference dtypes), for ``.is_floating`` ``x.dtype.kind == "f"``, for
   ``.as_numpy_dtype`` ``x.dtype.type``, for ``.size`` ``x.dtype.itemsize``.
@@ -147,11 +150,12 @@ from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
 
 from ..tracing.functions import *  # noqa: F401,F403  (tf.sin, tf.reduce_sum, ...)
 
-float16, float32, float64 = np.float16, np.float32, np.float64
-int32, int64, uint8 = np.int32, np.int64, np.uint8
-int8, int16, uint16, uint32, uint64 = np.int8, np.int16, np.uint16, np.uint32, np.uint64
-double, half = np.float64, np.float16
-bool = np.bool_  # noqa: A001  (tf.bool)
+float16, float32, float64 = dtypes.float16, dtypes.float32, dtypes.float64
+int32, int64, uint8 = dtypes.int32, dtypes.int64, dtypes.uint8
+int8, int16, uint16, uint32, uint64 = (dtypes.int8, dtypes.int16, dtypes.uint16,
+                                       dtypes.uint32, dtypes.uint64)
+double, half = dtypes.double, dtypes.half
+bool = dtypes.bool  # noqa: A001  (tf.bool)
 Graph, Tensor = _t.Graph, _t.Tensor
 get_default_graph, reset_default_graph = _t.get_default_graph, _t.reset_default_graph
 newaxis = None

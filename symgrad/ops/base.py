@@ -206,12 +206,18 @@ def as_node(value, graph, like=None):
     kinds = _python_number_types(value) if like is not None else None
     if kinds and (like.dtype.kind == "f" or (like.dtype.kind in "iu" and kinds <= {int})):
         return literal(graph, value, like.dtype)
-    if like is not None and like.derived_class is not None and \
-            isinstance(value, (np.ndarray, np.generic)) and \
-            value.dtype.kind in ("iuf" if like.dtype.kind == "f" else "iu" if
-                                 like.dtype.kind in "iu" else ""):
-        # a TF1 program's numpy numbers take the tensor's float dtype, as TF converts
-        # them (``tf.ones([3]) / np.sqrt(3.0)`` stays float32)
+    tf1 = like is not None and like.derived_class is not None
+    if tf1 and kinds and like.dtype.kind in "iu" and float in kinds:
+        # TF converts a Python number to the tensor's dtype, and a float to an integer
+        # dtype it refuses (symgrad alone promotes to float)
+        raise TypeError(f"Expected {like.dtype.name}, but got {value!r} of type 'float': "
+                        f"a Python float next to an integer tensor; cast the tensor first "
+                        f"(tf.cast(x, tf.float32))")
+    if tf1 and isinstance(value, (np.ndarray, np.generic)) and \
+            value.dtype.kind in ("iuf" if like.dtype.kind in "iuf" else ""):
+        # a TF1 program's numpy numbers take the tensor's dtype, as TF converts them
+        # (``tf.ones([3]) / np.sqrt(3.0)`` stays float32; next to an int32 tensor a
+        # numpy float is truncated to int32)
         return literal(graph, value, like.dtype)
     return literal(graph, value)
 
