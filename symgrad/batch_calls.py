@@ -119,10 +119,17 @@ class BatchCalls:
             ``out``: those arrays themselves).
         """
         lean = self._lean
-        if lean is not None and out is None:
-            outs = lean(values, parallel)
-            if outs is not None:
-                return self._rebuild_batch(outs)
+        if lean is not None and out is None and len(values) == lean.count:
+            for v, (dtype, ndim) in zip(values, lean.want):   # the common call's form
+                if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
+                    break
+                flags = v.flags
+                if not (flags.c_contiguous and flags.writeable):
+                    break
+            else:
+                outs = lean.serial(values, values[0].shape[0], parallel)
+                if outs is not None:
+                    return self._rebuild_batch(outs)
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
             return self._rebuild_batch(batched_dask(self, values, out))

@@ -4,15 +4,16 @@ A small batch is mostly call overhead: 100 Rosenbrock-2 points take the batch lo
 ~0.6 µs, and the general path (``batches.FastPath``, ``batches.run``: checks written
 for every kind of argument, the work array, new outputs, timing each run for the
 parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
-from Python spends ~1.5.  :class:`Lean` hands the arguments most calls pass -- one
-numpy array per input, C-contiguous and writeable, of the input's dtype, with one
-batch axis -- to the module's ``_batch`` (``lower.module._batch_text``), which checks
-the shapes, makes the outputs and runs the points serially, as the general path
-would for a small batch or with ``parallel=False``.  Other arguments return None and
-the general path answers them with its checks, conversions and errors unchanged; it
-hands what it converted to ``_batch`` too (:meth:`Lean.serial`), unless an input is
-shared by every point, ``out=`` is given or the batch is big enough for threads under
-``parallel=True``: those run the batch loop, which is compiled only then.
+from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most
+calls pass -- one numpy array per input, C-contiguous and writeable, of the input's
+dtype, with one batch axis -- through :meth:`Lean.serial` to the module's ``_batch``
+(``lower.module._batch_text``), which checks the shapes, makes the outputs and runs
+the points serially, as the general path would for a small batch or with
+``parallel=False``.  Other arguments take the general path, with its checks,
+conversions and errors unchanged; it hands what it converted to ``_batch`` too,
+unless an input is shared by every point, ``out=`` is given or the batch is big
+enough for threads under ``parallel=True``: those run the batch loop, which is
+compiled only then.
 
 Serial runs of ``PROBE_POINTS`` points or more are timed, as the general path times
 them: the parallel choice rests on them.
@@ -34,6 +35,9 @@ class Lean:
     ``inputs``: the module's ``INPUTS`` (name, dtype, core shape); ``entry()``: the
     module's compiled ``_batch``; ``cost()``: the evaluator's ``batches.Cost``;
     ``refused``: the exception ``_batch`` raises for shapes it does not take.
+    ``want`` holds, per input, the dtype and number of axes of the array ``_batch``
+    takes (it must also be C-contiguous and writeable): ``batched`` tests them inline,
+    where a call per input was a tenth of a small batch.
     """
 
     def __init__(self, inputs, entry, cost, refused):
@@ -43,20 +47,6 @@ class Lean:
         self.count = len(self.want)
         self.build, self.cost, self.refused = entry, cost, (TypeError, refused)
         self.entry = None   # _batch, once built
-
-    def __call__(self, values, parallel):
-        """The flat outputs for ``values``, or None: the general path answers."""
-        if len(values) != self.count:
-            return None
-        for v, (dtype, ndim) in zip(values, self.want):
-            # (what _batch's signature would refuse anyway, through Numba's TypeError
-            # ~20 µs later: tested here first)
-            if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
-                return None
-            flags = v.flags
-            if not (flags.c_contiguous and flags.writeable):
-                return None
-        return self.serial(values, values[0].shape[0], parallel)
 
     def serial(self, arrays, count, parallel):
         """``_batch``'s outputs for ``arrays`` (of ``count`` points each), or None: not
