@@ -19,7 +19,7 @@ import numpy as np
 from .chunked import batched_dask, is_dask
 from .errors import ArgumentError, FeedError, ShapeError
 from .graph import Dim, concrete_shape
-from .lower import batches
+from .lower import batch_args, batches
 from .lower.arguments import SizesDisagree, real_array
 from .lower.lean_batch import Lean
 from .sparse_batch import SparseBatch
@@ -167,12 +167,12 @@ class BatchCalls:
 
     @functools.cached_property
     def _fast_path(self):
-        """``batches.FastPath`` of the static shapes (None: sizes read per call)."""
-        return None if self._sized else batches.FastPath(self._inputs, self._outputs)
+        """``batch_args.FastPath`` of the static shapes (None: sizes read per call)."""
+        return None if self._sized else batch_args.FastPath(self._inputs, self._outputs)
 
     def _batch_arguments(self, values, out=None):
         """``(inputs, outputs, count, args, outs, batch)``: the checked values of a batch
-        as the batch loop takes them (``batches.prepare``, writing into ``out`` if
+        as the batch loop takes them (``batch_args.prepare``, writing into ``out`` if
         given), with the core shapes."""
         fast = None if self._fast_path is None else self._fast_path.prepare(values, out)
         if fast is not None:
@@ -188,7 +188,7 @@ class BatchCalls:
             arrays.append(arr)
         inputs, outputs = self._core([a.shape[a.ndim - len(s):] for a, (_, _, s) in
                                       zip(arrays, self._inputs)])
-        return (inputs, outputs) + batches.prepare(arrays, inputs, outputs, out)
+        return (inputs, outputs) + batch_args.prepare(arrays, inputs, outputs, out)
 
     def _core(self, shapes):
         """``(inputs, outputs)`` with the sizes the inputs' core ``shapes`` give (the

@@ -25,7 +25,7 @@ from .errors import ArgumentError, ShapeError
 from .graph import is_static
 from .lower import background
 from .lower import cache as lower_cache
-from .lower import batches
+from .lower import batch_args, batches
 from .lower.arguments import call_checked, check_count, coerce
 from .lower.entry import checked_jit
 from .lower.fastcall import entry_dispatcher, with_call
@@ -274,7 +274,7 @@ class ControlEvaluator(Evaluator):
                                       zip(arrays, self._inputs)])
         full = [np.broadcast_to(a, batch + tuple(s)) for a, (_, _, s) in zip(arrays, self._inputs)]
         outs = [np.empty(batch + tuple(s), dtype=d) for d, s, _ in self._outputs] \
-            if out is None else batches.checked_out(out, self._outputs, batch, zip(
+            if out is None else batch_args.checked_out(out, self._outputs, batch, zip(
                 self.input_names, arrays))
         for idx in np.ndindex(batch):
             for o, v in zip(outs, self.jit(*self._coerce([a[idx] for a in full]))):

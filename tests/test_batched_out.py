@@ -10,7 +10,7 @@ import pytest
 
 import symgrad as sg
 from symgrad.errors import ArgumentError, ShapeError
-from symgrad.lower import batches
+from symgrad.lower import batch_args
 
 from .test_compile_background import held  # noqa: F401 (fixture)
 
@@ -126,7 +126,7 @@ def test_out_may_not_overlap_the_inputs_or_each_other(rosen):
 
 
 def test_out_overlaps_found_on_the_fast_path(rosen, monkeypatch):
-    # Arrays that pass every test are taken by batches.FastPath.taken without the full
+    # Arrays that pass every test are taken by batch_args.FastPath.taken without the full
     # checks; any overlap there (the same array twice, an input itself, views into
     # one buffer) still reaches the full checks' error, and disjoint views are taken.
     points = np.random.default_rng(4).normal(size=(5, 3))
@@ -146,7 +146,7 @@ def test_out_overlaps_found_on_the_fast_path(rosen, monkeypatch):
 
     def no_full_checks(*args, **kwargs):
         raise AssertionError("the full checks ran")
-    monkeypatch.setattr(batches, "checked_out", no_full_checks)
+    monkeypatch.setattr(batch_args, "checked_out", no_full_checks)
     got = rosen.batched(points, out=(V, G, B))
     assert got[0] is V and got[1] is G and got[2] is B
     _same((V, G, B), want)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 import symgrad as sg
-from symgrad.lower import batches
+from symgrad.lower import batch_args, batches
 
 from .programs import programs
 
@@ -127,8 +127,8 @@ def test_threads_equal_serial_on_random_programs(p):
 
 
 def test_values_converted_or_taken_as_they_are_give_the_same(rosen):
-    # C-contiguous float64 arrays go to the loop as they are (batches.prepare_fast);
-    # anything else is converted after the full checks (batches.prepare)
+    # C-contiguous float64 arrays go to the loop as they are (batch_args.prepare_fast);
+    # anything else is converted after the full checks (batch_args.prepare)
     points = np.random.default_rng(11).uniform(-2, 2, size=(6, 5, 3))
     want = rosen.batched(points)
     frozen = points.copy()
@@ -136,8 +136,8 @@ def test_values_converted_or_taken_as_they_are_give_the_same(rosen):
     for other in (np.asfortranarray(points), points.tolist(), frozen,
                   np.concatenate([points, points], axis=2)[..., :3]):
         _same(rosen.batched(other), want)
-    assert batches.prepare_fast([points], rosen._inputs, rosen._outputs) is not None
-    assert batches.prepare_fast([frozen], rosen._inputs, rosen._outputs) is None
+    assert batch_args.prepare_fast([points], rosen._inputs, rosen._outputs) is not None
+    assert batch_args.prepare_fast([frozen], rosen._inputs, rosen._outputs) is None
     # one batch axis: the arrays go to the loop unreshaped, the outputs come back as
     # the loop wrote them; the same values, in fresh arrays every call
     rows = points.reshape(30, 3)

@@ -6,7 +6,7 @@ changed: values are loaded again (Rosenbrock-100's gradient loop re-read ``x[i]`
 storing ``g[i]``), and loops are vectorised behind run-time overlap checks.  They never
 overlap: outputs are allocated by the kernel's callers (``jit``'s ``_rt.empty``, the
 batch loop's fresh arrays, numpy's gufunc machinery, which copies overlapping operands)
-or are a caller's ``out=`` arrays, which ``lower.batches.checked_out`` refuses when
+or are a caller's ``out=`` arrays, which ``lower.batch_args.checked_out`` refuses when
 they share memory with an input or another output; temporaries are the kernel's own.
 (Chunked kernels already pass these pointers to their functions as ``noalias``.)
 

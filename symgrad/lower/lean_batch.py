@@ -1,7 +1,7 @@
 """``f.batched(X)`` for the common arguments: one call of machine code.
 
 A small batch is mostly call overhead: 100 Rosenbrock-2 points take the batch loop
-~0.6 µs, and the general path (``batches.FastPath``, ``batches.run``: checks written
+~0.6 µs, and the general path (``batch_args.FastPath``, ``batches.run``: checks written
 for every kind of argument, the work array, new outputs, timing each run for the
 parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
 from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most
@@ -18,7 +18,7 @@ compiled only then.
 Serial runs of ``PROBE_POINTS`` points or more are timed, as the general path times
 them: the parallel choice rests on them.
 
-Imports numpy and ``lower.batches``.
+Imports numpy, ``lower.batch_args`` and ``lower.batches``.
 """
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ import time
 
 import numpy as np
 
-from .batches import PROBE_POINTS, _scalar_dtype
+from .batch_args import _scalar_dtype
+from .batches import PROBE_POINTS
 
 
 class Lean:

@@ -43,7 +43,7 @@ class BatchedPlan:
 
     ``rows(lo, hi, pairs, outs)`` fills ``out[lo:hi]`` of every output array from
     the points ``lo:hi`` of ``pairs``: per input ``(m, flat)`` as
-    ``lower.batches.prepare`` makes them (``flat`` with one batch axis; ``m`` 0 for
+    ``lower.batch_args.prepare`` makes them (``flat`` with one batch axis; ``m`` 0 for
     an input every point shares).
     """
 
