@@ -1,0 +1,127 @@
+"""Round-13 probe (b): TF1 books' example programs ("Learning TensorFlow", "TensorFlow for
+Deep Learning", "TensorFlow for Machine Intelligence", the TF 1.x cookbook, "Pro Deep
+Learning with TensorFlow", "Deep Learning with TensorFlow") run with only the import
+changed, and ``tf.bitwise``, against the numbers TensorFlow 2.21 (compat.v1, v2 behaviour
+disabled) prints for the same programs."""
+import numpy as np
+import pytest
+
+import symgrad as sg
+import symgrad.compat.v1 as tf
+
+B = tf.bitwise
+
+# TF 2.21's results for a = [lo, 3, 12, 100, 127], b = [1, 5, 10, 7, 1], s = [0, 1, 3, 6, 9]
+# (lo = -5 for signed types, 0 for unsigned): and, or, xor, invert(a), a << s, a >> s
+_BITWISE = {
+    "int8": [[1, 1, 8, 4, 1], [-5, 7, 14, 103, 127], [-6, 6, 6, 99, 126],
+             [4, -4, -13, -101, -128], [-5, 6, 96, 0, -128], [-5, 1, 1, 1, 0]],
+    "int16": [[1, 1, 8, 4, 1], [-5, 7, 14, 103, 127], [-6, 6, 6, 99, 126],
+              [4, -4, -13, -101, -128], [-5, 6, 96, 6400, -512], [-5, 1, 1, 1, 0]],
+    "int64": [[1, 1, 8, 4, 1], [-5, 7, 14, 103, 127], [-6, 6, 6, 99, 126],
+              [4, -4, -13, -101, -128], [-5, 6, 96, 6400, 65024], [-5, 1, 1, 1, 0]],
+    "uint8": [[0, 1, 8, 4, 1], [1, 7, 14, 103, 127], [1, 6, 6, 99, 126],
+              [255, 252, 243, 155, 128], [0, 6, 96, 0, 128], [0, 1, 1, 1, 0]],
+    "uint16": [[0, 1, 8, 4, 1], [1, 7, 14, 103, 127], [1, 6, 6, 99, 126],
+               [65535, 65532, 65523, 65435, 65408], [0, 6, 96, 6400, 65024], [0, 1, 1, 1, 0]],
+}
+
+
+@pytest.mark.parametrize("dtype", sorted(_BITWISE))
+def test_bitwise_ops_in_each_integer_dtype_as_tf(dtype):
+    dt = np.dtype(dtype)
+    lo = -5 if dt.kind == "i" else 0
+    with tf.Graph().as_default():
+        a = tf.constant([lo, 3, 12, 100, 127], dtype=dt)
+        b = tf.constant([1, 5, 10, 7, 1], dtype=dt)
+        s = tf.constant([0, 1, 3, 6, 9], dtype=dt)
+        ops = [B.bitwise_and(a, b), B.bitwise_or(a, b), B.bitwise_xor(a, b), B.invert(a),
+               B.left_shift(a, s), B.right_shift(a, s)]
+        assert [t.name for t in ops] == ["BitwiseAnd:0", "BitwiseOr:0", "BitwiseXor:0",
+                                         "Invert:0", "LeftShift:0", "RightShift:0"]
+        got = tf.Session().run(ops)
+    for value, expected in zip(got, _BITWISE[dtype]):
+        assert value.dtype == dt
+        np.testing.assert_array_equal(value, expected)
+
+
+def test_shifts_clamp_the_shift_and_wrap_as_tf():
+    with tf.Graph().as_default():
+        big = tf.constant([-1, 0, 7, 8, 9, 100, -3], dtype=tf.int8)
+        u = tf.constant([1, 7, 8, 9], tf.uint8)
+        fetches = [B.left_shift(tf.constant(1, tf.int8), big),
+                   B.right_shift(tf.constant(-100, tf.int8), big),
+                   B.left_shift(tf.constant(3), tf.constant([30, 31, 32, 33, -1])),
+                   B.right_shift(tf.constant(200, tf.uint8), u),
+                   B.left_shift(tf.constant(200, tf.uint8), u)]
+        got = tf.Session().run(fetches)
+    expected = [[1, 1, -128, -128, -128, -128, 1], [-100, -100, -1, -1, -1, -1, -100],
+                [-1073741824, -2147483648, -2147483648, -2147483648, 3], [100, 1, 1, 1],
+                [144, 0, 0, 0]]
+    for value, e in zip(got, expected):
+        np.testing.assert_array_equal(value, e)
+
+
+def test_bitwise_arguments_converted_as_tf():
+    with tf.Graph().as_default():
+        sess = tf.Session()
+        out = [B.bitwise_and(np.array([5, 6], np.int64), 3), B.bitwise_or(5, 3),
+               B.invert(5), B.left_shift(tf.constant([1, 2]), np.array([1, 2], np.int8)),
+               B.bitwise_xor([1, 2, 3], [3, 3, 3]),
+               B.bitwise_and(tf.constant([1], tf.int8), 300),
+               B.bitwise_and(tf.constant([1], tf.uint8), -1),
+               B.bitwise_or(tf.constant([[1], [2]]), tf.constant([4, 8, 16]))]
+        assert [t.dtype for t in out] == [np.int64, np.int32, np.int32, np.int32, np.int32,
+                                          np.int8, np.uint8, np.int32]
+        got = sess.run(out)
+        p = tf.placeholder(tf.int32)
+        shifted = sess.run(B.left_shift(p, 2), {p: [[1, 2], [3, 4]]})
+        assert B.bitwise_and(tf.placeholder(tf.int32, [None, 3]),
+                             tf.constant([1, 2, 3])).shape.as_list() == [None, 3]
+        with tf.name_scope("sc"):
+            assert B.bitwise_and(1, 2).name == "sc/BitwiseAnd:0"
+        assert B.left_shift(1, 2, name="sh").name == "sh:0"
+    expected = [[1, 2], 7, -6, [2, 8], [2, 1, 0], [0], [1], [[5, 9, 17], [6, 10, 18]]]
+    for value, e in zip(got, expected):
+        np.testing.assert_array_equal(value, e)
+    np.testing.assert_array_equal(shifted, [[4, 8], [12, 16]])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: B.bitwise_and(tf.constant(1.0), tf.constant(2.0)),
+     "parameter 'x' has DataType float32 not in list of allowed values: int8, int16"),
+    (lambda: B.bitwise_or(tf.constant(True), tf.constant(False)),
+     "parameter 'x' has DataType bool not in list"),
+    (lambda: B.invert(2.0), "parameter 'x' has DataType float32"),
+    (lambda: B.bitwise_and(tf.constant(1), tf.constant(2, tf.int64)),
+     "Input 'y' of 'BitwiseAnd' Op has type int64 that does not match type int32 of "
+     "argument 'x'"),
+    (lambda: B.bitwise_and(5, tf.constant(3, tf.int8)),
+     "Input 'y' of 'BitwiseAnd' Op has type int8 that does not match type int32"),
+    (lambda: B.left_shift(tf.constant(1), 2.5),
+     "Expected int32 passed to parameter 'y' of op 'LeftShift', got 2.5 of type 'float'"),
+])
+def test_bitwise_refuses_what_tf_refuses(call, message):
+    with tf.Graph().as_default():
+        with pytest.raises(TypeError, match=message.replace("(", r"\(")):
+            call()
+
+
+def test_bitwise_carries_no_gradient_and_compiles():
+    with tf.Graph().as_default():
+        x = tf.Variable(3.0)
+        y = tf.cast(B.bitwise_and(tf.cast(x, tf.int32), 1), tf.float32) * x
+        (g,) = tf.gradients(y, x)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(g) == 1.0   # TF: only the product's path
+        a = tf.placeholder(tf.int8, [5])
+        s = tf.placeholder(tf.int8, [5])
+        outs = [B.bitwise_and(a, s), B.bitwise_xor(a, s), B.left_shift(a, s),
+                B.right_shift(a, s), B.invert(a)]
+        f = sg.compile(outs, [a, s], wait=True)
+    got = f(np.int8([1, -5, 100, 127, 1]), np.int8([7, 1, 6, 9, -1]))
+    expected = [[1, 1, 4, 9, 1], [6, -6, 98, 118, -2], [-128, -10, 0, -128, 1],
+                [0, -3, 1, 0, 1], [-2, 4, -101, -128, -2]]   # (TF 2.21, fed the same)
+    for value, e in zip(got, expected):
+        np.testing.assert_array_equal(value, e)
