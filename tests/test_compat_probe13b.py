@@ -125,3 +125,19 @@ def test_bitwise_carries_no_gradient_and_compiles():
                 [0, -3, 1, 0, 1], [-2, 4, -101, -128, -2]]   # (TF 2.21, fed the same)
     for value, e in zip(got, expected):
         np.testing.assert_array_equal(value, e)
+
+
+def test_summary_of_an_assign_as_tf():
+    # "TensorFlow for Machine Intelligence" ch3: tf.summary.scalar(
+    # 'Sum_of_outputs_over_time', total_output.assign_add(output)); symgrad's
+    # convert_to_tensor refused the assign (constant(value) has dtype object)
+    with tf.Graph().as_default():
+        v = tf.Variable(1.5, name="total")
+        up = v.assign_add(2.0)
+        s = tf.summary.scalar("Sum_of_outputs", up)
+        t = tf.convert_to_tensor(up)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(s) == b"\n\x15\n\x0eSum_of_outputs\x15\x00\x00`@"   # (3.5, TF's bytes)
+        assert sess.run(t) == 5.5
+        assert sess.run(tf.summary.merge([s])) == b"\n\x15\n\x0eSum_of_outputs\x15\x00\x00\xf0@"
