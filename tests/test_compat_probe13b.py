@@ -3,6 +3,8 @@ Deep Learning", "TensorFlow for Machine Intelligence", the TF 1.x cookbook, "Pro
 Learning with TensorFlow", "Deep Learning with TensorFlow") run with only the import
 changed, and ``tf.bitwise``, against the numbers TensorFlow 2.21 (compat.v1, v2 behaviour
 disabled) prints for the same programs."""
+import re
+
 import numpy as np
 import pytest
 
@@ -103,7 +105,7 @@ def test_bitwise_arguments_converted_as_tf():
 ])
 def test_bitwise_refuses_what_tf_refuses(call, message):
     with tf.Graph().as_default():
-        with pytest.raises(TypeError, match=message.replace("(", r"\(")):
+        with pytest.raises(TypeError, match=re.escape(message)):
             call()
 
 
@@ -141,3 +143,21 @@ def test_summary_of_an_assign_as_tf():
         assert sess.run(s) == b"\n\x15\n\x0eSum_of_outputs\x15\x00\x00`@"   # (3.5, TF's bytes)
         assert sess.run(t) == 5.5
         assert sess.run(tf.summary.merge([s])) == b"\n\x15\n\x0eSum_of_outputs\x15\x00\x00\xf0@"
+
+
+@pytest.mark.parametrize("box, message", [
+    ((1, 0, 2, 2), "height must be >= target + offset"),
+    ((0, 2, 1, 2), "width must be >= target + offset"),
+    ((-1, 0, 1, 2), "offset_height must be >= 0"),
+    ((0, 0, 0, 2), "target_height must be > 0"),
+])
+def test_crop_to_bounding_box_outside_the_image_is_tf_value_error(box, message):
+    # TF for Machine Intelligence ch5's image ops: a box past the image's edge gave a
+    # smaller crop silently
+    with tf.Graph().as_default():
+        img = tf.constant(np.arange(18, dtype=np.float32).reshape(2, 3, 3))
+        with pytest.raises(ValueError, match=re.escape(message)):
+            tf.image.crop_to_bounding_box(img, *box)
+        np.testing.assert_array_equal(
+            tf.Session().run(tf.image.crop_to_bounding_box(img, 1, 1, 1, 2)).ravel(),
+            [12, 13, 14, 15, 16, 17])
