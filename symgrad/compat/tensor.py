@@ -33,11 +33,25 @@ from .tensor_shape import Dimension, TensorShape, UnknownShape  # noqa: F401
 
 
 _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
+# TF's DataType enum numbers (``tf.constant(a, dtype=1)`` is float32, as TF's PDE example
+# writes it); the others (string, complex, quantized) have no symgrad dtype
+_TF_ENUM = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16, 6: np.int8,
+            9: np.int64, 10: np.bool_, 17: np.uint16, 19: np.float16, 22: np.uint32,
+            23: np.uint64}
 
 
 def tf_dtype_arg(dtype):
-    """A dtype argument with TF's string names (``"float"`` is float32 in TF)."""
-    return _TF_NAMES.get(dtype, dtype) if isinstance(dtype, str) else dtype
+    """A dtype argument with TF's string names (``"float"`` is float32 in TF) and its
+    DataType enum numbers (1 is float32)."""
+    if isinstance(dtype, str):
+        return _TF_NAMES.get(dtype, dtype)
+    if _is_enum_number(dtype):
+        return _TF_ENUM.get(int(dtype), dtype)
+    return dtype
+
+
+def _is_enum_number(dtype):
+    return isinstance(dtype, (int, np.integer)) and not isinstance(dtype, (bool, np.bool_))
 
 
 def as_dtype(type_value):
@@ -263,9 +277,10 @@ def tf1_results(fn):
     @functools.wraps(fn)
     def call(*args, **kwargs):
         # TF's names of dtypes: tf.cast(x, "float") is float32 (numpy's "float" is float64)
-        if at is not None and len(args) > at and isinstance(args[at], str):
+        if at is not None and len(args) > at and (isinstance(args[at], str) or
+                                                  _is_enum_number(args[at])):
             args = args[:at] + (tf_dtype_arg(args[at]),) + args[at + 1:]
-        elif isinstance(kwargs.get("dtype"), str):
+        elif isinstance(kwargs.get("dtype"), str) or _is_enum_number(kwargs.get("dtype")):
             kwargs = dict(kwargs, dtype=tf_dtype_arg(kwargs["dtype"]))
         out = fn(*args, **kwargs)
         if not typed and _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32
