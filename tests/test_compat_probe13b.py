@@ -161,3 +161,28 @@ def test_crop_to_bounding_box_outside_the_image_is_tf_value_error(box, message):
         np.testing.assert_array_equal(
             tf.Session().run(tf.image.crop_to_bounding_box(img, 1, 1, 1, 2)).ravel(),
             [12, 13, 14, 15, 16, 17])
+
+
+def test_dtype_given_as_tf_enum_number():
+    # TF's PDE example (raindrops, in "Deep Learning with TensorFlow"):
+    # tf.constant(a, dtype=1) is a float32 constant (DataType 1)
+    with tf.Graph().as_default():
+        got = [(tf.as_dtype(e), tf.constant([1], dtype=e).dtype, tf.zeros([2], e).dtype)
+               for e in (1, 2, 3, 4, 5, 6, 9, 17, 19)]
+        assert [a.name for a, _, _ in got] == ["float32", "float64", "int32", "uint8",
+                                                "int16", "int8", "int64", "uint16", "float16"]
+        assert all(a == b == c for a, b, c in got)
+        assert (tf.placeholder(1, [2]).dtype, tf.Variable([1.0], dtype=2).dtype,
+                tf.ones([1], dtype=3).dtype) == (np.float32, np.float64, np.int32)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float16])
+def test_zeros_and_ones_keep_a_narrow_dtype(dtype):
+    # tf.zeros([2], tf.uint8) was int64 and tf.ones([2], tf.float16) float32
+    with tf.Graph().as_default():
+        made = [tf.zeros([2], dtype), tf.ones([2], dtype), tf.zeros_like(tf.constant([1], dtype)),
+                tf.ones_like(tf.constant([1], dtype))]
+        assert [t.dtype for t in made] == [dtype] * 4
+        values = tf.Session().run(made)
+    assert [v.dtype for v in values] == [dtype] * 4
+    np.testing.assert_array_equal(values[1], [1, 1])
