@@ -186,3 +186,29 @@ def test_zeros_and_ones_keep_a_narrow_dtype(dtype):
         values = tf.Session().run(made)
     assert [v.dtype for v in values] == [dtype] * 4
     np.testing.assert_array_equal(values[1], [1, 1])
+
+
+def test_slice_with_a_begin_computed_at_run_time_as_tf():
+    # the TF 1.x cookbook's self-organizing map: tf.slice(locations, tf.pad(tf.reshape(
+    # tf.argmin(d, 0), [1]), [[0, 1]]), [1, 2]) was refused ("slice(begin) must be known
+    # when the graph is built")
+    with tf.Graph().as_default():
+        x = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4))
+        i = tf.placeholder(tf.int32, [2])
+        s = tf.slice(x, i, [2, 2])
+        assert s.shape.as_list() == [2, 2]
+        (g,) = tf.gradients(tf.reduce_sum(s * s), x)
+        j = tf.argmax(tf.constant([0.1, 0.9, 0.3]), output_type=tf.int32)
+        grid = tf.constant([[0, 0], [0, 1], [0, 2], [1, 0]])
+        start = tf.pad(tf.reshape(tf.argmin([3.0, 1.0, 2.0, 5.0], 0), [1]), np.array([[0, 1]]))
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(s, {i: [1, 2]}), [[6, 7], [10, 11]])
+        np.testing.assert_array_equal(sess.run(g, {i: [1, 1]}),
+                                      [[0, 0, 0, 0], [0, 10, 12, 0], [0, 18, 20, 0]])
+        np.testing.assert_array_equal(sess.run(tf.slice(x, [j, 0], [1, 3])), [[4, 5, 6]])
+        np.testing.assert_array_equal(sess.run(tf.slice(x, tf.stack([0, j]), [3, 2])),
+                                      [[1, 2], [5, 6], [9, 10]])
+        np.testing.assert_array_equal(sess.run(tf.slice(grid, start, [1, 2])), [[0, 1]])
+        with pytest.raises(ValueError, match="give every size"):
+            tf.slice(x, i, [2, -1])

@@ -5,7 +5,7 @@ notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, `
 tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
 their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; ``xlogy``,
 ``polyval`` and the rest of ``math_extra``; ``tf.nest`` (``compat.nest``); ``tf.bitwise``
-(``compat.bitwise``).  (``v1_breadth`` adds the inverse
+(``compat.bitwise``); ``tf.slice`` with a begin computed at run time (``slice_at``).  (``v1_breadth`` adds the inverse
 hyperbolics, ``linalg.matvec``, the moments and the other names the breadth round
 found.)
 
@@ -28,6 +28,7 @@ from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
+from .slice_at import slice  # noqa: A004  (tf.slice with a begin computed at run time)
 from .small_ops import div_no_nan, gather_nd, identity_n, meshgrid, roll, tf_tuple  # noqa: F401
 from .strided import strided_slice
 from .tensor import tf1_results
@@ -75,4 +76,4 @@ math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
 __all__ = ["scalar_mul", "div", "reduce_mean", "transpose", "nest", "bitwise"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
-    "invert_permutation", "truncatediv", "truncatemod", "lbeta"]
+    "invert_permutation", "truncatediv", "truncatemod", "lbeta", "slice"]
