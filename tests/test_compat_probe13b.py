@@ -212,3 +212,18 @@ def test_slice_with_a_begin_computed_at_run_time_as_tf():
         np.testing.assert_array_equal(sess.run(tf.slice(grid, start, [1, 2])), [[0, 1]])
         with pytest.raises(ValueError, match="give every size"):
             tf.slice(x, i, [2, -1])
+
+
+def test_matmul_of_a_python_list_takes_the_tensors_dtype():
+    # TF for Machine Intelligence ch4's evaluate(): sess.run(inference([[80., 25.]])) with
+    # inference(X) = tf.matmul(X, W) + b raised a float64/float32 TypeError
+    with tf.Graph().as_default():
+        W = tf.Variable([[2.0], [3.0]])
+        b = tf.Variable(0.5)
+        y = tf.matmul([[80., 25.]], W) + b
+        assert y.dtype == np.float32
+        assert tf.matmul(W, [[1., 2.]]).dtype == np.float32
+        assert tf.matmul([[80, 25]], tf.constant([[1], [2]])).dtype == np.int32
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(y), [[235.5]])
