@@ -227,3 +227,22 @@ def test_matmul_of_a_python_list_takes_the_tensors_dtype():
         sess = tf.Session()
         sess.run(tf.global_variables_initializer())
         np.testing.assert_array_equal(sess.run(y), [[235.5]])
+
+
+def test_true_division_of_integers_in_tfs_float_types():
+    # TF divides 8- and 16-bit integers in float32, wider ones in float64, and Python ints
+    # are int32 (tf.truediv(7, 2) is float64); symgrad gave float64 and float32
+    with tf.Graph().as_default():
+        a = tf.constant([7, -3])
+        made = [tf.truediv(7, 2), tf.divide(7, 2), a / 2, tf.truediv(a, a),
+                tf.constant([7], tf.int8) / 2, tf.constant([7], tf.uint8) / 2,
+                tf.constant([7], tf.int16) / tf.constant([2], tf.int16),
+                tf.constant([7], tf.int64) / 2, tf.realdiv(7., 2.),
+                tf.constant([7.], tf.float16) / 2]
+        assert [t.dtype.name for t in made] == [
+            "float64", "float64", "float64", "float64", "float32", "float32", "float32",
+            "float64", "float32", "float16"]
+        values = tf.Session().run(made)
+    assert [np.asarray(v).dtype.name for v in values] == [t.dtype.name for t in made]
+    np.testing.assert_array_equal(values[2], [3.5, -1.5])
+    np.testing.assert_array_equal(values[5], [3.5])

@@ -147,6 +147,14 @@ def narrow_any_shape(node, dims):
 class TF1Tensor(_t.Tensor):
     """A tensor of a TF1 program (see the module docstring)."""
 
+    def __truediv__(self, other):
+        from .int_math import truediv   # (int_math builds on this module)
+        return truediv(self, other)
+
+    def __rtruediv__(self, other):
+        from .int_math import truediv
+        return truediv(other, self)
+
     @property
     def name(self):
         return f"{self._op_name}:0"

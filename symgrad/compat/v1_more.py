@@ -24,7 +24,7 @@ from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
 from .array_updates import tensor_scatter_nd_update
 from .array_updates import __all__ as _updates
 from .einsum import einsum
-from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
+from .int_math import div, reduce_mean, truediv  # noqa: F401  (tf.div)
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
@@ -72,8 +72,10 @@ linalg.l2_normalize, linalg.global_norm = nn.l2_normalize, tf1_results(_slices.g
 linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
 scalar_mul = math.scalar_mul
 math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
+divide = math.truediv = math.divide = truediv   # (integers in TF's float type: int_math)
 
-__all__ = ["scalar_mul", "div", "reduce_mean", "transpose", "nest", "bitwise"] + list(_segments.__all__) + list(_updates) + [
+__all__ = ["scalar_mul", "div", "reduce_mean", "truediv", "divide", "transpose", "nest",
+           "bitwise"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
     "invert_permutation", "truncatediv", "truncatemod", "lbeta", "slice"]
