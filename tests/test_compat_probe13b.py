@@ -246,3 +246,21 @@ def test_true_division_of_integers_in_tfs_float_types():
     assert [np.asarray(v).dtype.name for v in values] == [t.dtype.name for t in made]
     np.testing.assert_array_equal(values[2], [3.5, -1.5])
     np.testing.assert_array_equal(values[5], [3.5])
+
+
+def test_seeded_orthogonal_and_unit_scaling_initializers_give_tfs_numbers():
+    # with seed= the initializers give TF's own numbers (compat.initializers); these two
+    # drew from numpy's generator instead
+    with tf.Graph().as_default():
+        o = tf.get_variable("o", [2, 3], initializer=tf.orthogonal_initializer(seed=5))
+        u = tf.get_variable("u", [2, 3], initializer=tf.uniform_unit_scaling_initializer(seed=11))
+        d = tf.get_variable("d", [2, 3], dtype=tf.float64,
+                            initializer=tf.orthogonal_initializer(seed=2))
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        got = sess.run([o, u, d])
+    expected = [[-0.55517, -0.82381, 0.11453, -0.7164, 0.40366, -0.56906],
+                [-1.00539, -0.27029, 0.01155, 1.1539, -0.51272, -0.71999],
+                [-0.9099, -0.29351, 0.29316, -0.40166, 0.80001, -0.44571]]
+    for value, e in zip(got, expected):
+        np.testing.assert_allclose(value.ravel(), e, atol=1e-5)
