@@ -264,3 +264,24 @@ def test_seeded_orthogonal_and_unit_scaling_initializers_give_tfs_numbers():
                 [-0.9099, -0.29351, 0.29316, -0.40166, 0.80001, -0.44571]]
     for value, e in zip(got, expected):
         np.testing.assert_allclose(value.ravel(), e, atol=1e-5)
+
+
+def test_sigmoid_cross_entropy_broadcasts_labels_of_unknown_shape():
+    # "Learning TensorFlow" ch3's logistic regression: y_true = tf.placeholder(tf.float32,
+    # shape=None) fed (N,) against logits (1, N); TF's static check passes an unknown
+    # shape and the elementwise loss broadcasts; symgrad raised when the values came
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, shape=[None, 2])
+        y_true = tf.placeholder(tf.float32, shape=None)
+        w = tf.Variable([[0.5, -0.25]])
+        y_pred = tf.matmul(w, tf.transpose(x)) + 0.1
+        loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y_true,
+                                                                      logits=y_pred))
+        (g,) = tf.gradients(loss, w)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        got = sess.run([loss, g], {x: [[1., 2.], [3., -1.], [0.5, 0.5]], y_true: [1., 0., 1.]})
+        with pytest.raises(ValueError, match="must have the same shape"):
+            tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros([3]), logits=tf.zeros([1, 3]))
+    np.testing.assert_allclose(got[0], 1.0757980346679688, rtol=1e-6)
+    np.testing.assert_allclose(got[1], [[0.6317891478538513, -0.6787205934524536]], rtol=1e-6)
