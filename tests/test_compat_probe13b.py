@@ -285,3 +285,27 @@ def test_sigmoid_cross_entropy_broadcasts_labels_of_unknown_shape():
             tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros([3]), logits=tf.zeros([1, 3]))
     np.testing.assert_allclose(got[0], 1.0757980346679688, rtol=1e-6)
     np.testing.assert_allclose(got[1], [[0.6317891478538513, -0.6787205934524536]], rtol=1e-6)
+
+
+def test_reentering_the_root_variable_scope_opens_no_name_scope():
+    # TensorFlow for Deep Learning's multi-tower training: with tf.variable_scope(
+    # tf.get_variable_scope()): ... tf.name_scope('tower_%d' % i) named ops
+    # "scope/tower_0/..." instead of TF's "tower_0/..."
+    with tf.Graph().as_default():
+        with tf.variable_scope("foo") as s:
+            a = tf.constant(1, name="a")
+        with tf.variable_scope(s):
+            b = tf.constant(1, name="b")
+        with tf.variable_scope(tf.get_variable_scope()) as root:
+            d = tf.constant(1, name="d")
+            with tf.name_scope("tower_0"):
+                e = tf.constant(1, name="e")
+        with tf.name_scope("ns"):
+            with tf.variable_scope(tf.get_variable_scope()):
+                f = tf.constant(1, name="f")
+        with tf.variable_scope("outer"):
+            with tf.variable_scope(tf.get_variable_scope()):
+                g = tf.constant(1, name="g")
+        assert [t.name for t in (a, b, d, e, f, g)] == [
+            "foo/a:0", "foo_1/b:0", "d:0", "tower_0/e:0", "ns/f:0", "outer/outer/g:0"]
+        assert root.original_name_scope == ""
