@@ -309,3 +309,30 @@ def test_reentering_the_root_variable_scope_opens_no_name_scope():
         assert [t.name for t in (a, b, d, e, f, g)] == [
             "foo/a:0", "foo_1/b:0", "d:0", "tower_0/e:0", "ns/f:0", "outer/outer/g:0"]
         assert root.original_name_scope == ""
+
+
+def test_file_writer_add_run_metadata(tmp_path):
+    # TF's mnist_with_summaries (and Learning TensorFlow ch5): a traced run's metadata is
+    # written with train_writer.add_run_metadata(run_metadata, 'step%03d' % i)
+    from symgrad.compat.protobuf import message_fields
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 2])
+        y = tf.matmul(x, tf.constant([[1.0], [2.0]]))
+        sess = tf.Session()
+        writer = tf.summary.FileWriter(str(tmp_path), sess.graph)
+        meta = tf.RunMetadata()
+        sess.run(y, {x: [[1., 1.]]},
+                 options=tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE), run_metadata=meta)
+        writer.add_run_metadata(meta, "step001")
+        with pytest.raises(ValueError, match="already used"):
+            writer.add_run_metadata(meta, "step001")
+        writer.close()
+    data = next(tmp_path.iterdir()).read_bytes()
+    events, at = [], 0
+    while at < len(data):
+        n = int.from_bytes(data[at:at + 8], "little")
+        events.append(message_fields(data[at + 12:at + 12 + n], raw_fixed=True))
+        at += 16 + n
+    tagged = [e for e in events if 8 in e]
+    assert len(tagged) == 1   # (TF's reader: one tagged_run_metadata event, tag step001)
+    assert message_fields(tagged[0][8][0], raw_fixed=True)[1][0] == b"step001"
