@@ -2,14 +2,15 @@
 
 Leaves made by ``compat.v1`` (``tf.constant``, ``tf.placeholder``, ``tf.Variable``,
 ``tf.get_variable``) are :class:`TF1Tensor` objects, and so is every tensor
-computed from one (``Node.derived_class``), gradients included.  Two things
-change with respect to plain symgrad tensors, both as in TF1:
+computed from one (``Node.derived_class``), gradients included.  Three things
+change with respect to plain symgrad tensors, all as in TF1:
 
 - ``t.name`` is ``"op_name:0"`` (``t.op_name`` is the name without ``:0``; closed
   forms and explanations of symbols use it);
 - an elementwise op or a matmul between tensors of different numeric dtypes
   (float32 with float64, int32 with float32) raises TF's ``TypeError``; Python
-  numbers still adapt to the tensor's dtype (``x * 2`` keeps float32).
+  numbers still adapt to the tensor's dtype (``x * 2`` keeps float32);
+- ``/`` (and ``tf.truediv``) of integers divides in TF's float type (:func:`truediv`).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -27,7 +28,7 @@ import types
 import numpy as np
 
 from .. import tracing as _t
-from ..graph import Dim, same_up_to_unknown, size_symbol_name
+from ..graph import Dim, Node, same_up_to_unknown, size_symbol_name
 from .state import DEFAULT_SESSIONS, state_of
 from .tensor_shape import Dimension, TensorShape, UnknownShape  # noqa: F401
 
@@ -148,11 +149,9 @@ class TF1Tensor(_t.Tensor):
     """A tensor of a TF1 program (see the module docstring)."""
 
     def __truediv__(self, other):
-        from .int_math import truediv   # (int_math builds on this module)
         return truediv(self, other)
 
     def __rtruediv__(self, other):
-        from .int_math import truediv
         return truediv(other, self)
 
     @property
@@ -370,3 +369,29 @@ def added(tensors, what):
 def constant(value, dtype=None, shape=None, name=None):
     """A constant TF1 tensor (``tracing.constant``, TF1 behaviour)."""
     return as_tf1(_t.constant(value, dtype=dtype, shape=shape, name=name))
+
+
+# TF's truediv table: the float type each integer type divides in
+_TRUEDIV = {np.dtype(t): np.dtype(np.float32 if np.dtype(t).itemsize < 4 else np.float64)
+            for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                      np.uint64)}
+
+
+def truediv(x, y, name=None):
+    """``x / y`` (``tf.truediv``, ``tf.divide``, ``/``): integers of one type divide in
+    TF's float type for it (float32 below 32 bits, else float64; Python ints are int32,
+    so ``tf.truediv(7, 2)`` is float64), other tensors as they are."""
+    if not any(isinstance(v, Node) or hasattr(v, "as_graph_tensor") for v in (x, y)):
+        x, y = (constant(np.asarray(v).astype(_PYTHON_DEFAULTS.get(np.asarray(v).dtype,
+                                                                   np.asarray(v).dtype)))
+                for v in (x, y))
+    a, b = _t.functions._lift([x, y])
+    to = _TRUEDIV.get(a.dtype) if a.dtype == b.dtype else None
+    if to is not None:
+        a, b = _t.cast(a, to), _t.cast(b, to)
+    return _t.div(a, b, name=name)
+
+
+# (tf1_results would make the float64 of two Python ints float32, its rule for results
+# of Python numbers alone; these are TF1 tensors already)
+truediv.tf1_results = True

@@ -24,14 +24,14 @@ from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
 from .array_updates import tensor_scatter_nd_update
 from .array_updates import __all__ as _updates
 from .einsum import einsum
-from .int_math import div, reduce_mean, truediv  # noqa: F401  (tf.div)
+from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
 from .slice_at import slice  # noqa: A004  (tf.slice with a begin computed at run time)
 from .small_ops import div_no_nan, gather_nd, identity_n, meshgrid, roll, tf_tuple  # noqa: F401
 from .strided import strided_slice
-from .tensor import tf1_results
+from .tensor import tf1_results, truediv
 from .v1_ops import linalg, math, nn, round as _round
 
 tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
@@ -72,7 +72,7 @@ linalg.l2_normalize, linalg.global_norm = nn.l2_normalize, tf1_results(_slices.g
 linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
 scalar_mul = math.scalar_mul
 math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
-divide = math.truediv = math.divide = truediv   # (integers in TF's float type: int_math)
+divide = math.truediv = math.divide = truediv   # (integers in TF's float type: tensor)
 
 __all__ = ["scalar_mul", "div", "reduce_mean", "truediv", "divide", "transpose", "nest",
            "bitwise"] + list(_segments.__all__) + list(_updates) + [
