@@ -336,3 +336,21 @@ def test_file_writer_add_run_metadata(tmp_path):
     tagged = [e for e in events if 8 in e]
     assert len(tagged) == 1   # (TF's reader: one tagged_run_metadata event, tag step001)
     assert message_fields(tagged[0][8][0], raw_fixed=True)[1][0] == b"step001"
+
+
+def test_tf_print_writes_values_as_tf(capsys):
+    # tf.Print (Zaccone's debugging idiom) wrote numpy's str of each entry ("1.0 2.0",
+    # "True", a matrix flattened); TF writes its SummarizeValue form
+    with tf.Graph().as_default():
+        x = tf.constant([1.5, 2.25, 1e-7, 123456789.0, -0.0])
+        y = tf.Print(x, [x, tf.constant([1, 2]), tf.constant(True),
+                         tf.constant([[1., 2.], [3., 4.]])], message="m: ", summarize=10)
+        m = tf.constant([[1., 2., 3.], [4., 5., 6.]])
+        z = tf.Print(tf.constant(0), [m, tf.constant(3.14159274, tf.float64), tf.range(7)],
+                     message="p: ", summarize=4)
+        sess = tf.Session()
+        sess.run(y)
+        sess.run(z)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["m: [1.5 2.25 1e-07 123456792 -0][1 2][1][[1 2][3 4]]",
+                     "p: [[1 2 3][4...]...][3.14159274][0 1 2 3...]"]
