@@ -41,7 +41,7 @@ from .. import tracing as _t
 from ..graph import Node
 from .array_updates import tensor_scatter_nd_add, tensor_scatter_nd_sub
 from .custom import with_gradient
-from .initializers import Initializer, rng
+from .initializers import Initializer, rng, tf_numbers
 from .scopes import variable_scope
 from .segments import unsorted_segment_max, unsorted_segment_min
 from .variables import group
@@ -155,6 +155,9 @@ class uniform_unit_scaling_initializer(Initializer):  # noqa: N801  (TF's name)
     def array(self, shape, dtype):
         fan_in = max(float(np.prod(shape[:-1])) if len(shape) > 1 else 1.0, 1.0)
         limit = np.sqrt(3.0 / fan_in) * self.factor
+        tf = tf_numbers("uniform", shape, dtype, self.seed, -limit, limit)   # (with a seed)
+        if tf is not None:
+            return tf
         return rng(self.seed).uniform(-limit, limit, size=shape).astype(dtype)
 
 

@@ -266,6 +266,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
     th, tw = int(target_height), int(target_width)
     if all(_known(v) for v in (offset_height, offset_width)):
         oh, ow = int(offset_height), int(offset_width)
+        _check_box(x.shape[h:h + 2], oh, ow, th, tw)
         return x[lead + (slice(oh, oh + th), slice(ow, ow + tw))]
     # offsets computed at run time: take rows offset + 0 .. th - 1, then the columns
     rows = _t.cast(offset_height, np.int32) + np.arange(th, dtype=np.int32)
@@ -275,6 +276,23 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
 
 def _known(value):
     return not isinstance(value, _t.Tensor) or known_now(value)
+
+
+def _check_box(size, oh, ow, th, tw):
+    """TF's ValueErrors for a box that does not fit in the image (a size known only at
+    run time is not checked: a slice past the end keeps what there is)."""
+    height, width = size
+    for ok, what in [(ow >= 0, "offset_width must be >= 0."),
+                     (oh >= 0, "offset_height must be >= 0."),
+                     (tw > 0, "target_width must be > 0."),
+                     (th > 0, "target_height must be > 0."),
+                     (not isinstance(width, int) or width >= tw + ow,
+                      "width must be >= target + offset."),
+                     (not isinstance(height, int) or height >= th + oh,
+                      "height must be >= target + offset.")]:
+        if not ok:
+            raise ShapeError(f"crop_to_bounding_box: {what} (image {height}x{width}, "
+                             f"offset ({oh}, {ow}), target ({th}, {tw}))")
 
 
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):

@@ -229,8 +229,12 @@ class Orthogonal(Initializer):
     def array(self, shape, dtype):
         rows = int(np.prod(shape[:-1], dtype=np.int64))
         cols = shape[-1]
-        a = rng(self.seed).standard_normal((max(rows, cols), min(rows, cols)))
-        q, r = np.linalg.qr(a)
+        flat = (max(rows, cols), min(rows, cols))
+        # TF's numbers with a seed: its random_normal of this shape, then the same QR
+        a = tf_numbers("normal", flat, dtype, self.seed, 0.0, 1.0)
+        if a is None:
+            a = rng(self.seed).standard_normal(flat)
+        q, r = np.linalg.qr(np.asarray(a, np.float64))
         q = q * np.sign(np.diag(r))        # a unique, uniformly distributed factor
         q = q.T if rows < cols else q
         return (self.gain * q).reshape(shape).astype(dtype)

@@ -96,8 +96,11 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     counts[full] = counts.get(full, 0) + 1
     stack.append(scope)
     try:
-        with graph.name_scope(full.split("/")[-1] or "scope") as ops_scope:
-            scope.original_name_scope = ops_scope + "/"
+        label = full.split("/")[-1]
+        # the root scope re-entered (tf.variable_scope(tf.get_variable_scope()), the
+        # multi-tower pattern) opens no name scope, as in TF: names stay where they are
+        with graph.name_scope(label) if label else contextlib.nullcontext() as ops_scope:
+            scope.original_name_scope = ops_scope + "/" if label else ""
             yield scope
     finally:
         stack.pop()

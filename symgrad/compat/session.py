@@ -38,6 +38,7 @@ from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
 from .names import feed_by_name, fetch_by_name
+from .printing import summary
 from .slices import IndexedSlices, IndexedSlicesValue
 from .state import DEFAULT_SESSIONS, Operation, state_of
 from .tensor import TensorOp
@@ -417,11 +418,9 @@ def _print(spec, values, feeds):
     missing = [d for d in data if d not in values]
     if missing:   # data the fetched tensors do not need: computed in the same run
         values = {**values, **run_nodes(missing, feeds)}
-    parts = []
-    for d in data:
-        flat = np.ravel(values[d])
-        shown = " ".join(str(v) for v in flat[:summarize])
-        parts.append(f"[{shown}{'...' if flat.size > summarize else ''}]")
+    # TF's SummarizeValue: 6 (or 9) significant digits, booleans as 1 and 0, rows of a
+    # matrix in brackets
+    parts = [f"[{summary(values[d], summarize)}]" for d in data]
     print(f"{message}{''.join(parts)}", file=sys.stderr)
 
 

@@ -120,6 +120,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         dense = value.as_graph_tensor()
         return dense if dtype is None or dense.dtype == np.dtype(dtype) else \
             _t.cast(dense, dtype, name=name)
+    if hasattr(value, "as_graph_tensor"):   # an assign: TF1's tensor of the updated value
+        value = value.as_graph_tensor()
     if not _holds_tensor(value):   # a constant named ``name`` ("w:0"), TF's dtypes
         dtype = dtype if dtype is not None else _hinted(value, preferred_dtype, dtype_hint)
         return constant(value, dtype=tf_dtype(value, dtype), name=name or "Const")

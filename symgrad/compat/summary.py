@@ -290,6 +290,18 @@ class FileWriter:
     def add_graph(self, graph, global_step=None):
         """Accepted; the graph is not written."""
 
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Write an event tagged ``tag`` holding ``run_metadata`` (empty here: symgrad
+        records no step statistics), as TF's tutorials do after a traced run; a tag
+        given twice is TF's ValueError."""
+        used = self.__dict__.setdefault("_run_tags", set())
+        if tag in used:
+            raise ValueError(f"FileWriter.add_run_metadata: the provided tag {tag!r} was "
+                             "already used for this event type; give each run its own tag")
+        used.add(tag)
+        # Event.tagged_run_metadata (8): TaggedRunMetadata{tag = 1, run_metadata = 2}
+        self._event(_bytes(8, _bytes(1, tag) + _bytes(2, b"")), global_step)
+
     def add_session_log(self, session_log, global_step=None):
         """Accepted; session logs are not written."""
 

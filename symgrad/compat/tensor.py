@@ -2,14 +2,15 @@
 
 Leaves made by ``compat.v1`` (``tf.constant``, ``tf.placeholder``, ``tf.Variable``,
 ``tf.get_variable``) are :class:`TF1Tensor` objects, and so is every tensor
-computed from one (``Node.derived_class``), gradients included.  Two things
-change with respect to plain symgrad tensors, both as in TF1:
+computed from one (``Node.derived_class``), gradients included.  Three things
+change with respect to plain symgrad tensors, all as in TF1:
 
 - ``t.name`` is ``"op_name:0"`` (``t.op_name`` is the name without ``:0``; closed
   forms and explanations of symbols use it);
 - an elementwise op or a matmul between tensors of different numeric dtypes
   (float32 with float64, int32 with float32) raises TF's ``TypeError``; Python
-  numbers still adapt to the tensor's dtype (``x * 2`` keeps float32).
+  numbers still adapt to the tensor's dtype (``x * 2`` keeps float32);
+- ``/`` (and ``tf.truediv``) of integers divides in TF's float type (:func:`truediv`).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -27,17 +28,31 @@ import types
 import numpy as np
 
 from .. import tracing as _t
-from ..graph import Dim, same_up_to_unknown, size_symbol_name
+from ..graph import Dim, Node, same_up_to_unknown, size_symbol_name
 from .state import DEFAULT_SESSIONS, state_of
 from .tensor_shape import Dimension, TensorShape, UnknownShape  # noqa: F401
 
 
 _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
+# TF's DataType enum numbers (``tf.constant(a, dtype=1)`` is float32, as TF's PDE example
+# writes it); the others (string, complex, quantized) have no symgrad dtype
+_TF_ENUM = {1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16, 6: np.int8,
+            9: np.int64, 10: np.bool_, 17: np.uint16, 19: np.float16, 22: np.uint32,
+            23: np.uint64}
 
 
 def tf_dtype_arg(dtype):
-    """A dtype argument with TF's string names (``"float"`` is float32 in TF)."""
-    return _TF_NAMES.get(dtype, dtype) if isinstance(dtype, str) else dtype
+    """A dtype argument with TF's string names (``"float"`` is float32 in TF) and its
+    DataType enum numbers (1 is float32)."""
+    if isinstance(dtype, str):
+        return _TF_NAMES.get(dtype, dtype)
+    if _is_enum_number(dtype):
+        return _TF_ENUM.get(int(dtype), dtype)
+    return dtype
+
+
+def _is_enum_number(dtype):
+    return isinstance(dtype, (int, np.integer)) and not isinstance(dtype, (bool, np.bool_))
 
 
 def as_dtype(type_value):
@@ -134,6 +149,12 @@ def narrow_any_shape(node, dims):
 
 class TF1Tensor(_t.Tensor):
     """A tensor of a TF1 program (see the module docstring)."""
+
+    def __truediv__(self, other):
+        return truediv(self, other)
+
+    def __rtruediv__(self, other):
+        return truediv(other, self)
 
     @property
     def name(self):
@@ -268,9 +289,10 @@ def tf1_results(fn):
     @functools.wraps(fn)
     def call(*args, **kwargs):
         # TF's names of dtypes: tf.cast(x, "float") is float32 (numpy's "float" is float64)
-        if at is not None and len(args) > at and isinstance(args[at], str):
+        if at is not None and len(args) > at and (isinstance(args[at], str) or
+                                                  _is_enum_number(args[at])):
             args = args[:at] + (tf_dtype_arg(args[at]),) + args[at + 1:]
-        elif isinstance(kwargs.get("dtype"), str):
+        elif isinstance(kwargs.get("dtype"), str) or _is_enum_number(kwargs.get("dtype")):
             kwargs = dict(kwargs, dtype=tf_dtype_arg(kwargs["dtype"]))
         out = fn(*args, **kwargs)
         if not typed and _python_numbers_only(args, kwargs):   # tf.sqrt(2.0): float32
@@ -352,3 +374,29 @@ def added(tensors, what):
 def constant(value, dtype=None, shape=None, name=None):
     """A constant TF1 tensor (``tracing.constant``, TF1 behaviour)."""
     return as_tf1(_t.constant(value, dtype=dtype, shape=shape, name=name))
+
+
+# TF's truediv table: the float type each integer type divides in
+_TRUEDIV = {np.dtype(t): np.dtype(np.float32 if np.dtype(t).itemsize < 4 else np.float64)
+            for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                      np.uint64)}
+
+
+def truediv(x, y, name=None):
+    """``x / y`` (``tf.truediv``, ``tf.divide``, ``/``): integers of one type divide in
+    TF's float type for it (float32 below 32 bits, else float64; Python ints are int32,
+    so ``tf.truediv(7, 2)`` is float64), other tensors as they are."""
+    if not any(isinstance(v, Node) or hasattr(v, "as_graph_tensor") for v in (x, y)):
+        x, y = (constant(np.asarray(v).astype(_PYTHON_DEFAULTS.get(np.asarray(v).dtype,
+                                                                   np.asarray(v).dtype)))
+                for v in (x, y))
+    a, b = _t.functions._lift([x, y])
+    to = _TRUEDIV.get(a.dtype) if a.dtype == b.dtype else None
+    if to is not None:
+        a, b = _t.cast(a, to), _t.cast(b, to)
+    return _t.div(a, b, name=name)
+
+
+# (tf1_results would make the float64 of two Python ints float32, its rule for results
+# of Python numbers alone; these are TF1 tensors already)
+truediv.tf1_results = True

@@ -4,7 +4,8 @@ notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, `
 ``div_no_nan``, ``gather_nd`` over run-time sizes, ``identity_n`` (``small_ops``), the
 tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
 their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; ``xlogy``,
-``polyval`` and the rest of ``math_extra``; ``tf.nest`` (``compat.nest``).  (``v1_breadth`` adds the inverse
+``polyval`` and the rest of ``math_extra``; ``tf.nest`` (``compat.nest``); ``tf.bitwise``
+(``compat.bitwise``); ``tf.slice`` with a begin computed at run time (``slice_at``).  (``v1_breadth`` adds the inverse
 hyperbolics, ``linalg.matvec``, the moments and the other names the breadth round
 found.)
 
@@ -13,6 +14,7 @@ Sits in ``compat`` under ``v1``, which star-imports it.
 from __future__ import annotations
 
 from .. import tracing as _tracing
+from . import bitwise as _bitwise
 from . import math_extra as _math_extra
 from . import nest as _nest
 from . import slices as _slices
@@ -26,9 +28,10 @@ from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
 from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
+from .slice_at import slice  # noqa: A004  (tf.slice with a begin computed at run time)
 from .small_ops import div_no_nan, gather_nd, identity_n, meshgrid, roll, tf_tuple  # noqa: F401
 from .strided import strided_slice
-from .tensor import tf1_results
+from .tensor import tf1_results, truediv
 from .v1_ops import linalg, math, nn, round as _round
 
 tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
@@ -48,6 +51,7 @@ nn.fused_batch_norm = tf1_results(_small_ops.fused_batch_norm)
 math.divide_no_nan = tf1_results(div_no_nan)
 math.roll = tf1_results(roll)
 manip = namespace("manip", roll=roll)
+bitwise = namespace("bitwise", **{n: getattr(_bitwise, n) for n in _bitwise.__all__})
 nest = namespace("nest", flatten=_nest.flatten, pack_sequence_as=_nest.pack_sequence_as,
                  map_structure=_nest.map_structures, flatten_up_to=_nest.flatten_up_to,
                  assert_same_structure=_nest.assert_same_structure,
@@ -68,8 +72,10 @@ linalg.l2_normalize, linalg.global_norm = nn.l2_normalize, tf1_results(_slices.g
 linalg.tensordot = math.tensordot = tf1_results(_tracing.tensordot)
 scalar_mul = math.scalar_mul
 math.reduce_mean = reduce_mean   # (integers stay integers: int_math)
+divide = math.truediv = math.divide = truediv   # (integers in TF's float type: tensor)
 
-__all__ = ["scalar_mul", "div", "reduce_mean", "transpose", "nest"] + list(_segments.__all__) + list(_updates) + [
+__all__ = ["scalar_mul", "div", "reduce_mean", "truediv", "divide", "transpose", "nest",
+           "bitwise"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
-    "invert_permutation", "truncatediv", "truncatemod", "lbeta"]
+    "invert_permutation", "truncatediv", "truncatemod", "lbeta", "slice"]

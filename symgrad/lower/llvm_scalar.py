@@ -25,6 +25,9 @@ _LLVM_UNARY = {"fabs": "llvm.fabs", "trunc": "llvm.trunc", "floor": "llvm.floor"
                "ceil": "llvm.ceil", "sqrt": "llvm.sqrt", "rint": "llvm.rint"}
 SINCOS = sys.platform.startswith("linux")   # the C library has sincos (glibc, musl)
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=="}
+# bitwise calls on integers held in doubles: as 64-bit integers (exact below 2**53)
+_BITWISE = {"bitwise_and": "and_", "bitwise_or": "or_", "bitwise_xor": "xor"}
+I64 = ir.IntType(64)
 
 
 class InstructionEmitter:
@@ -129,6 +132,9 @@ class InstructionEmitter:
         return {}
 
     def call(self, name, args):
+        if name in _BITWISE:
+            ints = [self.b.fptosi(a, I64) for a in args]
+            return self.b.sitofp(getattr(self.b, _BITWISE[name])(*ints), F64)
         if name in _LLVM_UNARY:
             fn = self.b.module.declare_intrinsic(_LLVM_UNARY[name], [F64])
             return self.b.call(fn, args)

@@ -200,6 +200,12 @@ def _truth(v):
     return np.asarray(v) != 0
 
 
+def _on_integers(fn):
+    """A bitwise ufunc over doubles holding integers, as the kernel's 64-bit instruction."""
+    return lambda a, b: fn(np.asarray(a).astype(np.int64),
+                           np.asarray(b).astype(np.int64)).astype(np.float64)
+
+
 def _vectorised(fn):
     """A math-module function over arrays; nan where it raises (a pole, a domain)."""
     def safe(v):
@@ -230,5 +236,6 @@ _CALLS = {
     "floor": np.floor, "ceil": np.ceil, "fabs": np.fabs, "trunc": np.trunc, "rint": np.rint,
     "expm1": np.expm1, "log1p": np.log1p, "erf": _vectorised(math.erf),
     "erfc": _vectorised(math.erfc), "gamma": _vectorised(math.gamma),
-    "lgamma": _vectorised(math.lgamma),
+    "lgamma": _vectorised(math.lgamma), "bitwise_and": _on_integers(np.bitwise_and),
+    "bitwise_or": _on_integers(np.bitwise_or), "bitwise_xor": _on_integers(np.bitwise_xor),
 }

@@ -37,6 +37,7 @@ import math
 import sympy
 
 from ..errors import CompileError
+from ..ops.bitwise import bitwise_and, bitwise_or, bitwise_xor
 from ..ops.functions import relu, rint, sigmoid, softplus, trunc
 from .gamma import emit_polygamma
 
@@ -47,6 +48,8 @@ MATH_FUNCS = {
     sympy.exp: "exp", sympy.erf: "erf", sympy.erfc: "erfc", sympy.floor: "floor",
     sympy.ceiling: "ceil", sympy.Abs: "fabs", trunc: "trunc", sympy.gamma: "gamma",
     sympy.loggamma: "lgamma", sympy.atan2: "atan2", rint: "rint",
+    # (not in ``math``: llvm_scalar and plan give them as integer instructions)
+    bitwise_and: "bitwise_and", bitwise_or: "bitwise_or", bitwise_xor: "bitwise_xor",
 }
 try:  # the functions' SymPy classes, as the rules use them
     from sympy.codegen.cfunctions import expm1, log1p

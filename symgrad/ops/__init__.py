@@ -6,7 +6,7 @@ nothing outside ``ops/`` branches on an op's name.
 >>> "matmul" in REGISTRY and "sin" in REGISTRY
 True
 """
-from . import (activations, custom, draws, elementwise, leaves, linalg,  # noqa: F401
+from . import (activations, bitwise, custom, draws, elementwise, leaves, linalg,  # noqa: F401
                linalg_ops, python, reduce, shape, valued)  # (registration)
 from . import batching, links, sizes  # noqa: F401,E402  (batching, dependence and size rules)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,

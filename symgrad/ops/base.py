@@ -429,9 +429,11 @@ def merge_terms(terms):
 def filled(graph, value, shape, dtype):
     """A tensor of ``shape`` filled with ``value``: a literal when the shape is known,
     else a literal scalar broadcast to the (run-time) shape."""
+    # (the dtype given again: literal would widen uint8 to int64 and float16 to float32)
     if is_static(shape):
-        return literal(graph, np.full(shape, value, dtype=dtype))
-    return F.broadcast_to(literal(graph, np.array(value, dtype=dtype)), shape=tuple(shape))
+        return literal(graph, np.full(shape, value, dtype=dtype), dtype)
+    return F.broadcast_to(literal(graph, np.array(value, dtype=dtype), dtype),
+                          shape=tuple(shape))
 
 
 def zeros_like(node, dtype=None):

@@ -428,7 +428,7 @@ def _full(shape, value, dtype, name, default_name, what):
     dims = _dims(shape, what)
     if not is_static(dims):
         return identity(filled(get_default_graph(), value, dims, dtype), name=name)
-    return constant(np.full(dims, value, dtype), name=name or default_name)
+    return constant(np.full(dims, value, dtype), dtype=dtype, name=name or default_name)
 
 
 @_public

@@ -181,7 +181,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits: pass both labels= and logits=")
     x, z = _lift([logits, labels])
-    if not same_up_to_unknown(x.shape, z.shape):      # TF: None fits any size
+    # TF checks the shapes known when the graph is built (None fits any size); a tensor
+    # of unknown rank passes, and the elementwise ops then broadcast the fed values (the
+    # logistic regression of "Learning TensorFlow": labels placeholder(shape=None) of
+    # shape (200,) against logits (1, 200)), so this function meets unknown ranks itself
+    if x.shape is not None and z.shape is not None and not same_up_to_unknown(x.shape,
+                                                                               z.shape):
         raise ShapeError(f"sigmoid_cross_entropy_with_logits: logits {x.shape} and labels "
                          f"{z.shape} must have the same shape")
     return named(softplus(x) - x * z, name)
@@ -323,4 +328,5 @@ def atrous_conv2d(value, filters, rate, padding, name=None):
 
 # every public function checks its arity and argument kinds and records calls meeting a
 # tensor of unknown rank (tracing.arguments)
-publish(globals(), counts={"moments": 2, "top_k": 2}, own=("dropout",))
+publish(globals(), counts={"moments": 2, "top_k": 2},
+        own=("dropout", "sigmoid_cross_entropy_with_logits"))

@@ -396,9 +396,11 @@ def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b:
     (``adjoint_a/b``: the same for real tensors) swap the last two axes first."""
     from ..ops import as_node, common_graph
     graph = common_graph([a, b], "matmul's operands") or get_default_graph()
-    # a number or array operand is typed like the tensor one, as the elementwise ops'
-    # are (TF1: tf.matmul(x, np.random.randn(3, 2)) is float32 for a float32 x)
-    like = next((v for v in (a, b) if isinstance(v, _graph.Node)), None)
+    # a number, list or array operand is typed like the tensor one, as the elementwise
+    # ops' are (TF1: tf.matmul(x, np.random.randn(3, 2)) and tf.matmul([[80., 25.]], W)
+    # are float32 for a float32 x or W)
+    nodes = [v for v in (a, b) if isinstance(v, _graph.Node)]
+    like = next((v for v in nodes if v.is_float), nodes[0] if nodes else None)
     a, b = cast(Tensor, as_node(a, graph, like)), cast(Tensor, as_node(b, graph, like))
     if transpose_a or adjoint_a:
         a = a.T if a.ndim == 2 else apply("transpose", [a], perm=_swap_perm(a.ndim))

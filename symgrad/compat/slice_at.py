@@ -1,0 +1,57 @@
+"""``tf.slice`` whose ``begin`` is computed in the graph.
+
+The self-organizing map of the TF 1.x cookbook finds the winning unit's grid location
+with ``tf.slice(locations, tf.pad(tf.reshape(tf.argmin(d, 0), [1]), [[0, 1]]), [1, 2])``:
+the start is known only when the graph runs.  With every ``size`` given (none -1), the
+result's shape is still known, and each axis is taken as a gather of the window
+``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``.
+A begin known when the graph is built is ``tracing.slice``'s static slice.  Differences:
+a size of -1 with a computed begin is refused (TF gives an unknown dimension), and a
+window past the edge selects zeros, as ``tf.gather`` with run-time indices does here
+(TF raises InvalidArgumentError when the graph runs).
+
+Sits in ``compat`` under ``v1`` (``v1_more`` exports it); imports ``tracing``.
+
+>>> import symgrad.compat.v1 as tf
+>>> with tf.Graph().as_default():
+...     grid = tf.constant([[0, 0], [0, 1], [1, 0], [1, 1]])
+...     start = tf.pad(tf.reshape(tf.argmin([3.0, 1.0, 2.0, 5.0], 0), [1]), [[0, 1]])
+...     print(tf.Session().run(tf.slice(grid, start, [1, 2])))
+[[0 1]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tracing as _t
+from ..errors import ShapeError
+from ..graph import Node
+from ..tracing.arrays import known_now, static_value
+
+__all__ = ["slice"]
+
+
+def _computed(begin):
+    """Whether ``begin`` holds a tensor computed (or fed) at run time."""
+    items = begin if isinstance(begin, (list, tuple)) else [begin]
+    return any(isinstance(b, Node) and not known_now(b) for b in items)
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001
+    """``input_[begin[d]:begin[d] + size[d]]`` on every axis (TF's ``tf.slice``)."""
+    if not _computed(begin):
+        return _t.slice(input_, begin, size, name=name)
+    x, start = _t.functions._lift([input_, begin])
+    size = [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
+    if len(size) != x.ndim or start.shape != (x.ndim,):
+        raise ShapeError(f"slice: begin (shape {start.shape}) and size {size} need one entry "
+                         f"per axis of the input, of shape {x.shape}")
+    if any(s < 0 for s in size):
+        raise ShapeError(f"slice: with a begin computed at run time, give every size (got "
+                         f"{size}; -1, 'to the end', would leave the shape unknown): use "
+                         f"the axis's length minus the start you expect, or a static begin")
+    out = x
+    for d, s in enumerate(size):
+        window = start[d] + np.arange(s, dtype=start.dtype)
+        out = _t.gather(out, window, axis=d)
+    return _t.identity(out, name=name or "Slice")
