@@ -125,6 +125,7 @@ def test_long_serial_runs_are_timed_for_the_parallel_choice(monkeypatch, f):
     cost.warm = True
     monkeypatch.setitem(f.__dict__, "_static_cost", cost)
     f.batched(xs[:10], ts[:10])
+    f.batched(xs[:10], ts[:10], parallel=True)
     assert cost.least == float("inf")     # 10 points: call overhead, not timed
     f.batched(xs, ts)
     assert cost.least < float("inf")

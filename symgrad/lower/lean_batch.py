@@ -54,11 +54,12 @@ class Lean:
         in the form ``_batch`` takes, or a batch for threads (the batch loop)."""
         entry = self.entry or self._built()
         try:
-            if count < PROBE_POINTS and not parallel:   # too short to time (overhead)
-                return entry(*arrays)
-            cost = self.cost()
+            cost = self.cost() if parallel else None
             if parallel and count >= cost.fewest:   # threads may pay
                 return None
+            if count < PROBE_POINTS:   # too short to time (call overhead)
+                return entry(*arrays)
+            cost = cost or self.cost()
             t0 = time.perf_counter()
             outs = entry(*arrays)
             cost.observe(time.perf_counter() - t0, count)
