@@ -8,6 +8,9 @@ turn the kernel's flat tuple into the outputs' structure (sparse results wrapped
 
 Imports numpy, errors, graph, values, sparse_batch, chunked and the light parts of
 lower (batches, lean_batch, arguments): never SymPy.
+
+>>> build_tree(("dict", ["f", "g"], ("tuple", [("leaf",), ("leaf",)])), iter([1.0, 2.0]))
+{'f': 1.0, 'g': 2.0}
 """
 from __future__ import annotations
 

@@ -7,6 +7,11 @@ wrong); :class:`FastPath` takes arrays that need no conversion with the fewest
 tests.  ``lower.batches`` runs the loop on them.
 
 Imports numpy and errors.
+
+>>> count, args, outs, batch = prepare([np.zeros((4, 2))], [("x", "<f8", (2,))],
+...                                    [("<f8", (), None)])
+>>> count, args[0], args[1].shape, outs[0].shape, batch
+(4, 1, (4, 2), (4,), (4,))
 """
 from __future__ import annotations
 

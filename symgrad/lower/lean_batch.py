@@ -19,6 +19,11 @@ Serial runs of ``PROBE_POINTS`` points or more are timed, as the general path ti
 them: the parallel choice rests on them.
 
 Imports numpy, ``lower.batch_args`` and ``lower.batches``.
+
+>>> row_sums = lambda x: (x.sum(axis=1),)       # (a stand-in for a module's _batch)
+>>> lean = Lean([("x", "<f8", (2,))], lambda: row_sums, lambda: None, ValueError)
+>>> lean.serial([np.ones((3, 2))], 3, parallel=False)
+(array([2., 2., 2.]),)
 """
 from __future__ import annotations
 
