@@ -122,7 +122,7 @@ class BatchCalls:
             ``out``: those arrays themselves).
         """
         lean = self._lean
-        if lean is not None and out is None and len(values) == lean.count:
+        if lean is not None and out is None and len(values) == len(lean.want):
             for v, (dtype, ndim) in zip(values, lean.want):   # the common call's form
                 if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
                     break
@@ -232,10 +232,8 @@ class BatchCalls:
                                                                         cache=False))
 
     def _batch_entry(self):
-        """The module's ``_batch`` (compiled on first use, cached)."""
-        entry = self._gufuncs.get("batch")
-        if entry is not None:
-            return entry
+        """The module's ``_batch`` (compiled on first use, cached; ``Lean`` keeps it,
+        so this is asked once per evaluator, not per batch)."""
         return self._module_function(
             "batch", self.module.batch_entry,
             lambda runtime: runtime.build_batch(self.module._batch, self._inputs, cache=False))

@@ -50,7 +50,6 @@ class Lean:
         # per input: (the dtype _batch takes, its number of axes with the batch axis)
         self.want = [(np.dtype(dtype if core else _scalar_dtype(dtype)), len(core) + 1)
                      for _, dtype, core in inputs]
-        self.count = len(self.want)
         self.build, self.cost, self.refused = entry, cost, (TypeError, refused)
         self.entry = None   # _batch, once built
 
@@ -59,12 +58,11 @@ class Lean:
         in the form ``_batch`` takes, or a batch for threads (the batch loop)."""
         entry = self.entry or self._built()
         try:
-            cost = self.cost() if parallel else None
-            if parallel and count >= cost.fewest:   # threads may pay
+            if parallel and count >= self.cost().fewest:   # threads may pay
                 return None
             if count < PROBE_POINTS:   # too short to time (call overhead)
                 return entry(*arrays)
-            cost = cost or self.cost()
+            cost = self.cost()
             t0 = time.perf_counter()
             outs = entry(*arrays)
             cost.observe(time.perf_counter() - t0, count)

@@ -300,7 +300,7 @@ class NotBatched(Exception):
 def batch_signature(inputs):
     """Argument types of ``_batch``: C-contiguous arrays with one batch axis in front
     of each input's shape (0-d inputs: 1-d arrays of the kernel's scalar type)."""
-    return tuple(types.Array(array_type(d, 1).dtype if s else scalar_type(d), len(s) + 1, "C")
+    return tuple(array_type(d, len(s) + 1) if s else types.Array(scalar_type(d), 1, "C")
                  for _, d, s in inputs)
 
 
