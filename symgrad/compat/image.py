@@ -25,8 +25,9 @@ of input pipelines in ``compat.image_augment``.
 
 Gradients flow through all of them (resizing is a fixed linear map).
 
-Imports the tracing functions, ``compat.distributions`` (numbers drawn per run),
-``compat.errors`` and ``compat.tensor``.
+Imports the tracing functions, ``compat.slice_at`` (windows at run-time offsets),
+``compat.distributions`` (numbers drawn per run), ``compat.errors`` and
+``compat.tensor``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -42,10 +43,11 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ArgumentError, ShapeError
-from ..tracing.arrays import known_now, static_value
+from ..tracing.arrays import static_value
 from .distributions import drawn
 from .errors import InvalidArgumentError
 from . import image_resize as _resize
+from .slice_at import computed, window
 from .tensor import as_tensor_keeping_dtype
 
 
@@ -264,18 +266,12 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
     x, h = _image(image, "crop_to_bounding_box")
     lead = (slice(None),) * h
     th, tw = int(target_height), int(target_width)
-    if all(_known(v) for v in (offset_height, offset_width)):
+    if not computed([offset_height, offset_width]):
         oh, ow = int(offset_height), int(offset_width)
         _check_box(x.shape[h:h + 2], oh, ow, th, tw)
         return x[lead + (slice(oh, oh + th), slice(ow, ow + tw))]
-    # offsets computed at run time: take rows offset + 0 .. th - 1, then the columns
-    rows = _t.cast(offset_height, np.int32) + np.arange(th, dtype=np.int32)
-    cols = _t.cast(offset_width, np.int32) + np.arange(tw, dtype=np.int32)
-    return _t.gather(_t.gather(x, rows, axis=h), cols, axis=h + 1)
-
-
-def _known(value):
-    return not isinstance(value, _t.Tensor) or known_now(value)
+    # offsets computed at run time: the rows offset + 0 .. th - 1, then the columns
+    return window(window(x, h, offset_height, th), h + 1, offset_width, tw)
 
 
 def _check_box(size, oh, ow, th, tw):

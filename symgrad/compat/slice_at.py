@@ -31,15 +31,23 @@ from ..tracing.arrays import known_now, static_value
 __all__ = ["slice"]
 
 
-def _computed(begin):
-    """Whether ``begin`` holds a tensor computed (or fed) at run time."""
+def computed(begin):
+    """Whether ``begin`` (a start, or a list of them) holds a tensor computed (or fed)
+    at run time."""
     items = begin if isinstance(begin, (list, tuple)) else [begin]
     return any(isinstance(b, Node) and not known_now(b) for b in items)
 
 
+def window(x, axis, start, size):
+    """``x``'s entries ``start .. start + size - 1`` along ``axis``, ``start`` computed
+    at run time: a gather of those indices (``tf.image.crop_to_bounding_box`` at
+    run-time offsets takes its rows and columns this way too)."""
+    return _t.gather(x, _t.cast(start, np.int32) + np.arange(size, dtype=np.int32), axis=axis)
+
+
 def slice(input_, begin, size, name=None):  # noqa: A001
     """``input_[begin[d]:begin[d] + size[d]]`` on every axis (TF's ``tf.slice``)."""
-    if not _computed(begin):
+    if not computed(begin):
         return _t.slice(input_, begin, size, name=name)
     x, start = _t.functions._lift([input_, begin])
     size = [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
@@ -52,6 +60,5 @@ def slice(input_, begin, size, name=None):  # noqa: A001
                          f"the axis's length minus the start you expect, or a static begin")
     out = x
     for d, s in enumerate(size):
-        window = start[d] + np.arange(s, dtype=start.dtype)
-        out = _t.gather(out, window, axis=d)
+        out = window(out, d, start[d], s)
     return _t.identity(out, name=name or "Slice")
