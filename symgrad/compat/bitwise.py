@@ -27,6 +27,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from ..tracing.tensor import apply
+from .slices import convert_to_tensor
 from .tensor import as_tensor_keeping_dtype
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
@@ -40,14 +41,7 @@ def _is_tensor(value):
 
 def _first(value):
     """``x`` as a tensor of an integer dtype (TF's conversion of the first input)."""
-    if _is_tensor(value):
-        (x,) = _t.functions._lift([value])
-    elif isinstance(value, (np.ndarray, np.generic)):
-        x = as_tensor_keeping_dtype(value)
-    else:   # Python values: TF's defaults, int32 and float32
-        arr = np.asarray(value)
-        default = {"i": np.int32, "f": np.float32}.get(arr.dtype.kind, arr.dtype)
-        x = as_tensor_keeping_dtype(arr.astype(default))
+    x = convert_to_tensor(value)
     if x.dtype.kind not in "iu":
         raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in "
                         f"list of allowed values: {_INTEGERS}; tf.bitwise takes integer "
