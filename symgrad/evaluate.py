@@ -148,15 +148,14 @@ def run(outputs, feeds, order=None):
     values, bindings = {}, bind_dims(feeds)
     order = order if order is not None else needed(outputs, feeds)
     known = _known_sizes(order, bindings)
-    skip, fast, shortcuts = fastpaths.plan(order, outputs, feeds) or ((), {}, ())
+    # (nodes read only by contractions that do without them are not in ``live``)
+    live, fast, shortcuts = fastpaths.plan(order, outputs, feeds) or (order, {}, ())
     sums = fastpaths.Sums(order, outputs)
     with np.errstate(all="ignore"):
-        for node in order:
+        for node in live:
             if node in feeds or not node.inputs and node.opdef.kind == "leaf":
                 values[node] = np.asarray(leaf_value(node, feeds))
                 sums.foreign(values[node])
-                continue
-            if node in skip:   # (read only by contractions that do without it)
                 continue
             if node in fast:
                 values[node] = _by_indices(node, fast[node], values)

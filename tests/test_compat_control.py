@@ -310,3 +310,27 @@ def test_cond_refuses_a_python_bool_as_tf1_does():
             value, grad = sess.run([a, g])
     assert value == 26.0   # TF 2.21: 26.0 and [27, 6]
     np.testing.assert_array_equal(grad, [27.0, 6.0])
+
+
+def test_gathers_and_top_k_of_outer_tensors_inside_branches_and_loop_bodies():
+    # tf.cond(p, lambda: tf.gather(table, outer_ids), ...) raised KeyError: the evaluator's
+    # fast ways (a gather from its indices, top_k by one sort) read the outer tensors
+    # where the branch holds its stand-ins for them.  TF 2.21's numbers.
+    with tf.Graph().as_default():
+        d = tf.constant(np.array([3, 1, 4, 1, 5, 9], np.int64))
+        at = tf.placeholder(tf.int32, [3])
+        x = tf.placeholder(tf.float32, [4])
+        ids = tf.placeholder(tf.int32, [2])
+        _, idx = tf.nn.top_k(tf.constant([1.0, 3.0, 2.0]), 2)
+        fetches = [
+            tf.cond(tf.constant(True), lambda: tf.gather(d, at), lambda: d[:3]),
+            tf.cond(tf.constant(True), lambda: tf.gather(d, idx), lambda: d[:2]),
+            tf.cond(tf.constant(True), lambda: tf.nn.top_k(x, 2).values, lambda: x[:2]),
+            tf.while_loop(lambda i, s: i < 2, lambda i, s: (i + 1, s + tf.nn.top_k(x, 2).values),
+                          (0, tf.zeros([2])))[1],
+            tf.while_loop(lambda i, s: i < 2, lambda i, s: (i + 1, s + tf.gather(x, ids)),
+                          (0, tf.zeros([2])))[1]]
+        got = tf.Session().run(fetches, {at: [0, 2, 1], x: [1, 5, 3, 2], ids: [1, 3]})
+    want = [[3, 4, 1], [1, 4], [5.0, 3.0], [10.0, 6.0], [10.0, 4.0]]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

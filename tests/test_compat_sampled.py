@@ -151,3 +151,24 @@ def test_the_default_sampler_trains_word2vec_and_bad_arguments_say_what_to_do():
         with pytest.raises(AttributeError, match=r"tf\.nn\.compute_accidental_hits: .*"
                                                  r"\(remove_accidental_hits=True\)"):
             tf.nn.compute_accidental_hits
+
+
+def test_unique_draws_that_need_more_than_the_first_draws_continue_tfs_process():
+    # 7 distinct of 8 log-uniform classes: about one run in ten needs more than the
+    # 2 * 7 + 16 draws made at once, and goes on from the classes already met.  TF 2.21's
+    # means over 20,000 runs of the true classes' expected counts and of the class drawn
+    # last; restarting the process in those runs instead gave 0.819 and 0.600.
+    with tf.Graph().as_default():
+        tf.set_random_seed(5)
+        labels = tf.constant([[0], [3], [7]], tf.int64)
+        s, tq, _ = tf.nn.log_uniform_candidate_sampler(labels, 1, 7, True, 8)
+        last, counts = np.zeros(8), []
+        with tf.Session() as sess:
+            for _ in range(4000):
+                a, b = sess.run([s, tq])
+                assert len(set(a.tolist())) == 7
+                last[a[-1]] += 1
+                counts.append(b[:, 0])
+    np.testing.assert_allclose(np.mean(counts, 0), [1.0016, 0.8331, 0.6239], atol=0.008)
+    np.testing.assert_allclose(last / 4000, [0.016, 0.055, 0.095, 0.131, 0.16, 0.179, 0.18,
+                                             0.184], atol=0.02)

@@ -10,12 +10,14 @@ at each ``Session.run`` like TF1's other random ops.  Class k has probability p(
 candidates are independent draws and a class's expected count is ``p * num_sampled``;
 with ``unique`` TF draws until ``num_sampled`` distinct classes come up, counting the
 tries n, and the expected count is ``1 - (1-p)^n`` (``p * num_sampled`` when no draw
-was repeated).  symgrad draws that same process another way: the distinct classes in
-order by the Gumbel-top-k rule (sampling without replacement, which is what rejecting
-repeats amounts to), and the repeats before the k-th new class as the geometric number
-they are, failure probability the mass already taken.  The distribution is TF's; the
-numbers are not TF's stream (``seed=`` and ``tf.set_random_seed`` make them
-reproducible).
+was repeated).  symgrad runs that process on ``2 num_sampled + 16`` draws at once
+(the first ``num_sampled`` first appearances, and the position of the last of them is
+the tries); in the rare run where those draws hold fewer distinct classes, it goes on
+from the classes met: the next ones in order by the Gumbel-top-k rule over the others
+(sampling without replacement, which is what rejecting repeats amounts to), and the
+repeats before each as the geometric number they are, failure probability the mass
+already taken.  The distribution is TF's; the numbers are not TF's stream (``seed=``
+and ``tf.set_random_seed`` make them reproducible).
 
 The losses follow TF's ``_compute_sampled_logits``: true and sampled logits from rows
 of ``weights`` and ``biases`` (``partition_strategy`` for sharded weights), accidental
@@ -39,12 +41,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..control.api import cond
 from ..errors import ArgumentError
 from ..tracing import nn as _nn
 from . import rows as _rows
 from .distributions import drawn, multinomial
 
 _FLOAT_MAX = float(np.finfo(np.float32).max)
+_AT_ONCE_MAX = 256   # num_sampled up to this: (2 n + 16)^2 comparisons, 280,000 at most
 
 
 # -- samplers ------------------------------------------------------------------------
@@ -120,16 +124,56 @@ def _independent(p, n, seed, kind):
 
 
 def _distinct(p, n, seed, kind):
-    """n distinct classes in the order rejection sampling meets them, and its tries."""
+    """n distinct classes in the order rejection sampling meets them, and its tries:
+    TF's process itself, run on ``2 n + 16`` draws at once (the first n first
+    appearances; ``_continued`` goes on from them in the rare run where the draws hold
+    fewer distinct classes).  Draws by inverse transform cost O(n), where a race over
+    every class cost O(range_max) in each run (word2vec's 50,000).  The fixed unigram
+    draws (a search over the classes' cumulative weights), and more than
+    ``_AT_ONCE_MAX`` classes (the first appearances compare every pair of draws), run
+    the race from the start."""
+    if kind == "fixed_unigram" or n > _AT_ONCE_MAX:
+        return _race(p, n, seed, None)
+    m = 2 * n + 16
+    d, _ = _independent(p, m, seed, kind)   # the first m tries
+    earlier = _t.constant(np.tri(m, k=-1, dtype=bool))   # [i, j]: j before i
+    first = _t.logical_not(_t.reduce_any(
+        _t.logical_and(_t.equal(_t.expand_dims(d, 1), _t.expand_dims(d, 0)), earlier), axis=1))
+    position = _t.constant(np.arange(m, dtype=np.float64))
+    # first appearances by position, ahead of every repeat: top_k keeps the first n
+    _, at = _t.top_k(_t.where(first, -position, -position - float(m)), n)
+    found = _t.reduce_sum(_t.cast(first, np.int32))
+    drawn_so_far = (d, first, position, found, m)
+    return cond(found >= n,
+                lambda: (_t.gather(d, at), _t.cast(at[n - 1], np.int64) + np.int64(1)),
+                lambda: _race(p, n, seed, drawn_so_far))
+
+
+def _race(p, n, seed, so_far):
+    """The rest of the rejection process after the draws ``so_far`` (None: from the
+    start): the classes not met yet in the order a Gumbel-top-k race over them gives
+    (sampling without replacement, which is what rejecting repeats amounts to), and the
+    repeats before each new class as the geometric number they are, failure
+    probability the mass already taken."""
     u = _t.maximum(drawn((p.size,), "uniform", seed), np.finfo(np.float64).tiny)
     with np.errstate(divide="ignore"):
         keys = _t.constant(np.log(p)) - _t.log(-_t.log(u))   # log p + Gumbel noise
+    tries, new = np.int64(0), n
+    if so_far is not None:   # the classes met come first, in the order they were met
+        d, first, position, found, m = so_far
+        met = _t.unsorted_segment_sum(_t.where(first, 1e6 + m - position, 0.0 * position),
+                                      d, p.size)
+        keys = _t.where(met > 0.0, met, keys)
+        tries, new = np.int64(m), _t.range(n) >= found
     _, order = _t.top_k(keys, n)
     sampled = _t.cast(order, np.int64)
     taken = _t.cumsum(_t.gather(_t.constant(p), sampled), exclusive=True)   # mass before k
     v = _t.maximum(drawn((n,), "uniform", seed), np.finfo(np.float64).tiny)
     # repeats before the k-th new class: geometric, P(>= m) = taken^m (0 when none taken)
     repeats = _t.floor(_t.log(v) / _t.log(_t.minimum(taken, 1.0 - 1e-16)))
+    if so_far is not None:   # (classes met within the m draws: their tries are counted)
+        repeats = _t.where(new, repeats + 1.0, 0.0 * repeats)
+        return sampled, _t.cast(_t.reduce_sum(repeats), np.int64) + tries
     return sampled, _t.cast(_t.reduce_sum(repeats), np.int64) + np.int64(n)
 
 

@@ -36,9 +36,17 @@ class OneHot:
 
 
 def mark(node, ids, depth):
-    """Record on ``node`` that it is ``one_hot(ids, depth)`` (values 1 and 0, new axis last)."""
-    node.one_hot = OneHot(ids, int(depth))
+    """Record on ``node`` that it is ``one_hot(ids, depth)`` (values 1 and 0, new axis last).
+    Made in a cond branch or loop body from outer ids, it records the body's stand-in
+    for them: the evaluator reads the ids among the body's values."""
+    node.one_hot = OneHot(own(node, ids), int(depth))
     return node
+
+
+def own(node, x):
+    """``x`` as ``node``'s graph sees it: itself, or the stand-in a branch or loop body
+    captured for it (``tf.cond(p, lambda: tf.gather(table, outer_ids), ...)``)."""
+    return x if x.graph is node.graph else node.graph.capture(x)
 
 
 def handles(subscripts, hot_position, ids_ndim):
