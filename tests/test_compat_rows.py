@@ -315,3 +315,25 @@ def test_a_large_table_looks_up_and_updates_rows_exactly():
         expected = table.copy()
         np.subtract.at(expected, picked, np.float32(0.5))
         np.testing.assert_array_equal(sess.run(W), expected)
+
+
+def test_row_updates_in_passes_equal_numpys_one_row_at_a_time():
+    # the sparse optimizers' scatters (row_scatter.rows_at): repeated indices see each
+    # of their rows in order, bit for bit as ufunc.at; float32 tables, float64 rows,
+    # index arrays of any shape, empty ones, out-of-range ones (ufunc.at's IndexError)
+    from symgrad.compat.row_scatter import rows_at
+    r = np.random.default_rng(1)
+    for trial in range(300):
+        V, E = int(r.integers(1, 8)), int(r.integers(1, 4))
+        table = r.normal(size=(V, E)).astype([np.float32, np.float64][trial % 2])
+        shape = tuple(int(s) for s in r.integers(0, 4, size=r.integers(1, 3)))
+        idx = r.integers(0, V, size=shape)
+        rows = (r.normal(size=shape + (E,)) * 10.0 ** r.integers(-3, 4, size=shape + (E,))
+                ).astype([np.float32, np.float64][trial % 3 == 0])
+        for ufunc in (np.add, np.subtract):
+            want, got = table.copy(), table.copy()
+            ufunc.at(want, idx, rows)
+            rows_at(ufunc, got, idx, rows)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (trial, idx)
+    with pytest.raises(IndexError):
+        rows_at(np.add, np.zeros((3, 2)), np.array([1, 3]), np.ones((2, 2)))

@@ -42,6 +42,7 @@ from ..graph import Node
 from ..tracing import get_default_graph
 from . import keras_backend as K
 from .in_place import writable as _writable
+from .row_scatter import rows_at
 from .train import Optimizer, _deduplicate, _set, _slot_set
 from .variables import Variable
 
@@ -221,7 +222,7 @@ class RMSprop(KerasOptimizer):
         if self._centered:
             mg = decay_then_add(slots["mg"], rho, rows, g * (1 - rho))[rows]
             denominator = denominator - mg * mg
-        np.add.at(_writable(var), rows, (-lr * g / (np.sqrt(denominator) + eps))
+        rows_at(np.add, _writable(var), rows, (-lr * g / (np.sqrt(denominator) + eps))
                   .astype(var.dtype))
 
 
@@ -246,7 +247,7 @@ def decay_then_add(slot, rate, rows, added):
     """``slot = slot * rate``, then ``added`` put onto ``rows`` (keras's sparse updates:
     an assign, then a scatter_add); the new value."""
     value = _slot_set(slot, slot.value * rate)
-    np.add.at(value, rows, added.astype(value.dtype))
+    rows_at(np.add, value, rows, added.astype(value.dtype))
     return value
 
 

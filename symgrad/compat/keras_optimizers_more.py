@@ -32,6 +32,7 @@ import numpy as np
 
 from .in_place import writable as _writable
 from .keras_optimizers import KerasOptimizer, Moments, decay_then_add
+from .row_scatter import rows_at
 from .train import _deduplicate, _slot_set
 from .variables import Variable
 
@@ -121,7 +122,7 @@ class Nadam(Moments):
         v = decay_then_add(slots["v"], b2, rows, g * g * (1 - b2))[rows]
         m_bar = (1 - mu) * (g / (1 - schedule)) + mu_next * (m / (1 - schedule * mu_next))
         step = -h["lr"] * m_bar / (np.sqrt(v / (1 - b2 ** t)) + h["epsilon"])
-        np.add.at(_writable(var), rows, step.astype(var.dtype))
+        rows_at(np.add, _writable(var), rows, step.astype(var.dtype))
 
     def finish(self, h):
         self._cache.value = np.float32(self._momenta(np.float32)[2])

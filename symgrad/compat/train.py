@@ -32,6 +32,7 @@ from . import rows as _rows
 from . import in_place as _in_place
 from .in_place import fresh as _fresh, plain as _plain, writable as _writable
 from .in_place import sole_owner as _sole_owner  # noqa: F401  (tests read it here)
+from .row_scatter import rows_at
 from .slices import IndexedSlices
 from .scopes import get_variable_scope
 from .state import Operation, state_of
@@ -209,7 +210,7 @@ def _deduplicate(values, indices):
     ``_deduplicate_indexed_slices``)."""
     rows, inverse = np.unique(indices, return_inverse=True)
     summed = np.zeros((len(rows),) + values.shape[1:], dtype=values.dtype)
-    np.add.at(summed, inverse.reshape(-1), values)
+    rows_at(np.add, summed, inverse.reshape(-1), values)
     return rows, summed
 
 
@@ -269,7 +270,7 @@ class GradientDescentOptimizer(Optimizer):
 
     def update_rows(self, var, values, indices, slots, h):
         # TF: scatter_sub of lr * values, one row after another (no summing first)
-        np.subtract.at(_writable(var), indices, (h["lr"] * values).astype(var.dtype))
+        rows_at(np.subtract, _writable(var), indices, (h["lr"] * values).astype(var.dtype))
 
 
 class MomentumOptimizer(Optimizer):
@@ -331,9 +332,9 @@ class AdamOptimizer(Optimizer):
         rows, g = _deduplicate(values, indices)
         lr = self._lr_t(h)
         m = _slot_set(slots["m"], slots["m"].value * h["beta1"])
-        np.add.at(m, rows, (g * (1 - h["beta1"])).astype(m.dtype))
+        rows_at(np.add, m, rows, (g * (1 - h["beta1"])).astype(m.dtype))
         v = _slot_set(slots["v"], slots["v"].value * h["beta2"])
-        np.add.at(v, rows, ((g * g) * (1 - h["beta2"])).astype(v.dtype))
+        rows_at(np.add, v, rows, ((g * g) * (1 - h["beta2"])).astype(v.dtype))
         _set(var, var.value - lr * m / (np.sqrt(v) + h["epsilon"]))
 
     def finish(self, h):
