@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import FeedError
 from ..graph import Node
 from .base import REGISTRY, Op, promote
+from .fastpaths import per_order
 from .python import call_outputs, runs_python
 
 
@@ -268,7 +269,12 @@ def resolve(nodes, feeds, run=None):
     shapes it returned (cached per combination of those too).  Without ``run``
     (closed forms) the call is taken as a scalar, like a placeholder in
     :func:`at_scalars`."""
-    open_ = [n for n in nodes if n.shape is None]
+    if not nodes:
+        return {}
+    # (the nodes of unknown shape, looked for once per order list a session keeps: a
+    # training step's thousands of nodes were walked at every run; a shape set since
+    # is known, so the few found are asked again)
+    open_ = [n for n in per_order(nodes, "_open_nodes", _unknown_shapes) if n.shape is None]
     if not open_:
         return {}
     graph = open_[0].graph
@@ -281,6 +287,10 @@ def resolve(nodes, feeds, run=None):
     finally:
         _RESOLVING.pop()
     return made.mapping
+
+
+def _unknown_shapes(nodes):
+    return [n for n in nodes if n.shape is None]
 
 
 class _Resolution:
