@@ -126,7 +126,7 @@ def _independent(p, n, seed, kind):
 def _distinct(p, n, seed, kind):
     """n distinct classes in the order rejection sampling meets them, and its tries:
     TF's process itself, run on ``2 n + 16`` draws at once (the first n first
-    appearances; ``_continued`` goes on from them in the rare run where the draws hold
+    appearances; :func:`_race` goes on from them in the rare run where the draws hold
     fewer distinct classes).  Draws by inverse transform cost O(n), where a race over
     every class cost O(range_max) in each run (word2vec's 50,000).  The fixed unigram
     draws (a search over the classes' cumulative weights), and more than
@@ -158,22 +158,20 @@ def _race(p, n, seed, so_far):
     u = _t.maximum(drawn((p.size,), "uniform", seed), np.finfo(np.float64).tiny)
     with np.errstate(divide="ignore"):
         keys = _t.constant(np.log(p)) - _t.log(-_t.log(u))   # log p + Gumbel noise
-    tries, new = np.int64(0), n
     if so_far is not None:   # the classes met come first, in the order they were met
         d, first, position, found, m = so_far
         met = _t.unsorted_segment_sum(_t.where(first, 1e6 + m - position, 0.0 * position),
                                       d, p.size)
         keys = _t.where(met > 0.0, met, keys)
-        tries, new = np.int64(m), _t.range(n) >= found
     _, order = _t.top_k(keys, n)
     sampled = _t.cast(order, np.int64)
     taken = _t.cumsum(_t.gather(_t.constant(p), sampled), exclusive=True)   # mass before k
     v = _t.maximum(drawn((n,), "uniform", seed), np.finfo(np.float64).tiny)
     # repeats before the k-th new class: geometric, P(>= m) = taken^m (0 when none taken)
     repeats = _t.floor(_t.log(v) / _t.log(_t.minimum(taken, 1.0 - 1e-16)))
-    if so_far is not None:   # (classes met within the m draws: their tries are counted)
-        repeats = _t.where(new, repeats + 1.0, 0.0 * repeats)
-        return sampled, _t.cast(_t.reduce_sum(repeats), np.int64) + tries
+    if so_far is not None:   # the m draws are tries; each class met after them is one more
+        repeats = _t.where(_t.range(n) >= found, repeats + 1.0, 0.0 * repeats)
+        return sampled, _t.cast(_t.reduce_sum(repeats), np.int64) + np.int64(m)
     return sampled, _t.cast(_t.reduce_sum(repeats), np.int64) + np.int64(n)
 
 
