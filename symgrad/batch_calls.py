@@ -122,7 +122,7 @@ class BatchCalls:
             ``out``: those arrays themselves).
         """
         lean = self._lean
-        if lean is not None and out is None and len(values) == len(lean.want):
+        if lean is not None and len(values) == len(lean.want):
             for v, (dtype, ndim) in zip(values, lean.want):   # the common call's form
                 if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
                     break
@@ -130,9 +130,15 @@ class BatchCalls:
                 if not (flags.c_contiguous and flags.writeable):
                     break
             else:
-                outs = lean.serial(values, values[0].shape[0], parallel)
-                if outs is not None:
-                    return self._rebuild_batch(outs)
+                if out is None:
+                    outs = lean.serial(values, values[0].shape[0], parallel)
+                    if outs is not None:
+                        return self._rebuild_batch(outs)
+                elif lean.made is not None:
+                    arrays = (out,) if type(out) is np.ndarray else out
+                    if _common_out(arrays, lean.made) and lean.into(
+                            values, arrays, values[0].shape[0], parallel):
+                        return self._rebuild_batch(tuple(arrays))
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
             return self._rebuild_batch(batched_dask(self, values, out))
@@ -166,7 +172,9 @@ class BatchCalls:
         if self._sized or not hasattr(self.module, "batch_entry"):
             return None
         from .lower.runtime import NotBatched
-        return Lean(self._inputs, self._batch_entry, lambda: self._static_cost, NotBatched)
+        into = self._batch_into_entry if hasattr(self.module, "batch_into_entry") else None
+        return Lean(self._inputs, self._batch_entry, lambda: self._static_cost, NotBatched,
+                    self._outputs, into)
 
     @functools.cached_property
     def _fast_path(self):
@@ -237,6 +245,28 @@ class BatchCalls:
         return self._module_function(
             "batch", self.module.batch_entry,
             lambda runtime: runtime.build_batch(self.module._batch, self._inputs, cache=False))
+
+
+    def _batch_into_entry(self):
+        """The module's ``_batch_into`` (``out=``'s common call; compiled on first use)."""
+        return self._module_function(
+            "batch_into", self.module.batch_into_entry,
+            lambda runtime: runtime.build_batch_into(self.module._batch_into, self._inputs,
+                                                     self._outputs, cache=False))
+
+
+def _common_out(arrays, made):
+    """Whether ``out=`` (a tuple or list) holds one numpy array per output: then
+    ``_batch_into`` is asked, whose signature refuses other dtypes, numbers of axes,
+    layouts and read-only arrays (Numba's TypeError: the general path then says what
+    is wrong) and whose code checks shapes and overlaps.  Asking costs ~20 µs only
+    when it refuses, which no correct call meets."""
+    if type(arrays) not in (tuple, list) or len(arrays) != len(made):
+        return False
+    for o in arrays:
+        if type(o) is not np.ndarray:
+            return False
+    return True
 
 
 class _Shaped:

@@ -121,6 +121,8 @@ def test_threads_equal_serial_on_random_programs(p):
     serial = f.batched(*values)
     _same(_threaded(f, *values), serial)
     _same(f.batched(*values, parallel=True), serial)
+    out = [np.empty_like(a) for a in serial]    # (f.batched(..., out=): _batch_into)
+    _same(f.batched(*values, out=out), serial)
     k = int(rng.integers(count))
     for got, want in zip(serial, sg.evaluate(fetches, dict(zip(p.leaves, [v[k] for v in values])))):
         np.testing.assert_allclose(got[k], want, rtol=1e-10, atol=1e-10, err_msg=p.code)

@@ -1,6 +1,6 @@
 """``f.batched``'s lean call (``lower.lean_batch``): the common arguments go to one
-compiled ``_batch``; every other argument takes the general path, with the same numbers
-and the same errors."""
+compiled ``_batch`` (with ``out=``: ``_batch_into``); every other argument takes the
+general path, with the same numbers and the same errors."""
 import numpy as np
 import pytest
 
@@ -49,9 +49,10 @@ def test_common_arguments_take_the_lean_call_with_the_same_numbers(monkeypatch, 
     assert all(a is not b for a, b in zip(got, again))
 
 
-def test_only_shared_inputs_out_and_threads_need_the_batch_loop():
-    # one compiled _batch answers common calls and converted ones; the batch loop (for
-    # threads, out= and inputs shared by every point) is built only when one comes
+def test_only_shared_inputs_and_threads_need_the_batch_loop():
+    # one compiled _batch answers common calls and converted ones, _batch_into those
+    # with out=; the batch loop (for threads and inputs shared by every point, and out=
+    # with converted inputs) is built only when one comes
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(2,), name="x")
         t = sg.placeholder(name="t")
@@ -60,7 +61,10 @@ def test_only_shared_inputs_out_and_threads_need_the_batch_loop():
     for args in [(ones, np.ones(300)), (ones[:4], np.ones(4)), (ones.T.copy().T, np.ones(300)),
                  (ones.tolist(), [1] * 300), (ones.reshape(3, 100, 2), np.ones((3, 100)))]:
         np.testing.assert_array_equal(np.ravel(g.batched(*args)[0]), 1.625)
-    assert "batch" in g._gufuncs and "loop" not in g._gufuncs
+    out = (np.empty(300),)
+    assert g.batched(ones, np.ones(300), out=out)[0] is out[0]
+    np.testing.assert_array_equal(out[0], 1.625)
+    assert "batch" in g._gufuncs and "batch_into" in g._gufuncs and "loop" not in g._gufuncs
     np.testing.assert_array_equal(g.batched(ones, 2.0)[0], [3.25] * 300)   # t shared
     assert "loop" in g._gufuncs
 
@@ -129,3 +133,42 @@ def test_long_serial_runs_are_timed_for_the_parallel_choice(monkeypatch, f):
     assert cost.least == float("inf")     # 10 points: call overhead, not timed
     f.batched(xs, ts)
     assert cost.least < float("inf")
+
+
+def _outs(count):
+    return np.full(count, np.nan), np.full((count, 3), np.nan), np.zeros((count, 3), bool)
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 300])
+def test_out_arrays_take_the_lean_call_and_are_the_results(monkeypatch, f, count):
+    xs, ts = _points(count, 6)
+    want = f.batched(xs, ts)
+    _general_only(monkeypatch, f)
+    for out in (_outs(count), list(_outs(count))):
+        got = f.batched(xs, ts, out=out)
+        assert all(g is o for g, o in zip(got, out))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_out_arrays_the_lean_call_refuses_get_the_general_paths_errors(f):
+    xs, ts = _points(4, 7)
+    value, grad, mask = _outs(4)
+    f.batched(xs, ts, out=(value, grad, mask))
+    shared = np.empty(4 * 3 + 3)
+    frozen = grad.copy()
+    frozen.flags.writeable = False
+    cases = [
+        ((value, xs, mask), sg.ArgumentError, "out.1. shares memory with input 'x'"),
+        ((shared[:4], shared[3:15].reshape(4, 3), mask), sg.ArgumentError,
+         r"out\[1\] shares memory with out\[0\]"),
+        ((value, grad.astype(np.float32), mask), sg.ArgumentError, "must have dtype float64"),
+        ((value, grad[:3], mask), sg.ShapeError, r"must have shape \(4, 3\)"),
+        ((value, frozen, mask), sg.ArgumentError, "writeable C-contiguous"),
+        ((value, np.asfortranarray(np.empty((4, 3))), mask), sg.ArgumentError,
+         "writeable C-contiguous"),
+        ((value, grad), sg.ArgumentError, "out= takes 3 array"),
+    ]
+    for out, error, message in cases:
+        with pytest.raises(error, match=message):
+            f.batched(xs, ts, out=out)

@@ -232,14 +232,17 @@ def _batch_text(program, ins, body):
     points serially and returns the outputs, so a small batch costs one Numba call.
     It takes the arrays of its one signature (``_rt.batch_signature``); shapes it does
     not take raise ``_rt.NotBatched``, and the caller then takes the general path
-    (``lower.lean_batch``).  Built on first use (``batch_entry``).
+    (``lower.lean_batch``).  Built on first use (``batch_entry``).  With it,
+    ``_batch_into`` (:func:`_batch_into_text`).
     """
     lines = ["", "", f"def _batch({', '.join(ins)}):", f"    n = {ins[0]}.shape[0]"]
+    checks = []   # (the inputs' shapes: the same lines in _batch_into)
     for k, (_, _, shape) in enumerate(program.inputs):
         tests = [f"{ins[k]}.shape[0] != n"] if k else []
         tests += [f"{ins[k]}.shape[{axis + 1}] != {int(d)}" for axis, d in enumerate(shape)]
         if tests:
-            lines += [f"    if {' or '.join(tests)}:", "        raise _rt.NotBatched()"]
+            checks += [f"    if {' or '.join(tests)}:", "        raise _rt.NotBatched()"]
+    lines += checks
     lines += [f"    m{k} = 1" for k in range(len(ins))]
     for k, (dtype, shape, _) in enumerate(program.outputs):
         dims = "".join(f", {int(d)}" for d in shape)
@@ -247,6 +250,27 @@ def _batch_text(program, ins, body):
     lines += ["    lo = 0", "    hi = n"] + ["    " + line for line in body]
     lines += [f"    return ({''.join(f'o{k}, ' for k in range(len(program.outputs)))})"]
     lines += ["", "", "def batch_entry():", "    return _rt.build_batch(_batch, INPUTS)"]
+    return lines + _batch_into_text(program, ins, body, checks)
+
+
+def _batch_into_text(program, ins, body, checks):
+    """``_batch_into(a0, ..., r0, ...)``: ``_batch`` writing into the caller's arrays
+    (``f.batched(X, out=...)``): their shapes are checked as the inputs' are, and an
+    output whose memory overlaps an input's or another output's raises
+    ``_rt.NotBatched`` too (the general path then says what is wrong)."""
+    outs = [f"r{k}" for k in range(len(program.outputs))]
+    lines = ["", "", f"def _batch_into({', '.join(ins + outs)}):", f"    n = {ins[0]}.shape[0]"]
+    lines += checks
+    for k, (_, shape, _) in enumerate(program.outputs):
+        tests = [f"r{k}.shape[0] != n"]
+        tests += [f"r{k}.shape[{axis + 1}] != {int(d)}" for axis, d in enumerate(shape)]
+        tests += [f"_rt.overlap(r{k}, {other})" for other in ins + outs[:k]]
+        lines += [f"    if {' or '.join(tests)}:", "        raise _rt.NotBatched()"]
+    lines += [f"    m{k} = 1" for k in range(len(ins))]
+    lines += [f"    o{k} = r{k}" for k in range(len(program.outputs))]
+    lines += ["    lo = 0", "    hi = n"] + ["    " + line for line in body]
+    lines += ["", "", "def batch_into_entry():",
+              "    return _rt.build_batch_into(_batch_into, INPUTS, OUTPUTS)"]
     return lines
 
 

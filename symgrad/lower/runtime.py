@@ -308,3 +308,32 @@ def build_batch(batch, inputs, cache=True):
     """Compile a module's ``_batch`` (``f.batched``'s common call) for its one signature."""
     from numba import njit
     return njit(batch_signature(inputs), nogil=True, cache=cache)(batch)
+
+
+def build_batch_into(batch_into, inputs, outputs, cache=True):
+    """Compile a module's ``_batch_into`` (``f.batched(X, out=...)``'s common call):
+    ``_batch``'s inputs, then C-contiguous output arrays with the batch axis in front."""
+    from numba import njit
+    outs = tuple(array_type(d, len(s) + 1) for d, s, _ in outputs)
+    return njit(batch_signature(inputs) + outs, nogil=True, cache=cache)(batch_into)
+
+
+@intrinsic
+def overlap(typingctx, a, b):
+    """Whether the memory of arrays ``a`` and ``b`` overlaps (numpy's
+    ``may_share_memory``: their byte ranges; an empty array overlaps nothing)."""
+    sig = types.boolean(a, b)
+
+    def codegen(context, builder, signature, args):
+        ends = []
+        for ty, value in zip(signature.args, args):
+            arr = context.make_array(ty)(context, builder, value)
+            start = builder.ptrtoint(arr.data, ir.IntType(64))
+            size = builder.mul(arr.nitems, arr.itemsize)
+            ends.append((start, builder.add(start, size), size))
+        (a0, a1, an), (b0, b1, bn) = ends
+        zero = context.get_constant(types.intp, 0)
+        both = builder.and_(builder.icmp_signed(">", an, zero), builder.icmp_signed(">", bn, zero))
+        cross = builder.and_(builder.icmp_unsigned("<", a0, b1), builder.icmp_unsigned("<", b0, a1))
+        return builder.and_(both, cross)
+    return sig, codegen
