@@ -39,8 +39,10 @@ from . import errors
 from .iterators import elements_for, split_handles
 from .names import feed_by_name, fetch_by_name
 from .printing import summary
+from .session_values import acting, held_elsewhere
+from .variable_value import stored
 from .slices import IndexedSlices, IndexedSlicesValue
-from .state import DEFAULT_SESSIONS, Operation, state_of
+from .state import DEFAULT_SESSIONS, Operation, OperationView, origin_of, state_of
 from .tensor import TensorOp
 from .variables import Variable
 
@@ -133,7 +135,7 @@ OPEN_SESSIONS = weakref.WeakSet()   # every session alive (keras_backend asks th
 def initialized_anywhere(variable):
     """True when some live session has initialised ``variable`` (its value on the graph
     is then one a program set, not to be reset)."""
-    return any(variable in s._initialized for s in list(OPEN_SESSIONS))
+    return any(variable in s._initialized for s in list(OPEN_SESSIONS) if not s._closed)
 
 
 _PARTIAL_RUN = ("Session.partial_run_setup / partial_run: partial runs are not supported "
@@ -148,9 +150,10 @@ _CPU = collections.namedtuple("DeviceAttributes", "name device_type memory_limit
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
-    Variables hold their values on the graph (sessions share them), but each session
-    knows which variables it has initialized: reading another raises TF's
-    FailedPreconditionError.  Evaluation plans (which nodes, in which order) are
+    Each session holds its own variable values (``session_values``), as TF's do: a
+    variable this session has not initialized (or restored, or assigned) raises TF's
+    FailedPreconditionError when read, whatever other sessions did, and closing the
+    session drops its values.  Evaluation plans (which nodes, in which order) are
     cached per fetches and fed keys, so a training loop does not re-plan per step.
     """
 
@@ -158,6 +161,7 @@ class Session:
         self.graph = graph or get_default_graph()
         self._closed = False
         self._initialized = weakref.WeakSet()
+        self._values = {}   # variable -> its value in this session (session_values)
         OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
@@ -182,6 +186,7 @@ class Session:
 
     def close(self):
         self._closed = True
+        self._values.clear()
 
     @contextlib.contextmanager
     def as_default(self):
@@ -209,6 +214,12 @@ class Session:
         raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
 
     def mark_initialized(self, variable):
+        """Note that ``variable`` has a value in this session; one it does not hold yet
+        takes a copy of the value it has where it was last set (another open session's:
+        Keras's ``get_session`` adopting what it finds set), else of the graph's."""
+        if variable not in self._values:
+            value = held_elsewhere(variable, self)
+            self._values[variable] = stored(np.array(value), variable)
         self._initialized.add(variable)
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -239,7 +250,7 @@ class Session:
         _check_graph(tensors, self.graph)
         outer, self._memo = self._memo, {}
         try:
-            with run_number(self._runs, self._executions):
+            with run_number(self._runs, self._executions), acting(self):
                 found = self._execute(ops, tensors, feeds)
         finally:
             self._memo = outer
@@ -507,7 +518,7 @@ def _collect(fetch, ops, tensors, parent, graph):
             context = (parent, next(i for i, g in enumerate(parent) if g is None))
         raise none_fetch_error(context or _RECENT_NONE.get(graph))
     if isinstance(fetch, Operation):
-        ops.append(fetch)
+        ops.append(origin_of(fetch))   # (an assign's .op runs the assign, gives None)
     elif isinstance(fetch, TensorOp):   # sess.run(t.op): runs t, gives None (TF's)
         tensors.append(fetch.outputs[0])
     elif isinstance(fetch, Node):
@@ -525,6 +536,8 @@ def _collect(fetch, ops, tensors, parent, graph):
 
 
 def _rebuild(fetch, found):
+    if isinstance(fetch, OperationView):
+        return None
     if isinstance(fetch, Operation):
         return found.get(id(fetch))
     if isinstance(fetch, TensorOp):
