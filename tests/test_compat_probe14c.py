@@ -99,3 +99,134 @@ def test_assign_op_fetches_none():
     # the view runs the assign itself: fetched with it, the update happens once
     up = tf.assign_add(v, 1.0)
     assert sess.run([up, up.op])[1] is None and sess.run(v) == 5.0
+
+
+# ---- integer pow and division: TF's kernels refuse what numpy would answer ----
+
+def _raises(sess, fetch, feed=None, cls=None):
+    with pytest.raises(cls or tf.errors.InvalidArgumentError) as info:
+        sess.run(fetch, feed)
+    return info.value.message.splitlines()[0]
+
+
+def test_integer_pow_to_negative_power_raises():
+    x = tf.placeholder(tf.int32, [None])
+    e = tf.placeholder(tf.int32, [])
+    sess = tf.Session()
+    assert _raises(sess, tf.pow(x, e), {x: [2, 3], e: -2}) == \
+        "Integers to negative integer powers are not allowed"
+    assert _raises(sess, tf.pow(x, tf.constant([1, -1])), {x: [1, 3]}) == \
+        "Integers to negative integer powers are not allowed"
+    # (TF's grappler turns a constant -1 into Reciprocal, which has no integer kernel:
+    # NotFoundError there; symgrad raises the message above for every negative power)
+    _raises(sess, x ** -1, {x: [2, 3]}, tf.errors.OpError)
+    np.testing.assert_array_equal(sess.run(tf.pow(x, e), {x: [2, 3], e: 2}), [4, 9])
+    np.testing.assert_allclose(sess.run(tf.pow(tf.constant([2.0]), -1.0)), [0.5])
+
+
+@pytest.mark.parametrize("op", [tf.math.floordiv, tf.math.floormod, tf.div,
+                                lambda a, b: a // b, lambda a, b: a % b])
+def test_integer_division_by_zero_raises(op):
+    x, y = tf.placeholder(tf.int32, [None]), tf.placeholder(tf.int32, [None])
+    sess = tf.Session()
+    assert _raises(sess, op(x, y), {x: [7, -7], y: [2, 0]}) == "Integer division by zero"
+    assert sess.run(op(x, y), {x: [7, -7], y: [2, 3]}).tolist() in ([3, -3], [1, 2])
+
+
+def test_truncated_division_by_zero_is_tf_internal_error():
+    x, y = tf.placeholder(tf.int32, [None]), tf.placeholder(tf.int32, [None])
+    sess = tf.Session()
+    for op in (tf.truncatediv, tf.truncatemod):
+        assert _raises(sess, op(x, y), {x: [7, -7], y: [2, 0]}, tf.errors.InternalError) == \
+            "Unexpected error in binary operator (only integer div and mod should have errors)"
+    assert sess.run(tf.truncatediv(x, y), {x: [7, -7], y: [2, 3]}).tolist() == [3, -2]
+    assert sess.run(tf.truncatemod(x, y), {x: [7, -7], y: [2, 3]}).tolist() == [1, -1]
+    np.testing.assert_array_equal(sess.run(tf.math.floordiv(tf.constant([3.0]),
+                                                            tf.constant([0.0]))), [np.inf])
+
+
+# ---- indices out of range: TF's InvalidArgumentError, not zeros ----
+
+def test_gathers_out_of_range_raise():
+    params = tf.constant(np.arange(10.0).reshape(5, 2), tf.float32)
+    i = tf.placeholder(tf.int32, [None])
+    i22 = tf.placeholder(tf.int32, [2, 2])
+    sess = tf.Session()
+    assert _raises(sess, tf.gather(params, i), {i: [0, 7]}) == "indices[1] = 7 is not in [0, 5)"
+    assert _raises(sess, tf.gather(params, i), {i: [0, -1]}) == "indices[1] = -1 is not in [0, 5)"
+    assert _raises(sess, tf.gather(params, i, axis=1), {i: [0, 2]}) == \
+        "indices[1] = 2 is not in [0, 2)"
+    assert _raises(sess, tf.gather(params, i22), {i22: [[0, 1], [7, 0]]}) == \
+        "indices[1,0] = 7 is not in [0, 5)"
+    assert _raises(sess, tf.nn.embedding_lookup(params, i), {i: [1, 9]}) == \
+        "indices[1] = 9 is not in [0, 5)"
+    assert _raises(sess, tf.gather(params[:, 0], tf.placeholder_with_default(12, []))) == \
+        "indices = 12 is not in [0, 5)"
+    assert _raises(sess, tf.gather_nd(params, i22), {i22: [[0, 1], [5, 0]]}).startswith(
+        "indices[1] = [5, 0] does not index into param shape [5,2], node name: ")
+    # a tuple whose flat position would be in range: [1, 2] is row 2's first entry
+    assert _raises(sess, tf.gather_nd(params, i22), {i22: [[0, 1], [1, 2]]}).startswith(
+        "indices[1] = [1, 2] does not index into param shape [5,2]")
+    # the gradient reads the same ids
+    g = tf.gradients(tf.reduce_sum(tf.gather(params, i)), params)[0]
+    _raises(sess, tf.convert_to_tensor(g), {i: [0, 7]})
+    np.testing.assert_array_equal(sess.run(tf.gather(params, i), {i: [0, 4]}),
+                                  [[0.0, 1.0], [8.0, 9.0]])
+    # one_hot is not a gather: TF gives zeros for ids outside [0, depth)
+    np.testing.assert_array_equal(sess.run(tf.one_hot(i, 3), {i: [0, 5, -1]}),
+                                  [[1, 0, 0], [0, 0, 0], [0, 0, 0]])
+
+
+def test_run_time_index_counts_from_the_end_and_raises_past_it():
+    v = tf.constant(np.arange(10.0))
+    params = tf.constant(np.arange(10.0).reshape(5, 2), tf.float32)
+    s = tf.placeholder(tf.int32, [])
+    i = tf.placeholder(tf.int32, [3])
+    sess = tf.Session()
+    assert sess.run(v[s], {s: -1}) == 9.0                       # TF: 9.0 (symgrad gave 0)
+    np.testing.assert_array_equal(sess.run(params[i[0]], {i: [-1, 0, 0]}), [8.0, 9.0])
+    assert sess.run(params[i[0], i[1]], {i: [-1, -2, 0]}) == 8.0
+    assert _raises(sess, v[s], {s: 12}) == "slice index 12 of dimension 0 out of bounds."
+    assert _raises(sess, v[s], {s: -11}) == "slice index -1 of dimension 0 out of bounds."
+    np.testing.assert_array_equal(sess.run(v[s:s + 3], {s: 8}), [8.0, 9.0])
+    b = tf.placeholder(tf.int32, [2])
+    np.testing.assert_array_equal(sess.run(tf.slice(v, b[:1], [3]), {b: [7, 0]}), [7, 8, 9])
+    _raises(sess, tf.slice(v, b[:1], [3]), {b: [8, 0]})      # TF: size past the end
+    _raises(sess, tf.slice(v, b[:1], [3]), {b: [-2, 0]})     # TF: begin below 0
+
+
+def test_segments_and_scatters_out_of_range():
+    data = tf.constant([1.0, 2.0, 3.0])
+    i = tf.placeholder(tf.int32, [3])
+    i1 = tf.placeholder(tf.int32, [2, 1])
+    sess = tf.Session()
+    assert _raises(sess, tf.unsorted_segment_sum(data, i, 2), {i: [0, 1, 2]}) == \
+        "segment_ids[2] = 2 is out of range [0, 2)"
+    assert _raises(sess, tf.unsorted_segment_max(data, i, 2), {i: [0, 1, 2]}) == \
+        "segment_ids[2] = 2 is out of range [0, 2)"
+    assert _raises(sess, tf.unsorted_segment_mean(data, i, 2), {i: [0, 5, 1]}) == \
+        "segment_ids[1] = 5 is out of range [0, 2)"
+    # a negative id is dropped (TF's)
+    np.testing.assert_array_equal(sess.run(tf.unsorted_segment_sum(data, i, 2),
+                                           {i: [0, 1, -1]}), [1.0, 2.0])
+    upd = tf.constant([1.0, 2.0])
+    assert _raises(sess, tf.scatter_nd(i1, upd, [4]), {i1: [[0], [4]]}) == \
+        "indices[1] = [4] does not index into shape [4]"
+    assert _raises(sess, tf.scatter_nd(i1, upd, [4]), {i1: [[0], [-1]]}) == \
+        "indices[1] = [-1] does not index into shape [4]"
+    np.testing.assert_array_equal(sess.run(tf.scatter_nd(i1, upd, [4]), {i1: [[0], [3]]}),
+                                  [1.0, 0.0, 0.0, 2.0])
+    v = tf.constant(np.arange(10.0))
+    assert _raises(sess, tf.tensor_scatter_nd_update(v, i1, tf.constant([1.0, 2.0], tf.float64)),
+                   {i1: [[0], [10]]}) == "indices[1] = [10] does not index into shape [10]"
+    var = tf.Variable(tf.zeros([4]))
+    sess.run(var.initializer)
+    j = tf.placeholder(tf.int32, [2])
+    assert _raises(sess, tf.scatter_update(var, j, upd), {j: [0, 4]}) == \
+        "indices[1] = 4 is not in [0, 4)"
+    assert _raises(sess, tf.scatter_update(var, j, upd), {j: [0, -1]}) == \
+        "indices[1] = -1 is not in [0, 4)"
+    assert _raises(sess, tf.scatter_add(var, j, upd), {j: [0, 5]}) == \
+        "indices[1] = 5 is not in [0, 4)"
+    assert _raises(sess, tf.scatter_nd_update(var, i1, upd), {i1: [[0], [4]]}) == \
+        "indices[1] = [4] does not index into shape [4]"

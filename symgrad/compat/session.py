@@ -37,6 +37,7 @@ from ..graph import Dim, Node
 from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
+from .kernel_checks import checks_in, verify
 from .names import feed_by_name, fetch_by_name
 from .printing import summary
 from .session_values import acting, held_elsewhere
@@ -335,7 +336,8 @@ class Session:
             pending = [op for op in pending if op not in done]
 
     def _plan(self, reads, feeds):
-        """(nodes in order, operations they wait for, variables, placeholders), cached."""
+        """(nodes in order, operations they wait for, variables, placeholders, what TF's
+        kernels check among the nodes: kernel_checks), cached."""
         key = (tuple(map(id, reads)), frozenset(map(id, feeds)))
         plan = self._plans.get(key)
         if plan is None:
@@ -345,7 +347,8 @@ class Session:
             variables = [n for n in order if isinstance(n, Variable) and n not in feeds]
             unfed = [n for n in order if n.is_leaf and n.value is None and n not in feeds]
             unfed += _sized_by(order, state_of(self.graph).next_slots, feeds, unfed)
-            plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed)
+            plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed,
+                                       checks_in(order))
         return plan
 
     def _read(self, reads, feeds):
@@ -377,7 +380,7 @@ class Session:
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}
-        order, _, variables, unfed = self._plan(reads, feeds)
+        order, _, variables, unfed, checks = self._plan(reads, feeds)
         for v in variables:
             if v not in self._initialized:
                 raise errors.FailedPreconditionError(
@@ -396,6 +399,8 @@ class Session:
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        if checks:   # (what TF's kernels refuse: an index out of range, x // 0)
+            verify(checks, values, feeds)
         self._memo.update((n, v) for n, v in values.items()
                           if n.inputs and n not in feeds and not isinstance(n, Variable))
         prints = state_of(self.graph).prints

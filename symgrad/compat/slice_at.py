@@ -5,10 +5,10 @@ with ``tf.slice(locations, tf.pad(tf.reshape(tf.argmin(d, 0), [1]), [[0, 1]]), [
 the start is known only when the graph runs.  With every ``size`` given (none -1), the
 result's shape is still known, and each axis is taken as a gather of the window
 ``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``.
-A begin known when the graph is built is ``tracing.slice``'s static slice.  Differences:
-a size of -1 with a computed begin is refused (TF gives an unknown dimension), and a
-window past the edge selects zeros, as ``tf.gather`` with run-time indices does here
-(TF raises InvalidArgumentError when the graph runs).
+A begin known when the graph is built is ``tracing.slice``'s static slice.  A window
+past the edge raises InvalidArgumentError when the graph runs, as in TF (the gather's
+range check, ``kernel_checks``; TF's message speaks of begin and size instead).  A
+size of -1 with a computed begin is refused (TF gives an unknown dimension).
 
 Sits in ``compat`` under ``v1`` (``v1_more`` exports it); imports ``tracing``.
 

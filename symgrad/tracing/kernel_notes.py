@@ -1,0 +1,49 @@
+"""Notes of what TF's kernels refuse at run time, kept on the nodes they concern.
+
+symgrad's ops are total: a gather by a one-hot contraction gives zeros for an id
+outside ``[0, n)`` (its one-hot row is zeros), a segment sum drops such an id, and
+the reference evaluator and the compiled code agree on that.  TF's CPU kernels raise
+``InvalidArgumentError`` instead.  The functions that build such ops note here what
+TF would check -- the kind of check and the nodes whose values it reads -- and a
+front end that reproduces TF's run-time errors (``compat``'s Session) reads the notes
+of the nodes it computes.  ``sg.evaluate`` and ``sg.compile`` ignore them.
+
+Kinds (``info`` in brackets):
+
+- ``"index"``: every id of ``nodes[0]`` is in ``[0, n)``, n the size of axis
+  ``axis`` of ``nodes[1]`` (``label``: ``"gather"`` or ``"slice"``, which message).
+- ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
+- ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
+- ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
+- ``"nonzero"``: no entry of ``nodes[0]`` is 0 (``message``; ``internal``: TF raises
+  its InternalError, as for ``truncatediv`` by zero).
+
+``named`` is the node whose op name TF's message gives.  Imports nothing of symgrad.
+
+>>> class N: pass
+>>> out, ids, table = N(), N(), N()
+>>> note(out, "index", [ids, table], named=out, axis=0, label="gather")
+>>> [c.kind for c in notes_of(out)], notes_of(ids)
+(['index'], ())
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Note(NamedTuple):
+    kind: str
+    nodes: tuple
+    named: object
+    info: dict
+
+
+def note(node, kind, nodes, named=None, **info):
+    """Record on ``node`` that TF checks ``kind`` over the values of ``nodes``."""
+    node.__dict__.setdefault("kernel_notes", []).append(
+        Note(kind, tuple(nodes), node if named is None else named, info))
+
+
+def notes_of(node):
+    """The notes recorded on ``node`` (empty for most)."""
+    return tuple(node.__dict__.get("kernel_notes", ()))
