@@ -230,3 +230,36 @@ def test_segments_and_scatters_out_of_range():
         "indices[1] = 5 is not in [0, 4)"
     assert _raises(sess, tf.scatter_nd_update(var, i1, upd), {i1: [[0], [4]]}) == \
         "indices[1] = [4] does not index into shape [4]"
+
+
+def test_constant_indices_out_of_range_raise_when_run():
+    # TF builds these and raises InvalidArgumentError when they run (symgrad raised
+    # numpy's IndexError while building)
+    params = tf.constant(np.arange(10.0).reshape(5, 2), tf.float32)
+    gathered = tf.gather(params, [0, 7])
+    nd = tf.gather_nd(params, [[0, 1], [5, 0]])
+    looked = tf.nn.embedding_lookup(params, [1, 9])
+    sess = tf.Session()
+    assert _raises(sess, gathered) == "indices[1] = 7 is not in [0, 5)"
+    assert _raises(sess, nd).startswith(
+        "indices[1] = [5, 0] does not index into param shape [5,2]")
+    assert _raises(sess, looked) == "indices[1] = 9 is not in [0, 5)"
+    np.testing.assert_array_equal(sess.run(tf.gather(params, [4, -0])), [[8, 9], [0, 1]])
+
+
+def test_core_pick_at_negative_run_time_index_counts_from_the_end():
+    # numpy and TF: x[-1] is the last entry; a run-time -1 picked zeros in the
+    # reference evaluator and in the compiled code alike
+    import symgrad as sg
+    with sg.Graph().as_default():
+        x = sg.placeholder(shape=(5,), name="x")
+        i = sg.placeholder(shape=(), dtype=np.int64, name="i")
+        y = x[i] * 2.0
+        g = sg.gradients(y, x)[0]
+        f = sg.compile(outputs=[y, g], inputs=[x, i], wait=True)
+        xs = np.arange(5.0)
+        for k, want, hot in ((1, 2.0, 1), (-1, 8.0, 4), (-5, 0.0, 0)):
+            for got in (sg.evaluate([y, g], feed_dict={x: xs, i: np.int64(k)}),
+                        f(xs, np.int64(k))):
+                assert got[0] == want
+                np.testing.assert_array_equal(got[1], np.eye(5)[hot] * 2.0)
