@@ -191,8 +191,10 @@ def test_run_time_index_counts_from_the_end_and_raises_past_it():
     np.testing.assert_array_equal(sess.run(v[s:s + 3], {s: 8}), [8.0, 9.0])
     b = tf.placeholder(tf.int32, [2])
     np.testing.assert_array_equal(sess.run(tf.slice(v, b[:1], [3]), {b: [7, 0]}), [7, 8, 9])
-    _raises(sess, tf.slice(v, b[:1], [3]), {b: [8, 0]})      # TF: size past the end
-    _raises(sess, tf.slice(v, b[:1], [3]), {b: [-2, 0]})     # TF: begin below 0
+    assert _raises(sess, tf.slice(v, b[:1], [3]), {b: [8, 0]}) == \
+        "Expected size[0] in [0, 2], but got 3"
+    assert _raises(sess, tf.slice(v, b[:1], [3]), {b: [-2, 0]}) == \
+        "Expected begin[0] in [0, 10], but got -2"
 
 
 def test_segments_and_scatters_out_of_range():

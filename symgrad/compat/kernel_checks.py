@@ -111,6 +111,14 @@ def _check(c, value):
         k = int(np.argmax(bad))
         return (f"segment_ids[{k}] = {int(ids.reshape(-1)[k])} is out of range "
                 f"[0, {c.info['num']})")
+    if c.kind == "slice":   # tf.slice at a run-time begin: TF's Slice kernel's checks
+        for d, (n, size) in enumerate(zip(c.info["shape"], c.info["size"])):
+            b = int(ids[d])
+            if not 0 <= b <= n:
+                return f"Expected begin[{d}] in [0, {n}], but got {b}"
+            if size > n - b:
+                return f"Expected size[{d}] in [0, {n - b}], but got {size}"
+        return None
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":

@@ -15,6 +15,7 @@ Kinds (``info`` in brackets):
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
 - ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
+- ``"slice"``: the begins ``nodes[0]`` of a window of sizes ``size`` fit ``shape``.
 - ``"nonzero"``: no entry of ``nodes[0]`` is 0 (``message``; ``internal``: TF raises
   its InternalError, as for ``truncatediv`` by zero).
 
