@@ -265,3 +265,25 @@ def test_core_pick_at_negative_run_time_index_counts_from_the_end():
                         f(xs, np.int64(k))):
                 assert got[0] == want
                 np.testing.assert_array_equal(got[1], np.eye(5)[hot] * 2.0)
+
+
+def test_sparse_labels_partitions_and_stitches_out_of_range():
+    lab = tf.placeholder(tf.int32, [2])
+    logits = tf.constant([[1.0, 2.0, 3.0], [1.0, 0.0, -1.0]])
+    sess = tf.Session()
+    xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=lab, logits=logits)
+    assert _raises(sess, xent, {lab: [0, 5]}) == (
+        "Received a label value of 5 which is outside the valid range of [0, 3).  "
+        "Label values: 0 5")
+    assert _raises(sess, xent, {lab: [0, -1]}).startswith("Received a label value of -1 ")
+    loss = tf.losses.sparse_softmax_cross_entropy(labels=lab, logits=logits)
+    assert _raises(sess, loss, {lab: [0, 3]}).startswith("Received a label value of 3 ")
+    np.testing.assert_allclose(sess.run(xent, {lab: [0, 2]}), [2.407606, 2.407606], rtol=1e-6)
+    parts = tf.dynamic_partition(tf.constant([1.0, 2.0]), lab, 2)
+    assert _raises(sess, parts, {lab: [0, 2]}) == "partitions[1] = 2 is not in [0, 2)"
+    stitched = tf.dynamic_stitch([lab], [tf.constant([1.0, 2.0])])
+    assert _raises(sess, stitched, {lab: [0, -1]}) == "indices[1] is out of range"
+    # TF gives [1, 0, 0, 2] (size max + 1); symgrad's static size cannot: refused
+    with pytest.raises(tf.errors.UnimplementedError):
+        sess.run(stitched, {lab: [0, 3]})
+    np.testing.assert_array_equal(sess.run(stitched, {lab: [1, 0]}), [2.0, 1.0])

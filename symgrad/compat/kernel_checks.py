@@ -119,6 +119,32 @@ def _check(c, value):
             if size > n - b:
                 return f"Expected size[{d}] in [0, {n - b}], but got {size}"
         return None
+    if c.kind == "labels":   # sparse softmax cross entropy: TF's kernel's message
+        logits = value(c.nodes[1])
+        n = c.nodes[1].shape[-1] if logits is None else logits.shape[-1]
+        if not isinstance(n, (int, np.integer)) or 0 <= ids.min() and ids.max() < n:
+            return None
+        bad = ids.reshape(-1)[np.argmax(((ids < 0) | (ids >= n)).reshape(-1))]
+        return (f"Received a label value of {int(bad)} which is outside the valid range of "
+                f"[0, {n}).  Label values: {' '.join(str(int(v)) for v in ids.reshape(-1))}")
+    if c.kind == "partitions":
+        flat = ids.reshape(-1)
+        bad = (flat < 0) | (flat >= c.info["num"])
+        if not bad.any():
+            return None
+        k = int(np.argmax(bad))
+        return f"partitions[{k}] = {int(flat[k])} is not in [0, {c.info['num']})"
+    if c.kind == "stitch":
+        flat = ids.reshape(-1)
+        if (flat < 0).any():
+            return f"indices[{int(np.argmax(flat < 0))}] is out of range"
+        if not np.array_equal(np.sort(flat), np.arange(flat.size)):
+            raise errors.UnimplementedError(
+                None, None, "tf.dynamic_stitch with indices computed at run time: symgrad "
+                f"needs them to be a permutation of 0..{flat.size - 1} (what "
+                "tf.dynamic_partition gives), got repeated or missing ones; give the "
+                "indices as a constant, or scatter with tf.scatter_nd")
+        return None
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":

@@ -438,8 +438,11 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     """``tf.dynamic_partition``: the rows of ``data`` whose partition is 0, 1, ...
     ``num_partitions - 1`` (a list; each one's length known when the values are)."""
     (p,) = _lift([partitions])
-    return [boolean_mask(data, equal(p, literal(p.graph, np.array(k, p.dtype))))
-            for k in builtins.range(int(num_partitions))]
+    masks = [equal(p, literal(p.graph, np.array(k, p.dtype)))
+             for k in builtins.range(int(num_partitions))]
+    for m in masks:   # TF refuses a partition outside [0, num_partitions)
+        note(m, "partitions", [p], num=int(num_partitions))
+    return [boolean_mask(data, m) for m in masks]
 
 
 def shape(input, name=None, out_type=np.int32):

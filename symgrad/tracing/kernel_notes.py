@@ -16,6 +16,11 @@ Kinds (``info`` in brackets):
 - ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
 - ``"slice"``: the begins ``nodes[0]`` of a window of sizes ``size`` fit ``shape``.
+- ``"labels"``: the class ids ``nodes[0]`` are in ``[0, n)``, n the last size of the
+  logits ``nodes[1]`` (sparse softmax cross entropy).
+- ``"partitions"``: the partitions ``nodes[0]`` are in ``[0, num)``.
+- ``"stitch"``: the run-time indices ``nodes[0]`` of a dynamic stitch are not negative
+  (and, for symgrad's static result, a permutation).
 - ``"nonzero"``: no entry of ``nodes[0]`` is 0 (``message``; ``internal``: TF raises
   its InternalError, as for ``truncatediv`` by zero).
 
