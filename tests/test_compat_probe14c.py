@@ -287,3 +287,19 @@ def test_sparse_labels_partitions_and_stitches_out_of_range():
     with pytest.raises(tf.errors.UnimplementedError):
         sess.run(stitched, {lab: [0, 3]})
     np.testing.assert_array_equal(sess.run(stitched, {lab: [1, 0]}), [2.0, 1.0])
+
+
+def test_gathers_in_loop_bodies_and_map_fn_raise():
+    params = tf.constant([[1.0], [2.0], [3.0]])
+    i = tf.placeholder(tf.int32, [2])
+    sess = tf.Session()
+    mapped = tf.map_fn(lambda k: tf.gather(params, k), i, dtype=tf.float32)
+
+    def body(t, acc):
+        return t + 1, acc + tf.gather(params, i[t])
+    looped = tf.while_loop(lambda t, a: t < 2, body, [0, tf.zeros([1])])[1]
+    # TF: map/while/GatherV2 and while/GatherV2 'indices = 5 is not in [0, 3)'
+    assert _raises(sess, mapped, {i: [0, 5]}).endswith("= 5 is not in [0, 3)")
+    assert _raises(sess, looped, {i: [0, 5]}) == "indices = 5 is not in [0, 3)"
+    np.testing.assert_array_equal(sess.run(mapped, {i: [0, 2]}), [[1.0], [3.0]])
+    np.testing.assert_array_equal(sess.run(looped, {i: [0, 2]}), [4.0])

@@ -16,8 +16,8 @@ concerns (:func:`checks_in`, once per plan), with TF's error class and message:
   not allowed"), integer ``floordiv``/``floormod`` by zero ("Integer division by
   zero"), both InvalidArgumentError.
 
-Only the values a run computes are checked (a loop body's are not: its sub-graph runs
-inside the loop).  Imports numpy, ``tracing.kernel_notes`` and ``compat.errors``.
+The values of loop bodies and branches that a run computes with numpy are checked as
+well (:func:`in_bodies`, through ``control.function.OBSERVERS``).  Imports numpy, ``tracing.kernel_notes`` and ``compat.errors``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -34,8 +34,11 @@ indices[1] = 3 is not in [0, 3)
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
+from ..control.function import OBSERVERS
 from ..tracing.kernel_notes import notes_of
 from . import errors
 
@@ -188,3 +191,26 @@ def _shape_of(node, value):
     shape = node.shape
     return shape if shape is not None and all(isinstance(d, (int, np.integer))
                                               for d in shape) else None
+
+
+_BODY_CHECKS: dict = {}   # id(order) -> (order, its checks): a body's plan is made once
+
+
+def _check_body(order, values, feeds):
+    """``control.function.OBSERVERS``' entry while a Session runs: the checks of a loop
+    body's or branch's nodes, on the values of one of its runs."""
+    found = _BODY_CHECKS.get(id(order))
+    if found is None or found[0] is not order:
+        found = _BODY_CHECKS[id(order)] = (order, checks_in(order))
+    if found[1]:
+        verify(found[1], values, feeds)
+
+
+@contextlib.contextmanager
+def in_bodies():
+    """Inside the block, the sub-graphs that loops and branches run are checked too."""
+    OBSERVERS.append(_check_body)
+    try:
+        yield
+    finally:
+        OBSERVERS.remove(_check_body)

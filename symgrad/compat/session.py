@@ -37,7 +37,7 @@ from ..graph import Dim, Node
 from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
-from .kernel_checks import checks_in, verify
+from .kernel_checks import checks_in, in_bodies, verify
 from .names import feed_by_name, fetch_by_name
 from .printing import summary
 from .session_values import acting, held_elsewhere
@@ -394,7 +394,8 @@ class Session:
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
         try:
-            values = run_nodes(reads, feeds, order)   # (the nodes needed, computed once)
+            with in_bodies():   # (loop bodies' values: TF's run-time checks too)
+                values = run_nodes(reads, feeds, order)   # (the nodes needed, once)
         except ShapeError as exc:   # sizes that do not fit once values arrive: TF's error
             if isinstance(exc, errors.OpError):
                 raise

@@ -24,7 +24,8 @@ Kinds (``info`` in brackets):
 - ``"nonzero"``: no entry of ``nodes[0]`` is 0 (``message``; ``internal``: TF raises
   its InternalError, as for ``truncatediv`` by zero).
 
-``named`` is the node whose op name TF's message gives.  Imports nothing of symgrad.
+``named`` is the node whose op name TF's message gives; :func:`carry` copies notes to
+rebuilt nodes (map_fn's batched body).  Imports nothing of symgrad.
 
 >>> class N: pass
 >>> out, ids, table = N(), N(), N()
@@ -53,3 +54,24 @@ def note(node, kind, nodes, named=None, **info):
 def notes_of(node):
     """The notes recorded on ``node`` (empty for most)."""
     return tuple(node.__dict__.get("kernel_notes", ()))
+
+
+# the kinds whose check reads the same values when a leading batch axis joins the ids
+# (map_fn's rows, control.vectorize); the others are dropped there
+_CARRIED = ("index", "nd", "segment", "labels", "scatter_nd", "nonzero")
+
+
+def carry(copies, batched=()):
+    """Note on each copy in ``copies`` ({node: its copy}) what its original's notes say,
+    over the copies of their nodes; a table in ``batched`` gained a leading axis."""
+    for old, new in copies.items():
+        if new is old:
+            continue
+        for c in notes_of(old):
+            if c.kind not in _CARRIED or c.kind == "nd" and c.nodes[1] in batched:
+                continue
+            info = dict(c.info)
+            if c.kind == "index" and c.nodes[1] in batched:
+                info["axis"] += 1
+            note(new, c.kind, [copies.get(n, n) for n in c.nodes],
+                 named=copies.get(c.named, c.named), **info)
