@@ -337,7 +337,8 @@ class Session:
 
     def _plan(self, reads, feeds):
         """(nodes in order, operations they wait for, variables, placeholders, what TF's
-        kernels check among the nodes: kernel_checks), cached."""
+        kernels check among the nodes: kernel_checks, whether loops or branches run
+        sub-graphs), cached."""
         key = (tuple(map(id, reads)), frozenset(map(id, feeds)))
         plan = self._plans.get(key)
         if plan is None:
@@ -347,8 +348,9 @@ class Session:
             variables = [n for n in order if isinstance(n, Variable) and n not in feeds]
             unfed = [n for n in order if n.is_leaf and n.value is None and n not in feeds]
             unfed += _sized_by(order, state_of(self.graph).next_slots, feeds, unfed)
+            bodies = any(n.opdef.kind == "control" for n in order)   # (loops, branches)
             plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed,
-                                       checks_in(order))
+                                       checks_in(order), bodies)
         return plan
 
     def _read(self, reads, feeds):
@@ -380,7 +382,7 @@ class Session:
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}
-        order, _, variables, unfed, checks = self._plan(reads, feeds)
+        order, _, variables, unfed, checks, bodies = self._plan(reads, feeds)
         for v in variables:
             if v not in self._initialized:
                 raise errors.FailedPreconditionError(
@@ -394,7 +396,7 @@ class Session:
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
         try:
-            with in_bodies():   # (loop bodies' values: TF's run-time checks too)
+            with in_bodies() if bodies else contextlib.nullcontext():   # (their checks)
                 values = run_nodes(reads, feeds, order)   # (the nodes needed, once)
         except ShapeError as exc:   # sizes that do not fit once values arrive: TF's error
             if isinstance(exc, errors.OpError):

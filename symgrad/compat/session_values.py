@@ -72,14 +72,14 @@ def holder(variable):
     return s if s is not None and not s._closed else None
 
 
-def read(variable, own):
-    """``variable``'s value in its holder's store, else ``own`` (the graph's value)."""
-    s = holder(variable)
-    if s is not None:
-        found = s._values.get(variable)
-        if found is not None:
-            return found
-    return own
+def read(variable):
+    """``variable``'s value in its holder's store, else the graph's own value."""
+    stack = getattr(_LOCAL, "stack", None)
+    s = stack[-1] if stack else None   # (the running session: most reads, at once)
+    if s is None or s.graph is not variable.graph:
+        s = holder(variable)
+    found = None if s is None else s._values.get(variable)
+    return variable.__dict__.get("_held_value") if found is None else found
 
 
 def write(variable, array):

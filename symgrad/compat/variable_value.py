@@ -63,7 +63,7 @@ class ValueSlot:
     def __get__(self, variable, owner=None):
         if variable is None:
             return self
-        return session_values.read(variable, variable.__dict__.get("_held_value"))
+        return session_values.read(variable)
 
     def __set__(self, variable, array):
         held = stored(array, variable)
