@@ -303,3 +303,11 @@ def test_gathers_in_loop_bodies_and_map_fn_raise():
     assert _raises(sess, looped, {i: [0, 5]}) == "indices = 5 is not in [0, 3)"
     np.testing.assert_array_equal(sess.run(mapped, {i: [0, 2]}), [[1.0], [3.0]])
     np.testing.assert_array_equal(sess.run(looped, {i: [0, 2]}), [4.0])
+
+
+def test_reverse_sequence_length_past_the_axis_raises():
+    lengths = tf.placeholder(tf.int64, [2])
+    rev = tf.reverse_sequence(tf.reshape(tf.range(6.0), [2, 3]), lengths, 1, 0)
+    sess = tf.Session()
+    assert _raises(sess, rev, {lengths: [1, 5]}) == "seq_lens(1) > input.dims(1)"
+    np.testing.assert_array_equal(sess.run(rev, {lengths: [1, 3]}), [[0, 1, 2], [5, 4, 3]])

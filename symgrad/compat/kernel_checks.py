@@ -148,6 +148,13 @@ def _check(c, value):
                 "tf.dynamic_partition gives), got repeated or missing ones; give the "
                 "indices as a constant, or scatter with tf.scatter_nd")
         return None
+    if c.kind == "seq_lens":
+        data = value(c.nodes[1])
+        n = c.nodes[1].shape[c.info["seq"]] if data is None else data.shape[c.info["seq"]]
+        flat = ids.reshape(-1)
+        if not isinstance(n, (int, np.integer)) or not (flat > n).any():
+            return None
+        return f"seq_lens({int(np.argmax(flat > n))}) > input.dims({c.info['seq']})"
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":

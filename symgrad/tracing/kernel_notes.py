@@ -21,6 +21,8 @@ Kinds (``info`` in brackets):
 - ``"partitions"``: the partitions ``nodes[0]`` are in ``[0, num)``.
 - ``"stitch"``: the run-time indices ``nodes[0]`` of a dynamic stitch are not negative
   (and, for symgrad's static result, a permutation).
+- ``"seq_lens"``: no length ``nodes[0]`` exceeds axis ``seq`` of ``nodes[1]``
+  (``tf.reverse_sequence``).
 - ``"nonzero"``: no entry of ``nodes[0]`` is 0 (``message``; ``internal``: TF raises
   its InternalError, as for ``truncatediv`` by zero).
 
