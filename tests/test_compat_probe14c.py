@@ -311,3 +311,20 @@ def test_reverse_sequence_length_past_the_axis_raises():
     sess = tf.Session()
     assert _raises(sess, rev, {lengths: [1, 5]}) == "seq_lens(1) > input.dims(1)"
     np.testing.assert_array_equal(sess.run(rev, {lengths: [1, 3]}), [[0, 1, 2], [5, 4, 3]])
+
+
+def test_range_with_run_time_bounds_the_step_walks_away_from_raises():
+    lim, d = tf.placeholder(tf.int32, []), tf.placeholder(tf.int32, [])
+    fl = tf.placeholder(tf.float32, [])
+    sess = tf.Session()
+    assert _raises(sess, tf.range(lim), {lim: -3}) == \
+        "Requires start <= limit when delta > 0: 0/-3"
+    assert _raises(sess, tf.range(5, lim), {lim: 2}) == \
+        "Requires start <= limit when delta > 0: 5/2"
+    assert _raises(sess, tf.range(0, 5, d), {d: -1}) == \
+        "Requires start >= limit when delta < 0: 0/5"
+    assert _raises(sess, tf.range(0, 5, d), {d: 0}) == "Requires delta != 0: 0"
+    assert _raises(sess, tf.range(1.5, fl, 0.5), {fl: 0.5}) == \
+        "Requires start <= limit when delta > 0: 1.5/0.5"
+    assert sess.run(tf.range(lim), {lim: 0}).tolist() == []
+    assert sess.run(tf.range(5, 0, d), {d: -2}).tolist() == [5, 3, 1]

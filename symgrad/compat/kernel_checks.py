@@ -155,6 +155,19 @@ def _check(c, value):
         if not isinstance(n, (int, np.integer)) or not (flat > n).any():
             return None
         return f"seq_lens({int(np.argmax(flat > n))}) > input.dims({c.info['seq']})"
+    if c.kind == "range":   # TF's Range kernel
+        lo, hi, step = ids[()], value(c.nodes[1]), value(c.nodes[2])
+        if hi is None or step is None:
+            return None
+        show = (lambda v: f"{v:g}" if isinstance(v, float) else str(v))
+        lo, hi, step = (np.asarray(v)[()].item() for v in (lo, hi, step))
+        if step == 0:
+            return f"Requires delta != 0: {show(step)}"
+        if step > 0 and lo > hi:
+            return f"Requires start <= limit when delta > 0: {show(lo)}/{show(hi)}"
+        if step < 0 and lo < hi:
+            return f"Requires start >= limit when delta < 0: {show(lo)}/{show(hi)}"
+        return None
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":

@@ -567,6 +567,7 @@ def _computed_range(start, limit, delta, dtype):
         lo.dtype, hi.dtype, step.dtype)
     span = cast(hi, np.float64) - cast(lo, np.float64)
     count = maximum(cast(apply("ceil", [span / cast(step, np.float64)]), np.int64), 0)
+    note(count, "range", [lo, hi, step])   # (TF refuses bounds the step walks away from)
     at = iota_of(count.graph, size_from_values(count), np.int64)
     return cast(lo, dtype) + cast(step, dtype) * cast(at, dtype)
 

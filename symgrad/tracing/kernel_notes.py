@@ -23,6 +23,8 @@ Kinds (``info`` in brackets):
   (and, for symgrad's static result, a permutation).
 - ``"seq_lens"``: no length ``nodes[0]`` exceeds axis ``seq`` of ``nodes[1]``
   (``tf.reverse_sequence``).
+- ``"range"``: the run-time bounds ``nodes`` (start, limit, delta) of a ``range``
+  have a nonzero delta walking from start toward limit.
 - ``"nonzero"``: no entry of ``nodes[0]`` is 0 (``message``; ``internal``: TF raises
   its InternalError, as for ``truncatediv`` by zero).
 
