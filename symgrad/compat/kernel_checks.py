@@ -17,7 +17,10 @@ concerns (:func:`checks_in`, once per plan), with TF's error class and message:
   zero"), both InvalidArgumentError.
 
 The values of loop bodies and branches that a run computes with numpy are checked as
-well (:func:`in_bodies`, through ``control.function.OBSERVERS``).  Imports numpy, ``tracing.kernel_notes`` and ``compat.errors``.
+well (:func:`in_bodies`, through ``control.function.OBSERVERS``).  ``sg.evaluate`` and
+``sg.compile`` keep the ops' own meaning (zeros), and agree with each other.
+
+Imports numpy, ``tracing.kernel_notes``, ``control.function`` and ``compat.errors``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
