@@ -30,6 +30,7 @@ import numpy as np
 
 from . import errors
 from . import tensor_bundle
+from .session_values import acting
 from .checkpoint_v1 import V1Checkpoint, is_v1_checkpoint
 # (the state file's functions are tf.train names too; importable from here)
 from .checkpoint_state import (CheckpointState, note_latest, npz_file,  # noqa: F401
@@ -162,9 +163,10 @@ class Saver:
             whole = _restored(checkpoint, name, parts[0], _whole_shape(parts))
             for v in parts:
                 values[v] = np.array(whole[_place(v)])
-        for v, value in values.items():
-            v.value = value
-            sess.mark_initialized(v)
+        with acting(sess):   # (into sess's values: each session holds its own)
+            for v, value in values.items():
+                v.value = value
+                sess.mark_initialized(v)
 
 
 def _saveables(var_list):

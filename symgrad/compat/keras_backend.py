@@ -144,8 +144,8 @@ def get_session():
         if v in session._initialized:
             continue
         if initialized_anywhere(v):
-            # symgrad's sessions share the graph's values (v1's docstring): one another
-            # session set stays; TF would give this session the initial value instead
+            # another session set it: this one takes a copy of that value (TF would give
+            # this session the initial value instead)
             session.mark_initialized(v)
         else:
             session.run(v.initializer)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..tracing.kernel_notes import note
 from .custom import with_gradient
 
 __all__ = ["xlogy", "xlog1py", "xdivy", "multiply_no_nan", "polyval", "scalar_mul",
@@ -77,7 +78,11 @@ def truncatediv(x, y, name=None):
     """``x / y`` rounded toward zero (C's integer division; TF's ``truncatediv``)."""
     x, y = _t.functions._lift([x, y])
     q = _t.cast(x, np.float64) / _t.cast(y, np.float64)
-    return _t.cast(_t.sign(q) * _t.floor(_t.abs(q)), x.dtype, name=name)
+    out = _t.cast(_t.sign(q) * _t.floor(_t.abs(q)), x.dtype, name=name)
+    if out.dtype.kind in "iu":   # TF's integer kernel fails on a zero divisor
+        note(out, "nonzero", [y], internal=True, message="Unexpected error in binary "
+             "operator (only integer div and mod should have errors)")
+    return out
 
 
 def truncatemod(x, y, name=None):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..tracing.kernel_notes import note
 from ..tracing.arrays import known_now, static_value
 from .sorting import argsort
 from .segments import unsorted_segment_max
@@ -157,7 +158,9 @@ def dynamic_stitch(indices, data, name=None):
     flat = _t.concat([_t.reshape(d, [-1] + rest) for d, i in zip(data, indices)], 0)
     if not all(known_now(i) for i in indices):
         # run-time indices: a permutation of 0..n-1 (what dynamic_partition gives)
-        return _t.gather(flat, argsort(flat_idx), name=name)
+        out = _t.gather(flat, argsort(flat_idx), name=name)
+        note(flat_idx, "stitch", [flat_idx], named=out)   # (checked when run: else refused)
+        return out
     n = int(max((static_value(i, "dynamic_stitch").max(initial=-1) for i in indices))) + 1
     last = unsorted_segment_max(_t.range(int(flat_idx.shape[0])), flat_idx, n)
     picked = _t.gather(_t.stop_gradient(flat), _t.maximum(last, 0))

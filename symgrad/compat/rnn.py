@@ -36,6 +36,7 @@ import hashlib
 import numpy as np
 
 from .. import tracing as _t
+from ..tracing.kernel_notes import note
 from ..errors import ArgumentError, ShapeError
 from ..graph import Dim
 from ..tracing import nn as _nn
@@ -453,8 +454,12 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
     size = _t.shape(moved)
     rows = moved if x.ndim == 3 else _t.reshape(moved, _t.stack([size[0], size[1], -1]))
     steps = _t.cast(_t.range(size[1]), np.int64)[None, :]                      # [1, T]
-    length = _t.cast(seq_lengths, np.int64)[:, None]                           # [B, 1]
+    lengths = _t.as_tensor(seq_lengths)
+    length = _t.cast(lengths, np.int64)[:, None]                               # [B, 1]
     source = _t.where(steps < length, length - 1 - steps, steps + 0 * length)  # [B, T]
     picked = _t.matmul(_t.one_hot(source, size[1], dtype=x.dtype), rows)       # [B, T, rest]
     back = _t.reshape(picked, size) if x.ndim != 3 else picked
-    return _t.transpose(back, list(np.argsort(order)), name=name)
+    out = _t.transpose(back, list(np.argsort(order)), name=name)
+    # TF's kernel refuses a length past the sequence axis (here its rows would be zeros)
+    note(source, "seq_lens", [lengths, x], named=out, seq=seq)
+    return out

@@ -67,8 +67,32 @@ def _record(out, table, ids, part=None):
         out.graph.__dict__.setdefault("_row_lookups", []).append(Lookup(out, table, ids, part))
 
 
+def at_run_time(params, indices, axis=0, nd=False):
+    """``indices``, as a constant tensor when they are numbers outside ``params``' range:
+    TF's kernel raises InvalidArgumentError for them when the graph runs (the check of
+    ``compat.kernel_checks``), where a static gather would fail now with numpy's
+    IndexError."""
+    if isinstance(indices, Node) or not isinstance(params, Node) or params.shape is None:
+        return indices
+    try:
+        ids = np.asarray(indices)
+    except (TypeError, ValueError):
+        return indices
+    if ids.dtype.kind not in "iu" or ids.size == 0:
+        return indices
+    sizes = params.shape[:ids.shape[-1]] if nd and ids.ndim else (params.shape[axis or 0],)
+    if not all(isinstance(d, (int, np.integer)) for d in sizes):
+        return indices
+    tuples = ids.reshape(-1, len(sizes))
+    if ((tuples < 0) | (tuples >= np.asarray(sizes))).any():
+        return _t.constant(ids)
+    return indices
+
+
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
     """``tf.gather`` (TF1's argument order: ``name`` before ``axis``)."""
+    if isinstance(params, Node):
+        indices = at_run_time(params, indices, axis)
     out = _arrays.gather(params, indices, validate_indices=validate_indices, axis=axis,
                          batch_dims=batch_dims, name=name)
     if axis in (None, 0) and not batch_dims:
@@ -80,6 +104,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                      max_norm=None):
     """``tf.nn.embedding_lookup``: rows of ``params`` (a tensor, a list of shards or a
     partitioned variable) at ``ids``."""
+    if isinstance(params, Node):
+        ids = at_run_time(params, ids)
     out = _nn.embedding_lookup(params, ids, partition_strategy, name, validate_indices,
                                max_norm)
     shards = _nn.table_shards(params)

@@ -26,6 +26,8 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from .state import Operation
+from .errors import InvalidArgumentError
+from .kernel_checks import out_of_range, outside
 from .variables import Variable, require_initialized
 
 _ROW_UPDATES = {
@@ -59,10 +61,15 @@ def _scatter(kind, nd, ref, indices, updates, name):
         raise TypeError(f"{what}: updates have dtype {rows.dtype.name} but the variable "
                         f"{ref.name!r} is {ref.dtype.name}; cast them")
     combine = _ROW_UPDATES[kind]
+    label = name or "Scatter" + ("Nd" if nd else "") + kind.capitalize()
 
     def effect(values, session):
         require_initialized(ref, session, what)
         at, upd = np.asarray(values[0]), np.asarray(values[1], dtype=ref.dtype)
+        # TF's kernel refuses an index outside the variable (numpy would wrap -1)
+        refused = outside(at, ref.shape) if nd else out_of_range(at, ref.shape[0])
+        if refused is not None:
+            raise InvalidArgumentError(None, None, f"{refused}\n\t [[{{{{node {label}}}}}]]")
         where = tuple(np.moveaxis(at, -1, 0)) if nd else at
         want = np.shape(np.empty(ref.shape)[where])
         if upd.shape != want:

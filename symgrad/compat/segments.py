@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..tracing.kernel_notes import note
 from ..errors import ShapeError
 from ..tracing.arrays import static_value
 
@@ -55,6 +56,7 @@ def _selected(data, segment_ids, num_segments, fill, what):
     rows = _t.reshape(x, (-1,) + rest)
     flat = _t.reshape(ids, (-1,))
     mask = _t.equal(_t.expand_dims(flat, 0), _t.reshape(_t.range(n, dtype=flat.dtype), (n, 1)))
+    note(mask, "segment", [ids], num=n)   # (TF refuses an id >= n, drops negative ones)
     mask = _t.reshape(mask, mask.shape + (1,) * len(rest))
     filler = _t.cast(_t.constant(np.asarray(fill)), x.dtype)
     return _t.where(mask, _t.expand_dims(rows, 0), filler), mask

@@ -37,10 +37,13 @@ from ..graph import Dim, Node
 from ..tracing import get_default_graph
 from . import errors
 from .iterators import elements_for, split_handles
+from .kernel_checks import checks_in, in_bodies, verify
 from .names import feed_by_name, fetch_by_name
 from .printing import summary
+from .session_values import acting, held_elsewhere
+from .variable_value import stored
 from .slices import IndexedSlices, IndexedSlicesValue
-from .state import DEFAULT_SESSIONS, Operation, state_of
+from .state import DEFAULT_SESSIONS, Operation, OperationView, origin_of, state_of
 from .tensor import TensorOp
 from .variables import Variable
 
@@ -133,7 +136,7 @@ OPEN_SESSIONS = weakref.WeakSet()   # every session alive (keras_backend asks th
 def initialized_anywhere(variable):
     """True when some live session has initialised ``variable`` (its value on the graph
     is then one a program set, not to be reset)."""
-    return any(variable in s._initialized for s in list(OPEN_SESSIONS))
+    return any(variable in s._initialized for s in list(OPEN_SESSIONS) if not s._closed)
 
 
 _PARTIAL_RUN = ("Session.partial_run_setup / partial_run: partial runs are not supported "
@@ -148,9 +151,10 @@ _CPU = collections.namedtuple("DeviceAttributes", "name device_type memory_limit
 class Session:
     """TF1's ``tf.Session``: runs fetches with a feed_dict.
 
-    Variables hold their values on the graph (sessions share them), but each session
-    knows which variables it has initialized: reading another raises TF's
-    FailedPreconditionError.  Evaluation plans (which nodes, in which order) are
+    Each session holds its own variable values (``session_values``), as TF's do: a
+    variable this session has not initialized (or restored, or assigned) raises TF's
+    FailedPreconditionError when read, whatever other sessions did, and closing the
+    session drops its values.  Evaluation plans (which nodes, in which order) are
     cached per fetches and fed keys, so a training loop does not re-plan per step.
     """
 
@@ -158,6 +162,7 @@ class Session:
         self.graph = graph or get_default_graph()
         self._closed = False
         self._initialized = weakref.WeakSet()
+        self._values = {}   # variable -> its value in this session (session_values)
         OPEN_SESSIONS.add(self)
         self._plans = {}
         self._runs = 0   # random ops draw anew at each run (ops.draws.run_number)
@@ -182,6 +187,7 @@ class Session:
 
     def close(self):
         self._closed = True
+        self._values.clear()
 
     @contextlib.contextmanager
     def as_default(self):
@@ -209,6 +215,12 @@ class Session:
         raise errors.UnimplementedError(None, None, _PARTIAL_RUN)
 
     def mark_initialized(self, variable):
+        """Note that ``variable`` has a value in this session; one it does not hold yet
+        takes a copy of the value it has where it was last set (another open session's:
+        Keras's ``get_session`` adopting what it finds set), else of the graph's."""
+        if variable not in self._values:
+            value = held_elsewhere(variable, self)
+            self._values[variable] = stored(np.array(value), variable)
         self._initialized.add(variable)
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -239,7 +251,7 @@ class Session:
         _check_graph(tensors, self.graph)
         outer, self._memo = self._memo, {}
         try:
-            with run_number(self._runs, self._executions):
+            with run_number(self._runs, self._executions), acting(self):
                 found = self._execute(ops, tensors, feeds)
         finally:
             self._memo = outer
@@ -324,7 +336,9 @@ class Session:
             pending = [op for op in pending if op not in done]
 
     def _plan(self, reads, feeds):
-        """(nodes in order, operations they wait for, variables, placeholders), cached."""
+        """(nodes in order, operations they wait for, variables, placeholders, what TF's
+        kernels check among the nodes: kernel_checks, whether loops or branches run
+        sub-graphs), cached."""
         key = (tuple(map(id, reads)), frozenset(map(id, feeds)))
         plan = self._plans.get(key)
         if plan is None:
@@ -334,7 +348,9 @@ class Session:
             variables = [n for n in order if isinstance(n, Variable) and n not in feeds]
             unfed = [n for n in order if n.is_leaf and n.value is None and n not in feeds]
             unfed += _sized_by(order, state_of(self.graph).next_slots, feeds, unfed)
-            plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed)
+            bodies = any(n.opdef.kind == "control" for n in order)   # (loops, branches)
+            plan = self._plans[key] = (order, list(dict.fromkeys(deps)), variables, unfed,
+                                       checks_in(order), bodies)
         return plan
 
     def _read(self, reads, feeds):
@@ -366,7 +382,7 @@ class Session:
         if made:  # tensors of unknown rank, made at the fed shapes (ops.deferred)
             reads = [made.get(r, r) for r in reads]
             feeds = {made.get(k, k): v for k, v in feeds.items()}
-        order, _, variables, unfed = self._plan(reads, feeds)
+        order, _, variables, unfed, checks, bodies = self._plan(reads, feeds)
         for v in variables:
             if v not in self._initialized:
                 raise errors.FailedPreconditionError(
@@ -380,11 +396,14 @@ class Session:
                 f"dtype {p.dtype.name} and shape {list(p.shape)}: placeholder {p.name!r} was "
                 f"not fed; pass feed_dict={{{p.name}: value}}")
         try:
-            values = run_nodes(reads, feeds, order)   # (the nodes needed, computed once)
+            with in_bodies() if bodies else contextlib.nullcontext():   # (their checks)
+                values = run_nodes(reads, feeds, order)   # (the nodes needed, once)
         except ShapeError as exc:   # sizes that do not fit once values arrive: TF's error
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        if checks:   # (what TF's kernels refuse: an index out of range, x // 0)
+            verify(checks, values, feeds)
         self._memo.update((n, v) for n, v in values.items()
                           if n.inputs and n not in feeds and not isinstance(n, Variable))
         prints = state_of(self.graph).prints
@@ -507,7 +526,7 @@ def _collect(fetch, ops, tensors, parent, graph):
             context = (parent, next(i for i, g in enumerate(parent) if g is None))
         raise none_fetch_error(context or _RECENT_NONE.get(graph))
     if isinstance(fetch, Operation):
-        ops.append(fetch)
+        ops.append(origin_of(fetch))   # (an assign's .op runs the assign, gives None)
     elif isinstance(fetch, TensorOp):   # sess.run(t.op): runs t, gives None (TF's)
         tensors.append(fetch.outputs[0])
     elif isinstance(fetch, Node):
@@ -525,6 +544,8 @@ def _collect(fetch, ops, tensors, parent, graph):
 
 
 def _rebuild(fetch, found):
+    if isinstance(fetch, OperationView):
+        return None
     if isinstance(fetch, Operation):
         return found.get(id(fetch))
     if isinstance(fetch, TensorOp):

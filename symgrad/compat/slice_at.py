@@ -5,10 +5,10 @@ with ``tf.slice(locations, tf.pad(tf.reshape(tf.argmin(d, 0), [1]), [[0, 1]]), [
 the start is known only when the graph runs.  With every ``size`` given (none -1), the
 result's shape is still known, and each axis is taken as a gather of the window
 ``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``.
-A begin known when the graph is built is ``tracing.slice``'s static slice.  Differences:
-a size of -1 with a computed begin is refused (TF gives an unknown dimension), and a
-window past the edge selects zeros, as ``tf.gather`` with run-time indices does here
-(TF raises InvalidArgumentError when the graph runs).
+A begin known when the graph is built is ``tracing.slice``'s static slice.  A window
+past the edge raises InvalidArgumentError when the graph runs, as in TF (the gather's
+range check, ``kernel_checks``, with TF's message on begin and size).  A
+size of -1 with a computed begin is refused (TF gives an unknown dimension).
 
 Sits in ``compat`` under ``v1`` (``v1_more`` exports it); imports ``tracing``.
 
@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..errors import ShapeError
 from ..graph import Node
 from ..tracing.arrays import known_now, static_value
+from ..tracing.kernel_notes import note
 
 __all__ = ["slice"]
 
@@ -58,7 +59,13 @@ def slice(input_, begin, size, name=None):  # noqa: A001
         raise ShapeError(f"slice: with a begin computed at run time, give every size (got "
                          f"{size}; -1, 'to the end', would leave the shape unknown): use "
                          f"the axis's length minus the start you expect, or a static begin")
+    if all(isinstance(n, (int, np.integer)) for n in x.shape):
+        start = _t.identity(start)   # (checked before the windows' gathers: TF's text)
+        note(start, "slice", [start], shape=tuple(int(n) for n in x.shape), size=tuple(size))
     out = x
     for d, s in enumerate(size):
         out = window(out, d, start[d], s)
-    return _t.identity(out, name=name or "Slice")
+    out = _t.identity(out, name=name or "Slice")
+    if "kernel_notes" in start.__dict__:   # (TF's message names the Slice op)
+        start.kernel_notes[-1] = start.kernel_notes[-1]._replace(named=out)
+    return out

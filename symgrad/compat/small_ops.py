@@ -157,6 +157,8 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     """``tf.gather_nd`` (``tracing.arrays``'), with run-time strides where the addressed
     axes' sizes are unknown when the graph is built (module docstring)."""
     p = _t.as_tensor(params)
+    if not batch_dims:
+        indices = _rows.at_run_time(p, indices, nd=True)
     if _row_indices(indices) and not batch_dims and p.shape is not None:
         # TF's gradient of indices [n, 1] is IndexedSlices of those rows (as tf.gather's),
         # which the optimizers apply sparsely (momentum leaves the other rows alone)

@@ -62,9 +62,16 @@ class Operation:
 
     @property
     def op(self):
-        """The operation itself (TF1's ``tf.assign(v, x).op.run()``: an assign's tensor
-        and its op are one object here)."""
-        return self
+        """TF1's ``tf.assign(v, x).op``: the operation itself; for an assign (which is
+        its tensor too) a view of it that a fetch gives None for, as TF's Operation
+        (``sess.run(tf.assign(v, 1.0).op)`` is None, ``sess.run(tf.assign(v, 1.0))``
+        the new value)."""
+        if self.value is None and self.result is None:
+            return self
+        view = self.__dict__.get("_op_view")
+        if view is None:
+            view = self.__dict__["_op_view"] = OperationView(self)
+        return view
 
     def as_graph_tensor(self):
         """An assign's result as a tensor, as TF1 returns it: the variable's value read
@@ -121,6 +128,31 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(Operation, _name, _through_value(_name))
 
 
+class OperationView(Operation):
+    """An assign's ``.op``: the same operation (name, inputs, effect, control inputs:
+    read from ``origin``), without a value, so a fetch of it gives None."""
+
+    value = result = None
+
+    def __init__(self, origin):   # (Operation's __init__ would register a new op)
+        self.__dict__["origin"] = origin
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["origin"], name)
+
+    def __setattr__(self, name, value):
+        setattr(self.origin, name, value)
+
+    @property
+    def op(self):
+        return self
+
+
+def origin_of(op):
+    """The operation that runs for ``op`` (an assign's ``.op`` view runs the assign)."""
+    return op.origin if isinstance(op, OperationView) else op
+
+
 class GraphState:
     """Per-graph TF1 state, created on first use by :func:`state_of`."""
 
@@ -170,7 +202,7 @@ class GraphState:
 def _as_operation(value):
     """An Operation, or a tensor (whose control dependencies then apply): TF accepts both."""
     if isinstance(value, Operation):
-        return value
+        return origin_of(value)
     if isinstance(value, Node):
         return Operation(f"{value.op_name}/read", inputs=[value], graph=None)
     raise TypeError(f"control_inputs must be operations or tensors, got {value!r}")

@@ -7,7 +7,11 @@ compat variable's stored array is therefore a :class:`CallableValue`: the same
 numbers, and calling it gives the variable.  Numpy results computed from it are
 plain arrays, so the subclass does not spread.
 
-Imports numpy only.
+The numbers themselves belong to a session (``session_values``: each TF1 session
+holds its own); the first value set, when the variable is made, is the graph's own,
+read when no session holds one.
+
+Imports numpy and ``compat.session_values``.
 
 >>> a = stored(np.array([1.0, 2.0]), "v")
 >>> a(), type(a * 2).__name__, repr(a)
@@ -16,6 +20,8 @@ Imports numpy only.
 from __future__ import annotations
 
 import numpy as np
+
+from . import session_values
 
 
 class CallableValue(np.ndarray):
@@ -57,7 +63,9 @@ class ValueSlot:
     def __get__(self, variable, owner=None):
         if variable is None:
             return self
-        return variable.__dict__.get("_held_value")
+        return session_values.read(variable)
 
     def __set__(self, variable, array):
-        variable.__dict__["_held_value"] = stored(array, variable)
+        held = stored(array, variable)
+        if "_held_value" not in variable.__dict__ or not session_values.write(variable, held):
+            variable.__dict__["_held_value"] = held   # (made, or set outside any session)

@@ -3,7 +3,7 @@ initializer operations, collections and the global step.
 
 A TF1 variable has no value in a session until an initializer (or an assign) runs
 there: reading it before raises ``tf.errors.FailedPreconditionError``.  The
-values themselves live on the graph (``v.value``), so sessions share them.
+values belong to the sessions: each holds its own (``session_values``).
 ``v.assign(x)`` (and ``tf.assign(v, x)``) builds an operation; nothing changes
 until a session runs it, as in TF1 (plain ``sg.Variable.assign`` sets at once).
 
@@ -134,10 +134,14 @@ class Variable(_t.Variable, TF1Tensor):
         return assign_sub(self, delta, name=name)
 
     def load(self, value, session=None):
-        """Set the value now (TF1's ``Variable.load``)."""
-        _t.Variable.assign(self, value)
-        if session is not None:
-            session.mark_initialized(self)
+        """Set the value now in ``session`` (default: the default session), TF1's
+        ``Variable.load``; other sessions keep theirs."""
+        from .session_values import acting
+        from .state import default_session
+        session = session or default_session(self.graph)
+        with acting(session):
+            _t.Variable.assign(self, value)
+        session.mark_initialized(self)
 
     def read_value(self):
         return _t.identity(self)

@@ -87,6 +87,12 @@ def tracing_into(sub):
         sub.outer.tracing = previous
 
 
+# What a front end checks on the values a sub-graph computes (compat's Session raises
+# TF's run-time errors in loop bodies and branches too: compat.kernel_checks); the
+# numbers themselves are not changed, and nothing is observed when the list is empty.
+OBSERVERS: list = []
+
+
 class Function:
     """``outputs`` of ``graph`` as a function of ``params`` (run, expanded, derived).
 
@@ -103,11 +109,14 @@ class Function:
         self._order = None
 
     def run(self, args):
-        """Numeric outputs (reference evaluator) for numpy ``args``."""
+        """Numeric outputs (reference evaluator) for numpy ``args``; each of
+        :data:`OBSERVERS` then sees the values (``observer(order, values, feeds)``)."""
         feeds = {p: np.asarray(a, dtype=p.dtype) for p, a in zip(self.params, args)}
         if self._order is None:
             self._order = needed(self.outputs, feeds)
         values = run(self.outputs, feeds, self._order)
+        for observer in list(OBSERVERS):
+            observer(self._order, values, feeds)
         return [values[o] for o in self.outputs]
 
     def expand(self, args):

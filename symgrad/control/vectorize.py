@@ -32,6 +32,7 @@ from __future__ import annotations
 from ..graph import Dim, ancestors
 from ..ops import F, apply
 from ..ops.batching import batched_nodes, keeps_gradient, spread
+from ..tracing.kernel_notes import carry
 from .function import Function
 
 __all__ = ["map_rows", "batchable", "rows_function", "inline"]
@@ -109,6 +110,7 @@ def rows_function(probe, size):
                     for p in probe.params[:k]]
             new = batched_nodes(probe.outputs, dict(zip(probe.params[:k], rows)), size,
                                 fresh=True)
+            carry(new, batched=set(new))   # (TF's run-time checks, kernel_notes)
             outputs = [new[o] if o in new else spread(o, size) for o in probe.outputs]
         probe.derived[key] = Function(sub, rows + probe.params[k:], outputs,
                                       f"{probe.label} over rows", probe.structure)
@@ -127,4 +129,5 @@ def inline(function, args, graph):
         else:   # a constant of fn's body (batchable keeps out every other leaf)
             copies[node] = graph.add_node(node.opdef, (), dict(node.attrs), node.shape,
                                           node.dtype, value=node.value)
+    carry(copies)
     return [copies[o] for o in function.outputs]

@@ -43,6 +43,7 @@ from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
 from .functions import (_dims, _lift, cast, concat, equal, expand_dims, greater_equal, less,
                         logical_and, maximum, reshape, transpose, where)
+from .kernel_notes import note
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
@@ -110,7 +111,12 @@ def index_by_tensors(x, index):
     for k, item in computed:
         out = _computed_bounds(out, axes[k], item)
     for k, i in reversed(picks):
-        out = gather(out, i, axis=axes[k])
+        # a negative index counts from the end, as x[-1] does (TF's strided slice)
+        n = out.shape[axes[k]]
+        size = cast(apply("dim_size", [out], axis=(axes[k],)), i.dtype) \
+            if isinstance(n, Dim) else literal(out.graph, np.array(n, i.dtype))
+        i = where(less(i, literal(out.graph, np.array(0, i.dtype))), i + size, i)
+        out = _gather(out, i, axes[k], None, f"slice:{k}")
     return out
 
 
@@ -194,6 +200,11 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     if batch_dims:
         raise ShapeError("gather(batch_dims=...): only batch_dims=0 is supported")
+    return _gather(params, indices, axis, name, "gather")
+
+
+def _gather(params, indices, axis, name, label):
+    """``gather``; ``label`` says which TF kernel's range check is noted (kernel_notes)."""
     (p,) = _lift([params])
     axis = normalize_axis(0 if axis is None else axis, p.ndim, "gather")[0]
     indices = _packed(indices)
@@ -210,7 +221,11 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     out = ps[:axis] + hs[:-1] + ps[axis + 1:]
     picked = apply("einsum", [q, hot], subscripts=f"{ps},{hs}->{out}",
                    name=name if q is p else None)
-    return picked if q is p else cast(picked, p.dtype, name=name)
+    result = picked if q is p else cast(picked, p.dtype, name=name)
+    # TF's kernel refuses an id outside [0, n); the one-hot row of zeros would not
+    for node in (hot, result):   # (hot: read by the gradient too)
+        note(node, "index", [ids, p], named=result, axis=axis, label=label)
+    return result
 
 
 def _packed(indices):
@@ -241,11 +256,14 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     m = ids.shape[-1]
     strides = np.cumprod((p.shape[1:m] + (1,))[::-1])[::-1].astype(ids.dtype)
     flat_index = apply("einsum", [ids, literal(p.graph, strides)], subscripts=_last_axis(ids.ndim))
+    note(flat_index, "nd", [ids, p], named=None)   # (named: the gather below, see there)
     if not is_static(p.shape[1:m]):
         raise ShapeError(f"gather_nd: params of shape {p.shape} need known sizes on the "
                          f"axes 1..{m - 1} that the index tuples address")
     rows = reshape(p, (shape_size(p.shape[:m]),) + p.shape[m:])
-    return gather(rows, flat_index, name=name)
+    out = gather(rows, flat_index, name=name)
+    flat_index.kernel_notes[-1] = flat_index.kernel_notes[-1]._replace(named=out)
+    return out
 
 
 def _last_axis(ndim):
@@ -420,8 +438,11 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     """``tf.dynamic_partition``: the rows of ``data`` whose partition is 0, 1, ...
     ``num_partitions - 1`` (a list; each one's length known when the values are)."""
     (p,) = _lift([partitions])
-    return [boolean_mask(data, equal(p, literal(p.graph, np.array(k, p.dtype))))
-            for k in builtins.range(int(num_partitions))]
+    masks = [equal(p, literal(p.graph, np.array(k, p.dtype)))
+             for k in builtins.range(int(num_partitions))]
+    for m in masks:   # TF refuses a partition outside [0, num_partitions)
+        note(m, "partitions", [p], num=int(num_partitions))
+    return [boolean_mask(data, m) for m in masks]
 
 
 def shape(input, name=None, out_type=np.int32):
@@ -546,6 +567,7 @@ def _computed_range(start, limit, delta, dtype):
         lo.dtype, hi.dtype, step.dtype)
     span = cast(hi, np.float64) - cast(lo, np.float64)
     count = maximum(cast(apply("ceil", [span / cast(step, np.float64)]), np.int64), 0)
+    note(count, "range", [lo, hi, step])   # (TF refuses bounds the step walks away from)
     at = iota_of(count.graph, size_from_values(count), np.int64)
     return cast(lo, dtype) + cast(step, dtype) * cast(at, dtype)
 

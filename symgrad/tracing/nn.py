@@ -45,6 +45,7 @@ from ..ops.sizes import sizes_of
 from ..ops.deferred import defer, scalar_by_contract
 from ..ops.draws import draw_like, drawn_numbers, new_key
 from .arrays import gather, known_now, one_hot, static_value
+from .kernel_notes import note
 from .conv import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose,  # noqa: F401
                    max_pool, max_pool2d)
 from .arguments import publish
@@ -173,7 +174,10 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
                          f"{labels.shape} must have the shape of logits without the last axis "
                          f"{logits.shape[:-1]}")
     hot = one_hot(labels, logits.shape[-1], dtype=logits.dtype)
-    return neg(reduce_sum(hot * log_softmax(logits), -1), name=name)
+    out = neg(reduce_sum(hot * log_softmax(logits), -1), name=name)
+    for node in (hot, out):   # TF's kernel refuses a label outside [0, classes)
+        note(node, "labels", [labels, logits], named=out)
+    return out
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):

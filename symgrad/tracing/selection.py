@@ -30,6 +30,7 @@ from ..ops import apply
 from ..ops.fastpaths import give_shortcut
 from .arguments import publish
 from .arrays import one_hot, static_value
+from .kernel_notes import note
 from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
                         reduce_sum, reshape, where)
 from .math_ops import argmax
@@ -125,6 +126,7 @@ def _scatter_by_one_hot(indices, u, shape, name):
     m = ids.shape[-1]
     strides = np.cumprod((shape[1:m] + (1,))[::-1])[::-1].astype(ids.dtype)
     flat = reduce_sum(ids * strides, -1)
+    note(flat, "scatter_nd", [ids], shape=shape)   # (TF refuses a tuple outside shape)
     rows = int(np.prod(shape[:m], dtype=np.int64))
     out = unsorted_segment_sum(u, flat, rows)
     return apply("reshape", [out], shape=shape, name=name)
@@ -140,7 +142,10 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     hot = one_hot(ids, n, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
     letters = "abcdefghijklmnopqrstuvwxy"
     lead, rest = letters[:ids.ndim], letters[ids.ndim:x.ndim]
-    return apply("einsum", [hot, x], subscripts=f"{lead}z,{lead}{rest}->z{rest}", name=name)
+    out = apply("einsum", [hot, x], subscripts=f"{lead}z,{lead}{rest}->z{rest}", name=name)
+    for node in (hot, out):   # TF refuses an id >= num_segments (drops negative ones)
+        note(node, "segment", [ids], named=out, num=n)
+    return out
 
 
 def segment_sum(data, segment_ids, name=None):
