@@ -124,20 +124,19 @@ class BatchCalls:
         lean = self._lean
         if lean is not None and len(values) == len(lean.want):
             for v, (dtype, ndim) in zip(values, lean.want):   # the common call's form
-                if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim:
-                    break
-                flags = v.flags
-                if not (flags.c_contiguous and flags.writeable):
+                # (flags.carray: C-contiguous, aligned and writeable, in one attribute)
+                if type(v) is not np.ndarray or v.dtype is not dtype or v.ndim != ndim \
+                        or not v.flags.carray:
                     break
             else:
                 if out is None:
-                    outs = lean.serial(values, values[0].shape[0], parallel)
+                    outs = lean.serial(values, len(values[0]), parallel)
                     if outs is not None:
                         return self._rebuild_batch(outs)
                 elif lean.made is not None:
                     arrays = (out,) if type(out) is np.ndarray else out
                     if _common_out(arrays, lean.made) and lean.into(
-                            values, arrays, values[0].shape[0], parallel):
+                            values, arrays, len(values[0]), parallel):
                         return self._rebuild_batch(tuple(arrays))
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
