@@ -27,6 +27,7 @@ from ..graph import Node
 from ..ops.deferred import scalar_by_contract, unknown_rank
 from ..tracing import constant, get_default_graph
 from . import cond_updates as _cond_updates
+from .nest import structure_mismatch
 from .state import state_of
 from .variables import GraphKeys
 from .tensor_array import TensorArray, as_loop_vars
@@ -222,10 +223,47 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
-           infer_shape=True, name=None):
-    """``tf.map_fn``: fn applied to each row of elems, results stacked."""
-    return _control.map_fn(_pure(fn, "map_fn(fn)"), _tf_structure(elems), dtype,
-                           parallel_iterations, back_prop, swap_memory, infer_shape, name)
+           infer_shape=True, name=None, fn_output_signature=None):
+    """``tf.map_fn``: fn applied to each row of elems, results stacked.  fn must return
+    the structure of ``dtype`` (or ``fn_output_signature``), or of elems when neither
+    is given -- TF's check: a tuple of elems mapped to one tensor needs ``dtype=``."""
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    expected = (signature, "dtype") if signature is not None else (elems, "elems")
+    return _control.map_fn(_structured(_pure(fn, "map_fn(fn)"), "map_fn", *expected),
+                           _tf_structure(elems), dtype, parallel_iterations, back_prop,
+                           swap_memory, infer_shape, name)
+
+
+def _structured(fn, what, expected, named):
+    """``fn``, checking that it returns the structure of ``expected`` (TF's
+    ``nest.assert_same_structure``: ValueError for another nesting, TypeError for a
+    list where a tuple is expected or the reverse)."""
+    if fn is None or not callable(fn):
+        return fn
+
+    def checked(*args):
+        out = fn(*args)
+        problem = structure_mismatch(expected, out)
+        if problem is not None:
+            kind, detail = problem
+            raise kind("The two structures don't have the same nested structure.\n\n"
+                       f"{what}'s fn returned {_outline(out)}, but its {named} is "
+                       f"{_outline(expected)}: {detail}. fn must return the structure of "
+                       f"its {named}" + (" (pass dtype= giving fn's output structure)"
+                                         if named == "elems" else ""))
+        return out
+    return checked
+
+
+def _outline(structure):
+    """``structure`` with each leaf shown as ``.`` (TF's outline of a structure)."""
+    if isinstance(structure, dict):
+        return "{" + ", ".join(f"{k!r}: {_outline(v)}" for k, v in structure.items()) + "}"
+    if isinstance(structure, (list, tuple)):
+        inner = ", ".join(_outline(v) for v in structure)
+        return f"[{inner}]" if isinstance(structure, list) else \
+            f"({inner},)" if len(structure) == 1 else f"({inner})"
+    return "."
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
@@ -256,8 +294,9 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     elems = _tf_structure(elems)
     if reverse:
         elems = _flip_rows(elems)
-    out = _control.scan(_pure(fn, "scan(fn)"), elems, init, parallel_iterations, back_prop,
-                        swap_memory, infer_shape, False, name)
+    expected = (elems, "elems") if init is None else (init, "initializer")
+    out = _control.scan(_structured(_pure(fn, "scan(fn)"), "scan", *expected), elems, init,
+                        parallel_iterations, back_prop, swap_memory, infer_shape, False, name)
     return _flip_rows(out) if reverse else out
 
 

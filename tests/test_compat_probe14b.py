@@ -1,0 +1,106 @@
+"""Probe 14b: what askers of "what does tf.gradients return" bring -- control flow
+(while_loop, cond, case, scan, fold, map_fn, TensorArray) and tf.gradients' arguments.
+
+Every expected number and exception class below was printed by TensorFlow 2.21
+(``tensorflow.compat.v1`` with ``disable_v2_behavior()``) running the same program.
+"""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+    yield
+
+
+def _run(fetches, feed=None):
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(fetches, feed)
+
+
+# -- fn's output structure: TF's nest.assert_same_structure ---------------------------
+
+def test_map_fn_of_a_tuple_returning_one_tensor_needs_dtype():
+    # The classic question: map_fn over (a, b) returning a * b without dtype.
+    e = tf.constant([1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.map_fn(lambda t: t[0] * t[1], (e, e + 1.0))
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.map_fn(lambda t: (t, t), e)
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.map_fn(lambda t: t[0] + t[1], [e, e])
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.map_fn(lambda t: [t], e, dtype=tf.float32)
+    m3 = tf.map_fn(lambda t: t[0] * t[1], (e, e + 1.0), dtype=tf.float32)
+    g = tf.gradients(m3, e)
+    got = _run([m3] + g)
+    assert got[0].tolist() == [2.0, 6.0, 12.0, 20.0]        # TF: [ 2.  6. 12. 20.]
+    assert got[1].tolist() == [3.0, 5.0, 7.0, 9.0]          # TF: [3. 5. 7. 9.]
+
+
+def test_map_fn_list_against_tuple_is_a_type_error():
+    e = tf.constant([1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.map_fn(lambda t: [t[0], t[1]], (e, e))
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.map_fn(lambda t: [t, t], e, dtype=(tf.float32, tf.float32))
+    out = tf.map_fn(lambda t: [t[0], t[1] * 2.0], [e, e])   # list to list: fine
+    assert isinstance(out, list) and _run(out)[1].tolist() == [2.0, 4.0, 6.0, 8.0]
+
+
+def test_scan_and_fold_check_fn_against_the_initializer():
+    # symgrad used to keep the first len(initializer) results and drop the rest.
+    e = tf.constant([1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.scan(lambda a, x: (a[0], a[1], x), e, initializer=(0., 1.))
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.scan(lambda a, e: (a, e), e, initializer=tf.constant(0.0))
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.scan(lambda a, x: [a + x], e, initializer=0.)
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.foldr(lambda a, x: (a, x), e, initializer=0.)
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.foldl(lambda a, x: (a, x), e)
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.scan(lambda a, x: [a[0] + x, a[1]], e, initializer=(0., 1.))
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.foldl(lambda a, x: [a[0] + x, a[1]], e, initializer=(0., 1.))
+
+
+def test_scan_fn_changing_the_accumulator_shape_names_scan():
+    e = tf.constant([1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="scan's fn: output 0 has shape \\(2,\\)"):
+        tf.scan(lambda a, x: tf.stack([a, x]), e)     # TF: ValueError Inconsistent shapes
+
+
+def test_nest_assert_same_structure_checks_sequence_types():
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.nest.assert_same_structure([1, 2], (1, 2))
+    with pytest.raises(ValueError, match="same nested structure"):
+        tf.nest.assert_same_structure([1, 2], [1, [2, 3]])
+    tf.nest.assert_same_structure([1, 2], (1, 2), check_types=False)
+
+
+# -- cond / while_loop argument errors: TF's classes ----------------------------------
+
+def test_cond_and_while_loop_refuse_non_callables_with_type_errors():
+    x = tf.Variable(3.0)
+    p = tf.placeholder(tf.bool, [])
+    with pytest.raises(TypeError, match="'true_fn' must be callable"):
+        tf.cond(p, x * 2.0, lambda: x)
+    with pytest.raises(TypeError, match="'false_fn' must be callable"):
+        tf.cond(p, lambda: x, x)
+    with pytest.raises(TypeError, match="'cond' must be callable"):
+        tf.while_loop(True, lambda i: i + 1, [tf.constant(0)])
+
+
+def test_cond_branches_of_different_dtypes_are_a_value_error():
+    x = tf.Variable(3.0)
+    p = tf.placeholder(tf.bool, [])
+    with pytest.raises(ValueError, match="Received float32 from 'true_fn' and int32 from "
+                                         "'false_fn'"):
+        tf.cond(p, lambda: x, lambda: tf.constant(1))
