@@ -104,3 +104,24 @@ def test_cond_branches_of_different_dtypes_are_a_value_error():
     with pytest.raises(ValueError, match="Received float32 from 'true_fn' and int32 from "
                                          "'false_fn'"):
         tf.cond(p, lambda: x, lambda: tf.constant(1))
+
+
+# -- TensorArray ----------------------------------------------------------------------
+
+def test_tensor_array_scatter_outside_and_inside_a_loop():
+    x = tf.Variable([1.0, 2.0, 3.0], name="x")
+    ta5 = tf.TensorArray(tf.float32, size=4).scatter([3, 1], tf.stack([x[:2], x[1:]]))
+    s5 = ta5.stack()
+    g5 = tf.gradients(tf.reduce_sum(s5 ** 2), x)
+    ta7 = tf.TensorArray(tf.float32, size=3, element_shape=[2])
+
+    def body7(i, t):
+        return i + 1, t.scatter([i], tf.expand_dims(x[1:] * tf.cast(i + 1, tf.float32), 0))
+    _, t7 = tf.while_loop(lambda i, t: i < 3, body7, [tf.constant(0), ta7])
+    s7 = t7.stack()
+    g7 = tf.gradients(tf.reduce_sum(s7 * s7), x)
+    got = _run([s5, g5[0], s7, g7[0]])
+    assert got[0].tolist() == [[0, 0], [2, 3], [0, 0], [1, 2]]   # TF 2.21
+    assert got[1].tolist() == [2, 8, 6]
+    assert got[2].tolist() == [[2, 3], [4, 6], [6, 9]]
+    assert got[3].tolist() == [0, 56, 84]
