@@ -229,10 +229,11 @@ def checked_args(ys, xs, stop_gradients):
     return ys, xs, stops, graph
 
 
-def sweep(ys, xs, grad_ys=None, stop_gradients=None):
-    """Validate the arguments and run the sweep inside a ``gradients`` name scope."""
+def sweep(ys, xs, grad_ys=None, stop_gradients=None, name="gradients"):
+    """Validate the arguments and run the sweep inside the name scope ``name`` (TF's:
+    ``gradients``, ``gradients_1``, ... or the ``name`` given)."""
     ys, xs, stops, graph = checked_args(ys, xs, stop_gradients)
-    with graph.name_scope("gradients"):
+    with graph.name_scope(name or "gradients"):
         seeds = _seeds(ys, grad_ys, graph)
         return backprop(ys, seeds, xs, set(stops))
 
@@ -297,7 +298,8 @@ def gradients(ys: Tensors, xs: Tensors, grad_ys: Any = None, name: str = "gradie
         grad_ys: seeds, one per y (None entries mean ones); each must broadcast to its y.
         stop_gradients: tensors treated as constants for this call.
         unconnected_gradients: ``"none"`` or ``"zero"``.
-        name, gate_gradients, aggregation_method, colocate_gradients_with_ops: accepted
+        name: the name scope of the gradient's tensors (``gradients``).
+        gate_gradients, aggregation_method, colocate_gradients_with_ops: accepted
             for compatibility; they do not change values.
     Returns:
         a list with one entry per x: a tensor of x's shape and dtype, or None.
@@ -315,7 +317,7 @@ def gradients(ys: Tensors, xs: Tensors, grad_ys: Any = None, name: str = "gradie
     ['3*a**2 + 16*a', '8*a']
     """
     _check_options(unconnected_gradients, aggregation_method)
-    record = sweep(ys, xs, grad_ys, stop_gradients)
+    record = sweep(ys, xs, grad_ys, stop_gradients, name)
     return GradientList(_result(x, record.adjoints.get(x), unconnected_gradients)
                         for x in record.xs)
 

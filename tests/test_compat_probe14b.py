@@ -125,3 +125,16 @@ def test_tensor_array_scatter_outside_and_inside_a_loop():
     assert got[1].tolist() == [2, 8, 6]
     assert got[2].tolist() == [[2, 3], [4, 6], [6, 9]]
     assert got[3].tolist() == [0, 56, 84]
+
+
+# -- tf.gradients' arguments ------------------------------------------------------------
+
+def test_gradients_name_is_the_name_scope_of_its_tensors():
+    x = tf.Variable(2.0, name="x")
+    y = x * x
+    g = tf.gradients(y, x, name="mygrads")
+    assert g[0].name.startswith("mygrads/")        # TF 2.21: mygrads/AddN:0
+    with tf.name_scope("train"):
+        g3 = tf.gradients(y, x)
+    assert g3[0].name.startswith("train/gradients/")   # TF: train/gradients/AddN:0
+    assert _run(g + g3) == [4.0, 4.0]
