@@ -108,16 +108,25 @@ def _seeds(ys, grad_ys, graph):
         if s is None:
             seeds.append(filled(graph, 1, y.shape, y.dtype if y.is_float else float))
             continue
-        s = as_node(s, graph)
-        try:
-            ok = broadcast_shapes(y.shape, s.shape) == y.shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ShapeError(f"grad_ys[{i}] has shape {s.shape}, which does not broadcast to "
-                             f"the shape {y.shape} of ys[{i}] ({y.name!r})")
-        seeds.append(s if s.shape == y.shape else F.broadcast_to(s, shape=y.shape))
+        seeds.append(_seed(as_node(s, graph), y, i))
     return seeds
+
+
+def _seed(s, y, i):
+    """``grad_ys[i]`` with the shape of ``ys[i]``.  Where y's size is known only at run
+    time and the seed's is known now (grad_ys=tf.constant([[1.], [2.]]) for a
+    ``[None, 1]`` prediction), the seed takes y's unknown size, the two compared when
+    values arrive (as TF compares them then)."""
+    try:
+        shape = broadcast_shapes(y.shape, s.shape)
+    except ValueError:
+        shape = None
+    if shape is None or not same_up_to_unknown(shape, y.shape):
+        raise ShapeError(f"grad_ys[{i}] has shape {s.shape}, which does not broadcast to "
+                         f"the shape {y.shape} of ys[{i}] ({y.name!r})")
+    if s.shape != shape:
+        s = F.broadcast_to(s, shape=shape)
+    return s if shape == y.shape else F.reshape(s, shape=tuple(y.shape))
 
 
 def _between(ys, xs):

@@ -138,3 +138,27 @@ def test_gradients_name_is_the_name_scope_of_its_tensors():
         g3 = tf.gradients(y, x)
     assert g3[0].name.startswith("train/gradients/")   # TF: train/gradients/AddN:0
     assert _run(g + g3) == [4.0, 4.0]
+
+
+def test_grad_ys_of_known_shape_for_a_y_with_a_none_batch():
+    # Optimizer.compute_gradients(pred, grad_loss=...) over a [None, 2] placeholder:
+    # symgrad refused the (3, 1) seed for a (?, 1) prediction.
+    X = tf.placeholder(tf.float32, [None, 2], name="X")
+    W = tf.Variable([[0.5], [-0.5]], name="W")
+    b = tf.Variable([0.1], name="b")
+    pred = tf.matmul(X, W) + b
+    opt = tf.train.GradientDescentOptimizer(0.1)
+    gv3 = opt.compute_gradients(pred, var_list=[W, b],
+                                grad_loss=tf.constant([[1.0], [2.0], [-1.0]]))
+    gx = tf.gradients(pred, X, grad_ys=tf.constant([[1.0], [2.0], [-1.0]]))
+    fd = {X: [[1., 2.], [3., 4.], [5., 6.]]}
+    got = _run([gv3[0][0], gv3[1][0], gx[0]], fd)
+    assert got[0].tolist() == [[2.0], [4.0]]             # TF 2.21: [[2.] [4.]]
+    assert got[1].tolist() == [2.0]                      # TF: [2.]
+    assert got[2].tolist() == [[0.5, -0.5], [1.0, -1.0], [-0.5, 0.5]]
+    # 3 seeds for 2 rows: TF returns a (3, 2) gradient for the (2, 2) X; symgrad
+    # refuses when the values arrive (SEMANTICS: a seed that does not fit y is an error)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        _run(gx, {X: [[1., 2.], [3., 4.]]})
+    with pytest.raises(ValueError, match="grad_ys\\[0\\] has shape \\(1, 2\\)"):
+        tf.gradients(pred, X, grad_ys=tf.constant([[1.0, 2.0]]))
