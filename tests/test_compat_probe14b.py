@@ -162,3 +162,29 @@ def test_grad_ys_of_known_shape_for_a_y_with_a_none_batch():
         _run(gx, {X: [[1., 2.], [3., 4.]]})
     with pytest.raises(ValueError, match="grad_ys\\[0\\] has shape \\(1, 2\\)"):
         tf.gradients(pred, X, grad_ys=tf.constant([[1.0, 2.0]]))
+
+
+# -- tf.hessians: a Hessian has x's dtype ------------------------------------------------
+
+def test_hessians_through_a_cast_to_float64():
+    # symgrad raised a TypeError (a float32 tangent met the float64 cast) here
+    x = tf.Variable([1.5, 2.0])
+    y = tf.reduce_sum(tf.cast(tf.cast(x, tf.float64) ** 3, tf.float32))
+    h1 = tf.hessians(y, x)[0]
+    h2 = tf.hessians(tf.reduce_sum(tf.cast(x, tf.float64) ** 3), x)[0]
+    got = _run([h1, h2])
+    for h in got:                                   # TF 2.21: [[ 9. 0.] [ 0. 12.]] float32
+        assert h.dtype == np.float32 and h.tolist() == [[9.0, 0.0], [0.0, 12.0]]
+
+
+def test_hessian_of_a_while_loop_has_x_dtype():
+    # x**3 by a loop; TF cannot take this second derivative ("Second-order gradient for
+    # while loops not supported"); symgrad's was float64 for a float32 x (the loop's
+    # packed float64 result reached the tangent uncast).  9 = TF's d2(x**3) at 1.5, above.
+    x1 = tf.Variable(1.5)
+    n = tf.placeholder(tf.int32, [])
+    _, p = tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, v * x1), [0, tf.constant(1.0)])
+    h = tf.hessians(p, x1)[0]
+    assert h.dtype == np.float32
+    got = _run(h, {n: 3})
+    assert got.dtype == np.float32 and got == 9.0
