@@ -244,7 +244,46 @@ def sweep(ys, xs, grad_ys=None, stop_gradients=None, name="gradients"):
     ys, xs, stops, graph = checked_args(ys, xs, stop_gradients)
     with graph.name_scope(name or "gradients"):
         seeds = _seeds(ys, grad_ys, graph)
-        return backprop(ys, seeds, xs, set(stops))
+        outward = _outward(graph, xs)
+        record = backprop(ys, seeds, xs + [arg for arg, _ in outward], set(stops))
+        if outward:
+            _carry_out(record, graph, xs, outward, stops)
+        return record
+
+
+def _outward(graph, xs):
+    """Inside a cond branch or loop body: [(stand-in, outer tensor)] for the outer
+    tensors the body reads that depend on an outer x (``tf.gradients(y[i], x)`` in a
+    ``map_fn`` over rows, with ``y = f(x)`` made outside: TF's gradient leaves the body
+    through y to reach x)."""
+    captures = getattr(graph, "captures", None)
+    if not captures:
+        return []
+    outer_of = {arg: c for c, arg in captures.items()}
+    outer_xs = {outer_of[x] for x in xs if x in outer_of}
+    if not outer_xs:
+        return []
+    return [(arg, c) for c, arg in list(captures.items())
+            if c.is_float and c not in outer_xs and not outer_xs.isdisjoint(ancestors([c]))]
+
+
+def _carry_out(record, graph, xs, outward, stops):
+    """Add to each captured x's adjoint the path out of the body: the stand-ins'
+    adjoints swept on through the enclosing graph (its ops' rules, built here in the
+    body, which captures what they read)."""
+    record.xs = xs
+    reached = [(c, record.adjoints[arg]) for arg, c in outward if arg in record.adjoints]
+    if not reached:
+        return
+    outer_of = {arg: c for c, arg in graph.captures.items()}
+    targets = [outer_of[x] for x in xs if x in outer_of]
+    outer_stops = {outer_of.get(s, s) for s in stops}
+    out = backprop([c for c, _ in reached], [g for _, g in reached], targets, outer_stops)
+    for x in xs:
+        g = out.adjoints.get(outer_of.get(x))
+        if g is not None and x.is_float:
+            own = record.adjoints.get(x)
+            record.adjoints[x] = g if own is None else _add_n([own, g])
 
 
 def _deferred_where_connected(fn):

@@ -188,3 +188,42 @@ def test_hessian_of_a_while_loop_has_x_dtype():
     assert h.dtype == np.float32
     got = _run(h, {n: 3})
     assert got.dtype == np.float32 and got == 9.0
+
+
+# -- tf.gradients inside map_fn / while_loop / cond of a tensor made outside -----------
+
+def test_jacobian_rows_by_gradients_inside_map_fn():
+    # The askers' Jacobian: tf.map_fn(lambda i: tf.gradients(y[i], x)[0], tf.range(n)).
+    # y is made outside the loop from x; TF's gradient leaves the body through y.
+    # symgrad's body saw y as a constant and map_fn failed (fn returned None).
+    x = tf.Variable([1.0, 2.0, 3.0, -2.0], name="x")
+    W = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="W")
+    y = tf.matmul(W, tf.reshape(x[:2], [2, 1]))
+    jm = tf.map_fn(lambda i: tf.gradients(y[i, 0], x)[0], tf.range(2), dtype=tf.float32)
+    jw = tf.map_fn(lambda i: tf.gradients(y[i, 0], [x, W]), tf.range(2),
+                   dtype=[tf.float32, tf.float32])
+    z = tf.sin(x) * x
+    jd = tf.map_fn(lambda i: tf.gradients(z[i] * x[i], x)[0], tf.range(4), dtype=tf.float32)
+    jy = tf.map_fn(lambda i: tf.gradients(y[i, 0] ** 2, y)[0], tf.range(2), dtype=tf.float32)
+    got = _run([jm, jw, jd, jy])
+    assert got[0].tolist() == [[1, 2, 0, 0], [3, 4, 0, 0]]             # TF 2.21
+    assert got[1][0].tolist() == [[1, 2, 0, 0], [3, 4, 0, 0]]
+    assert got[1][1].tolist() == [[[1, 2], [0, 0]], [[0, 0], [1, 2]]]
+    assert np.allclose(np.diag(got[2]), [2.22324, 1.9726, -8.06321, 1.9726], rtol=1e-4)
+    assert np.count_nonzero(got[2] - np.diag(np.diag(got[2]))) == 0
+    assert got[3].tolist() == [[[10.0], [0.0]], [[0.0], [22.0]]]
+
+
+def test_gradients_of_an_outer_tensor_inside_while_loop_and_cond():
+    x = tf.Variable([1.0, 2.0, 3.0, -2.0], name="x")
+    z = tf.sin(x) * x
+
+    def body(i, acc):
+        return i + 1, acc + tf.gradients(z[i], x)[0]
+    _, wl = tf.while_loop(lambda i, acc: i < 4, body, [0, tf.zeros([4])])
+    p = tf.placeholder(tf.bool, [])
+    cz = tf.cond(p, lambda: tf.gradients(tf.reduce_sum(z), x)[0], lambda: tf.zeros([4]))
+    got = _run([wl, cz], {p: True})
+    tf_printed = [1.38177, 0.077, -2.82886, -0.077]                      # TF 2.21
+    assert np.allclose(got[0], tf_printed, rtol=1e-4, atol=1e-5)
+    assert np.allclose(got[1], tf_printed, rtol=1e-4, atol=1e-5)
