@@ -227,3 +227,13 @@ def test_gradients_of_an_outer_tensor_inside_while_loop_and_cond():
     tf_printed = [1.38177, 0.077, -2.82886, -0.077]                      # TF 2.21
     assert np.allclose(got[0], tf_printed, rtol=1e-4, atol=1e-5)
     assert np.allclose(got[1], tf_printed, rtol=1e-4, atol=1e-5)
+
+
+def test_foldl_and_foldr_back_prop_false_make_a_constant():
+    # symgrad's fold ignored back_prop=False (TF: the gradient is None)
+    x = tf.Variable([1.0, 2.0], name="x")
+    fl = tf.foldl(lambda a, e: a + e * x, tf.ones([3, 2]), back_prop=False)
+    fr = tf.foldr(lambda a, e: a + e * x, tf.ones([3, 2]), back_prop=False)
+    assert tf.gradients(tf.reduce_sum(fl), x) == [None]                  # TF 2.21: [None]
+    assert tf.gradients(tf.reduce_sum(fr), x) == [None]
+    assert _run(fl).tolist() == [3.0, 5.0]

@@ -311,16 +311,16 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """``tf.foldl``: ``acc = fn(acc, row)`` over the rows of elems, first to last; the
     last accumulator (the first row starts it without an initializer)."""
-    return _fold(fn, elems, initializer, "foldl", reverse=False)
+    return _fold(fn, elems, initializer, "foldl", False, back_prop, name)
 
 
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """``tf.foldr``: as foldl, from the last row to the first."""
-    return _fold(fn, elems, initializer, "foldr", reverse=True)
+    return _fold(fn, elems, initializer, "foldr", True, back_prop, name)
 
 
-def _fold(fn, elems, initializer, what, reverse):
+def _fold(fn, elems, initializer, what, reverse, back_prop, name):
     from ..tracing import reverse as flip
     leaves, rebuild = flatten(_tf_structure(elems))
     if reverse:
@@ -330,5 +330,6 @@ def _fold(fn, elems, initializer, what, reverse):
             raise ArgumentError(f"{what}: elems is empty and no initializer is given")
         initializer = rebuild([x[0] for x in leaves])
         leaves = [x[1:] for x in leaves]
-    accs, back = flatten(scan(fn, rebuild(leaves), initializer))
+    accs, back = flatten(scan(fn, rebuild(leaves), initializer, back_prop=back_prop,
+                              name=name))
     return back([a[-1] for a in accs])
