@@ -237,3 +237,18 @@ def test_foldl_and_foldr_back_prop_false_make_a_constant():
     assert tf.gradients(tf.reduce_sum(fl), x) == [None]                  # TF 2.21: [None]
     assert tf.gradients(tf.reduce_sum(fr), x) == [None]
     assert _run(fl).tolist() == [3.0, 5.0]
+
+
+# -- IndexedSlices: what the askers do with them ----------------------------------------
+
+def test_densify_indexed_slices_with_their_dense_shape():
+    # unsorted_segment_sum(g.values, g.indices, g.dense_shape[0]): symgrad refused the
+    # computed num_segments though dense_shape is known when the graph is built
+    emb = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], name="emb")
+    g = tf.gradients(tf.reduce_sum(tf.nn.embedding_lookup(emb, [0, 2, 0])), emb)[0]
+    assert type(g).__name__ == "IndexedSlices"
+    dense2 = tf.unsorted_segment_sum(g.values, g.indices, g.dense_shape[0])
+    dense3 = tf.scatter_nd(tf.expand_dims(g.indices, 1), g.values, g.dense_shape)
+    got = _run([dense2, dense3])
+    for d in got:                                   # TF 2.21: [[2. 2.] [0. 0.] [1. 1.]]
+        assert d.tolist() == [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]
