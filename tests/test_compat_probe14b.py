@@ -252,3 +252,20 @@ def test_densify_indexed_slices_with_their_dense_shape():
     got = _run([dense2, dense3])
     for d in got:                                   # TF 2.21: [[2. 2.] [0. 0.] [1. 1.]]
         assert d.tolist() == [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]
+
+
+def test_case_exclusive_raises_when_two_predicates_hold():
+    # symgrad took the first true predicate; TF raises at run time, value and gradient
+    x = tf.Variable(2.0, name="x")
+    p = tf.placeholder(tf.float32, [], name="p")
+    r = tf.case([(p > 0, lambda: x * 2.0), (p > 1, lambda: x * 3.0)], default=lambda: x,
+                exclusive=True)
+    g = tf.gradients(r, x)
+    assert _run([r] + g, {p: 0.5}) == [4.0, 2.0]                # TF 2.21
+    assert _run([r] + g, {p: -1.0}) == [2.0, 1.0]
+    for fetch in ([r], g):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="exclusive=True: more than 1 conditions"):
+            _run(fetch, {p: 2.0})
+    r2 = tf.case([(p > 0, lambda: x * 2.0), (p > 1, lambda: x * 3.0)], default=lambda: x)
+    assert _run(r2, {p: 2.0}) == 4.0                            # not exclusive: the first

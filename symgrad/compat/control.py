@@ -170,12 +170,14 @@ def _first_only(traced):
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """``tf.case``: the function of the first pair whose predicate holds, else
     ``default``; as nested ``tf.cond``, so only the function chosen runs.  With
-    ``exclusive=True`` TF also checks that at most one predicate holds; here the first
-    true one is taken either way (the same value whenever TF's check passes)."""
+    ``exclusive=True`` a run where more than one predicate holds raises TF's
+    InvalidArgumentError."""
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else \
         list(pred_fn_pairs)
     if not pairs:
         raise ArgumentError("case(pred_fn_pairs): give at least one (predicate, function) pair")
+    if exclusive and len(pairs) > 1:
+        pairs = _exclusive(pairs)
     if default is None:   # TF: the last pair's function serves as the default
         *pairs, (_, default) = pairs
         if not pairs:
@@ -187,6 +189,23 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
         pred, fn = pairs[k]
         return cond(pred, fn, lambda: branch(k + 1))
     return branch(0)
+
+
+def _exclusive(pairs):
+    """``pairs`` whose predicates, when read, first check that at most one holds (TF's
+    ``case(exclusive=True)``: InvalidArgumentError at run time otherwise, for the value
+    and for its gradient alike, since both read the predicates)."""
+    from ..tracing import cast, reduce_sum, stack
+    from .debugging import Assert
+    from .state import state_of
+    preds = [_tf_tensor(p) for p, _ in pairs]
+    held = cast(stack(preds), np.int32)
+    names = ", ".join(p.name for p in preds)
+    check = Assert(reduce_sum(held) <= 1, [f"Input error: exclusive=True: more than 1 "
+                                           f"conditions ({names}) evaluated as True:", held])
+    with state_of(get_default_graph()).control_dependencies([check]):
+        from ..tracing import identity
+        return [(identity(p), fn) for p, (_, fn) in zip(preds, pairs)]
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
