@@ -269,3 +269,13 @@ def test_case_exclusive_raises_when_two_predicates_hold():
             _run(fetch, {p: 2.0})
     r2 = tf.case([(p > 0, lambda: x * 2.0), (p > 1, lambda: x * 3.0)], default=lambda: x)
     assert _run(r2, {p: 2.0}) == 4.0                            # not exclusive: the first
+
+
+def test_compute_gradients_takes_a_loss_function_and_checks_gate_gradients():
+    x = tf.Variable([1.0, 2.0])
+    opt = tf.train.AdamOptimizer(0.1)
+    gv = opt.compute_gradients(lambda: tf.reduce_sum(x ** 2))      # TF 2.21 accepts it
+    with pytest.raises(ValueError, match="gate_gradients must be one of"):
+        opt.compute_gradients(tf.reduce_sum(x ** 2), gate_gradients=5)
+    got = _run(gv)
+    assert got[0][0].tolist() == [2.0, 4.0] and got[0][1].tolist() == [1.0, 2.0]
