@@ -279,3 +279,24 @@ def test_compute_gradients_takes_a_loss_function_and_checks_gate_gradients():
         opt.compute_gradients(tf.reduce_sum(x ** 2), gate_gradients=5)
     got = _run(gv)
     assert got[0][0].tolist() == [2.0, 4.0] and got[0][1].tolist() == [1.0, 2.0]
+
+
+def test_while_loop_returns_the_structure_its_body_returns():
+    # TF packs the loop's values in the body's structure: print(sess.run(loop)) shows a
+    # tuple for loop vars [0, 1.0] and a body returning (i + 1, a * 2.0); symgrad gave a list
+    import collections
+    P = collections.namedtuple("P", "a b")
+    r1 = tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * 2.0), [0, 1.0])
+    r2 = tf.while_loop(lambda i, a: i < 2, lambda i, a: [i + 1, a * 2.0], (0, 1.0))
+    r3 = tf.while_loop(lambda i, a: i < 2, lambda i, a: P(i + 1, a * 2.0), (0, 1.0))
+    r4 = tf.while_loop(lambda i: i < 2, lambda i: (i + 1,), [0], return_same_structure=True)
+    r5 = tf.while_loop(lambda i: i < 2, lambda i: i + 1, [0], return_same_structure=True)
+    r6 = tf.while_loop(lambda i, p: i < 2, lambda i, p: [i + 1, (p[0] * 2.0, p[1])],
+                       (0, (1.0, 2.0)))
+    assert type(r1) is tuple and type(r2) is list and type(r3) is P
+    assert type(r4) is tuple and type(r5) is list and type(r6) is list
+    got = _run([r1, r6])
+    assert tuple(got[0]) == (2, 4.0)                       # TF 2.21: (2, 4.0)
+    assert got[1][0] == 2 and tuple(got[1][1]) == (4.0, 2.0)   # [2, (4.0, 2.0)]
+    with pytest.raises(TypeError, match="'body' must be callable"):
+        tf.while_loop(lambda i: i < 2, None, [0])

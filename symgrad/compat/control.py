@@ -212,33 +212,53 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
                return_same_structure=False):
     """``tf.while_loop`` with TF1's defaults (a lone loop var comes back unwrapped);
-    TensorArrays among the loop vars travel as their stacked tensors."""
-    cond, body = _pure(cond, "while_loop(cond)"), _pure(body, "while_loop(body)")
+    TensorArrays among the loop vars travel as their stacked tensors.  The result has
+    the structure the body returns (TF packs the loop's values in it: loop vars
+    ``[i, x]`` and a body returning ``(i + 1, x * 2)`` give a tuple)."""
+    cond, body = _pure(cond, "while_loop(cond)"), _recorded(_pure(body, "while_loop(body)"))
     flat, structure = flatten(loop_vars)
     flat = [v if isinstance(v, TensorArray) else _tf_tensor(v) for v in flat]
     single = not isinstance(loop_vars, (list, tuple))
     tensors, rebuild = as_loop_vars(
         flat, lambda vs: body(structure(vs)) if single else body(*structure(vs)))
     if rebuild is None:
-        return _control.while_loop(cond, body, structure(flat), shape_invariants,
-                                   parallel_iterations, back_prop, swap_memory,
-                                   maximum_iterations, name, return_same_structure)
+        out = _control.while_loop(cond, body, structure(flat), shape_invariants,
+                                  parallel_iterations, back_prop, swap_memory,
+                                  maximum_iterations, name, True)
+    else:
+        def arrays_in(fn, out_too):
+            def call(*args):
+                values = structure(rebuild(flatten(list(args))[0]))
+                out = fn(values) if single else fn(*values)
+                if not out_too:
+                    return out
+                done, again = flatten(out)
+                return again([o.stack() if isinstance(o, TensorArray) else o for o in done])
+            return call
+        result = _control.while_loop(arrays_in(cond, False), arrays_in(body, True),
+                                     structure(tensors), shape_invariants,
+                                     parallel_iterations, back_prop, swap_memory,
+                                     maximum_iterations, name, True)
+        out = structure(rebuild(flatten(result)[0]))
+    if single:
+        return out
+    made = body.made[0] if isinstance(body.made[0], (list, tuple)) else [body.made[0]]
+    out = flatten(made)[1](flatten(out)[0])
+    return out if return_same_structure or len(flat) != 1 else out[0]
 
-    def arrays_in(fn, out_too):
-        def call(*args):
-            values = structure(rebuild(flatten(list(args))[0]))
-            out = fn(values) if single else fn(*values)
-            if not out_too:
-                return out
-            done, again = flatten(out)
-            return again([o.stack() if isinstance(o, TensorArray) else o for o in done])
-        return call
-    result = _control.while_loop(arrays_in(cond, False), arrays_in(body, True),
-                                 structure(tensors), shape_invariants,
-                                 parallel_iterations, back_prop, swap_memory,
-                                 maximum_iterations, name, True)
-    out = structure(rebuild(flatten(result)[0]))
-    return out if single or return_same_structure or len(flat) != 1 else out[0]
+
+def _recorded(fn):
+    """``fn``, keeping its first result in ``.made`` (the structure the loop returns)."""
+    if not callable(fn):
+        return fn   # (while_loop refuses it, naming the argument)
+
+    def call(*args):
+        out = fn(*args)
+        if not call.made:
+            call.made.append(out)
+        return out
+    call.made = []
+    return call
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
