@@ -300,3 +300,24 @@ def test_while_loop_returns_the_structure_its_body_returns():
     assert got[1][0] == 2 and tuple(got[1][1]) == (4.0, 2.0)   # [2, (4.0, 2.0)]
     with pytest.raises(TypeError, match="'body' must be callable"):
         tf.while_loop(lambda i: i < 2, None, [0])
+
+
+def test_variable_initialized_from_a_loop_body_tensor_is_tf_value_error():
+    # symgrad said "placeholder 'Const_4' was not fed" (the body's loop counter)
+    def body_v(i, a):
+        v = tf.Variable(tf.constant(2.0) * tf.cast(i, tf.float32), name="inner")
+        return i + 1, a + v
+    with pytest.raises(ValueError, match="is from inside a control-flow construct"):
+        tf.while_loop(lambda i, a: i < 2, body_v, [0, 0.0])
+
+    def body_gv(i, a):
+        v = tf.get_variable("gv_inner", initializer=tf.constant(1.0))
+        return i + 1, a + v
+    with pytest.raises(ValueError, match="is from inside a control-flow construct"):
+        tf.while_loop(lambda i, a: i < 2, body_gv, [0, 0.0])
+
+    def body_ok(i, a):     # TF 2.21: fine with an initializer object, (2, 2.0)
+        v = tf.get_variable("gv_inner2", shape=[], initializer=tf.ones_initializer())
+        return i + 1, a + v
+    r2 = tf.while_loop(lambda i, a: i < 2, body_ok, [0, 0.0])
+    assert tuple(_run(r2)) == (2, 2.0)
