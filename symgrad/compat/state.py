@@ -203,7 +203,8 @@ def check_initializer_outside(initializer, name):
     """TF's ValueError for a variable whose initial value is a tensor made inside a loop
     body or cond branch (it would be computed once, outside, from values that exist
     only inside)."""
-    if isinstance(initializer, Node) and hasattr(initializer.graph, "outer"):
+    inside = isinstance(initializer, Node) and initializer.graph.outer is not None
+    if inside:
         raise ValueError(f"Initializer for variable {name}/ is from inside a control-flow "
                          "construct, such as a loop or conditional. When creating a "
                          "variable inside a loop or conditional, use a lambda as the "
