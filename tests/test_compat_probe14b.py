@@ -321,3 +321,35 @@ def test_variable_initialized_from_a_loop_body_tensor_is_tf_value_error():
         return i + 1, a + v
     r2 = tf.while_loop(lambda i, a: i < 2, body_ok, [0, 0.0])
     assert tuple(_run(r2)) == (2, 2.0)
+
+
+# -- tf.cond's branches ------------------------------------------------------------------
+
+def test_cond_branches_returning_python_numbers_give_float32():
+    # tf.cond(p, lambda: 1.0, lambda: 0.0): TF1 makes float32 constants; symgrad's were
+    # float64, so lambda: 1 against a float32 tensor named int64
+    x = tf.Variable(2.0, name="x")
+    p = tf.placeholder(tf.bool, [])
+    r = tf.cond(p, lambda: 1.0, lambda: 2.0)
+    r2 = tf.cond(p, lambda: 1.0, lambda: x)
+    assert r.dtype == tf.float32 and r2.dtype == tf.float32
+    got = _run([r, r2], {p: False})
+    assert got[0] == 2.0 and got[0].dtype == np.float32 and got[1] == 2.0   # TF 2.21
+    with pytest.raises(ValueError, match="Received int32 from 'true_fn' and float32"):
+        tf.cond(p, lambda: 1, lambda: x)
+
+
+def test_cond_branches_must_return_one_structure():
+    x = tf.Variable(2.0, name="x")
+    p = tf.placeholder(tf.bool, [])
+    with pytest.raises(ValueError, match="same nested structure"):   # symgrad kept {'a'}
+        tf.cond(p, lambda: {"a": x}, lambda: {"b": x})
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.cond(p, lambda: (x, x * 2.0), lambda: [x, x * 3.0])
+    with pytest.raises(TypeError, match="same nested structure"):
+        tf.cond(p, lambda: (x, (x, x)), lambda: (x, [x, x]))
+    with pytest.raises(ValueError):                                 # TF: rank 0 needed
+        tf.cond(tf.constant([True, False]), lambda: x, lambda: x)
+    d = tf.cond(p, lambda: {"a": x, "b": x * 2.0}, lambda: {"a": x * 3.0, "b": x})
+    got = _run(d, {p: False})
+    assert got == {"a": 6.0, "b": 2.0}                               # TF 2.21

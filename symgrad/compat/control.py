@@ -27,21 +27,13 @@ from ..graph import Node
 from ..ops.deferred import scalar_by_contract, unknown_rank
 from ..tracing import constant, get_default_graph
 from . import cond_updates as _cond_updates
-from .nest import structure_mismatch
+from .control_checks import recorded as _recorded, structured as _structured, tf_branches, \
+    tf_tensor as _tf_tensor
 from .state import state_of
 from .variables import GraphKeys
 from .tensor_array import TensorArray, as_loop_vars
 
 __all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
-
-
-def _tf_tensor(value):
-    """TF1's conversion of a Python number: float32 for floats, int32 for ints."""
-    if isinstance(value, (Node, np.ndarray, np.generic)) or value is None:
-        return value
-    kind = np.asarray(value).dtype.kind
-    dtype = np.float32 if kind == "f" else np.int32 if kind in "iu" else None
-    return constant(value, dtype=dtype)
 
 
 def _tf_structure(values):
@@ -129,6 +121,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
     true_fn = true_fn if true_fn is not None else fn1
     false_fn = false_fn if false_fn is not None else fn2
+    true_fn, false_fn = tf_branches(true_fn, false_fn)
     if isinstance(pred, (bool, np.bool_)):   # TF1 refuses it (tf.cond(i % 2 == 0, ...)
         # compares the tensor itself: False, and the false branch always, had it run)
         raise TypeError("'pred' must not be a Python bool. tf.cond takes a boolean tensor: "
@@ -247,20 +240,6 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return out if return_same_structure or len(flat) != 1 else out[0]
 
 
-def _recorded(fn):
-    """``fn``, keeping its first result in ``.made`` (the structure the loop returns)."""
-    if not callable(fn):
-        return fn   # (while_loop refuses it, naming the argument)
-
-    def call(*args):
-        out = fn(*args)
-        if not call.made:
-            call.made.append(out)
-        return out
-    call.made = []
-    return call
-
-
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
            infer_shape=True, name=None, fn_output_signature=None):
     """``tf.map_fn``: fn applied to each row of elems, results stacked.  fn must return
@@ -271,38 +250,6 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     return _control.map_fn(_structured(_pure(fn, "map_fn(fn)"), "map_fn", *expected),
                            _tf_structure(elems), dtype, parallel_iterations, back_prop,
                            swap_memory, infer_shape, name)
-
-
-def _structured(fn, what, expected, named):
-    """``fn``, checking that it returns the structure of ``expected`` (TF's
-    ``nest.assert_same_structure``: ValueError for another nesting, TypeError for a
-    list where a tuple is expected or the reverse)."""
-    if fn is None or not callable(fn):
-        return fn
-
-    def checked(*args):
-        out = fn(*args)
-        problem = structure_mismatch(expected, out)
-        if problem is not None:
-            kind, detail = problem
-            raise kind("The two structures don't have the same nested structure.\n\n"
-                       f"{what}'s fn returned {_outline(out)}, but its {named} is "
-                       f"{_outline(expected)}: {detail}. fn must return the structure of "
-                       f"its {named}" + (" (pass dtype= giving fn's output structure)"
-                                         if named == "elems" else ""))
-        return out
-    return checked
-
-
-def _outline(structure):
-    """``structure`` with each leaf shown as ``.`` (TF's outline of a structure)."""
-    if isinstance(structure, dict):
-        return "{" + ", ".join(f"{k!r}: {_outline(v)}" for k, v in structure.items()) + "}"
-    if isinstance(structure, (list, tuple)):
-        inner = ", ".join(_outline(v) for v in structure)
-        return f"[{inner}]" if isinstance(structure, list) else \
-            f"({inner},)" if len(structure) == 1 else f"({inner})"
-    return "."
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):

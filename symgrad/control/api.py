@@ -120,6 +120,10 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         return true_fn() if pred else false_fn()
     if isinstance(pred, Node) and pred.shape is None and pred.dtype.kind == "b":
         return _recorded_cond(pred, true_fn, false_fn, name)
+    if isinstance(pred, Node) and pred.dtype.kind == "b" and pred.shape != ():
+        raise ShapeError(f"cond(pred): needs a scalar boolean tensor, got one of shape "
+                         f"{pred.shape} ({pred.name!r}); reduce it first (sg.reduce_all, "
+                         "sg.reduce_any), or choose per element with sg.where")
     if not isinstance(pred, Node) or pred.dtype.kind != "b" or pred.shape != ():
         raise DtypeError(f"cond(pred): needs a scalar boolean tensor, got {pred!r}; "
                          "compare first, e.g. sg.cond(x > 0, f, g) (sg.where chooses per element)")
@@ -132,7 +136,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         return _recorded_cond(pred, true_fn, false_fn, name, t)
     check_made_inside("cond's branch", [t, f])
     _check_branch_dtypes(t.outputs, f.outputs)
-    _check_outputs("cond's false_fn", f.outputs, t.outputs)
+    _check_outputs("cond's false_fn", f.outputs, t.outputs, "symgrad keeps shapes static, "
+                   "so both branches must return tensors of one shape (TF would give the "
+                   "result an unknown size)")
     caps = captured([t, f])
     t, f = bind_captures(t, caps), bind_captures(f, caps)
     node = apply("cond", [pred] + caps, branches=(t, f), layout=layout(t.outputs),
