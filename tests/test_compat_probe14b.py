@@ -353,3 +353,14 @@ def test_cond_branches_must_return_one_structure():
     d = tf.cond(p, lambda: {"a": x, "b": x * 2.0}, lambda: {"a": x * 3.0, "b": x})
     got = _run(d, {p: False})
     assert got == {"a": 6.0, "b": 2.0}                               # TF 2.21
+
+
+def test_map_fn_numbers_take_the_dtype_of_elems_or_dtype():
+    e = tf.constant([1.0, 2.0, 3.0])
+    m1 = tf.map_fn(lambda x: 1.0, e)
+    m2 = tf.map_fn(lambda x: 1, e, dtype=tf.int32)
+    m3 = tf.map_fn(lambda x: (x, 2.0), e, dtype=(tf.float32, tf.float32))
+    got = _run([m1, m2, m3])                   # TF 2.21: float32, int32, (float32, float32)
+    assert got[0].dtype == np.float32 and got[0].tolist() == [1.0, 1.0, 1.0]
+    assert got[1].dtype == np.int32 and got[1].tolist() == [1, 1, 1]
+    assert got[2][1].dtype == np.float32 and got[2][1].tolist() == [2.0, 2.0, 2.0]

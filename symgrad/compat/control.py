@@ -247,7 +247,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     is given -- TF's check: a tuple of elems mapped to one tensor needs ``dtype=``."""
     signature = fn_output_signature if fn_output_signature is not None else dtype
     expected = (signature, "dtype") if signature is not None else (elems, "elems")
-    return _control.map_fn(_structured(_pure(fn, "map_fn(fn)"), "map_fn", *expected),
+    return _control.map_fn(_structured(_pure(fn, "map_fn(fn)"), "map_fn", *expected, True),
                            _tf_structure(elems), dtype, parallel_iterations, back_prop,
                            swap_memory, infer_shape, name)
 

@@ -46,10 +46,12 @@ def recorded(fn):
     return call
 
 
-def structured(fn, what, expected, named):
+def structured(fn, what, expected, named, numbers_typed=False):
     """``fn``, checking that it returns the structure of ``expected`` (TF's
     ``nest.assert_same_structure``: ValueError for another nesting, TypeError for a
-    list where a tuple is expected or the reverse)."""
+    list where a tuple is expected or the reverse).  ``numbers_typed``: Python numbers
+    fn returns take the dtype ``expected`` has there (map_fn writes them into arrays of
+    its dtype, or of elems')."""
     if fn is None or not callable(fn):
         return fn
 
@@ -63,8 +65,21 @@ def structured(fn, what, expected, named):
                        f"{outline(expected)}: {detail}. fn must return the structure of "
                        f"its {named}" + (" (pass dtype= giving fn's output structure)"
                                          if named == "elems" else ""))
-        return out
+        return _typed_like(out, expected) if numbers_typed else out
     return checked
+
+
+def _typed_like(out, expected):
+    """``out`` (of ``expected``'s structure) with each Python number a constant of the
+    dtype of ``expected``'s leaf there (a dtype, or a tensor's or array's dtype)."""
+    leaves, rebuild = flatten(out)
+    kinds = flatten(expected)[0]
+    return rebuild([constant(v, dtype=getattr(k, "dtype", k)) if _is_number(v) else v
+                    for v, k in zip(leaves, kinds)])
+
+
+def _is_number(v):
+    return isinstance(v, (bool, int, float)) and not isinstance(v, Node)
 
 
 def outline(structure):
