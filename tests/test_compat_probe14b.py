@@ -364,3 +364,23 @@ def test_map_fn_numbers_take_the_dtype_of_elems_or_dtype():
     assert got[0].dtype == np.float32 and got[0].tolist() == [1.0, 1.0, 1.0]
     assert got[1].dtype == np.int32 and got[1].tolist() == [1, 1, 1]
     assert got[2][1].dtype == np.float32 and got[2][1].tolist() == [2.0, 2.0, 2.0]
+
+
+def test_while_loop_shape_invariants_must_fit_the_initial_shapes():
+    i0 = tf.constant(0)
+    m0 = tf.ones([2, 2])
+    with pytest.raises(ValueError, match="The shape invariant specified for .* is not "
+                                         "compatible with the initial shape"):
+        tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, m * 2.0], [i0, m0],
+                      shape_invariants=[i0.get_shape(), tf.TensorShape([3, 2])])
+    with pytest.raises(ValueError):
+        tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, m * 2.0], [i0, m0],
+                      shape_invariants=[i0.get_shape()])
+    r = tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, m * 2.0], [i0, m0],
+                      shape_invariants=[i0.get_shape(), tf.TensorShape([None, 2])])
+    P = tf.placeholder(tf.float32, [None, 2])
+    r2 = tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, m * 2.0], [i0, P],
+                       shape_invariants=[i0.get_shape(), tf.TensorShape([None, 2])])
+    got = _run([r, r2], {P: [[1.0, 2.0]]})
+    assert got[0][1].tolist() == [[8.0, 8.0], [8.0, 8.0]]        # TF 2.21
+    assert got[1][1].tolist() == [[8.0, 16.0]]

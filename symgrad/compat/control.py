@@ -27,8 +27,8 @@ from ..graph import Node
 from ..ops.deferred import scalar_by_contract, unknown_rank
 from ..tracing import constant, get_default_graph
 from . import cond_updates as _cond_updates
-from .control_checks import recorded as _recorded, structured as _structured, tf_branches, \
-    tf_tensor as _tf_tensor
+from .control_checks import check_shape_invariants, recorded as _recorded, \
+    structured as _structured, tf_branches, tf_tensor as _tf_tensor
 from .state import state_of
 from .variables import GraphKeys
 from .tensor_array import TensorArray, as_loop_vars
@@ -212,6 +212,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     flat, structure = flatten(loop_vars)
     flat = [v if isinstance(v, TensorArray) else _tf_tensor(v) for v in flat]
     single = not isinstance(loop_vars, (list, tuple))
+    check_shape_invariants(structure(flat), shape_invariants)
     tensors, rebuild = as_loop_vars(
         flat, lambda vs: body(structure(vs)) if single else body(*structure(vs)))
     if rebuild is None:

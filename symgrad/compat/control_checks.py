@@ -21,6 +21,7 @@ from ..control.function import flatten
 from ..graph import Node
 from ..tracing import constant
 from .nest import structure_mismatch
+from .tensor_shape import TensorShape, as_shape
 
 
 def tf_tensor(value):
@@ -125,3 +126,40 @@ def tf_outputs(out):
     return rebuild([v if v is None or isinstance(v, Node) or not
                     isinstance(v, (int, float, np.number, np.bool_)) else tf_tensor(v)
                     for v in flat])
+
+
+def check_shape_invariants(loop_vars, invariants):
+    """TF's ValueError where ``tf.while_loop``'s ``shape_invariants`` do not nest as the
+    loop vars do, or an invariant names a size its loop var does not enter with (an
+    invariant may only forget sizes: ``[None, 2]`` for a ``(2, 2)`` var)."""
+    if invariants is None:
+        return
+    for var, inv in _paired(loop_vars, invariants):
+        if inv is None or not isinstance(var, Node) or var.shape is None:
+            continue
+        wanted = as_shape(inv)
+        if wanted.ndims is None:
+            continue
+        sizes = [d if isinstance(d, int) else None for d in var.shape]
+        fits = len(wanted) == len(sizes) and all(
+            w is None or w == s for w, s in zip(wanted.as_list(), sizes))
+        if not fits:
+            raise ValueError(f"The shape invariant specified for {var.name} is not compatible "
+                             "with the initial shape of the loop variable. It enters the loop "
+                             f"with shape {TensorShape(var.shape)}, but the specified shape "
+                             f"invariant is {wanted}.")
+
+
+def _paired(loop_vars, invariants):
+    """(loop var, its invariant) at each leaf of ``loop_vars`` (an invariant is a leaf
+    where its loop var is: a TensorShape is a tuple, but not a structure here)."""
+    if isinstance(loop_vars, dict) or isinstance(loop_vars, (list, tuple)) and \
+            not isinstance(loop_vars, TensorShape):
+        keys = sorted(loop_vars) if isinstance(loop_vars, dict) else range(len(loop_vars))
+        if type(invariants) is TensorShape or not isinstance(invariants, (list, tuple, dict)) \
+                or len(invariants) != len(loop_vars):
+            raise ValueError("The two structures don't have the same nested structure: "
+                             f"shape_invariants {invariants!r} against loop_vars "
+                             f"{outline(loop_vars)}; give one shape per loop variable")
+        return [pair for k in keys for pair in _paired(loop_vars[k], invariants[k])]
+    return [(loop_vars, invariants)]
