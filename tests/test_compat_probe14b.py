@@ -384,3 +384,28 @@ def test_while_loop_shape_invariants_must_fit_the_initial_shapes():
     got = _run([r, r2], {P: [[1.0, 2.0]]})
     assert got[0][1].tolist() == [[8.0, 8.0], [8.0, 8.0]]        # TF 2.21
     assert got[1][1].tolist() == [[8.0, 16.0]]
+
+
+# -- tf.py_function is differentiable (TF's tape) ----------------------------------------
+
+def test_py_function_gradient_through_the_tf_ops_it_calls():
+    # symgrad gave None (it treated py_function as opaque, like py_func)
+    x = tf.Variable([1.0, 2.0], name="x")
+    W = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="W")
+    P = tf.placeholder(tf.float32, [None, 2])
+    y1 = tf.py_function(lambda a: a * a, [x], tf.float32)
+    g1 = tf.gradients(tf.reduce_sum(y1), x)
+    y2 = tf.py_function(lambda a, b: tf.matmul(a, b), [P, W], tf.float32)
+    g2 = tf.gradients(tf.reduce_sum(y2), [P, W])
+    y3 = tf.py_function(lambda a: (tf.sin(a), a * 3.0), [x], [tf.float32, tf.float32])
+    g3 = tf.gradients(tf.reduce_sum(y3[1]) + tf.reduce_sum(y3[0]), x)
+    y6 = tf.py_function(lambda a: tf.reduce_sum(a ** 2) * 0.5, [x], tf.float32)
+    g6 = tf.gradients(y6 * 2.0, x)
+    n = tf.py_func(lambda a: a * a, [x], tf.float32)              # py_func: none, as TF
+    assert tf.gradients(tf.reduce_sum(n), x) == [None]
+    got = _run([g1[0], g2[0], g2[1], g3[0], g6[0]], {P: [[1., 1.], [2., 0.]]})
+    assert got[0].tolist() == [2.0, 4.0]                             # TF 2.21
+    assert got[1].tolist() == [[3.0, 7.0], [3.0, 7.0]]
+    assert got[2].tolist() == [[3.0, 3.0], [1.0, 1.0]]
+    assert np.allclose(got[3], [3.5403, 2.58385], rtol=1e-5)
+    assert got[4].tolist() == [2.0, 4.0]
