@@ -108,16 +108,25 @@ def _seeds(ys, grad_ys, graph):
         if s is None:
             seeds.append(filled(graph, 1, y.shape, y.dtype if y.is_float else float))
             continue
-        s = as_node(s, graph)
-        try:
-            ok = broadcast_shapes(y.shape, s.shape) == y.shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ShapeError(f"grad_ys[{i}] has shape {s.shape}, which does not broadcast to "
-                             f"the shape {y.shape} of ys[{i}] ({y.name!r})")
-        seeds.append(s if s.shape == y.shape else F.broadcast_to(s, shape=y.shape))
+        seeds.append(_seed(as_node(s, graph), y, i))
     return seeds
+
+
+def _seed(s, y, i):
+    """``grad_ys[i]`` with the shape of ``ys[i]``.  Where y's size is known only at run
+    time and the seed's is known now (grad_ys=tf.constant([[1.], [2.]]) for a
+    ``[None, 1]`` prediction), the seed takes y's unknown size, the two compared when
+    values arrive (as TF compares them then)."""
+    try:
+        shape = broadcast_shapes(y.shape, s.shape)
+    except ValueError:
+        shape = None
+    if shape is None or not same_up_to_unknown(shape, y.shape):
+        raise ShapeError(f"grad_ys[{i}] has shape {s.shape}, which does not broadcast to "
+                         f"the shape {y.shape} of ys[{i}] ({y.name!r})")
+    if s.shape != shape:
+        s = F.broadcast_to(s, shape=shape)
+    return s if shape == y.shape else F.reshape(s, shape=tuple(y.shape))
 
 
 def _between(ys, xs):
@@ -229,12 +238,52 @@ def checked_args(ys, xs, stop_gradients):
     return ys, xs, stops, graph
 
 
-def sweep(ys, xs, grad_ys=None, stop_gradients=None):
-    """Validate the arguments and run the sweep inside a ``gradients`` name scope."""
+def sweep(ys, xs, grad_ys=None, stop_gradients=None, name="gradients"):
+    """Validate the arguments and run the sweep inside the name scope ``name`` (TF's:
+    ``gradients``, ``gradients_1``, ... or the ``name`` given)."""
     ys, xs, stops, graph = checked_args(ys, xs, stop_gradients)
-    with graph.name_scope("gradients"):
+    with graph.name_scope(name or "gradients"):
         seeds = _seeds(ys, grad_ys, graph)
-        return backprop(ys, seeds, xs, set(stops))
+        outward = _outward(graph, xs)
+        record = backprop(ys, seeds, xs + [arg for arg, _ in outward], set(stops))
+        if outward:
+            _carry_out(record, graph, xs, outward, stops)
+        return record
+
+
+def _outward(graph, xs):
+    """Inside a cond branch or loop body: [(stand-in, outer tensor)] for the outer
+    tensors the body reads that depend on an outer x (``tf.gradients(y[i], x)`` in a
+    ``map_fn`` over rows, with ``y = f(x)`` made outside: TF's gradient leaves the body
+    through y to reach x)."""
+    captures = getattr(graph, "captures", None)
+    if not captures:
+        return []
+    outer_of = {arg: c for c, arg in captures.items()}
+    outer_xs = {outer_of[x] for x in xs if x in outer_of}
+    if not outer_xs:
+        return []
+    return [(arg, c) for c, arg in list(captures.items())
+            if c.is_float and c not in outer_xs and not outer_xs.isdisjoint(ancestors([c]))]
+
+
+def _carry_out(record, graph, xs, outward, stops):
+    """Add to each captured x's adjoint the path out of the body: the stand-ins'
+    adjoints swept on through the enclosing graph (its ops' rules, built here in the
+    body, which captures what they read)."""
+    record.xs = xs
+    reached = [(c, record.adjoints[arg]) for arg, c in outward if arg in record.adjoints]
+    if not reached:
+        return
+    outer_of = {arg: c for c, arg in graph.captures.items()}
+    targets = [outer_of[x] for x in xs if x in outer_of]
+    outer_stops = {outer_of.get(s, s) for s in stops}
+    out = backprop([c for c, _ in reached], [g for _, g in reached], targets, outer_stops)
+    for x in xs:
+        g = out.adjoints.get(outer_of.get(x))
+        if g is not None and x.is_float:
+            own = record.adjoints.get(x)
+            record.adjoints[x] = g if own is None else _add_n([own, g])
 
 
 def _deferred_where_connected(fn):
@@ -297,7 +346,8 @@ def gradients(ys: Tensors, xs: Tensors, grad_ys: Any = None, name: str = "gradie
         grad_ys: seeds, one per y (None entries mean ones); each must broadcast to its y.
         stop_gradients: tensors treated as constants for this call.
         unconnected_gradients: ``"none"`` or ``"zero"``.
-        name, gate_gradients, aggregation_method, colocate_gradients_with_ops: accepted
+        name: the name scope of the gradient's tensors (``gradients``).
+        gate_gradients, aggregation_method, colocate_gradients_with_ops: accepted
             for compatibility; they do not change values.
     Returns:
         a list with one entry per x: a tensor of x's shape and dtype, or None.
@@ -315,7 +365,7 @@ def gradients(ys: Tensors, xs: Tensors, grad_ys: Any = None, name: str = "gradie
     ['3*a**2 + 16*a', '8*a']
     """
     _check_options(unconnected_gradients, aggregation_method)
-    record = sweep(ys, xs, grad_ys, stop_gradients)
+    record = sweep(ys, xs, grad_ys, stop_gradients, name)
     return GradientList(_result(x, record.adjoints.get(x), unconnected_gradients)
                         for x in record.xs)
 

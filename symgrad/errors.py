@@ -38,6 +38,11 @@ class DtypeError(SymgradError, TypeError):
     """A value of a dtype symgrad does not support (complex, object, string)."""
 
 
+class BranchDtypeError(DtypeError, ValueError):
+    """``cond``'s branches returning different dtypes: a ValueError too, as TF's
+    ``tf.cond`` raises it."""
+
+
 class FeedError(SymgradError, ValueError):
     """A placeholder was not fed, or fed a value of the wrong shape."""
 

@@ -137,6 +137,11 @@ def _tangents_between(between, xs, tangents, stops):
                 if t.shape != node.shape:
                     raise ShapeError(f"internal: the tangent of {node.opdef.name} has shape "
                                      f"{t.shape}, the node {node.shape}")
+                if t.dtype != node.dtype and node.is_float:
+                    # a tangent has its node's dtype: through a cast (or a loop's packed
+                    # float64 result unpacked to float32) it is cast too, as the reverse
+                    # sweep casts a cast's cotangent back
+                    t = F.cast(t, dtype=node.dtype.name)
                 parts.append(t)
         if parts:
             tan[node] = _add_n(parts)

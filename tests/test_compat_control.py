@@ -192,10 +192,13 @@ def test_case_doc_example():
     r = tf.case([(tf.less(x, y), f1), (tf.greater(x, z), f2)],
                 default=lambda: tf.constant(-1.0), exclusive=True)
     (dx,) = tf.gradients(r, x)
-    for (xv, yv, zv), want, grad in (((1.0, 2.0, 0.0), 17.0, 0.0), ((3.0, 2.0, 0.0), 6.0, 2.0),
+    for (xv, yv, zv), want, grad in (((1.0, 2.0, 5.0), 17.0, 0.0), ((3.0, 2.0, 0.0), 6.0, 2.0),
                                      ((3.0, 2.0, 5.0), -1.0, 0.0)):
         got = run([r, dx], {x: xv, y: yv, z: zv})
         assert got[0] == want and got[1] == grad
+    # both predicates true (x=1 < 2 and 1 > 0): TF 2.21 raises (exclusive=True)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        run([r, dx], {x: 1.0, y: 2.0, z: 0.0})
 
 
 def test_tensor_array_rnn_over_an_unknown_batch_matches_numpy_and_finite_differences():

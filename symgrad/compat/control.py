@@ -27,20 +27,13 @@ from ..graph import Node
 from ..ops.deferred import scalar_by_contract, unknown_rank
 from ..tracing import constant, get_default_graph
 from . import cond_updates as _cond_updates
+from .control_checks import check_shape_invariants, recorded as _recorded, \
+    structured as _structured, tf_branches, tf_tensor as _tf_tensor
 from .state import state_of
 from .variables import GraphKeys
 from .tensor_array import TensorArray, as_loop_vars
 
 __all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
-
-
-def _tf_tensor(value):
-    """TF1's conversion of a Python number: float32 for floats, int32 for ints."""
-    if isinstance(value, (Node, np.ndarray, np.generic)) or value is None:
-        return value
-    kind = np.asarray(value).dtype.kind
-    dtype = np.float32 if kind == "f" else np.int32 if kind in "iu" else None
-    return constant(value, dtype=dtype)
 
 
 def _tf_structure(values):
@@ -128,6 +121,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     """``tf.cond``: only the branch taken runs; its gradient flows, the other's gets zeros."""
     true_fn = true_fn if true_fn is not None else fn1
     false_fn = false_fn if false_fn is not None else fn2
+    true_fn, false_fn = tf_branches(true_fn, false_fn)
     if isinstance(pred, (bool, np.bool_)):   # TF1 refuses it (tf.cond(i % 2 == 0, ...)
         # compares the tensor itself: False, and the false branch always, had it run)
         raise TypeError("'pred' must not be a Python bool. tf.cond takes a boolean tensor: "
@@ -169,12 +163,14 @@ def _first_only(traced):
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """``tf.case``: the function of the first pair whose predicate holds, else
     ``default``; as nested ``tf.cond``, so only the function chosen runs.  With
-    ``exclusive=True`` TF also checks that at most one predicate holds; here the first
-    true one is taken either way (the same value whenever TF's check passes)."""
+    ``exclusive=True`` a run where more than one predicate holds raises TF's
+    InvalidArgumentError."""
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else \
         list(pred_fn_pairs)
     if not pairs:
         raise ArgumentError("case(pred_fn_pairs): give at least one (predicate, function) pair")
+    if exclusive and len(pairs) > 1:
+        pairs = _exclusive(pairs)
     if default is None:   # TF: the last pair's function serves as the default
         *pairs, (_, default) = pairs
         if not pairs:
@@ -188,44 +184,73 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     return branch(0)
 
 
+def _exclusive(pairs):
+    """``pairs`` whose predicates, when read, first check that at most one holds (TF's
+    ``case(exclusive=True)``: InvalidArgumentError at run time otherwise, for the value
+    and for its gradient alike, since both read the predicates)."""
+    from ..tracing import cast, reduce_sum, stack
+    from .debugging import Assert
+    from .state import state_of
+    preds = [_tf_tensor(p) for p, _ in pairs]
+    held = cast(stack(preds), np.int32)
+    names = ", ".join(p.name for p in preds)
+    check = Assert(reduce_sum(held) <= 1, [f"Input error: exclusive=True: more than 1 "
+                                           f"conditions ({names}) evaluated as True:", held])
+    with state_of(get_default_graph()).control_dependencies([check]):
+        from ..tracing import identity
+        return [(identity(p), fn) for p, (_, fn) in zip(preds, pairs)]
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
                return_same_structure=False):
     """``tf.while_loop`` with TF1's defaults (a lone loop var comes back unwrapped);
-    TensorArrays among the loop vars travel as their stacked tensors."""
-    cond, body = _pure(cond, "while_loop(cond)"), _pure(body, "while_loop(body)")
+    TensorArrays among the loop vars travel as their stacked tensors.  The result has
+    the structure the body returns (TF packs the loop's values in it: loop vars
+    ``[i, x]`` and a body returning ``(i + 1, x * 2)`` give a tuple)."""
+    cond, body = _pure(cond, "while_loop(cond)"), _recorded(_pure(body, "while_loop(body)"))
     flat, structure = flatten(loop_vars)
     flat = [v if isinstance(v, TensorArray) else _tf_tensor(v) for v in flat]
     single = not isinstance(loop_vars, (list, tuple))
+    check_shape_invariants(structure(flat), shape_invariants)
     tensors, rebuild = as_loop_vars(
         flat, lambda vs: body(structure(vs)) if single else body(*structure(vs)))
     if rebuild is None:
-        return _control.while_loop(cond, body, structure(flat), shape_invariants,
-                                   parallel_iterations, back_prop, swap_memory,
-                                   maximum_iterations, name, return_same_structure)
-
-    def arrays_in(fn, out_too):
-        def call(*args):
-            values = structure(rebuild(flatten(list(args))[0]))
-            out = fn(values) if single else fn(*values)
-            if not out_too:
-                return out
-            done, again = flatten(out)
-            return again([o.stack() if isinstance(o, TensorArray) else o for o in done])
-        return call
-    result = _control.while_loop(arrays_in(cond, False), arrays_in(body, True),
-                                 structure(tensors), shape_invariants,
-                                 parallel_iterations, back_prop, swap_memory,
-                                 maximum_iterations, name, True)
-    out = structure(rebuild(flatten(result)[0]))
-    return out if single or return_same_structure or len(flat) != 1 else out[0]
+        out = _control.while_loop(cond, body, structure(flat), shape_invariants,
+                                  parallel_iterations, back_prop, swap_memory,
+                                  maximum_iterations, name, True)
+    else:
+        def arrays_in(fn, out_too):
+            def call(*args):
+                values = structure(rebuild(flatten(list(args))[0]))
+                out = fn(values) if single else fn(*values)
+                if not out_too:
+                    return out
+                done, again = flatten(out)
+                return again([o.stack() if isinstance(o, TensorArray) else o for o in done])
+            return call
+        result = _control.while_loop(arrays_in(cond, False), arrays_in(body, True),
+                                     structure(tensors), shape_invariants,
+                                     parallel_iterations, back_prop, swap_memory,
+                                     maximum_iterations, name, True)
+        out = structure(rebuild(flatten(result)[0]))
+    if single:
+        return out
+    made = body.made[0] if isinstance(body.made[0], (list, tuple)) else [body.made[0]]
+    out = flatten(made)[1](flatten(out)[0])
+    return out if return_same_structure or len(flat) != 1 else out[0]
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
-           infer_shape=True, name=None):
-    """``tf.map_fn``: fn applied to each row of elems, results stacked."""
-    return _control.map_fn(_pure(fn, "map_fn(fn)"), _tf_structure(elems), dtype,
-                           parallel_iterations, back_prop, swap_memory, infer_shape, name)
+           infer_shape=True, name=None, fn_output_signature=None):
+    """``tf.map_fn``: fn applied to each row of elems, results stacked.  fn must return
+    the structure of ``dtype`` (or ``fn_output_signature``), or of elems when neither
+    is given -- TF's check: a tuple of elems mapped to one tensor needs ``dtype=``."""
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    expected = (signature, "dtype") if signature is not None else (elems, "elems")
+    return _control.map_fn(_structured(_pure(fn, "map_fn(fn)"), "map_fn", *expected, True),
+                           _tf_structure(elems), dtype, parallel_iterations, back_prop,
+                           swap_memory, infer_shape, name)
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
@@ -256,8 +281,9 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     elems = _tf_structure(elems)
     if reverse:
         elems = _flip_rows(elems)
-    out = _control.scan(_pure(fn, "scan(fn)"), elems, init, parallel_iterations, back_prop,
-                        swap_memory, infer_shape, False, name)
+    expected = (elems, "elems") if init is None else (init, "initializer")
+    out = _control.scan(_structured(_pure(fn, "scan(fn)"), "scan", *expected), elems, init,
+                        parallel_iterations, back_prop, swap_memory, infer_shape, False, name)
     return _flip_rows(out) if reverse else out
 
 
@@ -272,16 +298,16 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """``tf.foldl``: ``acc = fn(acc, row)`` over the rows of elems, first to last; the
     last accumulator (the first row starts it without an initializer)."""
-    return _fold(fn, elems, initializer, "foldl", reverse=False)
+    return _fold(fn, elems, initializer, "foldl", False, back_prop, name)
 
 
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
           swap_memory=False, name=None):
     """``tf.foldr``: as foldl, from the last row to the first."""
-    return _fold(fn, elems, initializer, "foldr", reverse=True)
+    return _fold(fn, elems, initializer, "foldr", True, back_prop, name)
 
 
-def _fold(fn, elems, initializer, what, reverse):
+def _fold(fn, elems, initializer, what, reverse, back_prop, name):
     from ..tracing import reverse as flip
     leaves, rebuild = flatten(_tf_structure(elems))
     if reverse:
@@ -291,5 +317,6 @@ def _fold(fn, elems, initializer, what, reverse):
             raise ArgumentError(f"{what}: elems is empty and no initializer is given")
         initializer = rebuild([x[0] for x in leaves])
         leaves = [x[1:] for x in leaves]
-    accs, back = flatten(scan(fn, rebuild(leaves), initializer))
+    accs, back = flatten(scan(fn, rebuild(leaves), initializer, back_prop=back_prop,
+                              name=name))
     return back([a[-1] for a in accs])

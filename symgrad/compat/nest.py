@@ -99,10 +99,57 @@ def map_structures(func, *structures, **kwargs):
 
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
-    """``tf.nest.assert_same_structure``: ValueError unless both nest alike."""
-    if not same_structure(nest1, nest2):
-        raise ValueError("The two structures don't have the same nested structure.\n\n"
-                         f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}")
+    """``tf.nest.assert_same_structure``: ValueError unless both nest alike; with
+    ``check_types`` a TypeError where one holds a list and the other a tuple (TF's)."""
+    problem = structure_mismatch(nest1, nest2, check_types)
+    if problem is not None:
+        kind, detail = problem
+        raise kind("The two structures don't have the same nested structure.\n\n"
+                   f"First structure: {nest1!r}\n\nSecond structure: {nest2!r}\n\n"
+                   f"More specifically: {detail}")
+
+
+def structure_mismatch(a, b, check_types=True):
+    """The first place, depth first, where ``a`` and ``b`` nest differently, as
+    (exception class, what differs), or None: TF's order -- one a sequence and the
+    other not, or lengths or dict keys that differ, are ValueErrors; with
+    ``check_types``, a list against a tuple (or namedtuples of other names or fields)
+    is a TypeError.
+
+    >>> structure_mismatch((1, 2), [3, 4])[0].__name__
+    'TypeError'
+    >>> structure_mismatch((1, 2), (3, (4, 5)))[0].__name__
+    'ValueError'
+    """
+    seq_a, seq_b = is_nested(a), is_nested(b)
+    if seq_a != seq_b:
+        return ValueError, (f"Substructure {a!r} is a sequence, while substructure "
+                            f"{b!r} is not" if seq_a else f"Substructure {b!r} is a "
+                            f"sequence, while substructure {a!r} is not")
+    if not seq_a:
+        return None
+    if check_types and _sequence_type(a) != _sequence_type(b):
+        return TypeError, (f"{a!r} has type {type(a).__name__}, while {b!r} has type "
+                           f"{type(b).__name__}")
+    if isinstance(a, dict) != isinstance(b, dict) or len(a) != len(b) or (
+            isinstance(a, dict) and sorted(a) != sorted(b)):
+        return ValueError, f"{a!r} and {b!r} have different lengths or keys"
+    pairs = [(a[k], b[k]) for k in sorted(a)] if isinstance(a, dict) else zip(a, b)
+    for x, y in pairs:
+        problem = structure_mismatch(x, y, check_types)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _sequence_type(seq):
+    """What TF's type check compares: dict, list, tuple, or a namedtuple's name and
+    fields (two namedtuple classes alike in both count as one type)."""
+    if isinstance(seq, dict):
+        return dict
+    if hasattr(seq, "_fields"):
+        return (type(seq).__name__, tuple(seq._fields))
+    return list if isinstance(seq, list) else tuple
 
 
 def is_nested(seq):

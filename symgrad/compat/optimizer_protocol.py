@@ -24,6 +24,16 @@ HOOKS = ("_apply_dense", "_resource_apply_dense", "_apply_sparse", "_resource_ap
          "_prepare", "_finish", "_create_slots")
 
 
+def gradient_arguments(loss, var_list, gate_gradients):
+    """``compute_gradients``' (loss, var_list), each called first when it is a function
+    (TF's), after TF's check of ``gate_gradients``."""
+    if gate_gradients not in (0, 1, 2):   # GATE_NONE, GATE_OP, GATE_GRAPH
+        raise ValueError("gate_gradients must be one of: Optimizer.GATE_NONE, "
+                         f"Optimizer.GATE_OP, Optimizer.GATE_GRAPH.  Not {gate_gradients}")
+    return (loss() if callable(loss) else loss,
+            var_list() if callable(var_list) else var_list)
+
+
 def user_hooks(optimizer):
     """The TF hooks a class outside symgrad defines on ``optimizer``."""
     found = []

@@ -16,11 +16,11 @@ per element in ``Dataset.map``, per iteration in a ``while_loop`` body.
 - ``Tout`` a dtype gives one tensor; a list gives a list (of one for ``[dtype]``;
   ``[]`` gives an operation, run for its effect).  The results' shapes are unknown
   (``<unknown>``) until ``set_shape``.
-- Gradients: None to every input (TF registers PyFunc as not differentiable; TF
-  differentiates ``py_function`` with a tape, symgrad cannot look into the
-  function), unless ``gradient_override_map({"PyFunc": name})`` names a
-  ``tf.RegisterGradient`` function (TF's numpy-op-with-gradient idiom), or
-  ``tf.custom_gradient`` wraps the call.
+- Gradients: None to every input of ``py_func``/``numpy_function`` (TF registers
+  PyFunc as not differentiable), unless ``gradient_override_map({"PyFunc": name})``
+  names a ``tf.RegisterGradient`` function (TF's numpy-op-with-gradient idiom), or
+  ``tf.custom_gradient`` wraps the call.  ``py_function`` is differentiated through
+  the ``tf.*`` ops its function calls, as TF's tape does (``compat.python_grads``).
 
 Sits in ``compat``; imports ``ops.python``, the tracing layer and ``compat.state``.
 """
@@ -33,6 +33,7 @@ from ..graph import Node
 from ..ops import as_node
 from ..ops.python import python_call
 from . import custom as _custom
+from .python_grads import taped
 from .state import Operation, state_of
 from .tensor import TensorShape, as_tf1, tf_dtype_arg
 from .variables import tf_dtype
@@ -61,8 +62,12 @@ def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803
 def py_function(func, inp, Tout, name=None):  # noqa: N803
     """``tf.py_function``: ``func`` of eager tensors (:class:`EagerValue` here); its
     results are converted to ``Tout``."""
-    return _build(_scratch(func), inp, Tout, name or "EagerPyFunc", "EagerPyFunc",
+    outs = _build(_scratch(func), inp, Tout, name or "EagerPyFunc", "EagerPyFunc",
                   strict=False, wrap=EagerValue)
+    first = outs[0] if isinstance(outs, list) and outs else outs
+    if isinstance(first, Node) and first.attrs["call"].gradient is None:
+        first.attrs["call"].gradient = taped(func)   # (TF's tape over the call)
+    return outs
 
 
 for _fn in (py_func, numpy_function, py_function):

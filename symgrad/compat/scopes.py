@@ -30,6 +30,7 @@ from . import initializers as _init
 from .state import state_of
 from .tensor import tf_dtype_arg
 from .partitioned import partitioned, takes_partition_info
+from .state import check_initializer_outside
 from .variables import GraphKeys, Variable, tf_dtype
 
 AUTO_REUSE = "AUTO_REUSE"
@@ -276,6 +277,7 @@ def _initial_value(full, shape, dtype, initializer, partition_info=None):
         return np.asarray(made.value if isinstance(made, Node) else made, dtype=dt)
     value = initializer
     if isinstance(initializer, Node):   # a tensor: its value now, computed if not a leaf
+        check_initializer_outside(initializer, full)
         value = initializer.value if initializer.value is not None else evaluate(initializer)
     arr = np.asarray(value, dtype=tf_dtype(value, dtype))
     if shape is not None and tuple(shape) != arr.shape:

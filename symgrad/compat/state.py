@@ -229,3 +229,15 @@ def state_of(graph):
     if state is None:
         state = _STATES[graph] = GraphState(graph)
     return state
+
+
+def check_initializer_outside(initializer, name):
+    """TF's ValueError for a variable whose initial value is a tensor made inside a loop
+    body or cond branch (it would be computed once, outside, from values that exist
+    only inside)."""
+    inside = isinstance(initializer, Node) and initializer.graph.outer is not None
+    if inside:
+        raise ValueError(f"Initializer for variable {name}/ is from inside a control-flow "
+                         "construct, such as a loop or conditional. When creating a "
+                         "variable inside a loop or conditional, use a lambda as the "
+                         "initializer.")

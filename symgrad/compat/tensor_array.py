@@ -90,19 +90,42 @@ class TensorArray:
 
     def write(self, index, value, name=None):
         """A new TensorArray with element ``index`` set to ``value``."""
-        value = _t.cast(value, self.dtype) if isinstance(value, Node) and \
-            value.dtype != self.dtype else value
-        if not isinstance(value, Node):
-            value = as_tf1(_t.constant(np.asarray(value, dtype=self.dtype)))
-        if self._element_shape is not None and tuple(value.shape) != self._element_shape:
-            raise ShapeError(f"TensorArray.write: value of shape {value.shape}, but the "
-                             f"elements have shape {self._element_shape}")
-        if self._probe is not None:
-            self._probe.append(tuple(value.shape))
+        value = self._element(value, "write", value_rank=0)
         base = self._stack if self._stack is not None else self._zeros(value.shape)
         if not isinstance(index, Node):
             index = _t.constant(np.int64(index))
         return self._like(write_row(base, index, value))
+
+    def scatter(self, indices, value, name=None):
+        """A new TensorArray with element ``indices[k]`` set to row k of ``value``."""
+        value = self._element(value, "scatter", value_rank=1)
+        if isinstance(indices, (list, tuple)) and any(isinstance(i, Node) for i in indices):
+            indices = _t.stack([_t.cast(i, np.int64) if isinstance(i, Node) else
+                                _t.constant(np.int64(i)) for i in indices])   # ([i] in a loop)
+        elif not isinstance(indices, Node):
+            indices = _t.constant(np.asarray(indices, dtype=np.int64))
+        if len(indices.shape) != 1 or indices.shape[0] != value.shape[0]:
+            raise ShapeError(f"TensorArray.scatter: indices of shape {indices.shape} for a "
+                             f"value of shape {value.shape}; give one index per row")
+        base = self._stack if self._stack is not None else self._zeros(value.shape[1:])
+        for k in range(value.shape[0]):   # (one write per row: TF's scatter)
+            base = write_row(base, indices[k], value[k])
+        return self._like(base)
+
+    def _element(self, value, what, value_rank):
+        """``value`` as a tensor of the array's dtype whose element shape (past its
+        first ``value_rank`` axes) is the array's."""
+        value = _t.cast(value, self.dtype) if isinstance(value, Node) and \
+            value.dtype != self.dtype else value
+        if not isinstance(value, Node):
+            value = as_tf1(_t.constant(np.asarray(value, dtype=self.dtype)))
+        shape = tuple(value.shape[value_rank:])
+        if self._element_shape is not None and shape != self._element_shape:
+            raise ShapeError(f"TensorArray.{what}: value of shape {value.shape}, but the "
+                             f"elements have shape {self._element_shape}")
+        if self._probe is not None:
+            self._probe.append(shape)
+        return value
 
     def read(self, index, name=None):
         """Element ``index``."""

@@ -75,7 +75,9 @@ class Optimizer:
     def compute_gradients(self, loss, var_list=None, gate_gradients=GATE_OP,
                           aggregation_method=None, colocate_gradients_with_ops=False,
                           grad_loss=None):
-        """[(gradient or None, variable)] for ``var_list`` (default: trainable variables)."""
+        """[(gradient or None, variable)] for ``var_list`` (default: trainable variables).
+        ``loss`` and ``var_list`` may be functions returning them (TF's)."""
+        loss, var_list = _protocol.gradient_arguments(loss, var_list, gate_gradients)
         if isinstance(loss, Node) and not loss.is_float:
             raise ValueError(f"Invalid type {loss.dtype.name} for {loss.name}, expected: "
                              "float32, float64")
@@ -83,7 +85,7 @@ class Optimizer:
         if not var_list:
             raise ValueError("No variables to optimize.")
         grads = _rows.gradients(_gradients, loss, var_list, grad_loss, "gradients", False,
-                                None, None, "none", False)
+                                aggregation_method, None, "none", False)
         return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):

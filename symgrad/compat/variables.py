@@ -25,7 +25,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from .redraws import redraw_of, start_value
-from .state import Operation, state_of
+from .state import Operation, check_initializer_outside, state_of
 from .tensor import TF1Tensor, constant, tf_dtype_arg
 from .variable_value import ValueSlot
 
@@ -81,6 +81,7 @@ class Variable(_t.Variable, TF1Tensor):
                 synchronization=None, aggregation=None, shape=None):
         if initial_value is None:
             raise ValueError("tf.Variable: initial_value must be specified")
+        check_initializer_outside(initial_value, name or "Variable")
         if callable(initial_value) and not isinstance(initial_value, Node):
             initial_value = initial_value()
         node = super().__new__(cls, initial_value, name=name,

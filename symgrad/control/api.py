@@ -19,7 +19,8 @@ import inspect
 
 import numpy as np
 
-from ..errors import ArgumentError, DtypeError, ShapeError
+from ..errors import ArgumentError, ArgumentTypeError, BranchDtypeError, DtypeError, \
+    ShapeError
 from ..graph import Dim, Node, is_static, same_up_to_unknown
 from ..ops import apply, as_node, common_graph, literal
 from ..ops.base import filled
@@ -40,7 +41,11 @@ def _graph(values):
         get_default_graph().innermost()
 
 
-def _check_outputs(what, got, want):
+_KEEP_SHAPES = ("symgrad keeps shapes static (shape_invariants with unknown dimensions are "
+                "not supported): keep every shape")
+
+
+def _check_outputs(what, got, want, keep=_KEEP_SHAPES):
     """Outputs ``got`` (a Function's, fixed in place) must match nodes ``want`` in
     number, shape and dtype; a size known only at run time may come from another
     placeholder (``mask * h`` takes the mask's): it is relabelled as ``want``'s, the
@@ -59,11 +64,20 @@ def _check_outputs(what, got, want):
                 got[k] = g = apply("reshape", [g], shape=tuple(w.shape))
         if g.shape != w.shape:
             raise ShapeError(f"{what}: output {k} has shape {g.shape} but {w.shape} is needed "
-                             f"({w.name!r}); symgrad keeps shapes static (shape_invariants with "
-                             "unknown dimensions are not supported): keep every shape")
+                             f"({w.name!r}); {keep}")
         if g.dtype != w.dtype:
             raise DtypeError(f"{what}: output {k} has dtype {g.dtype} but {w.dtype} is needed "
                              f"({w.name!r}); cast it with sg.cast(..., {w.dtype.name!r})")
+
+
+def _check_branch_dtypes(true_outputs, false_outputs):
+    """TF's ValueError for branches of one structure whose dtypes differ."""
+    ts, fs = [o.dtype.name for o in true_outputs], [o.dtype.name for o in false_outputs]
+    if len(ts) == len(fs) and ts != fs:
+        raise BranchDtypeError("Outputs of 'true_fn' and 'false_fn' must have the same "
+                               f"type(s). Received {', '.join(ts)} from 'true_fn' and "
+                               f"{', '.join(fs)} from 'false_fn'. Cast one branch's "
+                               "result (tf.cast) so that both agree")
 
 
 def _typed(fn, like):
@@ -75,6 +89,15 @@ def _typed(fn, like):
                     literal(get_default_graph(), v, like[k].dtype) for k, v in enumerate(flat)]
         return structure(flat)
     return wrapped
+
+
+def _check_callable(*named, what, hint):
+    """A TypeError naming the first of ``named`` [(argument, value)] that is not
+    callable (TF's: "'true_fn' must be callable.")."""
+    for argument, value in named:
+        if not callable(value):
+            raise ArgumentTypeError(f"{what}: '{argument}' must be callable ({hint}), got "
+                                    f"{type(value).__name__} {value!r:.60}")
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
@@ -91,13 +114,16 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     ...     float(y.numpy()), float(sg.gradients(y, x)[0].numpy())
     (2.0, -1.0)
     """
-    if not callable(true_fn) or not callable(false_fn):
-        raise ArgumentError("cond(pred, true_fn, false_fn): both branches must be callables "
-                            "taking no arguments, e.g. lambda: x * 2")
+    _check_callable(("true_fn", true_fn), ("false_fn", false_fn), what="cond(pred, true_fn, "
+                    "false_fn)", hint="a function taking no arguments, e.g. lambda: x * 2")
     if isinstance(pred, (bool, np.bool_)):
         return true_fn() if pred else false_fn()
     if isinstance(pred, Node) and pred.shape is None and pred.dtype.kind == "b":
         return _recorded_cond(pred, true_fn, false_fn, name)
+    if isinstance(pred, Node) and pred.dtype.kind == "b" and pred.shape != ():
+        raise ShapeError(f"cond(pred): needs a scalar boolean tensor, got one of shape "
+                         f"{pred.shape} ({pred.name!r}); reduce it first (sg.reduce_all, "
+                         "sg.reduce_any), or choose per element with sg.where")
     if not isinstance(pred, Node) or pred.dtype.kind != "b" or pred.shape != ():
         raise DtypeError(f"cond(pred): needs a scalar boolean tensor, got {pred!r}; "
                          "compare first, e.g. sg.cond(x > 0, f, g) (sg.where chooses per element)")
@@ -109,7 +135,10 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if any(o.shape is None for o in f.outputs):
         return _recorded_cond(pred, true_fn, false_fn, name, t)
     check_made_inside("cond's branch", [t, f])
-    _check_outputs("cond's false_fn", f.outputs, t.outputs)
+    _check_branch_dtypes(t.outputs, f.outputs)
+    _check_outputs("cond's false_fn", f.outputs, t.outputs, "symgrad keeps shapes static, "
+                   "so both branches must return tensors of one shape (TF would give the "
+                   "result an unknown size)")
     caps = captured([t, f])
     t, f = bind_captures(t, caps), bind_captures(f, caps)
     node = apply("cond", [pred] + caps, branches=(t, f), layout=layout(t.outputs),
@@ -174,8 +203,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     Gradients run backwards over the stored iterates; tensors the body captures get
     the sum over iterations; integer loop vars carry none.
     """
-    if not callable(cond) or not callable(body):
-        raise ArgumentError("while_loop(cond, body, loop_vars): cond and body must be callables")
+    _check_callable(("cond", cond), ("body", body), what="while_loop(cond, body, loop_vars)",
+                    hint="a function of the loop vars, e.g. lambda i, x: i < 10")
     flat, structure = flatten(loop_vars)
     graph = _graph(flat)
     inits = [as_node(v, graph) for v in flat]
@@ -343,6 +372,9 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
         new, _ = flatten(fn(acc_structure(accs), structure([_read(e, i) for e in nodes])))
         new = [v if isinstance(v, Node) else literal(i.graph, np.asarray(v, a.dtype))
                for v, a in zip(new, accs)]
+        _check_outputs("scan's fn", new, accs, "fn must return the shape of the accumulator "
+                       "(the initializer, or elems' first row without one), as TF's scan "
+                       "requires (TF: Inconsistent shapes)")
         return [i + 1] + new + [write_row(s, i, v) for s, v in zip(stacks, new)]
     count = _count(nodes, n)
     result = while_loop(lambda i, *state: i < count, body,

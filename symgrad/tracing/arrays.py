@@ -62,6 +62,11 @@ def known_now(value):
 def static_value(value, what):
     """A value known when tracing: numbers, lists, arrays, or a constant leaf's value."""
     if isinstance(value, Node):
+        sizes = None if known_now(value) or value.dtype.kind not in "iu" else sizes_of(value)
+        if sizes is not None and all(isinstance(v, int) for v in sizes):
+            # integers computed from constants and known shapes (ids.dense_shape[0],
+            # tf.shape(x)[0] + 1): the numbers they are
+            return np.asarray(sizes, dtype=value.dtype).reshape(value.shape)
         if not known_now(value):
             raise ShapeError(f"{what} must be known when the graph is built (a Python list, "
                              f"numpy array or constant), not the computed tensor "
