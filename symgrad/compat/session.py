@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from ..errors import FeedError, ShapeError
+from ..errors import FeedError, MatrixError, ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
@@ -385,6 +385,10 @@ class Session:
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        except MatrixError as exc:   # a singular matrix inverted: TF's error class
+            if isinstance(exc, errors.OpError):
+                raise
+            raise errors.MatrixRunError(None, None, str(exc)) from None
         self._memo.update((n, v) for n, v in values.items()
                           if n.inputs and n not in feeds and not isinstance(n, Variable))
         prints = state_of(self.graph).prints

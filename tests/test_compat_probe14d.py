@@ -1,0 +1,86 @@
+"""What the fourteenth differential probe (d) found in TF1 programs written as
+scientists, quants and engineers wrote them -- Black-Scholes greeks and Monte Carlo
+pricing, linear algebra and Gaussian likelihoods, maximum likelihood with Newton's
+method, Kalman filters, N-body forces, finite-difference stencils, optimal control
+through a simulated trajectory -- in float64 as often as float32, against real
+TensorFlow 2.21 (compat.v1, v2 behaviour disabled).  The numbers are TF 2.21's."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def test_hessians_of_a_price_built_on_placeholders_without_shape():
+    # the Black-Scholes notebooks: S, K, sigma, r, T = tf.placeholder(tf.float64) (no
+    # shape), greeks by tf.gradients and gamma by tf.hessians; symgrad refused the
+    # Hessian (ys of unknown rank) -- TF sizes it from the values fed
+    with tf.Graph().as_default():
+        S, K, sigma, r, T = [tf.placeholder(tf.float64) for _ in range(5)]
+        Phi = tf.distributions.Normal(tf.cast(0., tf.float64), tf.cast(1., tf.float64)).cdf
+        d1 = (tf.log(S / K) + (r + sigma ** 2 / 2) * T) / (sigma * tf.sqrt(T))
+        d2 = d1 - sigma * tf.sqrt(T)
+        npv = S * Phi(d1) - K * tf.exp(-r * T) * Phi(d2)
+        gamma, volga = tf.hessians(npv, [S, sigma])
+        with tf.Session() as sess:
+            out = sess.run([npv, gamma, volga], {S: 100., K: 110., sigma: 0.2, r: 0.03, T: 1.5})
+            np.testing.assert_allclose(out, [7.62835611, 0.01623086, 6.61859666], rtol=1e-7)
+            assert np.shape(out[1]) == ()
+            h = sess.run([gamma, volga], {S: [90., 100., 110.], K: 100., sigma: [0.1, 0.2, 0.3],
+                                          r: 0.01, T: 1.0})
+    np.testing.assert_allclose(h[0], np.diag([2.94690638e-02, 1.97239665e-02, 1.06631267e-02]),
+                               rtol=1e-7)
+    np.testing.assert_allclose(h[1], np.diag([2.16467620e+02, -1.47929749e+00, 1.29959026e+01]),
+                               rtol=1e-7)
+
+
+def test_cholesky_of_a_matrix_that_is_not_positive_definite_is_nan_as_tf():
+    # TF 2.21's kernel puts NaN in the lower triangle of each such matrix of a batch
+    # (zeros above) and factors the others; symgrad raised numpy's LinAlgError, dressed
+    # as "inputs of shapes (3, 3, 3) do not fit together"
+    B = np.array([[[4., 2., 0.], [2., 5., 1.], [0., 1., -3.]],
+                  [[4., 1., 0.], [1., 3., 0.], [0., 0., 2.]],
+                  [[-1., 0, 0], [0, 2, 0], [0, 0, 2]]])
+    nan = np.nan
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float64, [None, 3, 3])
+        ones = tf.ones([3, 3, 1], tf.float64)
+        chol = tf.cholesky(a)
+        with tf.Session() as sess:
+            L, logdet, x, g = sess.run([chol, tf.linalg.logdet(a), tf.cholesky_solve(chol, ones),
+                                        tf.gradients(tf.reduce_sum(chol), a)[0]], {a: B})
+    failed = [[nan, 0., 0.], [nan, nan, 0.], [nan, nan, nan]]
+    np.testing.assert_allclose(L, [failed, [[2., 0., 0.], [0.5, 1.6583124, 0.],
+                                            [0., 0., 1.41421356]], failed], rtol=1e-7)
+    np.testing.assert_allclose(logdet, [nan, 3.09104245, nan], rtol=1e-8)
+    np.testing.assert_allclose(x[1, :, 0], [0.18181818, 0.27272727, 0.5], rtol=1e-7)
+    assert np.isnan(x[0]).all() and np.isnan(x[2]).all()
+    np.testing.assert_allclose(g[1], [[0.20634446, 0.17462216, 0.17462216],
+                                      [0.17462216, 0.30151134, 0.30151134],
+                                      [0.17462216, 0.30151134, 0.35355339]], rtol=1e-7)
+    assert np.isnan(g[0]).all() and np.isnan(g[2]).all()
+
+
+def test_fast_least_squares_of_a_singular_system_is_nan_as_tf():
+    # matrix_solve_ls (fast: through Cholesky) of a rank-deficient matrix
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float64, [2, 2])
+        b = tf.constant([[1.], [1.]], tf.float64)
+        with tf.Session() as sess:
+            x = sess.run(tf.matrix_solve_ls(a, b), {a: [[1., 2.], [2., 4.]]})
+            logdet = sess.run(tf.linalg.logdet(a), {a: [[1., 2.], [2., 1.]]})
+    assert x.shape == (2, 1) and np.isnan(x).all() and np.isnan(logdet)
+
+
+def test_inverting_a_singular_matrix_is_tfs_invalid_argument_error():
+    # TF: InvalidArgumentError "Input is not invertible." (matrix_inverse, matrix_solve
+    # and the gradient through them); symgrad raised numpy's LinAlgError
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float64, [2, 2])
+        b = tf.constant([[1.], [1.]], tf.float64)
+        singular = {a: [[1., 2.], [2., 4.]]}
+        with tf.Session() as sess:
+            for t in (tf.matrix_inverse(a), tf.matrix_solve(a, b),
+                      tf.gradients(tf.reduce_sum(tf.matrix_inverse(a)), a)[0]):
+                with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
+                    sess.run(t, singular)
+            assert sess.run(tf.matrix_determinant(a), singular) == 0.0
