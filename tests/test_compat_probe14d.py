@@ -84,3 +84,55 @@ def test_inverting_a_singular_matrix_is_tfs_invalid_argument_error():
                 with pytest.raises(tf.errors.InvalidArgumentError, match="not invertible"):
                     sess.run(t, singular)
             assert sess.run(tf.matrix_determinant(a), singular) == 0.0
+
+
+def test_an_infinite_gradient_is_selected_away_by_maximum_where_and_clip():
+    # sqrt(max(v, 0)) -- the full-truncation Euler scheme of Heston's variance: TF's
+    # maximum/select/clip gradients select g, so the inf of sqrt at 0 gives 0 where
+    # the branch is not taken; symgrad multiplied g by a 0/1 mask (inf * 0 = NaN)
+    with tf.Graph().as_default():
+        v = tf.constant([-1.0, 0.0, 4.0], tf.float64)
+        ys = [tf.sqrt(tf.maximum(v, 0.)), tf.sqrt(tf.where(v > 0, v, tf.zeros_like(v))),
+              tf.sqrt(tf.clip_by_value(v, 0., 10.))]
+        with tf.Session() as sess:
+            g = sess.run([tf.gradients(y, v)[0] for y in ys])
+    np.testing.assert_array_equal(g, [[0., np.inf, 0.25], [0., 0., 0.25], [0., np.inf, 0.25]])
+
+
+def _heston(step_fn):
+    rs = np.random.RandomState(3)
+    z = tf.constant(rs.randn(50, 2, 8))
+    kappa = tf.Variable(2.0, dtype=tf.float64)
+    theta = tf.Variable(0.04, dtype=tf.float64)
+    xi = tf.Variable(0.3, dtype=tf.float64)
+    rho, dt = tf.constant(-0.7, tf.float64), 1.0 / 50
+
+    def step(state, zt):
+        s, v = state
+        vp = tf.maximum(v, 0.)
+        z2 = rho * zt[0] + tf.sqrt(1 - rho ** 2) * zt[1]
+        s_new = s * tf.exp(-0.5 * vp * dt + tf.sqrt(vp * dt) * zt[0])
+        return s_new, v + kappa * (theta - vp) * dt + xi * tf.sqrt(vp * dt) * z2
+    s0 = tf.fill([8], tf.constant(100., tf.float64))
+    v0 = tf.fill([8], tf.constant(0.04, tf.float64))
+    price = tf.reduce_mean(tf.maximum(step_fn(step, z, s0, v0) - 100., 0.))
+    return price, tf.gradients(price, [kappa, theta, xi])
+
+
+@pytest.mark.parametrize("loop", ["scan", "while_loop"])
+def test_heston_monte_carlo_greeks_through_a_scan_and_a_while_loop(loop):
+    # the variance hits 0 on some paths: the greeks were NaN
+    def by_scan(step, z, s0, v0):
+        return tf.scan(step, z, initializer=(s0, v0))[0][-1]
+
+    def by_while(step, z, s0, v0):
+        def body(i, s, v):
+            return (i + 1,) + step((s, v), z[i])
+        return tf.while_loop(lambda i, s, v: i < 50, body, [tf.constant(0), s0, v0])[1]
+    with tf.Graph().as_default():
+        price, greeks = _heston(by_scan if loop == "scan" else by_while)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            p, g = sess.run([price, greeks])
+    np.testing.assert_allclose(p, 15.77657636, rtol=1e-8)
+    np.testing.assert_allclose(g, [1.10396169e-01, 1.30848898e+02, -2.03388344e+00], rtol=1e-7)
