@@ -136,3 +136,27 @@ def test_heston_monte_carlo_greeks_through_a_scan_and_a_while_loop(loop):
             p, g = sess.run([price, greeks])
     np.testing.assert_allclose(p, 15.77657636, rtol=1e-8)
     np.testing.assert_allclose(g, [1.10396169e-01, 1.30848898e+02, -2.03388344e+00], rtol=1e-7)
+
+
+def test_matrix_set_diag_of_pairwise_distances_of_a_fed_number_of_particles():
+    # N-body: r2 = |x_i - x_j|^2 of pos = placeholder([None, 3]); the self-interaction
+    # removed with tf.matrix_set_diag(r2, inf * ones([n])); symgrad refused matrices
+    # whose size is known at run time
+    pos0 = np.random.RandomState(7).rand(6, 3) * 3
+    with tf.Graph().as_default():
+        pos = tf.placeholder(tf.float64, [None, 3])
+        n = tf.shape(pos)[0]
+        diff = tf.expand_dims(pos, 1) - tf.expand_dims(pos, 0)
+        r2 = tf.matrix_set_diag(tf.reduce_sum(diff ** 2, axis=-1), tf.ones([n], tf.float64) * np.inf)
+        coul = tf.reduce_sum(1.0 / tf.sqrt(r2), axis=1, keepdims=True)
+        force = tf.gradients(tf.reduce_sum(coul), pos)[0]
+        with tf.Session() as sess:
+            c, f = sess.run([coul, force], {pos: pos0})
+    np.testing.assert_allclose(c[:, 0], [2.22155509, 2.31098593, 4.59390985, 2.60534533,
+                                         4.48005108, 2.51096948], rtol=1e-8)
+    np.testing.assert_allclose(f, [[1.43737092, -0.69113988, 0.38401182],
+                                   [-1.01223847, -1.59072321, 0.38592091],
+                                   [-13.95794306, 0.29064726, 3.16232432],
+                                   [0.20692635, 0.01740954, -1.71181959],
+                                   [15.34265158, 1.70038414, -1.88368216],
+                                   [-2.01676733, 0.27342215, -0.33675531]], rtol=1e-7, atol=1e-8)
