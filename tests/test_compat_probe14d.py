@@ -160,3 +160,112 @@ def test_matrix_set_diag_of_pairwise_distances_of_a_fed_number_of_particles():
                                    [0.20692635, 0.01740954, -1.71181959],
                                    [15.34265158, 1.70038414, -1.88368216],
                                    [-2.01676733, 0.27342215, -0.33675531]], rtol=1e-7, atol=1e-8)
+
+
+def test_normal_tails_quantile_and_mode_as_tfs_special_math():
+    # censored (Tobit) likelihoods and value-at-risk: Normal.log_cdf, survival_function,
+    # log_survival_function, quantile and mode were missing, and cdf was 0.5(1 + erf),
+    # which rounds the lower tail to 0 (TF: ndtr's erfc branch, log_ndtr's series)
+    with tf.Graph().as_default():
+        x = tf.constant([-40., -25., -15., -5., -0.3, 0., 0.5, 3., 6., 9., 30.], tf.float64)
+        mu, sd = tf.Variable(0.5, dtype=tf.float64), tf.Variable(1.5, dtype=tf.float64)
+        d = tf.distributions.Normal(mu, sd)
+        y = tf.placeholder(tf.float64, [None])
+        cens = tf.placeholder(tf.bool, [None])
+        tobit = tf.reduce_sum(tf.where(cens, d.log_cdf(y), d.log_prob(y)))
+        q = d.quantile(tf.constant([1e-10, 0.01, 0.5, 0.99], tf.float64))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            cdf, lcdf, sf, lsf, gl, quant, mode = sess.run([
+                d.cdf(x), d.log_cdf(x), d.survival_function(x), d.log_survival_function(x),
+                tf.gradients(tf.reduce_sum(d.log_cdf(x)), [mu, sd]), q, d.mode()])
+            t = sess.run([tobit] + tf.gradients(tobit, [mu, sd]),
+                         {y: [-30., 0.2, 1.0, -8.], cens: [True, False, False, True]})
+    np.testing.assert_allclose(cdf, [7.38948101e-161, 4.10599620e-065, 2.48996712e-025,
+                                     1.22866390e-004, 2.96901429e-001, 3.69441340e-001, 0.5,
+                                     9.52209648e-001, 9.99877134e-001, 9.99999993e-001, 1.0],
+                               rtol=1e-8)
+    np.testing.assert_allclose(lcdf, [-3.68716142e+02, -1.48255583e+02, -5.66523578e+01,
+                                      -9.00441305e+00, -1.21435509e+00, -9.95763306e-01,
+                                      -6.93147181e-01, -4.89700502e-02, -1.22873939e-04,
+                                      -7.28011010e-09, -2.08130783e-86], rtol=1e-8)
+    np.testing.assert_allclose(sf[-3:], [1.22866390e-004, 7.28011007e-09, 2.08130783e-86],
+                               rtol=1e-8)
+    np.testing.assert_allclose(lsf, [-7.38948101e-161, -4.10599620e-065, -2.48996712e-025,
+                                     -1.22873939e-004, -3.52258182e-001, -4.61149091e-001,
+                                     -6.93147181e-001, -3.04093150e+000, -9.00441305e+000,
+                                     -1.87381199e+001, -1.97289322e+002], rtol=1e-8)
+    np.testing.assert_allclose(gl, [-41.01500167, 761.91277925], rtol=1e-9)
+    np.testing.assert_allclose(quant, [-9.04201135, -2.98952181, 0.5, 3.98952181], rtol=1e-8)
+    assert mode == 0.5
+    np.testing.assert_allclose(t, [-232.11830928, -17.38833029, 297.09837332], rtol=1e-9)
+
+
+def test_the_cdf_methods_and_modes_of_the_other_distributions():
+    # TF's Distribution: log_cdf = log(cdf), survival_function = 1 - cdf; Laplace's
+    # own log_cdf (log_cdf_laplace); Exponential's log_survival_function; modes with
+    # NaN where TF calls them undefined (allow_nan_stats)
+    with tf.Graph().as_default():
+        x = tf.constant([-40., -25., -15., -5., -0.3, 0., 0.5, 3., 6., 9., 30.], tf.float64)
+        mu, sd = tf.Variable(0.5, dtype=tf.float64), tf.Variable(1.5, dtype=tf.float64)
+        lap = tf.distributions.Laplace(mu, sd)
+        uni = tf.distributions.Uniform(low=tf.constant(0.3 - 1, tf.float64),
+                                       high=tf.constant(1.2 + 3, tf.float64))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run([
+                lap.log_cdf(x), lap.log_survival_function(x),
+                tf.gradients(tf.reduce_sum(lap.log_cdf(x)), [mu, sd]),
+                uni.log_cdf(tf.constant([0.2, 3.0], tf.float64)),
+                uni.survival_function(tf.constant([0.2, 3.0], tf.float64)),
+                tf.distributions.Exponential(sd).log_survival_function(tf.abs(x)),
+                tf.distributions.Exponential(sd).mode(),
+                tf.distributions.Gamma(tf.constant([0.5, 2.0], tf.float64), sd).mode(),
+                tf.distributions.Beta(tf.constant([0.5, 2.0, 3.0], tf.float64),
+                                      tf.constant([2.0, 2.0, 1.0], tf.float64)).mode(),
+                tf.distributions.StudentT(3.0, 0.25, 2.0).mode()])
+            with pytest.raises(NotImplementedError, match="mode"):
+                uni.mode()
+    np.testing.assert_allclose(out[0], [-2.76931472e+01, -1.76931472e+01, -1.10264805e+01,
+                                        -4.35981385e+00, -1.22648051e+00, -1.02648051e+00,
+                                        -6.93147181e-01, -9.91993143e-02, -1.28631432e-02,
+                                        -1.73118631e-03, -1.43828580e-09], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(out[1], [-9.39764408e-13, -2.06996888e-08, -1.62653679e-05,
+                                        -1.28631432e-02, -3.47181733e-01, -4.43580854e-01,
+                                        -6.93147181e-01, -2.35981385e+00, -4.35981385e+00,
+                                        -6.35981385e+00, -2.03598138e+01], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(out[2], [-4.0793102, 39.09037863], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(out[3], [-1.69459572, -0.28090239], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(out[4], [0.81632653, 0.24489796], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(out[5], [-60., -37.5, -22.5, -7.5, -0.45, 0., -0.75, -4.5, -9.,
+                                        -13.5, -45.])
+    assert np.isnan(out[6])
+    np.testing.assert_allclose(out[7], [np.nan, 0.66666667], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(out[8], [np.nan, 0.5, np.nan])
+    assert out[9] == 0.25
+
+
+def test_float64_distributions_refuse_float32_parameters_and_keep_float64_values():
+    # TF: a Python number next to a float64 parameter is float32, and the constructor
+    # refuses the pair (ValueError); symgrad cast 4.2 through float32 (4.19999981).
+    # A number given to a method is made in the distribution's dtype (0.1 stays 0.1)
+    c = lambda v: tf.constant(v, tf.float64)  # noqa: E731
+    with tf.Graph().as_default():
+        for make in (lambda: tf.distributions.Uniform(low=c(-0.7), high=4.2),
+                     lambda: tf.distributions.Normal(c(-0.7), 1.1),
+                     lambda: tf.distributions.Normal(0.1, c(1.1)),
+                     lambda: tf.distributions.Laplace(c(-0.7), 1.1),
+                     lambda: tf.distributions.Gamma(c(2.0), 1.1),
+                     lambda: tf.distributions.Beta(c(2.0), 1.1),
+                     lambda: tf.distributions.StudentT(c(3.0), 0.1, 1.1)):
+            with pytest.raises(ValueError, match="same type"):
+                make()
+        ds = [tf.distributions.Uniform(low=c(-0.7), high=c(4.2)),
+              tf.distributions.Gamma(c(2.0), c(1.1)), tf.distributions.Beta(c(2.0), c(1.1)),
+              tf.distributions.StudentT(c(3.0), c(0.1), c(1.1)),
+              tf.distributions.Exponential(c(1.3))]
+        with tf.Session() as sess:
+            out = sess.run([d.log_prob(0.1) for d in ds] + [ds[0].cdf(0.1)])
+    np.testing.assert_allclose(out, [-1.589235205116581, -2.2219647333853954,
+                                     -1.475873620026126, -1.0961990294278345,
+                                     0.13236426446749106, 0.16326530612244897], rtol=1e-14)
