@@ -269,3 +269,27 @@ def test_float64_distributions_refuse_float32_parameters_and_keep_float64_values
     np.testing.assert_allclose(out, [-1.589235205116581, -2.2219647333853954,
                                      -1.475873620026126, -1.0961990294278345,
                                      0.13236426446749106, 0.16326530612244897], rtol=1e-14)
+
+
+def test_matrix_norms_over_two_axes_are_tfs():
+    # tf.norm(a, ord=1, axis=[1, 2]) is the largest column sum of |a| (ord=inf: row
+    # sum): symgrad summed every |a_ij| (and took max |a_ij| for inf), and ord=2 over
+    # two axes -- the spectral norm -- was the Frobenius norm, silently
+    a0 = np.random.RandomState(11).randn(2, 3, 4)
+    with tf.Graph().as_default():
+        a = tf.Variable(a0)
+        n1 = tf.norm(a, ord=1, axis=[1, 2])
+        ninf = tf.norm(a, ord=np.inf, axis=[1, 2])
+        g1 = tf.gradients(n1[0], a)[0]
+        normalized, n = tf.linalg.normalize(a, ord=1, axis=[1, 2])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run([n1, ninf, g1, n])
+        with pytest.raises(ValueError, match="spectral"):
+            tf.norm(a, ord=2, axis=[1, 2])
+        with pytest.raises(ValueError, match="vector norm"):
+            tf.norm(a, ord="fro")
+    np.testing.assert_allclose(out[0], [3.44445472, 3.35199352], rtol=1e-8)
+    np.testing.assert_allclose(out[1], [5.17341143, 3.68003019], rtol=1e-8)
+    np.testing.assert_array_equal(out[2][0, :2], [[0., 0., 0., -1.], [0., 0., 0., 1.]])
+    np.testing.assert_allclose(out[3][:, 0, 0], [3.44445472, 3.35199352], rtol=1e-8)
