@@ -39,11 +39,13 @@ for _module in (_nn_more, _nn_volumes):
         setattr(nn, _name, tf1_results(getattr(_module, _name)))
 
 from . import linalg_more as _linalg_more  # noqa: E402
+from . import matrix_exp as _matrix_exp  # noqa: E402
 from .v1_ops import linalg  # noqa: E402
 from ..tracing import global_norm as _global_norm, tensordot as _tensordot  # noqa: E402
 
 for _name in _linalg_more.__all__:
     setattr(linalg, _name, tf1_results(getattr(_linalg_more, _name)))
+linalg.expm = tf1_results(_matrix_exp.expm)
 linalg.global_norm = tf1_results(_global_norm)
 linalg.tensordot = tf1_results(_tensordot)
 linalg.l2_normalize = nn.l2_normalize
