@@ -344,3 +344,42 @@ def test_expm_of_a_fed_batch_and_a_rate_matrix():
     np.testing.assert_allclose(eb[0], np.eye(2) * 2.00855369e+01, rtol=1e-8)
     np.testing.assert_allclose(eb[1], [[0.540302306, 0.841470985], [-0.841470985, 0.540302306]],
                                rtol=1e-8)
+
+
+def test_igamma_igammac_their_gradients_and_the_gamma_cdf_as_tf():
+    # tf.math.igamma / igammac (the Gamma distribution's cdf, chi-square p-values) were
+    # missing, and with them Gamma.cdf, log_cdf and survival_function
+    a = [0.5, 1.0, 2.0, 3.0, 10.0, 50.0, 0.1, 5.0, 2.0, 1.0, 200., 3.0]
+    x = [0.2, 1.0, 5.0, 0.5, 12.0, 45.0, 3.0, 0.0, 40.0, 1e-8, 190., 1e-3]
+    with tf.Graph().as_default():
+        at, xt = tf.constant(a, tf.float64), tf.constant(x, tf.float64)
+        p, q = tf.math.igamma(at, xt), tf.igammac(at, xt)
+        d = tf.distributions.Gamma(tf.constant([2.0, 3.5], tf.float64), tf.constant([1.5, 0.5], tf.float64))
+        xx = tf.constant([[0.5], [4.0]], tf.float64)
+        with tf.Session() as sess:
+            pv, qv, (ga, gx), cdf, lcdf, edge_p, edge_q = sess.run([
+                p, q, tf.gradients(tf.reduce_sum(p), [at, xt]), d.cdf(xx), d.log_cdf(xx),
+                tf.math.igamma(tf.constant([1.0, -1.0, 0.0, 2.0, 2.0], tf.float64),
+                               tf.constant([-1.0, 1.0, 1.0, np.inf, np.nan], tf.float64)),
+                tf.math.igammac(tf.constant([1.0, -1.0, 0.0, 2.0, 2.0], tf.float64),
+                                tf.constant([-1.0, 1.0, 1.0, np.inf, 0.0], tf.float64))])
+    np.testing.assert_allclose(pv, [4.72910743e-01, 6.32120559e-01, 9.59572318e-01, 1.43876780e-02,
+                                    7.57607838e-01, 2.46802034e-01, 9.98434728e-01, 0.0, 1.0,
+                                    9.99999995e-09, 2.43347427e-01, 1.66541717e-10], rtol=1e-8)
+    np.testing.assert_allclose(qv, [5.27089257e-01, 3.67879441e-01, 4.04276820e-02, 9.85612322e-01,
+                                    2.42392162e-01, 7.53197966e-01, 1.56527175e-03, 1.0,
+                                    1.74182524e-16, 9.99999990e-01, 7.56652573e-01, 1.0], rtol=1e-8)
+    np.testing.assert_allclose(ga, [-8.20161406e-01, -4.31729711e-01, -5.58598961e-02,
+                                    -2.85202359e-02, -9.71779720e-02, -4.55432921e-02,
+                                    -1.83867564e-02, 0.0, -5.73248725e-16, -1.88434650e-07,
+                                    -2.23528283e-02, -1.35963583e-09], rtol=1e-7)
+    np.testing.assert_allclose(gx, [1.03288309e+00, 3.67879441e-01, 3.36897350e-02, 7.58163325e-02,
+                                    8.73643799e-02, 4.78692498e-02, 1.94700358e-03, 0.0,
+                                    1.69934170e-16, 9.99999990e-01, 2.29169271e-02, 4.99500250e-07],
+                               rtol=1e-7)
+    np.testing.assert_allclose(cdf, [[1.73358533e-01, 5.53518610e-04], [9.82648735e-01, 2.20222592e-01]],
+                               rtol=1e-8)
+    np.testing.assert_allclose(lcdf, [[-1.75239339, -7.49921518], [-0.01750356, -1.51311646]], atol=1e-8,
+                               rtol=1e-8)
+    np.testing.assert_array_equal(edge_p, [np.nan, np.nan, np.nan, 1.0, np.nan])
+    np.testing.assert_array_equal(edge_q, [np.nan, np.nan, np.nan, 0.0, 1.0])

@@ -5,7 +5,8 @@ to the parameters).
 The ``(a - 1) log x`` terms are ``xlogy``'s, as TF's: at a = 1 they and their
 derivative in a are 0 whatever x is.  Each has ``log_prob``, ``prob``, ``mean``, ``variance``, ``stddev``, ``entropy`` and
 ``sample`` (drawn at each ``Session.run``; seeds make it reproducible, TF's streams are
-not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential), and on it
+not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential) and Gamma's
+(``igamma``), and on it
 ``log_cdf``, ``survival_function``, ``log_survival_function`` and ``mode`` as TF's
 (``distribution_tails``).  Parameters must share a dtype (a Python number is float32:
 TF's ValueError next to float64 ones); a number given to a method is made in the
@@ -177,6 +178,10 @@ class Gamma(_Distribution):
 
     def mean(self, name="mean"):
         return self.concentration / self.rate
+
+    def cdf(self, value, name="cdf"):
+        from .incomplete_gamma import igamma   # (TF: igamma(concentration, rate * x))
+        return igamma(self.concentration, self.rate * _value(value, self.concentration))
 
     def mode(self, name="mode"):
         # (TF: NaN where concentration <= 1, allow_nan_stats; an Exponential's is NaN)

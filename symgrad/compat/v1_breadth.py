@@ -30,6 +30,13 @@ math.zero_fraction = tf1_results(_zero_fraction)
 math.segment_mean = tf1_results(_segment_mean)
 math.unsorted_segment_mean = tf1_results(_unsorted_segment_mean)
 
+from . import incomplete_gamma as _incomplete_gamma  # noqa: E402
+
+for _name in _incomplete_gamma.__all__:   # tf.igamma and tf.math.igamma
+    globals()[_name] = tf1_results(getattr(_incomplete_gamma, _name))
+    setattr(math, _name, globals()[_name])
+__all__ += list(_incomplete_gamma.__all__)
+
 from . import nn_more as _nn_more  # noqa: E402
 from . import nn_volumes as _nn_volumes  # noqa: E402
 from .v1_ops import nn  # noqa: E402
