@@ -383,3 +383,39 @@ def test_igamma_igammac_their_gradients_and_the_gamma_cdf_as_tf():
                                rtol=1e-8)
     np.testing.assert_array_equal(edge_p, [np.nan, np.nan, np.nan, 1.0, np.nan])
     np.testing.assert_array_equal(edge_q, [np.nan, np.nan, np.nan, 0.0, 1.0])
+
+
+def test_betainc_and_the_beta_and_student_t_cdfs_as_tf():
+    # tf.math.betainc was missing, and with it Beta.cdf and StudentT.cdf (t-tests, the
+    # t copulas of quants); TF's gradient reaches x only
+    c = lambda v: tf.constant(v, tf.float64)  # noqa: E731
+    with tf.Graph().as_default():
+        a = c([2.0, 0.5, 5.0, 1.0, 30.0, 0.1, 3.0, 2.0, 2.0, 1.5])
+        b = c([3.0, 0.5, 1.5, 1.0, 40.0, 0.2, 3.0, 2.0, 2.0, 200.])
+        x = c([0.4, 0.5, 0.9, 0.3, 0.45, 0.01, 0.0, 1.0, 0.999, 0.01])
+        i = tf.math.betainc(a, b, x)
+        gx = tf.gradients(tf.reduce_sum(i), x)[0]
+        assert tf.gradients(tf.reduce_sum(i), [a, b]) == [None, None]
+        with pytest.raises(ValueError, match="one shape"):
+            tf.math.betainc(c(2.0), c([1., 2., 3.]), c([[0.1], [0.7]]))
+        beta = tf.distributions.Beta(c([2.0, 0.7]), c([1.1, 3.0]))
+        t = tf.distributions.StudentT(c(3.0), c(0.3), c(1.2))
+        xt = c([-30., -1.0, 0.3, 0.5, 2.0, 50.])
+        xb = tf.Variable([0.2, 0.9], dtype=tf.float64)
+        gb = tf.gradients(tf.reduce_sum(tf.distributions.Beta(c(2.0), c(1.1)).cdf(xb)), xb)[0]
+        with tf.Session() as sess:
+            sess.run(xb.initializer)
+            out = sess.run([i, gx, beta.cdf(c([0.2, 0.9])), t.cdf(xt), t.survival_function(xt), gb,
+                            tf.math.betainc(c([-1., 1., 1., 1., 0.0]), c([1., 1., 1., 1., 1.]),
+                                            c([0.5, -0.1, 1.1, np.nan, 0.5]))])
+    np.testing.assert_allclose(out[0], [0.5248, 0.5, 0.77617213, 0.3, 0.64474801, 0.43249697, 0.,
+                                        1., 0.999997, 0.74123885], rtol=1e-8)
+    np.testing.assert_allclose(out[1], [1.728, 6.36619772e-01, 2.80823412e+00, 1.0, 6.23004077e+00,
+                                        4.35670029e+00, 0., 0., 5.994e-03, 4.32729722e+01], rtol=1e-8)
+    np.testing.assert_allclose(out[2], [0.04553762, 0.99945178], rtol=1e-7)
+    np.testing.assert_allclose(out[3], [6.81098275e-05, 1.78979405e-01, 0.5, 5.60883749e-01,
+                                        8.74216394e-01, 9.99984512e-01], rtol=1e-8)
+    np.testing.assert_allclose(out[4], [9.99931890e-01, 8.21020595e-01, 0.5, 4.39116251e-01,
+                                        1.25783606e-01, 1.54883308e-05], rtol=1e-8)
+    np.testing.assert_allclose(out[5], [0.45180494, 1.6514084], rtol=1e-7)
+    assert np.isnan(out[6]).all()

@@ -5,8 +5,8 @@ to the parameters).
 The ``(a - 1) log x`` terms are ``xlogy``'s, as TF's: at a = 1 they and their
 derivative in a are 0 whatever x is.  Each has ``log_prob``, ``prob``, ``mean``, ``variance``, ``stddev``, ``entropy`` and
 ``sample`` (drawn at each ``Session.run``; seeds make it reproducible, TF's streams are
-not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential) and Gamma's
-(``igamma``), and on it
+not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential), Gamma's
+(``igamma``), Beta's and StudentT's (``betainc``), and on it
 ``log_cdf``, ``survival_function``, ``log_survival_function`` and ``mode`` as TF's
 (``distribution_tails``).  Parameters must share a dtype (a Python number is float32:
 TF's ValueError next to float64 ones); a number given to a method is made in the
@@ -248,6 +248,11 @@ class Beta(_Distribution):
     def mean(self, name="mean"):
         return self.concentration1 / self._total()
 
+    def cdf(self, value, name="cdf"):
+        from .incomplete_beta import betainc
+        return betainc(self.concentration1, self.concentration0,
+                       _value(value, self.concentration1))
+
     def mode(self, name="mode"):
         c1, c0 = self.concentration1, self.concentration0
         defined = _t.logical_and(_t.greater(c1, 1.0), _t.greater(c0, 1.0))
@@ -291,6 +296,14 @@ class StudentT(_Distribution):
 
     def mode(self, name="mode"):
         return _t.identity(self.loc)
+
+    def cdf(self, value, name="cdf"):
+        # TF: 0.5 I_t(df/2, 1/2), t = df / (y² + df), y = (x - loc) / |scale|, mirrored above 0
+        from .incomplete_beta import betainc
+        y = (_value(value, self.df) - self.loc) / _t.abs(self.scale)
+        half = 0.5 * betainc(0.5 * self.df, 0.5 + _t.zeros_like(self.df),
+                             self.df / (y ** 2.0 + self.df))
+        return _t.where(_t.less(y, 0.0), half, 1.0 - half)
 
     def _zeros(self):
         return _t.zeros_like(self.df) + _t.zeros_like(self.loc) + _t.zeros_like(self.scale)

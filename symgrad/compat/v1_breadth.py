@@ -30,12 +30,14 @@ math.zero_fraction = tf1_results(_zero_fraction)
 math.segment_mean = tf1_results(_segment_mean)
 math.unsorted_segment_mean = tf1_results(_unsorted_segment_mean)
 
+from . import incomplete_beta as _incomplete_beta  # noqa: E402
 from . import incomplete_gamma as _incomplete_gamma  # noqa: E402
 
-for _name in _incomplete_gamma.__all__:   # tf.igamma and tf.math.igamma
-    globals()[_name] = tf1_results(getattr(_incomplete_gamma, _name))
-    setattr(math, _name, globals()[_name])
-__all__ += list(_incomplete_gamma.__all__)
+for _module in (_incomplete_gamma, _incomplete_beta):   # tf.igamma and tf.math.igamma
+    for _name in _module.__all__:
+        globals()[_name] = tf1_results(getattr(_module, _name))
+        setattr(math, _name, globals()[_name])
+    __all__ += list(_module.__all__)
 
 from . import nn_more as _nn_more  # noqa: E402
 from . import nn_volumes as _nn_volumes  # noqa: E402
