@@ -419,3 +419,39 @@ def test_betainc_and_the_beta_and_student_t_cdfs_as_tf():
                                         1.25783606e-01, 1.54883308e-05], rtol=1e-8)
     np.testing.assert_allclose(out[5], [0.45180494, 1.6514084], rtol=1e-7)
     assert np.isnan(out[6]).all()
+
+
+def test_modified_bessel_functions_and_tfs_gradients():
+    # tf.math.bessel_i0/i0e/i1/i1e (von Mises likelihoods) were missing; the gradients
+    # are TF's rules, with TF's 1 for I1'(0) and 1/2 for i1e'(0)
+    with tf.Graph().as_default():
+        x = tf.constant([-50., -20.5, -3., -0.5, 0., 1e-5, 0.5, 2., 7.5, 19.9, 20.1, 35., 100.,
+                         700.], tf.float64)
+        fs = [tf.math.bessel_i0e, tf.math.bessel_i1e, tf.math.bessel_i0, tf.math.bessel_i1]
+        kappa = tf.Variable(2.0, dtype=tf.float64)
+        th = tf.constant([0.1, 0.5, -0.3], tf.float64)
+        ll = tf.reduce_sum(kappa * tf.cos(th) - np.log(2 * np.pi) - tf.log(tf.math.bessel_i0e(kappa))
+                           - kappa)
+        with tf.Session() as sess:
+            sess.run(kappa.initializer)
+            out = sess.run([f(x) for f in fs] + [tf.gradients(tf.reduce_sum(f(x)), x)[0] for f in fs])
+            vm = sess.run([ll, tf.gradients(ll, kappa)[0], tf.hessians(ll, kappa)[0]])
+    np.testing.assert_allclose(out[0], [0.05656163, 0.08866443, 0.24300035, 0.64503527, 1., 0.99999,
+                                        0.64503527, 0.30850832, 0.14831583, 0.09000859, 0.08955376,
+                                        0.06767838, 0.03994438, 0.0150813], rtol=1e-6)
+    np.testing.assert_allclose(out[1], [-5.59931239e-02, -8.64741135e-02, -1.96826713e-01,
+                                        -1.56420803e-01, 0., 4.99995000e-06, 1.56420803e-01,
+                                        2.15269289e-01, 1.38041212e-01, 8.77171021e-02,
+                                        8.72968518e-02, 6.67044317e-02, 3.97441530e-02,
+                                        1.50705194e-02], rtol=1e-8)
+    np.testing.assert_allclose(out[2][[0, 4, 8, 12, 13]], [2.93255378e+20, 1., 2.68161312e+02,
+                                                           1.07375171e+42, 1.52959335e+302], rtol=1e-8)
+    np.testing.assert_allclose(out[3][[2, 5, 10, 13]], [-3.95337022, 5.0e-06, 4.68077395e+07,
+                                                        1.52850039e+302], rtol=1e-8)
+    np.testing.assert_allclose(out[4][[0, 3, 4, 5, 11]], [5.68502755e-04, 4.88614467e-01, 0.,
+                                                          -9.99985000e-01, -9.73946621e-04], rtol=1e-8)
+    np.testing.assert_allclose(out[5][[1, 4, 5, 13]], [-2.02793392e-03, 0.5, 4.99990000e-01,
+                                                       -1.07531067e-05], rtol=1e-8)
+    np.testing.assert_allclose(out[7][[2, 4, 6, 13]], [3.56300251, 1.0, 5.47694760e-01,
+                                                       1.52740978e+302], rtol=1e-8)
+    np.testing.assert_allclose(vm, [-2.32976539, 0.73459924, -0.49266959], rtol=1e-8)

@@ -30,10 +30,11 @@ math.zero_fraction = tf1_results(_zero_fraction)
 math.segment_mean = tf1_results(_segment_mean)
 math.unsorted_segment_mean = tf1_results(_unsorted_segment_mean)
 
+from . import bessel as _bessel  # noqa: E402
 from . import incomplete_beta as _incomplete_beta  # noqa: E402
 from . import incomplete_gamma as _incomplete_gamma  # noqa: E402
 
-for _module in (_incomplete_gamma, _incomplete_beta):   # tf.igamma and tf.math.igamma
+for _module in (_incomplete_gamma, _incomplete_beta, _bessel):   # tf.igamma, tf.math.igamma
     for _name in _module.__all__:
         globals()[_name] = tf1_results(getattr(_module, _name))
         setattr(math, _name, globals()[_name])
