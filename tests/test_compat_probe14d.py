@@ -455,3 +455,29 @@ def test_modified_bessel_functions_and_tfs_gradients():
     np.testing.assert_allclose(out[7][[2, 4, 6, 13]], [3.56300251, 1.0, 5.47694760e-01,
                                                        1.52740978e+302], rtol=1e-8)
     np.testing.assert_allclose(vm, [-2.32976539, 0.73459924, -0.49266959], rtol=1e-8)
+
+
+def test_stateless_random_numbers_are_tfs():
+    # common random numbers for Monte Carlo greeks: tf.random.stateless_* gave numbers
+    # of numpy's generator; TF draws Philox with a key and counter scrambled from the seed
+    with tf.Graph().as_default():
+        r = [tf.random.stateless_normal([5], seed=[1, 2]),
+             tf.random.stateless_normal([2, 3], seed=[3, 4], dtype=tf.float64, mean=1.0, stddev=2.0),
+             tf.random.stateless_uniform([3], seed=[7, 8], minval=-2.0, maxval=3.0, dtype=tf.float64),
+             tf.random.stateless_uniform([6], seed=[9, 10], minval=0, maxval=100, dtype=tf.int32),
+             tf.random.stateless_truncated_normal([7], seed=[11, 12]),
+             tf.random.stateless_normal([2], seed=[-1, 123456789012]),
+             tf.random.stateless_normal([2], seed=tf.constant([7, -3], tf.int32))]
+        with tf.Session() as sess:
+            out = sess.run(r)
+            assert (sess.run(r[0]) == out[0]).all()
+    np.testing.assert_allclose(out[0], [0.5441101, 0.20738031, 0.07356432, 0.04643455, -1.3015898],
+                               rtol=1e-6)
+    np.testing.assert_allclose(out[1], [[0.33783088, 1.0556248, -1.97848035],
+                                        [3.09241292, 0.42804791, 0.55462507]], rtol=1e-8)
+    np.testing.assert_allclose(out[2], [-0.33909347, -0.31971201, 2.84661701], rtol=1e-8, atol=1e-8)
+    np.testing.assert_array_equal(out[3], [65, 75, 62, 92, 18, 58])
+    np.testing.assert_allclose(out[4], [0.04715483, -1.6167445, -0.3238886, -1.6440978, -0.988855,
+                                        -1.0795019, 0.9155449], rtol=1e-6)
+    np.testing.assert_allclose(out[5], [0.5942236, -0.5812925], rtol=1e-6)
+    np.testing.assert_allclose(out[6], [0.51473767, 1.1838536], rtol=1e-6)
