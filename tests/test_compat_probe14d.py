@@ -481,3 +481,19 @@ def test_stateless_random_numbers_are_tfs():
                                         -1.0795019, 0.9155449], rtol=1e-6)
     np.testing.assert_allclose(out[5], [0.5942236, -0.5812925], rtol=1e-6)
     np.testing.assert_allclose(out[6], [0.51473767, 1.1838536], rtol=1e-6)
+
+
+def test_division_is_named_truediv_as_tf():
+    # TF names x / y, tf.truediv and tf.divide "truediv" (tf.div keeps "div"): a program
+    # fetching "truediv:0" by name found nothing
+    with tf.Graph().as_default():
+        a, b = tf.placeholder(tf.float32, [2]), tf.placeholder(tf.float32, [2])
+        names = [(a / b).name, tf.truediv(a, b).name, tf.divide(a, b).name, tf.div(a, b).name,
+                 (tf.constant([1, 2]) / 2).name, (2.0 / a).name, tf.divide(a, b, name="d").name]
+        with tf.name_scope("s"):
+            names.append((a / b).name)
+        with tf.Session() as sess:
+            q = sess.run("truediv:0", {a: [1.0, 3.0], b: [2.0, 4.0]})
+    assert names == ["truediv:0", "truediv_1:0", "truediv_2:0", "div:0", "truediv_3:0",
+                     "truediv_4:0", "d:0", "s/truediv:0"]
+    np.testing.assert_allclose(q, [0.5, 0.75])
