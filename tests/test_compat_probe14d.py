@@ -497,3 +497,41 @@ def test_division_is_named_truediv_as_tf():
     assert names == ["truediv:0", "truediv_1:0", "truediv_2:0", "div:0", "truediv_3:0",
                      "truediv_4:0", "d:0", "s/truediv:0"]
     np.testing.assert_allclose(q, [0.5, 0.75])
+
+
+def test_seeded_random_ops_in_a_scan_or_while_loop_body_draw_tfs_stream():
+    # SABR paths drawn inside tf.scan, noise inside a tf.while_loop: TF's op executes
+    # once per iteration, reading on in its Philox stream (and on across runs); symgrad
+    # drew numbers of its own inside loop bodies
+    with tf.Graph().as_default():
+        alpha = tf.Variable(0.3, dtype=tf.float64)
+        nu = tf.Variable(0.4, dtype=tf.float64)
+        beta, rho = 0.5, -0.4
+        f0 = tf.fill([4], tf.constant(100., tf.float64))
+        a0 = tf.fill([4], tf.constant(0.3, tf.float64)) * alpha / 0.3
+
+        def step(state, _):
+            f, a = state
+            z = tf.random_normal([2, 4], seed=11, dtype=tf.float64)
+            z2 = rho * z[0] + np.sqrt(1 - rho ** 2) * z[1]
+            return (f + a * tf.pow(f, beta) * np.sqrt(0.01) * z[0],
+                    a * tf.exp(nu * np.sqrt(0.01) * z2 - 0.5 * nu ** 2 * 0.01))
+        # (parallel_iterations=1: TF's iterations then run the op in order; with 10 its
+        # gradient's forward sweep may take the numbers in another order from run to run)
+        fs, _ = tf.scan(step, tf.range(5), initializer=(f0, a0), parallel_iterations=1)
+        price = tf.reduce_mean(tf.maximum(fs[-1] - 100., 0.))
+        greeks = tf.gradients(price, [alpha, nu])
+
+        def body(i, f):
+            return i + 1, f + tf.random_uniform([4], seed=12, dtype=tf.float64)
+        _, fw = tf.while_loop(lambda i, f: i < 3, body, [0, tf.zeros([4], tf.float64)])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            path = sess.run(fs[:, 0])
+            g = sess.run(greeks)   # (the second run: the stream read on)
+            w1, w2 = sess.run(fw), sess.run(fw)
+    np.testing.assert_allclose(path, [100.0575115, 99.79825018, 100.16986686, 100.14035411,
+                                      100.25355068], rtol=1e-10)
+    np.testing.assert_allclose(g, [2.30004384, 0.03614633], rtol=1e-7)
+    np.testing.assert_allclose(w1, [0.99057282, 2.01335967, 1.05363773, 1.98317878], rtol=1e-8)
+    np.testing.assert_allclose(w2, [0.94830336, 1.41945383, 1.560516, 1.4535562], rtol=1e-7)
