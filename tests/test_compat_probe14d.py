@@ -535,3 +535,18 @@ def test_seeded_random_ops_in_a_scan_or_while_loop_body_draw_tfs_stream():
     np.testing.assert_allclose(g, [2.30004384, 0.03614633], rtol=1e-7)
     np.testing.assert_allclose(w1, [0.99057282, 2.01335967, 1.05363773, 1.98317878], rtol=1e-8)
     np.testing.assert_allclose(w2, [0.94830336, 1.41945383, 1.560516, 1.4535562], rtol=1e-7)
+
+
+def test_hessian_through_a_loss_that_casts_to_float32():
+    # tf.losses.huber_loss casts float64 predictions to float32 (TF's losses do); the
+    # Hessian's forward sweep carried a float64 tangent past the cast and met a float32
+    # node: TypeError
+    with tf.Graph().as_default():
+        x = tf.Variable([-1.5, 0.3, 2.0, -0.2], dtype=tf.float64)
+        y = tf.losses.huber_loss(tf.zeros_like(x), x * x, delta=0.5)
+        (h,) = tf.hessians(y, x)
+        with tf.Session() as sess:
+            sess.run(x.initializer)
+            hv = sess.run(h)
+    assert h.dtype == tf.float64
+    np.testing.assert_allclose(hv, np.diag([0.25, 0.13500001, 0.25, 0.06]), rtol=1e-7)
