@@ -29,7 +29,7 @@ if _typing.TYPE_CHECKING:  # what type checkers (and readers) see: the whole pub
     from .control import cond, map_fn, scan, while_loop  # noqa: F401
     from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
                          FormTooLargeError,
-                         GraphError, NoGradientError, NotATensorError, ParseError,
+                         GraphError, MatrixError, NoGradientError, NotATensorError, ParseError,
                          SavedFileError, ShapeError, StateError, SymgradError)
     from .evaluate import evaluate  # noqa: F401
     from .graph import format_graph  # noqa: F401

@@ -11,7 +11,7 @@ from .sparse import SparseTensor, hessians, jacobian  # noqa: F401
 from .control import cond, map_fn, scan, while_loop  # noqa: F401
 from .errors import (ArgumentError, ArgumentTypeError, DtypeError, FeedError,  # noqa: F401
                      FormTooLargeError,
-                     GraphError, NoGradientError, NotATensorError, ParseError,
+                     GraphError, MatrixError, NoGradientError, NotATensorError, ParseError,
                      SavedFileError, ShapeError, StateError, SymgradError)
 from .evaluate import evaluate  # noqa: F401
 from .graph import format_graph  # noqa: F401

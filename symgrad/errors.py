@@ -47,6 +47,11 @@ class FeedError(SymgradError, ValueError):
     """A placeholder was not fed, or fed a value of the wrong shape."""
 
 
+class MatrixError(SymgradError, ValueError):
+    """A matrix a linear-algebra op cannot take at run time: a singular matrix given to
+    an inverse or a solve (TF's InvalidArgumentError "Input is not invertible.")."""
+
+
 class NoGradientError(SymgradError, LookupError):
     """An op on a path from xs to ys has no derivative rule."""
 

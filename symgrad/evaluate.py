@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .errors import FeedError, NotATensorError, ShapeError
+from .errors import FeedError, MatrixError, NotATensorError, ShapeError
 from .graph import (Dim, Node, concrete_attrs, concrete_shape, has_dims, is_static,
                     shape_text)
 from .ops import check_value, fastpaths, onehot
@@ -244,7 +244,7 @@ def _run_unknown(node, args, bindings):
             check_broadcast(shapes, shape, [x.shape for x in node.inputs], node.opdef.name)
         out = np.asarray(node.opdef.impl(*args, **concrete_attrs(node.attrs, bindings)))
     except (ValueError, IndexError) as exc:
-        if isinstance(exc, (ShapeError, FeedError)):
+        if isinstance(exc, (ShapeError, FeedError, MatrixError)):
             raise
         raise ShapeError(f"{node.opdef.name} ({node.name!r}): inputs of shapes "
                          f"{', '.join(map(str, shapes))} do not fit together "

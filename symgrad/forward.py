@@ -60,7 +60,10 @@ def _elementwise_tangent(node, tangents):
         terms.append(_scaled_tangent(node, t, p, syms))
     if not terms:
         return None
-    return _fit(_add_n(terms), node.shape)
+    out = _fit(_add_n(terms), node.shape)
+    if out.dtype != node.dtype and node.dtype.kind == "f":   # a cast's tangent is cast too
+        out = F.cast(out, dtype=node.dtype)
+    return out
 
 
 def _scaled_tangent(node, t, partial, syms):

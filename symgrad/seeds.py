@@ -35,6 +35,7 @@ from .graph import ancestors, is_static
 from .ops import F, literal
 from .patterns import seed_sets
 from .ops.base import filled
+from .ops.deferred import defer, meets_unknown_rank
 from .ops.batching import batched_nodes, spread
 from .display import GradientList
 
@@ -358,6 +359,14 @@ def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=N
     ...     hessians(t.reduce_sum(x ** 3), x)[0].numpy().tolist()
     [[6.0, 0.0], [0.0, 12.0]]
     """
+    if meets_unknown_rank([ys, xs]):
+        # ys or an x of unknown rank (a TF1 placeholder without shape, ops.deferred):
+        # recorded, and made at the shapes fed, as TF sizes its Hessian at run time
+        _check_options(unconnected_gradients, aggregation_method)
+        count = len(xs) if isinstance(xs, (list, tuple)) else 1
+        return GradientList(defer(hessians, (ys, xs), {
+            "unconnected_gradients": unconnected_gradients,
+            "aggregation_method": aggregation_method}, count))
     out = []
     for x in hessian_args(xs, unconnected_gradients, aggregation_method):
         with x.graph.name_scope("hessians"):

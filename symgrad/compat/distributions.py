@@ -36,6 +36,7 @@ from ..ops.draws import draw_like, new_key, positions, tf_dist, tf_iteration, tf
 from ..tracing import functions as _f
 from ..tracing import nn as _nn
 from . import initializers as _init
+from .distribution_tails import NormalTails
 from .tensor import as_tf1, constant
 from .variables import tf_dtype
 
@@ -43,6 +44,17 @@ from .variables import tf_dtype
 def _tensor(value):
     """A tensor for a parameter: TF's dtypes for Python numbers (float32)."""
     return value if isinstance(value, Node) else constant(value, tf_dtype(value, None))
+
+
+def same_dtype(value, first, dist, what, first_name):
+    """A parameter that must have the dtype of the distribution's first one: TF makes a
+    Python number float32 and refuses a float32 parameter next to a float64 one."""
+    out = _tensor(value)
+    if out.dtype != first.dtype:
+        raise ValueError(f"{dist}/{what}: dtype {out.dtype.name} must be of the same type "
+                         f"({first.dtype.name}) as {dist}/{first_name} (a Python number is "
+                         f"float32, as in TF: give tf.constant(..., tf.{first.dtype.name}))")
+    return out
 
 
 def drawn(shape, dist, seed):
@@ -227,11 +239,12 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     return multinomial(logits, num_samples, seed, name, dtype or np.int64)
 
 
-class Normal:
+class Normal(NormalTails):
     """``tf.distributions.Normal(loc, scale)`` (module docstring)."""
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
-        self.loc, self.scale = _tensor(loc), _tensor(scale)
+        self.loc = _tensor(loc)
+        self.scale = same_dtype(scale, self.loc, name, "scale", "loc")
         self.dtype = self.loc.dtype
 
     def _z(self, value):
@@ -243,9 +256,6 @@ class Normal:
 
     def prob(self, value, name="prob"):
         return _t.exp(self.log_prob(value))
-
-    def cdf(self, value, name="cdf"):
-        return 0.5 * (1.0 + _t.erf(self._z(value) / math.sqrt(2.0)))
 
     def entropy(self, name="entropy"):
         return 0.5 * math.log(2 * math.pi * math.e) + _t.log(self.scale) + 0.0 * self.loc

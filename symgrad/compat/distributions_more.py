@@ -5,7 +5,12 @@ to the parameters).
 The ``(a - 1) log x`` terms are ``xlogy``'s, as TF's: at a = 1 they and their
 derivative in a are 0 whatever x is.  Each has ``log_prob``, ``prob``, ``mean``, ``variance``, ``stddev``, ``entropy`` and
 ``sample`` (drawn at each ``Session.run``; seeds make it reproducible, TF's streams are
-not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential).  Samples
+not matched); ``cdf`` where it is elementary (Uniform, Laplace, Exponential), Gamma's
+(``igamma``), Beta's and StudentT's (``betainc``), and on it
+``log_cdf``, ``survival_function``, ``log_survival_function`` and ``mode`` as TF's
+(``distribution_tails``).  Parameters must share a dtype (a Python number is float32:
+TF's ValueError next to float64 ones); a number given to a method is made in the
+distribution's dtype.  Samples
 are reparameterised for Uniform, Laplace, Exponential and StudentT's loc/scale; Gamma's,
 Beta's and Dirichlet's go through ``tf.random.gamma`` (gradient to the rate only).  Statistics TF
 calls undefined (StudentT's mean for df <= 1, variance for df <= 1) are NaN, TF's
@@ -26,16 +31,22 @@ import math
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import Node
 from ..ops import broadcast_shapes
-from .distributions import _tensor, drawn
+from .distribution_tails import Tails, log_cdf_laplace
+from .distributions import _tensor, drawn, same_dtype
 from .math_extra import xlogy
+from .tensor import constant
 from .random_more import gamma as _gamma
 
 __all__ = ["Uniform", "Laplace", "Exponential", "Gamma", "Beta", "StudentT", "Dirichlet"]
 
 
 def _value(x, like):
-    x = _tensor(x)
+    """A value given to a method: a number is made in the distribution's dtype (TF's
+    preferred dtype: 0.1 stays float64's 0.1), a tensor cast to it."""
+    if not isinstance(x, Node):
+        return constant(np.asarray(x, like.dtype))
     return _t.cast(x, like.dtype) if x.dtype != like.dtype else x
 
 
@@ -47,7 +58,15 @@ def _lbeta(a, b):
     return _t.lgamma(a) + _t.lgamma(b) - _t.lgamma(a + b)
 
 
-class _Distribution:
+def _nan_like(*params):
+    """NaN of the parameters' batch shape (TF's undefined statistics)."""
+    zeros = _t.zeros_like(params[0])
+    for p in params[1:]:
+        zeros = zeros + _t.zeros_like(p)
+    return zeros + np.asarray(np.nan, params[0].dtype)
+
+
+class _Distribution(Tails):
     """What every distribution here shares: prob from log_prob, stddev from variance."""
 
     def prob(self, value, name="prob"):
@@ -70,7 +89,7 @@ class Uniform(_Distribution):
     def __init__(self, low=0.0, high=1.0, validate_args=False, allow_nan_stats=True,
                  name="Uniform"):
         self.low = _tensor(low)
-        self.high = _value(high, self.low)
+        self.high = same_dtype(high, self.low, name, "high", "low")
         self.dtype = self.low.dtype
 
     def range(self, name="range"):
@@ -108,7 +127,7 @@ class Laplace(_Distribution):
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
         self.loc = _tensor(loc)
-        self.scale = _value(scale, self.loc)
+        self.scale = same_dtype(scale, self.loc, name, "scale", "loc")
         self.dtype = self.loc.dtype
 
     def log_prob(self, value, name="log_prob"):
@@ -119,8 +138,16 @@ class Laplace(_Distribution):
         z = (_value(value, self.loc) - self.loc) / self.scale
         return 0.5 - 0.5 * _t.sign(z) * _t.expm1(-_t.abs(z))
 
+    def log_cdf(self, value, name="log_cdf"):
+        return log_cdf_laplace((_value(value, self.loc) - self.loc) / self.scale)
+
+    def log_survival_function(self, value, name="log_survival_function"):
+        return log_cdf_laplace((self.loc - _value(value, self.loc)) / self.scale)
+
     def mean(self, name="mean"):
         return self.loc + _t.zeros_like(self.scale)
+
+    mode = mean
 
     def variance(self, name="variance"):
         return 2.0 * _t.square(self.scale) + _t.zeros_like(self.loc)
@@ -142,7 +169,7 @@ class Gamma(_Distribution):
     def __init__(self, concentration, rate, validate_args=False, allow_nan_stats=True,
                  name="Gamma"):
         self.concentration = _tensor(concentration)
-        self.rate = _value(rate, self.concentration)
+        self.rate = same_dtype(rate, self.concentration, name, "rate", "concentration")
         self.dtype = self.concentration.dtype
 
     def log_prob(self, value, name="log_prob"):
@@ -151,6 +178,15 @@ class Gamma(_Distribution):
 
     def mean(self, name="mean"):
         return self.concentration / self.rate
+
+    def cdf(self, value, name="cdf"):
+        from .incomplete_gamma import igamma   # (TF: igamma(concentration, rate * x))
+        return igamma(self.concentration, self.rate * _value(value, self.concentration))
+
+    def mode(self, name="mode"):
+        # (TF: NaN where concentration <= 1, allow_nan_stats; an Exponential's is NaN)
+        a = self.concentration
+        return _t.where(_t.greater(a, 1.0), (a - 1.0) / self.rate, _nan_like(a, self.rate))
 
     def variance(self, name="variance"):
         return self.concentration / _t.square(self.rate)
@@ -178,6 +214,9 @@ class Exponential(Gamma):
     def cdf(self, value, name="cdf"):
         return -_t.expm1(-self.rate * _value(value, self.rate))
 
+    def log_survival_function(self, value, name="log_survival_function"):
+        return self.log_prob(value) - _t.log(self.rate)
+
     def entropy(self, name="entropy"):
         return 1.0 - _t.log(self.rate)
 
@@ -195,7 +234,8 @@ class Beta(_Distribution):
         if concentration1 is None or concentration0 is None:
             raise ValueError("tf.distributions.Beta: give concentration1 and concentration0")
         self.concentration1 = _tensor(concentration1)
-        self.concentration0 = _value(concentration0, self.concentration1)
+        self.concentration0 = same_dtype(concentration0, self.concentration1, name,
+                                         "concentration0", "concentration1")
         self.dtype = self.concentration1.dtype
 
     def _total(self):
@@ -207,6 +247,16 @@ class Beta(_Distribution):
 
     def mean(self, name="mean"):
         return self.concentration1 / self._total()
+
+    def cdf(self, value, name="cdf"):
+        from .incomplete_beta import betainc
+        return betainc(self.concentration1, self.concentration0,
+                       _value(value, self.concentration1))
+
+    def mode(self, name="mode"):
+        c1, c0 = self.concentration1, self.concentration0
+        defined = _t.logical_and(_t.greater(c1, 1.0), _t.greater(c0, 1.0))
+        return _t.where(defined, (c1 - 1.0) / (self._total() - 2.0), _nan_like(c1, c0))
 
     def variance(self, name="variance"):
         m = self.mean()
@@ -233,7 +283,8 @@ class StudentT(_Distribution):
     def __init__(self, df, loc, scale, validate_args=False, allow_nan_stats=True,
                  name="StudentT"):
         self.df = _tensor(df)
-        self.loc, self.scale = _value(loc, self.df), _value(scale, self.df)
+        self.loc = same_dtype(loc, self.df, name, "loc", "df")
+        self.scale = same_dtype(scale, self.df, name, "scale", "df")
         self.dtype = self.df.dtype
 
     def log_prob(self, value, name="log_prob"):
@@ -242,6 +293,17 @@ class StudentT(_Distribution):
         return (_t.lgamma(0.5 * (df + 1.0)) - _t.lgamma(0.5 * df)
                 - 0.5 * _t.log(df * math.pi) - _t.log(self.scale)
                 - 0.5 * (df + 1.0) * _t.log1p(z * z / df))
+
+    def mode(self, name="mode"):
+        return _t.identity(self.loc)
+
+    def cdf(self, value, name="cdf"):
+        # TF: 0.5 I_t(df/2, 1/2), t = df / (y² + df), y = (x - loc) / |scale|, mirrored above 0
+        from .incomplete_beta import betainc
+        y = (_value(value, self.df) - self.loc) / _t.abs(self.scale)
+        half = 0.5 * betainc(0.5 * self.df, 0.5 + _t.zeros_like(self.df),
+                             self.df / (y ** 2.0 + self.df))
+        return _t.where(_t.less(y, 0.0), half, 1.0 - half)
 
     def _zeros(self):
         return _t.zeros_like(self.df) + _t.zeros_like(self.loc) + _t.zeros_like(self.scale)

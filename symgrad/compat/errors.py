@@ -14,7 +14,7 @@ True
 """
 from __future__ import annotations
 
-from ..errors import (ArgumentError, CompileError, FeedError, GraphError, StateError,
+from ..errors import (ArgumentError, CompileError, FeedError, GraphError, MatrixError, StateError,
                       SymgradError, ShapeError)
 
 
@@ -61,6 +61,11 @@ DataLossError = _subclass("DataLossError", doc="unrecoverable data loss")
 
 class UnfedPlaceholderError(InvalidArgumentError, FeedError):
     """TF's InvalidArgumentError for an unfed placeholder; also symgrad's FeedError."""
+
+
+class MatrixRunError(InvalidArgumentError, MatrixError):
+    """TF's InvalidArgumentError for a singular matrix given to an inverse or a solve
+    ("Input is not invertible."); also symgrad's MatrixError."""
 
 
 class RunShapeError(InvalidArgumentError, ShapeError):

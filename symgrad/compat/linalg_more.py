@@ -21,6 +21,7 @@ Sits in ``compat``; imports ``tracing``.
 from __future__ import annotations
 
 from .. import tracing as _t
+from .norms import norm as _norm
 from .v1_ops import linalg as _linalg
 
 __all__ = ["matvec", "normalize", "pinv", "tridiagonal_matmul", "tridiagonal_solve"]
@@ -41,7 +42,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
     """``(tensor / norm(tensor, ord, axis), norm)``, the norm with the reduced axes kept."""
     x = _lift(tensor)
-    norm = _t.norm(x, ord=ord, axis=axis, keepdims=True)
+    norm = _norm(x, ord=ord, axis=axis, keepdims=True)
     return _t.divide(x, norm, name=name), norm
 
 

@@ -58,15 +58,21 @@ def matrix_set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"): 
     if int(k) != 0:
         raise ValueError(f"set_diag(k={k}): symgrad sets the main diagonal only (k=0); "
                          "build other diagonals with tf.matrix_diag and tf.where")
-    if x.ndim < 2 or any(isinstance(n, Dim) for n in x.shape[-2:]):
-        raise ShapeError(f"set_diag: needs matrices of known size (rank >= 2), got shape "
-                         f"{x.shape}")
+    if x.ndim < 2:
+        raise ShapeError(f"set_diag: needs matrices (rank >= 2), got shape {x.shape}")
     rows, cols = x.shape[-2:]
-    if tuple(d.shape) != tuple(x.shape[:-2]) + (min(rows, cols),):
+    unknown = isinstance(rows, Dim) or isinstance(cols, Dim)
+    if unknown and rows != cols:
+        raise ShapeError(f"set_diag: matrices of shape {x.shape} with sizes known at run "
+                         "time must be square (the same size)")
+    length = rows if unknown else min(rows, cols)
+    if tuple(d.shape) != tuple(x.shape[:-2]) + (length,):
         raise ShapeError(f"set_diag: the diagonal must have shape {x.shape[:-2]} + "
-                         f"({min(rows, cols)},) for input of shape {x.shape}; got {d.shape}")
-    on = literal(x.graph, np.eye(rows, cols, dtype=bool))
-    spread = _t.expand_dims(d, -1 if rows <= cols else -2)
+                         f"({length},) for input of shape {x.shape}; got {d.shape}")
+    # (a batch of n x n matrices, n known at run time: the diagonal's mask made then)
+    on = band_mask(x.graph, rows, cols, 0, 0, np.bool_) if unknown else \
+        literal(x.graph, np.eye(rows, cols, dtype=bool))
+    spread = _t.expand_dims(d, -1 if unknown or rows <= cols else -2)
     return _t.where(on, spread, x, name=name or "set_diag")
 
 

@@ -12,10 +12,11 @@ and reproducible with seeds, like ``tf.random_normal`` here.
   alpha gets none (TF differentiates the sample implicitly through its CDF).
 - ``poisson(lam, shape)``: shape ``shape + lam.shape``; inversion of the CDF for
   lam < 10, Hörmann's transformed rejection (PTRS, 16 proposals) above; no gradient.
-- ``stateless_uniform``/``stateless_normal``/``stateless_truncated_normal``/
-  ``stateless_categorical`` (``stateless_multinomial``): the same numbers for the same
-  ``seed`` (two integers) at every run and in every session; sizes must be known when
-  the graph is built.
+- ``stateless_uniform``/``stateless_normal``/``stateless_truncated_normal``: TF's
+  numbers for the same ``seed`` (two integers; ``ops.philox.stateless_seeds`` turns it
+  into TF's generator key and counter), at every run; ``stateless_categorical``
+  (``stateless_multinomial``): the same numbers for the same seed, not TF's; sizes
+  must be known when the graph is built.
 
 Sits in ``compat``; imports ``tracing``, ``distributions`` (the draws), ``initializers``.
 
@@ -32,7 +33,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..ops import broadcast_shapes
-from ..ops.draws import truncated_standard_normal
+from ..ops import philox
 from ..tracing.arrays import static_value
 from .distributions import drawn
 
@@ -149,42 +150,62 @@ def poisson(lam, shape, dtype=np.float32, seed=None, name=None):
     return _t.cast(_t.where(small, low, high), np.dtype(dtype), name=name)
 
 
-def _stateless_rng(seed, what):
+def _stateless_seeds(seed, what):
+    """TF's generator key and counter for a stateless op's seed (``ops.philox``)."""
     values = np.reshape(static_value(seed, f"{what}(seed)"), -1)
     if values.shape != (2,) or values.dtype.kind not in "iu":
         raise ValueError(f"{what}: seed must be two integers (shape [2]), got {values.tolist()}")
-    return np.random.default_rng([int(v) % 2**63 for v in values])
+    return philox.stateless_seeds(*values)
+
+
+def _stateless_rng(seed, what):
+    return np.random.default_rng([int(v) % 2**64 for v in _stateless_seeds(seed, what)])
+
+
+def _float_dtype(dtype, what):
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64):
+        raise ValueError(f"{what}: dtype must be float32 or float64, got {dtype.name}")
+    return dtype
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=np.float32, name=None,
                       alg=None):
-    """Uniform numbers in [minval, maxval), the same for the same seed (integers: maxval
+    """Uniform numbers in [minval, maxval), TF's for the same seed (integers: maxval
     required)."""
     dims, dtype = _dims(shape, "stateless_uniform(shape)"), np.dtype(dtype)
-    rng = _stateless_rng(seed, "stateless_uniform")
+    seeds = _stateless_seeds(seed, "stateless_uniform")
     if dtype.kind in "iu":
         if maxval is None:
             raise ValueError("stateless_uniform: an integer dtype needs maxval")
-        values = rng.integers(int(minval), int(maxval), size=dims).astype(dtype)
+        values = philox.uniform_int(dims, dtype, seeds, int(minval), int(maxval))
         return _t.constant(values, name=name)
+    dtype = _float_dtype(dtype, "stateless_uniform")
+    u = _t.constant(philox.uniform(dims, dtype, seeds))
     high = 1.0 if maxval is None else maxval
-    return _t.cast(_t.constant(rng.uniform(size=dims)) * (high - minval) + minval, dtype,
-                   name=name)
+    low, high = (_in_dtype(v, dtype) for v in (minval, high))
+    return _t.add(u * (high - low), low, name=name)
+
+
+def _in_dtype(value, dtype):
+    return value if isinstance(value, _t.Tensor) else _t.constant(np.asarray(value, dtype))
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=np.float32, name=None, alg=None):
-    """Normal numbers, the same for the same seed."""
-    rng = _stateless_rng(seed, "stateless_normal")
-    z = _t.constant(rng.standard_normal(size=_dims(shape, "stateless_normal(shape)")))
-    return _t.cast(z * stddev + mean, np.dtype(dtype), name=name)
+    """Normal numbers, TF's for the same seed."""
+    dtype = _float_dtype(dtype, "stateless_normal")
+    seeds = _stateless_seeds(seed, "stateless_normal")
+    z = _t.constant(philox.normal(_dims(shape, "stateless_normal(shape)"), dtype, seeds))
+    return _t.add(z * _in_dtype(stddev, dtype), _in_dtype(mean, dtype), name=name)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=np.float32,
                                name=None, alg=None):
-    """Normal numbers within two standard deviations, the same for the same seed."""
-    rng = _stateless_rng(seed, "stateless_truncated_normal")
-    z = _t.constant(truncated_standard_normal(rng, _dims(shape, "shape")))
-    return _t.cast(z * stddev + mean, np.dtype(dtype), name=name)
+    """Normal numbers within two standard deviations, TF's for the same seed."""
+    dtype = _float_dtype(dtype, "stateless_truncated_normal")
+    seeds = _stateless_seeds(seed, "stateless_truncated_normal")
+    z = _t.constant(philox.truncated_normal(_dims(shape, "shape"), dtype, seeds))
+    return _t.add(z * _in_dtype(stddev, dtype), _in_dtype(mean, dtype), name=name)
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=np.int64, name=None):

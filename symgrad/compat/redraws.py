@@ -59,7 +59,7 @@ class _After(Executions):
         super().__init__()
         self.k = k
 
-    def start(self, key, run, amount):
+    def start(self, key, run, amount, steps=()):
         return self.k * amount
 
 

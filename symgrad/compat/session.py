@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from ..errors import FeedError, ShapeError
+from ..errors import FeedError, MatrixError, ShapeError
 from ..evaluate import check_feed, needed
 from ..evaluate import run as run_nodes
 from ..ops.deferred import resolve
@@ -402,6 +402,10 @@ class Session:
             if isinstance(exc, errors.OpError):
                 raise
             raise errors.RunShapeError(None, None, str(exc)) from None
+        except MatrixError as exc:   # a singular matrix inverted: TF's error class
+            if isinstance(exc, errors.OpError):
+                raise
+            raise errors.MatrixRunError(None, None, str(exc)) from None
         if checks:   # (what TF's kernels refuse: an index out of range, x // 0)
             verify(checks, values, feeds)
         self._memo.update((n, v) for n, v in values.items()

@@ -394,7 +394,7 @@ def truediv(x, y, name=None):
     to = _TRUEDIV.get(a.dtype) if a.dtype == b.dtype else None
     if to is not None:
         a, b = _t.cast(a, to), _t.cast(b, to)
-    return _t.div(a, b, name=name)
+    return _t.div(a, b, name=name or "truediv")   # (TF's op name for /)
 
 
 # (tf1_results would make the float64 of two Python ints float32, its rule for results

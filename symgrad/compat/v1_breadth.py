@@ -30,6 +30,16 @@ math.zero_fraction = tf1_results(_zero_fraction)
 math.segment_mean = tf1_results(_segment_mean)
 math.unsorted_segment_mean = tf1_results(_unsorted_segment_mean)
 
+from . import bessel as _bessel  # noqa: E402
+from . import incomplete_beta as _incomplete_beta  # noqa: E402
+from . import incomplete_gamma as _incomplete_gamma  # noqa: E402
+
+for _module in (_incomplete_gamma, _incomplete_beta, _bessel):   # tf.igamma, tf.math.igamma
+    for _name in _module.__all__:
+        globals()[_name] = tf1_results(getattr(_module, _name))
+        setattr(math, _name, globals()[_name])
+    __all__ += list(_module.__all__)
+
 from . import nn_more as _nn_more  # noqa: E402
 from . import nn_volumes as _nn_volumes  # noqa: E402
 from .v1_ops import nn  # noqa: E402
@@ -39,11 +49,13 @@ for _module in (_nn_more, _nn_volumes):
         setattr(nn, _name, tf1_results(getattr(_module, _name)))
 
 from . import linalg_more as _linalg_more  # noqa: E402
+from . import matrix_exp as _matrix_exp  # noqa: E402
 from .v1_ops import linalg  # noqa: E402
 from ..tracing import global_norm as _global_norm, tensordot as _tensordot  # noqa: E402
 
 for _name in _linalg_more.__all__:
     setattr(linalg, _name, tf1_results(getattr(_linalg_more, _name)))
+linalg.expm = tf1_results(_matrix_exp.expm)
 linalg.global_norm = tf1_results(_global_norm)
 linalg.tensordot = tf1_results(_tensordot)
 linalg.l2_normalize = nn.l2_normalize

@@ -35,6 +35,7 @@ from ..ops.deferred import deferrable, scalar_by_contract
 from .runtime import namespace
 from .tensor import tf1_results
 from ..tracing import linalg as _linalg
+from .norms import norm
 from ..tracing import math_ops as _math_ops
 from ..tracing import nn as _nn
 from ..tracing.arrays import *  # noqa: F401,F403  (tf.gather, tf.one_hot, tf.tile, ...)
@@ -192,11 +193,6 @@ def expand_dims(input, axis=None, name=None, dim=None):
     return _t.expand_dims(input, dim if axis is None else axis, name=name)
 
 
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,  # noqa: A002
-         keep_dims=None):
-    """``tf.norm`` with TF1's ``keep_dims`` (the old name of ``keepdims``)."""
-    keep = keep_dims if keepdims is None else keepdims
-    return _t.norm(tensor, ord=ord, axis=axis, keepdims=bool(keep), name=name)
 
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):

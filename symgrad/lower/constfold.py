@@ -65,7 +65,7 @@ def folded_constants(outputs, inputs, nodes=None):
 
 
 def _values(frontier, constant):
-    """The frontier's values; a node whose evaluation raises (numpy's LinAlgError for
+    """The frontier's values; a node whose evaluation raises (MatrixError for
     the inverse of a singular constant, where compiled code gives inf/NaN) is left to
     the lowering, so compiling never raises what calling would not.  The inputs an
     ``_independent`` node does not depend on are fed as zeros."""

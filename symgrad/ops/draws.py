@@ -64,14 +64,19 @@ class Executions:
     def __init__(self):
         self._next, self._at = {}, {}
 
-    def start(self, key, run, amount):
-        """Where the draw ``key`` starts in session run ``run`` (the same for every read
-        within one run); an execution moves the counter ``amount`` on."""
+    def start(self, key, run, amount, steps=()):
+        """Where the draw ``key`` starts in session run ``run`` at loop iteration ``steps``
+        (the same for every read of that execution: a gradient's sweep back over a loop
+        reads the forward's numbers); each new execution -- a run, or an iteration of
+        the loop around the op -- moves the counter ``amount`` on, in the order they
+        run, as TF's op executes once per iteration of its ``while_loop``."""
         seen = self._at.get(key)
-        if seen is not None and seen[0] == run:
-            return seen[1]
-        start = self._next.get(key, 0)
-        self._next[key], self._at[key] = start + amount, (run, start)
+        if seen is None or seen[0] != run:
+            seen = self._at[key] = (run, {})
+        if steps in seen[1]:
+            return seen[1][steps]
+        start = seen[1][steps] = self._next.get(key, 0)
+        self._next[key] = start + amount
         return start
 
 
@@ -83,7 +88,8 @@ _STEP = contextvars.ContextVar("symgrad_draw_step", default=())
 def loop_step(k):
     """Inside the block, a session's draws are those of iteration ``k`` of the innermost
     loop running (TF draws anew at every iteration of a ``while_loop`` body: dropout in
-    a ``dynamic_rnn`` cell gets a new mask per time step).  Outside a session run
+    a ``dynamic_rnn`` cell gets a new mask per time step; an op with TF's seeds reads
+    on in TF's stream, one execution per iteration, :class:`Executions`).  Outside a session run
     (``sg.evaluate``, ``sg.compile``) every step keeps the op's one draw, which is
     what a compiled loop bakes."""
     token = _STEP.set(_STEP.get() + (int(k),))
@@ -111,9 +117,7 @@ def drawn_numbers(shape, key, dist="uniform"):
     if dist.startswith("tf-"):
         dist, _, iteration = dist.partition("@")
         kind, dtype = dist[3:].rsplit("-", 1)
-        if not steps:   # (inside a loop body: symgrad's own numbers, below)
-            return _tf_numbers(size, key, kind, dtype, run, iteration)
-        dist = kind
+        return _tf_numbers(size, key, kind, dtype, run, iteration, steps)
     rng = np.random.default_rng([int(key), run, *steps] if run or steps else int(key))
     if dist == "normal":
         return rng.standard_normal(size=size)
@@ -121,8 +125,6 @@ def drawn_numbers(shape, key, dist="uniform"):
         return truncated_standard_normal(rng, size)
     if dist == "perm":   # (an order of the first axis: tf.random_shuffle)
         return rng.permutation(size[0]).astype(np.float64)
-    if dist.startswith("int:"):   # (TF's integers, drawn in a loop body)
-        return rng.integers(*_int_range(dist), size=size).astype(np.float64)
     if dist != "uniform":
         raise ValueError(f"random_draw(dist={dist!r}): use 'uniform', 'normal' or "
                          f"'truncated_normal'")
@@ -163,13 +165,13 @@ def tf_iteration(dist, k, count):
     return f"{dist}@{int(k)}/{int(count)}"
 
 
-def _tf_numbers(size, key, kind, dtype, run, iteration=""):
+def _tf_numbers(size, key, kind, dtype, run, iteration="", steps=()):
     from . import philox
     executions = _EXECUTIONS.get()
     amount = philox.shuffle_reserved(size) if kind == "perm" else philox.reserved(size)
     k, count = (int(v) for v in iteration.split("/")) if iteration else (0, 1)
-    start = executions.start(key, run, amount * count) if executions is not None and \
-        run is not None else 0
+    start = executions.start(key, run, amount * count, steps) if executions is not None \
+        and run is not None else 0
     start += k * amount
     seeds = divmod(int(key) % 2**62, 2**31)
     if kind == "perm":

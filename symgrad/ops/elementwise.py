@@ -343,8 +343,12 @@ def _cotangent_rule(partial, syms, dtypes, g_dtype):
         return "neg"
     used = [i for i, s in enumerate(syms) if s in partial.free_symbols]
     new = arg_symbols([dtypes[i] for i in used] + [g_dtype])
-    expr = new[-1] * partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
-    return used, expr
+    partial = partial.xreplace({syms[i]: new[k] for k, i in enumerate(used)})
+    if isinstance(partial, sympy.Piecewise):
+        # a mask (maximum, where, clip): g is selected, not multiplied, as TF's select
+        # does -- an infinite g where the mask is 0 gives 0, not inf * 0 = NaN
+        return used, sympy.Piecewise(*[(new[-1] * e, c) for e, c in partial.args])
+    return used, new[-1] * partial
 
 
 _RULES: dict = {}

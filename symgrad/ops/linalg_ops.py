@@ -17,8 +17,11 @@ SEMANTICS (TF's behaviour at the edges):
 
 - cholesky reads the symmetric part (A + Aᵀ)/2 (TF reads the lower triangle; the
   same for the symmetric inputs both require), so its gradient is TF's symmetric one.
-- A singular matrix: the reference evaluator raises numpy's LinAlgError where TF
-  raises InvalidArgumentError; the compiled evaluator returns inf/NaN.
+- A singular matrix given to matrix_inverse: the reference evaluator raises
+  ``MatrixError`` ("Input is not invertible.", TF's InvalidArgumentError in a
+  session); a matrix that is not positive definite gives cholesky NaN in its lower
+  triangle, zeros above, as TF 2.21's kernel (the batch's other matrices are
+  factored).  The compiled evaluator returns inf/NaN.
 
 >>> import numpy as np
 >>> REGISTRY["det"].impl(np.array([[2.0, 1.0], [1.0, 3.0]]))
@@ -29,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ..errors import ShapeError
+from ..errors import MatrixError, ShapeError
 from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, as_object_array, float_result, literal, register
 from .draws import band_mask
@@ -99,7 +102,28 @@ def _cholesky_grad(node, g):
 
 
 def _cholesky_impl(a):
-    return np.linalg.cholesky((a + np.swapaxes(a, -1, -2)) / 2)
+    sym = (a + np.swapaxes(a, -1, -2)) / 2
+    try:
+        return np.linalg.cholesky(sym)
+    except np.linalg.LinAlgError:   # TF 2.21: NaN in the lower triangle of each such matrix
+        pass
+    n = sym.shape[-1]
+    failed = np.where(np.tri(n, dtype=bool), np.nan, 0.0).astype(sym.dtype)
+    out = np.empty_like(sym)
+    for idx in np.ndindex(sym.shape[:-2]):
+        try:
+            out[idx] = np.linalg.cholesky(sym[idx])
+        except np.linalg.LinAlgError:
+            out[idx] = failed
+    return out
+
+
+def _inverse_impl(a):
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise MatrixError("matrix_inverse: Input is not invertible. (a singular matrix: TF's "
+                          "InvalidArgumentError)") from None
 
 
 def _cholesky_symbolic(m):
@@ -130,7 +154,7 @@ _SQUARE = [Example(_well_conditioned(2)), Example(_well_conditioned(3)),
            Example(_well_conditioned(2, (2,)))]
 
 register(Op("matrix_inverse", kind="special", shape=_square_shape("matrix_inverse"),
-            impl=np.linalg.inv, symbolic=_per_matrix(_inverse_symbolic, True),
+            impl=_inverse_impl, symbolic=_per_matrix(_inverse_symbolic, True),
             grad=_inverse_grad, dtype=float_result, examples=_SQUARE,
             doc="the inverse matrix Y = A⁻¹; its gradient is -Yᵀ G Yᵀ"))
 register(Op("det", kind="special", shape=_square_shape("det"),

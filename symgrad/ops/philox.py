@@ -159,6 +159,19 @@ def _per_call(dtype):
     return 4 if np.dtype(dtype) == np.float32 else 2   # numbers one call makes
 
 
+_STATELESS_KEY = (0x02461E29 << 32) | 0x3EC8F720   # the key TF scrambles seeds with
+
+
+def stateless_seeds(seed0, seed1):
+    """The ``(key, counter high half)`` TF's stateless ops (``StatelessRandomGetKeyCounter``)
+    draw with for the seed pair ``[seed0, seed1]``: one generator call at counter
+    ``(seed0, seed1)`` under a fixed key; its first two words are the key, its last two
+    the counter's high half (the low half starts at 0)."""
+    seed0, seed1 = (int(s) & (2**64 - 1) for s in (seed0, seed1))
+    w = [int(v) for v in _words_at((_STATELESS_KEY, seed1), np.array([seed0], np.uint64))[0]]
+    return w[0] | w[1] << 32, w[2] | w[3] << 32
+
+
 def reserved(shape):
     """How far one execution of an op of ``shape`` moves the op's counter."""
     return _RESERVED_PER_OUTPUT * int(np.prod(shape, dtype=np.int64))
