@@ -5,7 +5,10 @@ with ``tf.slice(locations, tf.pad(tf.reshape(tf.argmin(d, 0), [1]), [[0, 1]]), [
 the start is known only when the graph runs.  With every ``size`` given (none -1), the
 result's shape is still known, and each axis is taken as a gather of the window
 ``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``.
-A begin known when the graph is built is ``tracing.slice``'s static slice.  Differences:
+A begin known when the graph is built is ``tracing.slice``'s static slice.  A size read
+at run time (BERT's ``tf.slice(position_table, [0, 0], [seq_length, -1])`` with
+``seq_length = tf.shape(input_ids)[1]``) is taken as the same window, of that run-time
+length, so the result's shape holds the input's unknown dimension.  Differences:
 a size of -1 with a computed begin is refused (TF gives an unknown dimension), and a
 window past the edge selects zeros, as ``tf.gather`` with run-time indices does here
 (TF raises InvalidArgumentError when the graph runs).
@@ -25,8 +28,13 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
-from ..graph import Node
+from ..graph import Dim, Node
+from ..ops.draws import iota_of
+from ..ops.sizes import sizes_of
 from ..tracing.arrays import known_now, static_value
+from . import errors
+from .state import Operation
+from .variables import control_dependencies
 
 __all__ = ["slice"]
 
@@ -40,25 +48,63 @@ def computed(begin):
 
 def window(x, axis, start, size):
     """``x``'s entries ``start .. start + size - 1`` along ``axis``, ``start`` computed
-    at run time: a gather of those indices (``tf.image.crop_to_bounding_box`` at
-    run-time offsets takes its rows and columns this way too)."""
-    return _t.gather(x, _t.cast(start, np.int32) + np.arange(size, dtype=np.int32), axis=axis)
+    at run time or ``size`` a run-time size (a Dim): a gather of those indices
+    (``tf.image.crop_to_bounding_box`` at run-time offsets takes its rows and columns
+    this way too)."""
+    return _t.gather(x, _t.cast(start, np.int32) + iota_of(x.graph, size, np.int32), axis=axis)
+
+
+def _sizes(size):
+    """``size`` as a list of ints and Dims (run-time sizes), when it holds any Dim."""
+    if not isinstance(size, (list, tuple, Node)):
+        return None
+    found = sizes_of(size)
+    return list(found) if found is not None and any(isinstance(s, Dim) for s in found) \
+        else None
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001
     """``input_[begin[d]:begin[d] + size[d]]`` on every axis (TF's ``tf.slice``)."""
-    if not computed(begin):
+    run_sizes = _sizes(size)
+    if not computed(begin) and run_sizes is None:
         return _t.slice(input_, begin, size, name=name)
     x, start = _t.functions._lift([input_, begin])
-    size = [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
+    size = run_sizes or [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
     if len(size) != x.ndim or start.shape != (x.ndim,):
         raise ShapeError(f"slice: begin (shape {start.shape}) and size {size} need one entry "
                          f"per axis of the input, of shape {x.shape}")
-    if any(s < 0 for s in size):
+    if computed(begin) and any(isinstance(s, int) and s < 0 for s in size):
         raise ShapeError(f"slice: with a begin computed at run time, give every size (got "
                          f"{size}; -1, 'to the end', would leave the shape unknown): use "
                          f"the axis's length minus the start you expect, or a static begin")
-    out = x
+    out, windows = x, {}
     for d, s in enumerate(size):
-        out = window(out, d, start[d], s)
-    return _t.identity(out, name=name or "Slice")
+        if computed(begin) or isinstance(s, Dim):
+            out = window(out, d, start[d], s)
+            windows[d] = out
+        else:   # a known begin and size: a static slice of this axis
+            out = _t.slice(out, [start.value[d] if i == d else 0 for i in range(x.ndim)],
+                           [s if i == d else -1 for i in range(x.ndim)])
+    with control_dependencies([_inside(x, start, windows)]):
+        return _t.identity(out, name=name or "Slice")
+
+
+def _inside(x, start, windows):
+    """The operation raising TF's InvalidArgumentError when a run-time window leaves
+    ``x`` (the gathers would fill zeros), checked with the windowed axes' lengths."""
+    axes = sorted(windows)
+    lengths = [_t.shape(x, out_type=np.int64)[d] for d in axes]
+    sizes = [_t.shape(windows[d], out_type=np.int64)[d] for d in axes]
+
+    def effect(values, session):
+        for d, n, b, s in zip(axes, values[1::2], np.asarray(values[0], np.int64)[axes],
+                              values[2::2]):
+            if not 0 <= b <= n:
+                message = f"Expected begin[{d}] in [0, {n}], but got {b}"
+            elif b + s > n:
+                message = f"Expected size[{d}] in [0, {n - b}], but got {s}"
+            else:
+                continue
+            raise errors.InvalidArgumentError(None, None, message)
+    inputs = [start] + [t for pair in zip(lengths, sizes) for t in pair]
+    return Operation("slice_check", inputs=inputs, effect=effect, graph=x.graph)

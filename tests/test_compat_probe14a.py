@@ -1,0 +1,53 @@
+"""What the fourteenth differential probe (a) found in TF1 research reference
+implementations (google-research/bert's modeling.py and optimization.py, openai/gpt-2's
+model.py and sample.py, Kyubyong's transformer, ibab's tensorflow-wavenet and the
+like), written as those repositories write them at small sizes, against real
+TensorFlow 2.21 (compat.v1, v2 behaviour disabled).  The numbers are TF 2.21's."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+def test_expand_dims_takes_a_list_of_one_axis_and_refuses_axes_out_of_range():
+    # BERT's embedding_lookup: input_ids = tf.expand_dims(input_ids, axis=[-1])
+    with tf.Graph().as_default():
+        ids = tf.placeholder(tf.int32, [None, 6])
+        assert tf.expand_dims(ids, axis=[-1]).get_shape().as_list() == [None, 6, 1]
+        assert tf.expand_dims(ids, axis=np.array([1])).get_shape().as_list() == [None, 1, 6]
+        assert tf.expand_dims(ids, (0,)).get_shape().as_list() == [1, None, 6]
+        for bad in (3, -4, [0, 1], []):   # TF: "dim 3 not in the interval [-3, 2]"
+            with pytest.raises(ValueError, match="axis"):
+                tf.expand_dims(ids, axis=bad)
+
+
+def test_slice_of_a_run_time_length_as_bert_takes_its_position_embeddings():
+    # BERT's embedding_postprocessor with seq_length = tf.shape(input_ids)[1]:
+    # tf.slice(full_position_embeddings, [0, 0], [seq_length, -1])
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.int32, [None, None])
+        full = tf.get_variable("pe", [10, 4], initializer=tf.constant_initializer(
+            np.arange(40).reshape(10, 4)))
+        n = tf.shape(x)[1]
+        s1 = tf.slice(full, [0, 0], [n, -1])
+        s2 = tf.slice(full, [1, 1], [n, 2])
+        assert s2.get_shape().as_list() == [None, 2]
+        xs = tf.cast(tf.expand_dims(x, -1), tf.float32)
+        loss = (tf.reduce_sum(tf.reshape(s1, [1, n, 4]) * xs) + tf.reduce_sum(s2 * 3.)
+                + tf.reduce_sum(full[:n] * full[:n]) + tf.reduce_sum(full[2:n + 2, 1:]))
+        grad = tf.gradients(loss, full)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            fd = {x: np.ones((2, 3), np.int32)}
+            v1, v2, g = sess.run([s1, s2, grad], fd)
+            np.testing.assert_allclose(v1, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]])
+            np.testing.assert_allclose(v2, [[5, 6], [9, 10], [13, 14]])
+            np.testing.assert_allclose(g, [[2, 4, 6, 8], [10, 15, 17, 16], [18, 24, 26, 25],
+                                           [0, 4, 4, 1], [0, 1, 1, 1]] + [[0] * 4] * 5)
+            # past the table's end TF raises rather than filling zeros
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"Expected size\[0\] in \[0, 10\], but got 12"):
+                sess.run(s1, {x: np.ones((2, 12), np.int32)})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"Expected size\[0\] in \[0, 9\], but got 12"):
+                sess.run(s2, {x: np.ones((2, 12), np.int32)})
