@@ -51,3 +51,16 @@ def test_slice_of_a_run_time_length_as_bert_takes_its_position_embeddings():
             with pytest.raises(tf.errors.InvalidArgumentError,
                                match=r"Expected size\[0\] in \[0, 9\], but got 12"):
                 sess.run(s2, {x: np.ones((2, 12), np.int32)})
+
+
+def test_slice_at_a_fed_begin_past_the_edge_raises_as_tf():
+    with tf.Graph().as_default():
+        b = tf.placeholder(tf.int32, [2])
+        s = tf.slice(tf.constant(np.arange(40.).reshape(10, 4)), b, [3, 2])
+        with tf.Session() as sess:
+            assert sess.run(s, {b: [2, 1]}).tolist() == [[9, 10], [13, 14], [17, 18]]
+            for begin, message in (([8, 0], r"size\[0\] in \[0, 2\], but got 3"),
+                                   ([-1, 0], r"begin\[0\] in \[0, 10\], but got -1"),
+                                   ([11, 0], r"begin\[0\] in \[0, 10\], but got 11")):
+                with pytest.raises(tf.errors.InvalidArgumentError, match="Expected " + message):
+                    sess.run(s, {b: begin})

@@ -8,10 +8,12 @@ result's shape is still known, and each axis is taken as a gather of the window
 A begin known when the graph is built is ``tracing.slice``'s static slice.  A size read
 at run time (BERT's ``tf.slice(position_table, [0, 0], [seq_length, -1])`` with
 ``seq_length = tf.shape(input_ids)[1]``) is taken as the same window, of that run-time
-length, so the result's shape holds the input's unknown dimension.  Differences:
-a size of -1 with a computed begin is refused (TF gives an unknown dimension), and a
-window past the edge selects zeros, as ``tf.gather`` with run-time indices does here
-(TF raises InvalidArgumentError when the graph runs).
+length, so the result's shape holds the input's unknown dimension.  A window past the
+edge raises TF's InvalidArgumentError (``Expected size[0] in [0, 10], but got 12``) when
+the session runs (the gathers alone would select zeros).  Differences: a size of -1 with
+a computed begin is refused (TF gives an unknown dimension), and the result's static shape
+keeps the dimensions TF's shape inference forgets (``[None, 4]`` where TF says
+``[None, None]``).
 
 Sits in ``compat`` under ``v1`` (``v1_more`` exports it); imports ``tracing``.
 
