@@ -64,3 +64,61 @@ def test_slice_at_a_fed_begin_past_the_edge_raises_as_tf():
                                    ([11, 0], r"begin\[0\] in \[0, 10\], but got 11")):
                 with pytest.raises(tf.errors.InvalidArgumentError, match="Expected " + message):
                     sess.run(s, {b: begin})
+
+
+def test_loop_vars_and_rows_inside_while_map_fn_and_scan_are_tf1_tensors():
+    # GPT-2's sample_sequence body calls model(), whose shape_list reads
+    # x.shape.as_list() of the loop var; symgrad's loop vars had plain tuple shapes
+    with tf.Graph().as_default():
+        x0 = tf.placeholder(tf.float32, [None, 3])
+        seen = []
+
+        def body(i, x):
+            seen.append((x.shape.as_list(), x.get_shape().as_list(), x.shape[-1].value,
+                         x.shape.ndims, i.shape.as_list()))
+            return i + 1, x * 2.0
+
+        _, x = tf.while_loop(lambda i, x: i < 3, body, [tf.constant(0), x0])
+
+        def row(r):
+            seen.append((r.shape.as_list(), r.shape[-1].value))
+            return r * 2
+
+        m = tf.map_fn(row, x0)
+
+        def step(a, r):
+            seen.append((a.shape.as_list(), r.shape.as_list()))
+            return a + r
+
+        s = tf.scan(step, x0, initializer=tf.zeros([3]))
+        assert seen[0] == ([None, 3], [None, 3], 3, 2, [])
+        assert ([3], 3) in seen and ([3], [3]) in seen
+        with tf.Session() as sess:
+            got = sess.run([x, m, s], {x0: np.ones((2, 3))})
+        np.testing.assert_allclose(got[0], [[8, 8, 8], [8, 8, 8]])
+        np.testing.assert_allclose(got[1], [[2, 2, 2], [2, 2, 2]])
+        np.testing.assert_allclose(got[2], [[1, 1, 1], [2, 2, 2]])
+
+
+def test_top_k_of_an_outer_tensor_inside_a_cond_branch():
+    # GPT-2's top_k_logits: tf.cond(tf.equal(k, 0), lambda: logits, lambda: _top_k())
+    # (symgrad's evaluator read top_k's shortcut from the outer tensor: KeyError)
+    def top_k_logits(logits, k):
+        def _top_k():
+            values, _ = tf.nn.top_k(logits, k=k)
+            min_values = values[:, -1, tf.newaxis]
+            return tf.where(logits < min_values,
+                            tf.ones_like(logits, dtype=logits.dtype) * -1e10, logits)
+        return tf.cond(tf.equal(k, 0), lambda: logits, lambda: _top_k())
+
+    with tf.Graph().as_default():
+        lg = tf.constant([[1.0, 3.0, 2.0, 0.5, 2.5], [0., 1., 0., 1., 4.]])
+        x = tf.placeholder(tf.float32, [None, 5])
+        p = tf.placeholder(tf.bool, [])
+        picked = tf.cond(p, lambda: x[:, :2], lambda: tf.nn.top_k(x, 2)[0])
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run(top_k_logits(lg, 2)),
+                                       [[-1e10, 3.0, -1e10, -1e10, 2.5],
+                                        [-1e10, 1.0, -1e10, 1.0, 4.0]])
+            np.testing.assert_allclose(
+                sess.run(picked, {p: False, x: [[1.0, 3.0, 2.0, 0.5, 2.5]]}), [[3.0, 2.5]])

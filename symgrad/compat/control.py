@@ -29,6 +29,7 @@ from ..tracing import constant, get_default_graph
 from . import cond_updates as _cond_updates
 from .state import state_of
 from .variables import GraphKeys
+from .tensor import as_tf1
 from .tensor_array import TensorArray, as_loop_vars
 
 __all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
@@ -60,6 +61,8 @@ def _pure(fn, what, recorder=None):
     state = state_of(get_default_graph())
 
     def traced(*args, **kwargs):
+        for arg in flatten([args, kwargs])[0]:   # (the body's loop vars, map_fn's rows:
+            as_tf1(arg)                         # TF1 tensors, x.shape.as_list() and all)
         before = len(state.operations)
         inner = state_of(get_default_graph())   # (the branch's or body's own graph)
         waits = len(inner.control_of)

@@ -34,7 +34,10 @@ class Shortcut:
 
 
 def give_shortcut(node, inputs, fn):
-    node.shortcut = Shortcut(inputs, fn)
+    # (inputs of an enclosing graph -- top_k of an outer tensor in a cond branch -- are
+    # read through the stand-ins the branch captured, as the node's own ops read them)
+    node.shortcut = Shortcut([x if x.graph is node.graph else node.graph.capture(x)
+                              for x in inputs], fn)
     return node
 
 
