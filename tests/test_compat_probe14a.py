@@ -122,3 +122,45 @@ def test_top_k_of_an_outer_tensor_inside_a_cond_branch():
                                         [-1e10, 1.0, -1e10, 1.0, 4.0]])
             np.testing.assert_allclose(
                 sess.run(picked, {p: False, x: [[1.0, 3.0, 2.0, 0.5, 2.5]]}), [[3.0, 2.5]])
+
+
+def _kyubyong_key_mask(inputs, key_masks):
+    # Kyubyong/transformer's modules.mask(type="key"), inputs of h*N rows
+    padding_num = -2 ** 32 + 1
+    key_masks = tf.to_float(key_masks)
+    key_masks = tf.tile(key_masks, [tf.shape(inputs)[0] // tf.shape(key_masks)[0], 1])
+    key_masks = tf.expand_dims(key_masks, 1)
+    return inputs + key_masks * padding_num
+
+
+def test_tile_by_a_quotient_of_run_time_sizes_as_kyubyongs_key_masks():
+    # the encoder's self-attention ((2*N) // N: a size known now) and the decoder's
+    # attention over the encoder's memory ((2*N_dec) // N_enc: known when values arrive)
+    with tf.Graph().as_default():
+        q = tf.placeholder(tf.float32, [None, None, 8])
+        qd = tf.placeholder(tf.float32, [None, None, 8])
+        xk = tf.placeholder(tf.int32, [None, None])
+        Q_ = tf.concat(tf.split(q, 2, axis=2), axis=0)
+        Qd_ = tf.concat(tf.split(qd, 2, axis=2), axis=0)
+        src_masks = tf.math.equal(xk, 0)
+        out = tf.nn.softmax(_kyubyong_key_mask(tf.matmul(Qd_, tf.transpose(Q_, [0, 2, 1])),
+                                               src_masks))
+        enc = tf.nn.softmax(_kyubyong_key_mask(tf.matmul(Q_, tf.transpose(Q_, [0, 2, 1])),
+                                               src_masks))
+        assert out.get_shape().as_list() == [None, None, None]
+        grad = tf.gradients(tf.reduce_sum(out * out), q)[0]
+        t2 = tf.tile(tf.to_float(xk), [tf.shape(Q_)[0] // tf.shape(xk)[0], 1])
+        rs = np.random.RandomState(0)
+        fd = {q: rs.uniform(-1, 1, (2, 3, 8)), qd: rs.uniform(-1, 1, (2, 2, 8)),
+              xk: [[4, 5, 0], [7, 0, 0]]}
+        with tf.Session() as sess:
+            o, e, g, t = sess.run([out, enc, grad, t2], fd)
+        np.testing.assert_allclose(o[1:3], [[[1, 0, 0], [1, 0, 0]],
+                                            [[0.20525, 0.79475, 0], [0.42496, 0.57504, 0]]],
+                                   atol=2e-5)
+        np.testing.assert_allclose(e[:, :, 2], 0.0)
+        np.testing.assert_allclose(g[0], [[-0.04565, 0.05874, 0.01106, 0.06358, -0.13782,
+                                           0.21023, 0.08905, 0.18335],
+                                          [0.04565, -0.05874, -0.01106, -0.06358, 0.13782,
+                                           -0.21023, -0.08905, -0.18335], [0] * 8], atol=2e-5)
+        np.testing.assert_allclose(t, [[4, 5, 0], [7, 0, 0], [4, 5, 0], [7, 0, 0]])

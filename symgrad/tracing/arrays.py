@@ -41,7 +41,7 @@ from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
-from .functions import (_dims, _lift, cast, concat, equal, expand_dims, greater_equal, less,
+from .functions import (_dims, _lift, _one_size, cast, concat, equal, expand_dims, greater_equal, less,
                         logical_and, maximum, reshape, transpose, where)
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
@@ -258,6 +258,9 @@ def tile(input, multiples, name=None):
     (x,) = _lift([input])
     # (entries read off shapes, [1, tf.shape(q)[1], 1], are sizes: ints or Dims)
     reps = sizes_of(multiples) if _sized(multiples) else None
+    if reps is None and isinstance(multiples, (list, tuple)) and _sized(multiples):
+        # a count computed from values ((2*N) // M of two batches): a size bound then
+        reps = [_one_size(m, "tile(multiples)") for m in multiples]
     if reps is None:
         reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
     if len(reps) != x.ndim:
