@@ -164,3 +164,47 @@ def test_tile_by_a_quotient_of_run_time_sizes_as_kyubyongs_key_masks():
                                           [0.04565, -0.05874, -0.01106, -0.06358, 0.13782,
                                            -0.21023, -0.08905, -0.18335], [0] * 8], atol=2e-5)
         np.testing.assert_allclose(t, [[4, 5, 0], [7, 0, 0], [4, 5, 0], [7, 0, 0]])
+
+
+def _time_to_batch(value, dilation):
+    # ibab/tensorflow-wavenet's ops.time_to_batch
+    shape = tf.shape(value)
+    pad_elements = dilation - 1 - (shape[1] + dilation - 1) % dilation
+    padded = tf.pad(value, [[0, 0], [0, pad_elements], [0, 0]])
+    reshaped = tf.reshape(padded, [-1, dilation, shape[2]])
+    transposed = tf.transpose(reshaped, perm=[1, 0, 2])
+    return tf.reshape(transposed, [shape[0] * dilation, -1, shape[2]])
+
+
+def _causal_conv(value, filter_, dilation):
+    filter_width = tf.shape(filter_)[0]
+    transformed = _time_to_batch(value, dilation)
+    conv = tf.nn.conv1d(transformed, filter_, stride=1, padding='VALID')
+    shape = tf.shape(conv)
+    prepared = tf.reshape(conv, [dilation, -1, shape[2]])
+    transposed = tf.transpose(prepared, perm=[1, 0, 2])
+    restored = tf.reshape(transposed, [tf.div(shape[0], dilation), -1, shape[2]])
+    out_width = tf.shape(value)[1] - (filter_width - 1) * dilation
+    return tf.slice(restored, [0, 0, 0], [-1, out_width, -1])
+
+
+def test_pad_by_widths_computed_from_run_time_sizes_as_wavenets_time_to_batch():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None, 1])
+        xs = tf.placeholder(tf.float32, [2, 9, 2])
+        f = tf.constant([[[1.0]], [[-2.0]], [[0.5]]])
+        t = _time_to_batch(x, 3)
+        cc = _causal_conv(x, f, 2)
+        g = tf.gradients(tf.reduce_sum(cc * cc), x)[0]
+        pad = tf.pad(x, [[0, 0], [0, 3 - 1 - (tf.shape(x)[1] + 2) % 3], [0, 0]])
+        assert t.get_shape().as_list() == [None, None, 1]
+        # a static length keeps a static shape (TF folds the remainder of 9 + 1 by 2)
+        assert _time_to_batch(xs, 2).get_shape().as_list() == [4, 5, 2]
+        xv = np.arange(1., 8.).reshape(1, 7, 1)
+        with tf.Session() as sess:
+            tv, cv, gv = sess.run([t, cc, g], {x: xv})
+            np.testing.assert_allclose(tv[:, :, 0], [[1, 4, 7], [2, 5, 0], [3, 6, 0]])
+            np.testing.assert_allclose(cv[:, :, 0], [[-2.5, -3, -3.5]])
+            np.testing.assert_allclose(gv[:, :, 0], [[-5, -6, 3, 12, 11.5, -3, -3.5]])
+            np.testing.assert_allclose(sess.run(pad, {x: xv[:, :5]})[:, :, 0],
+                                       [[1, 2, 3, 4, 5, 0]])

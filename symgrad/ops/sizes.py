@@ -4,7 +4,7 @@ TF1 programs pass run-time sizes back as shapes: ``tf.reshape(h, [tf.shape(x)[0]
 ``tf.zeros([batch, 10])``, ``tf.random_normal(tf.shape(mu))``.  :func:`sizes_of` reads
 such an argument -- numbers, Dims, and tensors made from constants and sizes
 (``dim_size``) through casts, moves (indexing, stacking, reshapes), ``+ - *``, exact
-quotients ``//`` and the product of a shape (``tf.size(x)``) -- as a tuple of
+quotients ``//``, remainders ``%`` of ints and the product of a shape (``tf.size(x)``) -- as a tuple of
 ints and Dims, without evaluating anything.  Ops take part by attribute: ``size_of``
 (a size), ``keeps_sizes`` (a value-preserving cast), and structural ops whose every
 element is a copy (``selects``), applied to object arrays of sizes.
@@ -65,11 +65,12 @@ def _read(node):
             return None
         combine = np.frompyfunc(lambda u, v: _arithmetic(op.name, u, v), 2, 1)
         return np.asarray(combine(a, b), dtype=object)
-    if op.name == "floordiv" and len(node.inputs) == 2:   # tf.shape(q)[0] // tf.shape(m)[0]
+    if op.name in ("floordiv", "floormod") and len(node.inputs) == 2:   # shape(q)[0] // n
         a, b = (_read(x) for x in node.inputs)
         if a is None or b is None:
             return None
-        out = np.asarray(np.frompyfunc(_quotient, 2, 1)(a, b), dtype=object)
+        part = _quotient if op.name == "floordiv" else _remainder
+        out = np.asarray(np.frompyfunc(part, 2, 1)(a, b), dtype=object)
         return None if any(v is None for v in out.reshape(-1)) else out
     if op.name == "reduce_prod" and not node.attrs.get("keepdims"):   # tf.size(x)
         part = _read(node.inputs[0])
@@ -112,6 +113,13 @@ def _quotient(u, v):
             if ratio.free_symbols else not ratio.is_Integer:
         return None
     return make_dim(ratio)
+
+
+def _remainder(u, v):
+    """``u % v`` of ints (a static length's padding); None for Dims."""
+    if isinstance(u, Dim) or isinstance(v, Dim) or not int(v):
+        return None
+    return int(u) % int(v)
 
 
 REGISTRY["cast"].keeps_sizes = True

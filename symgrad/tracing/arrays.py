@@ -297,11 +297,14 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """``tensor`` padded by ``paddings[d] = [before, after]`` on each axis; ``mode`` is
     CONSTANT (``constant_values``), REFLECT or SYMMETRIC (numpy's reflect/symmetric)."""
     (x,) = _lift([tensor])
-    widths = static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2)
-    if widths.shape[0] != x.ndim or np.any(widths < 0):
-        raise ShapeError(f"pad: paddings {widths.tolist()} must be [before, after] >= 0 for "
+    widths = _pad_widths(paddings)
+    if len(widths) != x.ndim or any(isinstance(w, int) and w < 0 for r in widths for w in r):
+        raise ShapeError(f"pad: paddings {widths} must be [before, after] >= 0 for "
                          f"each of the {x.ndim} axes")
     mode = str(mode).upper()
+    if mode != "CONSTANT" and any(isinstance(w, Dim) for r in widths for w in r):
+        raise ShapeError(f"pad(mode={mode!r}): paddings {widths} computed at run time "
+                         "are padded with mode='CONSTANT' only")
     if mode in ("REFLECT", "SYMMETRIC"):
         out = x
         for d, (n, (a, b)) in enumerate(zip(x.shape, widths)):   # one axis at a time
@@ -319,10 +322,20 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     for d, (a, b) in enumerate(widths):
         parts = []
         for width in (a, b):
-            shape = out.shape[:d] + (int(width),) + out.shape[d + 1:]
+            shape = out.shape[:d] + (width,) + out.shape[d + 1:]
             parts.append(filled(x.graph, constant_values, shape, x.dtype))
         out = concat([parts[0], out, parts[1]], d) if a or b else out
     return named(out, name) if out is not x else apply("identity", [x], name=name)
+
+
+def _pad_widths(paddings):
+    """``paddings`` as rows [before, after] of ints, and of sizes bound when values
+    arrive for widths computed in the graph (WaveNet's time_to_batch pads by
+    ``dilation - 1 - (tf.shape(x)[1] + dilation - 1) % dilation``)."""
+    rows = list(paddings) if isinstance(paddings, (list, tuple)) else None
+    if rows is None or not any(_sized(r) for r in rows):
+        return static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2).tolist()
+    return [[_one_size(w, "pad(paddings)") for w in r] for r in rows]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
