@@ -208,3 +208,24 @@ def test_pad_by_widths_computed_from_run_time_sizes_as_wavenets_time_to_batch():
             np.testing.assert_allclose(gv[:, :, 0], [[-5, -6, 3, 12, 11.5, -3, -3.5]])
             np.testing.assert_allclose(sess.run(pad, {x: xv[:, :5]})[:, :, 0],
                                        [[1, 2, 3, 4, 5, 0]])
+
+
+def test_slice_to_the_end_from_a_start_computed_at_run_time_as_wavenets_skip_cut():
+    # WaveNet's _create_dilation_layer: skip_cut = tf.shape(out)[1] - output_width;
+    # tf.slice(out, [0, skip_cut, 0], [-1, -1, -1])
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None, 2])
+        w = tf.placeholder(tf.int32, [])
+        s = tf.slice(x, [0, tf.shape(x)[1] - w, 0], [-1, -1, -1])
+        assert s.get_shape().as_list() == [None, None, 2]
+        g = tf.gradients(tf.reduce_sum(s * s * tf.constant([1., 2.])), x)[0]
+        xv = np.arange(12.).reshape(1, 6, 2)
+        with tf.Session() as sess:
+            got, grad = sess.run([s, g], {x: xv, w: 2})
+            np.testing.assert_allclose(got, [[[8, 9], [10, 11]]])
+            np.testing.assert_allclose(grad, [[[0, 0]] * 4 + [[16, 36], [20, 44]]])
+            assert sess.run(s, {x: xv, w: 0}).shape == (1, 0, 2)
+            for width, message in ((7, "got -1"), (-1, "got 7")):
+                with pytest.raises(tf.errors.InvalidArgumentError,
+                                   match=r"Expected begin\[1\] in \[0, 6\], but " + message):
+                    sess.run(s, {x: xv, w: width})

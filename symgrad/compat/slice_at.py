@@ -4,16 +4,17 @@ The self-organizing map of the TF 1.x cookbook finds the winning unit's grid loc
 with ``tf.slice(locations, tf.pad(tf.reshape(tf.argmin(d, 0), [1]), [[0, 1]]), [1, 2])``:
 the start is known only when the graph runs.  With every ``size`` given (none -1), the
 result's shape is still known, and each axis is taken as a gather of the window
-``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``.
+``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``;
+a size of -1 from a computed start (WaveNet's ``tf.slice(out, [0, skip_cut, 0], [-1, -1,
+-1])``) is the rest of the axis, a length bound when values arrive.
 A begin known when the graph is built is ``tracing.slice``'s static slice.  A size read
 at run time (BERT's ``tf.slice(position_table, [0, 0], [seq_length, -1])`` with
 ``seq_length = tf.shape(input_ids)[1]``) is taken as the same window, of that run-time
 length, so the result's shape holds the input's unknown dimension.  A window past the
 edge raises TF's InvalidArgumentError (``Expected size[0] in [0, 10], but got 12``) when
-the session runs (the gathers alone would select zeros).  Differences: a size of -1 with
-a computed begin is refused (TF gives an unknown dimension), and the result's static shape
-keeps the dimensions TF's shape inference forgets (``[None, 4]`` where TF says
-``[None, None]``).
+the session runs (the gathers alone would select zeros).  Difference: the result's
+static shape keeps the dimensions TF's shape inference forgets (``[None, 4]`` where TF
+says ``[None, None]``).
 
 Sits in ``compat`` under ``v1`` (``v1_more`` exports it); imports ``tracing``.
 
@@ -33,6 +34,7 @@ from ..errors import ShapeError
 from ..graph import Dim, Node
 from ..ops.draws import iota_of
 from ..ops.sizes import sizes_of
+from ..ops.valued import size_from_values
 from ..tracing.arrays import known_now, static_value
 from . import errors
 from .state import Operation
@@ -75,20 +77,29 @@ def slice(input_, begin, size, name=None):  # noqa: A001
     if len(size) != x.ndim or start.shape != (x.ndim,):
         raise ShapeError(f"slice: begin (shape {start.shape}) and size {size} need one entry "
                          f"per axis of the input, of shape {x.shape}")
-    if computed(begin) and any(isinstance(s, int) and s < 0 for s in size):
-        raise ShapeError(f"slice: with a begin computed at run time, give every size (got "
-                         f"{size}; -1, 'to the end', would leave the shape unknown): use "
-                         f"the axis's length minus the start you expect, or a static begin")
+    fixed = _known_starts(begin, x.ndim)
     out, windows = x, {}
     for d, s in enumerate(size):
-        if computed(begin) or isinstance(s, Dim):
-            out = window(out, d, start[d], s)
-            windows[d] = out
-        else:   # a known begin and size: a static slice of this axis
-            out = _t.slice(out, [start.value[d] if i == d else 0 for i in range(x.ndim)],
+        if fixed[d] is not None and not isinstance(s, Dim):   # a static slice of this axis
+            out = _t.slice(out, [fixed[d] if i == d else 0 for i in range(x.ndim)],
                            [s if i == d else -1 for i in range(x.ndim)])
+            continue
+        if isinstance(s, int) and s < 0:   # to the end from a start computed at run time
+            # (at least 0: a start past the end is _inside's error, TF's message)
+            s = size_from_values(_t.maximum(
+                _t.shape(x, out_type=np.int64)[d] - _t.cast(start[d], np.int64), 0))
+        out = window(out, d, start[d], s)
+        windows[d] = out
     with control_dependencies([_inside(x, start, windows)]):
         return _t.identity(out, name=name or "Slice")
+
+
+def _known_starts(begin, ndim):
+    """Each axis's start as an int when known now, else None (computed at run time)."""
+    items = list(begin) if isinstance(begin, (list, tuple)) else \
+        [None] * ndim if computed(begin) else list(static_value(begin, "slice(begin)"))
+    return [None if item is None or isinstance(item, Node) and not known_now(item)
+            else int(static_value(item, "slice(begin)")) for item in items]
 
 
 def _inside(x, start, windows):
