@@ -229,3 +229,11 @@ def test_slice_to_the_end_from_a_start_computed_at_run_time_as_wavenets_skip_cut
                 with pytest.raises(tf.errors.InvalidArgumentError,
                                    match=r"Expected begin\[1\] in \[0, 6\], but " + message):
                     sess.run(s, {x: xv, w: width})
+        # a whole computed begin: the cookbook's form with a size of -1 (was refused)
+        v = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4))
+        i = tf.placeholder(tf.int32, [2])
+        rest = tf.slice(v, i, [2, -1])
+        assert rest.shape.as_list() == [2, None]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(rest, {i: [1, 1]}), [[5, 6, 7], [9, 10, 11]])
