@@ -237,3 +237,18 @@ def test_slice_to_the_end_from_a_start_computed_at_run_time_as_wavenets_skip_cut
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             np.testing.assert_array_equal(sess.run(rest, {i: [1, 1]}), [[5, 6, 7], [9, 10, 11]])
+
+
+def test_a_variables_shape_may_be_one_int_as_the_ntm_writes_it():
+    # MarkPKCollier's NTM: tf.get_variable('init_state', self.rnn_size, initializer=...)
+    with tf.Graph().as_default():
+        assert tf.get_variable("a", 5, initializer=tf.zeros_initializer()).get_shape().as_list() \
+            == [5]
+        b = tf.get_variable("b", np.int64(3), initializer=tf.constant_initializer(2.0))
+        assert tf.get_variable("c", 4).get_shape().as_list() == [4]
+        assert tf.Variable(tf.ones_initializer()(shape=2), name="e").get_shape().as_list() == [2]
+        with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+            tf.get_variable("f", -1)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(b), [2.0, 2.0, 2.0])

@@ -176,6 +176,7 @@ def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=Non
     """``get_variable`` of the full name ``name`` (what custom getters call)."""
     scope = get_variable_scope()
     full, (path, _, name) = name, name.rpartition("/")
+    shape = None if shape is None else _init.shape_tuple(shape)
     reuse = scope.reuse if reuse is None else reuse
     store = state_of(_t.get_default_graph()).variables
     found_in = _store_holding(full)
