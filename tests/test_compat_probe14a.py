@@ -252,3 +252,20 @@ def test_a_variables_shape_may_be_one_int_as_the_ntm_writes_it():
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             np.testing.assert_array_equal(sess.run(b), [2.0, 2.0, 2.0])
+
+
+def test_range_takes_the_widest_type_of_its_arguments_casting_tensors_as_tf():
+    # Transformer-XL: pos_seq = tf.range(klen - 1, -1, -1.0) with klen = mlen + qlen an
+    # int32 tensor (symgrad: "Expected int32, but got -1.0 of type 'float'")
+    with tf.Graph().as_default():
+        k = tf.placeholder(tf.int32, [])
+        a = tf.range(k - 1, -1, -1.0)
+        g = tf.range(tf.constant(2, tf.int64), 7)
+        h = tf.range(0, tf.constant(3.0, tf.float64), 0.5)
+        assert (a.dtype.name, g.dtype.name, h.dtype.name) == ("float32", "int64", "float64")
+        assert tf.range(3).dtype.name == "int32" and tf.range(1.5).dtype.name == "float32"
+        with tf.Session() as sess:
+            av, gv, hv = sess.run([a, g, h], {k: 4})
+        np.testing.assert_array_equal(av, [3, 2, 1, 0])
+        np.testing.assert_array_equal(gv, [2, 3, 4, 5, 6])
+        np.testing.assert_array_equal(hv, [0, 0.5, 1, 1.5, 2, 2.5])
