@@ -269,3 +269,29 @@ def test_range_takes_the_widest_type_of_its_arguments_casting_tensors_as_tf():
         np.testing.assert_array_equal(av, [3, 2, 1, 0])
         np.testing.assert_array_equal(gv, [2, 3, 4, 5, 6])
         np.testing.assert_array_equal(hv, [0, 0.5, 1, 1.5, 2, 2.5])
+
+
+def test_sharing_a_variable_checks_its_dtype_as_tf():
+    # Glow's LU-decomposed invertible 1x1 conv makes tf.get_variable("P", initializer=np_p)
+    # of float64 numbers; asking for it again under reuse (dtype: the scope's float32)
+    # is TF's ValueError, where symgrad handed the float64 variable back
+    with tf.Graph().as_default():
+        with tf.variable_scope("s"):
+            tf.get_variable("P", initializer=np.eye(2))
+            tf.get_variable("Q", [2], dtype=tf.int32, initializer=tf.zeros_initializer())
+            tf.get_variable("R", [2])
+        with tf.variable_scope("s", reuse=True):
+            for name, dtype, message in (("P", None, "specified dtype float32 and found dtype "
+                                                     "float64"),
+                                         ("Q", None, "specified dtype float32 and found dtype "
+                                                     "int32"),
+                                         ("R", tf.float64, "specified dtype float64 and found "
+                                                           "dtype float32")):
+                with pytest.raises(ValueError, match=f"Trying to share variable s/{name}, but "
+                                                     + message):
+                    tf.get_variable(name, dtype=dtype)
+            assert tf.get_variable("P", dtype=tf.float64).name == "s/P:0"
+            assert tf.get_variable("Q", [2], dtype=tf.int32).name == "s/Q:0"
+            assert tf.get_variable("R").name == "s/R:0"
+        with tf.variable_scope("s", reuse=True, dtype=tf.float64):
+            assert tf.get_variable("P").name == "s/P:0"

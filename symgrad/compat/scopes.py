@@ -186,6 +186,10 @@ def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=Non
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                              "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         found = store[full]
+        want = np.dtype(tf_dtype_arg(dtype) or scope.dtype or np.float32)
+        if getattr(found, "dtype", want) != want:   # (TF's check, the scope's float32 too)
+            raise ValueError(f"Trying to share variable {full}, but specified dtype "
+                             f"{want.name} and found dtype {found.dtype.name}.")
         if shape is not None and tuple(shape) != found.shape:
             raise ValueError(f"Trying to share variable {full}, but specified shape "
                              f"{tuple(shape)} and found shape {found.shape}.")
