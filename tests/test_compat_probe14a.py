@@ -295,3 +295,25 @@ def test_sharing_a_variable_checks_its_dtype_as_tf():
             assert tf.get_variable("R").name == "s/R:0"
         with tf.variable_scope("s", reuse=True, dtype=tf.float64):
             assert tf.get_variable("P").name == "s/P:0"
+
+
+def test_an_axis_given_as_a_tensor_known_when_the_graph_is_built():
+    # tf.reduce_sum(x, axis=tf.range(1, tf.rank(x))) (sum over all but the batch axis),
+    # tf.concat(xs, axis=tf.rank(x) - 1), tf.constant axes: symgrad refused every one
+    # ("axis must be an int or a list of ints, not tensor")
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3, 4])
+        got = [tf.reduce_sum(x, axis=tf.range(1, tf.rank(x))),
+               tf.reduce_sum(x, axis=tf.constant(1)),
+               tf.concat([x, x], axis=tf.rank(x) - 1),
+               tf.argmax(x, axis=tf.constant(2)),
+               tf.reduce_mean(x, axis=tf.constant([1, 2])),
+               tf.nn.softmax(x, axis=tf.constant(1))]
+        assert [t.get_shape().as_list() for t in got] == [[None], [None, 4], [None, 3, 8],
+                                                          [None, 3], [None], [None, 3, 4]]
+        with tf.Session() as sess:
+            vals = sess.run(got, {x: np.arange(24.).reshape(2, 3, 4)})
+        expect = [[66, 210], [12, 15, 18, 21], [0, 1, 2, 3], [3, 3, 3, 3], [5.5, 17.5],
+                  [0.00033, 0.00033, 0.00033, 0.00033]]
+        for v, e in zip(vals, expect):
+            np.testing.assert_allclose(v.reshape(-1)[:4], e, atol=1e-5)
