@@ -317,3 +317,29 @@ def test_an_axis_given_as_a_tensor_known_when_the_graph_is_built():
                   [0.00033, 0.00033, 0.00033, 0.00033]]
         for v, e in zip(vals, expect):
             np.testing.assert_allclose(v.reshape(-1)[:4], e, atol=1e-5)
+
+
+def test_sizes_read_off_an_outer_tensor_inside_a_cond_branch():
+    # the object detection API's argmax matcher: inside tf.cond's branch,
+    # tf.one_hot(ids, depth=tf.shape(similarity_matrix)[1]) of a [None, 5] matrix (the
+    # constant 5 was made in the outer graph, captured, and no longer known)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 5])
+
+        def non_empty():
+            s = tf.shape(x)
+            return tf.one_hot(tf.argmax(x, 1, output_type=tf.int32), depth=s[1])
+
+        m = tf.cond(tf.greater(tf.shape(x)[0], 0), non_empty,
+                    lambda: tf.zeros([tf.shape(x)[0], 5]))
+        assert m.get_shape().as_list() == [None, 5]
+        z = tf.placeholder(tf.float32, [2, 3])
+        y = tf.placeholder(tf.float32, [6])
+        p = tf.placeholder(tf.bool, [])
+        r = tf.cond(p, lambda: tf.reshape(y, tf.shape(z)), lambda: tf.zeros(tf.shape(z)))
+        assert r.get_shape().as_list() == [2, 3]
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(m, {x: [[0, 3, 1, 0, 0], [5, 0, 0, 0, 9]]}),
+                                          [[0, 1, 0, 0, 0], [0, 0, 0, 0, 1]])
+            np.testing.assert_array_equal(sess.run(r, {p: True, y: np.arange(6.)}),
+                                          [[0, 1, 2], [3, 4, 5]])

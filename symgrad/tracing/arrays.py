@@ -446,9 +446,10 @@ def shape(input, name=None, out_type=np.int32):
     sizes they stand for (``ops.sizes``)."""
     (x,) = _lift([input])
     dtype = as_dtype(out_type)
+    graph = get_default_graph()   # (not x's: inside a cond branch the constant is the branch's)
     if is_static(x.shape):
-        return named(literal(x.graph, np.array(x.shape, dtype=dtype)), name)
-    parts = [literal(x.graph, np.array([d], dtype=dtype)) if not isinstance(d, Dim) else
+        return named(literal(graph, np.array(x.shape, dtype=dtype)), name)
+    parts = [literal(graph, np.array([d], dtype=dtype)) if not isinstance(d, Dim) else
              reshape(cast(apply("dim_size", [x], axis=(a,)), dtype), (1,))
              for a, d in enumerate(x.shape)]
     return concat(parts, 0, name=name)
@@ -461,13 +462,13 @@ def size(input, name=None, out_type=np.int32):
     if not is_static(x.shape):
         return named(apply("reduce_prod", [shape(x, out_type=out_type)], axis=(0,),
                            keepdims=False), name)
-    return named(literal(x.graph, np.array(x.size, dtype=as_dtype(out_type))), name)
+    return named(literal(get_default_graph(), np.array(x.size, dtype=as_dtype(out_type))), name)
 
 
 def rank(input, name=None):
     """The number of axes as an int32 constant."""
     (x,) = _lift([input])
-    return named(literal(x.graph, np.array(x.ndim, dtype=np.int32)), name)
+    return named(literal(get_default_graph(), np.array(x.ndim, dtype=np.int32)), name)
 
 
 def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):
