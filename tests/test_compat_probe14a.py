@@ -343,3 +343,32 @@ def test_sizes_read_off_an_outer_tensor_inside_a_cond_branch():
                                           [[0, 1, 0, 0, 0], [0, 0, 0, 0, 1]])
             np.testing.assert_array_equal(sess.run(r, {p: True, y: np.arange(6.)}),
                                           [[0, 1, 2], [3, 4, 5]])
+
+
+def test_gcn_sparse_dropout_pieces():
+    # tkipf/gcn: features = tf.sparse_placeholder(tf.float32, shape=tf.constant(shape,
+    # dtype=tf.int64)); sparse_dropout: random_tensor += tf.random_uniform(noise_shape)
+    # with noise_shape = tf.placeholder(tf.int32) fed (nnz,); tf.sparse_retain(x, mask);
+    # pre_out * (1. / keep_prob).  symgrad raised at each step.
+    with tf.Graph().as_default():
+        sp_ph = tf.sparse_placeholder(tf.float32, shape=tf.constant([3, 4], dtype=tf.int64))
+        assert sp_ph.get_shape().as_list() == [3, 4]
+        keep = tf.placeholder(tf.bool, [None])
+        kept = tf.sparse_retain(sp_ph, keep) * (1. / tf.constant(0.5))
+        scaled = sp_ph * tf.constant([1., 2., 3., 4.])
+        halved = sp_ph / 2.0
+        prod = tf.sparse_tensor_dense_matmul(kept, tf.constant(np.arange(8.).reshape(4, 2),
+                                                               dtype=tf.float32))
+        n = tf.placeholder(tf.int32)
+        count = tf.reduce_sum(tf.ones_like(tf.random_uniform(n)))
+        feed = {sp_ph: (np.array([[0, 1], [1, 2], [2, 3]]), np.array([1., 2., 3.]), (3, 4)),
+                keep: [True, False, True], n: (2, 3)}
+        with tf.Session() as sess:
+            a, b, c, d, e = sess.run([kept, scaled, halved, prod, count], feed)
+        np.testing.assert_array_equal(a.indices, [[0, 1], [2, 3]])
+        np.testing.assert_array_equal(a.values, [2, 6])
+        np.testing.assert_array_equal(a.dense_shape, [3, 4])
+        np.testing.assert_array_equal(b.values, [2, 6, 12])
+        np.testing.assert_array_equal(c.values, [0.5, 1, 1.5])
+        np.testing.assert_array_equal(d, [[4, 6], [0, 0], [36, 42]])
+        assert e == 6.0

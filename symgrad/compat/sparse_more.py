@@ -135,8 +135,10 @@ def sparse_retain(sp_input, to_retain):
     """The entries where ``to_retain`` (booleans [N]) is True."""
     shape = _static(sp_input, "sparse_retain")
     keep = _lift(to_retain)
-    return SparseTensor(_t.boolean_mask(sp_input.indices, keep),
-                        _t.boolean_mask(sp_input.values, keep), list(shape))
+    indices = _t.boolean_mask(sp_input.indices, keep)
+    # (one count of kept entries for both: each mask would make its own size)
+    values = _t.reshape(_t.boolean_mask(sp_input.values, keep), [indices.shape[0]])
+    return SparseTensor(indices, values, list(shape))
 
 
 def sparse_reorder(sp_input, name=None):
