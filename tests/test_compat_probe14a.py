@@ -372,3 +372,28 @@ def test_gcn_sparse_dropout_pieces():
         np.testing.assert_array_equal(c.values, [0.5, 1, 1.5])
         np.testing.assert_array_equal(d, [[4, 6], [0, 0], [36, 42]])
         assert e == 6.0
+
+
+def test_gradients_of_an_outer_variable_inside_map_fn_over_shapeless_placeholders():
+    # cbfinn/maml: tf.map_fn(task_metalearn, elems=(inputa, inputb, labela, labelb)) over
+    # tf.placeholder(tf.float32) inputs; the body takes tf.gradients(task_lossa, weights)
+    # of the outer weights (symgrad gave None: the body reads them through stand-ins)
+    with tf.Graph().as_default():
+        w = tf.Variable([[0.5], [-1.0]])
+        xa, ya = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
+
+        def task(inp):
+            x, y = inp
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - y))
+            fast = w - 0.1 * tf.gradients(loss, [w])[0]
+            return tf.reduce_mean(tf.square(tf.matmul(x, fast) - y))
+
+        losses = tf.map_fn(task, elems=(xa, ya), dtype=tf.float32)
+        meta_grad = tf.gradients(tf.reduce_sum(losses), w)[0]
+        fd = {xa: np.arange(12.).reshape(2, 3, 2) / 10, ya: np.ones((2, 3, 1))}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got, grad = sess.run([losses, meta_grad], fd)
+        np.testing.assert_allclose(got, [1.366721749305725, 1.1245957612991333], rtol=1e-5)
+        np.testing.assert_allclose(grad, [[-1.6528615951538086], [-2.030698537826538]],
+                                   rtol=1e-5)
