@@ -4,8 +4,8 @@ TF1 programs pass run-time sizes back as shapes: ``tf.reshape(h, [tf.shape(x)[0]
 ``tf.zeros([batch, 10])``, ``tf.random_normal(tf.shape(mu))``.  :func:`sizes_of` reads
 such an argument -- numbers, Dims, and tensors made from constants and sizes
 (``dim_size``) through casts, moves (indexing, stacking, reshapes), ``+ - *``, exact
-quotients ``//``, remainders ``%`` of ints and the product of a shape (``tf.size(x)``) -- as a tuple of
-ints and Dims, without evaluating anything.  Ops take part by attribute: ``size_of``
+quotients ``//``, remainders ``%`` of ints and the product of a shape (``tf.size(x)``)
+-- as a tuple of ints and Dims, without evaluating anything.  Ops take part by attribute: ``size_of``
 (a size), ``keeps_sizes`` (a value-preserving cast), and structural ops whose every
 element is a copy (``selects``), applied to object arrays of sizes.
 
@@ -108,11 +108,11 @@ def _quotient(u, v):
         return int(u) // int(v) if int(v) else None
     import sympy
     ratio = sympy.cancel(dim_expr(u) / dim_expr(v))
-    if not ratio.is_polynomial() or not all(
-            c.is_Integer for c in sympy.Poly(ratio, *ratio.free_symbols).coeffs()) \
-            if ratio.free_symbols else not ratio.is_Integer:
-        return None
-    return make_dim(ratio)
+    if not ratio.free_symbols:
+        return int(ratio) if ratio.is_Integer else None
+    exact = ratio.is_polynomial() and all(
+        c.is_Integer for c in sympy.Poly(ratio, *ratio.free_symbols).coeffs())
+    return make_dim(ratio) if exact else None
 
 
 def _remainder(u, v):

@@ -41,8 +41,8 @@ from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
-from .functions import (_dims, _lift, _one_size, cast, concat, equal, expand_dims, greater_equal, less,
-                        logical_and, maximum, reshape, transpose, where)
+from .functions import (_dims, _lift, _one_size, cast, concat, equal, expand_dims,
+                        greater_equal, less, logical_and, maximum, reshape, transpose, where)
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
