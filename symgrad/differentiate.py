@@ -304,7 +304,10 @@ def _deferred_where_connected(fn):
                 or not all(isinstance(v, Node) for v in xs_list + ys_list)):
             return defer(fn, args, kwargs, len(xs_list))
         reached = _reached(ys_list, bound.arguments.get("stop_gradients"))
-        wanted = [x for x in xs_list if x in reached and (x.shape is None or x.is_float)]
+        # (an outer x, a variable read inside a map_fn body, is reached as its stand-in)
+        held = getattr(common_graph(ys_list), "captures", {})
+        wanted = [x for x in xs_list if (x in reached or held.get(x) in reached)
+                  and (x.shape is None or x.is_float)]
         if len(wanted) == len(xs_list):
             return defer(fn, args, kwargs, len(xs_list))
         bound.arguments["xs"] = wanted

@@ -31,6 +31,7 @@ from .control_checks import check_shape_invariants, recorded as _recorded, \
     structured as _structured, tf_branches, tf_tensor as _tf_tensor
 from .state import state_of
 from .variables import GraphKeys
+from .tensor import as_tf1
 from .tensor_array import TensorArray, as_loop_vars
 
 __all__ = ["cond", "case", "while_loop", "map_fn", "scan"]
@@ -53,6 +54,8 @@ def _pure(fn, what, recorder=None):
     state = state_of(get_default_graph())
 
     def traced(*args, **kwargs):
+        for arg in flatten([args, kwargs])[0]:   # (the body's loop vars, map_fn's rows:
+            as_tf1(arg)                         # TF1 tensors, x.shape.as_list() and all)
         before = len(state.operations)
         inner = state_of(get_default_graph())   # (the branch's or body's own graph)
         waits = len(inner.control_of)

@@ -85,12 +85,22 @@ class Initializer:
 
     def __call__(self, shape, dtype=None, partition_info=None):
         from .tensor import constant
-        dt = np.dtype(dtype or self.dtype)
-        return drawn_again(constant(self.array(tuple(shape), dt), dtype=dt), self,
-                           tuple(shape), dt)
+        dt, shape = np.dtype(dtype or self.dtype), shape_tuple(shape)
+        return drawn_again(constant(self.array(shape, dt), dtype=dt), self, shape, dt)
 
     def array(self, shape, dtype):
         raise NotImplementedError
+
+
+def shape_tuple(shape):
+    """A variable's ``shape`` as a tuple of ints: TF takes one int for a vector's length
+    (the NTM's ``tf.get_variable('init_state', rnn_size, ...)``) and ``Dimension``s."""
+    dims = (shape,) if np.ndim(shape) == 0 and not hasattr(shape, "__len__") else shape
+    out = tuple(None if d is None or getattr(d, "value", 0) is None else int(d) for d in dims)
+    if any(d is not None and d < 0 for d in out):
+        raise ValueError(f"Dimension {min(d for d in out if d is not None)} must be >= 0 "
+                         f"(shape {list(out)})")
+    return out
 
 
 def drawn_again(node, initializer, shape, dtype):

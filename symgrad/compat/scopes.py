@@ -177,6 +177,7 @@ def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=Non
     """``get_variable`` of the full name ``name`` (what custom getters call)."""
     scope = get_variable_scope()
     full, (path, _, name) = name, name.rpartition("/")
+    shape = None if shape is None else _init.shape_tuple(shape)
     reuse = scope.reuse if reuse is None else reuse
     store = state_of(_t.get_default_graph()).variables
     found_in = _store_holding(full)
@@ -186,6 +187,10 @@ def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=Non
             raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                              "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         found = store[full]
+        want = np.dtype(tf_dtype_arg(dtype) or scope.dtype or np.float32)
+        if getattr(found, "dtype", want) != want:   # (TF's check, the scope's float32 too)
+            raise ValueError(f"Trying to share variable {full}, but specified dtype "
+                             f"{want.name} and found dtype {found.dtype.name}.")
         if shape is not None and tuple(shape) != found.shape:
             raise ValueError(f"Trying to share variable {full}, but specified shape "
                              f"{tuple(shape)} and found shape {found.shape}.")

@@ -4,11 +4,17 @@ The self-organizing map of the TF 1.x cookbook finds the winning unit's grid loc
 with ``tf.slice(locations, tf.pad(tf.reshape(tf.argmin(d, 0), [1]), [[0, 1]]), [1, 2])``:
 the start is known only when the graph runs.  With every ``size`` given (none -1), the
 result's shape is still known, and each axis is taken as a gather of the window
-``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``.
-A begin known when the graph is built is ``tracing.slice``'s static slice.  A window
-past the edge raises InvalidArgumentError when the graph runs, as in TF (the gather's
-range check, ``kernel_checks``, with TF's message on begin and size).  A
-size of -1 with a computed begin is refused (TF gives an unknown dimension).
+``begin[d] + range(size[d])``, so the gradient reaches the input as through ``tf.gather``;
+a size of -1 from a computed start (WaveNet's ``tf.slice(out, [0, skip_cut, 0], [-1, -1,
+-1])``) is the rest of the axis, a length bound when values arrive.
+A begin known when the graph is built is ``tracing.slice``'s static slice.  A size read
+at run time (BERT's ``tf.slice(position_table, [0, 0], [seq_length, -1])`` with
+``seq_length = tf.shape(input_ids)[1]``) is taken as the same window, of that run-time
+length, so the result's shape holds the input's unknown dimension.  A window past the
+edge raises TF's InvalidArgumentError (``Expected size[0] in [0, 10], but got 12``) when
+the session runs (the gathers alone would select zeros).  Difference: the result's
+static shape keeps the dimensions TF's shape inference forgets (``[None, 4]`` where TF
+says ``[None, None]``).
 
 Sits in ``compat`` under ``v1`` (``v1_more`` exports it); imports ``tracing``.
 
@@ -25,9 +31,14 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
-from ..graph import Node
-from ..tracing.arrays import known_now, static_value
-from ..tracing.kernel_notes import note
+from ..graph import Dim, Node
+from ..ops.draws import iota_of
+from ..ops.sizes import sizes_of
+from ..ops.valued import size_from_values
+from ..tracing.arrays import _gather, known_now, static_value
+from . import errors
+from .state import Operation
+from .variables import control_dependencies
 
 __all__ = ["slice"]
 
@@ -39,33 +50,76 @@ def computed(begin):
     return any(isinstance(b, Node) and not known_now(b) for b in items)
 
 
-def window(x, axis, start, size):
+def window(x, axis, start, size, checked=True):
     """``x``'s entries ``start .. start + size - 1`` along ``axis``, ``start`` computed
-    at run time: a gather of those indices (``tf.image.crop_to_bounding_box`` at
-    run-time offsets takes its rows and columns this way too)."""
-    return _t.gather(x, _t.cast(start, np.int32) + np.arange(size, dtype=np.int32), axis=axis)
+    at run time or ``size`` a run-time size (a Dim): a gather of those indices
+    (``tf.image.crop_to_bounding_box`` at run-time offsets takes its rows and columns
+    this way too), whose ids the Session checks as a gather's unless ``checked`` is
+    False (``slice`` checks its windows itself, with TF's Slice message)."""
+    ids = _t.cast(start, np.int32) + iota_of(x.graph, size, np.int32)
+    return _gather(x, ids, axis, None, "gather" if checked else None)
+
+
+def _sizes(size):
+    """``size`` as a list of ints and Dims (run-time sizes), when it holds any Dim."""
+    if not isinstance(size, (list, tuple, Node)):
+        return None
+    found = sizes_of(size)
+    return list(found) if found is not None and any(isinstance(s, Dim) for s in found) \
+        else None
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001
     """``input_[begin[d]:begin[d] + size[d]]`` on every axis (TF's ``tf.slice``)."""
-    if not computed(begin):
+    run_sizes = _sizes(size)
+    if not computed(begin) and run_sizes is None:
         return _t.slice(input_, begin, size, name=name)
     x, start = _t.functions._lift([input_, begin])
-    size = [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
+    size = run_sizes or [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
     if len(size) != x.ndim or start.shape != (x.ndim,):
         raise ShapeError(f"slice: begin (shape {start.shape}) and size {size} need one entry "
                          f"per axis of the input, of shape {x.shape}")
-    if any(s < 0 for s in size):
-        raise ShapeError(f"slice: with a begin computed at run time, give every size (got "
-                         f"{size}; -1, 'to the end', would leave the shape unknown): use "
-                         f"the axis's length minus the start you expect, or a static begin")
-    if all(isinstance(n, (int, np.integer)) for n in x.shape):
-        start = _t.identity(start)   # (checked before the windows' gathers: TF's text)
-        note(start, "slice", [start], shape=tuple(int(n) for n in x.shape), size=tuple(size))
-    out = x
+    fixed = _known_starts(begin, x.ndim)
+    out, windows = x, {}
     for d, s in enumerate(size):
-        out = window(out, d, start[d], s)
-    out = _t.identity(out, name=name or "Slice")
-    if "kernel_notes" in start.__dict__:   # (TF's message names the Slice op)
-        start.kernel_notes[-1] = start.kernel_notes[-1]._replace(named=out)
-    return out
+        if fixed[d] is not None and not isinstance(s, Dim):   # a static slice of this axis
+            out = _t.slice(out, [fixed[d] if i == d else 0 for i in range(x.ndim)],
+                           [s if i == d else -1 for i in range(x.ndim)])
+            continue
+        if isinstance(s, int) and s < 0:   # to the end from a start computed at run time
+            # (at least 0: a start past the end is _inside's error, TF's message)
+            s = size_from_values(_t.maximum(
+                _t.shape(x, out_type=np.int64)[d] - _t.cast(start[d], np.int64), 0))
+        out = window(out, d, start[d], s, checked=False)
+        windows[d] = out
+    with control_dependencies([_inside(x, start, windows)]):
+        return _t.identity(out, name=name or "Slice")
+
+
+def _known_starts(begin, ndim):
+    """Each axis's start as an int when known now, else None (computed at run time)."""
+    items = list(begin) if isinstance(begin, (list, tuple)) else \
+        [None] * ndim if computed(begin) else list(static_value(begin, "slice(begin)"))
+    return [None if item is None or isinstance(item, Node) and not known_now(item)
+            else int(static_value(item, "slice(begin)")) for item in items]
+
+
+def _inside(x, start, windows):
+    """The operation raising TF's InvalidArgumentError when a run-time window leaves
+    ``x`` (the gathers would fill zeros), checked with the windowed axes' lengths."""
+    axes = sorted(windows)
+    lengths = [_t.shape(x, out_type=np.int64)[d] for d in axes]
+    sizes = [_t.shape(windows[d], out_type=np.int64)[d] for d in axes]
+
+    def effect(values, session):
+        for d, n, b, s in zip(axes, values[1::2], np.asarray(values[0], np.int64)[axes],
+                              values[2::2]):
+            if not 0 <= b <= n:
+                message = f"Expected begin[{d}] in [0, {n}], but got {b}"
+            elif b + s > n:
+                message = f"Expected size[{d}] in [0, {n - b}], but got {s}"
+            else:
+                continue
+            raise errors.InvalidArgumentError(None, None, message)
+    inputs = [start] + [t for pair in zip(lengths, sizes) for t in pair]
+    return Operation("slice_check", inputs=inputs, effect=effect, graph=x.graph)

@@ -32,6 +32,7 @@ from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import Node
 from ..ops.deferred import any_shape_placeholder, deferrable
+from ..ops.sizes import sizes_of
 from ..tracing.arrays import static_value
 from ..tracing.tensor import _leaf
 from . import rows as _rows
@@ -107,6 +108,25 @@ class SparseTensor:
             parts[self._carrier] = np.broadcast_to(np.zeros((), self.dtype), tuple(shape))
         return parts
 
+    def __mul__(self, other):
+        """``sp * dense`` (TF's sparse_dense_cwise_mul): each entry times the dense value
+        at its position, the dense side broadcast to the dense shape (GCN's sparse
+        dropout scales by ``1. / keep_prob``)."""
+        return self._cwise(other, _t.multiply)
+
+    def __truediv__(self, other):
+        return self._cwise(other, _t.truediv)
+
+    def _cwise(self, other, op):
+        d = other if isinstance(other, Node) else constant(np.asarray(other, self.dtype))
+        if d.ndim:
+            if self._known is None:
+                raise ArgumentError("sparse * dense: a dense side of rank > 0 needs the "
+                                    "sparse tensor's dense shape known when the graph is built")
+            d = _t.gather_nd(_t.broadcast_to(d, list(self._known)), self.indices)
+        return SparseTensor(self.indices, op(self.values, d), self.dense_shape,
+                            _carrier=self._carrier, _known=self._known)
+
     def __repr__(self):
         return (f"SparseTensor(indices={self.indices!r}, values={self.values!r}, "
                 f"dense_shape={self.dense_shape!r})")
@@ -124,6 +144,12 @@ def _as_int64(value, what):
 def sparse_placeholder(dtype, shape=None, name=None):
     """``tf.sparse_placeholder``: fed with a SparseTensorValue (module docstring)."""
     graph = _t.get_default_graph()
+    if isinstance(shape, Node):   # a shape tensor (GCN's tf.constant(features[2], tf.int64))
+        found = sizes_of(shape) if shape.shape is not None and len(shape.shape) == 1 else None
+        if found is None:
+            raise ArgumentError(f"sparse_placeholder(shape={shape.name!r}): a shape tensor "
+                                "must have a value known when the graph is built")
+        shape = [d if isinstance(d, int) else None for d in found]
     rank = None if shape is None else len(shape)
     with graph.name_scope(name or "SparsePlaceholder"):
         values = as_tf1(_t.placeholder(dtype, (None,), name="values"))

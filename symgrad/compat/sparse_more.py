@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..errors import ArgumentError
 from ..tracing.arrays import known_now, static_value
 from .sparse import SparseTensor, _check, sparse_tensor_to_dense
 from .segments import unsorted_segment_max
@@ -135,8 +136,14 @@ def sparse_retain(sp_input, to_retain):
     """The entries where ``to_retain`` (booleans [N]) is True."""
     shape = _static(sp_input, "sparse_retain")
     keep = _lift(to_retain)
-    return SparseTensor(_t.boolean_mask(sp_input.indices, keep),
-                        _t.boolean_mask(sp_input.values, keep), list(shape))
+    if keep.shape is None:
+        raise ArgumentError(f"sparse_retain: to_retain {keep.name!r} has an unknown rank (it "
+                            "is computed from a placeholder made without a shape); give that "
+                            "placeholder its shape, e.g. tf.placeholder(tf.int32, [1])")
+    indices = _t.boolean_mask(sp_input.indices, keep)
+    # (one count of kept entries for both: each mask would make its own size)
+    values = _t.reshape(_t.boolean_mask(sp_input.values, keep), [indices.shape[0]])
+    return SparseTensor(indices, values, list(shape))
 
 
 def sparse_reorder(sp_input, name=None):

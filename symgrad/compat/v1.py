@@ -71,7 +71,7 @@ from .. import tracing as _t
 from ..differentiate import gradients as _gradients
 from ..seeds import hessians as _hessians
 from ..graph import Node
-from ..ops.deferred import any_shape_placeholder
+from ..ops.deferred import any_shape_placeholder, deferrable
 from ..tracing import functions as _f
 from . import errors  # noqa: F401  (tf.errors)
 from . import app, flags  # noqa: F401  (tf.app.run, tf.flags = tf.app.flags)
@@ -260,6 +260,7 @@ def zeros(shape, dtype=np.float32, name=None):
     return as_tf1(_f.zeros(shape, dtype, name))
 
 
+@deferrable()   # (a shape fed through a placeholder of any shape: GCN's sparse dropout)
 def _drawn(shape, dist, seed, dtype, name, a, b):
     return _distributions.scaled_draw(_f._dims(shape, f"{name}(shape)"), dist, seed,
                                       tf_dtype_arg(dtype), a, b, name)

@@ -200,13 +200,21 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
     return _t.squeeze(input, squeeze_dims if axis is None else axis, name=name)
 
 
+_RANGE_TYPES = [np.dtype(t) for t in (np.int32, np.int64, np.float16, np.float32, np.float64)]
+
+
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
-    """``tf.range``: int32 for Python ints, float32 for Python floats (TF)."""
+    """``tf.range``: int32 for Python ints, float32 for Python floats, and as TF the
+    widest of the arguments' types, tensors cast to it (Transformer-XL's
+    ``tf.range(klen - 1, -1, -1.0)`` of an int32 ``klen`` is float32)."""
+    args = [v for v in (start, limit, delta) if v is not None]
     if dtype is None:
-        kinds = {np.asarray(v).dtype.kind for v in (start, limit, delta)
-                 if v is not None and not isinstance(v, _t.Tensor)}
-        dtype = np.float32 if "f" in kinds else np.int32
-    return _arrays.range(start, limit, delta, dtype=dtype, name=name)
+        found = [v.dtype if isinstance(v, _t.Tensor) else np.dtype(
+            np.float32 if np.asarray(v).dtype.kind == "f" else np.int32) for v in args]
+        dtype = max(found, key=lambda t: _RANGE_TYPES.index(t) if t in _RANGE_TYPES else -1)
+    cast = [_t.cast(v, dtype) if isinstance(v, _t.Tensor) and v.dtype != np.dtype(dtype)
+            else v for v in (start, limit, delta)]
+    return _arrays.range(*cast, dtype=dtype, name=name)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

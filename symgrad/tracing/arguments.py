@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError
 from ..graph import Dim, Node
+from ..ops.sizes import sizes_of
 
 
 def _is_int(value):
@@ -151,13 +152,38 @@ def checked(fn: F, signature: inspect.Signature | None = None) -> F:
     fast = _positional(sig)
     plain = _unchecked_counts(fast)
 
+    at = list(sig.parameters).index("axis") if "axis" in sig.parameters else None
+
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) not in plain:
+            if at is not None:
+                args, kwargs = _known_axis(args, kwargs, at)
             check_call(fn.__name__, sig, args, kwargs, fast)
         return fn(*args, **kwargs)
     setattr(call, "__signature__", sig)
     return cast(F, call)
+
+
+def _known_axis(args, kwargs, at):
+    """``args``/``kwargs`` with an ``axis`` given as a tensor whose value is known now
+    (``tf.constant(1)``, ``tf.range(1, tf.rank(x))``, ``tf.rank(x) - 1``) read as the
+    ints it holds, as TF reads such axes when the graph is built."""
+    if "axis" in kwargs and isinstance(kwargs["axis"], Node):
+        return args, dict(kwargs, axis=_axis_value(kwargs["axis"]))
+    if len(args) > at and isinstance(args[at], Node):
+        return args[:at] + (_axis_value(args[at]),) + args[at + 1:], kwargs
+    return args, kwargs
+
+
+def _axis_value(node):
+    """The ints of an integer tensor known now (else the tensor, for the usual error)."""
+    if node.dtype.kind not in "iu" or node.shape is None or len(node.shape) > 1:
+        return node
+    found = sizes_of(node)
+    if found is None or not all(isinstance(v, int) for v in found):
+        return node
+    return found[0] if node.shape == () else list(found)
 
 
 def _positional(sig):

@@ -41,8 +41,8 @@ from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
-from .functions import (_dims, _lift, cast, concat, equal, expand_dims, greater_equal, less,
-                        logical_and, maximum, reshape, transpose, where)
+from .functions import (_dims, _lift, _one_size, cast, concat, equal, expand_dims,
+                        greater_equal, less, logical_and, maximum, reshape, transpose, where)
 from .kernel_notes import note
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
@@ -228,7 +228,8 @@ def _gather(params, indices, axis, name, label):
                    name=name if q is p else None)
     result = picked if q is p else cast(picked, p.dtype, name=name)
     # TF's kernel refuses an id outside [0, n); the one-hot row of zeros would not
-    for node in (hot, result):   # (hot: read by the gradient too)
+    # (label None: the caller checks the ids itself, as compat's run-time tf.slice does)
+    for node in (hot, result) if label else ():   # (hot: read by the gradient too)
         note(node, "index", [ids, p], named=result, axis=axis, label=label)
     return result
 
@@ -281,6 +282,9 @@ def tile(input, multiples, name=None):
     (x,) = _lift([input])
     # (entries read off shapes, [1, tf.shape(q)[1], 1], are sizes: ints or Dims)
     reps = sizes_of(multiples) if _sized(multiples) else None
+    if reps is None and isinstance(multiples, (list, tuple)) and _sized(multiples):
+        # a count computed from values ((2*N) // M of two batches): a size bound then
+        reps = [_one_size(m, "tile(multiples)") for m in multiples]
     if reps is None:
         reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
     if len(reps) != x.ndim:
@@ -317,11 +321,14 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """``tensor`` padded by ``paddings[d] = [before, after]`` on each axis; ``mode`` is
     CONSTANT (``constant_values``), REFLECT or SYMMETRIC (numpy's reflect/symmetric)."""
     (x,) = _lift([tensor])
-    widths = static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2)
-    if widths.shape[0] != x.ndim or np.any(widths < 0):
-        raise ShapeError(f"pad: paddings {widths.tolist()} must be [before, after] >= 0 for "
+    widths = _pad_widths(paddings)
+    if len(widths) != x.ndim or any(isinstance(w, int) and w < 0 for r in widths for w in r):
+        raise ShapeError(f"pad: paddings {widths} must be [before, after] >= 0 for "
                          f"each of the {x.ndim} axes")
     mode = str(mode).upper()
+    if mode != "CONSTANT" and any(isinstance(w, Dim) for r in widths for w in r):
+        raise ShapeError(f"pad(mode={mode!r}): paddings {widths} computed at run time "
+                         "are padded with mode='CONSTANT' only")
     if mode in ("REFLECT", "SYMMETRIC"):
         out = x
         for d, (n, (a, b)) in enumerate(zip(x.shape, widths)):   # one axis at a time
@@ -339,10 +346,20 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     for d, (a, b) in enumerate(widths):
         parts = []
         for width in (a, b):
-            shape = out.shape[:d] + (int(width),) + out.shape[d + 1:]
+            shape = out.shape[:d] + (width,) + out.shape[d + 1:]
             parts.append(filled(x.graph, constant_values, shape, x.dtype))
         out = concat([parts[0], out, parts[1]], d) if a or b else out
     return named(out, name) if out is not x else apply("identity", [x], name=name)
+
+
+def _pad_widths(paddings):
+    """``paddings`` as rows [before, after] of ints, and of sizes bound when values
+    arrive for widths computed in the graph (WaveNet's time_to_batch pads by
+    ``dilation - 1 - (tf.shape(x)[1] + dilation - 1) % dilation``)."""
+    rows = list(paddings) if isinstance(paddings, (list, tuple)) else None
+    if rows is None or not any(_sized(r) for r in rows):
+        return static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2).tolist()
+    return [[_one_size(w, "pad(paddings)") for w in r] for r in rows]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -456,9 +473,10 @@ def shape(input, name=None, out_type=np.int32):
     sizes they stand for (``ops.sizes``)."""
     (x,) = _lift([input])
     dtype = as_dtype(out_type)
+    graph = get_default_graph()   # (not x's: inside a cond branch the constant is the branch's)
     if is_static(x.shape):
-        return named(literal(x.graph, np.array(x.shape, dtype=dtype)), name)
-    parts = [literal(x.graph, np.array([d], dtype=dtype)) if not isinstance(d, Dim) else
+        return named(literal(graph, np.array(x.shape, dtype=dtype)), name)
+    parts = [literal(graph, np.array([d], dtype=dtype)) if not isinstance(d, Dim) else
              reshape(cast(apply("dim_size", [x], axis=(a,)), dtype), (1,))
              for a, d in enumerate(x.shape)]
     return concat(parts, 0, name=name)
@@ -471,13 +489,13 @@ def size(input, name=None, out_type=np.int32):
     if not is_static(x.shape):
         return named(apply("reduce_prod", [shape(x, out_type=out_type)], axis=(0,),
                            keepdims=False), name)
-    return named(literal(x.graph, np.array(x.size, dtype=as_dtype(out_type))), name)
+    return named(literal(get_default_graph(), np.array(x.size, dtype=as_dtype(out_type))), name)
 
 
 def rank(input, name=None):
     """The number of axes as an int32 constant."""
     (x,) = _lift([input])
-    return named(literal(x.graph, np.array(x.ndim, dtype=np.int32)), name)
+    return named(literal(get_default_graph(), np.array(x.ndim, dtype=np.int32)), name)
 
 
 def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):

@@ -328,9 +328,14 @@ def _one_size(entry, what):
 
 @_public
 def expand_dims(input: TensorLike, axis: int, name: str | None = None) -> Tensor:
-    """A new axis of length 1 at ``axis``."""
+    """A new axis of length 1 at ``axis`` (an int, or a list of one int as TF takes it:
+    BERT's ``tf.expand_dims(ids, axis=[-1])``), in ``[-rank - 1, rank]``."""
     (x,) = _lift([input])
-    axis = int(axis) % (x.ndim + 1)
+    axes = np.reshape(axis, -1)
+    if axes.size != 1 or not -x.ndim - 1 <= int(axes[0]) <= x.ndim:
+        raise ShapeError(f"expand_dims: axis {axis} is not one value in [{-x.ndim - 1}, "
+                         f"{x.ndim}] (for a tensor of rank {x.ndim})")
+    axis = int(axes[0]) % (x.ndim + 1)
     return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:], name=name)
 
 
