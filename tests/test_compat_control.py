@@ -337,3 +337,33 @@ def test_gathers_and_top_k_of_outer_tensors_inside_branches_and_loop_bodies():
     want = [[3, 4, 1], [1, 4], [5.0, 3.0], [10.0, 6.0], [10.0, 4.0]]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_tensor_array_writes_and_reads_past_the_end_raise_in_a_session():
+    # the one-hot write dropped a write past the end silently ([0, 2, 4] for five
+    # writes into three); TF 2.21 raises, and grows a dynamic_size=True array
+    with tf.Graph().as_default():
+        n = tf.placeholder(tf.int32, [])
+
+        def doubled(ta):
+            def body(i, ta):
+                return i + 1, ta.write(i, tf.cast(i, tf.float32) * 2.0)
+            return tf.while_loop(lambda i, ta: i < n, body, (0, ta))[1].stack()
+        fixed = doubled(tf.TensorArray(tf.float32, size=3))
+        grows = doubled(tf.TensorArray(tf.float32, size=3, dynamic_size=True))
+        read = tf.TensorArray(tf.float32, size=2).unstack([1.0, 2.0]).read(tf.constant(2))
+        scattered = tf.TensorArray(tf.float32, size=2).scatter([0, 2], [1.0, 2.0]).stack()
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(fixed, {n: 3}), [0.0, 2.0, 4.0])
+            np.testing.assert_array_equal(sess.run(grows, {n: 3}), [0.0, 2.0, 4.0])
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Tried to write to "
+                               "index 3 but array is not resizeable and size is: 3"):
+                sess.run(fixed, {n: 5})
+            with pytest.raises(tf.errors.UnimplementedError, match="size="):
+                sess.run(grows, {n: 5})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="Tried to read from index 2 but array size is: 2"):
+                sess.run(read)
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"Max scatter index "
+                               r"must be < array size \(2 vs. 2\)"):
+                sess.run(scattered)

@@ -78,7 +78,8 @@ def verify(checks, values, feeds):
         if message is not None:
             named = node if c is None else c.named
             kind = errors.InternalError if c is not None and c.info.get("internal") else \
-                errors.InvalidArgumentError
+                errors.UnimplementedError if c is not None and \
+                c.info.get("label") == "tensor_array_grows" else errors.InvalidArgumentError
             raise kind(
                 None, None, f"{message}\n\t [[{{{{node {named.op_name}}}}}]]")
 
@@ -105,6 +106,8 @@ def _check(c, value):
         if not isinstance(n, (int, np.integer)):
             return None
         label = c.info["label"]
+        if label.startswith("tensor_array"):
+            return _tensor_array(label, ids, n)
         if label.startswith("slice:"):
             bad = (ids < 0) | (ids >= n)
             return f"slice index {int(ids.reshape(-1)[np.argmax(bad)])} of dimension " \
@@ -178,6 +181,27 @@ def _check(c, value):
     shape = _shape_of(c.nodes[1], value)
     found = None if shape is None else outside(ids, shape, "param ")
     return None if found is None else f"{found}, node name: {c.named.op_name}"
+
+
+def _tensor_array(label, ids, n):
+    """TF's message for a TensorArray read or write at an index outside ``[0, n)``;
+    for a write past the end of an array made with ``dynamic_size=True``, which TF
+    grows, symgrad's (its arrays keep their size)."""
+    i = ids.reshape(-1)
+    bad = (i < 0) | (i >= n)
+    if not bad.any():
+        return None
+    k = int(i[np.argmax(bad)])
+    if label == "tensor_array_read":
+        return f"Tried to read from index {k} but array size is: {n}"
+    if label == "tensor_array_scatter":
+        return f"Max scatter index must be < array size ({int(i.max())} vs. {n})"
+    if label == "tensor_array_grows" and k >= n:
+        return (f"TensorArray: a write to index {k} past the size {n} it was made with; "
+                f"TF grows an array made with dynamic_size=True, symgrad's keep their size: "
+                f"make it with size= the number of elements written (e.g. "
+                f"size=tf.shape(x)[0] or the loop's maximum_iterations)")
+    return f"Tried to write to index {k} but array is not resizeable and size is: {n}"
 
 
 def out_of_range(ids, n):

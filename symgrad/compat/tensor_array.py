@@ -7,7 +7,12 @@ stacked tensor (``compat.control``), so the loop's gradient flows through the wr
 TF1 code uses the array the same way (``ta = ta.write(t, h)`` in the body,
 ``ta.stack()`` after the loop).  Departures: the size is fixed when the array is
 made (``dynamic_size=True`` needs ``size``); an element shape not given is taken
-from the first write (inside a loop body, from tracing the body once first).
+from the first write (inside a loop body, from tracing the body once first).  The
+one-hot write would drop a write past the end silently: each write and read notes its
+index (``tracing.kernel_notes``), and a Session raises TF's InvalidArgumentError
+("Tried to write to index 3 but array is not resizeable and size is: 3"), or, for an
+array made with ``dynamic_size=True`` that TF would grow, UnimplementedError with the
+size to give.
 
 Imports the tracing functions and the compat tensors.
 
@@ -28,7 +33,8 @@ from ..ops import apply
 from ..ops.base import filled
 from ..ops.sizes import sizes_of
 from ..control.api import write_row
-from ..tracing.arrays import gather
+from ..tracing.arrays import _gather, gather
+from ..tracing.kernel_notes import note
 from .tensor import as_tf1, tf_dtype_arg
 
 
@@ -57,6 +63,7 @@ class TensorArray:
             self._element_shape = None   # partly known: taken from the first write
         self._stack = None
         self._probe = None   # while tracing a loop body once for the element shape
+        self._grows = bool(dynamic_size)   # (TF's would: symgrad's cannot, and says so)
 
     def _like(self, stack):
         out = TensorArray.__new__(TensorArray)
@@ -94,7 +101,14 @@ class TensorArray:
         base = self._stack if self._stack is not None else self._zeros(value.shape)
         if not isinstance(index, Node):
             index = _t.constant(np.int64(index))
-        return self._like(write_row(base, index, value))
+        return self._like(self._written(write_row(base, index, value), index))
+
+    def _written(self, stack, index):
+        """``stack`` with the note that its write at ``index`` must fit the array
+        (the Session checks it: the one-hot write would drop it silently)."""
+        note(stack, "index", [index, stack], axis=0,
+             label="tensor_array_grows" if self._grows else "tensor_array_write")
+        return stack
 
     def scatter(self, indices, value, name=None):
         """A new TensorArray with element ``indices[k]`` set to row k of ``value``."""
@@ -110,6 +124,7 @@ class TensorArray:
         base = self._stack if self._stack is not None else self._zeros(value.shape[1:])
         for k in range(value.shape[0]):   # (one write per row: TF's scatter)
             base = write_row(base, indices[k], value[k])
+        note(base, "index", [indices, base], axis=0, label="tensor_array_scatter")
         return self._like(base)
 
     def _element(self, value, what, value_rank):
@@ -128,8 +143,8 @@ class TensorArray:
         return value
 
     def read(self, index, name=None):
-        """Element ``index``."""
-        return gather(self.stack(), index)
+        """Element ``index`` (TF's message past the end: ``kernel_checks``)."""
+        return _gather(self.stack(), index, 0, None, "tensor_array_read")
 
     def gather(self, indices, element_shape=None, name=None):
         return gather(self.stack(), indices)
