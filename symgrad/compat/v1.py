@@ -134,7 +134,8 @@ from .scopes import (AUTO_REUSE, VariableScope, get_variable,  # noqa: F401
                      get_variable_scope, variable_scope)
 from .partitioned import (PartitionedVariable, fixed_size_partitioner,  # noqa: F401
                           min_max_variable_partitioner, variable_axis_size_partitioner)
-from .session import GradientList, InteractiveSession, Session, remember_none
+from .fetches import GradientList, remember_none
+from .session import InteractiveSession, Session
 from .state import Operation, default_session  # noqa: F401
 from .state import state_of as _state_of
 from .tensor import TensorShape, as_dtype, as_tf1, dtypes, tf_dtype_arg  # noqa: F401
