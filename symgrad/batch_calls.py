@@ -133,10 +133,11 @@ class BatchCalls:
                     outs = lean.serial(values, len(values[0]), parallel)
                     if outs is not None:
                         return self._rebuild_batch(outs)
-                elif lean.made is not None:
+                elif lean.build_into is not None:
                     arrays = (out,) if type(out) is np.ndarray else out
-                    if _common_out(arrays, lean.made) and lean.into(
-                            values, arrays, len(values[0]), parallel):
+                    if _common_out(arrays, lean.outputs) and lean.serial(
+                            values + tuple(arrays), len(values[0]), parallel,
+                            into=True) is not None:
                         return self._rebuild_batch(tuple(arrays))
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
@@ -173,7 +174,7 @@ class BatchCalls:
         from .lower.runtime import NotBatched
         into = self._batch_into_entry if hasattr(self.module, "batch_into_entry") else None
         return Lean(self._inputs, self._batch_entry, lambda: self._static_cost, NotBatched,
-                    self._outputs, into)
+                    len(self._outputs), into)
 
     @functools.cached_property
     def _fast_path(self):
@@ -245,7 +246,6 @@ class BatchCalls:
             "batch", self.module.batch_entry,
             lambda runtime: runtime.build_batch(self.module._batch, self._inputs, cache=False))
 
-
     def _batch_into_entry(self):
         """The module's ``_batch_into`` (``out=``'s common call; compiled on first use)."""
         return self._module_function(
@@ -254,13 +254,13 @@ class BatchCalls:
                                                      self._outputs, cache=False))
 
 
-def _common_out(arrays, made):
+def _common_out(arrays, count):
     """Whether ``out=`` (a tuple or list) holds one numpy array per output: then
     ``_batch_into`` is asked, whose signature refuses other dtypes, numbers of axes,
     layouts and read-only arrays (Numba's TypeError: the general path then says what
     is wrong) and whose code checks shapes and overlaps.  Asking costs ~20 µs only
     when it refuses, which no correct call meets."""
-    if type(arrays) not in (tuple, list) or len(arrays) != len(made):
+    if type(arrays) not in (tuple, list) or len(arrays) != count:
         return False
     for o in arrays:
         if type(o) is not np.ndarray:

@@ -194,7 +194,7 @@ class Evaluator(BatchCalls):
         self._loop()(batches.work(0, 0), *args, *outs)
         if self._lean is not None:
             self._batch_entry()
-            if self._lean.made is not None:
+            if self._lean.build_into is not None:
                 self._batch_into_entry()
 
     def _spec(self) -> dict:

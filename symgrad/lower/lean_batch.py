@@ -9,7 +9,7 @@ calls pass -- one numpy array per input, C-contiguous and writeable, of the inpu
 dtype, with one batch axis -- through :meth:`Lean.serial` to the module's ``_batch``
 (``lower.module._batch_text``), which checks the shapes, makes the outputs and runs
 the points serially, as the general path would for a small batch or with
-``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.into`
+``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
 calls ``_batch_into``, whose signature takes the arrays of the outputs' dtypes and
 layout and whose code checks their shapes and that none overlaps an input or another
 output (100 Rosenbrock-10 points with ``out=`` reused cost 4x hand's call on the
@@ -49,55 +49,41 @@ class Lean:
     where a call per input was a tenth of a small batch.
     """
 
-    def __init__(self, inputs, entry, cost, refused, outputs=None, into=None):
+    def __init__(self, inputs, entry, cost, refused, outputs=0, into=None):
         # per input: (the dtype _batch takes, its number of axes with the batch axis)
         self.want = [(np.dtype(dtype if core else _scalar_dtype(dtype)), len(core) + 1)
                      for _, dtype, core in inputs]
         self.build, self.cost, self.refused = entry, cost, (TypeError, refused)
         self.entry = None   # _batch, once built
-        # out= arrays (per output: dtype, number of axes) and _batch_into, if the module has it
-        self.made = None if into is None else [(np.dtype(dtype), len(core) + 1)
-                                               for dtype, core, _ in outputs]
-        self.build_into, self.entry_into = into, None
+        # out= (``outputs`` arrays): _batch_into, if the module has it (its signature
+        # and code check the arrays: ``batched`` only counts them)
+        self.outputs, self.build_into, self.entry_into = outputs, into, None
 
-    def serial(self, arrays, count, parallel):
-        """``_batch``'s outputs for ``arrays`` (of ``count`` points each), or None: not
-        in the form ``_batch`` takes, or a batch for threads (the batch loop)."""
-        entry = self.entry or self._built()
+    def serial(self, args, count, parallel, into=False):
+        """Run ``_batch`` on ``args`` (arrays of ``count`` points each) and give its
+        outputs, or ``_batch_into`` (``args``: the arrays, then the ``out=`` arrays)
+        and give the number of points; None when they are not in the form it takes
+        (signature, shapes, overlapping memory) or the batch is one for threads (the
+        batch loop)."""
+        entry = (self.entry_into or self._built_into()) if into else \
+            (self.entry or self._built())
         try:
             if parallel and count >= self.cost().fewest:   # threads may pay
                 return None
             if count < PROBE_POINTS:   # too short to time (call overhead)
-                return entry(*arrays)
+                return entry(*args)
             cost = self.cost()
             t0 = time.perf_counter()
-            outs = entry(*arrays)
+            outs = entry(*args)
             cost.observe(time.perf_counter() - t0, count)
             return outs
-        except self.refused:   # no matching signature, or shapes _batch does not take
+        except self.refused:   # no matching signature, or arguments it does not take
             return None
 
     def _built(self):
         self.entry = self.build()
         return self.entry
 
-    def into(self, arrays, outs, count, parallel):
-        """Run ``_batch_into`` (``arrays``, then the ``out=`` arrays ``outs``): True,
-        or None when they are not in the form it takes (shapes, overlapping memory)
-        or the batch is one for threads (the batch loop)."""
-        entry = self.entry_into
-        if entry is None:
-            entry = self.entry_into = self.build_into()
-        try:
-            if parallel and count >= self.cost().fewest:   # threads may pay
-                return None
-            if count < PROBE_POINTS:
-                entry(*arrays, *outs)
-                return True
-            cost = self.cost()
-            t0 = time.perf_counter()
-            entry(*arrays, *outs)
-            cost.observe(time.perf_counter() - t0, count)
-            return True
-        except self.refused:
-            return None
+    def _built_into(self):
+        self.entry_into = self.build_into()
+        return self.entry_into

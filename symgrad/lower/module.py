@@ -269,6 +269,7 @@ def _batch_into_text(program, ins, body, checks):
     lines += [f"    m{k} = 1" for k in range(len(ins))]
     lines += [f"    o{k} = r{k}" for k in range(len(program.outputs))]
     lines += ["    lo = 0", "    hi = n"] + ["    " + line for line in body]
+    lines += ["    return n   # (the points run; refusals raise)"]
     lines += ["", "", "def batch_into_entry():",
               "    return _rt.build_batch_into(_batch_into, INPUTS, OUTPUTS)"]
     return lines
