@@ -77,9 +77,9 @@ def verify(checks, values, feeds):
         message = _int_check(node, value) if c is None else _check(c, value)
         if message is not None:
             named = node if c is None else c.named
-            kind = errors.InternalError if c is not None and c.info.get("internal") else \
-                errors.UnimplementedError if c is not None and \
-                c.info.get("label") == "tensor_array_grows" else errors.InvalidArgumentError
+            kind = errors.UnimplementedError if isinstance(message, _Unsupported) else \
+                errors.InternalError if c is not None and c.info.get("internal") else \
+                errors.InvalidArgumentError
             raise kind(
                 None, None, f"{message}\n\t [[{{{{node {named.op_name}}}}}]]")
 
@@ -183,6 +183,11 @@ def _check(c, value):
     return None if found is None else f"{found}, node name: {c.named.op_name}"
 
 
+class _Unsupported(str):
+    """A check's message for what TF does and symgrad cannot (raised as
+    UnimplementedError, not as the InvalidArgumentError of a kernel's refusal)."""
+
+
 def _tensor_array(label, ids, n):
     """TF's message for a TensorArray read or write at an index outside ``[0, n)``;
     for a write past the end of an array made with ``dynamic_size=True``, which TF
@@ -197,10 +202,11 @@ def _tensor_array(label, ids, n):
     if label == "tensor_array_scatter":
         return f"Max scatter index must be < array size ({int(i.max())} vs. {n})"
     if label == "tensor_array_grows" and k >= n:
-        return (f"TensorArray: a write to index {k} past the size {n} it was made with; "
-                f"TF grows an array made with dynamic_size=True, symgrad's keep their size: "
-                f"make it with size= the number of elements written (e.g. "
-                f"size=tf.shape(x)[0] or the loop's maximum_iterations)")
+        return _Unsupported(
+            f"TensorArray: a write to index {k} past the size {n} it was made with; TF grows "
+            f"an array made with dynamic_size=True, symgrad's keep their size: make it with "
+            f"size= the number of elements written (e.g. size=tf.shape(x)[0] or the loop's "
+            f"maximum_iterations)")
     return f"Tried to write to index {k} but array is not resizeable and size is: {n}"
 
 

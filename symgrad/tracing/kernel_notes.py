@@ -11,7 +11,9 @@ of the nodes it computes.  ``sg.evaluate`` and ``sg.compile`` ignore them.
 Kinds (``info`` in brackets):
 
 - ``"index"``: every id of ``nodes[0]`` is in ``[0, n)``, n the size of axis
-  ``axis`` of ``nodes[1]`` (``label``: ``"gather"`` or ``"slice"``, which message).
+  ``axis`` of ``nodes[1]`` (``label``: ``"gather"`` or ``"slice"``, which message;
+  ``"tensor_array_write"``, ``"_grows"``, ``"_scatter"`` or ``"_read"``: a TensorArray's,
+  ``nodes[1]`` its stacked elements).
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
 - ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
