@@ -367,3 +367,34 @@ def test_tensor_array_writes_and_reads_past_the_end_raise_in_a_session():
             with pytest.raises(tf.errors.InvalidArgumentError, match=r"Max scatter index "
                                r"must be < array size \(2 vs. 2\)"):
                 sess.run(scattered)
+
+
+def test_run_time_index_checks_reach_bodies_that_read_outer_tensors():
+    # a gather or tf.slice in a loop body or cond branch by ids fed outside gave zeros
+    # past the edge (the checks read the outer nodes, not the body's stand-ins), and
+    # tf.slice at a fed begin inside a while body was refused; TF 2.21's messages
+    with tf.Graph().as_default():
+        x = tf.constant(np.arange(10.0, dtype=np.float32))
+        ids = tf.placeholder(tf.int32, [2])
+        begin = tf.placeholder(tf.int32, [1])
+
+        def loop(body):
+            return tf.while_loop(lambda i, s: i < 2, lambda i, s: (i + 1, s + body()),
+                                 (0, tf.zeros([2 if body is gathered else 3])))[1]
+        gathered = lambda: tf.gather(x, ids)          # noqa: E731
+        sliced = lambda: tf.slice(x, begin, [3])      # noqa: E731
+        in_loop, in_cond = loop(gathered), tf.cond(tf.constant(True), gathered, lambda: x[:2])
+        slice_loop = loop(sliced)
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(slice_loop, {begin: [2]}), [4.0, 6.0, 8.0])
+            np.testing.assert_array_equal(sess.run(in_loop, {ids: [1, 9]}), [2.0, 18.0])
+            for t in (in_loop, in_cond):
+                with pytest.raises(tf.errors.InvalidArgumentError,
+                                   match=r"indices\[1\] = 12 is not in \[0, 10\)"):
+                    sess.run(t, {ids: [1, 12]})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"Expected size\[0\] in \[0, 2\], but got 3"):
+                sess.run(slice_loop, {begin: [8]})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"Expected begin\[0\] in \[0, 10\], but got -1"):
+                sess.run(slice_loop, {begin: [-1]})

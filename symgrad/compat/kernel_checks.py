@@ -120,9 +120,13 @@ def _check(c, value):
         k = int(np.argmax(bad))
         return (f"segment_ids[{k}] = {int(ids.reshape(-1)[k])} is out of range "
                 f"[0, {c.info['num']})")
-    if c.kind == "slice":   # tf.slice at a run-time begin: TF's Slice kernel's checks
-        for d, (n, size) in enumerate(zip(c.info["shape"], c.info["size"])):
-            b = int(ids[d])
+    if c.kind == "slice":   # tf.slice at a run-time begin or size: TF's Slice kernel's
+        table = value(c.nodes[1])
+        for d, window in zip(c.info["axes"], c.nodes[2:]):
+            taken = value(window)
+            if table is None or taken is None:
+                return None
+            n, b, size = table.shape[d], int(ids[d]), taken.shape[d]
             if not 0 <= b <= n:
                 return f"Expected begin[{d}] in [0, {n}], but got {b}"
             if size > n - b:

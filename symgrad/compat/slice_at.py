@@ -36,9 +36,7 @@ from ..ops.draws import iota_of
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values
 from ..tracing.arrays import _gather, known_now, static_value
-from . import errors
-from .state import Operation
-from .variables import control_dependencies
+from ..tracing.kernel_notes import note
 
 __all__ = ["slice"]
 
@@ -87,13 +85,17 @@ def slice(input_, begin, size, name=None):  # noqa: A001
                            [s if i == d else -1 for i in range(x.ndim)])
             continue
         if isinstance(s, int) and s < 0:   # to the end from a start computed at run time
-            # (at least 0: a start past the end is _inside's error, TF's message)
+            # (at least 0: a start past the end is the Slice check's error)
             s = size_from_values(_t.maximum(
                 _t.shape(x, out_type=np.int64)[d] - _t.cast(start[d], np.int64), 0))
         out = window(out, d, start[d], s, checked=False)
         windows[d] = out
-    with control_dependencies([_inside(x, start, windows)]):
-        return _t.identity(out, name=name or "Slice")
+    out = _t.identity(out, name=name or "Slice")
+    # TF's Slice kernel refuses a window leaving x (the gathers would fill zeros): the
+    # Session checks it (kernel_checks), with the lengths and sizes of this run's values
+    axes = tuple(sorted(windows))
+    note(out, "slice", [start, x] + [windows[d] for d in axes], axes=axes)
+    return out
 
 
 def _known_starts(begin, ndim):
@@ -102,24 +104,3 @@ def _known_starts(begin, ndim):
         [None] * ndim if computed(begin) else list(static_value(begin, "slice(begin)"))
     return [None if item is None or isinstance(item, Node) and not known_now(item)
             else int(static_value(item, "slice(begin)")) for item in items]
-
-
-def _inside(x, start, windows):
-    """The operation raising TF's InvalidArgumentError when a run-time window leaves
-    ``x`` (the gathers would fill zeros), checked with the windowed axes' lengths."""
-    axes = sorted(windows)
-    lengths = [_t.shape(x, out_type=np.int64)[d] for d in axes]
-    sizes = [_t.shape(windows[d], out_type=np.int64)[d] for d in axes]
-
-    def effect(values, session):
-        for d, n, b, s in zip(axes, values[1::2], np.asarray(values[0], np.int64)[axes],
-                              values[2::2]):
-            if not 0 <= b <= n:
-                message = f"Expected begin[{d}] in [0, {n}], but got {b}"
-            elif b + s > n:
-                message = f"Expected size[{d}] in [0, {n - b}], but got {s}"
-            else:
-                continue
-            raise errors.InvalidArgumentError(None, None, message)
-    inputs = [start] + [t for pair in zip(lengths, sizes) for t in pair]
-    return Operation("slice_check", inputs=inputs, effect=effect, graph=x.graph)

@@ -11,13 +11,14 @@ of the nodes it computes.  ``sg.evaluate`` and ``sg.compile`` ignore them.
 Kinds (``info`` in brackets):
 
 - ``"index"``: every id of ``nodes[0]`` is in ``[0, n)``, n the size of axis
-  ``axis`` of ``nodes[1]`` (``label``: ``"gather"`` or ``"slice"``, which message;
+  ``axis`` of ``nodes[1]`` (``label``: ``"gather"`` or ``"slice:<axis>"``, which message;
   ``"tensor_array_write"``, ``"_grows"``, ``"_scatter"`` or ``"_read"``: a TensorArray's,
   ``nodes[1]`` its stacked elements).
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
 - ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
-- ``"slice"``: the begins ``nodes[0]`` of a window of sizes ``size`` fit ``shape``.
+- ``"slice"``: the begins ``nodes[0]`` of ``tf.slice``'s windows ``nodes[2:]`` along
+  ``axes`` fit the input ``nodes[1]`` (lengths and sizes read off the run's values).
 - ``"labels"``: the class ids ``nodes[0]`` are in ``[0, n)``, n the last size of the
   logits ``nodes[1]`` (sparse softmax cross entropy).
 - ``"partitions"``: the partitions ``nodes[0]`` are in ``[0, num)``.
@@ -52,7 +53,14 @@ class Note(NamedTuple):
 
 
 def note(node, kind, nodes, named=None, **info):
-    """Record on ``node`` that TF checks ``kind`` over the values of ``nodes``."""
+    """Record on ``node`` that TF checks ``kind`` over the values of ``nodes``.  A node
+    of an enclosing graph (the ids of a gather in a loop body or cond branch, fed
+    outside) is recorded as the stand-in ``node``'s graph captured for it: the Session
+    reads the body's values there."""
+    graph = getattr(node, "graph", None)
+    if graph is not None:
+        nodes = [graph.capture(x) if x.graph is not graph and x.graph.encloses(graph) else x
+                 for x in nodes]
     node.__dict__.setdefault("kernel_notes", []).append(
         Note(kind, tuple(nodes), node if named is None else named, info))
 
