@@ -44,9 +44,11 @@ def mark(node, ids, depth):
 
 
 def own(node, x):
-    """``x`` as ``node``'s graph sees it: itself, or the stand-in a branch or loop body
-    captured for it (``tf.cond(p, lambda: tf.gather(table, outer_ids), ...)``)."""
-    return x if x.graph is node.graph else node.graph.capture(x)
+    """``x`` as ``node``'s graph sees it: the stand-in a branch or loop body captured
+    for a node of an enclosing graph (``tf.cond(p, lambda: tf.gather(table,
+    outer_ids), ...)``), else ``x`` itself."""
+    graph = node.graph
+    return graph.capture(x) if x.graph is not graph and x.graph.encloses(graph) else x
 
 
 def handles(subscripts, hot_position, ids_ndim):

@@ -32,7 +32,7 @@ Kinds (``info`` in brackets):
   its InternalError, as for ``truncatediv`` by zero).
 
 ``named`` is the node whose op name TF's message gives; :func:`carry` copies notes to
-rebuilt nodes (map_fn's batched body).  Imports nothing of symgrad.
+rebuilt nodes (map_fn's batched body).  Imports ``ops.onehot`` (its ``own``).
 
 >>> class N: pass
 >>> out, ids, table = N(), N(), N()
@@ -43,6 +43,8 @@ rebuilt nodes (map_fn's batched body).  Imports nothing of symgrad.
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from ..ops.onehot import own
 
 
 class Note(NamedTuple):
@@ -57,10 +59,8 @@ def note(node, kind, nodes, named=None, **info):
     of an enclosing graph (the ids of a gather in a loop body or cond branch, fed
     outside) is recorded as the stand-in ``node``'s graph captured for it: the Session
     reads the body's values there."""
-    graph = getattr(node, "graph", None)
-    if graph is not None:
-        nodes = [graph.capture(x) if x.graph is not graph and x.graph.encloses(graph) else x
-                 for x in nodes]
+    if getattr(node, "graph", None) is not None:   # (a graph's node: onehot.own)
+        nodes = [own(node, x) for x in nodes]
     node.__dict__.setdefault("kernel_notes", []).append(
         Note(kind, tuple(nodes), node if named is None else named, info))
 
