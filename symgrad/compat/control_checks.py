@@ -6,7 +6,8 @@ for a list where a tuple is expected); Python numbers they return become float32
 tensors, as every TF1 constant does.  ``recorded`` keeps a while_loop body's first
 result, whose structure the loop returns.
 
-Sits in ``compat``; imports the tracing layer and ``compat.nest``.
+Sits in ``compat``; imports the tracing layer, ``compat.nest`` and ``compat.variables``
+(``tf_dtype``: TF's dtypes of Python numbers).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -22,15 +23,14 @@ from ..graph import Node
 from ..tracing import constant
 from .nest import structure_mismatch
 from .tensor_shape import TensorShape, as_shape
+from .variables import tf_dtype
 
 
 def tf_tensor(value):
     """TF1's conversion of a Python number: float32 for floats, int32 for ints."""
     if isinstance(value, (Node, np.ndarray, np.generic)) or value is None:
         return value
-    kind = np.asarray(value).dtype.kind
-    dtype = np.float32 if kind == "f" else np.int32 if kind in "iu" else None
-    return constant(value, dtype=dtype)
+    return constant(value, dtype=tf_dtype(value, None))
 
 
 def recorded(fn):
