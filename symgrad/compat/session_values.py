@@ -67,6 +67,11 @@ def holder(variable):
     for s in reversed(DEFAULT_SESSIONS):
         if s.graph is graph and not s._closed:
             return s
+    return _writer(variable)
+
+
+def _writer(variable):
+    """The open session that last wrote ``variable``, or None."""
     ref = getattr(variable, "__dict__", {}).get("_writer")
     s = ref() if ref is not None else None
     return s if s is not None and not s._closed else None
@@ -96,9 +101,8 @@ def write(variable, array):
 def held_elsewhere(variable, session):
     """``variable``'s value where it was last set (an open session other than
     ``session``), else the graph's own value."""
-    ref = variable.__dict__.get("_writer")
-    s = ref() if ref is not None else None
-    if s is not None and s is not session and not s._closed:
+    s = _writer(variable)
+    if s is not None and s is not session:
         found = s._values.get(variable)
         if found is not None:
             return found
