@@ -200,3 +200,32 @@ def test_sizes_computed_from_run_time_sizes_make_shapes():
         with tf.Session() as sess:
             value = sess.run(noise, {x: v})
         assert value.shape == (3, 2) and np.abs(value).max() < 2
+
+
+def test_slice_sizes_fed_or_computed_at_run_time():
+    # tf.slice(x, begin, size) with size a placeholder, or a list holding tf.minimum(k, 2):
+    # TF sizes the window from the values (-1: the rest of the axis); symgrad refused
+    # ("slice(size) must be known when the graph is built").  TF 2.21's numbers.
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        sz = tf.placeholder(tf.int32, [2])
+        k = tf.placeholder(tf.int32, [])
+        s = tf.slice(x, [1, 0], sz)
+        s2 = tf.slice(x, [0, 1], [tf.minimum(k, 2), -1])
+        g = tf.gradients(tf.reduce_sum(s ** 2) + tf.reduce_sum(tf.sin(s2)), x)[0]
+        assert s.shape.as_list() == s2.shape.as_list() == [None, None]
+        X = np.arange(12.).reshape(4, 3)
+        c1, c2 = 0.5403022766113281, -0.416146844625473
+        with tf.Session() as sess:
+            a, b, d = sess.run([s, s2, g], {x: X, sz: [2, 2], k: 5})
+            assert a.tolist() == [[3, 4], [6, 7]] and b.tolist() == [[1, 2], [4, 5]]
+            np.testing.assert_allclose(d, [[0, c1, c2], [6, 7.346356391906738, 0.28366219997406006],
+                                           [12, 14, 0], [0, 0, 0]], rtol=1e-6)
+            a, b, d = sess.run([s, s2, g], {x: X, sz: [-1, 1], k: 1})
+            assert a.tolist() == [[3], [6], [9]] and b.tolist() == [[1, 2]]
+            np.testing.assert_allclose(d, [[0, c1, c2], [6, 0, 0], [12, 0, 0], [18, 0, 0]],
+                                       rtol=1e-6)
+            a, b = sess.run([s, s2], {x: X, sz: [3, -1], k: 0})
+            assert a.tolist() == [[3, 4, 5], [6, 7, 8], [9, 10, 11]] and b.shape == (0, 2)
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"size\[0\] in \[0, 3\]"):
+                sess.run(s, {x: X, sz: [4, 1]})

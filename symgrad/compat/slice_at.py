@@ -10,7 +10,9 @@ a size of -1 from a computed start (WaveNet's ``tf.slice(out, [0, skip_cut, 0], 
 A begin known when the graph is built is ``tracing.slice``'s static slice.  A size read
 at run time (BERT's ``tf.slice(position_table, [0, 0], [seq_length, -1])`` with
 ``seq_length = tf.shape(input_ids)[1]``) is taken as the same window, of that run-time
-length, so the result's shape holds the input's unknown dimension.  A window past the
+length, so the result's shape holds the input's unknown dimension; a size fed or
+computed otherwise (a placeholder, ``[tf.minimum(k, 2), -1]``) gives each axis a length
+bound from its value when the graph runs (-1: the rest of the axis).  A window past the
 edge raises TF's InvalidArgumentError (``Expected size[0] in [0, 10], but got 12``) when
 the session runs (the gathers alone would select zeros).  Difference: the result's
 static shape keeps the dimensions TF's shape inference forgets (``[None, 4]`` where TF
@@ -70,10 +72,11 @@ def _sizes(size):
 def slice(input_, begin, size, name=None):  # noqa: A001
     """``input_[begin[d]:begin[d] + size[d]]`` on every axis (TF's ``tf.slice``)."""
     run_sizes = _sizes(size)
-    if not computed(begin) and run_sizes is None:
+    if not computed(begin) and run_sizes is None and not computed(size):
         return _t.slice(input_, begin, size, name=name)
     x, start = _t.functions._lift([input_, begin])
-    size = run_sizes or [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
+    size = run_sizes or _fed_sizes(x, start, size) or \
+        [int(s) for s in static_value(size, "slice(size)").reshape(-1)]
     if len(size) != x.ndim or start.shape != (x.ndim,):
         raise ShapeError(f"slice: begin (shape {start.shape}) and size {size} need one entry "
                          f"per axis of the input, of shape {x.shape}")
@@ -96,6 +99,24 @@ def slice(input_, begin, size, name=None):  # noqa: A001
     axes = tuple(sorted(windows))
     note(out, "slice", [start, x] + [windows[d] for d in axes], axes=axes)
     return out
+
+
+def _fed_sizes(x, start, size):
+    """The sizes of a ``size`` fed or computed at run time but not from shapes (a
+    placeholder, ``tf.minimum(k, n)``): one Dim per axis, bound when values arrive, a
+    negative entry meaning the rest of the axis from its start; None if ``size`` is
+    known now (or read from shapes: ``_sizes``)."""
+    if not computed(size):
+        return None
+    if isinstance(size, (list, tuple)):
+        size = _t.stack([_t.cast(s, np.int64) for s in size])
+    if size.shape != (x.ndim,) or size.dtype.kind not in "iu":
+        raise ShapeError(f"slice: size {size.name!r} must hold one integer per axis of the "
+                         f"input, of shape {x.shape}; it has shape {size.shape} and dtype "
+                         f"{size.dtype}")
+    size, shape = _t.cast(size, np.int64), _t.shape(x, out_type=np.int64)
+    rest = _t.maximum(shape - _t.cast(start, np.int64), 0)
+    return [size_from_values(_t.where(size[d] < 0, rest[d], size[d])) for d in range(x.ndim)]
 
 
 def _known_starts(begin, ndim):
