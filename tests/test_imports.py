@@ -14,7 +14,7 @@ LAYERS = {
     "forward": 3, "seeds": 3, "patterns": 3, "coloring": 3, "frontier": 3,
     "forms": 4, "sparse": 4, "control": 4,
     "lower": 5, "compiler": 5, "evaluator": 5, "batch_calls": 5, "chunked": 5, "shipping": 5, "optimize": 6,
-    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "guard": 8, "cli": 8, "__init__": 9,
+    "demo": 7, "teach": 7, "compat": 7, "parse": 7, "parse_tokens": 7, "guard": 8, "cli": 8, "__init__": 9,
     "__main__": 9, "_api": 9,
 }
 
