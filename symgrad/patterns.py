@@ -23,7 +23,8 @@ with the structurally zero inputs substituted).  Memory and time are proportiona
 to the nonzeros: this is the pattern behind ``sparse=True`` (Rosenbrock with
 10**5 variables in about a second).  Colourings live in ``symgrad.coloring``.
 
-Imports graph, ops and elementwise symbols; scipy for ``seed_pattern``.
+Imports graph, ops, elementwise symbols and ``seed_sets`` (the index sets); scipy for
+``seed_pattern``.
 
 >>> from symgrad import tracing as t
 >>> with t.Graph().as_default():
@@ -39,6 +40,7 @@ import sympy
 from .coloring import column_coloring, star_coloring, star_recovery  # noqa: F401 (re-export)
 from .errors import NotATensorError, ShapeError
 from .graph import Node, ancestors, is_static
+from .seed_sets import _Rows, _sorted_unique
 from .values import is_sparse_result
 
 _RNG_SEED = 20260
@@ -308,94 +310,6 @@ class _SeedAnalysis(_Analysis):
                 continue
             parts.append(sets[x].gather(*pairs))
         return _Rows.union(node.size, self.seed.size, parts)
-
-
-class _Rows:
-    """Sets of seed entries, one per element: CSR index arrays (sorted, unique per row).
-
-    Plain numpy, a few calls per node (scipy.sparse objects cost ~0.1 ms each to make).
-    """
-
-    def __init__(self, indptr, indices, width):
-        self.indptr, self.indices, self.width = indptr, indices, width
-
-    @classmethod
-    def identity(cls, n):
-        ids = np.arange(n, dtype=np.int64)
-        return cls(np.arange(n + 1, dtype=np.int64), ids, n)
-
-    @classmethod
-    def empty(cls, rows, n):
-        return cls(np.zeros(rows + 1, dtype=np.int64), np.zeros(0, dtype=np.int64), n)
-
-    @property
-    def shape(self):
-        return (len(self.indptr) - 1, self.width)
-
-    @property
-    def nnz(self):
-        return len(self.indices)
-
-    def nonzero(self):
-        """(rows, columns) of the members, row by row (columns sorted in each row)."""
-        return np.repeat(np.arange(self.shape[0], dtype=np.int64), self.counts()), self.indices
-
-    def counts(self):
-        return np.diff(self.indptr)
-
-    def gather(self, out_ids, in_ids):
-        """(element, entry) pairs: element out_ids[k] gets the set of element in_ids[k]."""
-        in_ids = np.asarray(in_ids, dtype=np.int64)
-        starts, lengths = self.indptr[in_ids], self.counts()[in_ids]
-        total = int(lengths.sum())
-        if total == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        cols = self.indices[offsets + np.arange(total, dtype=np.int64)]
-        return np.repeat(np.asarray(out_ids, dtype=np.int64), lengths), cols
-
-    @classmethod
-    def union(cls, rows, width, parts):
-        """The sets of ``rows`` elements holding every (element, entry) pair of ``parts``."""
-        if len(parts) == 1:
-            keys = parts[0][0] * width + parts[0][1]
-        else:
-            keys = np.concatenate([r * width + c for r, c in parts])
-        if keys.size > 1 and not np.all(keys[1:] > keys[:-1]):  # (often sorted already)
-            keys = _sorted_unique(keys, rows * width)
-        element = keys // width
-        indptr = np.zeros(rows + 1, dtype=np.int64)
-        np.cumsum(np.bincount(element, minlength=rows), out=indptr[1:])
-        return cls(indptr, keys - element * width, width)
-
-    def matrix(self):
-        """A boolean ``scipy.sparse.csr_matrix`` (rows = elements), sorted indices."""
-        from scipy.sparse import csr_matrix
-        rows = len(self.indptr) - 1
-        out = csr_matrix((np.ones(len(self.indices), dtype=bool), self.indices, self.indptr),
-                         shape=(rows, self.width))
-        out.has_sorted_indices = True
-        return out
-
-
-# Keys in a space of at most this many times their count are deduplicated by marking
-# them in a boolean array (linear, already in order) instead of sorting them.
-MARK_PER_KEY = 16
-
-
-def _sorted_unique(keys, space):
-    """The distinct ``keys`` (integers in [0, space)) in increasing order.
-
-    Few possible keys beside the pairs (a dense pattern): one mark per possible key,
-    no sort.  Logistic regression's sparse Hessian unions 500,000 pairs into 2,500
-    entries; sorting them was 32 ms of its 52 ms pattern.
-    """
-    if space <= MARK_PER_KEY * keys.size:
-        mark = np.zeros(space, dtype=bool)
-        mark[keys] = True
-        return np.flatnonzero(mark)
-    keys = np.sort(keys)
-    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if keys.size else keys
 
 
 def _elementwise_links(node, masks, i):

@@ -11,7 +11,7 @@ LAYERS = {
     "errors": 0, "display": 0, "version": 0, "progress": 0, "gcfreeze": 0, "graph": 1, "dims": 1, "values": 1, "sparse_batch": 1,
     "ops": 2,
     "evaluate": 3, "differentiate": 3, "tracing": 3,
-    "forward": 3, "seeds": 3, "patterns": 3, "coloring": 3, "frontier": 3,
+    "forward": 3, "seeds": 3, "patterns": 3, "seed_sets": 1, "coloring": 3, "frontier": 3,
     "forms": 4, "sparse": 4, "control": 4,
     "lower": 5, "compiler": 5, "evaluator": 5, "batch_calls": 5, "chunked": 5, "shipping": 5, "optimize": 6,
     "demo": 7, "teach": 7, "compat": 7, "parse": 7, "parse_tokens": 7, "guard": 8, "cli": 8, "__init__": 9,

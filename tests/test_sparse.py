@@ -305,7 +305,7 @@ def test_sparsity_of_dense_derivatives_reads_index_sets():
 
 def test_index_sets_deduplicate_by_marks_or_by_sorting_alike(rng):
     # few possible keys beside the pairs: marked in a boolean array; many: sorted
-    from symgrad.patterns import MARK_PER_KEY, _sorted_unique
+    from symgrad.seed_sets import MARK_PER_KEY, _sorted_unique
     for space, count in ((50, 4000), (10**6, 300), (MARK_PER_KEY * 64, 64),
                          (MARK_PER_KEY * 64 + 1, 64), (10, 0), (0, 0)):
         keys = rng.integers(0, space, size=count)
