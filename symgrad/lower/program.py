@@ -22,7 +22,8 @@ affine when possible, an alias when it is the identity) or, for ops with
 ``op.subscripts``; ``special`` ops through their ``decompose`` graph.
 
 Imports graph, ops, evaluate, ``lower.scalar`` and the lowering mixins (``lower.indexed``:
-gathers and scatters; ``lower.sized``, ``lower.fuse``, ``lower.inplace``, ``lower.reuse``).
+gathers and scatters; ``lower.contraction``: matmul and einsum; ``lower.sized``,
+``lower.fuse``, ``lower.inplace``, ``lower.reuse``).
 
 >>> import symgrad as sg
 >>> with sg.Graph().as_default():
@@ -42,11 +43,12 @@ import sympy
 
 from ..errors import CompileError, FeedError
 from ..evaluate import needed
-from ..graph import Dim, Graph, is_static, shape_size
+from ..graph import Dim, Graph, is_static
 from ..ops import REGISTRY, arg_symbols
 from ..forms.symbolic import to_number
 from . import guarded
 from .constfold import folded_constants
+from .contraction import ContractionLowering
 from .fuse import FuseLoops
 from .indexed import IndexedLowering
 from .inplace import InPlaceSums
@@ -54,8 +56,8 @@ from .liveness import share_buffers
 from .preaccumulate import preaccumulated
 from .relayout import Relayout
 from .reuse import ReuseValues
-from .sized import NeedsStaticSizes, SizedLowering, check_sizes, hint
-from .ir import ADD, COPY, ZERO, Loop, Program, broadcast_axes, c_strides, node_key
+from .sized import NeedsStaticSizes, SizedLowering, check_sizes
+from .ir import COPY, Loop, Program, broadcast_axes, c_strides, node_key
 from .scalar import translate
 
 
@@ -100,7 +102,8 @@ def lower_graph(outputs, inputs):
     return low.program
 
 
-class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLowering, Relayout):
+class _Lowering(IndexedLowering, ContractionLowering, InPlaceSums, ReuseValues, FuseLoops,
+                SizedLowering, Relayout):
     """Walks nodes in topological order; ``env`` maps node -> ref; equal nodes share one."""
 
     def __init__(self):
@@ -289,73 +292,6 @@ class _Lowering(IndexedLowering, InPlaceSums, ReuseValues, FuseLoops, SizedLower
         return self.emit(node, dims, src, body, nout=len(keep),
                          reduce=(translate(combined, 2), identity.hex(), True))
 
-    def contraction(self, node):
-        specs, out = node.opdef.subscripts([x.shape for x in node.inputs], **node.attrs)
-        sizes = dict(zip(out, node.shape))
-        summed = []
-        for spec, x in zip(specs, node.inputs):
-            for c, d in zip(spec, x.shape):
-                if c is not None and c not in sizes:
-                    sizes[c] = d
-                    summed.append(c)
-                elif c is not None and isinstance(sizes[c], Dim) and not isinstance(d, Dim):
-                    sizes[c] = d  # a known size makes the faster loop
-        for spec, x in zip(specs, node.inputs):
-            for c, d in zip(spec, x.shape):
-                if c is not None:
-                    self.agree(d, sizes[c], node)
-        letters = self.contraction_order(node, specs, list(out), summed)
-        srcs = self.contraction_reads(node, specs, letters)
-        streamed = letters[-1] in out if summed and out else False
-        syms = arg_symbols([np.float64] * len(node.inputs))
-        body = translate(sympy.Mul(*syms), len(syms))
-        dims = tuple(sizes[c] for c in letters)
-        row = self.streamed_row(node, srcs, dims, len(out)) if not streamed else None
-        if row is not None:  # (lower.relayout)
-            letters = [c for c in out if c != out[row]] + summed + [out[row]]
-            srcs, dims, streamed = self.contraction_reads(node, specs, letters), \
-                tuple(sizes[c] for c in letters), True
-        if not streamed:
-            return self.emit(node, dims, srcs, body, nout=len(out),
-                             reduce=(ADD, 0.0.hex(), True))
-        srcs = self.relaid(srcs, dims)
-        dst = self.emit(node, node.shape, [], ZERO)
-        own = dict(zip(out, c_strides(node.shape)))
-        addr = ("aff", 0, tuple(own.get(c, 0) for c in letters))
-        self.emit(node, dims, srcs, body, reduce=(ADD, 0.0.hex(), False), dst=dst, dst_addr=addr)
-        return dst
-
-    def contraction_order(self, node, specs, out, summed):
-        """The loop order of a contraction: output axes, then summed axes (each element
-        summed in a register), unless the innermost summed axis reads memory with a
-        stride (a column, a transposed view read in place):
-
-        - a small output (it stays in cache) goes innermost, the summed axes outermost:
-          ``Xᵀg`` reads X row by row, once, instead of once per output element;
-        - else, long strides (>= _STREAM_STRIDE) move the last output axis innermost if
-          it reads memory more densely.  Measured: 2.5-3.5x faster at 64x64, but 2x
-          slower at 32x32 (all in L1), hence the threshold.
-
-        Either way each element still sums in the same order (same rounding)."""
-        letters = out + summed
-        if not (summed and out):
-            return letters
-        srcs = self.contraction_reads(node, specs, letters)
-        inner_k = max(abs(hint(a[2][len(letters) - 1])) for _, a in srcs)
-        inner_j = max([1] + [abs(hint(a[2][len(out) - 1])) for _, a in srcs])
-        if inner_j < inner_k and hint(shape_size(node.shape)) <= _SMALL_OUTPUT:
-            return summed + out
-        if hint(node.shape[-1]) > 1 and inner_k >= _STREAM_STRIDE and inner_j < inner_k:
-            return out[:-1] + summed + [out[-1]]
-        return letters
-
-    def contraction_reads(self, node, specs, letters):
-        reads = []
-        for spec, x in zip(specs, node.inputs):
-            axis_of = {c: a for a, c in enumerate(spec) if c is not None}
-            reads.append(self.read(x, [axis_of.get(c) for c in letters]))
-        return reads
-
     def decomposed(self, node):
         scratch = Graph()
         holders = [scratch.add_node(REGISTRY["placeholder"], (), {"shape": x.shape}, x.shape,
@@ -421,7 +357,3 @@ def _sympy_number(value, dtype):
     # (+inf at -0.0), not as SymPy's 1/sqrt(x) of a rule (-inf there, as np.sqrt).
     return sympy.Float(float(value)) if isinstance(number, sympy.Rational) and \
         not number.is_Integer else number
-
-
-_STREAM_STRIDE = 64  # elements; see _Lowering.contraction_order
-_SMALL_OUTPUT = 4096  # doubles (32 kB): an output that stays in the L1 cache
