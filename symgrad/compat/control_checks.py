@@ -58,14 +58,10 @@ def structured(fn, what, expected, named, numbers_typed=False):
 
     def checked(*args):
         out = fn(*args)
-        problem = structure_mismatch(expected, out)
-        if problem is not None:
-            kind, detail = problem
-            raise kind("The two structures don't have the same nested structure.\n\n"
-                       f"{what}'s fn returned {outline(out)}, but its {named} is "
-                       f"{outline(expected)}: {detail}. fn must return the structure of "
-                       f"its {named}" + (" (pass dtype= giving fn's output structure)"
-                                         if named == "elems" else ""))
+        _same_structure(expected, out, lambda detail: (
+            f"{what}'s fn returned {outline(out)}, but its {named} is {outline(expected)}: "
+            f"{detail}. fn must return the structure of its {named}" + (
+                " (pass dtype= giving fn's output structure)" if named == "elems" else "")))
         return _typed_like(out, expected) if numbers_typed else out
     return checked
 
@@ -81,6 +77,16 @@ def _typed_like(out, expected):
 
 def _is_number(v):
     return isinstance(v, (bool, int, float)) and not isinstance(v, Node)
+
+
+def _same_structure(expected, out, explain):
+    """TF's error (``nest.assert_same_structure``'s class and first line) when ``out``
+    does not nest as ``expected``; ``explain(detail)`` says where and what to do."""
+    problem = structure_mismatch(expected, out)
+    if problem is not None:
+        kind, detail = problem
+        raise kind("The two structures don't have the same nested structure.\n\n" +
+                   explain(detail))
 
 
 def outline(structure):
@@ -108,12 +114,10 @@ def tf_branches(true_fn, false_fn):
 
     def false_branch():
         out = tf_outputs(false_fn())
-        problem = structure_mismatch(latest[0], out) if latest else None
-        if problem is not None:
-            kind, detail = problem
-            raise kind("The two structures don't have the same nested structure.\n\n"
-                       f"cond's true_fn returned {outline(latest[0])} and its false_fn "
-                       f"{outline(out)}: {detail}. Both branches must return one structure")
+        if latest:
+            _same_structure(latest[0], out, lambda detail: (
+                f"cond's true_fn returned {outline(latest[0])} and its false_fn "
+                f"{outline(out)}: {detail}. Both branches must return one structure"))
         return out
     return true_branch, false_branch
 
