@@ -124,7 +124,8 @@ def compile(outputs: Any, inputs: Node | Sequence[Node], fastmath: bool = False,
         return _per_size(nodes, tree, leaves, fastmath, cache)
     sized = not all(is_static(s) for s in shapes)
     control = False
-    if "control" in kinds:
+    if "control" in kinds or "special" in kinds and any(   # (eigh: LAPACK in a driver)
+            getattr(n.opdef, "driven", False) for n in order):
         from .lower.control import control_nodes
         control = bool(control_nodes(nodes, leaves))
         if control and sized:  # sub-graphs compile at known sizes: once per size met

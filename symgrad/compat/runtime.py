@@ -174,9 +174,9 @@ _GRAPH_MODE = ("symgrad.compat.v1 is TF1 graph mode only: build the graph, take 
 _REBUILD = ("symgrad keeps no serialized graphs: rebuild the graph in Python (run the code "
             "that made it) and restore the variables' values with tf.train.Saver().restore")
 _LINALG = ("symgrad's linalg has matmul, transpose, trace, diag, norm, inv, det, slogdet, "
-           "logdet, cholesky, solve, triangular_solve, cholesky_solve and band_part (all "
-           "differentiable); no {what}: compute it with numpy.linalg outside the graph and "
-           "feed the result")
+           "logdet, cholesky, solve, triangular_solve, cholesky_solve, band_part, eigh and "
+           "eigvalsh (all differentiable); no {what}: compute it with numpy.linalg outside "
+           "the graph and feed the result")
 MISSING.update({
     "GradientTape": f"tf.GradientTape records eager TF2 code; {_GRAPH_MODE} (plain symgrad, "
                     "`import symgrad as sg`, has sg.gradients and sg.jacobian)",
@@ -192,10 +192,6 @@ MISSING.update({
     "linalg.svd": _LINALG.format(what="SVD"),
     "qr": _LINALG.format(what="QR decomposition"),
     "linalg.qr": _LINALG.format(what="QR decomposition"),
-    "self_adjoint_eig": _LINALG.format(what="eigendecomposition"),
-    "self_adjoint_eigvals": _LINALG.format(what="eigendecomposition"),
-    "linalg.eigh": _LINALG.format(what="eigendecomposition"),
-    "linalg.eigvalsh": _LINALG.format(what="eigendecomposition"),
     "nn.ctc_loss": "CTC loss is not supported (its alignment sum is a dynamic program over "
                    "label paths); use a per-frame loss such as "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",

@@ -17,8 +17,10 @@ count.  Sub-graph kernels use the disk cache like any compiled graph, and so do 
 drivers: each is a small generated module (``driver_text``) whose machine code Numba
 keeps beside it.  (Drivers compiled from text in every process made a scan's Hessian
 take 13.6 s in a second process as in the first; it now loads in 0.6 s.)  The drivers
-are chosen by control op name from ``DRIVERS`` (the three control ops of
-``symgrad.control.ops``): they generate Numba source, which is lowering's business.
+are chosen by op name from ``DRIVERS`` (the three control ops of
+``symgrad.control.ops``, and the symmetric eigensolver's two ops, ``ops.eigen``, whose
+drivers call LAPACK through ``lower.lapack``): they generate Numba source, which is
+lowering's business.
 
 A saved evaluator (``f.save``, pickles) keeps each driver's lines and what its names
 stand for (``Segments.describe``); ``rebuild`` makes each driver a generated module in
@@ -42,8 +44,10 @@ def needed(outputs, feeds=()):
 
 
 def control_nodes(outputs, inputs):
-    """The control-flow nodes the outputs need (topological order)."""
-    return [n for n in needed(outputs, set(inputs)) if n.opdef.kind == "control"
+    """The control-flow nodes the outputs need (topological order), and the nodes of
+    other ops run by a driver (``eigh``, ``eigvalsh``: LAPACK, ``lower.lapack``)."""
+    return [n for n in needed(outputs, set(inputs)) if (n.opdef.kind == "control" or
+                                                         getattr(n.opdef, "driven", False))
             and n not in set(inputs)]
 
 
@@ -195,7 +199,15 @@ def _iterate(i, shape, taped):
     return f"_rt.shaped(tape{i}[j], {tuple(shape)!r})" if shape else f"tape{i}[j]"
 
 
-DRIVERS = {"cond": _cond_driver, "while_loop": _while_driver, "while_vjp": _while_vjp_driver}
+def _eigen_driver(node, fns):
+    """``eigh``/``eigvalsh`` (``ops.eigen``): LAPACK through ``lower.lapack``, on the
+    input cast to the result's dtype (an integer matrix gives float64)."""
+    cast = "" if node.inputs[0].dtype == node.dtype else f".astype(np.{node.dtype.name})"
+    return ["def driver(a):", f"    return _la.{node.opdef.name}_batch(a{cast})"], {}
+
+
+DRIVERS = {"cond": _cond_driver, "while_loop": _while_driver, "while_vjp": _while_vjp_driver,
+           "eigh": _eigen_driver, "eigvalsh": _eigen_driver}
 
 
 def _levels(nodes, inputs):
@@ -302,7 +314,8 @@ def driver_text(lines, env, name, inputs=None):
     """The module of one driver: its kernels (and inner drivers) by module name."""
     head = ['"""symgrad generated control-flow driver (symgrad.lower.control.rebuild)."""',
             "import sys as _sys", "", "import numpy as np", "from numba import njit", "",
-            "from symgrad.lower import runtime as _rt", ""]
+            "from symgrad.lower import runtime as _rt", "from symgrad.lower import lapack as _la",
+            ""]
     head += [f"{key} = _sys.modules[{fn.py_func.__module__!r}].{fn.py_func.__name__}"
              for key, fn in sorted(env.items())]
     # a driver is inlined into the function calling it (Numba's IR inlining): compiled

@@ -277,7 +277,17 @@ def band_mask(graph, rows, cols, lower, upper, dtype):
     return F.cast(keep, dtype=np.dtype(dtype).name)
 
 
+def half_lower(graph, n, dtype):
+    """The (n, n) lower triangle of ones with 0.5 on the diagonal: times ``G + Gᵀ`` it
+    gives the gradient of a function reading only the lower triangle of a symmetric
+    argument (TF's Cholesky and eigh gradients)."""
+    if is_static((n,)):
+        return literal(graph, (np.tril(np.ones((n, n))) - 0.5 * np.eye(n)).astype(dtype))
+    return F.sub(band_mask(graph, n, n, -1, 0, dtype),
+                 F.mul(band_mask(graph, n, n, 0, 0, dtype), literal(graph, np.asarray(0.5, dtype))))
+
+
 __all__ = ["drawn_numbers", "new_key", "draw_like", "positions", "run_number", "loop_step",
            "Executions", "tf_dist", "tf_key",
            "iota_of",
-           "band_mask", "truncated_standard_normal"]
+           "band_mask", "half_lower", "truncated_standard_normal"]

@@ -35,7 +35,7 @@ import sympy
 from ..errors import MatrixError, ShapeError
 from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, as_object_array, float_result, literal, register
-from .draws import band_mask
+from .draws import half_lower
 
 
 def _square_shape(op):
@@ -87,16 +87,8 @@ def _log_abs_det_grad(node, g):
 
 
 def _cholesky_grad(node, g):
-    n = node.shape[-1]
     l_inv = F.matrix_inverse(node)
-    middle = F.matmul(_t(node), g)
-    if isinstance(n, Dim):   # the lower triangle, half on the diagonal, made at run time
-        phi = F.sub(band_mask(node.graph, n, n, -1, 0, node.dtype),
-                    F.mul(band_mask(node.graph, n, n, 0, 0, node.dtype),
-                          literal(node.graph, np.asarray(0.5, node.dtype))))
-    else:
-        phi = literal(node.graph, (np.tril(np.ones((n, n))) - 0.5 * np.eye(n)).astype(node.dtype))
-    middle = F.mul(middle, phi)
+    middle = F.mul(F.matmul(_t(node), g), half_lower(node.graph, node.shape[-1], node.dtype))
     grad = F.matmul(F.matmul(_t(l_inv), middle), l_inv)
     return [F.mul(F.add(grad, _t(grad)), 0.5)]
 

@@ -1,7 +1,8 @@
 """``sg.linalg``: matrix functions over the last two axes (batches in front).
 
 ``inv``, ``det``, ``slogdet`` and ``cholesky`` are registry primitives
-(``ops.linalg_ops``: TF's gradients, Gauss-Jordan/Cholesky in the compiled path);
+(``ops.linalg_ops``: TF's gradients, Gauss-Jordan/Cholesky in the compiled path), and
+so are ``eigh`` and ``eigvalsh`` (``ops.eigen``: TF's gradients, LAPACK when compiled);
 ``logdet``, ``solve``, ``triangular_solve``, ``cholesky_solve`` and ``band_part``
 are composed from them, so their gradients are TF's formulas.
 
@@ -39,7 +40,8 @@ from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["matmul", "matrix_transpose", "transpose", "adjoint", "trace", "diag", "diag_part",
            "eye", "norm", "tensor_diag", "tensor_diag_part", "inv", "det", "slogdet", "logdet",
-           "cholesky", "solve", "triangular_solve", "cholesky_solve", "band_part"]
+           "cholesky", "solve", "triangular_solve", "cholesky_solve", "band_part", "eigh",
+           "eigvalsh"]
 # the functions TF also has at the top level (tf.trace, tf.diag, tf.matrix_transpose, ...)
 TOP_LEVEL = ["matrix_transpose", "diag_part"]
 
@@ -122,6 +124,26 @@ def cholesky(input, name=None):
     return apply("cholesky", _lift([input]), name=name)
 
 
+def eigh(tensor, name=None):
+    """``(e, v)``: the eigenvalues (ascending) and eigenvectors (columns) of each
+    symmetric matrix, read from its lower triangle; each eigenvector's entry of largest
+    magnitude is positive (``ops.eigen``).
+
+    >>> with Graph().as_default():
+    ...     e, v = eigh(constant([[2.0, 1.0], [1.0, 2.0]]))
+    ...     e.numpy().round(6).tolist()
+    [1.0, 3.0]
+    """
+    packed = apply("eigh", _lift([tensor]), name=name)
+    return (apply("index", [packed], index=(Ellipsis, 0, slice(None))),
+            apply("index", [packed], index=(Ellipsis, slice(1, None), slice(None))))
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues (ascending) of each symmetric matrix, read from its lower triangle."""
+    return apply("eigvalsh", _lift([tensor]), name=name)
+
+
 def logdet(matrix, name=None):
     """log det of symmetric positive definite matrices, TF's way (through Cholesky)."""
     chol = cholesky(matrix)
@@ -160,4 +182,4 @@ def cholesky_solve(chol, rhs, name=None):
 
 # every public function checks its arity and argument kinds and records calls meeting a
 # tensor of unknown rank (tracing.arguments)
-publish(globals(), counts={"slogdet": 2})
+publish(globals(), counts={"slogdet": 2, "eigh": 2})
