@@ -56,6 +56,11 @@ class NoGradientError(SymgradError, LookupError):
     """An op on a path from xs to ys has no derivative rule."""
 
 
+class GradientNotImplementedError(NoGradientError, NotImplementedError):
+    """A derivative rule TF leaves unimplemented for some arguments (TF's
+    NotImplementedError: the gradient of a full-size SVD with |m - n| > 1)."""
+
+
 class ArgumentError(SymgradError, ValueError):
     """An argument with an invalid value (unknown option, wrong length)."""
 

@@ -174,9 +174,13 @@ _GRAPH_MODE = ("symgrad.compat.v1 is TF1 graph mode only: build the graph, take 
 _REBUILD = ("symgrad keeps no serialized graphs: rebuild the graph in Python (run the code "
             "that made it) and restore the variables' values with tf.train.Saver().restore")
 _LINALG = ("symgrad's linalg has matmul, transpose, trace, diag, norm, inv, det, slogdet, "
-           "logdet, cholesky, solve, triangular_solve, cholesky_solve, band_part, eigh and "
-           "eigvalsh (all differentiable); no {what}: compute it with numpy.linalg outside "
-           "the graph and feed the result")
+           "logdet, cholesky, solve, triangular_solve, cholesky_solve, band_part, eigh, "
+           "eigvalsh, svd and qr (all differentiable); no {what}: compute it with "
+           "numpy.linalg outside the graph and feed the result")
+MISSING.update({name: _LINALG.format(what=what) for name, what in (
+    ("linalg.lu", "LU decomposition"), ("linalg.sqrtm", "matrix square root"),
+    ("matrix_square_root", "matrix square root"), ("linalg.logm", "matrix logarithm"),
+    ("linalg.matrix_rank", "matrix rank"))})
 MISSING.update({
     "GradientTape": f"tf.GradientTape records eager TF2 code; {_GRAPH_MODE} (plain symgrad, "
                     "`import symgrad as sg`, has sg.gradients and sg.jacobian)",
@@ -188,10 +192,6 @@ MISSING.update({
     "train.export_meta_graph": _REBUILD,
     "saved_model": _REBUILD,
     "graph_util": _REBUILD,
-    "svd": _LINALG.format(what="SVD"),
-    "linalg.svd": _LINALG.format(what="SVD"),
-    "qr": _LINALG.format(what="QR decomposition"),
-    "linalg.qr": _LINALG.format(what="QR decomposition"),
     "nn.ctc_loss": "CTC loss is not supported (its alignment sum is a dynamic program over "
                    "label paths); use a per-frame loss such as "
                    "tf.nn.sparse_softmax_cross_entropy_with_logits",

@@ -262,6 +262,8 @@ log_matrix_determinant = _linalg.slogdet
 cholesky = _linalg.cholesky
 self_adjoint_eig = _linalg.eigh
 self_adjoint_eigvals = _linalg.eigvalsh
+svd = _linalg.svd
+qr = _linalg.qr
 matrix_solve = _linalg.solve
 matrix_triangular_solve = _linalg.triangular_solve
 cholesky_solve = _linalg.cholesky_solve
@@ -362,7 +364,7 @@ __all__ = (list(_arrays.__all__) + list(_math_ops.__all__) + list(_linalg.TOP_LE
     "to_double",
     "to_int32", "to_int64", "matrix_transpose", "diag", "diag_part", "trace", "unstack",
     "unpack", "matrix_inverse", "matrix_determinant", "log_matrix_determinant", "cholesky",
-    "self_adjoint_eig", "self_adjoint_eigvals",
+    "self_adjoint_eig", "self_adjoint_eigvals", "svd", "qr",
     "matrix_solve", "matrix_triangular_solve", "cholesky_solve", "matrix_band_part",
     "matrix_diag", "matrix_diag_part", "where", "where_v2", "reverse_sequence",
     "dynamic_partition", "space_to_depth", "depth_to_space", "arg_max", "arg_min",

@@ -18,8 +18,8 @@ drivers: each is a small generated module (``driver_text``) whose machine code N
 keeps beside it.  (Drivers compiled from text in every process made a scan's Hessian
 take 13.6 s in a second process as in the first; it now loads in 0.6 s.)  The drivers
 are chosen by op name from ``DRIVERS`` (the three control ops of
-``symgrad.control.ops``, and the symmetric eigensolver's two ops, ``ops.eigen``, whose
-drivers call LAPACK through ``lower.lapack``): they generate Numba source, which is
+``symgrad.control.ops``, and the factorisations of ``ops.eigen`` and ``ops.factor``,
+whose drivers call LAPACK through ``lower.lapack``): they generate Numba source, which is
 lowering's business.
 
 A saved evaluator (``f.save``, pickles) keeps each driver's lines and what its names
@@ -45,7 +45,7 @@ def needed(outputs, feeds=()):
 
 def control_nodes(outputs, inputs):
     """The control-flow nodes the outputs need (topological order), and the nodes of
-    other ops run by a driver (``eigh``, ``eigvalsh``: LAPACK, ``lower.lapack``)."""
+    other ops run by a driver (eigh, svd, qr and kin: LAPACK, ``lower.lapack``)."""
     return [n for n in needed(outputs, set(inputs)) if (n.opdef.kind == "control" or
                                                          getattr(n.opdef, "driven", False))
             and n not in set(inputs)]
@@ -199,15 +199,25 @@ def _iterate(i, shape, taped):
     return f"_rt.shaped(tape{i}[j], {tuple(shape)!r})" if shape else f"tape{i}[j]"
 
 
-def _eigen_driver(node, fns):
-    """``eigh``/``eigvalsh`` (``ops.eigen``): LAPACK through ``lower.lapack``, on the
-    input cast to the result's dtype (an integer matrix gives float64)."""
-    cast = "" if node.inputs[0].dtype == node.dtype else f".astype(np.{node.dtype.name})"
-    return ["def driver(a):", f"    return _la.{node.opdef.name}_batch(a{cast})"], {}
+def _lapack_driver(node, fns):
+    """``eigh``, ``eigvalsh`` (``ops.eigen``), ``svd``, ``singular_values`` and ``qr``
+    (``ops.factor``): LAPACK through ``lower.lapack``, on the input cast to the result's
+    dtype (an integer matrix gives float64)."""
+    from ..errors import CompileError
+    name, a = node.opdef.name, node.inputs[0]
+    if name == "qr" and node.attrs["full"] and a.shape[-2] > a.shape[-1]:
+        raise CompileError(f"{node.name!r}: qr(full_matrices=True) of a tall matrix (shape "
+                           f"{a.shape}) is not compiled (Numba's qr is the reduced one); "
+                           "evaluate it with sg.evaluate or a Session, or use "
+                           "full_matrices=False")
+    cast = "" if a.dtype == node.dtype else f".astype(np.{node.dtype.name})"
+    full = f", {bool(node.attrs['full'])}" if name == "svd" else ""
+    return ["def driver(a):", f"    return _la.{name}_batch(a{cast}{full})"], {}
 
 
 DRIVERS = {"cond": _cond_driver, "while_loop": _while_driver, "while_vjp": _while_vjp_driver,
-           "eigh": _eigen_driver, "eigvalsh": _eigen_driver}
+           **{name: _lapack_driver for name in ("eigh", "eigvalsh", "svd", "singular_values",
+                                                "qr")}}
 
 
 def _levels(nodes, inputs):

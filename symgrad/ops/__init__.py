@@ -6,8 +6,8 @@ nothing outside ``ops/`` branches on an op's name.
 >>> "matmul" in REGISTRY and "sin" in REGISTRY
 True
 """
-from . import (activations, bitwise, custom, draws, eigen, elementwise, leaves,  # noqa: F401
-               linalg, linalg_ops, python, reduce, shape, valued)  # (registration)
+from . import (activations, bitwise, custom, draws, eigen, elementwise, factor,  # noqa: F401
+               leaves, linalg, linalg_ops, python, reduce, shape, valued)  # (registration)
 from . import batching, links, sizes  # noqa: F401,E402  (batching, dependence and size rules)
 from .base import (REGISTRY, Example, F, Op, apply, as_node, broadcast_shapes, cast_value,
                    check_value, common_graph, literal, normalize_axis, unbroadcast)

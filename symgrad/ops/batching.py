@@ -208,7 +208,8 @@ REGISTRY["index"].batch = _index
 REGISTRY["index_add"].batch = _index_add
 REGISTRY["matmul"].batch = _matmul
 REGISTRY["einsum"].batch = _einsum
-for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky", "eigh", "eigvalsh"):
+for _name in ("matrix_inverse", "det", "log_abs_det", "cholesky", "eigh", "eigvalsh", "svd",
+              "singular_values", "qr"):
     REGISTRY[_name].batch = _leading
 REGISTRY["dim_size"].batch = _dim_size
 REGISTRY["random_draw"].batch = _same_numbers

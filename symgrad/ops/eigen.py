@@ -58,15 +58,23 @@ def _shape(packed):
 NEAR_TOP = 1.0 - 1e-6   # entries this close to a column's largest magnitude count as equal
 
 
+def column_signs(v):
+    """Per column of ``v`` (..., n, k): -1 where its first entry of largest magnitude is
+    negative, else 1 (magnitudes within ``NEAR_TOP`` of the largest count as equal, so
+    that LAPACK builds rounding a tie apart, numpy's and Numba's, choose the same
+    entry); shaped (..., 1, k)."""
+    if not v.size:
+        return np.ones(v.shape[:-2] + (1, v.shape[-1]), v.dtype)
+    size = np.abs(v)
+    first = np.argmax(size >= size.max(axis=-2, keepdims=True) * NEAR_TOP, axis=-2)
+    top = np.take_along_axis(v, first[..., None, :], axis=-2)
+    return np.where(top < 0, -1, 1).astype(v.dtype)
+
+
 def signed(v):
-    """``v`` with each column's first entry of largest magnitude made positive (in place;
-    magnitudes within ``NEAR_TOP`` of the largest count as equal, so that LAPACK builds
-    rounding a tie apart, numpy's and Numba's, choose the same entry)."""
-    if v.size:
-        size = np.abs(v)
-        first = np.argmax(size >= size.max(axis=-2, keepdims=True) * NEAR_TOP, axis=-2)
-        top = np.take_along_axis(v, first[..., None, :], axis=-2)
-        v *= np.where(top < 0, -1, 1).astype(v.dtype)
+    """``v`` with each column's first entry of largest magnitude made positive (in
+    place; :func:`column_signs`)."""
+    v *= column_signs(v)
     return v
 
 

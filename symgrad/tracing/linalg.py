@@ -2,7 +2,8 @@
 
 ``inv``, ``det``, ``slogdet`` and ``cholesky`` are registry primitives
 (``ops.linalg_ops``: TF's gradients, Gauss-Jordan/Cholesky in the compiled path), and
-so are ``eigh`` and ``eigvalsh`` (``ops.eigen``: TF's gradients, LAPACK when compiled);
+so are ``eigh``, ``eigvalsh``, ``svd`` and ``qr`` (``ops.eigen``, ``ops.factor``: TF's
+gradients, LAPACK when compiled);
 ``logdet``, ``solve``, ``triangular_solve``, ``cholesky_solve`` and ``band_part``
 are composed from them, so their gradients are TF's formulas.
 
@@ -41,7 +42,7 @@ from .tensor import Graph, constant  # noqa: F401  (doctests)
 __all__ = ["matmul", "matrix_transpose", "transpose", "adjoint", "trace", "diag", "diag_part",
            "eye", "norm", "tensor_diag", "tensor_diag_part", "inv", "det", "slogdet", "logdet",
            "cholesky", "solve", "triangular_solve", "cholesky_solve", "band_part", "eigh",
-           "eigvalsh"]
+           "eigvalsh", "svd", "qr"]
 # the functions TF also has at the top level (tf.trace, tf.diag, tf.matrix_transpose, ...)
 TOP_LEVEL = ["matrix_transpose", "diag_part"]
 
@@ -144,6 +145,32 @@ def eigvalsh(tensor, name=None):
     return apply("eigvalsh", _lift([tensor]), name=name)
 
 
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """TF's order: ``(s, u, v)`` with ``a = u diag(s) vᵀ`` (s descending), or ``s`` alone
+    (``compute_uv=False``); u's columns are signed as ``eigh``'s eigenvectors, v's with
+    them (``ops.factor``).
+
+    >>> with Graph().as_default():
+    ...     svd(constant([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False).numpy().tolist()
+    [4.0, 3.0]
+    """
+    (x,) = _lift([tensor])
+    if not compute_uv:
+        return apply("singular_values", [x], name=name)
+    from ..ops.factor import svd_parts
+    m, n = x.shape[-2:] if x.ndim >= 2 else (None, None)
+    packed = apply("svd", [x], full=bool(full_matrices), name=name)
+    return svd_parts(packed, m, n, bool(full_matrices))
+
+
+def qr(input, full_matrices=False, name=None):
+    """``(q, r)`` with ``a = q r``, r upper triangular with LAPACK's (and TF's) signs."""
+    (x,) = _lift([input])
+    from ..ops.factor import qr_parts
+    packed = apply("qr", [x], full=bool(full_matrices), name=name)
+    return qr_parts(packed, *x.shape[-2:], bool(full_matrices))
+
+
 def logdet(matrix, name=None):
     """log det of symmetric positive definite matrices, TF's way (through Cholesky)."""
     chol = cholesky(matrix)
@@ -182,4 +209,4 @@ def cholesky_solve(chol, rhs, name=None):
 
 # every public function checks its arity and argument kinds and records calls meeting a
 # tensor of unknown rank (tracing.arguments)
-publish(globals(), counts={"slogdet": 2, "eigh": 2})
+publish(globals(), counts={"slogdet": 2, "eigh": 2, "qr": 2})
