@@ -105,9 +105,9 @@ def _eigh_impl(a):
 
 
 def _no_closed_form(node, *arrays):
-    raise NoClosedFormError(f"{node.opdef.name} ({node.name!r}): eigenvalues and eigenvectors "
-                            "have no closed form symgrad prints; evaluate them (sg.evaluate, "
-                            "sg.compile)")
+    raise NoClosedFormError(f"{node.opdef.name} ({node.name!r}): a matrix factorisation has no "
+                            "closed form symgrad prints; evaluate it (sg.evaluate, sg.compile "
+                            "or a Session)")
 
 
 def _t(x):
