@@ -51,3 +51,41 @@ def test_ema_apply_in_a_reusing_scope_is_tf_s_missing_variable_error():
         with pytest.raises(ValueError, match="Variable d/d_1/moments/Squeeze/"
                            "ExponentialMovingAverage/ does not exist"):
             ema.apply([m2])
+
+
+# -- wiseodd's xavier_init: tf.random_normal(shape, stddev=1. / tf.sqrt(in_dim / 2.)) --
+
+def _stats(t, n=1):
+    v = tf.Session().run(t)
+    return v.dtype.name, v.shape, round(float(v.std()), n), round(float(v.mean()), n)
+
+
+def test_random_ops_take_float32_tensor_parameters():
+    sd = 1. / tf.sqrt(8 / 2.)
+    # TF: float32 (2000, 3) 0.5 1.0 / 0.4 0.0 / 0.3 0.0
+    assert _stats(tf.random_normal([2000, 3], mean=tf.constant(1.0), stddev=sd)) == \
+        ("float32", (2000, 3), 0.5, 1.0)
+    assert _stats(tf.truncated_normal([2000, 3], stddev=sd)) == ("float32", (2000, 3), 0.4, 0.0)
+    assert _stats(tf.random_uniform([2000, 3], minval=-sd, maxval=sd)) == \
+        ("float32", (2000, 3), 0.3, 0.0)
+    w = tf.Variable(tf.random_normal(shape=[5, 4], stddev=sd))
+    assert w.get_shape().as_list() == [5, 4]
+
+
+def test_random_ops_refuse_a_parameter_of_another_dtype():
+    with pytest.raises(ValueError, match="stddev: Tensor conversion requested dtype float32"):
+        tf.random_normal([2, 3], stddev=tf.constant(0.5, tf.float64))
+    with pytest.raises(ValueError, match="stddev: Tensor conversion requested dtype float64"):
+        tf.random_normal([2, 3], stddev=1. / tf.sqrt(4.), dtype=tf.float64)
+    with pytest.raises(TypeError, match="Expected int64, but got 2.0 of type 'float'"):
+        tf.random_uniform([2], minval=-3, maxval=2., dtype=tf.int64)
+
+
+def test_integer_uniform_draws_take_tensor_bounds_and_cover_the_range_evenly():
+    v = tf.Session().run(tf.random_uniform([20000], minval=0, maxval=tf.constant(5),
+                                           dtype=tf.int32))
+    assert v.dtype == np.int32 and (v.min(), v.max()) == (0, 4)      # TF: int32 0 4
+    assert np.round(np.bincount(v) / len(v), 1).tolist() == [0.2] * 5
+    v = tf.Session().run(tf.random_uniform([20000], minval=-3, maxval=2, dtype=tf.int64))
+    assert v.dtype == np.int64 and (v.min(), v.max()) == (-3, 1)     # TF: int64 -3 1
+    assert np.round(np.bincount(v + 3) / len(v), 1).tolist() == [0.2] * 5
