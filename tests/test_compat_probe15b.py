@@ -89,3 +89,21 @@ def test_integer_uniform_draws_take_tensor_bounds_and_cover_the_range_evenly():
     v = tf.Session().run(tf.random_uniform([20000], minval=-3, maxval=2, dtype=tf.int64))
     assert v.dtype == np.int64 and (v.min(), v.max()) == (-3, 1)     # TF: int64 -3 1
     assert np.round(np.bincount(v + 3) / len(v), 1).tolist() == [0.2] * 5
+
+
+# -- BEGAN: AE_G, AE_x = tf.split(D(tf.concat([G, x], 0)), 2), both batches fed ---------
+
+def test_split_in_two_of_a_concat_of_two_fed_batches():
+    a = tf.placeholder(tf.float32, [None, 3])
+    b = tf.placeholder(tf.float32, [None, 3])
+    c = tf.concat([a, b], 0) * 2.
+    p0, p1 = tf.split(c, 2)
+    assert p0.get_shape().as_list() == [None, 3]                  # TF: (?, 3)
+    g = tf.gradients(tf.reduce_sum(p0 * 3. + p1), [a, b])
+    sess = tf.Session()
+    got = sess.run([p0, p1] + g, {a: np.ones((2, 3)), b: np.zeros((2, 3))})
+    assert [v.tolist() for v in got] == [[[2.] * 3] * 2, [[0.] * 3] * 2,
+                                         [[6.] * 3] * 2, [[2.] * 3] * 2]
+    # TF: InvalidArgumentError "Number of ways to split should evenly divide ..."
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        sess.run(p0, {a: np.ones((2, 3)), b: np.zeros((1, 3))})
