@@ -107,3 +107,45 @@ def test_split_in_two_of_a_concat_of_two_fed_batches():
     # TF: InvalidArgumentError "Number of ways to split should evenly divide ..."
     with pytest.raises(tf.errors.InvalidArgumentError):
         sess.run(p0, {a: np.ones((2, 3)), b: np.zeros((1, 3))})
+
+
+# -- carpedm20's deconv2d: tf.reshape(deconv, deconv.get_shape()) -------------------------
+
+def test_a_partially_known_tensorshape_is_no_tensor_argument():
+    # TF 2.21's conv2d_transpose leaves the batch unknown when its input's is, so the
+    # reshape is TF's ValueError (symgrad reshaped to the unknown size)
+    z = tf.placeholder(tf.float32, [None, 5])
+    h0 = tf.reshape(tf.matmul(z, tf.ones([5, 64])), [-1, 2, 2, 16])
+    d = tf.nn.conv2d_transpose(h0, tf.ones([3, 3, 8, 16]), output_shape=[4, 4, 4, 8],
+                               strides=[1, 2, 2, 1])
+    assert str(d.get_shape()) == "(?, 4, 4, 8)"
+    partial = "Cannot convert a partially known TensorShape"
+    with pytest.raises(ValueError, match="Tried to convert 'shape' to a tensor and failed. "
+                       "Error: " + partial + r" \(\?, 4, 4, 8\)"):
+        tf.reshape(d, d.get_shape())
+    with pytest.raises(ValueError, match="'shape'.*" + partial):
+        tf.zeros(z.get_shape())
+    with pytest.raises(ValueError, match="'shape'.*" + partial):
+        tf.random_normal(z.get_shape())
+    with pytest.raises(ValueError, match="'dims'.*" + partial):
+        tf.fill(tf.TensorShape([2, None]), 1.0)
+    with pytest.raises(ValueError, match=partial + r" \(\?, 5\)"):
+        tf.convert_to_tensor(z.get_shape())
+    with pytest.raises(ValueError, match=partial + " <unknown>"):
+        tf.convert_to_tensor(tf.placeholder(tf.float32).get_shape())
+    known = tf.convert_to_tensor(tf.TensorShape([2, 3]))
+    assert known.dtype == np.int32 and tf.Session().run(known).tolist() == [2, 3]
+    assert tf.reshape(z, z.get_shape()[1:]).get_shape().as_list() == [5]
+
+
+def test_placeholders_take_a_tensor_s_partially_known_shape():
+    # CycleGAN's fake_A_sample = tf.placeholder(tf.float32, real_A.get_shape())
+    z = tf.placeholder(tf.float32, [None, 4])
+    p = tf.placeholder(tf.float32, z.get_shape())
+    assert str(p.get_shape()) == "(?, 4)"                           # TF: (?, 4)
+    assert tf.Session().run(p * 2., {p: np.ones((3, 4))}).shape == (3, 4)
+    # TF: the default need only be compatible with the shape
+    d = tf.placeholder_with_default(tf.zeros([2, 4]), [None, 4])
+    assert tf.Session().run(d).shape == (2, 4)
+    with pytest.raises(ValueError):
+        tf.placeholder_with_default(tf.zeros([2, 4]), [3, 4])

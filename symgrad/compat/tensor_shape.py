@@ -185,3 +185,32 @@ class UnknownShape:
 
     def __repr__(self):
         return "TensorShape(None)"
+
+
+# tf.* functions whose argument TF converts to a tensor, where a TensorShape with unknown
+# sizes is TF's ValueError (carpedm20's deconv2d: tf.reshape(x, deconv.get_shape()) when
+# conv2d_transpose's static batch is unknown)
+_CONVERTED = {"reshape": "shape", "zeros": "shape", "ones": "shape", "fill": "dims",
+              "random_normal": "shape", "random_uniform": "shape", "truncated_normal": "shape",
+              "conv2d_transpose": "output_shape", "broadcast_to": "shape", "tile": "multiples"}
+
+
+def converted_shape_check(fn, names):
+    """A check of the arguments of ``fn`` (parameter ``names``): raises TF's ValueError
+    where the argument TF converts to a tensor is a TensorShape not fully known."""
+    name = _CONVERTED.get(fn.__name__)
+    at = names.index(name) if name in names else None
+
+    def check(args, kwargs):
+        value = args[at] if at is not None and len(args) > at else kwargs.get(name)
+        if at is not None and isinstance(value, (TensorShape, UnknownShape)) and \
+                not value.is_fully_defined():
+            raise ValueError(f"Tried to convert '{name}' to a tensor and failed. Error: "
+                             f"{not_convertible(value)}")
+    return check
+
+
+def not_convertible(shape):
+    """TF's words for a TensorShape with unknown sizes given where a tensor is needed."""
+    return (f"Cannot convert a partially known TensorShape {shape} to a Tensor (give the "
+            "sizes, or tf.shape(x) for those known only at run time).")
