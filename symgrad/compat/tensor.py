@@ -285,11 +285,10 @@ def tf1_results(fn):
     at = names.index("dtype") if "dtype" in names else None
     # (a result whose dtype an argument sets, argmax's int64 output_type, keeps it)
     typed = any(n in names for n in ("output_type", "out_type", "out_idx"))
-    check_shape = converted_shape_check(fn, names)
+    fn = converted_shape_check(fn, names)
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        check_shape(args, kwargs)
         # TF's names of dtypes: tf.cast(x, "float") is float32 (numpy's "float" is float64)
         if at is not None and len(args) > at and (isinstance(args[at], str) or
                                                   _is_enum_number(args[at])):

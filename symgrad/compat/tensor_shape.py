@@ -4,13 +4,16 @@ shapes, ``concatenate``, ``is_compatible_with``, ``merge_with``, ``with_rank`` a
 ``_at_least``/``_at_most`` checks, ``==`` a list of sizes), ``Dimension`` (a known
 size with ``.value``) and ``UnknownShape`` (``TensorShape(None)``, unknown rank).
 
-Sits in ``compat`` under ``tensor``; imports numpy only.
+Sits in ``compat`` under ``tensor``; imports numpy only.  Also the check of the shape
+arguments TF converts to tensors (:func:`converted_shape_check`).
 
 >>> s = TensorShape([None, 3, 4])
 >>> s[1:].num_elements(), s.concatenate([5]).as_list(), s.merge_with([2, None, 4]).as_list()
 (12, [None, 3, 4, 5], [2, 3, 4])
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -196,18 +199,21 @@ _CONVERTED = {"reshape": "shape", "zeros": "shape", "ones": "shape", "fill": "di
 
 
 def converted_shape_check(fn, names):
-    """A check of the arguments of ``fn`` (parameter ``names``): raises TF's ValueError
-    where the argument TF converts to a tensor is a TensorShape not fully known."""
+    """``fn`` (parameters ``names``), raising TF's ValueError where the argument TF
+    converts to a tensor is a TensorShape not fully known; ``fn`` itself if it has none."""
     name = _CONVERTED.get(fn.__name__)
-    at = names.index(name) if name in names else None
+    if name not in names:
+        return fn
+    at = names.index(name)
 
-    def check(args, kwargs):
-        value = args[at] if at is not None and len(args) > at else kwargs.get(name)
-        if at is not None and isinstance(value, (TensorShape, UnknownShape)) and \
-                not value.is_fully_defined():
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        value = args[at] if len(args) > at else kwargs.get(name)
+        if isinstance(value, (TensorShape, UnknownShape)) and not value.is_fully_defined():
             raise ValueError(f"Tried to convert '{name}' to a tensor and failed. Error: "
                              f"{not_convertible(value)}")
-    return check
+        return fn(*args, **kwargs)
+    return checked
 
 
 def not_convertible(shape):
