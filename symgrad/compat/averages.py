@@ -1,7 +1,8 @@
 """``tf.train.ExponentialMovingAverage``: shadow variables and the operation updating them.
 
 ``apply(var_list)`` makes one shadow variable per variable or tensor (named
-``<op name>/ExponentialMovingAverage`` as TF names it; a variable's shadow starts at
+``<op name>/ExponentialMovingAverage`` inside the current variable scope as TF names
+it, an error under ``reuse=True`` as TF's ``get_variable``; a variable's shadow starts at
 its ``initialized_value()`` when the shadow's initializer runs: its value then if the
 session has initialised it, else its initial value; a tensor's at zeros) and returns an operation that, when a
 session runs it, sets every ``shadow -= (1 - decay) * (shadow - value)``, the values
@@ -30,6 +31,7 @@ import numpy as np
 from .. import tracing as _t
 from ..errors import ArgumentError
 from ..graph import is_static
+from .scopes import get_variable_scope, missing_variable
 from .variables import (GraphKeys, Variable, add_to_collection, assign_sub, get_collection,
                         global_variables, group, trainable_variables)
 
@@ -69,8 +71,14 @@ class ExponentialMovingAverage:
         else:
             raise ArgumentError(f"ExponentialMovingAverage.apply: {v.name!r} has shape "
                                 f"{v.shape}; the average of a tensor needs a known shape")
-        graph = v.graph
-        with graph.absolute_scope(""):
+        # TF makes the shadow as a slot, with get_variable inside the current variable
+        # scope: prefixed by its name, and missing (an error) where that scope reuses
+        scope = get_variable_scope()
+        if scope.reuse is True:
+            # (TF's message names the slot's scope: a trailing "/")
+            raise missing_variable("/".join(filter(None, [scope.name, self.average_name(v)]))
+                                   + "/")
+        with v.graph.absolute_scope(scope.name):
             shadow = Variable(start, trainable=False, name=self.average_name(v),
                               collections=[GraphKeys.GLOBAL_VARIABLES])
         if isinstance(v, Variable):   # (TF's collection lists the averaged variables)
@@ -92,6 +100,10 @@ class ExponentialMovingAverage:
         return None if found is None else found[1]
 
     def average_name(self, var):
+        """The shadow's name once ``apply`` made it (TF), else ``<op name>/<self.name>``."""
+        made = self.average(var)
+        if made is not None:
+            return made.op_name
         return f"{getattr(var, 'op_name', var.name)}/{self.name}"
 
     def variables_to_restore(self, moving_avg_variables=None):

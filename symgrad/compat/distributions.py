@@ -72,8 +72,15 @@ def scaled_draw(shape, kind, seed, dtype, a, b, name=None):
     tf = tf_drawn(shape, kind, seed, dtype, a, b, name)
     if tf is not None:
         return tf
-    scale, shift = (b - a, a) if kind == "uniform" else (b, a)
-    return as_tf1(_f.cast(drawn(shape, kind, seed) * scale + shift, dtype, name=name))
+    if np.dtype(dtype).kind == "f":   # TF scales in the result's dtype: a float32 tensor
+        # stddev (xavier_init's 1 / tf.sqrt(in_dim / 2.)) is taken as it is
+        return _scaled(_t.cast(drawn(shape, kind, seed), np.dtype(dtype)), kind, dtype,
+                       a, b, name)
+    # integers in [minval, maxval): floor(minval + u (maxval - minval)), bounds that are
+    # tensors (maxval=tf.shape(x)[0]) too
+    lo, hi = (_t.cast(v, np.float64) for v in _parameters(kind, dtype, a, b))
+    u = drawn(shape, kind, seed)
+    return as_tf1(_f.cast(_t.floor(u * (hi - lo) + lo), dtype, name=name))
 
 
 # (k, count, keys made in iteration 0, draws made so far in this iteration) while a
@@ -123,20 +130,34 @@ def tf_drawn(shape, kind, seed, dtype, a, b, name):
     if np.dtype(dtype) not in (np.float32, np.float64):
         return None
     numbers = _tf_draw(shape, seeds, tf_dist(kind, dtype))
-    z = _t.cast(numbers, np.dtype(dtype))
-    a, b = (_parameter(v, dtype) for v in (a, b))   # numbers or tensors (stddev=1/tf.sqrt(n))
+    return _scaled(_t.cast(numbers, np.dtype(dtype)), kind, dtype, a, b, name)
+
+
+def _scaled(z, kind, dtype, a, b, name):
+    """``a + z * (b - a)`` (``kind`` "uniform") or ``a + z * b`` ("normal") in ``dtype``,
+    the parameters numbers or tensors (``stddev=1 / tf.sqrt(n)``)."""
+    a, b = _parameters(kind, dtype, a, b)
     scale = _t.subtract(b, a) if kind == "uniform" else b
     return as_tf1(_t.add(_t.multiply(z, scale), a, name=name))
 
 
-def _parameter(value, dtype):
+def _parameters(kind, dtype, a, b):
+    names = ("minval", "maxval") if kind == "uniform" else ("mean", "stddev")
+    return tuple(_parameter(v, dtype, what) for v, what in zip((a, b), names))
+
+
+def _parameter(value, dtype, what):
     """A mean, stddev or bound in ``dtype``: a tensor as it is (TF converts it to the
-    draw's dtype and refuses another), a number as a constant."""
+    draw's dtype and refuses another, a ValueError), a number as a constant."""
     if isinstance(value, Node):
         if value.dtype != np.dtype(dtype):
-            raise TypeError(f"a random op's parameter {value.name!r} is {value.dtype}, "
-                            f"the draw is {np.dtype(dtype)}: cast it with tf.cast")
+            raise ValueError(f"{what}: Tensor conversion requested dtype {np.dtype(dtype)} "
+                             f"for Tensor with dtype {value.dtype}: {value.name!r} "
+                             f"(cast it with tf.cast)")
         return value
+    if np.dtype(dtype).kind in "iu" and isinstance(value, float):
+        raise TypeError(f"Expected {np.dtype(dtype)}, but got {value!r} of type "
+                        f"'{type(value).__name__}' ({what} of an integer draw)")
     return constant(np.dtype(dtype).type(value))
 
 

@@ -171,6 +171,12 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     return getter(getter=_true_getter, name=full, **kwargs)
 
 
+def missing_variable(full):
+    """TF's error for a variable a ``reuse=True`` scope should find but does not."""
+    return ValueError(f"Variable {full} does not exist, or was not created with "
+                      "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+
+
 def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=None,
                  reuse=None, trainable=None, collections=None, partitioner=None,
                  constraint=None, **ignored):
@@ -196,8 +202,7 @@ def _true_getter(name, shape=None, dtype=None, initializer=None, regularizer=Non
                              f"{tuple(shape)} and found shape {found.shape}.")
         return found
     if reuse is True:
-        raise ValueError(f"Variable {full} does not exist, or was not created with "
-                         "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+        raise missing_variable(full)
     dtype = tf_dtype_arg(dtype) or scope.dtype
     initializer = initializer if initializer is not None else scope.initializer
     keys = collections or [GraphKeys.GLOBAL_VARIABLES]

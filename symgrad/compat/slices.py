@@ -32,7 +32,8 @@ from ..ops.sizes import sizes_of
 from ..tracing.arrays import static_value
 from ..tracing import math_ops as _math_ops
 from ..tracing import selection as _selection
-from .tensor import TensorShape, as_tf1, constant, tf_dtype_arg
+from .tensor import TensorShape, UnknownShape, as_tf1, constant, tf_dtype_arg
+from .tensor_shape import not_convertible
 from .variables import tf_dtype
 
 
@@ -116,6 +117,10 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     rows with the same index), other values as constants."""
     if hasattr(value, "_get_variable_list"):   # a PartitionedVariable: the whole table
         value = value.as_tensor()
+    if isinstance(value, (TensorShape, UnknownShape)):   # TF: its sizes, all known
+        if not value.is_fully_defined():
+            raise ValueError(not_convertible(value))
+        value = np.asarray(value.as_list(), np.int32)
     if isinstance(value, IndexedSlices):
         dense = value.as_graph_tensor()
         return dense if dtype is None or dense.dtype == np.dtype(dtype) else \

@@ -30,7 +30,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Dim, Node, same_up_to_unknown, size_symbol_name
 from .state import DEFAULT_SESSIONS, state_of
-from .tensor_shape import Dimension, TensorShape, UnknownShape  # noqa: F401
+from .tensor_shape import Dimension, TensorShape, UnknownShape, converted_shape_check  # noqa: F401,E501
 
 
 _TF_NAMES = {"float": np.float32, "double": np.float64, "half": np.float16}
@@ -285,6 +285,7 @@ def tf1_results(fn):
     at = names.index("dtype") if "dtype" in names else None
     # (a result whose dtype an argument sets, argmax's int64 output_type, keeps it)
     typed = any(n in names for n in ("output_type", "out_type", "out_idx"))
+    fn = converted_shape_check(fn, names)
 
     @functools.wraps(fn)
     def call(*args, **kwargs):

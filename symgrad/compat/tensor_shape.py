@@ -4,13 +4,16 @@ shapes, ``concatenate``, ``is_compatible_with``, ``merge_with``, ``with_rank`` a
 ``_at_least``/``_at_most`` checks, ``==`` a list of sizes), ``Dimension`` (a known
 size with ``.value``) and ``UnknownShape`` (``TensorShape(None)``, unknown rank).
 
-Sits in ``compat`` under ``tensor``; imports numpy only.
+Sits in ``compat`` under ``tensor``; imports numpy only.  Also the check of the shape
+arguments TF converts to tensors (:func:`converted_shape_check`).
 
 >>> s = TensorShape([None, 3, 4])
 >>> s[1:].num_elements(), s.concatenate([5]).as_list(), s.merge_with([2, None, 4]).as_list()
 (12, [None, 3, 4, 5], [2, 3, 4])
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -185,3 +188,35 @@ class UnknownShape:
 
     def __repr__(self):
         return "TensorShape(None)"
+
+
+# tf.* functions whose argument TF converts to a tensor, where a TensorShape with unknown
+# sizes is TF's ValueError (carpedm20's deconv2d: tf.reshape(x, deconv.get_shape()) when
+# conv2d_transpose's static batch is unknown)
+_CONVERTED = {"reshape": "shape", "zeros": "shape", "ones": "shape", "fill": "dims",
+              "random_normal": "shape", "random_uniform": "shape", "truncated_normal": "shape",
+              "conv2d_transpose": "output_shape", "broadcast_to": "shape", "tile": "multiples"}
+
+
+def converted_shape_check(fn, names):
+    """``fn`` (parameters ``names``), raising TF's ValueError where the argument TF
+    converts to a tensor is a TensorShape not fully known; ``fn`` itself if it has none."""
+    name = _CONVERTED.get(fn.__name__)
+    if name not in names:
+        return fn
+    at = names.index(name)
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        value = args[at] if len(args) > at else kwargs.get(name)
+        if isinstance(value, (TensorShape, UnknownShape)) and not value.is_fully_defined():
+            raise ValueError(f"Tried to convert '{name}' to a tensor and failed. Error: "
+                             f"{not_convertible(value)}")
+        return fn(*args, **kwargs)
+    return checked
+
+
+def not_convertible(shape):
+    """TF's words for a TensorShape with unknown sizes given where a tensor is needed."""
+    return (f"Cannot convert a partially known TensorShape {shape} to a Tensor (give the "
+            "sizes, or tf.shape(x) for those known only at run time).")

@@ -139,6 +139,7 @@ from .session import InteractiveSession, Session
 from .state import Operation, default_session  # noqa: F401
 from .state import state_of as _state_of
 from .tensor import TensorShape, as_dtype, as_tf1, dtypes, tf_dtype_arg  # noqa: F401
+from .tensor_shape import UnknownShape, as_shape
 from .variables import tf_dtype as _tf_dtype
 from .variables import global_step as _global_step
 from .variables import (GraphKeys, Variable, add_to_collection,  # noqa: F401
@@ -195,6 +196,8 @@ def placeholder(dtype, shape=None, name=None):
     of any shape, as in TF1 (see ``symgrad.ops.deferred``)."""
     if dtype is _iterators.STRING or dtype == "string":
         return _iterators.string_placeholder(shape, name)
+    if isinstance(shape, (TensorShape, UnknownShape)):   # x.get_shape(): unknown sizes None
+        shape = None if shape.ndims is None else shape.as_list()
     if shape is None:
         dt = _t.as_dtype(tf_dtype_arg(dtype), "placeholder(dtype)") or np.dtype(np.float32)
         return as_tf1(any_shape_placeholder(get_default_graph(), dt, name or "Placeholder"))
@@ -391,9 +394,10 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002  (TF's argu
     """A tensor equal to ``input`` unless fed (any tensor can be fed in symgrad); Python
     numbers take TF's dtypes (float32, int32)."""
     value = input if isinstance(input, Node) else constant(input, _tf_dtype(input, None))
-    if tuple(shape) != value.shape:
-        raise ValueError(f"placeholder_with_default: shape {tuple(shape)} differs from the "
-                         f"default's shape {value.shape}")
+    wanted = as_shape(shape)   # (TF: the default need only fit it, None fits any size)
+    if not wanted.is_compatible_with(value.shape):
+        raise ValueError(f"placeholder_with_default: shape {wanted} is not compatible with "
+                         f"the default's shape {as_shape(value.shape)}")
     return _f.identity(value, name=name or "PlaceholderWithDefault")
 
 

@@ -392,16 +392,15 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 
 def _split_unknown(x, axis, n, k):
-    """``k`` equal pieces of an axis whose length ``n`` is known at run time: a known
-    multiple of k (``h * n_x`` after a Transformer's heads are stacked on the batch
-    axis); read as a new axis of k, each piece one index of it."""
-    piece = dim_expr(n) / k if k > 0 else None
-    if piece is None or not piece.is_polynomial() or any(
-            not c.is_Integer for c in piece.as_poly().coeffs()):
-        raise ShapeError(f"split: axis {axis} of length {n}, known at run time, into {k} "
-                         "equal pieces: the length must be a multiple of k in the graph "
-                         f"(h * n); give the pieces' sizes, or reshape to ({k}, -1) first")
-    return equal_pieces(x, axis, k, make_dim(piece))
+    """``k`` equal pieces of an axis whose length ``n`` is known at run time (``h * n_x``
+    after a Transformer's heads are stacked on the batch axis; BEGAN's
+    ``tf.split(D(tf.concat([G, x], 0)), 2)``, ``n_G + n_x``), read as a new axis of k,
+    each piece one index of it; a length k does not divide fails when values arrive
+    (TF's InvalidArgumentError, from the reshape to (k, n / k))."""
+    if k <= 0:
+        raise ShapeError(f"split: axis {axis} cannot be split into {k} pieces: give a "
+                         "positive number of pieces")
+    return equal_pieces(x, axis, k, make_dim(dim_expr(n) / k))
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
