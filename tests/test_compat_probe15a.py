@@ -71,3 +71,25 @@ def test_shapes_of_dirichlet_gamma_and_categorical_of_unknown_classes():
                             gam.batch_shape_tensor(), gam.event_shape_tensor()],
                            {c: np.ones((5, 3)), u: np.zeros((2, 4))})
         assert [np.asarray(v).tolist() for v in got] == [[5], [3], 4, [2, 3], []]
+
+
+def test_layers_take_an_initializer_given_as_none_from_get_variable():
+    # Juliani's A3C: tf.layers.dense(rnn_out, 1, ..., bias_initializer=None): TF's bias
+    # is then get_variable's default (the scope's initializer, else Glorot uniform),
+    # not zeros; the kernel's None is the scope's initializer too
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        with tf.variable_scope("s", initializer=tf.constant_initializer(0.5)):
+            tf.layers.dense(x, 4, bias_initializer=None, name="d")
+            tf.layers.conv2d(tf.zeros([1, 4, 4, 2]), 3, 2, bias_initializer=None)
+            tf.layers.dense(x, 2, name="zeros_by_default")
+        tf.layers.dense(x, 4, bias_initializer=None, name="glorot")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = {v.op.name: sess.run(v) for v in tf.global_variables()}
+        for name in ("s/d/kernel", "s/d/bias", "s/conv2d/kernel", "s/conv2d/bias",
+                     "s/zeros_by_default/kernel"):
+            assert (got[name] == 0.5).all(), name
+        assert (got["s/zeros_by_default/bias"] == 0).all()
+        bias = got["glorot/bias"]   # Glorot uniform over (4,): |b| < sqrt(6 / 8)
+        assert bias.shape == (4,) and (bias != 0).all() and (abs(bias) < 0.8661).all()
