@@ -93,3 +93,54 @@ def test_layers_take_an_initializer_given_as_none_from_get_variable():
         assert (got["s/zeros_by_default/bias"] == 0).all()
         bias = got["glorot/bias"]   # Glorot uniform over (4,): |b| < sqrt(6 / 8)
         assert bias.shape == (4,) and (bias != 0).all() and (abs(bias) < 0.8661).all()
+
+
+def test_reverse_and_reverse_scan_over_an_episode_of_run_time_length():
+    # discounted returns and GAE over one episode fed as [None]: tf.reverse,
+    # x[::-1] and tf.scan(..., reverse=True) flip an axis whose size is unknown
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 2])
+        r, r2, r3 = tf.reverse(x, [0]), x[::-1], x[::-2]
+        assert r.get_shape().as_list() == [None, 2] == r3.get_shape().as_list()
+        y = tf.reduce_sum(r * tf.range(1., 1. + tf.cast(tf.shape(x)[0], tf.float32))[:, None]) \
+            + tf.reduce_sum(r3 * 2.) + tf.reduce_sum(tf.reverse(x, [0, 1])[0])
+        g = tf.gradients(y, x)[0]
+        s = tf.scan(lambda a, e: a * 0.5 + e, x, initializer=tf.zeros([2]), reverse=True)
+        gs = tf.gradients(tf.reduce_sum(s * s), x)[0]
+        with tf.Session() as sess:
+            v = np.arange(10.).reshape(5, 2)
+            got = sess.run([r, r2, r3, g, s, gs], {x: v})
+            assert got[0].tolist() == got[1].tolist() == v[::-1].tolist()
+            assert got[2].tolist() == [[8, 9], [4, 5], [0, 1]]
+            assert got[3].tolist() == [[7, 7], [4, 4], [5, 5], [2, 2], [4, 4]]
+            np.testing.assert_allclose(got[4], [[3.25, 5.1875], [6.5, 8.375], [9, 10.75],
+                                                [10, 11.5], [8, 9]])
+            np.testing.assert_allclose(got[5], [[6.5, 10.375], [16.25, 21.9375],
+                                                [26.125, 32.46875], [33.0625, 39.234375],
+                                                [32.53125, 37.6171875]])
+            r3v, gv = sess.run([r3, g], {x: v[:4]})
+            assert r3v.tolist() == [[6, 7], [2, 3]]
+            assert gv.tolist() == [[4, 4], [5, 5], [2, 2], [4, 4]]
+
+
+def test_cumsum_and_cumprod_over_a_run_time_length():
+    # returns as tf.cumsum(rewards, reverse=True) (and exclusive) of a [None] episode
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None])
+        m = tf.placeholder(tf.float32, [2, None])
+        sums = [tf.cumsum(x, reverse=r, exclusive=e) for r in (False, True) for e in (False, True)]
+        prods = [tf.cumprod(x, reverse=r, exclusive=e) for r in (False, True) for e in (False, True)]
+        rows = [tf.cumsum(m, axis=1, reverse=True), tf.cumprod(m, axis=-1, exclusive=True)]
+        g = tf.gradients(tf.add_n([tf.reduce_sum(o * (k + 1.)) for k, o in enumerate(sums)]), x)[0]
+        gm = tf.gradients(tf.reduce_sum(rows[0] * rows[0]), m)[0]
+        with tf.Session() as sess:
+            got = sess.run(sums + prods + rows + [g, gm],
+                           {x: [1., 2., 0.5, -1.], m: [[1., 2., 3.], [0., 2., -1.]]})
+            one = sess.run([sums[1], g], {x: [3.]})
+        assert [t.tolist() for t in got] == [
+            [1.0, 3.0, 3.5, 2.5], [0.0, 1.0, 3.0, 3.5], [2.5, 1.5, -0.5, -1.0],
+            [1.5, -0.5, -1.0, 0.0], [1.0, 2.0, 1.0, -1.0], [1.0, 1.0, 2.0, 1.0],
+            [-1.0, -1.0, -0.5, -1.0], [-1.0, -0.5, -1.0, 1.0],
+            [[6.0, 5.0, 3.0], [1.0, 1.0, -1.0]], [[1.0, 1.0, 2.0], [1.0, 0.0, 0.0]],
+            [13.0, 17.0, 21.0, 25.0], [[12.0, 22.0, 28.0], [2.0, 4.0, 2.0]]]
+        assert one[0].tolist() == [0.0] and one[1].tolist() == [4.0]
