@@ -144,3 +144,20 @@ def test_cumsum_and_cumprod_over_a_run_time_length():
             [[6.0, 5.0, 3.0], [1.0, 1.0, -1.0]], [[1.0, 1.0, 2.0], [1.0, 0.0, 0.0]],
             [13.0, 17.0, 21.0, 25.0], [[12.0, 22.0, 28.0], [2.0, 4.0, 2.0]]]
         assert one[0].tolist() == [0.0] and one[1].tolist() == [4.0]
+
+
+def test_gradient_of_reduce_prod_and_cumprod_over_a_run_time_length():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None])
+        m = tf.placeholder(tf.float32, [2, None])
+        outs = [tf.cumprod(x, reverse=r, exclusive=e) for r in (False, True) for e in (False, True)]
+        outs += [tf.cumprod(m, axis=-1, exclusive=True), tf.reduce_prod(m, axis=1),
+                 tf.reduce_prod(m)]
+        g = tf.gradients(tf.add_n([tf.reduce_sum(o * (k + 1.)) for k, o in enumerate(outs[:4])]),
+                         x)[0]
+        gm = tf.gradients(tf.reduce_sum(outs[4] * outs[4]) + tf.reduce_sum(outs[5] * [1., 2.])
+                          + outs[6], m)[0]
+        with tf.Session() as sess:
+            vg, vgm = sess.run([g, gm], {x: [1., 2., 0.5, -1.], m: [[1., 2., 3.], [0., 2., -1.]]})
+        assert vg.tolist() == [8.0, -1.0, -23.0, 21.5]
+        assert vgm.tolist() == [[16.0, 7.0, 2.0], [-16.0, 0.0, 0.0]]
