@@ -161,3 +161,29 @@ def test_gradient_of_reduce_prod_and_cumprod_over_a_run_time_length():
             vg, vgm = sess.run([g, gm], {x: [1., 2., 0.5, -1.], m: [[1., 2., 3.], [0., 2., -1.]]})
         assert vg.tolist() == [8.0, -1.0, -23.0, 21.5]
         assert vgm.tolist() == [[16.0, 7.0, 2.0], [-16.0, 0.0, 0.0]]
+
+
+def test_gather_with_batch_dims_picks_each_rows_action_value():
+    # q_sa = tf.gather(q, actions, batch_dims=1): one Q value per row
+    with tf.Graph().as_default():
+        q = tf.placeholder(tf.float32, [None, 4])
+        a = tf.placeholder(tf.int32, [None])
+        seq = tf.constant(np.arange(24.).reshape(2, 3, 4))
+        idx = tf.constant([[[2, 0], [1, 1], [0, 0]], [[1, 2], [2, 2], [0, 1]]])
+        outs = [tf.gather(q, a, batch_dims=1), tf.gather(q, a[:, None], batch_dims=-1),
+                tf.gather(seq, idx, batch_dims=2),
+                tf.gather(seq, [[0, 2], [1, 1]], batch_dims=1, axis=1),
+                tf.gather(seq, [[0, 2], [1, 1]], batch_dims=1, axis=-2)]
+        assert [o.get_shape().as_list() for o in outs] == [[None], [None, 1], [2, 3, 2],
+                                                           [2, 2, 4], [2, 2, 4]]
+        g = tf.gradients(tf.reduce_sum(outs[0] * [1., 2., 3.]) + tf.reduce_sum(outs[1]), q)[0]
+        with tf.Session() as sess:
+            got = sess.run(outs[:4] + [g], {q: np.arange(12.).reshape(3, 4), a: [3, 0, 2]})
+        assert [t.tolist() for t in got] == [
+            [3.0, 4.0, 10.0], [[3.0], [4.0], [10.0]],
+            [[[2.0, 0.0], [5.0, 5.0], [8.0, 8.0]], [[13.0, 14.0], [18.0, 18.0], [20.0, 21.0]]],
+            [[[0.0, 1.0, 2.0, 3.0], [8.0, 9.0, 10.0, 11.0]],
+             [[16.0, 17.0, 18.0, 19.0], [16.0, 17.0, 18.0, 19.0]]],
+            [[0.0, 0.0, 0.0, 2.0], [3.0, 0.0, 0.0, 0.0], [0.0, 0.0, 4.0, 0.0]]]
+        with pytest.raises(ValueError, match="batch_dims"):   # TF: "at least rank 3"
+            tf.gather(q, a, batch_dims=2)
