@@ -187,3 +187,34 @@ def test_gather_with_batch_dims_picks_each_rows_action_value():
             [[0.0, 0.0, 0.0, 2.0], [3.0, 0.0, 0.0, 0.0], [0.0, 0.0, 4.0, 0.0]]]
         with pytest.raises(ValueError, match="batch_dims"):   # TF: "at least rank 3"
             tf.gather(q, a, batch_dims=2)
+
+
+def test_clone_model_makes_a_target_network_with_its_own_weights():
+    # keras-rl style: target = clone_model(model); target.set_weights(model.get_weights())
+    with tf.Graph().as_default():
+        K = tf.keras
+        m = K.Sequential([K.layers.Dense(8, activation="relu", input_shape=(4,)),
+                          K.layers.Dense(3)], name="qnet")
+        t = K.models.clone_model(m)
+        assert (t.name, [layer.name for layer in t.layers]) == ("qnet", ["dense", "dense_1"])
+        assert [w.name for w in t.weights] == ["dense_2/kernel:0", "dense_2/bias:0",
+                                               "dense_1_1/kernel:0", "dense_1_1/bias:0"]
+        assert t.inputs[0].name == "dense_input_1:0"
+        assert t.layers[0].activation.__name__ == "relu"
+        x = K.Input(shape=(3,))
+        shared = K.layers.Dense(3, activation="tanh", name="sh", kernel_initializer=K.initializers
+                                .Constant([[.1, -.2, .3], [.4, .5, -.6], [-.7, .8, .9]]))
+        out = K.layers.Dense(1, name="o", kernel_initializer="ones")(shared(shared(x)))
+        f = K.Model(x, out, name="fn")
+        c = K.models.clone_model(f)
+        assert [layer.name for layer in c.layers] == ["input_1", "sh", "o"]
+        assert [w.name for w in c.weights] == ["sh_2/kernel:0", "sh_2/bias:0",
+                                               "o_1/kernel:0", "o_1/bias:0"]
+        assert c.inputs[0].name == "input_1_1:0"
+        sess = K.backend.get_session()
+        sess.run(tf.global_variables_initializer())
+        sess.run(c.weights[0].assign(c.weights[0] * 2.))   # the clone's own variable
+        v = np.array([[1., 2., 3.], [0., -1., 0.5]], np.float32)
+        a, b = sess.run([f.outputs[0], c.outputs[0]], {f.inputs[0]: v, c.inputs[0]: v})
+        np.testing.assert_allclose(a, [[0.56002426], [0.5514089]], rtol=1e-6)
+        np.testing.assert_allclose(b, [[0.34104624], [0.8962598]], rtol=1e-6)
