@@ -7,13 +7,14 @@
   written, the updates the gradient at their places.  Repeated indices: TF leaves the
   order undefined; here their updates add up.  ``_add``/``_sub`` add or subtract them.
 - ``batch_gather(params, indices)``: ``params[b, indices[b, k]]`` for each batch row b,
-  and ``tf.gather(..., batch_dims=b)`` (:func:`gather_in_batches`): a ``gather_nd`` with
-  the batch coordinates beside the indices (sizes may be known only at run time).
+  and ``tf.gather(..., batch_dims=b)`` (:func:`gather`, :func:`gather_in_batches`): a
+  ``gather_nd`` with the batch coordinates beside the indices (sizes may be known only
+  at run time).
 - ``switch_case(branch_index, branch_fns, default=None)``: the branch of that index
   (a list, or a dict of index: function), ``default`` (TF: the last branch) otherwise;
   only the branch taken runs, as with ``tf.case``.
 
-Sits in ``compat``; imports ``tracing``, ``control`` and ``small_ops``.
+Sits in ``compat``; imports ``tracing``, ``control``, ``rows`` and ``small_ops``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -27,11 +28,12 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
+from . import rows as _rows
 from .control import case
 from .small_ops import gather_nd
 
 __all__ = ["tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
-           "batch_gather", "gather_in_batches", "switch_case"]
+           "batch_gather", "switch_case"]
 
 
 def _scattered(tensor, indices, updates, what):
@@ -68,6 +70,25 @@ def batch_gather(params, indices, name=None):
     if idx.ndim < 1:
         raise ShapeError(f"batch_gather: indices must have a batch axis, got shape {idx.shape}")
     return gather_in_batches(params, idx, idx.ndim - 1, name=name)
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    """``tf.gather``: ``rows.gather``, or :func:`gather_in_batches` for ``batch_dims``
+    (along axis ``batch_dims``, TF's default axis then).
+
+    Raises:
+        ValueError: ``batch_dims`` with another ``axis`` (symgrad gathers along the axis
+            right after the batch axes only).
+    """
+    if not batch_dims:
+        return _rows.gather(params, indices, validate_indices, name, axis)
+    ranked = _t.as_tensor(indices).ndim
+    b = batch_dims + ranked if batch_dims < 0 else batch_dims
+    if axis is not None and (axis + _t.as_tensor(params).ndim if axis < 0 else axis) != b:
+        raise ValueError(f"gather: axis={axis} with batch_dims={batch_dims} is not "
+                         f"supported; symgrad gathers along axis batch_dims ({b}): transpose "
+                         "params so the gathered axis follows the batch axes")
+    return gather_in_batches(params, indices, batch_dims, name=name)
 
 
 def gather_in_batches(params, indices, batch_dims, name=None):

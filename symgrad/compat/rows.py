@@ -90,10 +90,7 @@ def at_run_time(params, indices, axis=0, nd=False):
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
-    """``tf.gather`` (TF1's argument order: ``name`` before ``axis``; ``batch_dims``
-    along the axis right after the batch axes, ``array_updates.gather_in_batches``)."""
-    if batch_dims:
-        return _gathered_in_batches(params, indices, axis, batch_dims, name)
+    """``tf.gather`` (TF1's argument order: ``name`` before ``axis``)."""
     if isinstance(params, Node):
         indices = at_run_time(params, indices, axis)
     out = _arrays.gather(params, indices, validate_indices=validate_indices, axis=axis,
@@ -101,19 +98,6 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     if axis in (None, 0) and not batch_dims:
         _record(out, params, indices)
     return out
-
-
-def _gathered_in_batches(params, indices, axis, batch_dims, name):
-    from .array_updates import gather_in_batches   # (it imports small_ops, which imports rows)
-    ranked = _t.as_tensor(indices).ndim
-    b = batch_dims + ranked if batch_dims < 0 else batch_dims
-    if axis is not None:
-        at = axis + _t.as_tensor(params).ndim if axis < 0 else axis
-        if at != b:   # (TF also gathers along a later axis; symgrad does not yet)
-            raise ValueError(f"gather: axis={axis} with batch_dims={batch_dims} is not "
-                             f"supported; symgrad gathers along axis batch_dims ({b}): "
-                             "transpose params so the gathered axis follows the batch axes")
-    return gather_in_batches(params, indices, batch_dims, name=name)
 
 
 def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
