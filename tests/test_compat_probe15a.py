@@ -218,3 +218,28 @@ def test_clone_model_makes_a_target_network_with_its_own_weights():
         a, b = sess.run([f.outputs[0], c.outputs[0]], {f.inputs[0]: v, c.inputs[0]: v})
         np.testing.assert_allclose(a, [[0.56002426], [0.5514089]], rtol=1e-6)
         np.testing.assert_allclose(b, [[0.34104624], [0.8962598]], rtol=1e-6)
+
+
+def test_random_ops_take_tensor_mean_stddev_and_bounds():
+    # baselines' DDPG parameter noise: tf.random_normal(tf.shape(var), mean=0.,
+    # stddev=param_noise_stddev) with a float32 placeholder (symgrad mixed its float64
+    # draw with it and refused the dtypes)
+    with tf.Graph().as_default():
+        sd = tf.placeholder(tf.float32, ())
+        m = tf.placeholder(tf.float32, [3])
+        hi = tf.placeholder(tf.int32, ())
+        a = tf.random_normal([2000, 3], mean=m, stddev=sd)
+        b = tf.random_uniform([2000], minval=m[0], maxval=sd)
+        c = tf.truncated_normal([2000], stddev=sd)
+        d = tf.random_uniform([2000], maxval=hi, dtype=tf.int32)
+        e = tf.random_normal(tf.shape(m), stddev=sd, seed=3)
+        assert [t.dtype for t in (a, b, c, d)] == [tf.float32] * 3 + [tf.int32]
+        with tf.Session() as sess:
+            va, vb, vc, vd, ve = sess.run([a, b, c, d, e], {sd: 2.0, m: [1., -1., 0.], hi: 5})
+        np.testing.assert_allclose(va.mean(0), [1., -1., 0.], atol=0.2)
+        np.testing.assert_allclose(va.std(0), [2., 2., 2.], atol=0.2)
+        assert va.dtype == np.float32 and vb.min() >= 1 and vb.max() < 2
+        assert abs(vc).max() <= 4 and vc.std() < 2
+        assert (vd.min(), vd.max(), vd.dtype) == (0, 4, np.int32) and ve.shape == (3,)
+        with pytest.raises(ValueError, match="dtype"):   # TF: convert_to_tensor's
+            tf.random_normal([2], stddev=tf.constant(1.0, tf.float64))

@@ -75,8 +75,15 @@ def scaled_draw(shape, kind, seed, dtype, a, b, name=None):
     tf = tf_drawn(shape, kind, seed, dtype, a, b, name)
     if tf is not None:
         return tf
+    numbers = drawn(shape, kind, seed)
+    if np.dtype(dtype).kind == "f" and any(isinstance(v, Node) for v in (a, b)):
+        # a tensor mean, stddev or bound (baselines' param noise: stddev=placeholder):
+        # TF scales the draw in its dtype, and refuses a tensor of another
+        return _scaled(_t.cast(numbers, np.dtype(dtype)), kind, dtype, a, b, name)
+    # (integer bounds that are tensors: counted in float64, then floored by the cast)
+    a, b = (_t.cast(v, np.float64) if isinstance(v, Node) else v for v in (a, b))
     scale, shift = (b - a, a) if kind == "uniform" else (b, a)
-    return as_tf1(_f.cast(drawn(shape, kind, seed) * scale + shift, dtype, name=name))
+    return as_tf1(_f.cast(numbers * scale + shift, dtype, name=name))
 
 
 # (k, count, keys made in iteration 0, draws made so far in this iteration) while a
@@ -126,7 +133,11 @@ def tf_drawn(shape, kind, seed, dtype, a, b, name):
     if np.dtype(dtype) not in (np.float32, np.float64):
         return None
     numbers = _tf_draw(shape, seeds, tf_dist(kind, dtype))
-    z = _t.cast(numbers, np.dtype(dtype))
+    return _scaled(_t.cast(numbers, np.dtype(dtype)), kind, dtype, a, b, name)
+
+
+def _scaled(z, kind, dtype, a, b, name):
+    """``a + z * (b - a)`` ("uniform") or ``a + z * b`` of the draw ``z`` in ``dtype``."""
     a, b = (_parameter(v, dtype) for v in (a, b))   # numbers or tensors (stddev=1/tf.sqrt(n))
     scale = _t.subtract(b, a) if kind == "uniform" else b
     return as_tf1(_t.add(_t.multiply(z, scale), a, name=name))
@@ -136,9 +147,10 @@ def _parameter(value, dtype):
     """A mean, stddev or bound in ``dtype``: a tensor as it is (TF converts it to the
     draw's dtype and refuses another), a number as a constant."""
     if isinstance(value, Node):
-        if value.dtype != np.dtype(dtype):
-            raise TypeError(f"a random op's parameter {value.name!r} is {value.dtype}, "
-                            f"the draw is {np.dtype(dtype)}: cast it with tf.cast")
+        if value.dtype != np.dtype(dtype):   # (TF's ValueError of convert_to_tensor)
+            raise ValueError(f"Tensor conversion requested dtype {np.dtype(dtype)} for "
+                             f"Tensor with dtype {value.dtype}: a random op's parameter "
+                             f"{value.name!r} must have the draw's dtype; cast it with tf.cast")
         return value
     return constant(np.dtype(dtype).type(value))
 
