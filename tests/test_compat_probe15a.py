@@ -243,3 +243,24 @@ def test_random_ops_take_tensor_mean_stddev_and_bounds():
         assert (vd.min(), vd.max(), vd.dtype) == (0, 4, np.int32) and ve.shape == (3,)
         with pytest.raises(ValueError, match="dtype"):   # TF: convert_to_tensor's
             tf.random_normal([2], stddev=tf.constant(1.0, tf.float64))
+
+
+def test_a_shapeless_int_placeholder_in_a_list_of_sizes_keeps_the_rank():
+    # Juliani's DRQN: trainLength = tf.placeholder(dtype=tf.int32) (no shape), then
+    # tf.reshape(h, [batch_size, trainLength, h_size]) fed to dynamic_rnn, and masks
+    # tf.zeros([batch_size, trainLength // 2]); TF's results have known ranks
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4])
+        n = tf.placeholder(tf.int32)
+        b = tf.placeholder(tf.int32, [])
+        y = tf.reshape(x, [b, n, 4])
+        m = tf.concat([tf.zeros([b, n // 2]), tf.ones([b, n // 2])], 1)
+        f = tf.fill([b, n], 2.0)
+        assert y.get_shape().as_list() == [None, None, 4]
+        assert m.get_shape().as_list() == [None, None] == f.get_shape().as_list()
+        g = tf.gradients(tf.reduce_sum(y * tf.reshape(m, [b, n, 1])), x)[0]
+        with tf.Session() as sess:
+            vy, vm, vf, vg = sess.run([y, m, f, g], {x: np.arange(32.).reshape(8, 4), n: 4, b: 2})
+        assert vy.tolist() == np.arange(32.).reshape(2, 4, 4).tolist()
+        assert vm.tolist() == [[0, 0, 1, 1], [0, 0, 1, 1]] and vf.tolist() == [[2.] * 4] * 2
+        assert vg.tolist() == [[0.] * 4, [0.] * 4, [1.] * 4, [1.] * 4] * 2
