@@ -34,10 +34,7 @@ from .layer_activity import add_activity_loss, with_activity_regularizer
 from .scopes import get_variable, variable_scope
 
 
-# TF's layers default their bias to zeros; an initializer given as None is get_variable's
-# (the enclosing variable_scope's initializer, else Glorot uniform), for kernels and
-# biases alike: tf.layers.dense(x, n, bias_initializer=None) has a random bias in TF
-ZEROS = _init.Zeros()
+ZEROS = _init.Zeros()   # (TF's default bias; None is get_variable's: the module docstring)
 
 
 class Dense:
