@@ -6,14 +6,15 @@
   slices) at ``indices`` replaced; the tensor gets the gradient where nothing was
   written, the updates the gradient at their places.  Repeated indices: TF leaves the
   order undefined; here their updates add up.  ``_add``/``_sub`` add or subtract them.
-- ``batch_gather(params, indices)``: ``params[b, indices[b, k]]`` for each batch row b
-  (a ``gather_nd`` with the row numbers beside the indices; sizes may be known only at
-  run time).
+- ``batch_gather(params, indices)``: ``params[b, indices[b, k]]`` for each batch row b,
+  and ``tf.gather(..., batch_dims=b)`` (:func:`gather`, :func:`gather_in_batches`): a
+  ``gather_nd`` with the batch coordinates beside the indices (sizes may be known only
+  at run time).
 - ``switch_case(branch_index, branch_fns, default=None)``: the branch of that index
   (a list, or a dict of index: function), ``default`` (TF: the last branch) otherwise;
   only the branch taken runs, as with ``tf.case``.
 
-Sits in ``compat``; imports ``tracing``, ``control`` and ``small_ops``.
+Sits in ``compat``; imports ``tracing``, ``control``, ``rows`` and ``small_ops``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -27,6 +28,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
+from . import rows as _rows
 from .control import case
 from .small_ops import gather_nd
 
@@ -64,13 +66,54 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
 
 def batch_gather(params, indices, name=None):
     """``tf.batch_gather``: ``params[b, indices[b, k]]`` (module docstring)."""
+    idx = _t.as_tensor(indices)
+    if idx.ndim < 1:
+        raise ShapeError(f"batch_gather: indices must have a batch axis, got shape {idx.shape}")
+    return gather_in_batches(params, idx, idx.ndim - 1, name=name)
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    """``tf.gather``: ``rows.gather``, or :func:`gather_in_batches` for ``batch_dims``
+    (along axis ``batch_dims``, TF's default axis then).
+
+    Raises:
+        ValueError: ``batch_dims`` with another ``axis`` (symgrad gathers along the axis
+            right after the batch axes only).
+    """
+    if not batch_dims:
+        return _rows.gather(params, indices, validate_indices, name, axis)
+    ranked = _t.as_tensor(indices).ndim
+    b = batch_dims + ranked if batch_dims < 0 else batch_dims
+    if axis is not None and (axis + _t.as_tensor(params).ndim if axis < 0 else axis) != b:
+        raise ValueError(f"gather: axis={axis} with batch_dims={batch_dims} is not "
+                         f"supported; symgrad gathers along axis batch_dims ({b}): transpose "
+                         "params so the gathered axis follows the batch axes")
+    return gather_in_batches(params, indices, batch_dims, name=name)
+
+
+def gather_in_batches(params, indices, batch_dims, name=None):
+    """``tf.gather(params, indices, batch_dims=b)`` along axis b: for the b leading axes
+    that ``params`` and ``indices`` share, ``params[i..., indices[i..., j...], ...]``
+    (a ``gather_nd`` with each entry's batch coordinates beside its index).
+
+    Raises:
+        ValueError: ``batch_dims`` outside ``[-rank(indices), rank(indices)]`` or not
+            below ``rank(params)`` (TF's checks).
+    """
     p, idx = _t.as_tensor(params), _t.as_tensor(indices)
-    if idx.ndim != 2 or p.ndim < 2:
-        raise ShapeError(f"batch_gather: indices [batch, k] into params [batch, n, ...] are "
-                         f"supported, got shapes {idx.shape} and {p.shape}; use tf.gather")
-    rows = _t.cast(_t.range(_t.shape(idx)[0]), idx.dtype)
-    rows = _t.tile(_t.expand_dims(rows, 1), _t.stack([1, _t.shape(idx)[1]]))
-    return gather_nd(p, _t.stack([rows, idx], axis=-1), name=name)
+    b = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
+    if not 0 <= b <= idx.ndim or b >= p.ndim:
+        raise ValueError(f"gather: batch_dims={batch_dims} must be in [-{idx.ndim}, "
+                         f"{idx.ndim}] (the rank of indices {idx.shape}) and less than the "
+                         f"rank of params {p.shape}")
+    coords = [_coordinate(idx, k) for k in range(b)]
+    return gather_nd(p, _t.stack(coords + [idx], axis=-1), name=name)
+
+
+def _coordinate(idx, k):
+    # the position along axis k of every entry of idx, shaped like idx
+    at = _t.cast(_t.range(_t.shape(idx)[k]), idx.dtype)
+    return _t.reshape(at, [-1 if j == k else 1 for j in range(idx.ndim)]) + _t.zeros_like(idx)
 
 
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):

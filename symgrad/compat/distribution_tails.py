@@ -13,7 +13,7 @@
 - :class:`NormalTails`: the Normal's own (``ndtr``/``log_ndtr`` of ``±z``, the quantile
   ``loc + scale * ndtri(p)``, the mode ``loc``).
 
-Sits in ``compat``; imports ``tracing`` (``special_more`` when a quantile is taken).
+Sits in ``compat``; imports ``tracing``, ``distribution_shapes`` (``special_more`` when a quantile is taken).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from .. import tracing as _t
+from .distribution_shapes import BatchShapes
 
 __all__ = ["ndtr", "log_ndtr", "log_cdf_laplace", "Tails", "NormalTails"]
 
@@ -100,8 +101,9 @@ def _missing(dist, method):
     return NotImplementedError(f"{method} is not implemented: {type(dist).__name__}")
 
 
-class Tails:
-    """TF's ``Distribution`` fallbacks on ``cdf`` (module docstring)."""
+class Tails(BatchShapes):
+    """TF's ``Distribution`` fallbacks on ``cdf`` (module docstring), and its shapes
+    (``distribution_shapes``)."""
 
     def _cdf_of(self, value, method):
         cdf = getattr(self, "cdf", None)

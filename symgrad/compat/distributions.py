@@ -6,8 +6,10 @@
   with an op seed, TF's own samples (its kernel's rule over ``ops.philox``'s doubles).
 - ``tf.distributions.Normal(loc, scale)``: ``log_prob``, ``prob``, ``cdf``,
   ``entropy``, ``mean``, ``stddev``, ``variance``, ``sample``; and ``Categorical(logits=
-  or probs=)``: ``log_prob``, ``prob``, ``entropy``, ``sample``.  Their formulas are
-  graph ops, so gradients flow through ``loc``, ``scale`` and the logits.
+  or probs=)``: ``log_prob``, ``prob``, ``entropy``, ``mode``, ``sample``, ``probs``,
+  ``event_size``; both with TF's ``batch_shape``/``event_shape``
+  (``distribution_shapes``).  Their formulas are graph ops, so gradients flow through
+  ``loc``, ``scale`` and the logits.
 - ``tf.distributions.kl_divergence(a, b)`` (and ``a.kl_divergence(b)``,
   ``a.cross_entropy(b)``) in closed form for Normal–Normal and Categorical–Categorical,
   TF's formulas; another pair is TF's NotImplementedError.
@@ -36,6 +38,7 @@ from ..ops.draws import draw_like, new_key, positions, tf_dist, tf_iteration, tf
 from ..tracing import functions as _f
 from ..tracing import nn as _nn
 from . import initializers as _init
+from .distribution_shapes import BatchShapes
 from .distribution_tails import NormalTails
 from .tensor import as_tf1, constant
 from .variables import tf_dtype
@@ -306,9 +309,10 @@ class Normal(NormalTails):
         return self.entropy() + kl_divergence(self, other)
 
 
-class Categorical:
+class Categorical(BatchShapes):
     """``tf.distributions.Categorical(logits=...)`` or ``(probs=...)`` over the last
-    axis (module docstring)."""
+    axis (module docstring); the other of ``logits``/``probs`` is derived from the one
+    given, as TF's ``get_logits_and_probs`` (softmax, or log)."""
 
     def __init__(self, logits=None, probs=None, dtype=np.int32, validate_args=False,
                  allow_nan_stats=True, name="Categorical"):
@@ -316,6 +320,23 @@ class Categorical:
             raise ArgumentError("Categorical: give exactly one of logits= and probs=")
         self.logits = _tensor(logits) if logits is not None else _t.log(_tensor(probs))
         self.dtype = np.dtype(dtype)
+        self.probs = _tensor(probs) if probs is not None else _t.softmax(self.logits, -1)
+
+    def _parameters(self):
+        return [self.logits]
+
+    def _split(self, shape):
+        return tuple(shape[:-1]), ()   # the classes axis is neither batch nor event
+
+    @property
+    def event_size(self):
+        """The number of classes, an int32 scalar (read at run time when unknown)."""
+        n = self.logits.shape[-1]
+        return _t.constant(np.int32(n)) if isinstance(n, int) else _t.shape(self.logits)[-1]
+
+    def mode(self, name="mode"):
+        """The most likely class of each row (the first of ties), in ``dtype``."""
+        return _t.cast(_t.argmax(self.logits, axis=-1), self.dtype)
 
     def _log_probs(self):
         return _nn.log_softmax(self.logits)

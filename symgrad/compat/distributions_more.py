@@ -338,6 +338,8 @@ class Dirichlet(_Distribution):
     """``tf.distributions.Dirichlet(concentration)``: over the simplex of the last axis,
     density prod(x^(a-1)) / B(a)."""
 
+    _EVENT_NDIMS = 1   # (its last axis is one draw's: batch_shape stops before it)
+
     def __init__(self, concentration, validate_args=False, allow_nan_stats=True,
                  name="Dirichlet"):
         self.concentration = _tensor(concentration)

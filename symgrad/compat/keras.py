@@ -48,6 +48,7 @@ from . import keras_optimizers_more as _optimizers_more
 from . import rows as _rows
 from . import keras_objects as _objects
 from .keras_layers import Layer
+from .keras_clone import clone_model
 from .keras_models import Input, InputLayer, Model, Sequential
 from .keras_models import placeholder as _placeholder
 from .runtime import MISSING, missing, namespace
@@ -224,7 +225,8 @@ regularizers = namespace("keras.regularizers", l1=_objects.l1, l2=_objects.l2,
 losses = namespace("keras.losses", get=_objects.get_loss, Loss=_objects.Loss,
                    **_objects.LOSSES, **_objects.LOSS_CLASSES)
 metrics = namespace("keras.metrics", **_objects.METRICS)
-models = namespace("keras.models", Sequential=Sequential, Model=Model)
+models = namespace("keras.models", Sequential=Sequential, Model=Model,
+                   clone_model=clone_model)
 utils = namespace("keras.utils", to_categorical=to_categorical)
 _keras_optimizers.register([getattr(_optimizers_more, n) for n in _optimizers_more.__all__])
 optimizers = namespace("keras.optimizers", **{n: getattr(m, n)

@@ -4,8 +4,9 @@
 (``kernel_size + (in_channels, filters)``) and ``conv2d/bias``.
 
 The layer opens a variable scope named ``name`` (default ``dense``, ``dense_1``,
-... as TF counts them), makes its kernel with ``kernel_initializer`` (Glorot
-uniform by default) and its bias with ``bias_initializer`` (zeros), and returns
+... as TF counts them), makes its kernel with ``kernel_initializer`` and its bias with
+``bias_initializer`` (zeros by default; None for either is ``get_variable``'s default:
+the variable scope's initializer, else Glorot uniform), and returns
 ``activation(inputs @ kernel + bias)``.  ``reuse=True`` with the same ``name``
 shares the variables.
 
@@ -33,18 +34,20 @@ from .layer_activity import add_activity_loss, with_activity_regularizer
 from .scopes import get_variable, variable_scope
 
 
+ZEROS = _init.Zeros()   # (TF's default bias; None is get_variable's: the module docstring)
+
+
 class Dense:
     """``tf.layers.Dense(units, ...)``: a callable layer keeping its variables."""
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer=None,
-                 bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
+                 bias_initializer=ZEROS, kernel_regularizer=None, bias_regularizer=None,
                  trainable=True, name=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
         if int(units) <= 0:
             raise ValueError(f"dense: units must be a positive integer, got {units!r}")
         self.units, self.activation, self.use_bias = int(units), activation, use_bias
-        self.kernel_initializer = kernel_initializer or _init.glorot_uniform_initializer()
-        self.bias_initializer = bias_initializer or _init.Zeros()
+        self.kernel_initializer, self.bias_initializer = kernel_initializer, bias_initializer
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.trainable, self.name = trainable, name
         self.constraints = (kernel_constraint, bias_constraint)   # (tf.train applies them)
@@ -112,7 +115,7 @@ class Dense:
 
 @with_activity_regularizer
 def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
-          bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
+          bias_initializer=ZEROS, kernel_regularizer=None, bias_regularizer=None,
           activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
           trainable=True, name=None, reuse=None):
     """``tf.layers.dense``: ``activation(inputs @ kernel + bias)`` with new (or reused) variables."""
@@ -168,14 +171,13 @@ def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activati
     (``constraints``: the kernel's and the bias's, which tf.train optimizers apply)."""
     with variable_scope(name, default_name=what, reuse=reuse):
         kernel = get_variable("kernel", kernel_shape, dtype=inputs.dtype,
-                              initializer=kernel_initializer or
-                              _init.glorot_uniform_initializer(),
+                              initializer=kernel_initializer,
                               regularizer=kernel_regularizer, trainable=trainable,
                               constraint=constraints[0])
         out = op(kernel)
         if use_bias:
             out = out + get_variable("bias", (int(filters),), dtype=inputs.dtype,
-                                     initializer=bias_initializer or _init.Zeros(),
+                                     initializer=bias_initializer,
                                      regularizer=bias_regularizer, trainable=trainable,
                                      constraint=constraints[1])
         return activation(out) if activation is not None else out
@@ -184,7 +186,7 @@ def _kernel_layer(what, inputs, kernel_shape, filters, op, name, reuse, activati
 @with_activity_regularizer
 def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
            data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
-           kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+           kernel_initializer=None, bias_initializer=ZEROS, kernel_regularizer=None,
            bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv2d``: ``activation(conv2d(inputs, kernel) + bias)`` on [N, H, W, C]."""
@@ -203,7 +205,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
 @with_activity_regularizer
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", activation=None, use_bias=True,
-                     kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+                     kernel_initializer=None, bias_initializer=ZEROS, kernel_regularizer=None,
                      bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
                      bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv2d_transpose``: the decoder's upsampling layer on [N, H, W, C]
@@ -225,7 +227,7 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
 def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
                      activation=None, use_bias=True, depthwise_initializer=None,
-                     pointwise_initializer=None, bias_initializer=None,
+                     pointwise_initializer=None, bias_initializer=ZEROS,
                      depthwise_regularizer=None, pointwise_regularizer=None,
                      bias_regularizer=None, activity_regularizer=None,
                      depthwise_constraint=None, pointwise_constraint=None,
@@ -241,18 +243,16 @@ def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="vali
             return get_variable(what, shape, dtype=inputs.dtype, initializer=initializer,
                                 regularizer=regularizer, trainable=trainable,
                                 constraint=constraint)
-        depthwise = variable("depthwise_kernel", (kh, kw, c, m), depthwise_initializer or
-                             _init.glorot_uniform_initializer(), depthwise_regularizer,
-                             depthwise_constraint)
+        depthwise = variable("depthwise_kernel", (kh, kw, c, m), depthwise_initializer,
+                             depthwise_regularizer, depthwise_constraint)
         pointwise = variable("pointwise_kernel", (1, 1, c * m, int(filters)),
-                             pointwise_initializer or _init.glorot_uniform_initializer(),
-                             pointwise_regularizer, pointwise_constraint)
+                             pointwise_initializer, pointwise_regularizer, pointwise_constraint)
         out = _separable(inputs, depthwise, pointwise,
                          (1,) + int_tuple(strides, "strides") + (1,), padding_name(padding),
                          dilations=int_tuple(dilation_rate, "dilation_rate"))
         if use_bias:
-            out = out + variable("bias", (int(filters),), bias_initializer or _init.Zeros(),
-                                 bias_regularizer, bias_constraint)
+            out = out + variable("bias", (int(filters),), bias_initializer, bias_regularizer,
+                                 bias_constraint)
         return activation(out) if activation is not None else out
 
 
@@ -373,7 +373,7 @@ def average_pooling1d(inputs, pool_size, strides, padding="valid",
 @with_activity_regularizer
 def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
            data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
-           kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+           kernel_initializer=None, bias_initializer=ZEROS, kernel_regularizer=None,
            bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """``tf.layers.conv1d``: ``activation(conv1d(inputs, kernel) + bias)`` on [N, W, C]."""

@@ -2,7 +2,8 @@
 max/min/prod/sqrt_n (``segments``), ``strided_slice`` (``strided``), ``einsum`` with TF's
 notations (``einsum``), ``matrix_solve_ls`` (``least_squares``), ``meshgrid``, ``roll``,
 ``div_no_nan``, ``gather_nd`` over run-time sizes, ``identity_n`` (``small_ops``), the
-tensor scatter updates, ``batch_gather`` and ``switch_case`` (``array_updates``); and
+tensor scatter updates, ``batch_gather``, ``gather``'s ``batch_dims`` and ``switch_case``
+(``array_updates``); and
 their places in ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.manip``; ``xlogy``,
 ``polyval`` and the rest of ``math_extra``; ``tf.nest`` (``compat.nest``); ``tf.bitwise``
 (``compat.bitwise``); ``tf.slice`` with a begin computed at run time (``slice_at``).  (``v1_breadth`` adds the inverse
@@ -21,7 +22,7 @@ from . import slices as _slices
 from . import segments as _segments
 from . import small_ops as _small_ops
 from .array_updates import *  # noqa: F401,F403  (tf.batch_gather, ...)
-from .array_updates import tensor_scatter_nd_update
+from .array_updates import gather as _gather, tensor_scatter_nd_update
 from .array_updates import __all__ as _updates
 from .einsum import einsum
 from .int_math import div, reduce_mean  # noqa: F401  (tf.div)
@@ -35,6 +36,7 @@ from .tensor import tf1_results, truediv
 from .v1_ops import linalg, math, nn, round as _round
 
 tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
+gather = tf1_results(_gather)   # (batch_dims: array_updates.gather_in_batches)
 
 
 @tf1_results
@@ -78,4 +80,4 @@ __all__ = ["scalar_mul", "div", "reduce_mean", "truediv", "divide", "transpose",
            "bitwise"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
     "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
-    "invert_permutation", "truncatediv", "truncatemod", "lbeta", "slice"]
+    "invert_permutation", "truncatediv", "truncatemod", "lbeta", "slice", "gather"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ..errors import ShapeError
-from ..graph import is_static
-from .base import (REGISTRY, Example, F, Op, as_object_array, float_result, literal,
+from ..graph import shape_size
+from .base import (REGISTRY, Example, F, Op, as_object_array, float_result,
                    normalize_axis, register)
+from .draws import band_mask
 
 
 def reduced_shape(shape, axis, keepdims):
@@ -73,13 +73,10 @@ def _prod_grad(node, g):
     perm = tuple(keep + list(axis))
     xt = F.transpose(x, perm=perm) if perm != tuple(range(x.ndim)) else x
     lead = tuple(x.shape[i] for i in keep)
-    if not is_static([x.shape[i] for i in axis]):
-        raise ShapeError("the gradient of reduce_prod over an axis of unknown size (None) is "
-                         "not supported; give that axis a size, or use exp(reduce_sum(log(x)))")
-    n = int(np.prod([x.shape[i] for i in axis], dtype=np.int64))
+    n = shape_size([x.shape[i] for i in axis])   # (a Dim: sizes known at run time)
     rows = F.reshape(xt, shape=lead + (1, n))
     tiled = F.broadcast_to(rows, shape=lead + (n, n))
-    others = F.reduce_prod(F.where(literal(x.graph, np.eye(n, dtype=bool)), 1.0, tiled),
+    others = F.reduce_prod(F.where(band_mask(x.graph, n, n, 0, 0, np.bool_), 1.0, tiled),
                            axis=(len(lead) + 1,))
     scaled = F.mul(others, F.reshape(g, shape=lead + (1,)))
     back = F.reshape(scaled, shape=xt.shape)

@@ -221,6 +221,8 @@ def _slice_len(d, item):
         return make_dim(dim_expr(d if stop is None else stop) - dim_expr(start or 0))
     if not isinstance(d, Dim):
         return len(range(*item.indices(d)))
+    if step < 0 and start is None and stop is None:   # x[::-1]: tf.reverse, scan(reverse=True)
+        return make_dim(dim_expr(d) if step == -1 else sympy.ceiling(dim_expr(d) / -step))
     if step < 0 or (start is not None and start < 0 and stop is not None and stop >= 0):
         raise IndexError(f"slice {item} of an axis of unknown size (None) is not supported; "
                          "use a forward slice such as x[1:] or x[:-1]")

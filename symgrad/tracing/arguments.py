@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError
 from ..graph import Dim, Node
+from ..ops.deferred import scalar_by_contract
 from ..ops.sizes import sizes_of
 
 
@@ -153,9 +154,12 @@ def checked(fn: F, signature: inspect.Signature | None = None) -> F:
     plain = _unchecked_counts(fast)
 
     at = list(sig.parameters).index("axis") if "axis" in sig.parameters else None
+    sized = next((i for i, n in enumerate(sig.parameters) if n in _SIZE_LISTS), None)
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
+        if sized is not None:
+            _sizes_by_contract(args, kwargs, sized, list(sig.parameters)[sized])
         if kwargs or len(args) not in plain:
             if at is not None:
                 args, kwargs = _known_axis(args, kwargs, at)
@@ -163,6 +167,22 @@ def checked(fn: F, signature: inspect.Signature | None = None) -> F:
         return fn(*args, **kwargs)
     setattr(call, "__signature__", sig)
     return cast(F, call)
+
+
+# the parameters that take a list of sizes (reshape's shape, fill's dims)
+_SIZE_LISTS = ("shape", "dims")
+
+
+def _sizes_by_contract(args, kwargs, at, name):
+    """Narrow TF1's ``placeholder(tf.int32)`` (any shape) among the entries of a list of
+    sizes to a scalar, as each entry is by contract (``ops.deferred``): TF's
+    ``tf.reshape(x, [batch, length, h])`` with ``length`` fed so keeps rank 3 (Juliani's
+    DRQN), where the call would otherwise wait for values as one of unknown rank."""
+    value = kwargs[name] if name in kwargs else args[at] if len(args) > at else None
+    if isinstance(value, (list, tuple)):
+        for entry in value:
+            if isinstance(entry, Node) and entry.dtype.kind in "iu":
+                scalar_by_contract(entry)
 
 
 def _known_axis(args, kwargs, at):

@@ -345,7 +345,7 @@ def squeeze(input: TensorLike, axis: Axis = None, name: str | None = None) -> Te
     (x,) = _lift([input])
     axes = [i for i, d in enumerate(x.shape) if d == 1] if axis is None else \
         list(normalize_axis(axis, x.ndim, "squeeze"))
-    if any(x.shape[a] != 1 for a in axes):
+    if any(x.shape[a] != 1 and not isinstance(x.shape[a], Dim) for a in axes):
         raise ShapeError(f"squeeze: axes {axes} of shape {x.shape} are not all of length 1")
     return reshape(x, tuple(d for i, d in enumerate(x.shape) if i not in axes), name=name)
 

@@ -27,10 +27,10 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Dim
 from ..ops import apply, literal, normalize_axis
-from ..ops.draws import iota_of
+from ..ops.draws import band_mask, iota_of
 from .arguments import publish
-from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
-                        reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
+from .functions import (_lift, cast, div, equal, greater, logical_not, maximum, minimum,
+                        neg, reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
                         square, sub, where)
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
@@ -190,16 +190,28 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return greater(reduce_min(cast(x, np.float64), axis, keepdims), 0.0, name=name)
 
 
-def _running(x, axis, exclusive, reverse, what):
+def _running(x, axis, exclusive, reverse, what, dtype=None):
     """The tensor, its axis and the (n, n) mask of which entries each running total
-    takes (``mask[i, j]``: entry i goes into total j)."""
+    takes (``mask[i, j]``: entry i goes into total j), a tensor of ``dtype`` (x's by
+    default); made when n is known if it is a size known at run time (an episode's
+    rewards fed as ``[None]``)."""
     (x,) = _lift([x])
     if x.ndim == 0:
         raise ShapeError(f"{what}: needs a tensor of rank >= 1, got a scalar")
     axis = normalize_axis(axis, x.ndim, what)[0]
-    n = x.shape[axis]
-    i, j = np.indices((n, n))
-    return x, axis, (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+    return x, axis, _triangle(x.graph, x.shape[axis], exclusive, reverse, dtype or x.dtype)
+
+
+def _triangle(graph, n, exclusive, reverse, dtype):
+    if not isinstance(n, Dim):
+        i, j = np.indices((n, n))
+        keep = (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+        return literal(graph, keep.astype(dtype))
+    # i <= j (i - j <= 0) forward, i >= j (j - i <= 0) reverse; an exclusive total
+    # takes the complement of the other direction's inclusive one (i < j is not i >= j)
+    forward = reverse == exclusive
+    keep = band_mask(graph, n, n, 0 if forward else -1, -1 if forward else 0, np.bool_)
+    return cast(logical_not(keep) if exclusive else keep, dtype)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -211,8 +223,8 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     ...     cumsum(constant([1.0, 2.0, 3.0]), exclusive=True).numpy().tolist()
     [0.0, 1.0, 3.0]
     """
-    x, axis, mask = _running(x, axis, exclusive, reverse, "cumsum")
-    tri = literal(x.graph, mask.astype(x.dtype if x.dtype.kind != "b" else np.int64))
+    x, axis, tri = _running(x, axis, exclusive, reverse, "cumsum",
+                            x.dtype if x.dtype.kind != "b" else np.int64)
     letters = "abcdefghijklmnopqrstuvwxy"[:x.ndim]
     out = letters.replace(letters[axis], "z")
     return apply("einsum", [x, tri], subscripts=f"{letters},{letters[axis]}z->{out}",
@@ -229,11 +241,11 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     ...     cumprod(constant([2.0, 3.0, 4.0]), reverse=True).numpy().tolist()
     [24.0, 12.0, 4.0]
     """
-    x, axis, mask = _running(x, axis, exclusive, reverse, "cumprod")
+    x, axis, mask = _running(x, axis, exclusive, reverse, "cumprod", np.bool_)
     order = [a for a in range(x.ndim) if a != axis] + [axis]
     last = apply("transpose", [x], perm=tuple(order)) if axis != x.ndim - 1 else x
     spread = apply("reshape", [last], shape=last.shape + (1,))
-    picked = where(literal(x.graph, mask), spread, literal(x.graph, np.ones((), x.dtype)))
+    picked = where(mask, spread, literal(x.graph, np.ones((), x.dtype)))
     out = apply("reduce_prod", [picked], axis=(x.ndim - 1,), keepdims=False)
     if axis != x.ndim - 1:
         out = apply("transpose", [out], perm=tuple(int(k) for k in np.argsort(order)))
