@@ -204,7 +204,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     Static indices gather in place; tensor indices select by a one-hot contraction.
     """
     if batch_dims:
-        raise ShapeError("gather(batch_dims=...): only batch_dims=0 is supported")
+        from .batch_gather import gather_batched   # (it builds on this module's gather)
+        return gather_batched(params, _packed(indices), axis, int(batch_dims), name)
     return _gather(params, indices, axis, name, "gather")
 
 
@@ -251,7 +252,8 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     [2.0, 3.0]
     """
     if batch_dims:
-        raise ShapeError("gather_nd(batch_dims=...): only batch_dims=0 is supported")
+        from .batch_gather import gather_nd_batched   # (it builds on gather_nd)
+        return gather_nd_batched(params, _packed(indices), int(batch_dims), name)
     (p,) = _lift([params])
     indices = _packed(indices)
     if not isinstance(indices, Node):

@@ -49,11 +49,15 @@ def top_k(input, k=1, sorted=True, name=None):
     if x.ndim == 0 or k <= 0 or (isinstance(x.shape[-1], int) and k > x.shape[-1]):
         raise ShapeError(f"top_k: k={k} must be in 1..{x.shape[-1] if x.ndim else 0} for a "
                          f"tensor of shape {x.shape}")
-    values, indices, rest = [], [], x
+    # integers rank as float64 (exact for int32) so that -inf can strike out a pick;
+    # the values are read from x itself and keep its dtype, as TF's
+    values, indices = [], []
+    rest = x if x.is_float else cast(x, np.float64)
+    zero = np.zeros((), x.dtype if x.dtype.kind != "b" else np.int64)
     for _ in range(k):
         idx = argmax(rest, axis=-1)
         hit = equal(one_hot(idx, x.shape[-1], dtype=np.int64), 1)
-        values.append(expand_dims(reduce_sum(where(hit, x, 0.0), -1), -1))
+        values.append(expand_dims(reduce_sum(where(hit, x, zero), -1), -1))
         indices.append(expand_dims(cast(idx, np.int32), -1))
         rest = where(hit, -np.inf, rest)
     out = TopK(concat(values, -1, name=name), concat(indices, -1))

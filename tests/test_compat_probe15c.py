@@ -1,0 +1,65 @@
+"""Round-15 probe c: the examples of TensorFlow's API documentation (the docstrings of
+tf.compat.v1's ops as tensorflow.org shows them: tf.math's segment, cumulative and
+reduction ops, the array ops -- gather with batch_dims, scatters, masks, pads, slices,
+splits, diagonals, one_hot -- and tf.nn's softmax, losses, convolutions and pools),
+each run with only the import changed and compared, with the gradient of a weighted
+sum, against TF 2.21 (compat.v1, v2 behaviour disabled).  The numbers below are TF's
+printed output for the same programs."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+
+@pytest.fixture(autouse=True)
+def _graph():
+    with tf.Graph().as_default() as g:
+        yield g
+
+
+def _run(fetches, feed=None):
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(fetches, feed_dict=feed)
+
+
+# ---- gather / gather_nd with batch_dims (each example picks from its own slice) ----
+
+def test_gather_and_gather_nd_with_batch_dims():
+    p = tf.Variable(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    a = tf.gather(p, [[0, 2], [1, 1]], axis=1, batch_dims=1)
+    i = tf.placeholder(tf.int32, [2, 2])
+    b = tf.gather(p, i, axis=2, batch_dims=1)
+    j = tf.placeholder(tf.int64, [2, 2, 1])
+    c = tf.gather_nd(p, j, batch_dims=1)
+    g = tf.gradients(tf.reduce_sum(a * [[[1.], [2.]]]) + tf.reduce_sum(b * [1., 2])
+                     + tf.reduce_sum(c * [[[3.]]]), p)[0]
+    va, vb, vc, vg = _run([a, b, c, g], {i: [[3, 0], [1, 2]], j: [[[2], [0]], [[1], [1]]]})
+    np.testing.assert_array_equal(va, [[[0, 1, 2, 3], [8, 9, 10, 11]],
+                                       [[16, 17, 18, 19], [16, 17, 18, 19]]])
+    np.testing.assert_array_equal(vb, [[[3, 0], [7, 4], [11, 8]],
+                                       [[13, 14], [17, 18], [21, 22]]])
+    np.testing.assert_array_equal(vc, [[[8, 9, 10, 11], [0, 1, 2, 3]],
+                                       [[16, 17, 18, 19], [16, 17, 18, 19]]])
+    np.testing.assert_array_equal(vg, [[[6, 4, 4, 5], [2, 0, 0, 1], [7, 5, 5, 6]],
+                                       [[0, 1, 2, 0], [9, 10, 11, 9], [0, 1, 2, 0]]])
+
+
+def test_gather_with_batch_dims_checks_the_fed_ids_of_each_example():
+    p = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    i = tf.placeholder(tf.int32, [2, 2])
+    out = tf.gather(p, i, axis=2, batch_dims=1)
+    # TF: "indices[1,0] = 4 is not in [0, 4)" (not a row of the next example)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1,0\] = 4 is not"):
+        _run(out, {i: [[3, 0], [4, 2]]})
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"= -1 is not in \[0, 4\)"):
+        _run(out, {i: [[3, 0], [-1, 2]]})
+
+
+def test_top_k_of_integers_keeps_their_dtype():
+    v, i = tf.nn.top_k(tf.constant([[3, 1, 2], [1, 1, 1]]), k=2)
+    assert v.dtype == tf.int32
+    vv, vi = _run([v, i])
+    assert vv.dtype == np.int32    # TF: int32 values [[3 2] [1 1]], indices [[0 2] [0 1]]
+    np.testing.assert_array_equal(vv, [[3, 2], [1, 1]])
+    np.testing.assert_array_equal(vi, [[0, 2], [0, 1]])
