@@ -63,3 +63,25 @@ def test_top_k_of_integers_keeps_their_dtype():
     assert vv.dtype == np.int32    # TF: int32 values [[3 2] [1 1]], indices [[0 2] [0 1]]
     np.testing.assert_array_equal(vv, [[3, 2], [1, 1]])
     np.testing.assert_array_equal(vi, [[0, 2], [0, 1]])
+
+
+# ---- one diagonal k of tf.linalg.diag / diag_part / set_diag; list diagonals ----
+
+def test_diagonals_at_an_offset_k_and_their_gradients():
+    x = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4))
+    d = tf.Variable([[1., 2], [3, 4]])
+    a = tf.linalg.diag_part(x, k=1)
+    c = tf.linalg.diag(d, k=-1)
+    e = tf.linalg.set_diag(x, [7., 8, 9], k=1)
+    h = tf.matrix_set_diag(tf.transpose(x), [7., 8, 9])   # a float list into float32
+    loss = (tf.reduce_sum(a * [1., 2, 3]) + tf.reduce_sum(c * np.arange(18.).reshape(2, 3, 3))
+            + tf.reduce_sum(e * e) + tf.reduce_sum(h * np.arange(12.).reshape(4, 3)))
+    va, vc, ve, vh, gx, gd = _run([a, c, e, h] + tf.gradients(loss, [x, d]))
+    np.testing.assert_array_equal(va, [1, 6, 11])
+    np.testing.assert_array_equal(vc, [[[0, 0, 0], [1, 0, 0], [0, 2, 0]],
+                                       [[0, 0, 0], [3, 0, 0], [0, 4, 0]]])
+    np.testing.assert_array_equal(ve, [[0, 7, 2, 3], [4, 5, 8, 7], [8, 9, 10, 9]])
+    np.testing.assert_array_equal(vh, [[7, 4, 8], [1, 8, 9], [2, 6, 9], [3, 7, 11]])
+    assert vh.dtype == np.float32
+    np.testing.assert_array_equal(gx, [[0, 4, 10, 15], [9, 10, 9, 24], [18, 23, 20, 14]])
+    np.testing.assert_array_equal(gd, [[3, 7], [12, 16]])
