@@ -85,3 +85,13 @@ def test_diagonals_at_an_offset_k_and_their_gradients():
     assert vh.dtype == np.float32
     np.testing.assert_array_equal(gx, [[0, 4, 10, 15], [9, 10, 9, 24], [18, 23, 20, 14]])
     np.testing.assert_array_equal(gd, [[3, 7], [12, 16]])
+
+
+def test_where_takes_a_list_of_bools_beside_float32_tensors():
+    x = tf.Variable([[1., 2], [3, 4]])
+    y = tf.where([True, False], x, -x)            # TF1: a rank-1 condition picks rows
+    z = tf.where_v2([[True], [False]], tf.constant([1., 2, 3]), 0.5)
+    vy, vz, g = _run([y, z, tf.gradients(tf.reduce_sum(y * [[1., 2], [3, 4]]), x)[0]])
+    np.testing.assert_array_equal(vy, [[1, 2], [-3, -4]])
+    np.testing.assert_array_equal(vz, [[1, 2, 3], [0.5, 0.5, 0.5]])
+    np.testing.assert_array_equal(g, [[1, 2], [-3, -4]])

@@ -284,7 +284,7 @@ def where(condition, x=None, y=None, name=None):
         return _arrays.nonzero(condition, name=name)
     if x is None or y is None:
         raise ValueError("tf.where: give both x and y (or neither)")
-    c, a, b = _t.functions._lift([condition, x, y])
+    (c,), (a, b) = _t.functions._lift([condition]), _t.functions._lift([x, y])
     if c.ndim == 1 and max(a.ndim, b.ndim) > 1:
         c = _t.reshape(c, (c.shape[0],) + (1,) * (max(a.ndim, b.ndim) - 1))
     return _t.where(c, a, b, name=name)
