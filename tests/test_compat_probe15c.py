@@ -95,3 +95,28 @@ def test_where_takes_a_list_of_bools_beside_float32_tensors():
     np.testing.assert_array_equal(vy, [[1, 2], [-3, -4]])
     np.testing.assert_array_equal(vz, [[1, 2, 3], [0.5, 0.5, 0.5]])
     np.testing.assert_array_equal(g, [[1, 2], [-3, -4]])
+
+
+# ---- segment sums over rows whose count is known at run time ----
+
+def test_dynamic_stitch_puts_dynamic_partitions_back():
+    x = tf.Variable([[1., 2], [3, 4], [5, 6], [7, 8]])
+    idx = tf.constant([0, 1, 0, 1])
+    parts = tf.dynamic_partition(x, idx, 2)
+    cond = tf.dynamic_partition(tf.range(4), idx, 2)
+    y = tf.dynamic_stitch(cond, [parts[0] * 10, parts[1]])
+    v = tf.Variable([10., 20, 30, 40, 50])
+    vp = tf.dynamic_partition(v, [0, 0, 1, 1, 0], 2)
+    st = tf.dynamic_stitch([[0, 1, 4], [2, 3]], vp)     # constant indices, unknown parts
+    vy, gx, vst = _run([y, tf.gradients(tf.reduce_sum(y * [[1., 2]]), x)[0], st])
+    np.testing.assert_array_equal(vy, [[10, 20], [3, 4], [50, 60], [7, 8]])
+    np.testing.assert_array_equal(gx, [[10, 20], [1, 2], [10, 20], [1, 2]])
+    np.testing.assert_array_equal(vst, [10, 20, 30, 40, 50])
+
+
+def test_segment_sum_checks_fed_rows_against_its_ids():
+    x = tf.placeholder(tf.float32, [None])
+    s = tf.math.unsorted_segment_sum(x, [0, 1, 0], 2)
+    np.testing.assert_array_equal(_run(s, {x: [1., 2, 3]}), [4, 2])   # TF: [4. 2.]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="segment_ids of shape"):
+        _run(s, {x: [1., 2, 3, 4]})

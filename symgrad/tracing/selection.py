@@ -140,7 +140,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Row sums of ``data`` grouped by ``segment_ids`` (shape ``data.shape[:ids.ndim]``)."""
     (x,), (ids,) = _lift([data]), _lift([segment_ids])   # (ids stay integers)
     n = int(static_value(num_segments, "unsorted_segment_sum(num_segments)"))
-    if x.shape[:ids.ndim] != ids.shape:
+    if not same_up_to_unknown(x.shape[:ids.ndim], ids.shape):
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
                          f"the leading axes of data {x.shape}")
     hot = one_hot(ids, n, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
