@@ -120,3 +120,21 @@ def test_segment_sum_checks_fed_rows_against_its_ids():
     np.testing.assert_array_equal(_run(s, {x: [1., 2, 3]}), [4, 2])   # TF: [4. 2.]
     with pytest.raises(tf.errors.InvalidArgumentError, match="segment_ids of shape"):
         _run(s, {x: [1., 2, 3, 4]})
+
+
+# ---- tf.pad: TF1's argument order; mirrored pads within TF's bounds ----
+
+def test_pad_takes_name_fourth_and_refuses_mirrors_wider_than_the_axis():
+    x = tf.constant([[1., 2, 3], [4, 5, 6]])
+    y = tf.pad(tf.constant([[1., 2]]), [[1, 0], [0, 1]], "CONSTANT", "padded")
+    assert y.name == "padded:0"                             # TF: padded:0
+    np.testing.assert_array_equal(_run(y), [[0, 0, 0], [1, 2, 0]])
+    edge = tf.pad(x, [[2, 2], [3, 0]], "SYMMETRIC")         # as wide as the axis: fine
+    np.testing.assert_array_equal(_run(edge)[:, :4], [[6, 5, 4, 4], [3, 2, 1, 1],
+                                                      [3, 2, 1, 1], [6, 5, 4, 4],
+                                                      [6, 5, 4, 4], [3, 2, 1, 1]])
+    # TF: InvalidArgumentError (its MirrorPad kernel), where numpy would wrap round
+    with pytest.raises(tf.errors.InvalidArgumentError, match="paddings"):
+        _run(tf.pad(x, [[2, 0], [0, 0]], "REFLECT"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="paddings"):
+        _run(tf.pad(x, [[0, 0], [4, 0]], "SYMMETRIC"))

@@ -30,7 +30,7 @@ import builtins
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import ArgumentError, ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
@@ -340,6 +340,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                 raise ShapeError(f"pad(mode={mode!r}): axis {d} of {x.shape} has a size "
                                  "known only at run time; pad it with mode='CONSTANT' or "
                                  "give it a fixed size")
+            _reflectable(mode, d, n, a, b)
             out = _along(out, d, np.pad(np.arange(n), (int(a), int(b)), mode=mode.lower()))
         return named(out, name) if out is not x else apply("identity", [x], name=name)
     if mode != "CONSTANT":
@@ -352,6 +353,15 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             parts.append(filled(x.graph, constant_values, shape, x.dtype))
         out = concat([parts[0], out, parts[1]], d) if a or b else out
     return named(out, name) if out is not x else apply("identity", [x], name=name)
+
+
+def _reflectable(mode, d, n, a, b):
+    """TF's bound on a mirrored pad: below the axis size for REFLECT (the edge is not
+    repeated), at most the size for SYMMETRIC (numpy would wrap around again)."""
+    limit = n - 1 if mode == "REFLECT" else n
+    if max(a, b) > limit:   # (an ArgumentError: compat's tf.pad raises TF's class)
+        raise ArgumentError(f"pad(mode={mode!r}): paddings [{a}, {b}] of axis {d} (size {n}) "
+                         f"must be at most {limit}; pad less or use mode='CONSTANT'")
 
 
 def _pad_widths(paddings):
