@@ -138,3 +138,15 @@ def test_pad_takes_name_fourth_and_refuses_mirrors_wider_than_the_axis():
         _run(tf.pad(x, [[2, 0], [0, 0]], "REFLECT"))
     with pytest.raises(tf.errors.InvalidArgumentError, match="paddings"):
         _run(tf.pad(x, [[0, 0], [4, 0]], "SYMMETRIC"))
+
+
+def test_one_hot_refuses_on_and_off_values_of_different_dtypes():
+    i = tf.constant([0, 2])
+    ok = tf.one_hot(i, 3, on_value=1, off_value=0, dtype=tf.float32)   # 1 fits float32
+    assert ok.dtype == tf.float32 and tf.one_hot(i, 3, off_value=-1).dtype == tf.int32
+    np.testing.assert_array_equal(_run(ok), [[1, 0, 0], [0, 0, 1]])
+    # TF: TypeError "dtype int32 of on_value does not match dtype float32 of off_value"
+    with pytest.raises(TypeError, match="int32 of on_value does not match dtype float32"):
+        tf.one_hot([0, 1], 3, on_value=1, off_value=0.0)
+    with pytest.raises(TypeError, match="float32 of on_value does not match the dtype"):
+        tf.one_hot([0, 1], 3, on_value=1.5, dtype=tf.int32)

@@ -218,11 +218,34 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """``tf.one_hot``: float32 unless ``dtype`` or a numpy/tensor value says otherwise."""
-    given = [v for v in (on_value, off_value) if v is not None]
-    if dtype is None and all(isinstance(v, (float, int)) for v in given):
-        dtype = np.int32 if given and all(isinstance(v, int) for v in given) else np.float32
+    """``tf.one_hot``: float32 unless ``dtype`` or the values say otherwise; as TF, an
+    ``on_value`` and ``off_value`` of different dtypes (or not ``dtype``) are a TypeError."""
+    found = {}
+    for what, v in (("on_value", on_value), ("off_value", off_value)):
+        if v is not None:
+            found[what] = np.dtype(_value_dtype(v, dtype))
+            if dtype is not None and found[what] != np.dtype(dtype):
+                raise TypeError(f"one_hot: dtype {found[what].name} of {what} does not match "
+                                f"the dtype parameter {np.dtype(dtype).name}; give values of "
+                                f"that dtype")
+    if len(set(found.values())) > 1:
+        raise TypeError(f"one_hot: dtype {found['on_value'].name} of on_value does not match "
+                        f"dtype {found['off_value'].name} of off_value; give both the same "
+                        f"dtype (1.0 and 0.0, or tf.cast one)")
+    dtype = dtype if dtype is not None else next(iter(found.values()), np.float32)
     return _arrays.one_hot(indices, depth, on_value, off_value, axis, dtype, name)
+
+
+def _value_dtype(value, hint):
+    """The dtype TF converts an on/off value to: a tensor's or array's own; a Python
+    number takes the hint where it fits (1 as float32), else int32 or float32."""
+    if isinstance(value, Node) or isinstance(value, (np.ndarray, np.generic)):
+        return value.dtype
+    kind = np.asarray(value).dtype.kind
+    if hint is not None and (kind == np.dtype(hint).kind or
+                             (kind in "iu" and np.dtype(hint).kind in "fiu")):
+        return hint
+    return np.bool_ if kind == "b" else np.int32 if kind in "iu" else np.float32
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float32, name=None):
