@@ -150,3 +150,17 @@ def test_one_hot_refuses_on_and_off_values_of_different_dtypes():
         tf.one_hot([0, 1], 3, on_value=1, off_value=0.0)
     with pytest.raises(TypeError, match="float32 of on_value does not match the dtype"):
         tf.one_hot([0, 1], 3, on_value=1.5, dtype=tf.int32)
+
+
+# ---- the sorted segment ops refuse unsorted or negative ids when the graph runs ----
+
+def test_sorted_segment_ops_refuse_unsorted_ids_at_run_time():
+    c = tf.constant([1., 2, 3])
+    bad = tf.math.segment_sum(c, [1, 0, 0])         # TF builds it, its kernel refuses
+    with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):
+        _run(bad)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):
+        _run(tf.math.segment_max(c, [1, 0, 0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Segment id -1 out of range"):
+        _run(tf.math.segment_mean(c, [-1, 0, 0]))
+    np.testing.assert_array_equal(_run(tf.math.segment_sum(c, [0, 0, 2])), [3, 0, 3])

@@ -178,6 +178,11 @@ def _check(c, value):
         if step < 0 and lo < hi:
             return f"Requires start >= limit when delta < 0: {show(lo)}/{show(hi)}"
         return None
+    if c.kind == "sorted":   # the sorted segment ops' kernels
+        if ids[0] < 0:
+            return (f"Segment id {int(ids[0])} out of range [0, {max(int(ids[-1]) + 1, 0)}), "
+                    f"possibly because 'segment_ids' input is not sorted.")
+        return "segment ids are not increasing" if np.any(np.diff(ids) < 0) else None
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":

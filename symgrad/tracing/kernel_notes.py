@@ -16,6 +16,8 @@ Kinds (``info`` in brackets):
   ``nodes[1]`` its stacked elements).
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
 - ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
+- ``"sorted"``: the ids ``nodes[0]`` of a sorted segment op (``tf.segment_sum``) are
+  not negative and do not decrease.
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
 - ``"slice"``: the begins ``nodes[0]`` of ``tf.slice``'s windows ``nodes[2:]`` along
   ``axes`` fit the input ``nodes[1]`` (lengths and sizes read off the run's values).

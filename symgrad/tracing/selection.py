@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import ArgumentError, ShapeError
 from ..graph import Node, same_up_to_unknown
-from ..ops import apply
+from ..ops import apply, literal
 from ..ops.fastpaths import give_shortcut
 from .arguments import publish
 from .arrays import one_hot, static_value
@@ -154,7 +154,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
 
 def segment_sum(data, segment_ids, name=None):
     """Sums over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    return unsorted_segment_sum(data, *_sorted_ids(segment_ids, "segment_sum"), name=name)
+    ids, n = sorted_ids(segment_ids, "segment_sum")
+    return noted_sorted(unsorted_segment_sum(data, ids, n, name=name), ids)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
@@ -168,13 +169,24 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 def segment_mean(data, segment_ids, name=None):
     """Means over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    return unsorted_segment_mean(data, *_sorted_ids(segment_ids, "segment_mean"), name=name)
+    ids, n = sorted_ids(segment_ids, "segment_mean")
+    return noted_sorted(unsorted_segment_mean(data, ids, n, name=name), ids)
 
 
-def _sorted_ids(segment_ids, what):
+def sorted_ids(segment_ids, what):
     """The (sorted, known when tracing) ids and the number of segments they name."""
     ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
-    return ids, int(ids.max()) + 1 if ids.size else 0
+    if ids.ndim != 1:
+        raise ShapeError(f"{what}: segment_ids must be a vector, got shape {ids.shape}")
+    return ids, max(int(ids.max()) + 1, 0) if ids.size else 0
+
+
+def noted_sorted(out, ids):
+    """``out``, noted with TF's run-time check that the ids are sorted and not negative
+    (its kernels refuse others when the graph runs; kernel_notes' ``"sorted"``)."""
+    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
+        note(out, "sorted", [literal(out.graph, ids)], named=out)
+    return out
 
 
 # scatter_nd's ``shape`` may be a constant tensor (TF's docs pass tf.constant([8])), which
