@@ -164,3 +164,11 @@ def test_sorted_segment_ops_refuse_unsorted_ids_at_run_time():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Segment id -1 out of range"):
         _run(tf.math.segment_mean(c, [-1, 0, 0]))
     np.testing.assert_array_equal(_run(tf.math.segment_sum(c, [0, 0, 2])), [3, 0, 3])
+
+
+def test_unstack_refuses_a_num_that_is_not_the_axis_length():
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert len(tf.unstack(x, num=3, axis=1)) == 3
+    # TF: ValueError "Dimension must be 3 but is 2 ... Unpack[num=3]"
+    with pytest.raises(ValueError, match="num=3 does not match axis 0 of length 2"):
+        tf.unstack(x, num=3)

@@ -420,6 +420,9 @@ def unstack(value, num=None, axis=0, name="unstack"):
     """The slices of ``value`` along ``axis``, each without that axis."""
     (x,) = _lift([value])
     axis = normalize_axis(axis, x.ndim, "unstack")[0]
+    if num is not None and isinstance(x.shape[axis], int) and int(num) != x.shape[axis]:
+        raise ShapeError(f"unstack: num={num} does not match axis {axis} of length "
+                         f"{x.shape[axis]} in shape {x.shape}; leave num out")
     return [apply("index", [x], index=(builtins.slice(None),) * axis + (i,))
             for i in builtins.range(x.shape[axis])]
 
