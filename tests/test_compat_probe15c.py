@@ -172,3 +172,27 @@ def test_unstack_refuses_a_num_that_is_not_the_axis_length():
     # TF: ValueError "Dimension must be 3 but is 2 ... Unpack[num=3]"
     with pytest.raises(ValueError, match="num=3 does not match axis 0 of length 2"):
         tf.unstack(x, num=3)
+
+
+# ---- scatters at indices outside the shape; empty groups of sparse_reduce_max ----
+
+def test_scatter_nd_refuses_constant_indices_outside_the_shape():
+    # TF: InvalidArgumentError "indices[0] = [-1] does not index into shape [3]"
+    # (numpy's indexing would wrap -1 round to the last entry)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[-1\] does not index into"):
+        _run(tf.scatter_nd([[-1]], [1.], [3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[3\] does not index into"):
+        _run(tf.tensor_scatter_nd_update(tf.zeros([3]), [[3]], [1.]))
+    u = tf.Variable([9., 10])
+    y = tf.scatter_nd([[2], [0]], u, [3])
+    vy, g = _run([y, tf.gradients(tf.reduce_sum(y * [1., 2, 3]), u)[0]])
+    np.testing.assert_array_equal(vy, [10, 0, 9])
+    np.testing.assert_array_equal(g, [3, 1])
+
+
+def test_sparse_reduce_max_is_zero_where_nothing_is_stored():
+    st = tf.SparseTensor(indices=[[0, 0], [1, 2], [1, 3]], values=[-1., -2., -5],
+                         dense_shape=[3, 4])
+    by_row, by_col = _run([tf.sparse.reduce_max(st, 1), tf.sparse.reduce_max(st, 0)])
+    np.testing.assert_array_equal(by_row, [-1, -2, 0])       # TF: [-1. -2.  0.]
+    np.testing.assert_array_equal(by_col, [-1, 0, -2, -5])   # TF: [-1.  0. -2. -5.]

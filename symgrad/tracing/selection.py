@@ -115,9 +115,14 @@ def scatter_nd(indices, updates, shape, name=None):
     axis)."""
     (u,) = _lift([updates])
     shape = tuple(int(d) for d in static_value(shape, "scatter_nd(shape)").reshape(-1))
+    idx = None if isinstance(indices, Node) else np.asarray(indices, dtype=np.int64)
+    if idx is not None and idx.size and idx.shape[-1] <= len(shape) and \
+            ((idx < 0) | (idx >= np.asarray(shape[:idx.shape[-1]]))).any():
+        # an index tuple outside shape (numpy would wrap -1 round): the run-time path,
+        # whose note gives TF's InvalidArgumentError in a session
+        indices = constant(idx)
     if isinstance(indices, Node):
         return _scatter_by_one_hot(indices, u, shape, name)
-    idx = np.asarray(indices, dtype=np.int64)
     if idx.shape[:-1] + shape[idx.shape[-1]:] != u.shape:
         raise ShapeError(f"scatter_nd: updates of shape {u.shape} do not fit indices "
                          f"{idx.shape} into shape {shape}")
