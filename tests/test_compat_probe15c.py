@@ -196,3 +196,17 @@ def test_sparse_reduce_max_is_zero_where_nothing_is_stored():
     by_row, by_col = _run([tf.sparse.reduce_max(st, 1), tf.sparse.reduce_max(st, 0)])
     np.testing.assert_array_equal(by_row, [-1, -2, 0])       # TF: [-1. -2.  0.]
     np.testing.assert_array_equal(by_col, [-1, 0, -2, -5])   # TF: [-1.  0. -2. -5.]
+
+
+def test_conv2d_takes_explicit_padding():
+    x = tf.Variable(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))
+    k = tf.Variable(np.array([[1., 2], [3, -1]], np.float32).reshape(2, 2, 1, 1))
+    y = tf.nn.conv2d(x, k, strides=[1, 2, 1, 1], padding=[[0, 0], [1, 0], [0, 2], [0, 0]])
+    vy, gx, gk = _run([y] + tf.gradients(tf.reduce_sum(y * y), [x, k]))
+    np.testing.assert_array_equal(vy.squeeze(), [[-1, 1, 3, 9, 0], [29, 34, 39, 40, 0]])
+    np.testing.assert_array_equal(gx.squeeze(), [[-6, 8, 16, 48], [58, 184, 214, 236],
+                                                 [174, 146, 166, 162], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(gk.squeeze(), [[1600, 1244], [2804, 2080]])
+    # TF: ValueError "Nonzero explicit padding in the batch or depth dimensions ..."
+    with pytest.raises(ValueError, match="zero for the batch and channel axes"):
+        tf.nn.conv2d(x, k, strides=1, padding=[[1, 0], [1, 2], [0, 1], [0, 0]])

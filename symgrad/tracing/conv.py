@@ -11,7 +11,8 @@ per tap.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
 SEMANTICS (TF's behaviour):
 
 - ``padding="SAME"``: output size ceil(n / stride), the padding split with the
-  smaller half before; ``"VALID"``: windows inside the input only.
+  smaller half before; ``"VALID"``: windows inside the input only; conv2d also takes
+  TF's explicit ``[[0, 0], [top, bottom], [left, right], [0, 0]]`` (zeros, then VALID).
 - ``max_pool``: padded positions never win; the gradient of each window goes to
   the *first* maximal element (TF's MaxPoolGrad), not shared among ties.
 - ``avg_pool`` with SAME divides by the number of real (unpadded) elements.
@@ -98,6 +99,20 @@ def _windows(x, ksize, strides, dilations, padding, fill):
     return apply("index", [xp], index=index), (top, bottom, left, right)
 
 
+def _explicit(x, padding, channels_first):
+    """TF's explicit padding (``[[0, 0], [top, bottom], [left, right], [0, 0]]`` in the
+    data format's order) as zeros around NHWC ``x`` and ``"VALID"``; a string passes."""
+    if isinstance(padding, str):
+        return x, padding
+    rows = static_value(padding, "conv2d(padding)").astype(np.int64).reshape(-1, 2)
+    spatial = [2, 3] if channels_first else [1, 2]
+    if rows.shape != (4, 2) or (rows < 0).any() or \
+            rows[[d for d in range(4) if d not in spatial]].any():
+        raise ValueError(f"conv2d(padding={rows.tolist()}): explicit padding is 4 pairs "
+                         f"[before, after] >= 0, zero for the batch and channel axes")
+    return pad(x, [[0, 0]] + rows[spatial].tolist() + [[0, 0]]), "VALID"
+
+
 def _nhwc(x, data_format):
     channels_first = str(data_format or "NHWC").upper().startswith("NC")
     return (transpose(x, (0, 2, 3, 1)) if channels_first else x), channels_first
@@ -126,6 +141,7 @@ def conv2d(input=None, filters=None, strides=None, padding=None, use_cudnn_on_gp
     if f.shape[2] != x.shape[3]:
         raise ShapeError(f"conv2d: filters {f.shape} expect {f.shape[2]} input channels, the "
                          f"input has {x.shape[3]}")
+    x, padding = _explicit(x, padding, channels_first)
     patches, _ = _windows(x, f.shape[:2], _spatial(strides, "conv2d(strides)", 2, channels_first),
                           _spatial(dilations, "conv2d(dilations)", 2, channels_first), padding, 0)
     taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
