@@ -210,3 +210,16 @@ def test_conv2d_takes_explicit_padding():
     # TF: ValueError "Nonzero explicit padding in the batch or depth dimensions ..."
     with pytest.raises(ValueError, match="zero for the batch and channel axes"):
         tf.nn.conv2d(x, k, strides=1, padding=[[1, 0], [1, 2], [0, 1], [0, 0]])
+
+
+def test_stateless_dropout_draws_tfs_mask_for_the_seed():
+    x = tf.Variable(np.ones((3, 4), np.float32))
+    a = tf.nn.experimental.stateless_dropout(x, rate=0.5, seed=[1, 2])
+    b = tf.nn.experimental.stateless_dropout(x, rate=0.5, seed=[1, 2], noise_shape=[3, 1])
+    g = tf.gradients(tf.reduce_sum(a * [[1., 2, 3, 4]]) + tf.reduce_sum(b), x)[0]
+    va, vb, vg = _run([a, b, g])
+    np.testing.assert_array_equal(va, [[2, 0, 2, 0], [0, 2, 0, 0], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(vb, [[2, 2, 2, 2], [0, 0, 0, 0], [2, 2, 2, 2]])
+    np.testing.assert_array_equal(vg, [[4, 2, 8, 2], [0, 4, 0, 0], [2, 2, 2, 2]])
+    with pytest.raises(ValueError, match="rate must be"):
+        tf.nn.experimental.stateless_dropout(x, rate=1.0, seed=[1, 2])
