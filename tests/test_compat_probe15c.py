@@ -223,3 +223,14 @@ def test_stateless_dropout_draws_tfs_mask_for_the_seed():
     np.testing.assert_array_equal(vg, [[4, 2, 8, 2], [0, 4, 0, 0], [2, 2, 2, 2]])
     with pytest.raises(ValueError, match="rate must be"):
         tf.nn.experimental.stateless_dropout(x, rate=1.0, seed=[1, 2])
+
+
+def test_softmax_axis_outside_the_rank_is_tfs_invalid_argument():
+    x = tf.constant([[1., 2]])
+    # TF: InvalidArgumentError "`dim` must be in the range [-2, 2) where 2 is the number
+    # of dimensions in the input. Received: dim=2", raised when the graph is built
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"range \[-2, 2\).*dim=2"):
+        tf.nn.softmax(x, axis=2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"dim=-3"):
+        tf.nn.log_softmax(x, axis=-3)
+    np.testing.assert_allclose(_run(tf.nn.softmax(x, dim=0)), [[1, 1]])

@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..graph import Node
 from ..tracing import arrays as _arrays
 from . import distributions as _distributions
+from . import errors as _errors
 from . import more_ops as _more_ops
 from . import rnn as _rnn
 from . import rnn_wrappers as _rnn_wrappers
@@ -42,6 +43,7 @@ from ..tracing.arrays import *  # noqa: F401,F403  (tf.gather, tf.one_hot, tf.ti
 from ..tracing import selection as _selection
 from ..tracing.math_ops import *  # noqa: F401,F403  (tf.argmax, tf.clip_by_value, ...)
 from ..tracing.selection import *  # noqa: F401,F403  (tf.scatter_nd, tf.segment_sum, ...)
+from .one_hot import one_hot  # noqa: E402  (after the star imports: TF1's dtype rules)
 
 
 def _keywords_only(fn_name, sentinel):
@@ -122,8 +124,20 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
                        name=name, rng=RNG_SOURCE[0](seed), per_run=True)
 
 
+def _softmax_axis(logits, axis, dim):
+    """The axis of a (log_)softmax: ``dim``, TF1's name, or the last; one outside the
+    rank is TF's InvalidArgumentError, raised when the graph is built."""
+    axis = -1 if axis is None and dim is None else dim if axis is None else axis
+    rank = getattr(logits, "ndim", None) if isinstance(logits, Node) else np.ndim(logits)
+    if rank is not None and isinstance(axis, (int, np.integer)) and not -rank <= axis < rank:
+        raise _errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
+                        f"number of dimensions in the input. Received: dim={axis}")
+    return axis
+
+
 def log_softmax(logits, axis=None, name=None, dim=None):
-    return _nn.log_softmax(logits, axis=dim if axis is None else axis, name=name)
+    return _nn.log_softmax(logits, axis=_softmax_axis(logits, axis, dim), name=name)
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
@@ -138,8 +152,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
 
 def softmax(logits, axis=None, name=None, dim=None):
     """``tf.nn.softmax`` with TF1's ``dim`` (the last axis by default)."""
-    axis = dim if axis is None else axis
-    return _t.softmax(logits, -1 if axis is None else axis, name=name)
+    return _t.softmax(logits, _softmax_axis(logits, axis, dim), name=name)
 
 
 _NN_V1 = {f.__name__: f for f in (softmax,
@@ -215,37 +228,6 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     cast = [_t.cast(v, dtype) if isinstance(v, _t.Tensor) and v.dtype != np.dtype(dtype)
             else v for v in (start, limit, delta)]
     return _arrays.range(*cast, dtype=dtype, name=name)
-
-
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """``tf.one_hot``: float32 unless ``dtype`` or the values say otherwise; as TF, an
-    ``on_value`` and ``off_value`` of different dtypes (or not ``dtype``) are a TypeError."""
-    found = {}
-    for what, v in (("on_value", on_value), ("off_value", off_value)):
-        if v is not None:
-            found[what] = np.dtype(_value_dtype(v, dtype))
-            if dtype is not None and found[what] != np.dtype(dtype):
-                raise TypeError(f"one_hot: dtype {found[what].name} of {what} does not match "
-                                f"the dtype parameter {np.dtype(dtype).name}; give values of "
-                                f"that dtype")
-    if len(set(found.values())) > 1:
-        raise TypeError(f"one_hot: dtype {found['on_value'].name} of on_value does not match "
-                        f"dtype {found['off_value'].name} of off_value; give both the same "
-                        f"dtype (1.0 and 0.0, or tf.cast one)")
-    dtype = dtype if dtype is not None else next(iter(found.values()), np.float32)
-    return _arrays.one_hot(indices, depth, on_value, off_value, axis, dtype, name)
-
-
-def _value_dtype(value, hint):
-    """The dtype TF converts an on/off value to: a tensor's or array's own; a Python
-    number takes the hint where it fits (1 as float32), else int32 or float32."""
-    if isinstance(value, Node) or isinstance(value, (np.ndarray, np.generic)):
-        return value.dtype
-    kind = np.asarray(value).dtype.kind
-    if hint is not None and (kind == np.dtype(hint).kind or
-                             (kind in "iu" and np.dtype(hint).kind in "fiu")):
-        return hint
-    return np.bool_ if kind == "b" else np.int32 if kind in "iu" else np.float32
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float32, name=None):
