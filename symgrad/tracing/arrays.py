@@ -1,4 +1,5 @@
-"""Array functions of TF: gather, one_hot, tile, pad, split, unstack, shape, range, ...
+"""Array functions of TF: gather, one_hot, tile, split, unstack, shape, range, ... (pad:
+``tracing.pads``; gather's ``batch_dims``: ``tracing.batch_gather``)
 
 All are composed from registry primitives.  Indices known when tracing (Python
 lists, numpy arrays) become the ``index`` primitive: a static gather whose
@@ -30,7 +31,7 @@ import builtins
 
 import numpy as np
 
-from ..errors import ArgumentError, ShapeError
+from ..errors import ShapeError
 from ..graph import Dim, Node, dim_expr, is_static, make_dim, shape_size
 from ..ops import apply, literal, normalize_axis
 from ..ops.base import filled
@@ -41,13 +42,14 @@ from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
+from .batch_gather import gather_batched, gather_nd_batched
 from .functions import (_dims, _lift, _one_size, cast, concat, equal, expand_dims,
                         greater_equal, less, logical_and, maximum, reshape, transpose, where)
 from .kernel_notes import note
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
-__all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", "slice",
+__all__ = ["one_hot", "gather", "gather_nd", "tile", "split", "unstack", "slice",
            "reverse",
            "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye", "sequence_mask",
            "dynamic_partition"]
@@ -204,8 +206,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     Static indices gather in place; tensor indices select by a one-hot contraction.
     """
     if batch_dims:
-        from .batch_gather import gather_batched   # (it builds on this module's gather)
-        return gather_batched(params, _packed(indices), axis, int(batch_dims), name)
+        return gather_batched(params, _packed(indices), axis, int(batch_dims), name, gather)
     return _gather(params, indices, axis, name, "gather")
 
 
@@ -252,8 +253,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     [2.0, 3.0]
     """
     if batch_dims:
-        from .batch_gather import gather_nd_batched   # (it builds on gather_nd)
-        return gather_nd_batched(params, _packed(indices), int(batch_dims), name)
+        return gather_nd_batched(params, _packed(indices), int(batch_dims), name, gather_nd)
     (p,) = _lift([params])
     indices = _packed(indices)
     if not isinstance(indices, Node):
@@ -317,61 +317,6 @@ def _sized(value):
 def _along(x, axis, table):
     """``x`` gathered at ``table`` along ``axis`` (the other axes whole)."""
     return apply("index", [x], index=(builtins.slice(None),) * axis + (table,))
-
-
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    """``tensor`` padded by ``paddings[d] = [before, after]`` on each axis; ``mode`` is
-    CONSTANT (``constant_values``), REFLECT or SYMMETRIC (numpy's reflect/symmetric)."""
-    (x,) = _lift([tensor])
-    widths = _pad_widths(paddings)
-    if len(widths) != x.ndim or any(isinstance(w, int) and w < 0 for r in widths for w in r):
-        raise ShapeError(f"pad: paddings {widths} must be [before, after] >= 0 for "
-                         f"each of the {x.ndim} axes")
-    mode = str(mode).upper()
-    if mode != "CONSTANT" and any(isinstance(w, Dim) for r in widths for w in r):
-        raise ShapeError(f"pad(mode={mode!r}): paddings {widths} computed at run time "
-                         "are padded with mode='CONSTANT' only")
-    if mode in ("REFLECT", "SYMMETRIC"):
-        out = x
-        for d, (n, (a, b)) in enumerate(zip(x.shape, widths)):   # one axis at a time
-            if not a and not b:
-                continue
-            if isinstance(n, Dim):
-                raise ShapeError(f"pad(mode={mode!r}): axis {d} of {x.shape} has a size "
-                                 "known only at run time; pad it with mode='CONSTANT' or "
-                                 "give it a fixed size")
-            _reflectable(mode, d, n, a, b)
-            out = _along(out, d, np.pad(np.arange(n), (int(a), int(b)), mode=mode.lower()))
-        return named(out, name) if out is not x else apply("identity", [x], name=name)
-    if mode != "CONSTANT":
-        raise ValueError(f"pad(mode={mode!r}): use 'CONSTANT', 'REFLECT' or 'SYMMETRIC'")
-    out = x
-    for d, (a, b) in enumerate(widths):
-        parts = []
-        for width in (a, b):
-            shape = out.shape[:d] + (width,) + out.shape[d + 1:]
-            parts.append(filled(x.graph, constant_values, shape, x.dtype))
-        out = concat([parts[0], out, parts[1]], d) if a or b else out
-    return named(out, name) if out is not x else apply("identity", [x], name=name)
-
-
-def _reflectable(mode, d, n, a, b):
-    """TF's bound on a mirrored pad: below the axis size for REFLECT (the edge is not
-    repeated), at most the size for SYMMETRIC (numpy would wrap around again)."""
-    limit = n - 1 if mode == "REFLECT" else n
-    if max(a, b) > limit:   # (an ArgumentError: compat's tf.pad raises TF's class)
-        raise ArgumentError(f"pad(mode={mode!r}): paddings [{a}, {b}] of axis {d} (size {n}) "
-                         f"must be at most {limit}; pad less or use mode='CONSTANT'")
-
-
-def _pad_widths(paddings):
-    """``paddings`` as rows [before, after] of ints, and of sizes bound when values
-    arrive for widths computed in the graph (WaveNet's time_to_batch pads by
-    ``dilation - 1 - (tf.shape(x)[1] + dilation - 1) % dilation``)."""
-    rows = list(paddings) if isinstance(paddings, (list, tuple)) else None
-    if rows is None or not any(_sized(r) for r in rows):
-        return static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2).tolist()
-    return [[_one_size(w, "pad(paddings)") for w in r] for r in rows]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):

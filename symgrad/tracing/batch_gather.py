@@ -8,7 +8,8 @@ leading coordinate of every index tuple).  So the gradient is the plain ops' sca
 and ids held in tensors keep TF's run-time range check (a note on the original ids:
 an id outside ``[0, n)`` would otherwise select from a neighbouring example).
 
-Imported lazily by ``arrays.gather``/``gather_nd`` (which it uses in turn).
+``arrays.gather``/``gather_nd`` call these with themselves as the plain op (so this
+module does not import ``arrays``).
 
 >>> from symgrad.tracing import Graph, constant, gather
 >>> with Graph().as_default():
@@ -59,9 +60,9 @@ class _Ids:
         return self.node.dtype if self.node is not None else self.value.dtype
 
 
-def gather_batched(params, indices, axis, batch_dims, name):
-    """``tf.gather(params, indices, axis=axis, batch_dims=batch_dims)``, batch_dims != 0."""
-    from .arrays import gather   # (arrays calls back here for batch_dims)
+def gather_batched(params, indices, axis, batch_dims, name, gather):
+    """``tf.gather(params, indices, axis=axis, batch_dims=batch_dims)``, batch_dims != 0,
+    made of ``gather``, the plain op (``arrays.gather``)."""
     (p,) = _lift([params])
     ids = _Ids(indices)
     b, batch = _batch_split(p, ids, batch_dims, "gather")
@@ -87,9 +88,9 @@ def gather_batched(params, indices, axis, batch_dims, name):
     return out
 
 
-def gather_nd_batched(params, indices, batch_dims, name):
-    """``tf.gather_nd(params, indices, batch_dims=batch_dims)``, batch_dims != 0."""
-    from .arrays import gather_nd   # (arrays calls back here for batch_dims)
+def gather_nd_batched(params, indices, batch_dims, name, gather_nd):
+    """``tf.gather_nd(params, indices, batch_dims=batch_dims)``, batch_dims != 0, made
+    of ``gather_nd``, the plain op (``arrays.gather_nd``)."""
     (p,) = _lift([params])
     ids = _Ids(indices)
     b, batch = _batch_split(p, ids, batch_dims, "gather_nd")

@@ -34,7 +34,8 @@ from ..ops.sizes import sizes_of
 from ..ops import apply, literal
 from ..ops.base import filled
 from . import conv_sizes
-from .arrays import pad, static_value
+from .arrays import static_value
+from .pads import pad
 from .arguments import publish
 from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshape, transpose,
                         where)

@@ -30,7 +30,8 @@ import numpy as np
 from ..errors import ShapeError
 from ..ops import apply
 from ..graph import Dim
-from .arrays import band_mask, eye, pad
+from .arrays import band_mask, eye
+from .pads import pad
 from .arguments import publish
 from .functions import (_lift, log, matmul, norm, reduce_sum, sign, where,  # noqa: F401
                         stop_gradient, trace)
