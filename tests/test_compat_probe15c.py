@@ -234,3 +234,18 @@ def test_softmax_axis_outside_the_rank_is_tfs_invalid_argument():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"dim=-3"):
         tf.nn.log_softmax(x, axis=-3)
     np.testing.assert_allclose(_run(tf.nn.softmax(x, dim=0)), [[1, 1]])
+
+
+def test_running_sums_and_products_over_a_fed_batch_axis():
+    x = tf.placeholder(tf.float32, [None, 2])
+    w = tf.Variable([[1., 2]])
+    y = x * w
+    a = tf.cumsum(y, 0, exclusive=True, reverse=True)
+    b = tf.math.cumprod(y, 0, exclusive=True)
+    c = tf.cumsum(y, 0)
+    g = tf.gradients(tf.reduce_sum(a * a) + tf.reduce_sum(c * c), w)[0]
+    va, vb, vc, vg = _run([a, b, c, g], {x: [[1., 2], [3, 4], [5, 6]]})
+    np.testing.assert_array_equal(va, [[8, 20], [5, 12], [0, 0]])
+    np.testing.assert_array_equal(vb, [[1, 1], [1, 4], [3, 32]])
+    np.testing.assert_array_equal(vc, [[1, 4], [4, 12], [9, 24]])
+    np.testing.assert_array_equal(vg, [[374, 1280]])

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..graph import Dim
 from ..ops import apply, literal, normalize_axis
-from ..ops.draws import iota_of
+from ..ops.draws import band_mask, iota_of
 from .arguments import publish
 from .functions import (_lift, cast, div, equal, greater, maximum, minimum, neg,
                         reciprocal, reduce_max, reduce_min, reduce_sum, softplus, sqrt,
@@ -191,15 +191,28 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def _running(x, axis, exclusive, reverse, what):
-    """The tensor, its axis and the (n, n) mask of which entries each running total
-    takes (``mask[i, j]``: entry i goes into total j)."""
+    """The tensor, its axis and a function of a dtype giving the (n, n) mask of which
+    entries each running total takes (``mask[i, j]``: entry i goes into total j)."""
     (x,) = _lift([x])
     if x.ndim == 0:
         raise ShapeError(f"{what}: needs a tensor of rank >= 1, got a scalar")
     axis = normalize_axis(axis, x.ndim, what)[0]
     n = x.shape[axis]
-    i, j = np.indices((n, n))
-    return x, axis, (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+    return x, axis, lambda dtype: _running_mask(x.graph, n, exclusive, reverse, dtype)
+
+
+def _running_mask(graph, n, exclusive, reverse, dtype):
+    """``_running``'s mask; for a length known only at run time (a Dim: a batch axis
+    fed as None), a band of ones made when it arrives (``band_mask``)."""
+    if not isinstance(n, Dim):
+        i, j = np.indices((n, n))
+        keep = (i >= j if reverse else i <= j) & ((i != j) if exclusive else True)
+        return literal(graph, keep.astype(dtype))
+    # total j takes i <= j (i >= j reversed): a band bounded on one side of the diagonal
+    keep = band_mask(graph, n, n, -1 if reverse else 0, 0 if reverse else -1, np.int64)
+    if exclusive:
+        keep = sub(keep, band_mask(graph, n, n, 0, 0, np.int64))
+    return cast(keep, dtype)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -212,7 +225,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     [0.0, 1.0, 3.0]
     """
     x, axis, mask = _running(x, axis, exclusive, reverse, "cumsum")
-    tri = literal(x.graph, mask.astype(x.dtype if x.dtype.kind != "b" else np.int64))
+    tri = mask(x.dtype if x.dtype.kind != "b" else np.int64)
     letters = "abcdefghijklmnopqrstuvwxy"[:x.ndim]
     out = letters.replace(letters[axis], "z")
     return apply("einsum", [x, tri], subscripts=f"{letters},{letters[axis]}z->{out}",
@@ -233,7 +246,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     order = [a for a in range(x.ndim) if a != axis] + [axis]
     last = apply("transpose", [x], perm=tuple(order)) if axis != x.ndim - 1 else x
     spread = apply("reshape", [last], shape=last.shape + (1,))
-    picked = where(literal(x.graph, mask), spread, literal(x.graph, np.ones((), x.dtype)))
+    picked = where(mask(np.bool_), spread, literal(x.graph, np.ones((), x.dtype)))
     out = apply("reduce_prod", [picked], axis=(x.ndim - 1,), keepdims=False)
     if axis != x.ndim - 1:
         out = apply("transpose", [out], perm=tuple(int(k) for k in np.argsort(order)))
