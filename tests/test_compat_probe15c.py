@@ -249,3 +249,19 @@ def test_running_sums_and_products_over_a_fed_batch_axis():
     np.testing.assert_array_equal(vb, [[1, 1], [1, 4], [3, 32]])
     np.testing.assert_array_equal(vc, [[1, 4], [4, 12], [9, 24]])
     np.testing.assert_array_equal(vg, [[374, 1280]])
+
+
+def test_windows_over_the_batch_or_channels_are_refused_when_the_graph_runs():
+    x = tf.constant(np.ones((2, 4, 4, 2), np.float32))
+    k = tf.ones([2, 2, 2, 1])
+    # TF builds each of these; its CPU kernels refuse them when the graph runs
+    with pytest.raises(tf.errors.UnimplementedError, match="not yet supported on the batch"):
+        _run(tf.nn.avg_pool(x, [1, 2, 2, 1], [2, 1, 1, 1], "VALID"))
+    with pytest.raises(tf.errors.UnimplementedError, match="not yet supported on the batch"):
+        _run(tf.nn.max_pool(x, [2, 2, 2, 1], [1, 1, 1, 1], "VALID"))
+    with pytest.raises(tf.errors.UnimplementedError, match="strides in the batch and depth"):
+        _run(tf.nn.conv2d(x, k, [2, 1, 1, 1], "VALID"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dilations in the batch and"):
+        _run(tf.nn.conv2d(x, k, [1, 1, 1, 1], "VALID", dilations=[1, 1, 1, 2]))
+    np.testing.assert_array_equal(_run(tf.nn.conv2d(x, k, [1, 2, 2, 1], "VALID")),
+                                  np.full((2, 2, 2, 1), 8.0))

@@ -97,6 +97,9 @@ def _int_check(node, value):
 
 
 def _check(c, value):
+    if c.kind == "refused":   # whatever the values (a convolution's batch strides)
+        message = c.info["message"]
+        return _Unsupported(message) if c.info.get("unimplemented") else message
     ids = value(c.nodes[0])
     if ids is None or ids.size == 0:
         return None
