@@ -265,3 +265,17 @@ def test_windows_over_the_batch_or_channels_are_refused_when_the_graph_runs():
         _run(tf.nn.conv2d(x, k, [1, 1, 1, 1], "VALID", dilations=[1, 1, 1, 2]))
     np.testing.assert_array_equal(_run(tf.nn.conv2d(x, k, [1, 2, 2, 1], "VALID")),
                                   np.full((2, 2, 2, 1), 8.0))
+
+
+def test_in_top_k_is_false_for_rows_it_cannot_rank():
+    p = tf.constant([[0.1, float("nan"), 0.3], [float("inf"), 0.1, 0.2],
+                     [0.5, 0.1, -0.2], [0.5, 0.1, -0.2]])
+    t = tf.placeholder(tf.int32, [4])
+    top1, top3 = tf.nn.in_top_k(p, t, 1), tf.nn.in_top_k(p, t, 3)
+    # TF: a non-finite prediction in the row, or a target outside [0, 3), gives False
+    a1, a3 = _run([top1, top3], {t: [2, 0, 3, -1]})
+    np.testing.assert_array_equal(a1, [False] * 4)
+    np.testing.assert_array_equal(a3, [False] * 4)
+    b1, b3 = _run([top1, top3], {t: [2, 0, 0, 2]})
+    np.testing.assert_array_equal(b1, [False, False, True, False])
+    np.testing.assert_array_equal(b3, [False, False, True, True])

@@ -33,7 +33,7 @@ from .arrays import one_hot, static_value
 from .kernel_notes import note
 from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
                         reduce_sum, reshape, where)
-from .math_ops import argmax
+from .math_ops import argmax, is_finite
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["top_k", "in_top_k", "scatter_nd", "unsorted_segment_sum", "segment_sum",
@@ -99,15 +99,23 @@ class TopK(collections.namedtuple("TopKV2", ["values", "indices"])):
 
 
 def in_top_k(predictions, targets, k, name=None):
-    """True where the target class is among the k largest predictions (ties count in)."""
+    """True where the target class is among the k largest predictions (ties count in);
+    False, as TF's kernel says, for a row holding a non-finite prediction or a target
+    outside ``[0, classes)``."""
     (p,), (t,) = _lift([predictions]), _lift([targets])   # targets keep integer types
     if p.ndim != 2 or t.ndim != 1 or not same_up_to_unknown(t.shape, p.shape[:1]):
         raise ShapeError(f"in_top_k: predictions [batch, classes] and targets [batch], got "
                          f"{p.shape} and {t.shape}")
-    target = reduce_sum(where(equal(one_hot(t, p.shape[1], dtype=np.int64), 1), p, 0.0), -1,
-                        keepdims=True)
-    larger = reduce_sum(cast(greater(p, target), np.int64), -1)
-    return less(larger, int(static_value(k, "in_top_k(k)")), name=name)
+    hot = equal(one_hot(t, p.shape[1], dtype=np.int64), 1)
+    finite = is_finite(p)
+    # (a row's count of finite entries plus a target in range, both as 0/1 per class)
+    sayable = equal(reduce_sum(cast(finite, np.int64), -1) + reduce_sum(cast(hot, np.int64), -1),
+                    p.shape[1] + 1)
+    clean = where(finite, p, 0.0)
+    target = reduce_sum(where(hot, clean, 0.0), -1, keepdims=True)
+    larger = reduce_sum(cast(greater(clean, target), np.int64), -1)
+    top = less(larger, int(static_value(k, "in_top_k(k)")))
+    return apply("logical_and", [top, sayable], name=name)
 
 
 def scatter_nd(indices, updates, shape, name=None):
