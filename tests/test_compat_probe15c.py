@@ -279,3 +279,39 @@ def test_in_top_k_is_false_for_rows_it_cannot_rank():
     b1, b3 = _run([top1, top3], {t: [2, 0, 0, 2]})
     np.testing.assert_array_equal(b1, [False, False, True, False])
     np.testing.assert_array_equal(b3, [False, False, True, True])
+
+
+# ---- the documented bad inputs: TF's error classes, where symgrad ran or crashed ----
+
+def test_documented_bad_inputs_raise_tfs_error_classes():
+    x4 = tf.constant(np.ones((1, 5, 5, 2), np.float32))
+    # TF: ValueError "all values of `dilation_rate` must be positive"
+    with pytest.raises(ValueError, match="rate must be a positive"):
+        tf.nn.atrous_conv2d(x4, tf.ones([2, 2, 2, 1]), 0, "SAME")
+    # TF: ValueError "Dimensions 2 and 1 are not compatible" (a pointwise filter not 1x1)
+    with pytest.raises(ValueError, match="pointwise_filter must be"):
+        tf.nn.separable_conv2d(x4, tf.ones([2, 2, 2, 2]), tf.ones([2, 1, 4, 2]),
+                               [1, 1, 1, 1], "SAME")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="axis 2 is not in"):
+        tf.roll(tf.ones([2, 3]), 1, 2)          # TF: its Roll kernel's InvalidArgumentError
+    # TF: ValueError "Negative dimension size caused by subtracting 5 from 4"
+    with pytest.raises(ValueError, match="crops"):
+        tf.batch_to_space_nd(tf.ones([4, 2, 2, 1]), [2, 2], [[0, 5], [0, 0]])
+    # TF: TypeError "... DataType int32 not in list of allowed values: float16, ..."
+    with pytest.raises(TypeError, match="takes floats only"):
+        tf.nn.softmax(tf.constant([1, 2]))
+    with pytest.raises(TypeError, match="takes floats only"):
+        tf.reduce_logsumexp(tf.constant([1, 2]))
+    with pytest.raises(ValueError, match="cannot be a scalar"):   # TF: ValueError
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(1),
+                                                       logits=tf.constant(1.))
+    with pytest.raises(ValueError, match="maxlen must be a scalar"):   # TF: ValueError
+        tf.sequence_mask([1, 2], maxlen=[3, 4])
+    # TF: ValueError "indices.shape[-1] must be <= params.rank"
+    with pytest.raises(ValueError, match="address at most the 2 axes"):
+        tf.gather_nd(tf.ones([2, 2]), [[0, 1, 0]])
+    with pytest.raises(TypeError, match="segment_ids must be integers"):   # TF: TypeError
+        tf.math.unsorted_segment_sum(tf.ones([2]), tf.constant([0., 1.]), 2)
+    with pytest.raises(TypeError, match="needs integer class indices"):    # TF: TypeError
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([1.]),
+                                                       logits=tf.constant([[1., 2]]))

@@ -198,6 +198,10 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                      rate=None, name=None, data_format=None, dilations=None):
     """``tf.nn.separable_conv2d``: ``depthwise_conv2d`` then the 1x1 convolution with
     ``pointwise_filter`` [1, 1, C * M, O]."""
+    point = _t.as_tensor(pointwise_filter)
+    if point.ndim != 4 or tuple(point.shape[:2]) != (1, 1):
+        raise ShapeError(f"separable_conv2d: pointwise_filter must be [1, 1, in_channels * "
+                         f"channel_multiplier, out_channels], got shape {point.shape}")
     deep = depthwise_conv2d(input, depthwise_filter, strides, padding, rate,
                             data_format=data_format, dilations=dilations)
     return conv2d(deep, pointwise_filter, 1, "VALID", data_format=data_format or "NHWC",

@@ -85,6 +85,9 @@ def roll(input, shift, axis, name=None):  # noqa: A002  (TF's argument name)
                          f"the same length")
     total = {}
     for s, a in zip(shifts, axes):
+        if not -x.ndim <= int(a) < x.ndim:   # (TF's Roll kernel refuses it when it runs)
+            raise InvalidArgumentError(None, None, f"roll: axis {int(a)} is not in "
+                                       f"[-{x.ndim}, {x.ndim}) for a tensor of shape {x.shape}")
         a = int(a) % x.ndim
         total[a] = total.get(a, 0) + int(s)
     for a, s in total.items():

@@ -128,6 +128,7 @@ def _softmax_axis(logits, axis, dim):
     """The axis of a (log_)softmax: ``dim``, TF1's name, or the last; one outside the
     rank is TF's InvalidArgumentError, raised when the graph is built."""
     axis = -1 if axis is None and dim is None else dim if axis is None else axis
+    _floats_only("nn.softmax", logits)
     rank = getattr(logits, "ndim", None) if isinstance(logits, Node) else np.ndim(logits)
     if rank is not None and isinstance(axis, (int, np.integer)) and not -rank <= axis < rank:
         raise _errors.InvalidArgumentError(
@@ -181,6 +182,8 @@ def _tf1_reduction(fn):
         keep = keep_dims if keepdims is None else keepdims
         if fn.__name__ not in ("reduce_any", "reduce_all"):
             _no_bool(fn.__name__, input_tensor)
+        if fn.__name__ == "reduce_logsumexp":
+            _floats_only("reduce_logsumexp", input_tensor)
         return fn(input_tensor, axis=axis, keepdims=bool(keep), name=name)
     reduce.__name__, reduce.__doc__ = fn.__name__, fn.__doc__
     return reduce
@@ -194,6 +197,14 @@ def _no_bool(what, value):
                         f"reduce arithmetically; cast it first: tf.{what}(tf.cast(x, "
                         "tf.float32)) (a mean of the cast booleans is the fraction of True), "
                         "or use tf.reduce_any / tf.reduce_all")
+
+
+def _floats_only(what, value):
+    """TF's TypeError for an integer tensor given to an op whose kernels take floats
+    (softmax, logsumexp)."""
+    if isinstance(value, Node) and value.dtype.kind in "iu":
+        raise TypeError(f"tf.{what}: {value.name!r} is a {value.dtype.name} tensor; TF's "
+                        f"kernel takes floats only: cast it first (tf.cast(x, tf.float32))")
 
 
 _REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",

@@ -256,6 +256,10 @@ def gather_nd(params, indices, batch_dims=0, name=None):
         return gather_nd_batched(params, _packed(indices), int(batch_dims), name, gather_nd)
     (p,) = _lift([params])
     indices = _packed(indices)
+    depth = (indices.shape if isinstance(indices, Node) else np.shape(indices))[-1:]
+    if depth and isinstance(depth[0], int) and depth[0] > p.ndim:
+        raise ShapeError(f"gather_nd: index tuples of length {depth[0]} (the last axis of "
+                         f"indices) address at most the {p.ndim} axes of params {p.shape}")
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
         index = tuple(idx[..., k] for k in builtins.range(idx.shape[-1]))
@@ -289,9 +293,9 @@ def tile(input, multiples, name=None):
         reps = [_one_size(m, "tile(multiples)") for m in multiples]
     if reps is None:
         reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
-    if len(reps) != x.ndim:
-        raise ShapeError(f"tile: multiples {list(reps)} must have one entry per axis of "
-                         f"{x.shape}")
+    if len(reps) != x.ndim or any(isinstance(m, int) and m < 0 for m in reps):
+        raise ShapeError(f"tile: multiples {list(reps)} must have one entry >= 0 per axis "
+                         f"of {x.shape}")
     out = x
     for d, (n, m) in enumerate(zip(x.shape, reps)):   # one axis at a time
         if m == 1:
@@ -473,6 +477,9 @@ def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):
     elif maxlen is None:   # the largest length, read when the values are
         maxlen = apply("reduce_max", [cast(n, np.int64)], axis=tuple(builtins.range(n.ndim)),
                        keepdims=False) if n.ndim else cast(n, np.int64)
+    shape = maxlen.shape if isinstance(maxlen, (Node, Dim)) else np.shape(maxlen)
+    if shape:
+        raise ShapeError(f"sequence_mask: maxlen must be a scalar, got shape {tuple(shape)}")
     (size,) = _dims(maxlen, "sequence_mask(maxlen)")
     steps = iota_of(n.graph, size, np.int64)
     mask = less(steps, expand_dims(cast(n, np.int64), -1))

@@ -167,6 +167,8 @@ def solve(matrix, rhs, adjoint=False, name=None):
 def band_part(input, num_lower, num_upper, name=None):
     """Entries within ``num_lower`` below and ``num_upper`` above the diagonal (-1: all)."""
     (x,) = _lift([input])
+    if x.ndim < 2:
+        raise ShapeError(f"band_part: needs matrices (rank >= 2), got shape {x.shape}")
     rows, cols = x.shape[-2:]
     # a selection, as TF's kernel copies: +0 outside the band, whatever is there
     # (x * mask made -0 of negative entries and NaN of infinite ones)

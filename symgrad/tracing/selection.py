@@ -24,7 +24,7 @@ import collections
 
 import numpy as np
 
-from ..errors import ArgumentError, ShapeError
+from ..errors import ArgumentError, DtypeError, ShapeError
 from ..graph import Node, same_up_to_unknown
 from ..ops import apply, literal
 from ..ops.fastpaths import give_shortcut
@@ -152,6 +152,9 @@ def _scatter_by_one_hot(indices, u, shape, name):
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Row sums of ``data`` grouped by ``segment_ids`` (shape ``data.shape[:ids.ndim]``)."""
     (x,), (ids,) = _lift([data]), _lift([segment_ids])   # (ids stay integers)
+    if ids.dtype.kind not in "iu":
+        raise DtypeError(f"unsorted_segment_sum: segment_ids must be integers, got "
+                         f"{ids.dtype}; cast them (tf.cast(ids, tf.int32))")
     n = int(static_value(num_segments, "unsorted_segment_sum(num_segments)"))
     if not same_up_to_unknown(x.shape[:ids.ndim], ids.shape):
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
