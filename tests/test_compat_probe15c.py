@@ -315,3 +315,9 @@ def test_documented_bad_inputs_raise_tfs_error_classes():
     with pytest.raises(TypeError, match="needs integer class indices"):    # TF: TypeError
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([1.]),
                                                        logits=tf.constant([[1., 2]]))
+
+
+def test_top_k_of_zero_is_empty():
+    v, i = tf.nn.top_k(tf.constant([[1., 2]]), 0)
+    vv, vi = _run([v, i])                    # TF: shapes (1, 0), float32 and int32
+    assert vv.shape == (1, 0) and vi.shape == (1, 0) and vi.dtype == np.int32

@@ -33,7 +33,7 @@ from .arrays import one_hot, static_value
 from .kernel_notes import note
 from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
                         reduce_sum, reshape, where)
-from .math_ops import argmax, is_finite
+from .math_ops import argmax, is_finite, named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["top_k", "in_top_k", "scatter_nd", "unsorted_segment_sum", "segment_sum",
@@ -46,8 +46,11 @@ def top_k(input, k=1, sorted=True, name=None):
     k = int(static_value(k, "top_k(k)"))
     # (a last axis whose size is known only at run time, a kNN's distances to a fed
     # training set: TF checks k then, as the evaluator's sort does, _top_k_by_sort)
-    if x.ndim == 0 or k <= 0 or (isinstance(x.shape[-1], int) and k > x.shape[-1]):
-        raise ShapeError(f"top_k: k={k} must be in 1..{x.shape[-1] if x.ndim else 0} for a "
+    if k == 0 and x.ndim:   # TF's empty result
+        empty = x[..., :0]
+        return TopK(named(empty, name), cast(empty, np.int32))
+    if x.ndim == 0 or k < 0 or (isinstance(x.shape[-1], int) and k > x.shape[-1]):
+        raise ShapeError(f"top_k: k={k} must be in 0..{x.shape[-1] if x.ndim else 0} for a "
                          f"tensor of shape {x.shape}")
     # integers rank as float64 (exact for int32) so that -inf can strike out a pick;
     # the values are read from x itself and keep its dtype, as TF's
