@@ -69,26 +69,36 @@ def batch_gather(params, indices, name=None):
     idx = _t.as_tensor(indices)
     if idx.ndim < 1:
         raise ShapeError(f"batch_gather: indices must have a batch axis, got shape {idx.shape}")
-    return gather_in_batches(params, idx, idx.ndim - 1, name=name)
+    return gather(params, idx, name=name, batch_dims=idx.ndim - 1)
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
-    """``tf.gather``: ``rows.gather``, or :func:`gather_in_batches` for ``batch_dims``
-    (along axis ``batch_dims``, TF's default axis then).
+    """``tf.gather``: ``rows.gather`` (with ``batch_dims`` over batch axes of known sizes:
+    ``tracing.batch_gather``, along any axis), or :func:`gather_in_batches` where the
+    batch axes' sizes are known only at run time (along axis ``batch_dims``, TF's
+    default axis then: Q-values ``[None, A]`` picked by actions ``[None]``).
 
     Raises:
-        ValueError: ``batch_dims`` with another ``axis`` (symgrad gathers along the axis
-            right after the batch axes only).
+        ValueError: ``batch_dims`` over run-time sizes with another ``axis`` (symgrad
+            then gathers along the axis right after the batch axes only).
     """
-    if not batch_dims:
-        return _rows.gather(params, indices, validate_indices, name, axis)
+    if not batch_dims or _known_batch(params, indices, batch_dims):
+        return _rows.gather(params, indices, validate_indices, name, axis, batch_dims)
     ranked = _t.as_tensor(indices).ndim
     b = batch_dims + ranked if batch_dims < 0 else batch_dims
     if axis is not None and (axis + _t.as_tensor(params).ndim if axis < 0 else axis) != b:
-        raise ValueError(f"gather: axis={axis} with batch_dims={batch_dims} is not "
-                         f"supported; symgrad gathers along axis batch_dims ({b}): transpose "
-                         "params so the gathered axis follows the batch axes")
+        raise ValueError(f"gather: axis={axis} with batch_dims={batch_dims} over batch axes "
+                         f"of sizes known only at run time is not supported; symgrad gathers "
+                         f"along axis batch_dims ({b}) there: transpose params so the gathered "
+                         "axis follows the batch axes")
     return gather_in_batches(params, indices, batch_dims, name=name)
+
+
+def _known_batch(params, indices, batch_dims):
+    """Whether the batch axes ``params`` and ``indices`` share have known sizes."""
+    p, idx = _t.as_tensor(params), _t.as_tensor(indices)
+    b = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
+    return all(isinstance(d, int) for d in tuple(p.shape[:b]) + tuple(idx.shape[:b]))
 
 
 def gather_in_batches(params, indices, batch_dims, name=None):

@@ -97,6 +97,9 @@ def _int_check(node, value):
 
 
 def _check(c, value):
+    if c.kind == "refused":   # whatever the values (a convolution's batch strides)
+        message = c.info["message"]
+        return _Unsupported(message) if c.info.get("unimplemented") else message
     ids = value(c.nodes[0])
     if ids is None or ids.size == 0:
         return None
@@ -178,6 +181,11 @@ def _check(c, value):
         if step < 0 and lo < hi:
             return f"Requires start >= limit when delta < 0: {show(lo)}/{show(hi)}"
         return None
+    if c.kind == "sorted":   # the sorted segment ops' kernels
+        if ids[0] < 0:
+            return (f"Segment id {int(ids[0])} out of range [0, {max(int(ids[-1]) + 1, 0)}), "
+                    f"possibly because 'segment_ids' input is not sorted.")
+        return "segment ids are not increasing" if np.any(np.diff(ids) < 0) else None
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":

@@ -35,9 +35,10 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
-from ..graph import Dim
+from ..graph import Dim, Node
 from ..ops import apply, literal
 from ..ops.draws import band_mask
+from ..tracing import linalg as _linalg
 from ..tracing.conv import conv2d
 from .tensor import as_tf1
 
@@ -53,22 +54,27 @@ def arg_min(input, dimension, output_type=np.int64, name=None):  # noqa: A002
 
 
 def matrix_set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
-    """The matrices of ``input`` (last two axes) with ``diagonal`` on their main diagonal."""
-    x, d = _t.as_tensor(input), _t.as_tensor(diagonal)
-    if int(k) != 0:
-        raise ValueError(f"set_diag(k={k}): symgrad sets the main diagonal only (k=0); "
-                         "build other diagonals with tf.matrix_diag and tf.where")
+    """The matrices of ``input`` (last two axes) with ``diagonal`` on their diagonal
+    ``k`` (0: the main one, > 0 above it).  A list or array diagonal takes input's
+    dtype, as TF converts it."""
+    x = _t.as_tensor(input)
+    d = diagonal if isinstance(diagonal, Node) else _t.constant(np.asarray(diagonal, x.dtype))
+    k = _linalg.diagonal_k(k, "set_diag")
     if x.ndim < 2:
         raise ShapeError(f"set_diag: needs matrices (rank >= 2), got shape {x.shape}")
     rows, cols = x.shape[-2:]
     unknown = isinstance(rows, Dim) or isinstance(cols, Dim)
-    if unknown and rows != cols:
+    if unknown and (rows != cols or k):
         raise ShapeError(f"set_diag: matrices of shape {x.shape} with sizes known at run "
-                         "time must be square (the same size)")
-    length = rows if unknown else min(rows, cols)
+                         "time must be square (the same size), set at k=0")
+    length = rows if unknown else max(0, min(rows - max(0, -k), cols - max(0, k)))
     if tuple(d.shape) != tuple(x.shape[:-2]) + (length,):
         raise ShapeError(f"set_diag: the diagonal must have shape {x.shape[:-2]} + "
-                         f"({length},) for input of shape {x.shape}; got {d.shape}")
+                         f"({length},) for input of shape {x.shape} and k={k}; got {d.shape}")
+    if k:
+        on = literal(x.graph, np.eye(rows, cols, k, dtype=bool))
+        return _t.where(on, _linalg.offset_diagonal(d, rows, cols, k), x,
+                        name=name or "set_diag")
     # (a batch of n x n matrices, n known at run time: the diagonal's mask made then)
     on = band_mask(x.graph, rows, cols, 0, 0, np.bool_) if unknown else \
         literal(x.graph, np.eye(rows, cols, dtype=bool))
@@ -192,6 +198,10 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
                      rate=None, name=None, data_format=None, dilations=None):
     """``tf.nn.separable_conv2d``: ``depthwise_conv2d`` then the 1x1 convolution with
     ``pointwise_filter`` [1, 1, C * M, O]."""
+    point = _t.as_tensor(pointwise_filter)
+    if point.ndim != 4 or tuple(point.shape[:2]) != (1, 1):
+        raise ShapeError(f"separable_conv2d: pointwise_filter must be [1, 1, in_channels * "
+                         f"channel_multiplier, out_channels], got shape {point.shape}")
     deep = depthwise_conv2d(input, depthwise_filter, strides, padding, rate,
                             data_format=data_format, dilations=dilations)
     return conv2d(deep, pointwise_filter, 1, "VALID", data_format=data_format or "NHWC",

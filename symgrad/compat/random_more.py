@@ -17,6 +17,9 @@ and reproducible with seeds, like ``tf.random_normal`` here.
   into TF's generator key and counter), at every run; ``stateless_categorical``
   (``stateless_multinomial``): the same numbers for the same seed, not TF's; sizes
   must be known when the graph is built.
+- ``stateless_dropout(x, rate, seed, noise_shape)`` (``tf.nn.experimental``): TF's mask
+  for the same seed (its stateless uniform numbers >= rate, over ``noise_shape``, None
+  entries taken from x), the kept entries scaled by 1 / (1 - rate).
 
 Sits in ``compat``; imports ``tracing``, ``distributions`` (the draws), ``initializers``.
 
@@ -185,6 +188,25 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=np.float32, name
     high = 1.0 if maxval is None else maxval
     low, high = (_in_dtype(v, dtype) for v in (minval, high))
     return _t.add(u * (high - low), low, name=name)
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """``tf.nn.experimental.stateless_dropout``: dropout by TF's mask for ``seed``."""
+    x = _t.as_tensor(x)
+    if x.dtype.kind != "f":
+        raise ValueError(f"stateless_dropout: x must be a floating point tensor, got "
+                         f"{x.dtype.name}")
+    if not isinstance(rate, _t.Tensor) and not 0 <= float(rate) < 1:
+        raise ValueError(f"stateless_dropout: rate must be a scalar tensor or a float in "
+                         f"[0, 1), got {rate}")
+    if not isinstance(rate, _t.Tensor) and float(rate) == 0:
+        return x
+    shape = x.shape if noise_shape is None else [
+        x.shape[d] if n is None else int(n) for d, n in enumerate(noise_shape)]
+    rate = _t.cast(rate, x.dtype) if isinstance(rate, _t.Tensor) else _in_dtype(rate, x.dtype)
+    keep = _t.greater_equal(stateless_uniform(shape, seed, dtype=x.dtype), rate)
+    scaled = _t.div(x, 1.0 - rate)
+    return _t.where(keep, scaled, _t.zeros_like(scaled), name=name)
 
 
 def _in_dtype(value, dtype):

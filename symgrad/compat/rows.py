@@ -81,6 +81,8 @@ def at_run_time(params, indices, axis=0, nd=False):
     if ids.dtype.kind not in "iu" or ids.size == 0:
         return indices
     sizes = params.shape[:ids.shape[-1]] if nd and ids.ndim else (params.shape[axis or 0],)
+    if nd and ids.ndim and ids.shape[-1] > len(sizes):   # (gather_nd says what is wrong)
+        return indices
     if not all(isinstance(d, (int, np.integer)) for d in sizes):
         return indices
     tuples = ids.reshape(-1, len(sizes))

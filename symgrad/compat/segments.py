@@ -30,6 +30,7 @@ from .. import tracing as _t
 from ..tracing.kernel_notes import note
 from ..errors import ShapeError
 from ..tracing.arrays import static_value
+from ..tracing.selection import noted_sorted, sorted_ids
 
 __all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
            "unsorted_segment_sqrt_n", "segment_max", "segment_min", "segment_prod"]
@@ -94,15 +95,6 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return _t.div(_t.reduce_sum(picked, axis=1), _t.sqrt(_t.maximum(counts, 1.0)), name=name)
 
 
-def _sorted(segment_ids, what):
-    """The sorted ids (known when the graph is built) and how many segments they name."""
-    ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
-    if ids.ndim != 1 or (ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0)):
-        raise ValueError(f"{what}: segment_ids must be a sorted vector of non-negative ids "
-                         f"(got {ids.tolist()}); use tf.unsorted_{what}")
-    return ids, int(ids[-1]) + 1 if ids.size else 0
-
-
 def _gaps_zero(out, ids, n, name):
     """``out`` with the rows of segments no id names set to 0 (TF's sorted ops)."""
     present = np.isin(np.arange(n), ids)
@@ -114,18 +106,18 @@ def _gaps_zero(out, ids, n, name):
 
 def segment_max(data, segment_ids, name=None):
     """``tf.segment_max`` over sorted ids known when the graph is built."""
-    ids, n = _sorted(segment_ids, "segment_max")
-    return _gaps_zero(unsorted_segment_max(data, ids, n), ids, n, name)
+    ids, n = sorted_ids(segment_ids, "segment_max")
+    return noted_sorted(_gaps_zero(unsorted_segment_max(data, ids, n), ids, n, name), ids)
 
 
 def segment_min(data, segment_ids, name=None):
     """``tf.segment_min`` over sorted ids known when the graph is built."""
-    ids, n = _sorted(segment_ids, "segment_min")
-    return _gaps_zero(unsorted_segment_min(data, ids, n), ids, n, name)
+    ids, n = sorted_ids(segment_ids, "segment_min")
+    return noted_sorted(_gaps_zero(unsorted_segment_min(data, ids, n), ids, n, name), ids)
 
 
 def segment_prod(data, segment_ids, name=None):
     """``tf.segment_prod`` over sorted ids known when the graph is built (1 in a gap)."""
-    ids, n = _sorted(segment_ids, "segment_prod")
+    ids, n = sorted_ids(segment_ids, "segment_prod")
     out = unsorted_segment_prod(data, ids, n)
-    return _t.identity(out, name=name) if name else out
+    return noted_sorted(_t.identity(out, name=name) if name else out, ids)

@@ -10,6 +10,9 @@
 - ``div_no_nan(x, y)``: ``x / y``, 0 where y is 0 (its gradient 0 there too: the
   division sees 1 in place of a zero y).
 - ``xw_plus_b(x, weights, biases)``: ``x @ weights + biases``.
+- ``pad(tensor, paddings, mode, name, constant_values)``: TF1's argument order; a
+  REFLECT (SYMMETRIC) pad not narrower than (as wide as) the axis is TF's
+  InvalidArgumentError.
 - ``gather_nd`` also where the axes its index tuples address have sizes known only at
   run time (``gather_nd(outputs, stack([range(batch), lengths - 1], 1))`` over
   [batch, time, units] with both unknown): the tuples become flat row numbers with
@@ -36,17 +39,18 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
-from ..errors import ShapeError
+from ..errors import ArgumentError, ShapeError
 from ..dims import is_static
 from ..graph import Node
 from ..tracing import arrays as _arrays
 from ..tracing.arrays import static_value
 from . import rows as _rows
 from .metrics import div_no_nan  # noqa: F401  (tf.div_no_nan: one with the metrics')
+from .errors import InvalidArgumentError
 from .v1_ops import nn
 
 __all__ = ["meshgrid", "roll", "div_no_nan", "xw_plus_b", "convolution", "pool", "gather_nd", "tf_tuple",
-           "identity_n", "fused_batch_norm"]
+           "identity_n", "fused_batch_norm", "pad"]
 
 
 def meshgrid(*args, **kwargs):
@@ -81,6 +85,9 @@ def roll(input, shift, axis, name=None):  # noqa: A002  (TF's argument name)
                          f"the same length")
     total = {}
     for s, a in zip(shifts, axes):
+        if not -x.ndim <= int(a) < x.ndim:   # (TF's Roll kernel refuses it when it runs)
+            raise InvalidArgumentError(None, None, f"roll: axis {int(a)} is not in "
+                                       f"[-{x.ndim}, {x.ndim}) for a tensor of shape {x.shape}")
         a = int(a) % x.ndim
         total[a] = total.get(a, 0) + int(s)
     for a, s in total.items():
@@ -92,6 +99,15 @@ def roll(input, shift, axis, name=None):  # noqa: A002  (TF's argument name)
             lead = (slice(None),) * a
             x = _t.concat([x[lead + (slice(n - s, None),)], x[lead + (slice(0, n - s),)]], a)
     return _t.identity(x, name=name) if name else x
+
+
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+    """``tf.pad`` with TF1's argument order (``name`` before ``constant_values``)."""
+    try:
+        return _t.pad(tensor, paddings, mode=mode, constant_values=constant_values,
+                      name=name)
+    except ArgumentError as exc:   # (a mirrored pad too wide: TF's kernel's error class)
+        raise InvalidArgumentError(None, None, str(exc)) from None
 
 
 def xw_plus_b(x, weights, biases, name=None):

@@ -64,6 +64,9 @@ def batch_to_space_nd(input, block_shape, crops, name=None):  # noqa: A002
     block, crops, m = _blocks(x, block_shape, crops, "batch_to_space_nd")
     sizes = [int(d) for d in x.shape[1:m + 1]]
     rest = [int(d) for d in x.shape[m + 1:]]
+    if any(lo < 0 or hi < 0 or lo + hi > s * b for (lo, hi), s, b in zip(crops, sizes, block)):
+        raise ValueError(f"batch_to_space_nd: crops {crops} must be >= 0 and fit the spatial "
+                         f"sizes {[s * b for s, b in zip(sizes, block)]} of the blocks")
     y = _t.reshape(x, block + [-1] + sizes + rest)
     order = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + \
         list(range(2 * m + 1, 2 * m + 1 + len(rest)))

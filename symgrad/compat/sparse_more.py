@@ -194,7 +194,8 @@ def sparse_add(a, b, threshold=0, thresh=None):
 
 def sparse_reduce_max(sp_input, axis=None, keepdims=None, reduction_axes=None,
                       keep_dims=None, name=None):
-    """The largest stored value (over ``axis``; all axes by default)."""
+    """The largest stored value (over ``axis``; all axes by default); 0 where no value
+    is stored, as TF."""
     shape = _static(sp_input, "sparse_reduce_max")
     axis = reduction_axes if axis is None else axis
     keep = bool(keep_dims if keepdims is None else keepdims)
@@ -208,7 +209,11 @@ def sparse_reduce_max(sp_input, axis=None, keepdims=None, reduction_axes=None,
     strides = np.cumprod((tuple(out[1:]) + (1,))[::-1])[::-1].astype(np.int64)
     group = _t.reduce_sum(_t.gather(sp_input.indices, kept, axis=1) * _t.constant(strides), 1) \
         if kept else _t.zeros_like(sp_input.indices[:, 0])
-    reduced = unsorted_segment_max(values, group, int(np.prod(out)))
+    n = int(np.prod(out))
+    reduced = unsorted_segment_max(values, group, n)
+    # an output entry no stored value reaches is 0 (TF's), not the dtype's lowest value
+    stored = _t.unsorted_segment_sum(_t.ones_like(group, dtype=np.int64), group, n)
+    reduced = _t.where(_t.greater(stored, 0), reduced, _t.zeros_like(reduced))
     full = [1 if d in axes else shape[d] for d in range(len(shape))] if keep else out
     return _t.reshape(reduced, full, name=name)
 

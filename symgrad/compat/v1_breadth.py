@@ -106,6 +106,10 @@ def _place_train(train):
 from . import random_more as _random_more  # noqa: E402
 from .distributions import multinomial as _multinomial  # noqa: E402
 
+from .runtime import namespace as _namespace  # noqa: E402
+
+nn.experimental = _namespace("nn.experimental",
+                             stateless_dropout=_random_more.stateless_dropout)
 random_gamma = tf1_results(_random_more.gamma)
 random_poisson = tf1_results(_random_more.poisson)
 __all__ += ["random_gamma", "random_poisson"]

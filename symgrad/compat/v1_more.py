@@ -30,13 +30,13 @@ from .least_squares import matrix_solve_ls
 from .runtime import namespace
 from .segments import *  # noqa: F401,F403  (tf.unsorted_segment_max, ...)
 from .slice_at import slice  # noqa: A004  (tf.slice with a begin computed at run time)
-from .small_ops import div_no_nan, gather_nd, identity_n, meshgrid, roll, tf_tuple  # noqa: F401
+from .small_ops import div_no_nan, gather_nd, identity_n, meshgrid, pad, roll, tf_tuple  # noqa: F401,E501
 from .strided import strided_slice
 from .tensor import tf1_results, truediv
 from .v1_ops import linalg, math, nn, round as _round
 
 tensor_scatter_update = tensor_scatter_nd_update  # (TF 1.13 name)
-gather = tf1_results(_gather)   # (batch_dims: array_updates.gather_in_batches)
+gather = tf1_results(_gather)   # (batch_dims over run-time sizes: array_updates)
 
 
 @tf1_results
@@ -79,5 +79,5 @@ divide = math.truediv = math.divide = truediv   # (integers in TF's float type: 
 __all__ = ["scalar_mul", "div", "reduce_mean", "truediv", "divide", "transpose", "nest",
            "bitwise"] + list(_segments.__all__) + list(_updates) + [
     "tensor_scatter_update", "rint", "strided_slice", "einsum", "matrix_solve_ls",
-    "div_no_nan", "gather_nd", "identity_n", "meshgrid", "roll", "manip", "conj",
+    "div_no_nan", "gather_nd", "identity_n", "meshgrid", "pad", "roll", "manip", "conj",
     "invert_permutation", "truncatediv", "truncatemod", "lbeta", "slice", "gather"]

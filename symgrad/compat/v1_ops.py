@@ -27,6 +27,7 @@ from .. import tracing as _t
 from ..graph import Node
 from ..tracing import arrays as _arrays
 from . import distributions as _distributions
+from . import errors as _errors
 from . import more_ops as _more_ops
 from . import rnn as _rnn
 from . import rnn_wrappers as _rnn_wrappers
@@ -42,6 +43,7 @@ from ..tracing.arrays import *  # noqa: F401,F403  (tf.gather, tf.one_hot, tf.ti
 from ..tracing import selection as _selection
 from ..tracing.math_ops import *  # noqa: F401,F403  (tf.argmax, tf.clip_by_value, ...)
 from ..tracing.selection import *  # noqa: F401,F403  (tf.scatter_nd, tf.segment_sum, ...)
+from .one_hot import one_hot  # noqa: E402  (after the star imports: TF1's dtype rules)
 
 
 def _keywords_only(fn_name, sentinel):
@@ -122,8 +124,21 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
                        name=name, rng=RNG_SOURCE[0](seed), per_run=True)
 
 
+def _softmax_axis(logits, axis, dim):
+    """The axis of a (log_)softmax: ``dim``, TF1's name, or the last; one outside the
+    rank is TF's InvalidArgumentError, raised when the graph is built."""
+    axis = -1 if axis is None and dim is None else dim if axis is None else axis
+    _floats_only("nn.softmax", logits)
+    rank = getattr(logits, "ndim", None) if isinstance(logits, Node) else np.ndim(logits)
+    if rank is not None and isinstance(axis, (int, np.integer)) and not -rank <= axis < rank:
+        raise _errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
+                        f"number of dimensions in the input. Received: dim={axis}")
+    return axis
+
+
 def log_softmax(logits, axis=None, name=None, dim=None):
-    return _nn.log_softmax(logits, axis=dim if axis is None else axis, name=name)
+    return _nn.log_softmax(logits, axis=_softmax_axis(logits, axis, dim), name=name)
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
@@ -138,8 +153,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
 
 def softmax(logits, axis=None, name=None, dim=None):
     """``tf.nn.softmax`` with TF1's ``dim`` (the last axis by default)."""
-    axis = dim if axis is None else axis
-    return _t.softmax(logits, -1 if axis is None else axis, name=name)
+    return _t.softmax(logits, _softmax_axis(logits, axis, dim), name=name)
 
 
 _NN_V1 = {f.__name__: f for f in (softmax,
@@ -168,6 +182,8 @@ def _tf1_reduction(fn):
         keep = keep_dims if keepdims is None else keepdims
         if fn.__name__ not in ("reduce_any", "reduce_all"):
             _no_bool(fn.__name__, input_tensor)
+        if fn.__name__ == "reduce_logsumexp":
+            _floats_only("reduce_logsumexp", input_tensor)
         return fn(input_tensor, axis=axis, keepdims=bool(keep), name=name)
     reduce.__name__, reduce.__doc__ = fn.__name__, fn.__doc__
     return reduce
@@ -181,6 +197,14 @@ def _no_bool(what, value):
                         f"reduce arithmetically; cast it first: tf.{what}(tf.cast(x, "
                         "tf.float32)) (a mean of the cast booleans is the fraction of True), "
                         "or use tf.reduce_any / tf.reduce_all")
+
+
+def _floats_only(what, value):
+    """TF's TypeError for an integer tensor given to an op whose kernels take floats
+    (softmax, logsumexp)."""
+    if isinstance(value, Node) and value.dtype.kind in "iu":
+        raise TypeError(f"tf.{what}: {value.name!r} is a {value.dtype.name} tensor; TF's "
+                        f"kernel takes floats only: cast it first (tf.cast(x, tf.float32))")
 
 
 _REDUCTIONS = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
@@ -215,14 +239,6 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     cast = [_t.cast(v, dtype) if isinstance(v, _t.Tensor) and v.dtype != np.dtype(dtype)
             else v for v in (start, limit, delta)]
     return _arrays.range(*cast, dtype=dtype, name=name)
-
-
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """``tf.one_hot``: float32 unless ``dtype`` or a numpy/tensor value says otherwise."""
-    given = [v for v in (on_value, off_value) if v is not None]
-    if dtype is None and all(isinstance(v, (float, int)) for v in given):
-        dtype = np.int32 if given and all(isinstance(v, int) for v in given) else np.float32
-    return _arrays.one_hot(indices, depth, on_value, off_value, axis, dtype, name)
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=np.float32, name=None):
@@ -288,7 +304,7 @@ def where(condition, x=None, y=None, name=None):
         return _arrays.nonzero(condition, name=name)
     if x is None or y is None:
         raise ValueError("tf.where: give both x and y (or neither)")
-    c, a, b = _t.functions._lift([condition, x, y])
+    (c,), (a, b) = _t.functions._lift([condition]), _t.functions._lift([x, y])
     if c.ndim == 1 and max(a.ndim, b.ndim) > 1:
         c = _t.reshape(c, (c.shape[0],) + (1,) * (max(a.ndim, b.ndim) - 1))
     return _t.where(c, a, b, name=name)

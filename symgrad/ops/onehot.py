@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ShapeError
+
 
 class OneHot:
     """What ``one_hot`` made a tensor from: its ``ids`` node and ``depth``."""
@@ -102,6 +104,9 @@ def _scatter(a, a_letters, depth_letter, id_letters, out, safe, valid, depth):
     kept = [c for c in out if c in id_letters]      # index axes the output keeps
     rest = [c for c in out if c != depth_letter and c not in id_letters]
     values = np.einsum(f"{a_letters}->{id_letters}{''.join(rest)}", a)
+    if values.shape[:safe.ndim] != safe.shape:   # (a size known only now: TF's check)
+        raise ShapeError(f"segment_ids of shape {list(safe.shape)} do not match the "
+                         f"leading axes of data of shape {list(values.shape)}")
     total = np.zeros(tuple(sizes[c] for c in out), dtype=values.dtype)
     front = [out.index(depth_letter)] + [out.index(c) for c in kept]
     view = np.moveaxis(total, front, list(range(len(front))))

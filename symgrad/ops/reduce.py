@@ -121,8 +121,10 @@ register(Op("reduce_min", kind="reduce", shape=_reduce_shape,
 
 
 def _stable_max(x, axis):
-    # the shift that keeps exp() finite; empty or all-infinite rows shift by 0
-    m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
+    # the shift that keeps exp() finite; empty or all-infinite rows shift by 0 (integer
+    # input too: its float result is computed in floats, -inf needs them)
+    m = np.max(np.asarray(x, dtype=np.result_type(x, np.float32)), axis=axis, keepdims=True,
+               initial=-np.inf)
     return np.where(np.isfinite(m), m, 0)
 
 

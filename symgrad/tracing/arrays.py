@@ -1,4 +1,5 @@
-"""Array functions of TF: gather, one_hot, tile, pad, split, unstack, shape, range, ...
+"""Array functions of TF: gather, one_hot, tile, split, unstack, shape, range, ... (pad:
+``tracing.pads``; gather's ``batch_dims``: ``tracing.batch_gather``)
 
 All are composed from registry primitives.  Indices known when tracing (Python
 lists, numpy arrays) become the ``index`` primitive: a static gather whose
@@ -41,13 +42,14 @@ from ..ops.shape import equal_pieces
 from ..ops.sizes import sizes_of
 from ..ops.valued import size_from_values, sized_by_values
 from .arguments import publish
+from .batch_gather import gather_batched, gather_nd_batched
 from .functions import (_dims, _lift, _one_size, cast, concat, equal, expand_dims,
                         greater_equal, less, logical_and, maximum, reshape, transpose, where)
 from .kernel_notes import note
 from .math_ops import named
 from .tensor import Graph, Tensor, as_dtype, constant, get_default_graph  # noqa: F401
 
-__all__ = ["one_hot", "gather", "gather_nd", "tile", "pad", "split", "unstack", "slice",
+__all__ = ["one_hot", "gather", "gather_nd", "tile", "split", "unstack", "slice",
            "reverse",
            "boolean_mask", "shape", "size", "rank", "range", "linspace", "eye", "sequence_mask",
            "dynamic_partition"]
@@ -204,7 +206,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     Static indices gather in place; tensor indices select by a one-hot contraction.
     """
     if batch_dims:
-        raise ShapeError("gather(batch_dims=...): only batch_dims=0 is supported")
+        return gather_batched(params, _packed(indices), axis, int(batch_dims), name, gather)
     return _gather(params, indices, axis, name, "gather")
 
 
@@ -251,9 +253,13 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     [2.0, 3.0]
     """
     if batch_dims:
-        raise ShapeError("gather_nd(batch_dims=...): only batch_dims=0 is supported")
+        return gather_nd_batched(params, _packed(indices), int(batch_dims), name, gather_nd)
     (p,) = _lift([params])
     indices = _packed(indices)
+    depth = (indices.shape if isinstance(indices, Node) else np.shape(indices))[-1:]
+    if depth and isinstance(depth[0], int) and depth[0] > p.ndim:
+        raise ShapeError(f"gather_nd: index tuples of length {depth[0]} (the last axis of "
+                         f"indices) address at most the {p.ndim} axes of params {p.shape}")
     if not isinstance(indices, Node):
         idx = np.asarray(indices, dtype=np.int64)
         index = tuple(idx[..., k] for k in builtins.range(idx.shape[-1]))
@@ -287,9 +293,9 @@ def tile(input, multiples, name=None):
         reps = [_one_size(m, "tile(multiples)") for m in multiples]
     if reps is None:
         reps = [int(m) for m in static_value(multiples, "tile(multiples)").reshape(-1)]
-    if len(reps) != x.ndim:
-        raise ShapeError(f"tile: multiples {list(reps)} must have one entry per axis of "
-                         f"{x.shape}")
+    if len(reps) != x.ndim or any(isinstance(m, int) and m < 0 for m in reps):
+        raise ShapeError(f"tile: multiples {list(reps)} must have one entry >= 0 per axis "
+                         f"of {x.shape}")
     out = x
     for d, (n, m) in enumerate(zip(x.shape, reps)):   # one axis at a time
         if m == 1:
@@ -315,51 +321,6 @@ def _sized(value):
 def _along(x, axis, table):
     """``x`` gathered at ``table`` along ``axis`` (the other axes whole)."""
     return apply("index", [x], index=(builtins.slice(None),) * axis + (table,))
-
-
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    """``tensor`` padded by ``paddings[d] = [before, after]`` on each axis; ``mode`` is
-    CONSTANT (``constant_values``), REFLECT or SYMMETRIC (numpy's reflect/symmetric)."""
-    (x,) = _lift([tensor])
-    widths = _pad_widths(paddings)
-    if len(widths) != x.ndim or any(isinstance(w, int) and w < 0 for r in widths for w in r):
-        raise ShapeError(f"pad: paddings {widths} must be [before, after] >= 0 for "
-                         f"each of the {x.ndim} axes")
-    mode = str(mode).upper()
-    if mode != "CONSTANT" and any(isinstance(w, Dim) for r in widths for w in r):
-        raise ShapeError(f"pad(mode={mode!r}): paddings {widths} computed at run time "
-                         "are padded with mode='CONSTANT' only")
-    if mode in ("REFLECT", "SYMMETRIC"):
-        out = x
-        for d, (n, (a, b)) in enumerate(zip(x.shape, widths)):   # one axis at a time
-            if not a and not b:
-                continue
-            if isinstance(n, Dim):
-                raise ShapeError(f"pad(mode={mode!r}): axis {d} of {x.shape} has a size "
-                                 "known only at run time; pad it with mode='CONSTANT' or "
-                                 "give it a fixed size")
-            out = _along(out, d, np.pad(np.arange(n), (int(a), int(b)), mode=mode.lower()))
-        return named(out, name) if out is not x else apply("identity", [x], name=name)
-    if mode != "CONSTANT":
-        raise ValueError(f"pad(mode={mode!r}): use 'CONSTANT', 'REFLECT' or 'SYMMETRIC'")
-    out = x
-    for d, (a, b) in enumerate(widths):
-        parts = []
-        for width in (a, b):
-            shape = out.shape[:d] + (width,) + out.shape[d + 1:]
-            parts.append(filled(x.graph, constant_values, shape, x.dtype))
-        out = concat([parts[0], out, parts[1]], d) if a or b else out
-    return named(out, name) if out is not x else apply("identity", [x], name=name)
-
-
-def _pad_widths(paddings):
-    """``paddings`` as rows [before, after] of ints, and of sizes bound when values
-    arrive for widths computed in the graph (WaveNet's time_to_batch pads by
-    ``dilation - 1 - (tf.shape(x)[1] + dilation - 1) % dilation``)."""
-    rows = list(paddings) if isinstance(paddings, (list, tuple)) else None
-    if rows is None or not any(_sized(r) for r in rows):
-        return static_value(paddings, "pad(paddings)").astype(np.int64).reshape(-1, 2).tolist()
-    return [[_one_size(w, "pad(paddings)") for w in r] for r in rows]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -407,6 +368,9 @@ def unstack(value, num=None, axis=0, name="unstack"):
     """The slices of ``value`` along ``axis``, each without that axis."""
     (x,) = _lift([value])
     axis = normalize_axis(axis, x.ndim, "unstack")[0]
+    if num is not None and isinstance(x.shape[axis], int) and int(num) != x.shape[axis]:
+        raise ShapeError(f"unstack: num={num} does not match axis {axis} of length "
+                         f"{x.shape[axis]} in shape {x.shape}; leave num out")
     return [apply("index", [x], index=(builtins.slice(None),) * axis + (i,))
             for i in builtins.range(x.shape[axis])]
 
@@ -512,6 +476,9 @@ def sequence_mask(lengths, maxlen=None, dtype=np.bool_, name=None):
     elif maxlen is None:   # the largest length, read when the values are
         maxlen = apply("reduce_max", [cast(n, np.int64)], axis=tuple(builtins.range(n.ndim)),
                        keepdims=False) if n.ndim else cast(n, np.int64)
+    shape = maxlen.shape if isinstance(maxlen, (Node, Dim)) else np.shape(maxlen)
+    if shape:
+        raise ShapeError(f"sequence_mask: maxlen must be a scalar, got shape {tuple(shape)}")
     (size,) = _dims(maxlen, "sequence_mask(maxlen)")
     steps = iota_of(n.graph, size, np.int64)
     mask = less(steps, expand_dims(cast(n, np.int64), -1))

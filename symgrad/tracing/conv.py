@@ -11,7 +11,8 @@ per tap.  Layouts: NHWC/NWC (TF's default) and NCHW/NCW (transposed).
 SEMANTICS (TF's behaviour):
 
 - ``padding="SAME"``: output size ceil(n / stride), the padding split with the
-  smaller half before; ``"VALID"``: windows inside the input only.
+  smaller half before; ``"VALID"``: windows inside the input only; conv2d also takes
+  TF's explicit ``[[0, 0], [top, bottom], [left, right], [0, 0]]`` (zeros, then VALID).
 - ``max_pool``: padded positions never win; the gradient of each window goes to
   the *first* maximal element (TF's MaxPoolGrad), not shared among ties.
 - ``avg_pool`` with SAME divides by the number of real (unpadded) elements.
@@ -33,8 +34,10 @@ from ..ops.sizes import sizes_of
 from ..ops import apply, literal
 from ..ops.base import filled
 from . import conv_sizes
-from .arrays import pad, static_value
+from .arrays import static_value
+from .pads import pad
 from .arguments import publish
+from .kernel_notes import note
 from .functions import (_lift, equal, reduce_max, reduce_min, reduce_sum, reshape, transpose,
                         where)
 from .math_ops import named
@@ -55,6 +58,35 @@ def _spatial(value, what, n=2, channels_first=False):
     if len(v) == n + 2:
         return tuple(v[2:] if channels_first else v[1:-1])
     raise ShapeError(f"{what}: {v} needs 1, {n} or {n + 2} entries")
+
+
+# TF's kernels' run-time refusals of window entries other than 1 on the batch or
+# channel axis: (message, whether it is TF's UnimplementedError)
+_REFUSALS = {
+    "strides": ("Current implementation does not yet support strides in the batch and "
+                "depth dimensions.", True),
+    "dilations": ("Current implementation does not yet support dilations in the batch and "
+                  "depth dimensions.", False),
+    "batch": ("Pooling is not yet supported on the batch dimension.", True),
+    "depth": ("Pooling across depth is not supported by symgrad; pool over height and "
+              "width (ksize [1, h, w, 1]).", True)}
+
+
+def _refused(out, x, channels_first, **windows):
+    """``out``, noted (kernel_notes' ``"refused"``) with TF's refusal when a window
+    argument (4 entries) asks for a batch or channel entry other than 1; ``windows``:
+    the refusal's kind -> the arguments it reads (``batch``/``depth``: one axis)."""
+    for kind, values in windows.items():
+        outer = []
+        for value in values:
+            v = [int(d) for d in np.atleast_1d(static_value(value, kind))]
+            if len(v) == 4:
+                outer += [v[0]] * (kind != "depth") + [v[1] if channels_first else v[3]] * \
+                    (kind != "batch")
+        if any(d != 1 for d in outer):
+            message, unimplemented = _REFUSALS[kind]
+            note(out, "refused", [x], named=out, message=message, unimplemented=unimplemented)
+    return out
 
 
 def _geometry(size, k, stride, dilation, padding):
@@ -98,6 +130,20 @@ def _windows(x, ksize, strides, dilations, padding, fill):
     return apply("index", [xp], index=index), (top, bottom, left, right)
 
 
+def _explicit(x, padding, channels_first):
+    """TF's explicit padding (``[[0, 0], [top, bottom], [left, right], [0, 0]]`` in the
+    data format's order) as zeros around NHWC ``x`` and ``"VALID"``; a string passes."""
+    if isinstance(padding, str):
+        return x, padding
+    rows = static_value(padding, "conv2d(padding)").astype(np.int64).reshape(-1, 2)
+    spatial = [2, 3] if channels_first else [1, 2]
+    if rows.shape != (4, 2) or (rows < 0).any() or \
+            rows[[d for d in range(4) if d not in spatial]].any():
+        raise ValueError(f"conv2d(padding={rows.tolist()}): explicit padding is 4 pairs "
+                         f"[before, after] >= 0, zero for the batch and channel axes")
+    return pad(x, [[0, 0]] + rows[spatial].tolist() + [[0, 0]]), "VALID"
+
+
 def _nhwc(x, data_format):
     channels_first = str(data_format or "NHWC").upper().startswith("NC")
     return (transpose(x, (0, 2, 3, 1)) if channels_first else x), channels_first
@@ -126,11 +172,13 @@ def conv2d(input=None, filters=None, strides=None, padding=None, use_cudnn_on_gp
     if f.shape[2] != x.shape[3]:
         raise ShapeError(f"conv2d: filters {f.shape} expect {f.shape[2]} input channels, the "
                          f"input has {x.shape[3]}")
+    x, padding = _explicit(x, padding, channels_first)
     patches, _ = _windows(x, f.shape[:2], _spatial(strides, "conv2d(strides)", 2, channels_first),
                           _spatial(dilations, "conv2d(dilations)", 2, channels_first), padding, 0)
     taps = reshape(f, (f.shape[0] * f.shape[1],) + f.shape[2:])
     y = apply("einsum", [patches, taps], subscripts="nhwck,kco->nhwo")
-    return _back(y, channels_first, name)
+    return _refused(_back(y, channels_first, name), x, channels_first, strides=[strides],
+                    dilations=[dilations])
 
 
 def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, padding="SAME",
@@ -204,7 +252,8 @@ def max_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     hit = equal(patches, reduce_max(patches, -1, keepdims=True))
     first = reduce_min(where(hit, iota, float(k)), -1, keepdims=True)
     chosen = where(equal(iota, first), patches, 0.0)
-    return _back(reduce_sum(chosen, -1), channels_first, name)
+    return _refused(_back(reduce_sum(chosen, -1), channels_first, name), x, channels_first,
+                    batch=[ksize, strides], depth=[ksize, strides])
 
 
 def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None,
@@ -212,12 +261,13 @@ def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format="NH
     """Mean over each window of [N, H, W, C] (SAME: over the real elements only)."""
     (x,) = _lift([input if value is None else value])
     x, channels_first = _nhwc(x, data_format)
+    window = dict(batch=[ksize, strides], depth=[ksize, strides])
     ksize, strides = (_spatial(ksize, "avg_pool(ksize)", 2, channels_first),
                       _spatial(strides, "avg_pool(strides)", 2, channels_first))
     patches, _ = _windows(x, ksize, strides, (1, 1), padding, 0)
     total = reduce_sum(patches, -1)
-    return _back(total / _real_counts(x, ksize, strides, padding, total.dtype),
-                 channels_first, name)
+    return _refused(_back(total / _real_counts(x, ksize, strides, padding, total.dtype),
+                          channels_first, name), x, channels_first, **window)
 
 
 def _real_counts(x, ksize, strides, padding, dtype):

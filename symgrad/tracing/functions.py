@@ -160,7 +160,8 @@ def where(condition: TensorLike, x: TensorLike, y: TensorLike,
     ...     where(v > 0, v, 0.0).numpy().tolist()
     [0.0, 2.0]
     """
-    c, a, b = _lift([condition, x, y])
+    # (the condition is lifted alone: a list of bools next to float32 x stays bool)
+    (c,), (a, b) = _lift([condition]), _lift([x, y])
     if c.dtype.kind != "b":
         raise DtypeError(f"where(condition): needs a boolean tensor, got {c.dtype}; "
                          "compare first, e.g. sg.where(x > 0, a, b)")

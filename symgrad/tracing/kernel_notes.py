@@ -16,6 +16,11 @@ Kinds (``info`` in brackets):
   ``nodes[1]`` its stacked elements).
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
 - ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
+- ``"refused"``: TF's kernel refuses the op whatever the values (``message``;
+  ``unimplemented``: as its UnimplementedError), e.g. conv2d strides on the batch axis;
+  ``nodes[0]`` is the op's input.
+- ``"sorted"``: the ids ``nodes[0]`` of a sorted segment op (``tf.segment_sum``) are
+  not negative and do not decrease.
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
 - ``"slice"``: the begins ``nodes[0]`` of ``tf.slice``'s windows ``nodes[2:]`` along
   ``axes`` fit the input ``nodes[1]`` (lengths and sizes read off the run's values).
@@ -72,7 +77,7 @@ def notes_of(node):
 
 # the kinds whose check reads the same values when a leading batch axis joins the ids
 # (map_fn's rows, control.vectorize); the others are dropped there
-_CARRIED = ("index", "nd", "segment", "labels", "scatter_nd", "nonzero")
+_CARRIED = ("index", "nd", "segment", "labels", "scatter_nd", "nonzero", "sorted", "refused")
 
 
 def carry(copies, batched=()):

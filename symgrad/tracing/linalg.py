@@ -33,6 +33,7 @@ from ..errors import ShapeError
 from ..ops import apply
 from ..graph import Dim
 from .arrays import band_mask, eye
+from .pads import pad
 from .arguments import publish
 from .functions import (_lift, log, matmul, norm, reduce_sum, sign, where,  # noqa: F401
                         stop_gradient, trace)
@@ -59,11 +60,39 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 transpose = adjoint = matrix_transpose
 
 
+def diagonal_k(k, what):
+    """TF's ``k`` as one diagonal offset (0: the main one, > 0 above, < 0 below); a
+    band ``(k0, k1)`` of several diagonals is refused, saying what to do instead."""
+    ks = np.asarray(k).reshape(-1)
+    if ks.size == 2 and ks[0] == ks[1]:
+        ks = ks[:1]
+    if ks.size != 1:
+        raise ShapeError(f"{what}(k={np.asarray(k).tolist()}): symgrad takes one diagonal "
+                         f"(an int k); stack the results of one call per diagonal")
+    return int(ks[0])
+
+
+def offset_diagonal(v, rows, cols, k):
+    """Matrices of shape (rows, cols) holding ``v`` (last axis) on diagonal ``k``: v's
+    diagonal matrix padded so that entry i lands at (i + max(0, -k), i + max(0, k))."""
+    n, r0, c0 = v.shape[-1], max(0, -k), max(0, k)
+    batch = [[0, 0]] * (v.ndim - 1)
+    square = diag(v)
+    if not k and (rows, cols) == (n, n):
+        return square
+    return pad(square, batch + [[r0, rows - n - r0], [c0, cols - n - c0]])
+
+
 def diag(diagonal, name="diag", k=0):
-    """Matrices with ``diagonal`` (last axis) on their diagonal, zeros elsewhere."""
+    """Matrices with ``diagonal`` (last axis) on their diagonal ``k`` (0: the main one),
+    zeros elsewhere: n + |k| square, as TF's ``tf.linalg.diag``."""
     (v,) = _lift([diagonal])
-    if v.ndim < 1 or k:
-        raise ShapeError("diag: needs a tensor of rank >= 1 and k=0")
+    k = diagonal_k(k, "diag")
+    if v.ndim < 1:
+        raise ShapeError(f"diag: needs a tensor of rank >= 1, got shape {v.shape}")
+    if k:
+        size = v.shape[-1] + abs(k)
+        return named(offset_diagonal(v, size, size, k), None if name == "diag" else name)
     n = v.shape[-1]
     ones = band_mask(v.graph, n, n, 0, 0, v.dtype if v.dtype.kind != "b" else np.int64)
     out = apply("reshape", [v], shape=v.shape + (1,)) * ones
@@ -71,20 +100,21 @@ def diag(diagonal, name="diag", k=0):
 
 
 def diag_part(input, name="diag_part", k=0):
-    """The diagonal of the last two axes."""
+    """Diagonal ``k`` (0: the main one, > 0 above) of the last two axes."""
     (x,) = _lift([input])
-    if x.ndim < 2 or k:
-        raise ShapeError("diag_part: needs a tensor of rank >= 2 and k=0")
+    k = diagonal_k(k, "diag_part")
+    if x.ndim < 2:
+        raise ShapeError(f"diag_part: needs a tensor of rank >= 2, got shape {x.shape}")
     rows, cols = x.shape[-2:]
     if isinstance(rows, Dim) or isinstance(cols, Dim):   # sizes known at run time
-        if rows != cols:
+        if rows != cols or k:
             raise ShapeError(f"diag_part: a matrix of shape {x.shape} with sizes known at run "
-                             "time must be square (the same size)")
+                             "time must be square (the same size), read at k=0")
         picked = x * band_mask(x.graph, rows, cols, 0, 0, x.dtype)
         return reduce_sum(picked, axis=-1, name=None if name == "diag_part" else name)
-    m = min(rows, cols)
-    i = np.arange(m)
-    index = (Ellipsis, i, i)
+    r0, c0 = max(0, -k), max(0, k)
+    i = np.arange(max(0, min(rows - r0, cols - c0)))
+    index = (Ellipsis, r0 + i, c0 + i)
     return apply("index", [x], index=index, name=None if name == "diag_part" else name)
 
 
@@ -186,6 +216,8 @@ def solve(matrix, rhs, adjoint=False, name=None):
 def band_part(input, num_lower, num_upper, name=None):
     """Entries within ``num_lower`` below and ``num_upper`` above the diagonal (-1: all)."""
     (x,) = _lift([input])
+    if x.ndim < 2:
+        raise ShapeError(f"band_part: needs matrices (rank >= 2), got shape {x.shape}")
     rows, cols = x.shape[-2:]
     # a selection, as TF's kernel copies: +0 outside the band, whatever is there
     # (x * mask made -0 of negative entries and NaN of infinite ones)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import DtypeError, ShapeError
 from ..graph import is_static, same_up_to_unknown
 from ..graph import Dim, Node
 from ..ops import apply, literal, normalize_axis
@@ -166,9 +166,13 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None, dim=No
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """The cross entropy with integer class ``labels`` (shape ``logits.shape[:-1]``)."""
     logits, labels = _lift([logits, labels])
-    if labels.dtype.kind not in "iu":
-        raise ShapeError(f"sparse_softmax_cross_entropy_with_logits(labels): needs integer "
-                         f"class indices, got {labels.dtype}")
+    if labels.dtype.kind not in "iu":   # (TF's TypeError: its kernel takes int32/int64)
+        raise DtypeError(f"sparse_softmax_cross_entropy_with_logits(labels): needs integer "
+                         f"class indices, got {labels.dtype}; cast them (tf.cast(labels, "
+                         f"tf.int32))")
+    if logits.ndim == 0:
+        raise ShapeError("sparse_softmax_cross_entropy_with_logits: logits cannot be a "
+                         "scalar; give them a last axis of classes")
     if not same_up_to_unknown(labels.shape, logits.shape[:-1]):   # TF: None fits any size
         raise ShapeError(f"sparse_softmax_cross_entropy_with_logits: labels of shape "
                          f"{labels.shape} must have the shape of logits without the last axis "
@@ -326,7 +330,9 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
 
 
 def atrous_conv2d(value, filters, rate, padding, name=None):
-    """conv2d with dilation ``rate`` and stride 1."""
+    """conv2d with dilation ``rate`` (positive) and stride 1."""
+    if not isinstance(rate, Node) and int(rate) < 1:
+        raise ValueError(f"atrous_conv2d: rate must be a positive integer, got {rate}")
     return conv2d(value, filters, 1, padding, dilations=rate, name=name)
 
 

@@ -24,16 +24,16 @@ import collections
 
 import numpy as np
 
-from ..errors import ArgumentError, ShapeError
+from ..errors import ArgumentError, DtypeError, ShapeError
 from ..graph import Node, same_up_to_unknown
-from ..ops import apply
+from ..ops import apply, literal
 from ..ops.fastpaths import give_shortcut
 from .arguments import publish
 from .arrays import one_hot, static_value
 from .kernel_notes import note
 from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
                         reduce_sum, reshape, where)
-from .math_ops import argmax
+from .math_ops import argmax, is_finite, named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
 __all__ = ["top_k", "in_top_k", "scatter_nd", "unsorted_segment_sum", "segment_sum",
@@ -46,14 +46,21 @@ def top_k(input, k=1, sorted=True, name=None):
     k = int(static_value(k, "top_k(k)"))
     # (a last axis whose size is known only at run time, a kNN's distances to a fed
     # training set: TF checks k then, as the evaluator's sort does, _top_k_by_sort)
-    if x.ndim == 0 or k <= 0 or (isinstance(x.shape[-1], int) and k > x.shape[-1]):
-        raise ShapeError(f"top_k: k={k} must be in 1..{x.shape[-1] if x.ndim else 0} for a "
+    if k == 0 and x.ndim:   # TF's empty result
+        empty = x[..., :0]
+        return TopK(named(empty, name), cast(empty, np.int32))
+    if x.ndim == 0 or k < 0 or (isinstance(x.shape[-1], int) and k > x.shape[-1]):
+        raise ShapeError(f"top_k: k={k} must be in 0..{x.shape[-1] if x.ndim else 0} for a "
                          f"tensor of shape {x.shape}")
-    values, indices, rest = [], [], x
+    # integers rank as float64 (exact for int32) so that -inf can strike out a pick;
+    # the values are read from x itself and keep its dtype, as TF's
+    values, indices = [], []
+    rest = x if x.is_float else cast(x, np.float64)
+    zero = np.zeros((), x.dtype if x.dtype.kind != "b" else np.int64)
     for _ in range(k):
         idx = argmax(rest, axis=-1)
         hit = equal(one_hot(idx, x.shape[-1], dtype=np.int64), 1)
-        values.append(expand_dims(reduce_sum(where(hit, x, 0.0), -1), -1))
+        values.append(expand_dims(reduce_sum(where(hit, x, zero), -1), -1))
         indices.append(expand_dims(cast(idx, np.int32), -1))
         rest = where(hit, -np.inf, rest)
     out = TopK(concat(values, -1, name=name), concat(indices, -1))
@@ -95,15 +102,23 @@ class TopK(collections.namedtuple("TopKV2", ["values", "indices"])):
 
 
 def in_top_k(predictions, targets, k, name=None):
-    """True where the target class is among the k largest predictions (ties count in)."""
+    """True where the target class is among the k largest predictions (ties count in);
+    False, as TF's kernel says, for a row holding a non-finite prediction or a target
+    outside ``[0, classes)``."""
     (p,), (t,) = _lift([predictions]), _lift([targets])   # targets keep integer types
     if p.ndim != 2 or t.ndim != 1 or not same_up_to_unknown(t.shape, p.shape[:1]):
         raise ShapeError(f"in_top_k: predictions [batch, classes] and targets [batch], got "
                          f"{p.shape} and {t.shape}")
-    target = reduce_sum(where(equal(one_hot(t, p.shape[1], dtype=np.int64), 1), p, 0.0), -1,
-                        keepdims=True)
-    larger = reduce_sum(cast(greater(p, target), np.int64), -1)
-    return less(larger, int(static_value(k, "in_top_k(k)")), name=name)
+    hot = equal(one_hot(t, p.shape[1], dtype=np.int64), 1)
+    finite = is_finite(p)
+    # (a row's count of finite entries plus a target in range, both as 0/1 per class)
+    sayable = equal(reduce_sum(cast(finite, np.int64), -1) + reduce_sum(cast(hot, np.int64), -1),
+                    p.shape[1] + 1)
+    clean = where(finite, p, 0.0)
+    target = reduce_sum(where(hot, clean, 0.0), -1, keepdims=True)
+    larger = reduce_sum(cast(greater(clean, target), np.int64), -1)
+    top = less(larger, int(static_value(k, "in_top_k(k)")))
+    return apply("logical_and", [top, sayable], name=name)
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -111,9 +126,14 @@ def scatter_nd(indices, updates, shape, name=None):
     axis)."""
     (u,) = _lift([updates])
     shape = tuple(int(d) for d in static_value(shape, "scatter_nd(shape)").reshape(-1))
+    idx = None if isinstance(indices, Node) else np.asarray(indices, dtype=np.int64)
+    if idx is not None and idx.size and idx.shape[-1] <= len(shape) and \
+            ((idx < 0) | (idx >= np.asarray(shape[:idx.shape[-1]]))).any():
+        # an index tuple outside shape (numpy would wrap -1 round): the run-time path,
+        # whose note gives TF's InvalidArgumentError in a session
+        indices = constant(idx)
     if isinstance(indices, Node):
         return _scatter_by_one_hot(indices, u, shape, name)
-    idx = np.asarray(indices, dtype=np.int64)
     if idx.shape[:-1] + shape[idx.shape[-1]:] != u.shape:
         raise ShapeError(f"scatter_nd: updates of shape {u.shape} do not fit indices "
                          f"{idx.shape} into shape {shape}")
@@ -135,8 +155,11 @@ def _scatter_by_one_hot(indices, u, shape, name):
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Row sums of ``data`` grouped by ``segment_ids`` (shape ``data.shape[:ids.ndim]``)."""
     (x,), (ids,) = _lift([data]), _lift([segment_ids])   # (ids stay integers)
+    if ids.dtype.kind not in "iu":
+        raise DtypeError(f"unsorted_segment_sum: segment_ids must be integers, got "
+                         f"{ids.dtype}; cast them (tf.cast(ids, tf.int32))")
     n = int(static_value(num_segments, "unsorted_segment_sum(num_segments)"))
-    if x.shape[:ids.ndim] != ids.shape:
+    if not same_up_to_unknown(x.shape[:ids.ndim], ids.shape):
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
                          f"the leading axes of data {x.shape}")
     hot = one_hot(ids, n, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
@@ -150,7 +173,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
 
 def segment_sum(data, segment_ids, name=None):
     """Sums over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    return unsorted_segment_sum(data, *_sorted_ids(segment_ids, "segment_sum"), name=name)
+    ids, n = sorted_ids(segment_ids, "segment_sum")
+    return noted_sorted(unsorted_segment_sum(data, ids, n, name=name), ids)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
@@ -164,13 +188,24 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 def segment_mean(data, segment_ids, name=None):
     """Means over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    return unsorted_segment_mean(data, *_sorted_ids(segment_ids, "segment_mean"), name=name)
+    ids, n = sorted_ids(segment_ids, "segment_mean")
+    return noted_sorted(unsorted_segment_mean(data, ids, n, name=name), ids)
 
 
-def _sorted_ids(segment_ids, what):
+def sorted_ids(segment_ids, what):
     """The (sorted, known when tracing) ids and the number of segments they name."""
     ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
-    return ids, int(ids.max()) + 1 if ids.size else 0
+    if ids.ndim != 1:
+        raise ShapeError(f"{what}: segment_ids must be a vector, got shape {ids.shape}")
+    return ids, max(int(ids.max()) + 1, 0) if ids.size else 0
+
+
+def noted_sorted(out, ids):
+    """``out``, noted with TF's run-time check that the ids are sorted and not negative
+    (its kernels refuse others when the graph runs; kernel_notes' ``"sorted"``)."""
+    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
+        note(out, "sorted", [literal(out.graph, ids)], named=out)
+    return out
 
 
 # scatter_nd's ``shape`` may be a constant tensor (TF's docs pass tf.constant([8])), which
