@@ -15,7 +15,10 @@ Kinds (``info`` in brackets):
   ``"tensor_array_write"``, ``"_grows"``, ``"_scatter"`` or ``"_read"``: a TensorArray's,
   ``nodes[1]`` its stacked elements).
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
-- ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
+- ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped;
+  a ``num`` known only at run time, a Dim, is the first size of ``named``'s value).
+- ``"sorted"``: the ids ``nodes[0]`` of a ``tf.segment_*`` op are sorted and not
+  negative.
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
 - ``"slice"``: the begins ``nodes[0]`` of ``tf.slice``'s windows ``nodes[2:]`` along
   ``axes`` fit the input ``nodes[1]`` (lengths and sizes read off the run's values).

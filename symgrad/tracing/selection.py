@@ -25,14 +25,15 @@ import collections
 import numpy as np
 
 from ..errors import ArgumentError, ShapeError
-from ..graph import Node, same_up_to_unknown
+from ..graph import Dim, Node, same_up_to_unknown
 from ..ops import apply
 from ..ops.fastpaths import give_shortcut
+from ..ops.valued import size_from_values
 from .arguments import publish
 from .arrays import one_hot, static_value
 from .kernel_notes import note
-from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
-                        reduce_sum, reshape, where)
+from .functions import (_lift, _one_size, cast, concat, equal, expand_dims, greater, less, maximum,
+                        reduce_max, reduce_sum, reshape, where)
 from .math_ops import argmax
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
@@ -135,8 +136,8 @@ def _scatter_by_one_hot(indices, u, shape, name):
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Row sums of ``data`` grouped by ``segment_ids`` (shape ``data.shape[:ids.ndim]``)."""
     (x,), (ids,) = _lift([data]), _lift([segment_ids])   # (ids stay integers)
-    n = int(static_value(num_segments, "unsorted_segment_sum(num_segments)"))
-    if x.shape[:ids.ndim] != ids.shape:
+    n = segment_count(num_segments, "unsorted_segment_sum")
+    if not same_up_to_unknown(x.shape[:ids.ndim], ids.shape):
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
                          f"the leading axes of data {x.shape}")
     hot = one_hot(ids, n, dtype=x.dtype if x.dtype.kind != "b" else np.int64)
@@ -148,9 +149,20 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return out
 
 
+def segment_count(num_segments, what):
+    """``num_segments`` as a size: an int, or a Dim for a count known when values arrive
+    (``tf.shape(nodes)[0]`` of a fed batch, ``tf.reduce_max(ids) + 1``)."""
+    n = _one_size(num_segments, f"{what}(num_segments)")
+    if isinstance(n, Dim) or n >= 0:
+        return n
+    raise ShapeError(f"{what}(num_segments): the number of segments must not be negative, "
+                     f"got {n}")
+
+
 def segment_sum(data, segment_ids, name=None):
-    """Sums over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    return unsorted_segment_sum(data, *_sorted_ids(segment_ids, "segment_sum"), name=name)
+    """Sums over runs of equal (sorted) ``segment_ids``."""
+    ids, n = sorted_segments(segment_ids, "segment_sum")
+    return checked_sorted(unsorted_segment_sum(data, ids, n, name=name), ids)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
@@ -163,14 +175,33 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 
 def segment_mean(data, segment_ids, name=None):
-    """Means over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    return unsorted_segment_mean(data, *_sorted_ids(segment_ids, "segment_mean"), name=name)
+    """Means over runs of equal (sorted) ``segment_ids``."""
+    ids, n = sorted_segments(segment_ids, "segment_mean")
+    return checked_sorted(unsorted_segment_mean(data, ids, n, name=name), ids)
 
 
-def _sorted_ids(segment_ids, what):
-    """The (sorted, known when tracing) ids and the number of segments they name."""
-    ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
-    return ids, int(ids.max()) + 1 if ids.size else 0
+def sorted_segments(segment_ids, what):
+    """The sorted ids of ``tf.segment_*`` and the number of segments they name, the
+    last id + 1 (TF's): an int for ids known when tracing, else a Dim bound when the
+    ids' values arrive (a bag of words' row ids, fed)."""
+    try:
+        ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
+        return ids, int(ids.max()) + 1 if ids.size else 0
+    except ShapeError:   # (computed from values: fed, gathered, ...)
+        (ids,) = _lift([segment_ids])
+    if ids.ndim != 1 or ids.dtype.kind not in "iu":
+        raise ShapeError(f"{what}(segment_ids): a vector of integers, got {ids.name!r} of "
+                         f"shape {ids.shape} and dtype {ids.dtype}")
+    last = reduce_max(cast(ids, np.int64))   # (the dtype's lowest when there are none)
+    return ids, size_from_values(maximum(last + 1, 0))
+
+
+def checked_sorted(out, ids):
+    """``out``, noted with TF's run-time check that ids computed in the graph are sorted
+    and not negative (``tracing.kernel_notes``)."""
+    if isinstance(ids, Node):
+        note(out, "sorted", [ids])
+    return out
 
 
 # scatter_nd's ``shape`` may be a constant tensor (TF's docs pass tf.constant([8])), which

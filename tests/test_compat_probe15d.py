@@ -1,0 +1,142 @@
+"""What the fifteenth differential probe (d) found in TF1 text and recommender
+programs -- Britz's CNN for sentence classification, char-RNNs, seq2seq with
+attention written by hand, bags of embeddings (embedding_lookup_sparse, segment means),
+language models with sampled softmax, matrix factorisation, NCF, factorisation
+machines, DeepFM and Wide & Deep written with raw ops, BPR with top_k lists,
+tf.metrics with local variables -- against real TensorFlow 2.21 (compat.v1, v2
+behaviour disabled).  The numbers are TF 2.21's."""
+import numpy as np
+import pytest
+
+import symgrad.compat.v1 as tf
+
+X4 = np.arange(8.).reshape(4, 2)
+
+
+def test_segment_sums_and_means_over_fed_ids():
+    # a bag of words pooled with tf.segment_mean(tf.gather(emb, word_ids), row_ids), both
+    # fed: symgrad refused ids not known when the graph is built; TF sizes the result
+    # by the last id + 1
+    with tf.Graph().as_default():
+        x, ids = tf.placeholder(tf.float32, [None, 2]), tf.placeholder(tf.int32, [None])
+        sm, ss, sx = tf.segment_mean(x, ids), tf.segment_sum(x, ids), tf.segment_max(x, ids)
+        sp = tf.segment_prod(x, ids)
+        g = tf.gradients(tf.reduce_sum(sm * sm) + tf.reduce_sum(sx * ss), x)[0]
+        assert sm.shape.as_list() == [None, 2]
+        with tf.Session() as sess:
+            out = sess.run([sm, ss, sx, sp, g], {x: X4, ids: [0, 0, 2, 2]})
+            empty = sess.run([sm, sx], {x: X4[:0], ids: []})
+    np.testing.assert_allclose(out[0], [[1, 2], [0, 0], [5, 6]])
+    np.testing.assert_allclose(out[1], [[2, 4], [0, 0], [10, 12]])
+    np.testing.assert_allclose(out[2], [[2, 3], [0, 0], [6, 7]])
+    np.testing.assert_allclose(out[3], [[0, 3], [1, 1], [24, 35]])
+    np.testing.assert_allclose(out[4], [[3, 5], [5, 9], [11, 13], [21, 25]])
+    assert empty[0].shape == (0, 2) and empty[1].shape == (0, 2)
+
+
+@pytest.mark.parametrize("ids, message", [
+    ([0, 2, 0, 4], "segment ids are not increasing"),
+    ([0, 2, 1, 1], "segment ids are not increasing"),
+    ([0, 0, -1, 1], "segment ids are not increasing"),
+    ([-1, 0, 0, 1], "Segment id -1 out of range [0, 2), possibly because 'segment_ids' "
+                    "input is not sorted."),
+    ([0, 0, 0, -1], "segment ids must be >= 0")])
+def test_unsorted_fed_segment_ids_are_tfs_invalid_argument_error(ids, message):
+    with tf.Graph().as_default():
+        x, i = tf.placeholder(tf.float32, [None, 2]), tf.placeholder(tf.int32, [None])
+        with tf.Session() as sess:
+            for op in (tf.segment_sum, tf.segment_mean, tf.segment_max, tf.segment_prod):
+                with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                    sess.run(op(x, i), {x: X4, i: ids})
+                assert e.value.message.splitlines()[0] == message
+
+
+def test_unsorted_segment_ops_with_a_run_time_number_of_segments():
+    # graph networks and recommenders: tf.unsorted_segment_sum(msgs, receivers,
+    # tf.shape(nodes)[0]) or num_segments=tf.reduce_max(ids) + 1; symgrad refused both
+    with tf.Graph().as_default():
+        x, ids = tf.placeholder(tf.float32, [None, 2]), tf.placeholder(tf.int32, [None])
+        s = tf.unsorted_segment_sum(x, ids, tf.shape(x)[0])
+        s2 = tf.unsorted_segment_sum(x, ids, tf.reduce_max(ids) + 1)
+        m = tf.unsorted_segment_max(x, ids, tf.shape(x)[0])
+        g = tf.gradients(tf.reduce_sum(s2 * s2), x)[0]
+        gm = tf.gradients(tf.reduce_sum(m * m), x)[0]
+        with tf.Session() as sess:
+            out = sess.run([s, s2, g, m, gm], {x: X4, ids: [0, 2, 0, 1]})
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"segment_ids\[3\] = 4 "
+                               r"is out of range \[0, 4\)"):
+                sess.run(s, {x: X4, ids: [0, 2, 0, 4]})
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"= 4 is out of range"):
+                sess.run(m, {x: X4, ids: [0, 2, 0, 4]})
+    np.testing.assert_allclose(out[0], [[4, 6], [6, 7], [2, 3], [0, 0]])
+    np.testing.assert_allclose(out[1], [[4, 6], [6, 7], [2, 3]])
+    np.testing.assert_allclose(out[2], [[8, 12], [4, 6], [8, 12], [12, 14]])
+    np.testing.assert_allclose(out[3], [[4, 5], [6, 7], [2, 3], [-3.4028235e+38] * 2])
+    np.testing.assert_allclose(out[4], [[0, 0], [4, 6], [8, 10], [12, 14]])
+
+
+def test_embedding_lookup_sparse_gives_indexed_slices_to_a_sparse_optimizer():
+    # with tf.sparse_placeholder(tf.int64) (no shape) the table's gradient was dense, so
+    # Momentum moved rows no id named on the second step (TF's sparse kernel does not)
+    with tf.Graph().as_default():
+        rng = np.random.RandomState(4)
+        emb = tf.Variable(rng.randn(6, 3).astype(np.float32))
+        sp_ids = tf.sparse_placeholder(tf.int64)
+        h = tf.nn.embedding_lookup_sparse(emb, sp_ids, None, combiner="mean")
+        loss = tf.reduce_sum(h * h)
+        assert isinstance(tf.gradients(loss, emb)[0], tf.IndexedSlices)
+        train = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train, {sp_ids: tf.SparseTensorValue([[0, 0], [0, 1], [1, 0]],
+                                                          [1, 2, 4], [2, 2])})
+            sess.run(train, {sp_ids: tf.SparseTensorValue([[0, 0], [1, 0]], [3, 3], [2, 2])})
+            got = sess.run(emb)
+    np.testing.assert_allclose(got, [[0.05056171, 0.49995133, -0.9959089],
+                                     [0.6913039, -0.4273152, -1.5219609],
+                                     [-0.65000135, 0.58956146, 0.3948664],
+                                     [-0.688486, 0.3712018, -0.05279216],
+                                     [0.3400579, 0.26580253, -0.925453],
+                                     [0.35099715, -0.6068873, 1.5469793]], rtol=1e-5)
+
+
+def test_sparse_tensor_built_from_three_placeholders():
+    # Wide & Deep's wide part: tf.SparseTensor(idx_ph, val_ph, shape_ph) fed per batch;
+    # symgrad required the dense shape when the graph is built
+    with tf.Graph().as_default():
+        idx = tf.placeholder(tf.int64, [None, 2])
+        val, shp = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.int64, [2])
+        sp = tf.SparseTensor(idx, val, shp)
+        w = tf.Variable([[1.], [2.], [3.], [4.]])
+        y = tf.sparse_tensor_dense_matmul(sp, w)
+        g = tf.gradients(tf.reduce_sum(y * y), [w, val])
+        assert sp.shape.as_list() == [None, None] and y.shape.as_list() == [None, 1]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run([y, tf.sparse_tensor_to_dense(sp)] + g, {
+                idx: [[0, 1], [0, 3], [2, 0], [2, 3]], val: [1., 2., 3., 0.5], shp: [3, 4]})
+    np.testing.assert_allclose(out[0], [[10.], [0.], [5.]])
+    np.testing.assert_allclose(out[1], [[0, 1, 0, 2], [0, 0, 0, 0], [3, 0, 0, 0.5]])
+    np.testing.assert_allclose(out[2], [[30.], [20.], [0.], [45.]])
+    np.testing.assert_allclose(out[3], [40., 80., 10., 40.])
+
+
+def test_pr_auc_with_careful_interpolation():
+    # tf.metrics.auc(curve='PR', summation_method='careful_interpolation'), which the
+    # recommender evaluations use; symgrad refused it (for ROC TF sums trapezoids)
+    with tf.Graph().as_default():
+        labels, preds = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+        pr, pr_up = tf.metrics.auc(labels, preds, curve="PR", num_thresholds=7,
+                                   summation_method="careful_interpolation")
+        pr2, pr2_up = tf.metrics.auc(labels, preds, curve="PR",
+                                     summation_method="careful_interpolation")
+        roc, roc_up = tf.metrics.auc(labels, preds, num_thresholds=7,
+                                     summation_method="careful_interpolation")
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            sess.run([pr_up, pr2_up, roc_up], {labels: [0., 1., 1., 0., 1.],
+                                               preds: [0.1, 0.8, 0.3, 0.45, 0.2]})
+            sess.run([pr_up, pr2_up, roc_up], {labels: [1., 0., 1.], preds: [0.9, 0.6, 0.55]})
+            got = sess.run([pr, pr2, roc])
+    np.testing.assert_allclose(got, [0.8347257971763611, 0.8078746795654297,
+                                     0.6999998092651367], rtol=1e-6)
