@@ -140,3 +140,29 @@ def test_pr_auc_with_careful_interpolation():
             got = sess.run([pr, pr2, roc])
     np.testing.assert_allclose(got, [0.8347257971763611, 0.8078746795654297,
                                      0.6999998092651367], rtol=1e-6)
+
+
+def test_metrics_at_k_with_labels_fed_as_none_by_none():
+    # held-out items per user fed as tf.placeholder(tf.int64, [None, None]); symgrad
+    # needed the number of labels when the graph is built
+    with tf.Graph().as_default():
+        lbl = tf.placeholder(tf.int64, [None, None])
+        scores = tf.placeholder(tf.float32, [None, 5])
+        p, p_op = tf.metrics.precision_at_k(lbl, scores, 2)
+        r, r_op = tf.metrics.recall_at_k(lbl, scores, 2)
+        ap, ap_op = tf.metrics.average_precision_at_k(lbl, scores, 3)
+        with tf.Session() as sess:
+            sess.run(tf.local_variables_initializer())
+            sess.run([p_op, r_op, ap_op], {
+                lbl: [[1, 3], [0, 0], [4, 2]],
+                scores: [[.1, .9, .2, .8, 0], [.5, .1, .2, .3, .4], [0, .1, .2, .3, .4]]})
+            sess.run([p_op, r_op, ap_op], {lbl: [[2, 3, 4]], scores: [[.5, .4, .3, .2, .1]]})
+            got = sess.run([p, r, ap])
+    np.testing.assert_allclose(got, [0.5, 0.5, 0.611111111111111], rtol=1e-12)
+
+
+def test_mean_tensor_of_a_batch_of_unknown_size_is_tfs_value_error():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"Cannot convert a partially known TensorShape "
+                                             r"\(\?, 8\) to a Tensor"):
+            tf.metrics.mean_tensor(tf.placeholder(tf.float32, [None, 8]))
