@@ -166,3 +166,22 @@ def test_mean_tensor_of_a_batch_of_unknown_size_is_tfs_value_error():
         with pytest.raises(ValueError, match=r"Cannot convert a partially known TensorShape "
                                              r"\(\?, 8\) to a Tensor"):
             tf.metrics.mean_tensor(tf.placeholder(tf.float32, [None, 8]))
+
+
+def test_matmul_of_lists_of_tensors_packs_them():
+    # xDeepFM's CIN: tf.matmul(tf.split(x0, k, 2), tf.split(xl, k, 2), transpose_b=True);
+    # TF packs each list into one tensor, symgrad refused the lists
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3, 2])
+        s = tf.split(x, 2, 2)
+        d = tf.matmul(s, s, transpose_b=True)
+        g = tf.gradients(tf.reduce_sum(d * d), x)[0]
+        assert d.shape.as_list() == [2, None, 3, 3]
+        with tf.Session() as sess:
+            got_d, got_g = sess.run([d, g], {x: np.arange(12.).reshape(2, 3, 2) / 10})
+    np.testing.assert_allclose(got_d[1, 0], [[0.01, 0.03, 0.05], [0.03, 0.09, 0.15],
+                                             [0.05, 0.15, 0.25]], rtol=1e-6)
+    np.testing.assert_allclose(got_g, [[[0., 0.14], [0.16000001, 0.42000002],
+                                        [0.32000002, 0.70000005]],
+                                       [[4.8, 7.028], [6.4000006, 9.036], [8., 11.044]]],
+                               rtol=1e-6)
