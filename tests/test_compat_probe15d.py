@@ -185,3 +185,46 @@ def test_matmul_of_lists_of_tensors_packs_them():
                                         [0.32000002, 0.70000005]],
                                        [[4.8, 7.028], [6.4000006, 9.036], [8., 11.044]]],
                                rtol=1e-6)
+
+
+def test_embedding_lookup_with_max_norm():
+    # tf.nn.embedding_lookup(table, ids, max_norm=1.0) (recommenders keep embeddings in
+    # the unit ball): each looked-up row scaled to norm 1 where longer; symgrad refused it
+    with tf.Graph().as_default():
+        table = tf.Variable([[3., 4.], [0.3, 0.4], [1., 0.], [6., 8.]])
+        ids = tf.placeholder(tf.int32, [None, None])
+        e = tf.nn.embedding_lookup(table, ids, max_norm=1.0)
+        g = tf.gradients(tf.reduce_sum(e * [[1., 2.]]), table)[0]
+        assert isinstance(g, tf.IndexedSlices)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got_e, got_g = sess.run([e, tf.convert_to_tensor(g)], {ids: [[0, 1], [3, 3]]})
+    np.testing.assert_allclose(got_e, [[[0.6, 0.8], [0.3, 0.4]], [[0.6, 0.8], [0.6, 0.8]]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(got_g, [[-0.064, 0.048], [1., 2.], [0., 0.], [-0.064, 0.048]],
+                               rtol=1e-5)
+
+
+def test_sparse_segment_means_over_fed_segment_ids():
+    # tf.sparse_segment_mean(table, word_ids, row_ids) with both fed and no num_segments;
+    # symgrad asked for num_segments
+    with tf.Graph().as_default():
+        table = tf.Variable([[3., 4.], [0.3, 0.4], [1., 0.], [6., 8.]])
+        data_ids, seg = tf.placeholder(tf.int32, [None]), tf.placeholder(tf.int32, [None])
+        m = tf.sparse_segment_mean(table, data_ids, seg)
+        s = tf.sparse_segment_sqrt_n(table, data_ids, seg)
+        g = tf.gradients(tf.reduce_sum(m * s), table)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([m, s, g], {data_ids: [0, 3, 3, 1, 2], seg: [0, 0, 2, 2, 2]})
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="segment ids are not increasing"):
+                sess.run(m, {data_ids: [0, 3, 1], seg: [1, 0, 2]})
+    np.testing.assert_allclose(got[0], [[4.5, 6.0], [0.0, 0.0], [2.433333396911621, 2.8]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(got[1], [[6.3639607429504395, 8.485280990600586], [0.0, 0.0],
+                                        [4.214656829833984, 4.8497419357299805]], rtol=1e-6)
+    np.testing.assert_allclose(got[2], [[6.3639607429504395, 8.485280990600586],
+                                        [2.8097712993621826, 3.233161449432373],
+                                        [2.8097712993621826, 3.233161449432373],
+                                        [9.173731803894043, 11.718442916870117]], rtol=1e-6)

@@ -106,8 +106,10 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     partitioned variable) at ``ids``."""
     if isinstance(params, Node):
         ids = at_run_time(params, ids)
-    out = _nn.embedding_lookup(params, ids, partition_strategy, name, validate_indices,
-                               max_norm)
+    # (the rows are recorded before max_norm clips them: the slices' values are the
+    # gradient of the looked-up rows, through the clipping)
+    out = _nn.embedding_lookup(params, ids, partition_strategy,
+                               name if max_norm is None else None, validate_indices)
     shards = _nn.table_shards(params)
     if len(shards) == 1:
         _record(out, shards[0], ids)
@@ -118,7 +120,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         starts = np.cumsum([0] + [int(s.shape[0]) for s in shards])
         for shard, start, stop in zip(shards, starts, starts[1:]):
             _record(out, shard, ids, ("div", int(start), int(stop)))
-    return out
+    return out if max_norm is None else _nn.clip_rows(out, out.ndim - _t.as_tensor(ids).ndim,
+                                                     max_norm, name)
 
 
 def gradients(core, ys, xs, grad_ys, name, gate_gradients, aggregation_method,
