@@ -11,6 +11,18 @@ import pytest
 import symgrad.compat.v1 as tf
 
 X4 = np.arange(8.).reshape(4, 2)
+TF_GRU_STATE = [[0.22568199038505554, 0.05523728206753731, 0.339311808347702]]
+TF_GRU_GRAD = [
+    [0.002644679043442011, -0.0034613178577274084, 0.00671534426510334, -0.23592600226402283,
+     -0.3225337266921997, -0.1781875342130661],
+    [0.002644679043442011, -0.0034613178577274084, 0.00671534426510334, -0.23592600226402283,
+     -0.3225337266921997, -0.1781875342130661],
+    [0.0013797018909826875, -0.002606697380542755, 0.004037301987409592, -0.01698770746588707,
+     -0.03928259387612343, -0.002124449238181114],
+    [-0.002606697380542755, 0.005085408221930265, -0.007734768558293581, 0.012557972222566605,
+     0.05062829703092575, -0.012822244316339493],
+    [0.004037301521748304, -0.007734768092632294, 0.011885348707437515, -0.03668483346700668,
+     -0.09922319650650024, 0.005007412284612656]]
 
 
 def test_segment_sums_and_means_over_fed_ids():
@@ -228,3 +240,48 @@ def test_sparse_segment_means_over_fed_segment_ids():
                                         [2.8097712993621826, 3.233161449432373],
                                         [2.8097712993621826, 3.233161449432373],
                                         [9.173731803894043, 11.718442916870117]], rtol=1e-6)
+
+
+def test_variables_made_inside_a_loop_body_or_branch_are_the_graphs():
+    # a decoder cell first called inside a hand-written greedy tf.while_loop: TF lifts
+    # its weights out of the loop (tf.global_variables() lists them, gradients reach
+    # them); symgrad kept them in the body's graph, so trainable_variables() missed them,
+    # and a body traced twice (a TensorArray of logits) raised a GraphError
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [])
+
+        def body(t, acc):
+            v = tf.get_variable("v", [], initializer=tf.constant_initializer(2.0))
+            return t + 1, acc * v
+        t, acc = tf.while_loop(lambda t, a: t < 3, body, [0, x])
+
+        def branch():
+            return x * tf.get_variable("w", [], initializer=tf.ones_initializer())
+        c = tf.cond(x > 0, branch, lambda: x)
+        assert [v.name for v in tf.trainable_variables()] == ["v:0", "w:0"]
+        g = tf.gradients(acc + c, tf.trainable_variables())
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run([acc, c] + g, {x: 1.5}) == [12.0, 1.5, 18.0, 1.5]
+
+
+def test_gru_cell_first_called_in_a_greedy_decoding_loop():
+    with tf.Graph().as_default():
+        s0 = tf.placeholder(tf.float32, [None, 3])
+        cell = tf.nn.rnn_cell.GRUCell(3, kernel_initializer=tf.constant_initializer(0.3))
+        ta0 = tf.TensorArray(tf.float32, size=3, element_shape=[None, 3])
+
+        def body(t, state, ta):
+            with tf.variable_scope("dec", reuse=tf.AUTO_REUSE):
+                o, new = cell(tf.ones([tf.shape(state)[0], 2]) * tf.cast(t, tf.float32), state)
+            return t + 1, new, ta.write(t, o)
+        _, st, ta = tf.while_loop(lambda t, s, a: t < 3, body, [tf.constant(0), s0, ta0])
+        assert [v.name for v in tf.global_variables()] == [
+            "dec/gru_cell/gates/kernel:0", "dec/gru_cell/gates/bias:0",
+            "dec/gru_cell/candidate/kernel:0", "dec/gru_cell/candidate/bias:0"]
+        g = tf.gradients(tf.reduce_sum(ta.stack()), tf.trainable_variables()[0])[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got, got_g = sess.run([st, g], {s0: [[0.1, -0.2, 0.3]]})
+    np.testing.assert_allclose(got, TF_GRU_STATE, rtol=1e-5)
+    np.testing.assert_allclose(got_g, TF_GRU_GRAD, rtol=1e-4)
