@@ -285,3 +285,31 @@ def test_gru_cell_first_called_in_a_greedy_decoding_loop():
             got, got_g = sess.run([st, g], {s0: [[0.1, -0.2, 0.3]]})
     np.testing.assert_allclose(got, TF_GRU_STATE, rtol=1e-5)
     np.testing.assert_allclose(got_g, TF_GRU_GRAD, rtol=1e-4)
+
+
+def test_dynamic_rnn_over_sentences_of_fed_documents():
+    # a hierarchical attention network reads [docs, sentences, words] as one batch of
+    # docs * sentences sentences, tf.reshape(x, [shp[0] * shp[1], shp[2], e]); inside the
+    # loop that size was known only as a product whose factors the body is not fed
+    # (symgrad: FeedError "depends on the unknown size(s) n_..."); TF runs it
+    with tf.Graph().as_default():
+        docs = tf.placeholder(tf.float32, [None, None, None])
+        lengths = tf.placeholder(tf.int32, [None, None])
+        shp = tf.shape(docs)
+        words = tf.reshape(docs, [shp[0] * shp[1], shp[2], 1])
+        with tf.variable_scope("word", initializer=tf.constant_initializer(0.2)):
+            out, st = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), words, dtype=tf.float32,
+                                        sequence_length=tf.reshape(lengths, [-1]))
+        g = tf.gradients(tf.reduce_sum(st), docs)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            o, s, got_g = sess.run([out, st, g], {docs: np.arange(24.).reshape(2, 3, 4) / 24,
+                                                  lengths: [[4, 2, 1], [3, 3, 0]]})
+    assert o.shape == (6, 4, 2)
+    np.testing.assert_allclose(s[:, 0], [0.011662835255265236, 0.017975252121686935,
+                                         0.01704392209649086, 0.06735625863075256,
+                                         0.08568428456783295, 0.0], rtol=1e-5)
+    np.testing.assert_allclose(got_g[0], [
+        [0.05746476724743843, 0.07004479318857193, 0.08531764894723892, 0.10380417853593826],
+        [0.08325731754302979, 0.10119660198688507, 0.0, 0.0],
+        [0.09688914567232132, 0.0, 0.0, 0.0]], rtol=1e-5, atol=1e-7)
