@@ -313,3 +313,27 @@ def test_dynamic_rnn_over_sentences_of_fed_documents():
         [0.05746476724743843, 0.07004479318857193, 0.08531764894723892, 0.10380417853593826],
         [0.08325731754302979, 0.10119660198688507, 0.0, 0.0],
         [0.09688914567232132, 0.0, 0.0, 0.0]], rtol=1e-5, atol=1e-7)
+
+
+def test_mistakes_tf_refuses_when_the_graph_is_built():
+    # each ran under symgrad (or raised an IndexError/TypeError TF does not)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="Shape must be rank 2 but is rank 1"):
+            tf.nn.sampled_softmax_loss(tf.ones([5, 2]), tf.zeros([5]),
+                                       tf.constant([1, 2], tf.int64), tf.ones([2, 2]), 2, 5)
+        with pytest.raises(ValueError, match="must be non-negative but is -1"):
+            tf.one_hot([1], -1)
+        with pytest.raises(TypeError, match="should be a sequence of tensors"):
+            tf.clip_by_global_norm(tf.ones([2]), 1.0)
+        with pytest.raises(TypeError, match="DataType int32 not in list of allowed values"):
+            tf.nn.l2_loss(tf.constant([1, 2]))
+        with pytest.raises(ValueError, match="axis 2 is out of range"):
+            tf.gather(tf.ones([2, 2]), [0], axis=2)
+
+
+def test_feeding_a_ragged_list_is_tfs_value_error():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4])
+        with tf.Session() as sess:
+            with pytest.raises(ValueError, match="inhomogeneous"):
+                sess.run(x * 2, {x: [[1, 2, 3, 4], [1, 2]]})

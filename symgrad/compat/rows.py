@@ -78,7 +78,8 @@ def at_run_time(params, indices, axis=0, nd=False):
         ids = np.asarray(indices)
     except (TypeError, ValueError):
         return indices
-    if ids.dtype.kind not in "iu" or ids.size == 0:
+    if ids.dtype.kind not in "iu" or ids.size == 0 or not -params.ndim <= (axis or 0) < \
+            params.ndim:   # (an axis out of range: gather's own error says so)
         return indices
     sizes = params.shape[:ids.shape[-1]] if nd and ids.ndim else (params.shape[axis or 0],)
     if not all(isinstance(d, (int, np.integer)) for d in sizes):

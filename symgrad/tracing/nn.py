@@ -119,8 +119,12 @@ def bias_add(value, bias, data_format=None, name=None):
 
 
 def l2_loss(t, name=None):
-    """sum(t ** 2) / 2."""
+    """sum(t ** 2) / 2 of a float tensor (TF's kernel takes no integers)."""
     (x,) = _lift([t])
+    if not x.is_float:
+        raise TypeError(f"l2_loss: Value passed to parameter 't' has DataType {x.dtype} not in "
+                        "list of allowed values: float16, bfloat16, float32, float64; cast it "
+                        "first (tf.cast(t, tf.float32))")
     return named(reduce_sum(square(x)) / 2, name)
 
 
