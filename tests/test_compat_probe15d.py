@@ -337,3 +337,29 @@ def test_feeding_a_ragged_list_is_tfs_value_error():
         with tf.Session() as sess:
             with pytest.raises(ValueError, match="inhomogeneous"):
                 sess.run(x * 2, {x: [[1, 2, 3, 4], [1, 2]]})
+
+
+def test_seeded_initializers_draw_each_part_of_a_partitioned_table():
+    # a sharded embedding table (tf.fixed_size_partitioner) with a seeded initializer:
+    # TF draws each part by its own op with that seed (so every part starts with the
+    # same numbers), glorot scaled by the whole table's fans; symgrad drew the whole
+    # table once and sliced it
+    with tf.Graph().as_default():
+        with tf.variable_scope("n", partitioner=tf.fixed_size_partitioner(3)):
+            normal = tf.get_variable("t", [7, 4],
+                                     initializer=tf.random_normal_initializer(0., 0.5, seed=3))
+        with tf.variable_scope("g", partitioner=tf.fixed_size_partitioner(3)):
+            glorot = tf.get_variable("t", [7, 4],
+                                     initializer=tf.glorot_uniform_initializer(seed=6))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got_n, got_g = sess.run([tf.convert_to_tensor(normal), tf.convert_to_tensor(glorot)])
+    first = [0.5308300256729126, -0.43928998708724976, 0.05593999847769737, 0.09256000071763992]
+    np.testing.assert_allclose(got_n[[0, 3, 5]], [first] * 3, atol=1e-5)
+    np.testing.assert_allclose(got_n[6], [0.4546099901199341, -0.36893999576568604,
+                                              0.15007999539375305, 0.8714399933815002],
+                               atol=1e-5)
+    np.testing.assert_allclose(got_g[3], [0.21166999638080597, -0.5562599897384644,
+                                          0.5828700065612793, -0.5283600091934204], atol=1e-5)
+    np.testing.assert_allclose(got_g[6], [-0.6503999829292297, 0.06703999638557434,
+                                          -0.4787200093269348, 0.6326000094413757], atol=1e-5)
