@@ -18,7 +18,6 @@ until a session runs it, as in TF1 (plain ``sg.Variable.assign`` sets at once).
 """
 from __future__ import annotations
 
-import contextlib
 import re
 
 import numpy as np
@@ -26,7 +25,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from .redraws import redraw_of, start_value
-from .state import Operation, check_initializer_outside, state_of
+from .state import Operation, check_initializer_outside, outermost_scope, state_of
 from .tensor import TF1Tensor, constant, tf_dtype_arg
 from .variable_value import ValueSlot
 
@@ -85,7 +84,7 @@ class Variable(_t.Variable, TF1Tensor):
         check_initializer_outside(initial_value, name or "Variable")
         if callable(initial_value) and not isinstance(initial_value, Node):
             initial_value = initial_value()
-        with _outermost(_t.get_default_graph()):   # (TF's init_scope)
+        with outermost_scope(_t.get_default_graph()):   # (TF's init_scope)
             node = super().__new__(cls, initial_value, name=name,
                                    dtype=tf_dtype(initial_value, tf_dtype_arg(dtype)),
                                    trainable=trainable)
@@ -152,22 +151,6 @@ class Variable(_t.Variable, TF1Tensor):
     def set_shape(self, shape):
         if tuple(shape) != self.shape:
             raise ValueError(f"set_shape: {self.name!r} has shape {self.shape}, not {shape}")
-
-
-@contextlib.contextmanager
-def _outermost(graph):
-    """Make a variable in the outermost graph, under the name scope open in ``graph``:
-    TF lifts a variable made while a loop body or cond branch is traced out of the
-    control flow, so a cell first called in a ``tf.while_loop`` body has its weights in
-    ``tf.global_variables()``, and a body traced again finds the same ones."""
-    root = graph
-    while root.outer is not None:
-        root = root.outer
-    if root is graph:
-        yield graph
-        return
-    with root.as_default(), root.absolute_scope(graph.scoped("")):
-        yield root
 
 
 def _initialize(variables):
