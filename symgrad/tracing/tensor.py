@@ -13,7 +13,7 @@ by applying a registry op.  The default graph is explicit and resettable:
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator, Mapping, Sequence, Union
+from typing import Any, Iterator, Mapping, Sequence, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +23,7 @@ from .. import graph as _graph
 from ..errors import DtypeError, NotATensorError, ShapeError
 from ..evaluate import evaluate
 from ..ops import apply as _apply
-from ..ops import check_value, common_graph, normalize_index
+from ..ops import check_value, normalize_index
 from ..ops.deferred import applied_name, defer, deferrable, meets_unknown_rank
 
 _deferring_apply = deferrable(name=applied_name)(_apply)
@@ -394,13 +394,14 @@ def matmul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b:
            name: str | None = None) -> Tensor:
     """Matrix product with numpy's rules for vectors (1-D operands); ``transpose_a/b``
     (``adjoint_a/b``: the same for real tensors) swap the last two axes first."""
-    from .functions import _lift   # (functions builds on this module)
-    common_graph([a, b], "matmul's operands")
+    from ..ops import as_node, common_graph
+    graph = common_graph([a, b], "matmul's operands") or get_default_graph()
     # a number, list or array operand is typed like the tensor one, as the elementwise
     # ops' are (TF1: tf.matmul(x, np.random.randn(3, 2)) and tf.matmul([[80., 25.]], W)
-    # are float32 for a float32 x or W); a list of tensors is stacked, as TF's
-    # convert_to_tensor packs it (xDeepFM's tf.matmul(tf.split(x0, k, 2), ...))
-    a, b = _lift([a, b])
+    # are float32 for a float32 x or W)
+    nodes = [v for v in (a, b) if isinstance(v, _graph.Node)]
+    like = next((v for v in nodes if v.is_float), nodes[0] if nodes else None)
+    a, b = cast(Tensor, as_node(a, graph, like)), cast(Tensor, as_node(b, graph, like))
     if transpose_a or adjoint_a:
         a = a.T if a.ndim == 2 else apply("transpose", [a], perm=_swap_perm(a.ndim))
     if transpose_b or adjoint_b:
