@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -74,6 +75,13 @@ class Dim:
         if self._text is None:
             self._text = str(self._expr)
         return self._text
+
+    def symbols(self):
+        """The keys (as ``symbol`` gives them) of the sizes this one is made of."""
+        if self._names is not None:
+            used = set(re.findall(r"[A-Za-z_]\w*", self._text))
+            return tuple(n for n in self._names if n in used)
+        return tuple(self._expr.free_symbols)
 
     @property
     def symbol(self):
@@ -209,15 +217,20 @@ def _not_negative(value, d, what, shape=None):
     return value
 
 
+def whole_size(d):
+    """The key in bindings of the size ``d`` bound as a whole (``values.bind_dims``: a
+    value whose size is ``d`` when not every symbol of ``d`` is bound)."""
+    return ("size", d.text)
+
+
 def size_at(d, bindings):
     """The size of the Dim ``d`` at ``bindings`` (an int), or None when a size it needs
     is not bound.  A session evaluates the same shapes at the same sizes step after
     step: a single symbol is a lookup, and other sizes are remembered per bindings."""
     symbol = d.symbol
-    if symbol is not None:
-        value = bindings.get(symbol)
-        if value is not None:
-            return int(value)
+    value = bindings.get(symbol if symbol is not None else whole_size(d))
+    if value is not None:
+        return int(value)
     key = (d, tuple(bindings.items()))
     value = _SIZES.get(key)
     if value is None:

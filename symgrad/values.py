@@ -18,7 +18,7 @@ import hashlib
 import numpy as np
 
 from .errors import FeedError
-from .dims import Dim, is_static, shape_text
+from .dims import Dim, is_static, shape_text, whole_size
 
 
 def fits(shape, static):
@@ -33,7 +33,7 @@ def bind_dims(values):
 
     Raises FeedError when two values give one unknown size two values.
     """
-    bindings = {}
+    bindings, compound = {}, []
     for node, value in values.items():
         if node.shape is None or is_static(node.shape):
             continue
@@ -41,11 +41,22 @@ def bind_dims(values):
                         else np.shape(value)):
             key = d.symbol if isinstance(d, Dim) else None
             if key is not None:
-                if bindings.setdefault(key, n) != n:
-                    raise FeedError(f"feed_dict: the unknown size {key} is "
-                                    f"{bindings[key]} in one value and {n} in "
-                                    f"{node.name!r} (shape {shape_text(node.shape)})")
+                _bind(bindings, key, n, node)
+            elif isinstance(d, Dim):
+                compound.append((d, n, node))
+    # a size no symbol gives (a loop body's input of n_x * n_y rows, its factors fed
+    # outside the body) is bound as a whole: size_at reads it
+    for d, n, node in compound:
+        if not all(s in bindings for s in d.symbols()):
+            _bind(bindings, whole_size(d), n, node)
     return bindings
+
+
+def _bind(bindings, key, n, node):
+    if bindings.setdefault(key, n) != n:
+        shown = key[1] if isinstance(key, tuple) else key
+        raise FeedError(f"feed_dict: the unknown size {shown} is {bindings[key]} in one value "
+                        f"and {n} in {node.name!r} (shape {shape_text(node.shape)})")
 
 
 def cast_value(arr, dtype, what, error=ValueError):

@@ -609,8 +609,8 @@ def test_metrics_collections_ranges_sums_and_uninitialized_counters():
     # TF's: ROC minoring, majoring; PR minoring, majoring, trapezoidal; given thresholds
     assert got == pytest.approx([0.666666, 0.666666, 0.666667, 0.833333, 0.75, 0.666666],
                                 abs=2e-6)
-    with pytest.raises(ValueError, match="summation_method='careful_interpolation'"):
-        tf.metrics.auc(labels, preds, curve="PR", summation_method="careful_interpolation")
+    with pytest.raises(ValueError, match="summation_method='simpson'"):
+        tf.metrics.auc(labels, preds, curve="PR", summation_method="simpson")
     with pytest.raises(ValueError, match="curve='XY'"):
         tf.metrics.auc(labels, preds, curve="XY")
 

@@ -91,6 +91,17 @@ class Initializer:
     def array(self, shape, dtype):
         raise NotImplementedError
 
+    def part(self, shape, dtype, full_shape):
+        """The numbers of one part (``shape``) of a partitioned variable of
+        ``full_shape``, or None: the part is sliced from the whole (constants)."""
+        return None
+
+
+def _drawn_per_part(initializer, shape, dtype, full_shape):
+    """A random initializer's ``part``: TF draws each part of a partitioned variable by
+    its own op with the initializer's seed (so seeded parts start alike)."""
+    return initializer.array(shape, dtype)
+
 
 def shape_tuple(shape):
     """A variable's ``shape`` as a tuple of ints: TF takes one int for a vector's length
@@ -148,6 +159,8 @@ class RandomUniform(Initializer):
     def __init__(self, minval=0.0, maxval=None, seed=None, dtype=np.float32):
         self.minval, self.maxval, self.seed, self.dtype = minval, maxval, seed, dtype
 
+    part = _drawn_per_part
+
     def array(self, shape, dtype):
         top = 1.0 if self.maxval is None else self.maxval
         tf = tf_numbers("uniform", shape, dtype, self.seed, self.minval, top)
@@ -158,6 +171,8 @@ class RandomUniform(Initializer):
 class RandomNormal(Initializer):
     def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=np.float32):
         self.mean, self.stddev, self.seed, self.dtype = mean, stddev, seed, dtype
+
+    part = _drawn_per_part
 
     def array(self, shape, dtype):
         tf = tf_numbers("normal", shape, dtype, self.seed, self.mean, self.stddev)
@@ -199,7 +214,11 @@ class VarianceScaling(Initializer):
         self.seed, self.dtype = seed, dtype
 
     def array(self, shape, dtype):
-        fan_in, fan_out = compute_fans(shape)
+        return self.part(shape, dtype, shape)
+
+    def part(self, shape, dtype, full_shape):
+        """Drawn per part, scaled by the whole variable's fans (TF's partition_info)."""
+        fan_in, fan_out = compute_fans(full_shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}
         scale = self.scale / max(1.0, fan[self.mode])
         tf = self._tf_numbers(shape, dtype, scale)
@@ -235,6 +254,8 @@ class Orthogonal(Initializer):
 
     def __init__(self, gain=1.0, seed=None, dtype=np.float32):
         self.gain, self.seed, self.dtype = gain, seed, dtype
+
+    part = _drawn_per_part
 
     def array(self, shape, dtype):
         rows = int(np.prod(shape[:-1], dtype=np.int64))

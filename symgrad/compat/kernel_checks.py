@@ -9,7 +9,8 @@ concerns (:func:`checks_in`, once per plan), with TF's error class and message:
 
 - gathers, embedding lookups and picks ``x[i]`` at run-time ids out of range,
   ``gather_nd``/``scatter_nd`` tuples outside the shape, segment ids
-  ``>= num_segments`` (InvalidArgumentError, TF's text and the node's name);
+  ``>= num_segments``, run-time ids of ``tf.segment_*`` that are not sorted or are
+  negative (InvalidArgumentError, TF's text and the node's name);
 - ``truncatediv``/``truncatemod`` of integers by zero: TF's InternalError
   ("Unexpected error in binary operator ...");
 - integer ``pow`` with a negative exponent ("Integers to negative integer powers are
@@ -117,12 +118,12 @@ def _check(c, value):
                    f"{label[6:]} out of bounds." if bad.any() else None
         return out_of_range(ids, n)
     if c.kind == "segment":
-        bad = (ids >= c.info["num"]).reshape(-1)
-        if not bad.any():
+        n = _segment_count(c, value)
+        bad = None if n is None else (ids >= n).reshape(-1)
+        if bad is None or not bad.any():
             return None
         k = int(np.argmax(bad))
-        return (f"segment_ids[{k}] = {int(ids.reshape(-1)[k])} is out of range "
-                f"[0, {c.info['num']})")
+        return f"segment_ids[{k}] = {int(ids.reshape(-1)[k])} is out of range [0, {n})"
     if c.kind == "slice":   # tf.slice at a run-time begin or size: TF's Slice kernel's
         table = value(c.nodes[1])
         for d, window in zip(c.info["axes"], c.nodes[2:]):
@@ -143,6 +144,8 @@ def _check(c, value):
         bad = ids.reshape(-1)[np.argmax(((ids < 0) | (ids >= n)).reshape(-1))]
         return (f"Received a label value of {int(bad)} which is outside the valid range of "
                 f"[0, {n}).  Label values: {' '.join(str(int(v)) for v in ids.reshape(-1))}")
+    if c.kind == "sorted":   # the sorted segment ops' kernels
+        return _unsorted(ids.reshape(-1)) if ids.size else None
     if c.kind == "partitions":
         flat = ids.reshape(-1)
         bad = (flat < 0) | (flat >= c.info["num"])
@@ -181,11 +184,6 @@ def _check(c, value):
         if step < 0 and lo < hi:
             return f"Requires start >= limit when delta < 0: {show(lo)}/{show(hi)}"
         return None
-    if c.kind == "sorted":   # the sorted segment ops' kernels
-        if ids[0] < 0:
-            return (f"Segment id {int(ids[0])} out of range [0, {max(int(ids[-1]) + 1, 0)}), "
-                    f"possibly because 'segment_ids' input is not sorted.")
-        return "segment ids are not increasing" if np.any(np.diff(ids) < 0) else None
     if c.kind == "nonzero":
         return c.info["message"] if (ids == 0).any() else None
     if c.kind == "scatter_nd":
@@ -193,6 +191,36 @@ def _check(c, value):
     shape = _shape_of(c.nodes[1], value)
     found = None if shape is None else outside(ids, shape, "param ")
     return None if found is None else f"{found}, node name: {c.named.op_name}"
+
+
+def _segment_count(c, value):
+    """The number of segments of a "segment" note: its ``num``, or for one known only
+    at run time (a Dim) the length of the segments' axis (the first) of the run's
+    value of the node it names; None when this run did not compute that node."""
+    n = c.info["num"]
+    if isinstance(n, (int, np.integer)):
+        return n
+    out = value(c.named)
+    return None if out is None or out.ndim == 0 else out.shape[0]
+
+
+def _unsorted(ids):
+    """TF's message for segment ids a ``tf.segment_*`` kernel refuses, else None: it
+    walks the runs of equal ids, checking at each run that the next run's id is larger,
+    then that the run's id is in [0, last id + 1)."""
+    n = int(ids[-1]) + 1
+    if n <= 0:
+        return "segment ids must be >= 0"
+    runs = ids[np.r_[0, np.flatnonzero(np.diff(ids)) + 1]]
+    outside = (runs < 0) | (runs >= n)
+    falling = np.r_[runs[1:] < runs[:-1], False]
+    if not (outside | falling).any():
+        return None
+    k = int(np.argmax(outside | falling))
+    if falling[k]:
+        return "segment ids are not increasing"
+    return (f"Segment id {int(runs[k])} out of range [0, {n}), possibly because "
+            "'segment_ids' input is not sorted.")
 
 
 class _Unsupported(str):

@@ -244,9 +244,12 @@ def _area(curve, summation_method):
         raise ValueError(f"auc(curve={curve!r}): use 'ROC' or 'PR'")
     steps = {"trapezoidal": lambda a, b: (a + b) / 2.0, "minoring": _t.minimum,
              "majoring": _t.maximum}
+    steps["careful_interpolation"] = steps["trapezoidal"]   # (TF's, for the ROC curve)
     if summation_method not in steps:
-        raise ValueError(f"auc(summation_method={summation_method!r}): symgrad sums with "
-                         "'trapezoidal', 'minoring' or 'majoring'")
+        raise ValueError(f"auc(summation_method={summation_method!r}): use 'trapezoidal', "
+                         "'careful_interpolation', 'minoring' or 'majoring'")
+    if curve == "PR" and summation_method == "careful_interpolation":
+        return _interpolated_pr
     height = steps[summation_method]
 
     def area(c, name):
@@ -258,6 +261,24 @@ def _area(curve, summation_method):
             x, y = rec, (tp + _KEPSILON) / (tp + fp + _KEPSILON)
         return _t.reduce_sum((x[:-1] - x[1:]) * height(y[:-1], y[1:]), name=name)
     return area
+
+
+def _interpolated_pr(c, name):
+    """The PR curve's area with precision interpolated between thresholds as the
+    predicted positives p = tp + fp grow (Davis & Goadrich; TF's careful_interpolation):
+    on a step tp = slope * p + intercept, so precision = slope + intercept / p, whose
+    integral over recall (d recall = d tp / positives) is
+    slope * (d tp + intercept * log(p_i / p_{i+1})) / positives."""
+    tp, fn, _, fp = c
+    p = tp + fp
+    d_tp, d_p = tp[:-1] - tp[1:], p[:-1] - p[1:]
+    slope = div_no_nan(d_tp, _t.maximum(d_p, 0.0))
+    intercept = tp[1:] - slope * p[1:]
+    both = _t.logical_and(p[:-1] > 0, p[1:] > 0)
+    ratio = _t.where(both, div_no_nan(p[:-1], _t.maximum(p[1:], 0.0)), _t.ones_like(p[1:]))
+    pieces = div_no_nan(slope * (d_tp + intercept * _t.log(ratio)),
+                        _t.maximum(tp[1:] + fn[1:], 0.0))
+    return _t.reduce_sum(pieces, name=name)
 
 
 def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,

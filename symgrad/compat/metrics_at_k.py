@@ -9,7 +9,8 @@ run: precision tp / (tp + fp), recall tp / (tp + fn), 0 before any; float64, as 
 precision at each of the top k ranks holding a label, summed and divided by
 min(k, n) for labels [batch, n] (repeated labels count, as TF's dense labels).
 
-Sits in ``compat``; imports ``tracing`` and ``compat.metrics``/``scopes``/``variables``.
+Sits in ``compat``; imports ``tracing``, ``ops.draws`` (``band_mask``) and
+``compat.metrics``/``scopes``/``variables``.
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -24,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..ops.draws import band_mask
 from .metrics import GraphKeys, _streamed, div_no_nan
 from .scopes import variable_scope
 from .variables import Variable
@@ -60,9 +62,11 @@ def _counts(labels, top, class_id, weights):
 def _first_of_equal(labels):
     """1.0 for each label's first occurrence in its row, 0.0 for repeats: the labels are
     a set (TF's)."""
-    n = int(labels.shape[1])
+    n = labels.shape[1]   # (an int, or a Dim: labels fed as [None, None])
     same = _t.equal(_t.expand_dims(labels, 2), _t.expand_dims(labels, 1))   # [B, n, n]
-    earlier = _t.constant(np.tril(np.ones((n, n), bool), -1))
+    # [i, j]: j < i, the band j <= i without its diagonal
+    earlier = _t.logical_and(band_mask(labels.graph, n, n, -1, 0, np.bool_),
+                             _t.logical_not(band_mask(labels.graph, n, n, 0, 0, np.bool_)))
     return 1.0 - _t.cast(_t.reduce_any(_t.logical_and(same, earlier), 2), np.float64)
 
 
@@ -128,7 +132,9 @@ def _average_precision(labels, top, k):
     ranks = _t.constant(np.arange(1, int(top.shape[-1]) + 1, dtype=np.float64))
     precision_at = _t.cumsum(relevant, axis=-1) / ranks
     # a dense [B, n] labels tensor has n relevant items per example, repeats included (TF)
-    relevant_items = float(min(int(labels.shape[-1]), int(k)))
+    n = labels.shape[-1]
+    relevant_items = float(min(n, int(k))) if isinstance(n, int) else \
+        _t.minimum(_t.cast(_t.shape(labels)[-1], np.float64), float(k))   # (fed as [None, None])
     return _t.reduce_sum(precision_at * relevant, -1) / relevant_items
 
 

@@ -28,8 +28,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tracing as _t
+from ..graph import is_static
 from .metrics import (GraphKeys, _case, _counter, _mean, _streamed, _weights, div_no_nan)
 from .scopes import variable_scope
+from .tensor import TensorShape
 from .variables import Variable
 
 __all__ = ["mean_tensor", "mean_cosine_distance", "mean_relative_error", "percentage_below",
@@ -50,6 +52,11 @@ def mean_tensor(values, weights=None, metrics_collections=None, updates_collecti
     """The entrywise (weighted) mean of ``values`` over the batches run."""
     values = _float(values)
     w = _weights(values, weights)
+    if not is_static(values.shape):   # (TF's message; its counters take values' shape)
+        raise ValueError(f"mean_tensor: Cannot convert a partially known TensorShape "
+                         f"{TensorShape(values.shape)} to a Tensor; the running mean is kept "
+                         "per entry, so values need a shape known when the graph is built "
+                         "(reduce over the batch axis first, e.g. tf.reduce_mean(x, 0))")
     with variable_scope(name, default_name="mean"):
         shape = tuple(int(d) for d in values.shape)
         keys = [GraphKeys.LOCAL_VARIABLES, GraphKeys.METRIC_VARIABLES]

@@ -8,8 +8,9 @@ so with TF's default ``partition_strategy="mod"`` id ``i`` reads row ``i // k`` 
 ``i % k``, TF's well-known layout (not row i of the whole table); other ops, and
 ``as_tensor()`` or ``tf.convert_to_tensor``, take the whole table, parts concatenated.  An initializer
 function with a ``partition_info`` argument is called once per part with TF's
-``var_offset`` and ``full_shape``; other initializers make the whole value once and each
-part takes its slice.
+``var_offset`` and ``full_shape``; so are the random initializers (each part drawn with
+the initializer's seed, variance scaling by the whole shape's fans, as TF); constants make
+the whole value once and each part takes its slice.
 
 Imports the compat variables.
 

@@ -78,7 +78,8 @@ def at_run_time(params, indices, axis=0, nd=False):
         ids = np.asarray(indices)
     except (TypeError, ValueError):
         return indices
-    if ids.dtype.kind not in "iu" or ids.size == 0:
+    if ids.dtype.kind not in "iu" or ids.size == 0 or not -params.ndim <= (axis or 0) < \
+            params.ndim:   # (an axis out of range: gather's own error says so)
         return indices
     sizes = params.shape[:ids.shape[-1]] if nd and ids.ndim else (params.shape[axis or 0],)
     if nd and ids.ndim and ids.shape[-1] > len(sizes):   # (gather_nd says what is wrong)
@@ -108,8 +109,10 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     partitioned variable) at ``ids``."""
     if isinstance(params, Node):
         ids = at_run_time(params, ids)
-    out = _nn.embedding_lookup(params, ids, partition_strategy, name, validate_indices,
-                               max_norm)
+    # (the rows are recorded before max_norm clips them: the slices' values are the
+    # gradient of the looked-up rows, through the clipping)
+    out = _nn.embedding_lookup(params, ids, partition_strategy,
+                               name if max_norm is None else None, validate_indices)
     shards = _nn.table_shards(params)
     if len(shards) == 1:
         _record(out, shards[0], ids)
@@ -120,7 +123,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         starts = np.cumsum([0] + [int(s.shape[0]) for s in shards])
         for shard, start, stop in zip(shards, starts, starts[1:]):
             _record(out, shard, ids, ("div", int(start), int(stop)))
-    return out
+    return out if max_norm is None else _nn.clip_rows(out, out.ndim - _t.as_tensor(ids).ndim,
+                                                     max_norm, name)
 
 
 def gradients(core, ys, xs, grad_ys, name, gate_gradients, aggregation_method,

@@ -207,7 +207,12 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, n
     x = _t.as_tensor(inputs)
     if x.ndim != 2:
         raise ArgumentError(f"sampled loss: inputs of shape {x.shape}; give [batch_size, dim]")
-    labels = _t.reshape(_t.cast(_t.as_tensor(labels), np.int64), (-1, int(num_true)))
+    labels = _t.cast(_t.as_tensor(labels), np.int64)
+    if sampled_values is None and labels.ndim != 2:   # (TF's candidate sampler's check)
+        raise ArgumentError(f"sampled loss: Shape must be rank 2 but is rank {labels.ndim} "
+                            f"for labels of shape {labels.shape}; the sampler takes "
+                            f"[batch_size, num_true] labels: tf.expand_dims(labels, -1)")
+    labels = _t.reshape(labels, (-1, int(num_true)))
     if sampled_values is None:
         sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True,
                                                        num_classes, seed)

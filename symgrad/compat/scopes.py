@@ -253,6 +253,11 @@ def _partitioned(full, name, shape, dtype, initializer, partitioner, make):
     def value(part_shape, info, piece):
         if not isinstance(initializer, _init.Initializer) and takes_partition_info(initializer):
             return _initial_value(full, part_shape, dtype, initializer, partition_info=info)
+        resolved = _resolved(initializer, dtype)
+        drawn = resolved.part(tuple(part_shape), np.dtype(dtype or np.float32), shape) \
+            if isinstance(resolved, _init.Initializer) else None
+        if drawn is not None:   # (TF calls a random initializer once per part)
+            return drawn
         if not whole:
             whole.append(_initial_value(full, shape, dtype, initializer))
         return whole[0][piece]

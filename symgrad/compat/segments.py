@@ -13,7 +13,7 @@ An empty segment holds what TF writes there: the dtype's lowest value for
 ``unsorted_segment_max`` (highest for ``min``), 1 for ``prod``, 0 for ``sqrt_n`` and
 for the sorted ops' gaps (``segment_max`` of ids [0, 2] leaves row 1 at 0).
 
-Sits in ``compat``; imports ``tracing`` only.
+Sits in ``compat``; imports ``tracing`` and ``ops.draws`` (``iota_of``).
 
 >>> import symgrad.compat.v1 as tf
 >>> with tf.Graph().as_default():
@@ -29,8 +29,9 @@ import numpy as np
 from .. import tracing as _t
 from ..tracing.kernel_notes import note
 from ..errors import ShapeError
-from ..tracing.arrays import static_value
-from ..tracing.selection import noted_sorted, sorted_ids
+from ..graph import same_up_to_unknown
+from ..ops.draws import iota_of
+from ..tracing.selection import checked_sorted, segment_count, sorted_segments
 
 __all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
            "unsorted_segment_sqrt_n", "segment_max", "segment_min", "segment_prod"]
@@ -48,15 +49,15 @@ def _selected(data, segment_ids, num_segments, fill, what):
     x, ids = _t.as_tensor(data), _t.as_tensor(segment_ids)
     if ids.dtype.kind not in "iu":
         raise TypeError(f"{what}: segment_ids must be integers, got {ids.dtype}")
-    n = int(static_value(num_segments, f"{what}(num_segments)"))
+    n = segment_count(num_segments, what)
     k = ids.ndim
-    if x.shape[:k] != ids.shape:
+    if not same_up_to_unknown(x.shape[:k], ids.shape):
         raise ShapeError(f"{what}: segment_ids of shape {ids.shape} must match the leading "
                          f"axes of data {x.shape}")
     rest = tuple(x.shape[k:])
     rows = _t.reshape(x, (-1,) + rest)
     flat = _t.reshape(ids, (-1,))
-    mask = _t.equal(_t.expand_dims(flat, 0), _t.reshape(_t.range(n, dtype=flat.dtype), (n, 1)))
+    mask = _t.equal(_t.expand_dims(flat, 0), _t.expand_dims(iota_of(x.graph, n, flat.dtype), 1))
     note(mask, "segment", [ids], num=n)   # (TF refuses an id >= n, drops negative ones)
     mask = _t.reshape(mask, mask.shape + (1,) * len(rest))
     filler = _t.cast(_t.constant(np.asarray(fill)), x.dtype)
@@ -96,28 +97,33 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
 
 
 def _gaps_zero(out, ids, n, name):
-    """``out`` with the rows of segments no id names set to 0 (TF's sorted ops)."""
-    present = np.isin(np.arange(n), ids)
-    if present.all():
-        return _t.identity(out, name=name) if name else out
-    keep = _t.constant(present.reshape((n,) + (1,) * (out.ndim - 1)))
-    return _t.where(keep, out, _t.zeros_like(out), name=name)
+    """``out`` with the rows of segments no id names set to 0 (TF's sorted ops), checked
+    as TF's kernel checks run-time ids."""
+    if isinstance(ids, np.ndarray):
+        present = np.isin(np.arange(n), ids)
+        if present.all():
+            return checked_sorted(_t.identity(out, name=name) if name else out, ids)
+        keep = _t.constant(present.reshape((n,) + (1,) * (out.ndim - 1)))
+    else:   # ids computed in the graph: the segments some id names, from their counts
+        counts = _t.unsorted_segment_sum(_t.ones_like(ids), ids, n)
+        keep = _t.reshape(counts > 0, (n,) + (1,) * (out.ndim - 1))
+    return checked_sorted(_t.where(keep, out, _t.zeros_like(out), name=name), ids)
 
 
 def segment_max(data, segment_ids, name=None):
-    """``tf.segment_max`` over sorted ids known when the graph is built."""
-    ids, n = sorted_ids(segment_ids, "segment_max")
-    return noted_sorted(_gaps_zero(unsorted_segment_max(data, ids, n), ids, n, name), ids)
+    """``tf.segment_max`` over sorted ids (rows of segments no id names are 0)."""
+    ids, n = sorted_segments(segment_ids, "segment_max")
+    return _gaps_zero(unsorted_segment_max(data, ids, n), ids, n, name)
 
 
 def segment_min(data, segment_ids, name=None):
-    """``tf.segment_min`` over sorted ids known when the graph is built."""
-    ids, n = sorted_ids(segment_ids, "segment_min")
-    return noted_sorted(_gaps_zero(unsorted_segment_min(data, ids, n), ids, n, name), ids)
+    """``tf.segment_min`` over sorted ids (rows of segments no id names are 0)."""
+    ids, n = sorted_segments(segment_ids, "segment_min")
+    return _gaps_zero(unsorted_segment_min(data, ids, n), ids, n, name)
 
 
 def segment_prod(data, segment_ids, name=None):
-    """``tf.segment_prod`` over sorted ids known when the graph is built (1 in a gap)."""
-    ids, n = sorted_ids(segment_ids, "segment_prod")
+    """``tf.segment_prod`` over sorted ids (1 in a gap)."""
+    ids, n = sorted_segments(segment_ids, "segment_prod")
     out = unsorted_segment_prod(data, ids, n)
-    return noted_sorted(_t.identity(out, name=name) if name else out, ids)
+    return checked_sorted(_t.identity(out, name=name) if name else out, ids)

@@ -162,7 +162,7 @@ def global_norm(t_list, name=None):
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """``tf.clip_by_global_norm``: IndexedSlices count and are clipped by their values
     (and stay IndexedSlices), as TF."""
-    t_list = list(t_list)
+    t_list = _math_ops.tensor_sequence(t_list, "clip_by_global_norm")
     clipped, norm = _math_ops.clip_by_global_norm([_rows(t) for t in t_list], clip_norm,
                                                   use_norm, name)
     return [IndexedSlices(c, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else c

@@ -29,11 +29,12 @@ import collections
 import numpy as np
 
 from .. import tracing as _t
-from ..errors import ArgumentError
-from ..graph import Node
+from ..errors import ArgumentError, ShapeError
+from ..graph import Node, is_static, shape_size
 from ..ops.deferred import any_shape_placeholder, deferrable
 from ..ops.sizes import sizes_of
 from ..tracing.arrays import static_value
+from ..tracing.functions import _one_size
 from ..tracing.tensor import _leaf
 from . import rows as _rows
 from .tensor import TensorShape, as_tf1, constant
@@ -56,7 +57,7 @@ class SparseTensor:
         self._carrier = _carrier          # an any-shape placeholder: the fed dense shape
         self._known = _known              # the dense shape when it is known now
         if _known is None and _carrier is None:
-            self._known = tuple(int(d) for d in static_value(self.dense_shape, "dense_shape"))
+            self._known = _sizes(self.dense_shape)
         if self.indices.ndim != 2 or self.values.ndim != 1 or self.dense_shape.ndim != 1:
             raise ArgumentError(f"SparseTensor: indices [N, rank], values [N] and dense_shape "
                                 f"[rank]; got shapes {self.indices.shape}, {self.values.shape}, "
@@ -132,6 +133,21 @@ class SparseTensor:
                 f"dense_shape={self.dense_shape!r})")
 
 
+def _sizes(dense_shape):
+    """A dense shape given as a tensor: ints where it is known now, else one size per
+    entry known when its values arrive (``tf.SparseTensor(ids, vals, shape_ph)`` of a
+    wide model, the shape fed with the batch)."""
+    try:
+        return tuple(int(d) for d in static_value(dense_shape, "dense_shape"))
+    except ShapeError:
+        if not isinstance(dense_shape.shape[0], int):
+            raise ArgumentError(f"SparseTensor: a dense_shape computed in the graph must have a "
+                                f"known length (the rank), got {dense_shape.name!r} of shape "
+                                f"{dense_shape.shape}") from None
+        return tuple(_one_size(dense_shape[k], "dense_shape")
+                     for k in range(dense_shape.shape[0]))
+
+
 def _as_int64(value, what):
     if isinstance(value, Node):
         return value if value.dtype == np.int64 else _t.cast(value, np.int64)
@@ -194,8 +210,11 @@ def sparse_tensor_to_dense(sp_input, default_value=0, validate_indices=True, nam
 @deferrable()
 def _to_dense(indices, values, size_source, default_value, name):
     shape = _shape_of(size_source)
+    if not is_static(shape[2:]):
+        raise ArgumentError(f"sparse_tensor_to_dense: a dense shape of rank {len(shape)} known "
+                            "only when fed; give it when building the SparseTensor (a list)")
     # rows by the first index, the rest flattened: N x (rows + rest) numbers, not N x size
-    rest = int(np.prod(shape[1:], dtype=np.int64))
+    rest = shape_size(shape[1:])
     strides = np.cumprod((shape[2:] + (1,))[::-1])[::-1].astype(np.int64)
     within = None
     for j, stride in enumerate(strides, start=1):   # (columns: indices [N, ?] of any rank)
@@ -262,12 +281,13 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod"
     if sp_weights is not None:
         weights = _t.cast(_check(sp_weights, "embedding_lookup_sparse").values, embedded.dtype)
     n = _t.reduce_max(rows) + 1
-    return _combined(embedded, weights, rows, n, combiner, _size_source(ids), name)
+    known = ids.static_shape()
+    # the rows: the dense shape's first entry, a size known when it is fed
+    count = known[0] if known is not None else _one_size(ids.dense_shape[0], "dense_shape")
+    return _combined(embedded, weights, rows, n, combiner, count, name)
 
 
-@deferrable()
-def _combined(embedded, weights, rows, n, combiner, size_source, name):
-    count = _shape_of(size_source)[0]
+def _combined(embedded, weights, rows, n, combiner, count, name):
     total = _t.unsorted_segment_sum(embedded * _t.expand_dims(weights, 1), rows, count)
     if combiner != "sum":
         w = weights if combiner == "mean" else weights * weights

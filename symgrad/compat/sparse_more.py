@@ -6,8 +6,8 @@ when the graph is built (``sparse_to_indicator``, ``sparse_retain``, ``sparse_re
 
 - ``sparse_segment_sum(data, indices, segment_ids)``: ``segment_sum(gather(data,
   indices), segment_ids)``; ``_mean`` divides each segment by its count, ``_sqrt_n`` by
-  the count's square root (0 for an empty segment); ``num_segments`` or segment ids
-  known when the graph is built give the number of rows.
+  the count's square root (0 for an empty segment); ``num_segments``, else the last
+  segment id + 1 (known when the ids are), gives the number of rows.
 - ``sparse_reduce_max`` reduces the stored values only; an output position no value
   reaches holds the dtype's lowest value (TF's kernel starts from it).  symgrad differs:
   its gradient reaches the maxima (TF registers none).
@@ -31,6 +31,7 @@ from .. import tracing as _t
 from ..errors import ArgumentError
 from ..tracing.arrays import known_now, static_value
 from .sparse import SparseTensor, _check, sparse_tensor_to_dense
+from ..tracing.selection import checked_sorted, segment_count, sorted_segments
 from .segments import unsorted_segment_max
 from .sorting import argsort
 
@@ -48,15 +49,13 @@ def _segments(data, indices, segment_ids, num_segments, what):
     rows = _t.gather(_lift(data), _t.cast(_lift(indices), np.int64))
     raw = _lift(segment_ids)
     ids = _t.cast(raw, np.int64)
-    if num_segments is None:
-        if not known_now(raw):
-            raise ValueError(f"tf.{what}: give num_segments when segment_ids are computed "
-                             "in the graph (symgrad sizes the result when building it)")
-        values = static_value(raw, what)
-        num_segments = int(values.max(initial=-1)) + 1
-    n = int(static_value(num_segments, f"{what}(num_segments)"))
+    if num_segments is None:   # the last id + 1, known now or when the ids are fed
+        n = sorted_segments(raw, what)[1]
+    else:
+        n = segment_count(num_segments, what)
     counts = _t.unsorted_segment_sum(_t.ones_like(ids, dtype=rows.dtype), ids, n)
-    return _t.unsorted_segment_sum(rows, ids, n), counts, rows.ndim
+    total = _t.unsorted_segment_sum(rows, ids, n)
+    return checked_sorted(total, None if known_now(raw) else raw), counts, rows.ndim
 
 
 def _per_segment(total, scale, ndim, name):

@@ -241,3 +241,19 @@ def check_initializer_outside(initializer, name):
                          "construct, such as a loop or conditional. When creating a "
                          "variable inside a loop or conditional, use a lambda as the "
                          "initializer.")
+
+
+@contextlib.contextmanager
+def outermost_scope(graph):
+    """Make a variable in the outermost graph, under the name scope open in ``graph``:
+    TF lifts a variable made while a loop body or cond branch is traced out of the
+    control flow, so a cell first called in a ``tf.while_loop`` body has its weights in
+    ``tf.global_variables()``, and a body traced again finds the same ones."""
+    root = graph
+    while root.outer is not None:
+        root = root.outer
+    if root is graph:
+        yield graph
+        return
+    with root.as_default(), root.absolute_scope(graph.scoped("")):
+        yield root

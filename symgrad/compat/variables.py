@@ -25,7 +25,7 @@ import numpy as np
 from .. import tracing as _t
 from ..graph import Node
 from .redraws import redraw_of, start_value
-from .state import Operation, check_initializer_outside, state_of
+from .state import Operation, check_initializer_outside, outermost_scope, state_of
 from .tensor import TF1Tensor, constant, tf_dtype_arg
 from .variable_value import ValueSlot
 
@@ -84,9 +84,10 @@ class Variable(_t.Variable, TF1Tensor):
         check_initializer_outside(initial_value, name or "Variable")
         if callable(initial_value) and not isinstance(initial_value, Node):
             initial_value = initial_value()
-        node = super().__new__(cls, initial_value, name=name,
-                               dtype=tf_dtype(initial_value, tf_dtype_arg(dtype)),
-                               trainable=trainable)
+        with outermost_scope(_t.get_default_graph()):   # (TF's init_scope)
+            node = super().__new__(cls, initial_value, name=name,
+                                   dtype=tf_dtype(initial_value, tf_dtype_arg(dtype)),
+                                   trainable=trainable)
         node.initial = np.array(node.value)
         node.redraw = redraw_of(initial_value)   # (a new draw at each re-initialisation)
         node._initializer_op = None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, DtypeError, GraphError, NotATensorError
+from ..errors import ArgumentTypeError, DtypeError, GraphError, NotATensorError, ShapeError
 from ..graph import Node, is_static
 from ..values import cast_value  # noqa: F401  (re-exported)
 from .broadcasting import (broadcast_shapes, check_broadcast,  # noqa: F401
@@ -172,7 +172,10 @@ def check_value(value, what="value"):
     """Turn ``value`` into a numpy array of a supported dtype or raise DtypeError."""
     try:
         arr = np.asarray(value)
-    except Exception as exc:  # ragged lists and the like
+    except ValueError as exc:   # ragged lists: rows of different lengths have no shape
+        raise ShapeError(f"{what} cannot be converted to an array: {exc}; give every row "
+                         "the same length (pad it)") from None
+    except Exception as exc:  # objects numpy cannot read as numbers
         raise DtypeError(f"{what} cannot be converted to a numeric array: {exc}") from None
     if arr.dtype.kind not in "biuf":
         raise DtypeError(

@@ -178,6 +178,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         depth = known[0] if isinstance(known[0], Dim) else int(known[0])   # tf.shape(x)[1]
     else:
         depth = int(static_value(depth, "one_hot(depth)"))
+    if not isinstance(depth, Dim) and depth < 0:
+        raise ShapeError(f"one_hot: Dimension size, given by scalar input depth, must be "
+                         f"non-negative but is {depth}")
     axis = ids.ndim if axis is None or axis == -1 else int(axis)
     dt = as_dtype(dtype) or (np.asarray(on_value).dtype if on_value is not None and
                              not isinstance(on_value, Node) else np.dtype(np.float32))

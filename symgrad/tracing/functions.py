@@ -11,6 +11,7 @@ array([3., 7.])
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Protocol, Sequence, Union
 
 import numpy as np
@@ -491,7 +492,16 @@ def convert_to_tensor(value: TensorLike, dtype: DTypeLike = None,
     return t if dtype is None or t.dtype == as_dtype(dtype) else cast(t, dtype)
 
 
-matmul = _public(_tensor.matmul)
+@functools.wraps(_tensor.matmul)
+def _matmul(a, b, *args, **kwargs):
+    # a list holding tensors is packed first, as TF's convert_to_tensor packs it
+    # (xDeepFM's CIN: tf.matmul(tf.split(x0, k, 2), tf.split(xl, k, 2), transpose_b=True))
+    a, b = (stack(v) if isinstance(v, (list, tuple)) and _holds_tensor(v) else v
+            for v in (a, b))
+    return _tensor.matmul(a, b, *args, **kwargs)
+
+
+matmul = _public(_matmul)
 
 # Spelled out so that type checkers see the names (tests/test_types.py checks it against
 # the names registered above).

@@ -15,12 +15,13 @@ Kinds (``info`` in brackets):
   ``"tensor_array_write"``, ``"_grows"``, ``"_scatter"`` or ``"_read"``: a TensorArray's,
   ``nodes[1]`` its stacked elements).
 - ``"nd"``: every index tuple (last axis) of ``nodes[0]`` addresses ``nodes[1]``.
-- ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped).
+- ``"segment"``: every id of ``nodes[0]`` is below ``num`` (negative ids are dropped;
+  a ``num`` known only at run time, a Dim, is the first size of ``named``'s value).
 - ``"refused"``: TF's kernel refuses the op whatever the values (``message``;
   ``unimplemented``: as its UnimplementedError), e.g. conv2d strides on the batch axis;
   ``nodes[0]`` is the op's input.
-- ``"sorted"``: the ids ``nodes[0]`` of a sorted segment op (``tf.segment_sum``) are
-  not negative and do not decrease.
+- ``"sorted"``: the ids ``nodes[0]`` of a ``tf.segment_*`` op are sorted and not
+  negative (ids known when tracing too: TF's kernel checks them when the graph runs).
 - ``"scatter_nd"``: every index tuple of ``nodes[0]`` addresses ``shape``.
 - ``"slice"``: the begins ``nodes[0]`` of ``tf.slice``'s windows ``nodes[2:]`` along
   ``axes`` fit the input ``nodes[1]`` (lengths and sizes read off the run's values).

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ShapeError
-from ..graph import Dim
+from ..graph import Dim, Node
 from ..ops import apply, literal, normalize_axis
 from ..ops.draws import band_mask, iota_of
 from .arguments import publish
@@ -128,12 +128,21 @@ def global_norm(t_list, name=None):
     return sqrt(total, name=name)
 
 
+def tensor_sequence(t_list, what):
+    """``t_list`` as a list; TF's TypeError for a tensor or other non-sequence (a tensor
+    would be read as the list of its rows)."""
+    if isinstance(t_list, (Node, str)) or not isinstance(t_list, (list, tuple)):
+        raise TypeError(f"{what}: `t_list` should be a sequence of tensors, got "
+                        f"{type(t_list).__name__}; pass a list, e.g. [t]")
+    return list(t_list)
+
+
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """``([t * clip_norm / max(global_norm, clip_norm) ...], global_norm)`` like TF.
 
     A NaN or inf global norm makes every clipped tensor NaN (TF adds ``norm - norm``).
     """
-    t_list = list(t_list)
+    t_list = tensor_sequence(t_list, "clip_by_global_norm")
     norm = global_norm(t_list) if use_norm is None else use_norm
     norm, c = _lift([norm, clip_norm])
     scale = c * minimum(reciprocal(norm), reciprocal(c)) + (norm - norm)

@@ -52,7 +52,7 @@ from .arguments import publish
 from .functions import (_lift, abs, cast, concat, exp, less, log1p, logsumexp, maximum,  # noqa: F401
                         mul, neg, reduce_mean, reduce_sum, relu, reshape, sigmoid, softmax,
                         softplus, square, stop_gradient, tanh, where)
-from .math_ops import named, rsqrt, squared_difference
+from .math_ops import clip_by_norm, named, rsqrt, squared_difference
 from .selection import in_top_k, top_k  # noqa: F401
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
@@ -119,8 +119,12 @@ def bias_add(value, bias, data_format=None, name=None):
 
 
 def l2_loss(t, name=None):
-    """sum(t ** 2) / 2."""
+    """sum(t ** 2) / 2 of a float tensor (TF's kernel takes no integers)."""
     (x,) = _lift([t])
+    if not x.is_float:
+        raise TypeError(f"l2_loss: Value passed to parameter 't' has DataType {x.dtype} not in "
+                        "list of allowed values: float16, bfloat16, float32, float64; cast it "
+                        "first (tf.cast(t, tf.float32))")
     return named(reduce_sum(square(x)) / 2, name)
 
 
@@ -289,10 +293,18 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     ...     embedding_lookup(shards, [2, 1]).numpy().tolist()
     [[2.0], [1.0]]
     """
-    if max_norm is not None:
-        raise ValueError("embedding_lookup(max_norm=...) is not supported")
     table = _whole_table(params, partition_strategy)
-    return gather(table, ids, name=name)
+    if max_norm is None:
+        return gather(table, ids, name=name)
+    return clip_rows(gather(table, ids), table.ndim - 1, max_norm, name)
+
+
+def clip_rows(rows, row_rank, max_norm, name=None):
+    """Looked-up ``rows`` (each of rank ``row_rank``) scaled down to norm ``max_norm``
+    where longer: TF's ``embedding_lookup(max_norm=...)``, the norm taken over each
+    row's own axes."""
+    axes = list(range(rows.ndim - row_rank, rows.ndim))
+    return clip_by_norm(rows, max_norm, axes=axes, name=name)
 
 
 def table_shards(params):

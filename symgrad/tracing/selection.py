@@ -25,14 +25,15 @@ import collections
 import numpy as np
 
 from ..errors import ArgumentError, DtypeError, ShapeError
-from ..graph import Node, same_up_to_unknown
+from ..graph import Dim, Node, same_up_to_unknown
 from ..ops import apply, literal
 from ..ops.fastpaths import give_shortcut
+from ..ops.valued import size_from_values
 from .arguments import publish
 from .arrays import one_hot, static_value
 from .kernel_notes import note
-from .functions import (_lift, cast, concat, equal, expand_dims, greater, less, maximum,
-                        reduce_sum, reshape, where)
+from .functions import (_lift, _one_size, cast, concat, equal, expand_dims, greater, less,
+                        maximum, reduce_max, reduce_sum, reshape, where)
 from .math_ops import argmax, is_finite, named
 from .tensor import Graph, constant  # noqa: F401  (doctests)
 
@@ -158,7 +159,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     if ids.dtype.kind not in "iu":
         raise DtypeError(f"unsorted_segment_sum: segment_ids must be integers, got "
                          f"{ids.dtype}; cast them (tf.cast(ids, tf.int32))")
-    n = int(static_value(num_segments, "unsorted_segment_sum(num_segments)"))
+    n = segment_count(num_segments, "unsorted_segment_sum")
     if not same_up_to_unknown(x.shape[:ids.ndim], ids.shape):
         raise ShapeError(f"unsorted_segment_sum: segment_ids of shape {ids.shape} must match "
                          f"the leading axes of data {x.shape}")
@@ -171,10 +172,20 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return out
 
 
+def segment_count(num_segments, what):
+    """``num_segments`` as a size: an int, or a Dim for a count known when values arrive
+    (``tf.shape(nodes)[0]`` of a fed batch, ``tf.reduce_max(ids) + 1``)."""
+    n = _one_size(num_segments, f"{what}(num_segments)")
+    if isinstance(n, Dim) or n >= 0:
+        return n
+    raise ShapeError(f"{what}(num_segments): the number of segments must not be negative, "
+                     f"got {n}")
+
+
 def segment_sum(data, segment_ids, name=None):
-    """Sums over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    ids, n = sorted_ids(segment_ids, "segment_sum")
-    return noted_sorted(unsorted_segment_sum(data, ids, n, name=name), ids)
+    """Sums over runs of equal (sorted) ``segment_ids``."""
+    ids, n = sorted_segments(segment_ids, "segment_sum")
+    return checked_sorted(unsorted_segment_sum(data, ids, n, name=name), ids)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
@@ -187,24 +198,38 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 
 def segment_mean(data, segment_ids, name=None):
-    """Means over runs of equal (sorted, known when tracing) ``segment_ids``."""
-    ids, n = sorted_ids(segment_ids, "segment_mean")
-    return noted_sorted(unsorted_segment_mean(data, ids, n, name=name), ids)
+    """Means over runs of equal (sorted) ``segment_ids``."""
+    ids, n = sorted_segments(segment_ids, "segment_mean")
+    return checked_sorted(unsorted_segment_mean(data, ids, n, name=name), ids)
 
 
-def sorted_ids(segment_ids, what):
-    """The (sorted, known when tracing) ids and the number of segments they name."""
-    ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
-    if ids.ndim != 1:
-        raise ShapeError(f"{what}: segment_ids must be a vector, got shape {ids.shape}")
-    return ids, max(int(ids.max()) + 1, 0) if ids.size else 0
+def sorted_segments(segment_ids, what):
+    """The sorted ids of ``tf.segment_*`` and the number of segments they name, the
+    last id + 1 (TF's): an int for ids known when tracing, else a Dim bound when the
+    ids' values arrive (a bag of words' row ids, fed)."""
+    try:
+        ids = static_value(segment_ids, f"{what}(segment_ids)").astype(np.int64)
+    except ShapeError:   # (computed from values: fed, gathered, ...)
+        (ids,) = _lift([segment_ids])
+    else:
+        if ids.ndim != 1:
+            raise ShapeError(f"{what}: segment_ids must be a vector, got shape {ids.shape}")
+        return ids, max(int(ids.max()) + 1, 0) if ids.size else 0
+    if ids.ndim != 1 or ids.dtype.kind not in "iu":
+        raise ShapeError(f"{what}(segment_ids): a vector of integers, got {ids.name!r} of "
+                         f"shape {ids.shape} and dtype {ids.dtype}")
+    last = reduce_max(cast(ids, np.int64))   # (the dtype's lowest when there are none)
+    return ids, size_from_values(maximum(last + 1, 0))
 
 
-def noted_sorted(out, ids):
+def checked_sorted(out, ids):
     """``out``, noted with TF's run-time check that the ids are sorted and not negative
-    (its kernels refuse others when the graph runs; kernel_notes' ``"sorted"``)."""
-    if ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
-        note(out, "sorted", [literal(out.graph, ids)], named=out)
+    (``tracing.kernel_notes``): ids computed in the graph, and ids known when tracing
+    that are not (TF's kernels refuse them when the graph runs, not when it is built)."""
+    if isinstance(ids, Node):
+        note(out, "sorted", [ids])
+    elif ids is not None and ids.size and (ids[0] < 0 or np.any(np.diff(ids) < 0)):
+        note(out, "sorted", [literal(out.graph, ids)])
     return out
 
 
