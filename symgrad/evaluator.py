@@ -182,10 +182,9 @@ class Evaluator(BatchCalls):
         self._prebuild()
 
     def _prebuild(self) -> None:
-        """Build what a load on this machine would otherwise compile: ``batched``'s
-        common call (``_batch_into``, or ``_batch`` where a module has no ``_batch_into``)
-        and the batch loop, compiled for its argument types by a batch of no points (sizes
-        known only at call time taken as 1: the types do not depend on them)."""
+        """Build what a load on this machine would otherwise compile: ``_batch`` and the
+        batch loop, compiled for its argument types by a batch of no points (sizes known
+        only at call time taken as 1: the types do not depend on them)."""
         try:
             _, _, _, args, outs, _ = self._batch_arguments(
                 [np.zeros((0,) + tuple(d if isinstance(d, int) else 1 for d in s), dtype)
@@ -193,8 +192,10 @@ class Evaluator(BatchCalls):
         except ShapeError:   # sizes that must relate otherwise: built on first use
             return
         self._loop()(batches.work(0, 0), *args, *outs)
-        if self._lean is not None:   # (lower.lean_batch: _batch_into serves both calls)
-            (self._batch_entry if self._lean.build_into is None else self._batch_into_entry)()
+        if self._lean is not None:
+            self._batch_entry()
+            if self._lean.build_into is not None:
+                self._batch_into_entry()
 
     def _spec(self) -> dict:
         from .lower.saved import encode_tree

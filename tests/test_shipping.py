@@ -180,7 +180,7 @@ LOADED = textwrap.dedent(r"""
     f = sg.load(sys.argv[1])
     source = f.source
     values = f.batched(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
-    stats = f._gufuncs["batch_into"].stats   # (batched's common call: lower.lean_batch)
+    stats = f._gufuncs["batch"].stats   # (batched's common call: lower.lean_batch)
     print(json.dumps({"source": source, "sympy": "sympy" in sys.modules,
                       "values": values[0].tolist(),
                       "loop_hits": sum(stats.cache_hits.values()),
