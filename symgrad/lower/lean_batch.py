@@ -70,12 +70,6 @@ class Lean:
         if self.build_into is None:
             return self.serial(args, count, parallel)
         outs = tuple([np.empty((count,) + core, dtype) for dtype, core in self.made])
-        if count < PROBE_POINTS and not parallel:   # (serial's common case, one call less)
-            try:
-                (self.entry_into or self._built_into())(*args, *outs)
-            except self.refused:
-                return None
-            return outs
         return None if self.serial((*args, *outs), count, parallel, into=True) is None \
             else outs
 
