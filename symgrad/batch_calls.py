@@ -130,7 +130,7 @@ class BatchCalls:
                     break
             else:
                 if out is None:
-                    outs = lean.fresh(values, len(values[0]), parallel)
+                    outs = lean.serial(values, len(values[0]), parallel)
                     if outs is not None:
                         return self._rebuild_batch(outs)
                 elif lean.build_into is not None:
@@ -149,7 +149,7 @@ class BatchCalls:
         inputs, outputs, count, args, outs, batch = self._batch_arguments(values, out)
         lean = self._lean
         if lean is not None and out is None and all(args[0::2]):   # no shared input
-            flat = lean.fresh(args[1::2], count, parallel)   # (converted: _batch's form)
+            flat = lean.serial(args[1::2], count, parallel)   # (converted: _batch's form)
             if flat is not None:
                 return self._flat_result(flat, batch, outputs)
         loop = self._loop()
@@ -174,7 +174,7 @@ class BatchCalls:
         from .lower.runtime import NotBatched
         into = self._batch_into_entry if hasattr(self.module, "batch_into_entry") else None
         return Lean(self._inputs, self._batch_entry, lambda: self._static_cost, NotBatched,
-                    self._outputs, into)
+                    len(self._outputs), into)
 
     @functools.cached_property
     def _fast_path(self):

@@ -50,8 +50,8 @@ def test_common_arguments_take_the_lean_call_with_the_same_numbers(monkeypatch, 
 
 
 def test_only_shared_inputs_and_threads_need_the_batch_loop():
-    # one compiled _batch_into answers common calls and converted ones, with out= or
-    # not; the batch loop (for threads and inputs shared by every point, and out=
+    # one compiled _batch answers common calls and converted ones, _batch_into those
+    # with out=; the batch loop (for threads and inputs shared by every point, and out=
     # with converted inputs) is built only when one comes
     with sg.Graph().as_default():
         x = sg.placeholder(shape=(2,), name="x")
@@ -64,8 +64,7 @@ def test_only_shared_inputs_and_threads_need_the_batch_loop():
     out = (np.empty(300),)
     assert g.batched(ones, np.ones(300), out=out)[0] is out[0]
     np.testing.assert_array_equal(out[0], 1.625)
-    # (new outputs are made in Python and filled by _batch_into too: _batch is not built)
-    assert "batch_into" in g._gufuncs and "batch" not in g._gufuncs and "loop" not in g._gufuncs
+    assert "batch" in g._gufuncs and "batch_into" in g._gufuncs and "loop" not in g._gufuncs
     np.testing.assert_array_equal(g.batched(ones, 2.0)[0], [3.25] * 300)   # t shared
     assert "loop" in g._gufuncs
 

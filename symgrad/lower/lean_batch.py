@@ -6,11 +6,10 @@ for every kind of argument, the work array, new outputs, timing each run for the
 parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
 from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most
 calls pass -- one numpy array per input, C-contiguous and writeable, of the input's
-dtype, with one batch axis -- through :meth:`Lean.fresh` to the module's
-``_batch_into`` (``lower.module._batch_into_text``) with output arrays made here,
-which checks the shapes and runs the points serially, as the general path would for a
-small batch or with ``parallel=False`` (a module without ``_batch_into``: ``_batch``,
-which makes the outputs itself).  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
+dtype, with one batch axis -- through :meth:`Lean.serial` to the module's ``_batch``
+(``lower.module._batch_text``), which checks the shapes, makes the outputs and runs
+the points serially, as the general path would for a small batch or with
+``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
 calls ``_batch_into``, whose signature takes the arrays of the outputs' dtypes and
 layout and whose code checks their shapes and that none overlaps an input or another
 output (100 Rosenbrock-10 points with ``out=`` reused cost 4x hand's call on the
@@ -26,7 +25,7 @@ Imports numpy, ``lower.batch_args`` and ``lower.batches``.
 
 >>> row_sums = lambda x: (x.sum(axis=1),)       # (a stand-in for a module's _batch)
 >>> lean = Lean([("x", "<f8", (2,))], lambda: row_sums, lambda: None, ValueError)
->>> lean.fresh([np.ones((3, 2))], 3, parallel=False)
+>>> lean.serial([np.ones((3, 2))], 3, parallel=False)
 (array([2., 2., 2.]),)
 """
 from __future__ import annotations
@@ -50,28 +49,15 @@ class Lean:
     where a call per input was a tenth of a small batch.
     """
 
-    def __init__(self, inputs, entry, cost, refused, outputs=(), into=None):
+    def __init__(self, inputs, entry, cost, refused, outputs=0, into=None):
         # per input: (the dtype _batch takes, its number of axes with the batch axis)
         self.want = [(np.dtype(dtype if core else _scalar_dtype(dtype)), len(core) + 1)
                      for _, dtype, core in inputs]
         self.build, self.cost, self.refused = entry, cost, (TypeError, refused)
         self.entry = None   # _batch, once built
-        # out= (arrays for the module's ``OUTPUTS``): _batch_into, if the module has it
-        # (its signature and code check the arrays: ``batched`` only counts them)
-        self.outputs, self.build_into, self.entry_into = len(outputs), into, None
-        self.made = [(np.dtype(dtype), tuple(int(d) for d in core)) for dtype, core, *_ in
-                     outputs]   # what ``fresh`` allocates per output: dtype, core shape
-
-    def fresh(self, args, count, parallel):
-        """``_batch``'s outputs for ``args``, or None as :meth:`serial` says: new arrays
-        made here and filled by ``_batch_into`` where the module has it.  Numba boxes
-        each array a compiled function returns at ~0.3 µs more than ``np.empty`` costs
-        (100 Rosenbrock-10 points: 2.6 µs through ``_batch``, 2.1 through this)."""
-        if self.build_into is None:
-            return self.serial(args, count, parallel)
-        outs = tuple([np.empty((count,) + core, dtype) for dtype, core in self.made])
-        return None if self.serial((*args, *outs), count, parallel, into=True) is None \
-            else outs
+        # out= (``outputs`` arrays): _batch_into, if the module has it (its signature
+        # and code check the arrays: ``batched`` only counts them)
+        self.outputs, self.build_into, self.entry_into = outputs, into, None
 
     def serial(self, args, count, parallel, into=False):
         """Run ``_batch`` on ``args`` (arrays of ``count`` points each) and give its
