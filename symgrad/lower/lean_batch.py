@@ -53,6 +53,7 @@ class Lean:
         # per input: (the dtype _batch takes, its number of axes with the batch axis)
         self.want = [(np.dtype(dtype if core else _scalar_dtype(dtype)), len(core) + 1)
                      for _, dtype, core in inputs]
+        self.one = self.want[0] if len(self.want) == 1 else None   # (one input: inline)
         self.build, self.cost, self.refused = entry, cost, (TypeError, refused)
         self.entry = None   # _batch, once built
         # out= (``outputs`` arrays): _batch_into, if the module has it (its signature
