@@ -6,7 +6,9 @@ for every kind of argument, the work array, new outputs, timing each run for the
 parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
 from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most
 calls pass -- one numpy array per input, C-contiguous and writeable, of the input's
-dtype, with one batch axis -- through :meth:`Lean.serial` to the module's ``_batch``
+dtype, with one batch axis (one input is tested without a loop, and a small serial
+batch calls the compiled function itself) -- through :meth:`Lean.serial` to the module's
+``_batch``
 (``lower.module._batch_text``), which checks the shapes, makes the outputs and runs
 the points serially, as the general path would for a small batch or with
 ``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
