@@ -7,11 +7,10 @@ parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop c
 from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most
 calls pass -- one numpy array per input, C-contiguous and writeable, of the input's
 dtype, with one batch axis (one input is tested without a loop, and a small serial
-batch calls the compiled function itself) -- through :meth:`Lean.serial` to the module's
-``_batch``
-(``lower.module._batch_text``), which checks the shapes, makes the outputs and runs
-the points serially, as the general path would for a small batch or with
-``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
+batch calls the compiled function itself) -- through :meth:`Lean.serial` to the
+module's ``_batch`` (``lower.module._batch_text``), which checks the shapes, makes the
+outputs and runs the points serially, as the general path would for a small batch or
+with ``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
 calls ``_batch_into``, whose signature takes the arrays of the outputs' dtypes and
 layout and whose code checks their shapes and that none overlaps an input or another
 output (100 Rosenbrock-10 points with ``out=`` reused cost 4x hand's call on the
