@@ -75,15 +75,11 @@ def scaled_draw(shape, kind, seed, dtype, a, b, name=None):
     tf = tf_drawn(shape, kind, seed, dtype, a, b, name)
     if tf is not None:
         return tf
-    if np.dtype(dtype).kind == "f":   # TF scales in the result's dtype: a float32 tensor
-        # stddev (xavier_init's 1 / tf.sqrt(in_dim / 2.)) is taken as it is
-        return _scaled(_t.cast(drawn(shape, kind, seed), np.dtype(dtype)), kind, dtype,
-                       a, b, name)
-    # integers in [minval, maxval): floor(minval + u (maxval - minval)), bounds that are
-    # tensors (maxval=tf.shape(x)[0]) too
+    if np.dtype(dtype).kind == "f":   # in the result's dtype (xavier_init's float32 stddev)
+        return _scaled(_t.cast(drawn(shape, kind, seed), np.dtype(dtype)), kind, dtype, a, b, name)
+    # integers: floor(minval + u (maxval - minval)), the bounds tensors too (tf.shape(x)[0])
     lo, hi = (_t.cast(v, np.float64) for v in _parameters(kind, dtype, a, b))
-    u = drawn(shape, kind, seed)
-    return as_tf1(_f.cast(_t.floor(u * (hi - lo) + lo), dtype, name=name))
+    return as_tf1(_f.cast(_t.floor(drawn(shape, kind, seed) * (hi - lo) + lo), dtype, name=name))
 
 
 # (k, count, keys made in iteration 0, draws made so far in this iteration) while a
