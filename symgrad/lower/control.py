@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, CompileError
 
 
 def needed(outputs, feeds=()):
@@ -203,7 +203,6 @@ def _lapack_driver(node, fns):
     """``eigh``, ``eigvalsh`` (``ops.eigen``), ``svd``, ``singular_values`` and ``qr``
     (``ops.factor``): LAPACK through ``lower.lapack``, on the input cast to the result's
     dtype (an integer matrix gives float64)."""
-    from ..errors import CompileError
     name, a = node.opdef.name, node.inputs[0]
     if name == "qr" and node.attrs["full"] and a.shape[-2] > a.shape[-1]:
         raise CompileError(f"{node.name!r}: qr(full_matrices=True) of a tall matrix (shape "

@@ -38,19 +38,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import NoClosedFormError, ShapeError
-from ..graph import Dim
+from ..errors import NoClosedFormError
 from .base import REGISTRY, Example, F, Op, float_result, literal, register
 from .draws import band_mask, half_lower
+from .linalg import matrix_t
+from .linalg_ops import square_size
 
 
 def _shape(packed):
     def shape(in_shapes, **attrs):
         (a,) = in_shapes
-        if len(a) < 2 or a[-1] != a[-2] and not any(isinstance(d, Dim) for d in a[-2:]):
-            op = "eigh" if packed else "eigvalsh"
-            raise ShapeError(f"{op}: needs square matrices in the last two axes, got shape {a}")
-        n = a[-1] if not isinstance(a[-1], Dim) else a[-2]
+        n = square_size(a, "eigh" if packed else "eigvalsh")
         return a[:-2] + ((n + 1, n) if packed else (n,))
     return shape
 
@@ -78,15 +76,25 @@ def signed(v):
     return v
 
 
+def as_float(a):
+    """``a`` as an array of the factorisations' result dtype (integers: float64)."""
+    a = np.asarray(a)
+    return a.astype(float_result([a.dtype]), copy=False)
+
+
+def finite_matrices(a):
+    """``(a, bad)``: ``a`` as floats with the matrices holding inf or NaN zeroed (LAPACK
+    refuses them), and where they were (their results are then set to NaN)."""
+    a = as_float(a)
+    bad = ~np.isfinite(a).all(axis=(-2, -1))
+    return (np.where(bad[..., None, None], 0, a) if bad.any() else a), bad
+
+
 def eigh_values(a, vectors=True):
     """numpy's ``eigh`` of the lower triangles of ``a`` (..., n, n): ``(e, V)`` with V's
     signs as :func:`signed` makes them (``vectors=False``: e alone); a matrix holding
     inf or NaN gives NaN."""
-    a = np.asarray(a)
-    a = a.astype(float_result([a.dtype]), copy=False)
-    bad = ~np.isfinite(a).all(axis=(-2, -1))
-    if bad.any():
-        a = np.where(bad[..., None, None], 0, a)
+    a, bad = finite_matrices(a)
     if vectors:
         e, v = np.linalg.eigh(a)
         v = signed(v)
@@ -110,10 +118,6 @@ def _no_closed_form(node, *arrays):
                             "or a Session)")
 
 
-def _t(x):
-    return F.transpose(x, perm=tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
-
-
 def _parts(packed):
     """(eigenvalues, eigenvectors) of a packed ``eigh`` value or cotangent."""
     return (F.index(packed, index=(Ellipsis, 0, slice(None))),
@@ -124,7 +128,7 @@ def _lower_read(node, grad):
     """The gradient of a function of the lower triangle only: TF's symmetrised lower
     triangle of ``grad``, its diagonal once."""
     n = grad.shape[-1]
-    halved = F.mul(F.add(grad, _t(grad)), half_lower(node.graph, n, grad.dtype))
+    halved = F.mul(F.add(grad, matrix_t(grad)), half_lower(node.graph, n, grad.dtype))
     # (a selection, as TF's band_part: +0 above the diagonal, where a product gave -0)
     return F.where(band_mask(node.graph, n, n, -1, 0, np.bool_), halved,
                    literal(node.graph, np.zeros((), grad.dtype)))
@@ -140,14 +144,14 @@ def _eigh_grad(node, g):
     off = F.sub(band_mask(node.graph, n, n, -1, -1, node.dtype), eye)
     inv_gap = F.div(off, F.add(gap, eye))   # (1 / (e[j] - e[i]) off the diagonal, 0 on it)
     inner = F.add(F.mul(eye, F.index(ge, index=(Ellipsis, None, slice(None)))),
-                  F.mul(inv_gap, F.matmul(_t(v), gv)))
-    return [_lower_read(node, F.matmul(F.matmul(v, inner), _t(v)))]
+                  F.mul(inv_gap, F.matmul(matrix_t(v), gv)))
+    return [_lower_read(node, F.matmul(F.matmul(v, inner), matrix_t(v)))]
 
 
 def _eigvalsh_grad(node, g):
     _, v = _parts(F.eigh(node.inputs[0]))
     scaled = F.mul(v, F.index(g, index=(Ellipsis, None, slice(None))))   # V diag(g)
-    return [_lower_read(node, F.matmul(scaled, _t(v)))]
+    return [_lower_read(node, F.matmul(scaled, matrix_t(v)))]
 
 
 def _symmetric(n, batch=(), seed=3):

@@ -36,10 +36,11 @@ from ..errors import GradientNotImplementedError, ShapeError
 from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, float_result, literal, register
 from .draws import band_mask
-from .eigen import _no_closed_form, _t, column_signs
+from .eigen import _no_closed_form, as_float, column_signs, finite_matrices
+from .linalg import matrix_t
 
 
-def _sizes(a, full, op):
+def _sizes(a, op):
     """(m, n, k) of matrices of shape ``a`` (their sizes must be known)."""
     if len(a) < 2 or any(isinstance(d, Dim) for d in a[-2:]):
         raise ShapeError(f"{op}: needs matrices of known size in the last two axes, got "
@@ -51,29 +52,23 @@ def _sizes(a, full, op):
 
 def _svd_shape(in_shapes, full=False):
     (a,) = in_shapes
-    m, n, k = _sizes(a, full, "svd")
+    m, n, k = _sizes(a, "svd")
     return a[:-2] + (1 + m + n, max(m, n) if full else k)
 
 
 def _qr_shape(in_shapes, full=False):
     (a,) = in_shapes
-    m, n, k = _sizes(a, full, "qr")
+    m, n, k = _sizes(a, "qr")
     kq = m if full else k
     return a[:-2] + (m + kq, max(kq, n))
-
-
-def _float(a):
-    a = np.asarray(a)
-    return a.astype(float_result([a.dtype]), copy=False)
 
 
 def svd_factors(a, full=False):
     """``(s, u, v)`` of each matrix of ``a``: u's columns signed by
     ``eigen.column_signs`` and v's first k columns with them (its others, a full v's,
     signed on their own); NaN for a matrix holding inf or NaN."""
-    a = _float(a)
-    bad = ~np.isfinite(a).all(axis=(-2, -1))
-    u, s, vh = np.linalg.svd(np.where(bad[..., None, None], 0, a), full_matrices=full)
+    a, bad = finite_matrices(a)
+    u, s, vh = np.linalg.svd(a, full_matrices=full)
     v = np.swapaxes(vh, -1, -2)
     k = s.shape[-1]
     signs = column_signs(u)
@@ -96,7 +91,7 @@ def _svd_impl(a, full=False):
 
 
 def _qr_impl(a, full=False):
-    a = _float(a)
+    a = as_float(a)
     q, r = np.linalg.qr(a, mode="complete" if full else "reduced")
     m, kq = q.shape[-2:]
     out = np.zeros(a.shape[:-2] + _qr_shape([a.shape], full)[-2:], q.dtype)
@@ -156,19 +151,19 @@ def _svd_grad(node, g):
                 _safe_reciprocal(F.sub(F.index(s2, index=(Ellipsis, None, slice(None))),
                                        F.index(s2, index=(Ellipsis, slice(None), None)))))
     v1, gv1 = _block(v, (0, n), (0, m)), _block(gv, (0, n), (0, m))
-    f_u = F.mul(f, F.matmul(_t(u), gu))
-    f_v = F.mul(f, F.matmul(_t(v1), gv1))
-    inner = F.add(F.add(_diag(gs), F.matmul(F.add(f_u, _t(f_u)), s_mat)),
-                  F.matmul(s_mat, F.add(f_v, _t(f_v))))
-    grad = F.matmul(u, F.matmul(inner, _t(v1)))
+    f_u = F.mul(f, F.matmul(matrix_t(u), gu))
+    f_v = F.mul(f, F.matmul(matrix_t(v1), gv1))
+    inner = F.add(F.add(_diag(gs), F.matmul(F.add(f_u, matrix_t(f_u)), s_mat)),
+                  F.matmul(s_mat, F.add(f_v, matrix_t(f_v))))
+    grad = F.matmul(u, F.matmul(inner, matrix_t(v1)))
     if m != n:
-        gv1t = _t(gv1)
-        rest = F.sub(gv1t, F.matmul(F.matmul(gv1t, v1), _t(v1)))
+        gv1t = matrix_t(gv1)
+        rest = F.sub(gv1t, F.matmul(F.matmul(gv1t, v1), matrix_t(v1)))
         if full:
             v2, gv2 = _block(v, (0, n), (m, n)), _block(gv, (0, n), (m, n))
-            rest = F.sub(rest, F.matmul(F.matmul(_t(v1), gv2), _t(v2)))
+            rest = F.sub(rest, F.matmul(F.matmul(matrix_t(v1), gv2), matrix_t(v2)))
         grad = F.add(grad, F.matmul(F.matmul(u, _diag(_safe_reciprocal(s))), rest))
-    return [grad if wide else _t(grad)]
+    return [grad if wide else matrix_t(grad)]
 
 
 def _singular_values_grad(node, g):
@@ -176,18 +171,18 @@ def _singular_values_grad(node, g):
     m, n = a.shape[-2:]
     _, u, v = svd_parts(F.svd(a, full=False), m, n, False)
     scaled = F.mul(u, F.index(g, index=(Ellipsis, None, slice(None))))   # u diag(s̄)
-    return [F.matmul(scaled, _t(v))]
+    return [F.matmul(scaled, matrix_t(v))]
 
 
 def _solve_upper_t(x, r):
     """x r⁻ᵀ for an upper triangular r (TF's ``_TriangularSolve``)."""
-    return F.matmul(x, _t(F.matrix_inverse(r)))
+    return F.matmul(x, matrix_t(F.matrix_inverse(r)))
 
 
 def _qr_square_deep(q, r, dq, dr):
-    qdq = F.matmul(_t(q), dq)
-    rdr = F.matmul(r, _t(dr))
-    both = F.add(F.sub(qdq, _t(qdq)), F.sub(rdr, _t(rdr)))
+    qdq = F.matmul(matrix_t(q), dq)
+    rdr = F.matmul(r, matrix_t(dr))
+    both = F.add(F.sub(qdq, matrix_t(qdq)), F.sub(rdr, matrix_t(rdr)))
     k = both.shape[-1]
     tril = F.where(band_mask(both.graph, k, k, -1, 0, np.bool_), both,
                    literal(both.graph, np.zeros((), both.dtype)))
@@ -209,7 +204,7 @@ def _qr_grad(node, g):
         return [_qr_square_deep(q, r, dq, dr)]
     # a = [x, y], r = [u, v]: the square case for x, and y's part
     y, dv = _block(a, (0, m), (m, n)), _block(dr, (0, m), (m, n))
-    dx = _qr_square_deep(q, _block(r, (0, m), (0, m)), F.add(dq, F.matmul(y, _t(dv))),
+    dx = _qr_square_deep(q, _block(r, (0, m), (0, m)), F.add(dq, F.matmul(y, matrix_t(dv))),
                          _block(dr, (0, m), (0, m)))
     return [F.concat(dx, F.matmul(q, dv), axis=a.ndim - 1)]
 
@@ -231,7 +226,7 @@ register(Op("svd", kind="special", shape=_svd_shape, impl=_svd_impl,
                       Example(_matrices((2, 3), 10), full=True)],
             doc="singular values (row 0), left and right singular vectors (below), packed"))
 register(Op("singular_values", kind="special", shape=lambda in_shapes: in_shapes[0][:-2] + (
-                min(_sizes(in_shapes[0], False, "svd")[:2]),),
+                min(_sizes(in_shapes[0], "svd")[:2]),),
             impl=lambda a: svd_factors(a)[0], symbolic=_no_closed_form,
             grad=_singular_values_grad, dtype=float_result,
             examples=[Example(_matrices((3, 2), 11)), Example(_matrices((2, 2, 3), 12))],

@@ -26,7 +26,8 @@ def _matmul_shape(in_shapes):
     return broadcast_shapes(a[:-2], b[:-2], op="matmul") + (a[-2], b[-1])
 
 
-def _swap(t):
+def matrix_t(t):
+    """``t`` with its last two axes swapped (the matrix rules' transpose)."""
     perm = tuple(range(t.ndim - 2)) + (t.ndim - 1, t.ndim - 2)
     return F.transpose(t, perm=perm)
 
@@ -34,8 +35,8 @@ def _swap(t):
 def _matmul_grad(node, g):
     # C = A B: dA = G B^T, dB = A^T G, summed over broadcast batch axes.
     a, b = node.inputs
-    return [unbroadcast(F.matmul(g, _swap(b)), a.shape),
-            unbroadcast(F.matmul(_swap(a), g), b.shape)]
+    return [unbroadcast(F.matmul(g, matrix_t(b)), a.shape),
+            unbroadcast(F.matmul(matrix_t(a), g), b.shape)]
 
 
 register(Op("matmul", kind="contract", shape=_matmul_shape, impl=np.matmul,

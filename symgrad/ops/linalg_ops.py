@@ -36,14 +36,22 @@ from ..errors import MatrixError, ShapeError
 from ..graph import Dim
 from .base import REGISTRY, Example, F, Op, as_object_array, float_result, literal, register
 from .draws import half_lower
+from .linalg import matrix_t
+
+
+def square_size(a, op):
+    """The size n of the square matrices of shape ``a`` (..., n, n); ShapeError naming
+    ``op`` if they are not square (a known size wins over an unknown one, which is
+    checked when values arrive)."""
+    if len(a) < 2 or a[-1] != a[-2] and not any(isinstance(d, Dim) for d in a[-2:]):
+        raise ShapeError(f"{op}: needs square matrices in the last two axes, got shape {a}")
+    return a[-1] if not isinstance(a[-1], Dim) else a[-2]
 
 
 def _square_shape(op):
     def shape(in_shapes, **attrs):
         (a,) = in_shapes
-        if len(a) < 2 or a[-1] != a[-2] and not any(isinstance(d, Dim) for d in a[-2:]):
-            raise ShapeError(f"{op}: needs square matrices in the last two axes, got shape {a}")
-        n = a[-1] if not isinstance(a[-1], Dim) else a[-2]  # a known size wins (checked later)
+        n = square_size(a, op)
         return a[:-2] + (n, n) if op in ("matrix_inverse", "cholesky") else a[:-2]
     return shape
 
@@ -63,34 +71,29 @@ def _per_matrix(fn, batch_out):
     return symbolic
 
 
-def _t(x):
-    perm = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
-    return F.transpose(x, perm=perm)
-
-
 def _scalar_per_matrix(g):
     return F.reshape(g, shape=g.shape + (1, 1))
 
 
 def _inverse_grad(node, g):
-    y_t = _t(node)
+    y_t = matrix_t(node)
     return [F.neg(F.matmul(F.matmul(y_t, g), y_t))]
 
 
 def _det_grad(node, g):
-    inv_t = _t(F.matrix_inverse(node.inputs[0]))
+    inv_t = matrix_t(F.matrix_inverse(node.inputs[0]))
     return [F.mul(_scalar_per_matrix(F.mul(g, node)), inv_t)]
 
 
 def _log_abs_det_grad(node, g):
-    return [F.mul(_scalar_per_matrix(g), _t(F.matrix_inverse(node.inputs[0])))]
+    return [F.mul(_scalar_per_matrix(g), matrix_t(F.matrix_inverse(node.inputs[0])))]
 
 
 def _cholesky_grad(node, g):
     l_inv = F.matrix_inverse(node)
-    middle = F.mul(F.matmul(_t(node), g), half_lower(node.graph, node.shape[-1], node.dtype))
-    grad = F.matmul(F.matmul(_t(l_inv), middle), l_inv)
-    return [F.mul(F.add(grad, _t(grad)), 0.5)]
+    middle = F.mul(F.matmul(matrix_t(node), g), half_lower(node.graph, node.shape[-1], node.dtype))
+    grad = F.matmul(F.matmul(matrix_t(l_inv), middle), l_inv)
+    return [F.mul(F.add(grad, matrix_t(grad)), 0.5)]
 
 
 def _cholesky_impl(a):
@@ -247,7 +250,7 @@ def _decompose_log_abs_det(a):
 def _decompose_cholesky(a):
     n, g = a.shape[-1], a.graph
     batch = a.shape[:-2]
-    sym = F.mul(F.add(F.cast(a, dtype="float64"), _t(F.cast(a, dtype="float64"))), 0.5)
+    sym = F.mul(F.add(F.cast(a, dtype="float64"), matrix_t(F.cast(a, dtype="float64"))), 0.5)
     b = _letters(len(batch))
     cols = []
     for j in range(n):

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..ops import apply
+from ..ops.factor import qr_parts, svd_parts
 from ..graph import Dim
 from .arrays import band_mask, eye
 from .pads import pad
@@ -187,7 +188,6 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     (x,) = _lift([tensor])
     if not compute_uv:
         return apply("singular_values", [x], name=name)
-    from ..ops.factor import svd_parts
     m, n = x.shape[-2:] if x.ndim >= 2 else (None, None)
     packed = apply("svd", [x], full=bool(full_matrices), name=name)
     return svd_parts(packed, m, n, bool(full_matrices))
@@ -196,7 +196,6 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 def qr(input, full_matrices=False, name=None):
     """``(q, r)`` with ``a = q r``, r upper triangular with LAPACK's (and TF's) signs."""
     (x,) = _lift([input])
-    from ..ops.factor import qr_parts
     packed = apply("qr", [x], full=bool(full_matrices), name=name)
     return qr_parts(packed, *x.shape[-2:], bool(full_matrices))
 
