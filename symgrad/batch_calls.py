@@ -24,7 +24,6 @@ from .errors import ArgumentError, FeedError, ShapeError
 from .graph import Dim, concrete_shape
 from .lower import batch_args, batches
 from .lower.arguments import SizesDisagree, real_array
-from .lower.batches import PROBE_POINTS
 from .lower.lean_batch import Lean
 from .sparse_batch import SparseBatch
 from .values import bind_dims, cast_value, fits
@@ -135,29 +134,15 @@ class BatchCalls:
             common = len(values) == len(lean.want) and _common_form(values, lean.want)
         if common:
             if out is None:
-                entry = lean.entry
-                if entry is not None and not parallel and len(values[0]) < PROBE_POINTS:
-                    try:   # (Lean.serial's common case, without its call)
-                        return self._rebuild_batch(entry(*values))
-                    except lean.refused:
-                        pass
-                else:
-                    outs = lean.serial(values, len(values[0]), parallel)
-                    if outs is not None:
-                        return self._rebuild_batch(outs)
+                outs = lean.serial(values, len(values[0]), parallel)
+                if outs is not None:
+                    return self._rebuild_batch(outs)
             elif lean.build_into is not None:
                 arrays = (out,) if type(out) is np.ndarray else out
-                if _common_out(arrays, lean.outputs):
-                    entry = lean.entry_into
-                    if entry is not None and not parallel and len(values[0]) < PROBE_POINTS:
-                        try:
-                            entry(*values, *arrays)
-                            return self._rebuild_batch(tuple(arrays))
-                        except lean.refused:
-                            pass
-                    elif lean.serial(values + tuple(arrays), len(values[0]), parallel,
-                                     into=True) is not None:
-                        return self._rebuild_batch(tuple(arrays))
+                if _common_out(arrays, lean.outputs) and lean.serial(
+                        values + tuple(arrays), len(values[0]), parallel,
+                        into=True) is not None:
+                    return self._rebuild_batch(tuple(arrays))
         self._check_count(values, "batched")
         if any(is_dask(v) for v in values):
             return self._rebuild_batch(batched_dask(self, values, out))

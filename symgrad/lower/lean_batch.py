@@ -4,20 +4,20 @@ A small batch is mostly call overhead: 100 Rosenbrock-2 points take the batch lo
 ~0.6 µs, and the general path (``batch_args.FastPath``, ``batches.run``: checks written
 for every kind of argument, the work array, new outputs, timing each run for the
 parallel choice) spent ~4.5 µs around it, where a hand-written ``@njit`` loop called
-from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most
-calls pass -- one numpy array per input, C-contiguous and writeable, of the input's
-dtype, with one batch axis (one input is tested without a loop, and a small serial
-batch calls the compiled function itself) -- through :meth:`Lean.serial` to the
-module's ``_batch`` (``lower.module._batch_text``), which checks the shapes, makes the
-outputs and runs the points serially, as the general path would for a small batch or
-with ``parallel=False``.  With ``out=`` arrays (one numpy array per output), :meth:`Lean.serial`
-calls ``_batch_into``, whose signature takes the arrays of the outputs' dtypes and
-layout and whose code checks their shapes and that none overlaps an input or another
-output (100 Rosenbrock-10 points with ``out=`` reused cost 4x hand's call on the
-general path).  Other arguments take the general path, with its checks, conversions
-and errors unchanged; it hands what it converted to ``_batch`` too, unless an input
-is shared by every point, ``out=`` is given or the batch is big enough for threads
-under ``parallel=True``: those run the batch loop, which is compiled only then.
+from Python spends ~1.5.  ``batched`` (``batch_calls``) hands the arguments most calls
+pass -- one numpy array per input, C-contiguous and writeable, of the input's dtype,
+with one batch axis (one input is tested without a loop) -- through
+:meth:`Lean.serial` to the module's ``_batch`` (``lower.module._batch_text``), which
+checks the shapes, makes the outputs and runs the points serially, as the general path
+would for a small batch or with ``parallel=False``. With ``out=`` arrays (one numpy
+array per output), :meth:`Lean.serial` calls ``_batch_into``, whose signature takes
+the arrays of the outputs' dtypes and layout and whose code checks their shapes and
+that none overlaps an input or another output (100 Rosenbrock-10 points with ``out=``
+reused cost 4x hand's call on the general path). Other arguments take the general
+path, with its checks, conversions and errors unchanged; it hands what it converted to
+``_batch`` too, unless an input is shared by every point, ``out=`` is given or the
+batch is big enough for threads under ``parallel=True``: those run the batch loop,
+which is compiled only then.
 
 Serial runs of ``PROBE_POINTS`` points or more are timed, as the general path times
 them: the parallel choice rests on them.
