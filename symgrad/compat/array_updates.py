@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import tracing as _t
 from ..errors import ShapeError
+from ..graph import Node
 from . import rows as _rows
 from .control import case
 from .small_ops import gather_nd
@@ -82,23 +83,21 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
         ValueError: ``batch_dims`` over run-time sizes with another ``axis`` (symgrad
             then gathers along the axis right after the batch axes only).
     """
-    if not batch_dims or _known_batch(params, indices, batch_dims):
+    if not batch_dims:
         return _rows.gather(params, indices, validate_indices, name, axis, batch_dims)
-    ranked = _t.as_tensor(indices).ndim
-    b = batch_dims + ranked if batch_dims < 0 else batch_dims
-    if axis is not None and (axis + _t.as_tensor(params).ndim if axis < 0 else axis) != b:
+    # (shapes read without converting: a list of ids made a constant node per reading)
+    p_shape, ids_shape = (v.shape if isinstance(v, Node) else np.shape(v)
+                          for v in (params, indices))
+    b = batch_dims + len(ids_shape or ()) if batch_dims < 0 else batch_dims
+    if p_shape is None or ids_shape is None or all(   # (unknown ranks: rows.gather defers)
+            isinstance(d, int) for d in tuple(p_shape[:b]) + tuple(ids_shape[:b])):
+        return _rows.gather(params, indices, validate_indices, name, axis, batch_dims)
+    if axis is not None and (axis + len(p_shape) if axis < 0 else axis) != b:
         raise ValueError(f"gather: axis={axis} with batch_dims={batch_dims} over batch axes "
                          f"of sizes known only at run time is not supported; symgrad gathers "
                          f"along axis batch_dims ({b}) there: transpose params so the gathered "
                          "axis follows the batch axes")
     return gather_in_batches(params, indices, batch_dims, name=name)
-
-
-def _known_batch(params, indices, batch_dims):
-    """Whether the batch axes ``params`` and ``indices`` share have known sizes."""
-    p, idx = _t.as_tensor(params), _t.as_tensor(indices)
-    b = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
-    return all(isinstance(d, int) for d in tuple(p.shape[:b]) + tuple(idx.shape[:b]))
 
 
 def gather_in_batches(params, indices, batch_dims, name=None):
