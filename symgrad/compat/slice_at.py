@@ -88,9 +88,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001
                            [s if i == d else -1 for i in range(x.ndim)])
             continue
         if isinstance(s, int) and s < 0:   # to the end from a start computed at run time
-            # (at least 0: a start past the end is the Slice check's error)
-            s = size_from_values(_t.maximum(
-                _t.shape(x, out_type=np.int64)[d] - _t.cast(start[d], np.int64), 0))
+            s = size_from_values(_rest(x, start)[d])
         out = window(out, d, start[d], s, checked=False)
         windows[d] = out
     out = _t.identity(out, name=name or "Slice")
@@ -114,9 +112,14 @@ def _fed_sizes(x, start, size):
         raise ShapeError(f"slice: size {size.name!r} must hold one integer per axis of the "
                          f"input, of shape {x.shape}; it has shape {size.shape} and dtype "
                          f"{size.dtype}")
-    size, shape = _t.cast(size, np.int64), _t.shape(x, out_type=np.int64)
-    rest = _t.maximum(shape - _t.cast(start, np.int64), 0)
+    size, rest = _t.cast(size, np.int64), _rest(x, start)
     return [size_from_values(_t.where(size[d] < 0, rest[d], size[d])) for d in range(x.ndim)]
+
+
+def _rest(x, start):
+    """Per axis, the length from ``start`` to the end of ``x`` (at least 0: a start past
+    the end is the Slice check's error): what a size of -1 takes."""
+    return _t.maximum(_t.shape(x, out_type=np.int64) - _t.cast(start, np.int64), 0)
 
 
 def _known_starts(begin, ndim):
