@@ -24,7 +24,8 @@ reference evaluator and the compiled code alike; TF's signs are whatever its ker
 gives (they agree with this convention in about one matrix in five), so values that
 do not depend on the signs (V diag(e) Vᵀ, projections onto eigenvectors squared,
 gradients of such values) match TF, and eigenvectors may differ from TF's by a sign.
-A matrix holding inf or NaN gives NaN (eigenvalues and eigenvectors).
+A matrix holding inf or NaN in its lower triangle gives NaN (eigenvalues and
+eigenvectors); above it, as TF, nothing is read.
 
 No closed form: ``symbolic`` raises NoClosedFormError.  The compiled path calls
 LAPACK through Numba (``lower.control``'s drivers ``eigh`` and ``eigvalsh``, and
@@ -82,11 +83,12 @@ def as_float(a):
     return a.astype(float_result([a.dtype]), copy=False)
 
 
-def finite_matrices(a):
+def finite_matrices(a, lower=False):
     """``(a, bad)``: ``a`` as floats with the matrices holding inf or NaN zeroed (LAPACK
-    refuses them), and where they were (their results are then set to NaN)."""
+    refuses them), and where they were (their results are then set to NaN); ``lower``:
+    only the lower triangle counts (what eigh reads, as TF's kernel does)."""
     a = as_float(a)
-    bad = ~np.isfinite(a).all(axis=(-2, -1))
+    bad = ~np.isfinite(np.tril(a) if lower else a).all(axis=(-2, -1))
     return (np.where(bad[..., None, None], 0, a) if bad.any() else a), bad
 
 
@@ -94,7 +96,7 @@ def eigh_values(a, vectors=True):
     """numpy's ``eigh`` of the lower triangles of ``a`` (..., n, n): ``(e, V)`` with V's
     signs as :func:`signed` makes them (``vectors=False``: e alone); a matrix holding
     inf or NaN gives NaN."""
-    a, bad = finite_matrices(a)
+    a, bad = finite_matrices(a, lower=True)
     if vectors:
         e, v = np.linalg.eigh(a)
         v = signed(v)
